@@ -1,0 +1,156 @@
+#include "cli/cli_options.h"
+
+#include <charconv>
+#include <functional>
+#include <map>
+
+#include "trainscope/error.h"
+
+namespace trainscope::cli {
+namespace {
+
+int64_t parseCount(const std::string& option, const std::string& text, int64_t minimum) {
+    int64_t value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end || value < minimum) {
+        throw Error(option + " expects an integer >= " + std::to_string(minimum) + ", not '" +
+                    text + "'");
+    }
+    return value;
+}
+
+const std::map<std::string, Command> kCommands = {
+    {"memory", Command::Memory}, {"time", Command::Time},      {"profile", Command::Profile},
+    {"models", Command::Models}, {"help", Command::Help},      {"--help", Command::Help},
+    {"-h", Command::Help},       {"--version", Command::Version}};
+
+}  // namespace
+
+std::string usage() {
+    return R"(Usage:
+  trainscope-cli memory  --model MODEL [options] -o FILE     write a memory report
+  trainscope-cli time    --model MODEL [options] -o FILE     write a run time report
+  trainscope-cli profile --model MODEL [options] -o PREFIX   write PREFIX.memory.sqlite and
+                                                             PREFIX.time.sqlite
+  trainscope-cli models                                      list the built-in models
+  trainscope-cli --help | --version
+
+Model and inputs:
+  --model PATH|builtin:NAME    a TorchScript archive (torch.jit.script/trace, then .save)
+                               or a built-in model (see `models`)
+  --param KEY=VALUE            a built-in model parameter (repeatable)
+  --input SHAPE[:DTYPE[:HIGH]] one forward argument, e.g. 2x4096x1024 or 4x128:int64:50257
+                               (repeatable, in argument order; built-ins have defaults)
+  --batch-size N               override the first dimension of every input
+  --dtype float32|bfloat16|float16   parameters and floating inputs (default float32)
+  --device cpu|cuda            (default cpu)
+Training iteration:
+  --loss sum|mse|cross-entropy|model  (default: the model's; sum for archives)
+  --optimizer none|sgd|adam    (default sgd)
+  --warmup N                   warm-up iterations before measuring (default 2)
+  --iterations N               measured iterations; times are medians (default 5)
+  --seed N                     random seed for parameters and inputs (default 0)
+Output:
+  --project-root DIR           keep stack frames of files under DIR (default: the model
+                               file's folder; for built-ins, their source folder)
+  -o, --output FILE|PREFIX     where to write
+  -f, --force                  replace existing output files
+  -q, --quiet                  no progress on stderr
+)";
+}
+
+CliOptions parseCommandLine(int argc, const char* const* argv) {
+    CliOptions options;
+    if (argc < 2) {
+        throw Error("no command given (memory, time, profile, models); see --help");
+    }
+    auto command = kCommands.find(argv[1]);
+    if (command == kCommands.end()) {
+        throw Error(std::string("unknown command '") + argv[1] + "'; see --help");
+    }
+    options.command = command->second;
+    RunConfig& config = options.config;
+
+    using Handler = std::function<void(const std::string&)>;
+    const std::map<std::string, Handler> with_value = {
+        {"--model", [&](const std::string& v) { config.model = v; }},
+        {"--param",
+         [&](const std::string& v) {
+             const size_t eq = v.find('=');
+             if (eq == std::string::npos || eq == 0) {
+                 throw Error("--param expects KEY=VALUE, not '" + v + "'");
+             }
+             config.params[v.substr(0, eq)] = v.substr(eq + 1);
+         }},
+        {"--input", [&](const std::string& v) { config.inputs.push_back(parseInputSpec(v)); }},
+        {"--batch-size",
+         [&](const std::string& v) { config.batch_size = parseCount("--batch-size", v, 1); }},
+        {"--dtype",
+         [&](const std::string& v) {
+             config.dtype = parseDType(v);
+             if (config.dtype != DType::Float32 && config.dtype != DType::BFloat16 &&
+                 config.dtype != DType::Float16) {
+                 throw Error("--dtype must be float32, bfloat16 or float16");
+             }
+         }},
+        {"--device", [&](const std::string& v) { config.device = parseDevice(v); }},
+        {"--loss", [&](const std::string& v) { config.loss = parseLoss(v); }},
+        {"--optimizer", [&](const std::string& v) { config.optimizer = parseOptimizer(v); }},
+        {"--warmup",
+         [&](const std::string& v) {
+             config.warmup = static_cast<int>(parseCount("--warmup", v, 0));
+         }},
+        {"--iterations",
+         [&](const std::string& v) {
+             config.iterations = static_cast<int>(parseCount("--iterations", v, 1));
+         }},
+        {"--seed",
+         [&](const std::string& v) {
+             config.seed = static_cast<uint64_t>(parseCount("--seed", v, 0));
+         }},
+        {"--project-root", [&](const std::string& v) { config.project_root = v; }},
+        {"--output", [&](const std::string& v) { options.output = v; }},
+        {"-o", [&](const std::string& v) { options.output = v; }},
+    };
+
+    for (int i = 2; i < argc; ++i) {
+        std::string arg = argv[i];
+        std::string value;
+        bool inline_value = false;
+        if (const size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+            inline_value = true;
+        }
+        if (arg == "-f" || arg == "--force") {
+            options.force = true;
+        } else if (arg == "-q" || arg == "--quiet") {
+            options.quiet = true;
+        } else if (arg == "-h" || arg == "--help") {
+            options.command = Command::Help;
+        } else if (auto handler = with_value.find(arg); handler != with_value.end()) {
+            if (!inline_value) {
+                if (i + 1 >= argc) {
+                    throw Error(arg + " needs a value");
+                }
+                value = argv[++i];
+            }
+            handler->second(value);
+        } else {
+            throw Error("unknown option '" + arg + "'; see --help");
+        }
+    }
+
+    const bool runs = options.command == Command::Memory || options.command == Command::Time ||
+                      options.command == Command::Profile;
+    if (runs && config.model.empty()) {
+        throw Error("--model is required (a TorchScript archive or builtin:NAME)");
+    }
+    if (runs && options.output.empty()) {
+        throw Error("-o/--output is required");
+    }
+    return options;
+}
+
+}  // namespace trainscope::cli

@@ -1,0 +1,110 @@
+// trainscope-cli: the engine without a GUI, for GPU servers and CI.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/cli_options.h"
+#include "cli/summary.h"
+#include "trainscope/builtin_models.h"
+#include "trainscope/error.h"
+#include "trainscope/profiler.h"
+#include "trainscope/report_writer.h"
+
+using namespace trainscope;
+
+namespace {
+
+constexpr int kRunFailed = 1;
+constexpr int kUsageError = 2;
+
+void printModels() {
+    for (const BuiltinModelInfo& model : builtinModels()) {
+        std::cout << "builtin:" << model.name << "\n  " << model.description
+                  << "\n  default inputs: " << model.default_inputs
+                  << "   default loss: " << model.default_loss << "\n  parameters:\n";
+        for (const BuiltinParameter& p : model.parameters) {
+            std::string line = "    " + p.name + "=" + p.default_value;
+            line.resize(std::max<size_t>(line.size() + 1, 24), ' ');
+            std::cout << line << p.description;
+            if (!p.choices.empty()) {
+                std::cout << " (";
+                for (size_t i = 0; i < p.choices.size(); ++i) {
+                    std::cout << (i ? ", " : "") << p.choices[i];
+                }
+                std::cout << ")";
+            }
+            std::cout << "\n";
+        }
+    }
+    std::cout << "models folder: " << builtinModelsDir() << "\n";
+}
+
+void printProgress(const Progress& progress) {
+    std::cerr << "[" << progress.stage << "]";
+    if (progress.total > 0) {
+        std::cerr << " iteration " << progress.iteration << "/" << progress.total;
+    }
+    if (progress.last_iteration_ms > 0) {
+        std::fprintf(stderr, " (%.1f ms)", progress.last_iteration_ms);
+    }
+    std::cerr << std::endl;
+}
+
+int run(const cli::CliOptions& options) {
+    const Overwrite overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
+    const std::string memory_path = options.command == cli::Command::Profile
+                                        ? options.output + ".memory.sqlite"
+                                        : options.output;
+    const std::string time_path = options.command == cli::Command::Profile
+                                      ? options.output + ".time.sqlite"
+                                      : options.output;
+    const bool wants_memory = options.command != cli::Command::Time;
+    const bool wants_time = options.command != cli::Command::Memory;
+    // Fail before a long run, not after it.
+    if (wants_memory) checkOutputPath(memory_path, overwrite);
+    if (wants_time) checkOutputPath(time_path, overwrite);
+
+    Profiler profiler(options.config, options.quiet ? ProgressCallback{} : printProgress);
+    std::optional<MemoryReport> memory;
+    std::optional<TimeReport> time;
+    if (wants_memory) memory = profiler.measureMemory();
+    if (wants_time) time = profiler.measureTime();
+
+    if (memory && time) {
+        writeReports(*memory, memory_path, *time, time_path, overwrite);
+    } else if (memory) {
+        writeMemoryReport(*memory, memory_path, overwrite);
+    } else {
+        writeTimeReport(*time, time_path, overwrite);
+    }
+    cli::printSummary(std::cout, memory ? &*memory : nullptr, time ? &*time : nullptr);
+    if (memory) std::cout << "Wrote " << memory_path << "\n";
+    if (time) std::cout << "Wrote " << time_path << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    cli::CliOptions options;
+    try {
+        options = cli::parseCommandLine(argc, argv);
+    } catch (const Error& e) {
+        std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+        return kUsageError;
+    }
+    switch (options.command) {
+        case cli::Command::Help: std::cout << cli::usage(); return 0;
+        case cli::Command::Version:
+            std::cout << "trainscope-cli " << version() << " (LibTorch " << torchVersion()
+                      << ")\n";
+            return 0;
+        case cli::Command::Models: printModels(); return 0;
+        default: break;
+    }
+    try {
+        return run(options);
+    } catch (const std::exception& e) {
+        std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+        return kRunFailed;
+    }
+}

@@ -1,0 +1,88 @@
+#include "cli/summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace trainscope::cli {
+namespace {
+
+std::string format(const char* pattern, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string where(const StackTrace& frames) {
+    return frames.empty() ? std::string("-")
+                          : frames.front().file_path + ":" +
+                                std::to_string(frames.front().line_number);
+}
+
+std::string padded(std::string text, size_t width) {
+    if (text.size() < width) {
+        text.append(width - text.size(), ' ');
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string formatBytes(int64_t bytes) {
+    const double b = static_cast<double>(bytes);
+    if (bytes >= (int64_t{1} << 30)) return format("%.2f GiB", b / (1 << 30));
+    if (bytes >= (int64_t{1} << 20)) return format("%.1f MiB", b / (1 << 20));
+    if (bytes >= (int64_t{1} << 10)) return format("%.1f KiB", b / (1 << 10));
+    return std::to_string(bytes) + " B";
+}
+
+void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time) {
+    const RunMetadata& meta = memory ? memory->metadata : time->metadata;
+    out << "TrainScope " << meta.at("trainscope_version") << ": " << meta.at("model") << " on "
+        << meta.at("device") << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs")
+        << ", loss " << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
+    if (memory) {
+        out << "  Peak memory     " << padded(formatBytes(memory->peak_usage_bytes), 12)
+            << "(" << memory->peak_usage_bytes << " bytes)\n"
+            << "    Weights       " << formatBytes(memory->weightBytes()) << "\n"
+            << "    Gradients     " << formatBytes(memory->gradientBytes()) << "\n"
+            << "    Activations   " << padded(formatBytes(memory->activationBytes()), 12) << "("
+            << memory->activationBytes() << " bytes)\n";
+    }
+    if (time) {
+        out << "  Iteration time  " << format("%.3f ms", time->iteration_ms) << " (forward "
+            << format("%.3f ms", time->forwardMs()) << ", backward "
+            << format("%.3f ms", time->backwardMs()) << ")\n";
+        std::vector<const RunTimeEntry*> ranked;
+        for (const RunTimeEntry& entry : time->entries) {
+            ranked.push_back(&entry);
+        }
+        auto total = [](const RunTimeEntry* e) { return e->forward_ms + e->backward_ms.value_or(0); };
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [&](auto* a, auto* b) { return total(a) > total(b); });
+        out << "  Most expensive operations (forward + backward):\n";
+        for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
+            const RunTimeEntry& e = *ranked[i];
+            out << "    " << padded(e.operation_name, 24) << padded(format("%9.3f ms", total(&e)), 14)
+                << padded("fwd " + format("%.3f", e.forward_ms) + " / bwd " +
+                              (e.backward_ms ? format("%.3f", *e.backward_ms) : std::string("-")),
+                          28)
+                << where(e.frames) << "\n";
+        }
+    } else if (memory) {
+        std::vector<const ActivationEntry*> ranked;
+        for (const ActivationEntry& entry : memory->activations) {
+            ranked.push_back(&entry);
+        }
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](auto* a, auto* b) { return a->size_bytes > b->size_bytes; });
+        out << "  Largest activations:\n";
+        for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
+            out << "    " << padded(ranked[i]->operation_name, 24)
+                << padded(formatBytes(ranked[i]->size_bytes), 14) << where(ranked[i]->frames)
+                << "\n";
+        }
+    }
+}
+
+}  // namespace trainscope::cli

@@ -1,0 +1,48 @@
+#include "error_text.h"
+
+#include <c10/util/Exception.h>
+
+#include <sstream>
+
+namespace trainscope {
+namespace {
+
+std::string trim(const std::string& text) {
+    const char* space = " \t\r\n";
+    const size_t begin = text.find_first_not_of(space);
+    if (begin == std::string::npos) {
+        return {};
+    }
+    return text.substr(begin, text.find_last_not_of(space) - begin + 1);
+}
+
+std::string firstMeaningfulLine(const std::string& text) {
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        line = trim(line);
+        if (!line.empty()) {
+            return line;
+        }
+    }
+    return "unknown error";
+}
+
+}  // namespace
+
+std::string oneLineMessage(const std::exception& error) {
+    std::string text = error.what();
+    if (const auto* c10_error = dynamic_cast<const c10::Error*>(&error)) {
+        text = c10_error->what_without_backtrace();
+    }
+    // A TorchScript traceback ends with the Python-style exception that caused it.
+    for (const char* marker : {"RuntimeError: ", "ValueError: ", "IndexError: ", "TypeError: "}) {
+        const size_t pos = text.rfind(marker);
+        if (pos != std::string::npos) {
+            return firstMeaningfulLine(text.substr(pos + std::string(marker).size()));
+        }
+    }
+    return firstMeaningfulLine(text);
+}
+
+}  // namespace trainscope

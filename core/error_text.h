@@ -1,0 +1,12 @@
+// LibTorch's exceptions carry multi-line texts (C++ backtraces, TorchScript tracebacks).
+// Users get one line: the cause, without the noise.
+#pragma once
+
+#include <exception>
+#include <string>
+
+namespace trainscope {
+
+std::string oneLineMessage(const std::exception& error);
+
+}  // namespace trainscope

@@ -1,0 +1,48 @@
+// The profiling session: loads the model once per pass, runs warm-up and measured training
+// iterations under the observers, and returns the reports. LibTorch stays behind this header.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "trainscope/reports.h"
+#include "trainscope/run_config.h"
+
+namespace trainscope {
+
+struct Progress {
+    std::string stage;  // "memory: warm-up", "time: measuring", ...
+    int iteration = 0;  // 1-based within the stage; 0 when the stage has no iterations
+    int total = 0;
+    double last_iteration_ms = 0.0;  // wall time of the iteration that just ended, if any
+};
+
+using ProgressCallback = std::function<void(const Progress&)>;
+
+class Profiler {
+public:
+    // Validates the configuration (model file, built-in name and parameters, input specs);
+    // throws trainscope::Error with a one-line message when something is wrong.
+    explicit Profiler(RunConfig config, ProgressCallback progress = {},
+                      const std::atomic<bool>* cancel = nullptr);
+    ~Profiler();
+    Profiler(const Profiler&) = delete;
+    Profiler& operator=(const Profiler&) = delete;
+
+    // Each pass runs on a fresh instance of the model, so the two never disturb each other.
+    MemoryReport measureMemory();
+    TimeReport measureTime();
+
+    const RunConfig& config() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+std::string version();
+std::string torchVersion();
+
+}  // namespace trainscope

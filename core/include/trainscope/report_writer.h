@@ -1,0 +1,25 @@
+// Writes reports as the standard SQLite files. A report is written to a temporary file in
+// the destination folder and moved into place only when complete, so a failed or cancelled
+// run never leaves a partial report, and an existing file is replaced only when asked.
+#pragma once
+
+#include <string>
+
+#include "trainscope/reports.h"
+
+namespace trainscope {
+
+enum class Overwrite { Refuse, Allow };
+
+// Throws trainscope::Error when `path` cannot be written: it exists and `overwrite` is
+// Refuse, or its folder is missing or not writable. Call before a long run to fail early.
+void checkOutputPath(const std::string& path, Overwrite overwrite);
+
+void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite);
+void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite);
+
+// Writes both reports of one run; either both files appear or neither does.
+void writeReports(const MemoryReport& memory, const std::string& memory_path,
+                  const TimeReport& time, const std::string& time_path, Overwrite overwrite);
+
+}  // namespace trainscope

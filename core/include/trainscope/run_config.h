@@ -1,0 +1,60 @@
+// What to profile and how: the model, its inputs, the loss, the optimizer and the iteration
+// counts. Plain data shared by the CLI, the GUI and the tests; parse helpers turn the textual
+// forms that users type ("2x4096x1024", "bfloat16") into it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainscope {
+
+enum class Device { Cpu, Cuda };
+enum class DType { Float32, BFloat16, Float16, Int64, Int32, Bool };
+enum class LossKind { Sum, Mse, CrossEntropy, Model };
+enum class OptimizerKind { None, Sgd, Adam };
+
+// One forward argument. Floating inputs are drawn from N(0, 1) in the run's dtype unless
+// `dtype` says otherwise; integer inputs are drawn uniformly from [0, high).
+struct InputSpec {
+    std::vector<int64_t> shape;
+    std::optional<DType> dtype;
+    int64_t high = 2;
+};
+
+struct RunConfig {
+    std::string model;                          // a TorchScript archive path, or "builtin:NAME"
+    std::map<std::string, std::string> params;  // built-in model parameters
+    std::vector<InputSpec> inputs;              // empty: the built-in model's default inputs
+    std::string inputs_file;                    // a file of saved inputs (alternative to `inputs`)
+    std::optional<int64_t> batch_size;          // overrides the first dimension of every input
+    DType dtype = DType::Float32;               // parameters and floating inputs
+    Device device = Device::Cpu;
+    std::optional<LossKind> loss;               // empty: the model's default (archives: sum)
+    OptimizerKind optimizer = OptimizerKind::Sgd;
+    int warmup = 2;
+    int iterations = 5;
+    uint64_t seed = 0;
+    std::string project_root;  // empty: the model file's folder, or the built-in's source folder
+};
+
+// Parse helpers: each throws trainscope::Error with a message naming the bad text.
+std::vector<int64_t> parseShape(const std::string& text);  // "2x4096x1024"
+InputSpec parseInputSpec(const std::string& text);         // "2x128" or "2x128:int64:50257"
+DType parseDType(const std::string& text);
+Device parseDevice(const std::string& text);
+LossKind parseLoss(const std::string& text);
+OptimizerKind parseOptimizer(const std::string& text);
+
+std::string toString(DType dtype);
+std::string toString(Device device);
+std::string toString(LossKind loss);
+std::string toString(OptimizerKind optimizer);
+std::string toString(const InputSpec& input);
+
+// True when the engine was built against a LibTorch with CUDA and a GPU is visible.
+bool cudaAvailable();
+
+}  // namespace trainscope

@@ -1,0 +1,89 @@
+// The list of built-in models and where their sources live. No LibTorch here: the CLI's
+// `models` command and the GUI's dialog read it.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "trainscope/builtin_models.h"
+
+namespace fs = std::filesystem;
+
+namespace trainscope {
+
+const std::vector<BuiltinModelInfo>& builtinModels() {
+    static const std::vector<BuiltinModelInfo> models = {
+        {"mlp",
+         "Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, d), dropout",
+         "mlp.py",
+         {{"d_model", "1024", "model width d", ParamKind::PositiveInt, {}},
+          {"act", "gelu", "activation", ParamKind::Choice, {"relu", "gelu", "tanh"}},
+          {"dropout", "0", "dropout probability after lin_1 (0: none)", ParamKind::Probability,
+           {}}},
+         "2x1024x{d_model}",
+         "sum"},
+    };
+    return models;
+}
+
+std::string checkParameterValue(const BuiltinParameter& parameter, const std::string& value) {
+    size_t used = 0;
+    switch (parameter.kind) {
+        case ParamKind::PositiveInt: {
+            long long number = 0;
+            try {
+                number = std::stoll(value, &used);
+            } catch (const std::exception&) {
+            }
+            return used == value.size() && number > 0 ? "" : "a positive integer";
+        }
+        case ParamKind::Probability: {
+            double number = -1;
+            try {
+                number = std::stod(value, &used);
+            } catch (const std::exception&) {
+            }
+            return used == value.size() && number >= 0.0 && number < 1.0 ? ""
+                                                                           : "a number in [0, 1)";
+        }
+        case ParamKind::Choice: {
+            std::string list;
+            for (const std::string& choice : parameter.choices) {
+                if (choice == value) {
+                    return "";
+                }
+                list += (list.empty() ? "" : ", ") + choice;
+            }
+            return "one of " + list;
+        }
+    }
+    return "a valid value";
+}
+
+const BuiltinModelInfo* findBuiltinModel(const std::string& name) {
+    for (const BuiltinModelInfo& info : builtinModels()) {
+        if (info.name == name) {
+            return &info;
+        }
+    }
+    return nullptr;
+}
+
+std::string builtinModelsDir() {
+    if (const char* env = std::getenv("TRAINSCOPE_MODELS_DIR"); env && *env) {
+        return env;
+    }
+    // An installed tree: <prefix>/bin/trainscope-cli next to <prefix>/share/trainscope/models.
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path().parent_path() / "share/trainscope/models";
+        if (fs::is_directory(installed, ec)) {
+            return installed.string();
+        }
+    }
+    return TRAINSCOPE_SOURCE_MODELS_DIR;
+}
+
+}  // namespace trainscope

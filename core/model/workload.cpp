@@ -1,0 +1,255 @@
+#include "model/workload.h"
+
+#include <torch/csrc/jit/serialization/import.h>
+#include <torch/torch.h>
+
+#include <filesystem>
+
+#include "error_text.h"
+#include "model/builtin_builder.h"
+#include "trainscope/error.h"
+
+namespace fs = std::filesystem;
+
+namespace trainscope {
+namespace {
+
+constexpr const char* kBuiltinPrefix = "builtin:";
+
+torch::Dtype torchDtype(DType dtype) {
+    switch (dtype) {
+        case DType::Float32: return torch::kFloat32;
+        case DType::BFloat16: return torch::kBFloat16;
+        case DType::Float16: return torch::kFloat16;
+        case DType::Int64: return torch::kInt64;
+        case DType::Int32: return torch::kInt32;
+        case DType::Bool: return torch::kBool;
+    }
+    return torch::kFloat32;
+}
+
+torch::Device torchDevice(Device device) {
+    return device == Device::Cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+}
+
+torch::Tensor makeInput(const InputSpec& spec, DType run_dtype, torch::Device device) {
+    const DType dtype = spec.dtype.value_or(run_dtype);
+    const auto options = torch::TensorOptions().dtype(torchDtype(dtype)).device(device);
+    switch (dtype) {
+        case DType::Float32:
+        case DType::BFloat16:
+        case DType::Float16: return torch::randn(spec.shape, options);
+        case DType::Bool: return torch::randint(0, 2, spec.shape, options);
+        default: return torch::randint(0, spec.high, spec.shape, options);
+    }
+}
+
+std::string shapeText(const torch::Tensor& tensor) {
+    std::string text = "[";
+    for (int64_t i = 0; i < tensor.dim(); ++i) {
+        text += (i ? ", " : "") + std::to_string(tensor.size(i));
+    }
+    return text + "]";
+}
+
+torch::jit::Module loadArchive(const std::string& path, torch::Device device) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        throw Error("model file not found: '" + path + "'");
+    }
+    if (!fs::is_regular_file(path, ec)) {
+        throw Error("model path is not a file: '" + path + "'");
+    }
+    try {
+        return torch::jit::load(path, device);
+    } catch (const std::exception& e) {
+        throw Error("'" + path + "' is not a loadable TorchScript archive: " + oneLineMessage(e));
+    }
+}
+
+}  // namespace
+
+ModelRef parseModelRef(const std::string& model) {
+    if (model.rfind(kBuiltinPrefix, 0) == 0) {
+        return {true, model.substr(std::string(kBuiltinPrefix).size())};
+    }
+    return {false, model};
+}
+
+void validateConfig(const RunConfig& config) {
+    if (config.model.empty()) {
+        throw Error("no model given (a TorchScript archive, or builtin:NAME)");
+    }
+    const ModelRef ref = parseModelRef(config.model);
+    if (ref.builtin) {
+        validateBuiltinParams(ref.name, config.params);
+    } else {
+        std::error_code ec;
+        if (!fs::exists(ref.name, ec)) {
+            throw Error("model file not found: '" + ref.name + "'");
+        }
+        if (!config.params.empty()) {
+            throw Error("--param applies to built-in models only; '" + ref.name +
+                        "' is an archive");
+        }
+        if (config.inputs.empty()) {
+            throw Error("a TorchScript archive needs its inputs (--input SHAPE, one per argument)");
+        }
+    }
+    if (config.device == Device::Cuda && !cudaAvailable()) {
+        throw Error(at::Context::hasCUDA() ? "--device cuda: no CUDA device is visible to this process"
+                                  : "--device cuda: this TrainScope was built against a LibTorch "
+                                    "without CUDA support");
+    }
+    if (config.warmup < 0 || config.iterations < 1) {
+        throw Error("--warmup must be >= 0 and --iterations >= 1");
+    }
+    if (config.batch_size && *config.batch_size <= 0) {
+        throw Error("--batch-size must be positive");
+    }
+    if (!config.project_root.empty() && !fs::is_directory(config.project_root)) {
+        throw Error("project root is not a folder: '" + config.project_root + "'");
+    }
+}
+
+bool cudaAvailable() { return torch::cuda::is_available(); }
+
+Workload::Workload(const RunConfig& config) : config_(config) {
+    validateConfig(config_);
+    torch::manual_seed(config_.seed);
+    const torch::Device device = torchDevice(config_.device);
+    const ModelRef ref = parseModelRef(config_.model);
+    LossKind default_loss = LossKind::Sum;
+    if (ref.builtin) {
+        const auto options = torch::TensorOptions().dtype(torchDtype(config_.dtype)).device(device);
+        BuiltModel built = buildBuiltinModel(ref.name, config_.params, options);
+        module_ = built.module;
+        input_specs_ = config_.inputs.empty() ? built.default_inputs : config_.inputs;
+        default_loss = built.default_loss;
+        project_root_ = built.source_dir;
+    } else {
+        module_ = loadArchive(ref.name, device);
+        module_.to(device, torchDtype(config_.dtype));
+        input_specs_ = config_.inputs;
+        project_root_ = fs::absolute(ref.name).parent_path().string();
+    }
+    if (!config_.project_root.empty()) {
+        project_root_ = config_.project_root;
+    }
+    loss_ = config_.loss.value_or(default_loss);
+    module_.train();
+
+    for (InputSpec& spec : input_specs_) {
+        if (config_.batch_size) {
+            spec.shape[0] = *config_.batch_size;
+        }
+        inputs_.emplace_back(makeInput(spec, config_.dtype, device));
+    }
+
+    std::vector<torch::Tensor> trainable;
+    for (const auto& named : module_.named_parameters(/*recurse=*/true)) {
+        parameters_.push_back({named.name, named.value});
+        if (named.value.requires_grad()) {
+            trainable.push_back(named.value);
+        }
+    }
+    if (trainable.empty()) {
+        throw Error("the model has no parameters that require gradients; nothing to train");
+    }
+    switch (config_.optimizer) {
+        case OptimizerKind::None: break;
+        case OptimizerKind::Sgd:
+            optimizer_ = std::make_unique<torch::optim::SGD>(trainable,
+                                                             torch::optim::SGDOptions(1e-3));
+            break;
+        case OptimizerKind::Adam:
+            optimizer_ = std::make_unique<torch::optim::Adam>(trainable,
+                                                              torch::optim::AdamOptions(1e-3));
+            break;
+    }
+}
+
+Workload::~Workload() = default;
+
+torch::Tensor Workload::computeLoss(const c10::IValue& output) {
+    torch::Tensor out;
+    if (output.isTensor()) {
+        out = output.toTensor();
+    } else if (output.isTuple() && !output.toTupleRef().elements().empty() &&
+               output.toTupleRef().elements()[0].isTensor()) {
+        out = output.toTupleRef().elements()[0].toTensor();
+    } else if (output.isTensorList() && !output.toTensorVector().empty()) {
+        out = output.toTensorVector()[0];
+    } else {
+        throw Error("the model returned " + output.tagKind() +
+                    "; TrainScope needs a tensor (or a tuple whose first element is one)");
+    }
+    switch (loss_) {
+        case LossKind::Sum: return out.sum();
+        case LossKind::Mse:
+            if (!target_.defined()) {
+                torch::NoGradGuard no_grad;
+                target_ = torch::randn_like(out);
+            }
+            return torch::mse_loss(out, target_);
+        case LossKind::CrossEntropy: {
+            if (out.dim() < 1 || !out.is_floating_point()) {
+                throw Error("loss cross-entropy needs floating class scores, but the model "
+                            "returned a tensor of shape " + shapeText(out));
+            }
+            const int64_t classes = out.size(-1);
+            torch::Tensor logits = out.reshape({-1, classes});
+            if (!target_.defined()) {
+                torch::NoGradGuard no_grad;
+                target_ = torch::randint(0, classes, {logits.size(0)},
+                                         torch::TensorOptions().dtype(torch::kInt64).device(
+                                             out.device()));
+            }
+            return torch::nn::functional::cross_entropy(logits, target_);
+        }
+        case LossKind::Model:
+            if (out.numel() != 1) {
+                throw Error("loss 'model' needs the forward to return the loss, a scalar, but it "
+                            "returned a tensor of shape " + shapeText(out));
+            }
+            return out.reshape({});
+    }
+    return out.sum();
+}
+
+void Workload::runIteration(IterationListener& listener) {
+    for (NamedParameter& parameter : parameters_) {
+        parameter.tensor.mutable_grad().reset();  // zero_grad(set_to_none=True)
+    }
+    listener.forwardBegins();
+    // The output stays alive through the backward pass, as in a Python training loop
+    // (`out = model(x); loss = loss_fn(out); loss.backward()`): it is activation memory.
+    c10::IValue output;
+    torch::Tensor loss;
+    try {
+        output = module_.forward(inputs_);
+        loss = computeLoss(output);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error("the model failed on its inputs: " + oneLineMessage(e));
+    }
+    if (!loss.requires_grad()) {
+        throw Error("the loss does not depend on any parameter that requires gradients");
+    }
+    listener.backwardBegins();
+    try {
+        loss.backward();
+    } catch (const std::exception& e) {
+        throw Error("the backward pass failed: " + oneLineMessage(e));
+    }
+    listener.backwardEnded();
+    loss.reset();
+    output = c10::IValue();
+    if (optimizer_) {
+        optimizer_->step();
+    }
+    listener.iterationEnded();
+}
+
+}  // namespace trainscope

@@ -1,0 +1,33 @@
+#include "trainscope/reports.h"
+
+#include <numeric>
+
+namespace trainscope {
+namespace {
+
+template <typename Container, typename Field>
+auto sumOf(const Container& items, Field field) {
+    using Value = decltype(field(*items.begin()));
+    return std::accumulate(items.begin(), items.end(), Value{},
+                           [&](Value total, const auto& item) { return total + field(item); });
+}
+
+}  // namespace
+
+int64_t MemoryReport::weightBytes() const {
+    return sumOf(weights, [](const WeightEntry& w) { return w.size_bytes; });
+}
+int64_t MemoryReport::gradientBytes() const {
+    return sumOf(weights, [](const WeightEntry& w) { return w.grad_size_bytes; });
+}
+int64_t MemoryReport::activationBytes() const {
+    return sumOf(activations, [](const ActivationEntry& a) { return a.size_bytes; });
+}
+double TimeReport::forwardMs() const {
+    return sumOf(entries, [](const RunTimeEntry& e) { return e.forward_ms; });
+}
+double TimeReport::backwardMs() const {
+    return sumOf(entries, [](const RunTimeEntry& e) { return e.backward_ms.value_or(0.0); });
+}
+
+}  // namespace trainscope

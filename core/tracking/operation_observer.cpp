@@ -1,0 +1,179 @@
+#include "tracking/operation_observer.h"
+
+#include <ATen/SequenceNumber.h>
+#include <torch/csrc/jit/runtime/interpreter.h>
+
+#include <algorithm>
+
+#include "trainscope/error.h"
+
+namespace trainscope {
+namespace {
+
+// RecordFunction takes plain function pointers, so the active observer is reached through
+// this pointer. One observer is active at a time.
+std::atomic<OperationObserver*> g_active{nullptr};
+
+// Nesting depth of backward nodes on each thread: only the outermost node is timed.
+thread_local int t_backward_depth = 0;
+thread_local std::chrono::steady_clock::time_point t_backward_started;
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+}  // namespace
+
+OperationObserver::OperationObserver(Options options) : options_(std::move(options)) {
+    for (size_t i = 0; i < options_.weights.size(); ++i) {
+        weight_index_.emplace(options_.weights[i], i);
+    }
+    first_readers_.assign(options_.weights.size(), -1);
+    OperationObserver* expected = nullptr;
+    if (!g_active.compare_exchange_strong(expected, this)) {
+        throw Error("internal error: two operation observers are active at once");
+    }
+    const bool needs_inputs = options_.frames && !options_.weights.empty();
+    handle_ = at::addGlobalCallback(
+        at::RecordFunctionCallback(&OperationObserver::onStart, &OperationObserver::onEnd)
+            .needsInputs(needs_inputs)
+            .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION}));
+}
+
+OperationObserver::~OperationObserver() {
+    at::removeCallback(handle_);
+    g_active.store(nullptr);
+}
+
+void OperationObserver::forwardBegins() {
+    operations_.clear();
+    depth_ = 0;
+    forward_thread_ = at::RecordFunction::currentThreadId();
+    phase_.store(Phase::Forward);
+}
+
+void OperationObserver::backwardBegins() { phase_.store(Phase::Backward); }
+
+void OperationObserver::backwardEnded() { phase_.store(Phase::Idle); }
+
+std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::RecordFunction& fn) {
+    OperationObserver* self = g_active.load(std::memory_order_acquire);
+    if (!self) {
+        return nullptr;
+    }
+    const Phase phase = self->phase_.load(std::memory_order_relaxed);
+    if (fn.scope() == at::RecordScope::FUNCTION) {
+        if (phase == Phase::Forward && fn.threadId() == self->forward_thread_) {
+            self->forwardStart(fn);
+        }
+    } else if (phase == Phase::Backward) {
+        self->backwardStart();
+    }
+    return nullptr;
+}
+
+void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*) {
+    OperationObserver* self = g_active.load(std::memory_order_acquire);
+    if (!self) {
+        return;
+    }
+    const Phase phase = self->phase_.load(std::memory_order_relaxed);
+    if (fn.scope() == at::RecordScope::FUNCTION) {
+        if (phase == Phase::Forward && fn.threadId() == self->forward_thread_ && self->depth_ > 0) {
+            self->forwardEnd();
+        }
+    } else if (phase == Phase::Backward && t_backward_depth > 0) {
+        self->backwardEnd(fn);
+    }
+}
+
+void OperationObserver::forwardStart(const at::RecordFunction& fn) {
+    if (depth_++ == 0) {
+        OperationRecord record;
+        record.name = fn.name();
+        record.seq_begin = at::sequence_number::peek();
+        if (options_.frames) {
+            record.frames = options_.frames->frames(torch::jit::currentCallstack());
+        }
+        operations_.push_back(std::move(record));
+        current_.store(static_cast<int>(operations_.size()) - 1, std::memory_order_relaxed);
+        if (options_.time) {
+            started_ = Clock::now();  // last, so the bookkeeping above is not timed
+        }
+    }
+    if (!weight_index_.empty()) {
+        noteWeightReads(fn);
+    }
+}
+
+void OperationObserver::forwardEnd() {
+    if (--depth_ == 0) {
+        OperationRecord& record = operations_.back();
+        if (options_.time) {
+            record.forward_ms = millisecondsSince(started_);
+        }
+        record.seq_end = at::sequence_number::peek();
+        current_.store(-1, std::memory_order_relaxed);
+    }
+}
+
+void OperationObserver::backwardStart() {
+    if (t_backward_depth++ == 0) {
+        t_backward_started = Clock::now();
+    }
+}
+
+void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
+    if (--t_backward_depth != 0) {
+        return;
+    }
+    const double elapsed = millisecondsSince(t_backward_started);
+    // A node made by another thread's forward pass is not ours (forwardThreadId 0: unknown).
+    if (fn.forwardThreadId() != 0 && fn.forwardThreadId() != forward_thread_) {
+        return;
+    }
+    std::lock_guard<std::mutex> lock(backward_mutex_);
+    if (OperationRecord* record = recordOfSequence(static_cast<uint64_t>(fn.seqNr()))) {
+        record->has_backward = true;
+        if (options_.time) {
+            record->backward_ms += elapsed;
+        }
+    }
+}
+
+OperationRecord* OperationObserver::recordOfSequence(uint64_t sequence_nr) {
+    // Records are in execution order, so their sequence ranges ascend.
+    auto it = std::upper_bound(
+        operations_.begin(), operations_.end(), sequence_nr,
+        [](uint64_t seq, const OperationRecord& record) { return seq < record.seq_begin; });
+    if (it == operations_.begin()) {
+        return nullptr;
+    }
+    --it;
+    return sequence_nr < it->seq_end ? &*it : nullptr;
+}
+
+void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
+    const int reader = static_cast<int>(operations_.size()) - 1;
+    auto note = [&](const at::Tensor& tensor) {
+        if (!tensor.defined()) {
+            return;
+        }
+        auto it = weight_index_.find(tensor.unsafeGetTensorImpl());
+        if (it != weight_index_.end() && first_readers_[it->second] < 0) {
+            first_readers_[it->second] = reader;
+        }
+    };
+    for (const c10::IValue& input : fn.inputs()) {
+        if (input.isTensor()) {
+            note(input.toTensor());
+        } else if (input.isTensorList()) {
+            for (const at::Tensor& tensor : input.toTensorVector()) {
+                note(tensor);
+            }
+        }
+    }
+}
+
+}  // namespace trainscope

@@ -1,0 +1,87 @@
+// Observes the operations of one training iteration through LibTorch's RecordFunction.
+//
+// Only top-level operations of the forward pass (and the loss) become records; operations
+// nested inside them count toward their caller. Every autograd sequence number handed out
+// while a top-level operation runs belongs to it, so each backward node (which carries the
+// sequence number of the forward operation that created it) is linked back to its record.
+#pragma once
+
+#include <ATen/record_function.h>
+#include <c10/core/TensorImpl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tracking/iteration_listener.h"
+#include "tracking/source_locator.h"
+#include "trainscope/reports.h"
+
+namespace trainscope {
+
+struct OperationRecord {
+    std::string name;
+    uint64_t seq_begin = 0;  // [seq_begin, seq_end): sequence numbers this operation handed out
+    uint64_t seq_end = 0;
+    double forward_ms = 0.0;
+    double backward_ms = 0.0;
+    bool has_backward = false;
+    StackTrace frames;
+};
+
+class OperationObserver : public IterationListener {
+public:
+    struct Options {
+        bool time = false;            // time operations and backward nodes
+        SourceLocator* frames = nullptr;  // capture each operation's stack frames
+        // Tensors (weights) whose first reading operation should be found; needs `frames`.
+        std::vector<const c10::TensorImpl*> weights;
+    };
+
+    explicit OperationObserver(Options options);
+    ~OperationObserver() override;
+    OperationObserver(const OperationObserver&) = delete;
+    OperationObserver& operator=(const OperationObserver&) = delete;
+
+    void forwardBegins() override;
+    void backwardBegins() override;
+    void backwardEnded() override;
+
+    const std::vector<OperationRecord>& operations() const { return operations_; }
+    // Index of the top-level operation running now on the forward thread, or -1.
+    int currentOperation() const { return current_.load(std::memory_order_relaxed); }
+    // For each weight of Options::weights, the index of the first operation that read it (-1).
+    const std::vector<int>& firstReaders() const { return first_readers_; }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    enum class Phase { Idle, Forward, Backward };
+
+    static std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn);
+    static void onEnd(const at::RecordFunction& fn, at::ObserverContext* context);
+    void forwardStart(const at::RecordFunction& fn);
+    void forwardEnd();
+    void backwardStart();
+    void backwardEnd(const at::RecordFunction& fn);
+    void noteWeightReads(const at::RecordFunction& fn);
+    OperationRecord* recordOfSequence(uint64_t sequence_nr);
+
+    Options options_;
+    at::CallbackHandle handle_ = 0;
+    std::atomic<Phase> phase_{Phase::Idle};
+    uint64_t forward_thread_ = 0;
+    int depth_ = 0;
+    Clock::time_point started_;
+    std::atomic<int> current_{-1};
+    std::vector<OperationRecord> operations_;
+    std::unordered_map<const c10::TensorImpl*, size_t> weight_index_;
+    std::vector<int> first_readers_;
+    std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
+};
+
+}  // namespace trainscope
