@@ -5,6 +5,7 @@
 #include "report/schema.h"
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
+#include "trainscope/error.h"
 
 namespace trainscope {
 namespace {
@@ -116,12 +117,16 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
 template <typename Report, typename Fill>
 std::unique_ptr<StagedFile> stage(const Report& report, const std::string& path, Fill fill) {
     auto staged = std::make_unique<StagedFile>(path);
-    SqliteDb db(staged->tempPath());
-    db.exec("PRAGMA journal_mode = OFF");  // a staged file needs no rollback journal
-    db.exec("BEGIN");
-    fill(db, report);
-    db.exec("COMMIT");
-    db.close();
+    try {
+        SqliteDb db(staged->tempPath());
+        db.exec("PRAGMA journal_mode = OFF");  // a staged file needs no rollback journal
+        db.exec("BEGIN");
+        fill(db, report);
+        db.exec("COMMIT");
+        db.close();
+    } catch (const Error& e) {
+        throw Error("cannot write '" + path + "': " + e.what());
+    }
     return staged;
 }
 

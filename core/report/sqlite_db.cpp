@@ -13,13 +13,13 @@ namespace {
 
 }  // namespace
 
-SqliteDb::SqliteDb(const std::string& path) : path_(path) {
+SqliteDb::SqliteDb(const std::string& path) {
     const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         db_ = nullptr;
-        throw Error("cannot create '" + path + "': " + message);
+        throw Error(message);
     }
 }
 
@@ -30,13 +30,13 @@ void SqliteDb::exec(const std::string& sql) {
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
         std::string text = message ? message : "unknown error";
         sqlite3_free(message);
-        throw Error("cannot write '" + path_ + "': " + text);
+        throw Error(text);
     }
 }
 
 void SqliteDb::close() {
     if (db_ && sqlite3_close(db_) != SQLITE_OK) {
-        fail(db_, "cannot close '" + path_ + "'");
+        fail(db_, "cannot close the file");
     }
     db_ = nullptr;
 }

@@ -22,7 +22,6 @@ public:
 
 private:
     sqlite3* db_ = nullptr;
-    std::string path_;
 };
 
 class SqliteStatement {

@@ -1,0 +1,161 @@
+// trainscope-cli as a user runs it: real processes, real files.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "support/report_reader.h"
+
+namespace fs = std::filesystem;
+using trainscope::test::ReportReader;
+
+namespace {
+
+struct Result {
+    int exit_code;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = trainscope::test::makeTempDir();
+        fs::create_directories(fs::path(dir_) / "work");
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    Result run(const std::string& args) {
+        const fs::path out = fs::path(dir_) / "stdout.txt";
+        const fs::path err = fs::path(dir_) / "stderr.txt";
+        const std::string command = "cd '" + dir_ + "/work' && " + TRAINSCOPE_CLI + " " + args +
+                                    " >'" + out.string() + "' 2>'" + err.string() + "'";
+        const int status = std::system(command.c_str());
+        Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+        fs::remove(out);
+        fs::remove(err);
+        return result;
+    }
+
+    // The files a run left in the working folder.
+    std::vector<std::string> workFiles() const {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(fs::path(dir_) / "work")) {
+            names.push_back(entry.path().filename().string());
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    std::string work(const std::string& name) const { return dir_ + "/work/" + name; }
+
+    // A failed run: non-zero exit, exactly one line on stderr, the given files only.
+    void expectCleanFailure(const std::string& args, const std::string& needle,
+                            std::vector<std::string> files_after = {}) {
+        const Result result = run(args);
+        EXPECT_NE(result.exit_code, 0) << args;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_NE(result.err.find(needle), std::string::npos) << result.err;
+        EXPECT_EQ(workFiles(), files_after) << args;
+    }
+
+    std::string dir_;
+};
+
+const std::string kSmallMlp = "--model builtin:mlp --param d_model=32 --input 2x8x32 -q";
+
+}  // namespace
+
+TEST_F(Cli, ProfileWritesBothReportsAndASummary) {
+    const Result result = run("profile " + kSmallMlp + " -o run");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(workFiles(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite"}));
+    EXPECT_NE(result.out.find("Peak memory"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("aten::linear"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("mlp.py:"), std::string::npos) << result.out;
+    EXPECT_EQ(ReportReader(work("run.time.sqlite")).scalar("SELECT COUNT(*) FROM run_time_entries"),
+              "4");
+    EXPECT_EQ(ReportReader(work("run.memory.sqlite")).scalar("SELECT COUNT(*) FROM weight_entries"),
+              "4");
+}
+
+TEST_F(Cli, ProgressGoesToStderr) {
+    const Result result = run("time --model builtin:mlp --param d_model=32 --input 2x8x32 "
+                              "--warmup 1 --iterations 2 -o t.sqlite");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("[time: measuring] iteration 2/2"), std::string::npos) << result.err;
+}
+
+TEST_F(Cli, ModelsVersionAndHelp) {
+    EXPECT_NE(run("models").out.find("builtin:mlp"), std::string::npos);
+    EXPECT_NE(run("--version").out.find("trainscope-cli"), std::string::npos);
+    EXPECT_NE(run("--help").out.find("Usage:"), std::string::npos);
+}
+
+TEST_F(Cli, MissingModelFile) {
+    expectCleanFailure("memory --model missing.pt --input 4x32 -o a.sqlite", "not found");
+}
+
+TEST_F(Cli, TextFileNamedPt) {
+    std::ofstream(work("text.pt")) << "not a model\n";
+    expectCleanFailure("memory --model text.pt --input 4x32 -q -o a.sqlite",
+                       "not a loadable TorchScript archive", {"text.pt"});
+}
+
+TEST_F(Cli, WrongInputShape) {
+    expectCleanFailure(std::string("profile --model ") + TOYNET_ARCHIVE + " --input 4x31 -q -o run",
+                       "shapes cannot be multiplied");
+}
+
+TEST_F(Cli, UnknownBuiltinAndParameter) {
+    expectCleanFailure("memory --model builtin:nope -o a.sqlite", "unknown built-in model");
+    expectCleanFailure("memory --model builtin:mlp --param width=3 -o a.sqlite",
+                       "unknown parameter 'width'");
+    expectCleanFailure("memory --model builtin:mlp --param act=sigmoid -o a.sqlite",
+                       "must be one of relu, gelu, tanh");
+}
+
+TEST_F(Cli, ExistingOutputWithoutForce) {
+    std::ofstream(work("a.sqlite")) << "precious";
+    expectCleanFailure("memory " + kSmallMlp + " -o a.sqlite", "already exists", {"a.sqlite"});
+    EXPECT_EQ(slurp(work("a.sqlite")), "precious");
+    ASSERT_EQ(run("memory " + kSmallMlp + " -o a.sqlite --force").exit_code, 0);
+    EXPECT_EQ(ReportReader(work("a.sqlite")).scalar("SELECT COUNT(*) FROM weight_entries"), "4");
+}
+
+TEST_F(Cli, UnwritableOutputFolder) {
+    expectCleanFailure("memory " + kSmallMlp + " -o no/such/folder/a.sqlite", "does not exist");
+    if (geteuid() == 0) {
+        // Root writes anywhere permissions allow nothing; /proc refuses new files even to root.
+        const Result result = run("memory " + kSmallMlp + " -o /proc/trainscope-test.sqlite");
+        EXPECT_NE(result.exit_code, 0);
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_NE(result.err.find("cannot write '/proc/trainscope-test.sqlite'"),
+                  std::string::npos)
+            << result.err;
+    } else {
+        fs::create_directory(work("locked"));
+        fs::permissions(work("locked"), fs::perms::owner_read | fs::perms::owner_exec);
+        expectCleanFailure("memory " + kSmallMlp + " -o locked/a.sqlite", "not writable",
+                           {"locked"});
+        EXPECT_TRUE(fs::is_empty(work("locked")));
+    }
+}
+
+TEST_F(Cli, UsageErrors) {
+    expectCleanFailure("memory -o a.sqlite", "--model is required");
+    expectCleanFailure("frobnicate", "unknown command");
+    expectCleanFailure("memory --model builtin:mlp --input 2x-3 -o a.sqlite", "input shape");
+    expectCleanFailure("memory --model builtin:mlp --device cuda -o a.sqlite", "--device cuda");
+}

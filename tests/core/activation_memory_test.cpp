@@ -1,0 +1,87 @@
+// Seed 004's reference figures (shared/REFERENCE.md section 3): the MLP with bfloat16
+// parameters and input, batch 2, sequence 4096, d = 1024. The loss scalar (2 bytes in
+// bfloat16) is the only allocation allowed on top of the activations.
+#include <gtest/gtest.h>
+
+#include "trainscope/profiler.h"
+
+using namespace trainscope;
+
+namespace {
+
+constexpr int64_t b = 2, s = 4096, d = 1024;
+constexpr int64_t kLossScalarBytes = 2;
+
+RunConfig seed004Mlp(const std::string& act) {
+    RunConfig config;
+    config.model = "builtin:mlp";
+    config.params = {{"d_model", std::to_string(d)}, {"act", act}};
+    config.dtype = DType::BFloat16;
+    config.inputs = {parseInputSpec("2x4096x1024")};
+    return config;
+}
+
+int64_t bytesOf(const MemoryReport& report, const std::string& weight) {
+    for (const WeightEntry& entry : report.weights) {
+        if (entry.name == weight) {
+            EXPECT_EQ(entry.grad_size_bytes, entry.size_bytes) << weight;
+            return entry.size_bytes;
+        }
+    }
+    ADD_FAILURE() << "no weight entry " << weight;
+    return 0;
+}
+
+void expectSeed004(const MemoryReport& report, int64_t expected_activation_bytes) {
+    const int64_t activations = report.activationBytes();
+    EXPECT_GE(activations, expected_activation_bytes);
+    EXPECT_LE(activations, expected_activation_bytes + kLossScalarBytes);
+    ASSERT_EQ(report.weights.size(), 4u);
+    EXPECT_EQ(bytesOf(report, "lin_0.weight"), 8388608);
+    EXPECT_EQ(bytesOf(report, "lin_0.bias"), 8192);
+    EXPECT_EQ(bytesOf(report, "lin_1.weight"), 8388608);
+    EXPECT_EQ(bytesOf(report, "lin_1.bias"), 2048);
+    EXPECT_GE(report.peak_usage_bytes,
+              report.weightBytes() + report.gradientBytes() + report.activationBytes());
+}
+
+}  // namespace
+
+TEST(ActivationMemory, Seed004GeluMlpIs18bsd) {
+    const MemoryReport report = Profiler(seed004Mlp("gelu")).measureMemory();
+    EXPECT_EQ(18 * b * s * d, 150994944);
+    expectSeed004(report, 18 * b * s * d);
+    // Where it comes from: lin_0's output saved by gelu, gelu's output saved by lin_1, and the
+    // model output still held by the training loop.
+    ASSERT_GE(report.activations.size(), 3u);
+    EXPECT_EQ(report.activations[0].operation_name, "aten::linear");
+    EXPECT_EQ(report.activations[0].size_bytes, 8 * b * s * d);
+    EXPECT_EQ(report.activations[1].operation_name, "aten::gelu");
+    EXPECT_EQ(report.activations[1].size_bytes, 8 * b * s * d);
+    EXPECT_EQ(report.activations[2].size_bytes, 2 * b * s * d);
+}
+
+TEST(ActivationMemory, Seed004ReluMlpIs10bsd) {
+    const MemoryReport report = Profiler(seed004Mlp("relu")).measureMemory();
+    EXPECT_EQ(10 * b * s * d, 83886080);
+    expectSeed004(report, 10 * b * s * d);
+}
+
+TEST(ActivationMemory, ReluOverGeluRatioMatchesSeed004) {
+    const double relu = Profiler(seed004Mlp("relu")).measureMemory().activationBytes();
+    const double gelu = Profiler(seed004Mlp("gelu")).measureMemory().activationBytes();
+    EXPECT_NEAR(relu / gelu, 0.5556, 0.0001);
+}
+
+TEST(ActivationMemory, PeakCoversAdamStateOnAnIterationAfterWarmup) {
+    RunConfig config;
+    config.model = "builtin:mlp";
+    config.params = {{"d_model", "64"}};
+    config.inputs = {parseInputSpec("4x16x64")};
+    config.optimizer = OptimizerKind::Adam;
+    const MemoryReport adam = Profiler(config).measureMemory();
+    config.optimizer = OptimizerKind::Sgd;
+    const MemoryReport sgd = Profiler(config).measureMemory();
+    // Adam keeps two moments per parameter (float32 here): the peak must include them.
+    EXPECT_GE(adam.peak_usage_bytes - sgd.peak_usage_bytes, 2 * adam.weightBytes());
+}

@@ -1,0 +1,172 @@
+// The reports must be byte-for-byte schema compatible with Skyline and DeepView.Profile
+// (shared/REFERENCE.md section 1): the expected DDL below is copied from that contract.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "support/report_reader.h"
+#include "trainscope/error.h"
+#include "trainscope/report_writer.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+using test::ReportReader;
+
+namespace {
+
+std::string normalized(std::string sql) {
+    sql = std::regex_replace(sql, std::regex("\\s+"), " ");
+    sql = std::regex_replace(sql, std::regex("\\( "), "(");
+    sql = std::regex_replace(sql, std::regex(" \\)"), ")");
+    return sql;
+}
+
+std::vector<std::string> schemaOf(const std::string& path) {
+    std::vector<std::string> ddl;
+    for (const auto& row : ReportReader(path).rows(
+             "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+             "AND name != 'trainscope_metadata' AND sql IS NOT NULL ORDER BY name")) {
+        ddl.push_back(normalized(row[0]));
+    }
+    return ddl;
+}
+
+std::vector<std::string> sortedByName(std::vector<std::pair<std::string, std::string>> ddl) {
+    std::sort(ddl.begin(), ddl.end());
+    std::vector<std::string> result;
+    for (auto& [name, sql] : ddl) result.push_back(normalized(sql));
+    return result;
+}
+
+MemoryReport sampleMemoryReport() {
+    MemoryReport report;
+    report.weights = {{"lin_0.weight", 400, 400, {{"model.py", 12}, {"train.py", 40}}},
+                      {"lin_0.bias", 8, 8, {}}};
+    report.activations = {{"aten::linear", 1000, {{"model.py", 12}, {"train.py", 40}}},
+                          {"aten::gelu", 2000, {{"layers.py", 3}, {"model.py", 13}}}};
+    report.peak_usage_bytes = 5000;
+    report.metadata = {{"model", "sample"}};
+    return report;
+}
+
+TimeReport sampleTimeReport() {
+    TimeReport report;
+    report.entries = {{"aten::linear", 1.5, 2.5, {{"model.py", 12}, {"train.py", 40}}},
+                      {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}}};
+    report.iteration_ms = 5.0;
+    return report;
+}
+
+class ReportFiles : public ::testing::Test {
+protected:
+    void SetUp() override { dir_ = test::makeTempDir(); }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string path(const std::string& name) const { return (fs::path(dir_) / name).string(); }
+    size_t fileCount() const {
+        return static_cast<size_t>(std::distance(fs::directory_iterator(dir_), {}));
+    }
+    std::string dir_;
+};
+
+}  // namespace
+
+TEST_F(ReportFiles, MemoryReportHasTheStandardSchema) {
+    writeMemoryReport(sampleMemoryReport(), path("m.sqlite"), Overwrite::Refuse);
+    const auto expected = sortedByName({
+        {"activation_entries",
+         "CREATE TABLE activation_entries (id INTEGER PRIMARY KEY, operation_name TEXT NOT NULL, "
+         "size_bytes INTEGER NOT NULL)"},
+        {"entry_type_and_id",
+         "CREATE UNIQUE INDEX entry_type_and_id ON stack_correlation(entry_type, entry_id)"},
+        {"entry_types",
+         "CREATE TABLE entry_types (entry_type INTEGER PRIMARY KEY, name TEXT NOT NULL)"},
+        {"misc_sizes", "CREATE TABLE misc_sizes (key TEXT PRIMARY KEY, size_bytes INT NOT NULL)"},
+        {"stack_correlation",
+         "CREATE TABLE stack_correlation (correlation_id INTEGER PRIMARY KEY, entry_id INTEGER "
+         "NOT NULL, entry_type INTEGER NOT NULL, UNIQUE (correlation_id, entry_id))"},
+        {"stack_frames",
+         "CREATE TABLE stack_frames (correlation_id INTEGER NOT NULL, ordering INTEGER NOT NULL, "
+         "file_path TEXT NOT NULL, line_number INTEGER NOT NULL, PRIMARY KEY (correlation_id, "
+         "ordering))"},
+        {"weight_entries",
+         "CREATE TABLE weight_entries (id INTEGER PRIMARY KEY, name TEXT NOT NULL, size_bytes "
+         "INTEGER NOT NULL, grad_size_bytes INTEGER NOT NULL)"},
+    });
+    EXPECT_EQ(schemaOf(path("m.sqlite")), expected);
+    ReportReader db(path("m.sqlite"));
+    EXPECT_EQ(db.scalar("PRAGMA user_version"), "1");
+    EXPECT_EQ(db.rows("SELECT entry_type, name FROM entry_types ORDER BY entry_type"),
+              (std::vector<test::Row>{{"1", "weight"}, {"2", "activation"}}));
+    EXPECT_EQ(db.scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"),
+              "5000");
+}
+
+TEST_F(ReportFiles, TimeReportHasTheStandardSchema) {
+    writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Refuse);
+    const auto expected = sortedByName({
+        {"run_time_entries",
+         "CREATE TABLE run_time_entries (id INTEGER PRIMARY KEY, operation_name TEXT NOT NULL, "
+         "forward_ms REAL NOT NULL, backward_ms REAL)"},
+        {"stack_frames",
+         "CREATE TABLE stack_frames (ordering INTEGER NOT NULL, file_path TEXT NOT NULL, "
+         "line_number INTEGER NOT NULL, entry_id INTEGER NOT NULL, PRIMARY KEY (entry_id, "
+         "ordering))"},
+    });
+    EXPECT_EQ(schemaOf(path("t.sqlite")), expected);
+    ReportReader db(path("t.sqlite"));
+    EXPECT_EQ(db.scalar("PRAGMA user_version"), "1");
+    EXPECT_EQ(db.rows("SELECT operation_name, forward_ms, backward_ms FROM run_time_entries"),
+              (std::vector<test::Row>{{"aten::linear", "1.5", "2.5"},
+                                      {"aten::zeros_like", "0.25", "NULL"}}));
+}
+
+TEST_F(ReportFiles, FirstFramePerEntryQueriesOfTheOriginalTools) {
+    writeMemoryReport(sampleMemoryReport(), path("m.sqlite"), Overwrite::Refuse);
+    writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Refuse);
+    // The query Skyline's and DeepView's readers run against the memory report.
+    EXPECT_EQ(ReportReader(path("m.sqlite"))
+                  .rows("SELECT a.operation_name, f.file_path, f.line_number "
+                        "FROM activation_entries a JOIN stack_correlation c "
+                        "ON c.entry_id = a.id AND c.entry_type = 2 "
+                        "JOIN stack_frames f ON f.correlation_id = c.correlation_id "
+                        "GROUP BY f.correlation_id HAVING f.ordering == MIN(f.ordering) "
+                        "ORDER BY a.id"),
+              (std::vector<test::Row>{{"aten::linear", "model.py", "12"},
+                                      {"aten::gelu", "layers.py", "3"}}));
+    EXPECT_EQ(ReportReader(path("t.sqlite"))
+                  .rows("SELECT entry_id, file_path, line_number FROM stack_frames "
+                        "GROUP BY entry_id HAVING ordering == MIN(ordering) ORDER BY entry_id"),
+              (std::vector<test::Row>{{"1", "model.py", "12"}, {"2", "model.py", "14"}}));
+}
+
+TEST_F(ReportFiles, ExistingFileIsNeverReplacedWithoutForce) {
+    std::ofstream(path("t.sqlite")) << "the user's data";
+    EXPECT_THROW(writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Refuse), Error);
+    std::ifstream in(path("t.sqlite"));
+    std::string content((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(content, "the user's data");
+    EXPECT_EQ(fileCount(), 1u) << "a temporary file was left behind";
+
+    writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Allow);
+    EXPECT_EQ(ReportReader(path("t.sqlite")).scalar("SELECT COUNT(*) FROM run_time_entries"), "2");
+}
+
+TEST_F(ReportFiles, BothReportsOfARunOrNeither) {
+    std::ofstream(path("run.time.sqlite")) << "keep";
+    EXPECT_THROW(writeReports(sampleMemoryReport(), path("run.memory.sqlite"), sampleTimeReport(),
+                              path("run.time.sqlite"), Overwrite::Refuse),
+                 Error);
+    EXPECT_FALSE(fs::exists(path("run.memory.sqlite")));
+    EXPECT_EQ(fileCount(), 1u);
+}
+
+TEST_F(ReportFiles, MissingFolderIsAClearError) {
+    try {
+        writeTimeReport(sampleTimeReport(), path("no/such/t.sqlite"), Overwrite::Refuse);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+    }
+}

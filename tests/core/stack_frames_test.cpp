@@ -1,0 +1,111 @@
+// Stack frames of a TorchScript archive scripted from the toy project (fixtures/toyproject):
+// relative paths under the project root, the line of each call, most specific first.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/report_reader.h"
+#include "trainscope/profiler.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+
+namespace {
+
+const std::string kProject = TOYNET_PROJECT;
+
+StackFrame at(const std::string& file, const std::string& tag) {
+    return {file, test::taggedLine(kProject + "/" + file, tag)};
+}
+
+RunConfig toynetWithRoot(const std::string& root) {
+    RunConfig config;
+    config.model = TOYNET_ARCHIVE;
+    config.inputs = {parseInputSpec("8x32")};
+    config.project_root = root;
+    config.warmup = 1;
+    config.iterations = 1;
+    return config;
+}
+
+void expectToyNetFrames(const TimeReport& report) {
+    ASSERT_EQ(report.entries.size(), 14u);
+    // block1's first linear: Projection.forward <- Block.forward <- ToyNet.forward.
+    EXPECT_EQ(report.entries[0].frames,
+              (StackTrace{at("toynet/layers.py", "projection-linear"),
+                          at("toynet/blocks.py", "block-up"),
+                          at("toynet/model.py", "model-block1")}));
+    // An inlined free function keeps its own frame.
+    EXPECT_EQ(report.entries[6].frames,
+              (StackTrace{at("toynet/layers.py", "gelu"), at("toynet/blocks.py", "block-activation"),
+                          at("toynet/model.py", "model-block2")}));
+    EXPECT_EQ(report.entries[10].frames, (StackTrace{at("toynet/model.py", "no-backward")}));
+    // The head's nn.Linear lives in torch's own files, outside the root: only our line stays.
+    EXPECT_EQ(report.entries[12].frames, (StackTrace{at("toynet/model.py", "head")}));
+    EXPECT_TRUE(report.entries[13].frames.empty()) << "the loss is TrainScope's, not the user's";
+    for (const RunTimeEntry& entry : report.entries) {
+        for (const StackFrame& frame : entry.frames) {
+            EXPECT_FALSE(fs::path(frame.file_path).is_absolute()) << frame.file_path;
+            EXPECT_EQ(frame.file_path.find(".."), std::string::npos) << frame.file_path;
+            EXPECT_TRUE(fs::exists(kProject + "/" + frame.file_path)) << frame.file_path;
+        }
+    }
+}
+
+}  // namespace
+
+TEST(StackFrames, TimeReportFramesPointAtTheCallLines) {
+    expectToyNetFrames(Profiler(toynetWithRoot(kProject)).measureTime());
+}
+
+TEST(StackFrames, AProjectMovedElsewhereIsMatchedThroughItsRoot) {
+    const std::string moved = test::makeTempDir();
+    fs::copy(kProject, moved, fs::copy_options::recursive);
+    const TimeReport report = Profiler(toynetWithRoot(moved)).measureTime();
+    fs::remove_all(moved);
+    expectToyNetFrames(report);
+}
+
+TEST(StackFrames, NothingOutsideTheRootIsKept) {
+    const std::string elsewhere = test::makeTempDir();  // a root that holds none of the files
+    const TimeReport report = Profiler(toynetWithRoot(elsewhere)).measureTime();
+    fs::remove_all(elsewhere);
+    for (const RunTimeEntry& entry : report.entries) {
+        EXPECT_TRUE(entry.frames.empty())
+            << entry.operation_name << " has " << entry.frames.front().file_path;
+    }
+}
+
+TEST(StackFrames, MemoryReportFramesForActivationsAndWeights) {
+    const MemoryReport report = Profiler(toynetWithRoot(kProject)).measureMemory();
+    ASSERT_FALSE(report.activations.empty());
+    EXPECT_EQ(report.activations[0].operation_name, "aten::linear");
+    EXPECT_EQ(report.activations[0].frames.front(), at("toynet/layers.py", "projection-linear"));
+    // A weight's frames are those of the first operation that reads it.
+    for (const WeightEntry& weight : report.weights) {
+        if (weight.name == "block2.down.linear.weight") {
+            EXPECT_EQ(weight.frames, (StackTrace{at("toynet/layers.py", "projection-linear"),
+                                                 at("toynet/blocks.py", "block-down"),
+                                                 at("toynet/model.py", "model-block2")}));
+        }
+        if (weight.name == "head.weight") {
+            EXPECT_EQ(weight.frames, (StackTrace{at("toynet/model.py", "head")}));
+        }
+    }
+}
+
+TEST(StackFrames, BuiltinFramesPointIntoItsSourceFile) {
+    RunConfig config;
+    config.model = "builtin:mlp";
+    config.params = {{"d_model", "32"}};
+    config.inputs = {parseInputSpec("2x8x32")};
+    config.iterations = 1;
+    const TimeReport report = Profiler(config).measureTime();
+    ASSERT_EQ(report.entries.size(), 4u);
+    ASSERT_EQ(report.entries[1].frames.size(), 1u);
+    EXPECT_EQ(report.entries[1].frames[0].file_path, "mlp.py");
+    EXPECT_TRUE(fs::exists(std::string(TRAINSCOPE_MODELS_SOURCE) + "/mlp.py"));
+    EXPECT_EQ(report.entries[0].frames.size(), 2u);  // Linear.forward <- MLP.forward
+    EXPECT_EQ(report.metadata.at("project_root"),
+              fs::weakly_canonical(TRAINSCOPE_MODELS_SOURCE).string());
+}
