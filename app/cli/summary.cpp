@@ -13,10 +13,14 @@ std::string format(const char* pattern, double value) {
     return text;
 }
 
+// The most specific frame and its caller: "mlp.py:15 <- mlp.py:20".
 std::string where(const StackTrace& frames) {
-    return frames.empty() ? std::string("-")
-                          : frames.front().file_path + ":" +
-                                std::to_string(frames.front().line_number);
+    std::string text;
+    for (size_t i = 0; i < std::min<size_t>(2, frames.size()); ++i) {
+        text += (i ? " <- " : "") + frames[i].file_path + ":" +
+                std::to_string(frames[i].line_number);
+    }
+    return text.empty() ? "-" : text;
 }
 
 std::string padded(std::string text, size_t width) {
