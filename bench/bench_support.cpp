@@ -18,8 +18,12 @@ double nowMs() {
         .count();
 }
 
-void PassTimer::forwardBegins() { start_ = nowMs(); }
-void PassTimer::backwardEnded() { last_ms_ = nowMs() - start_; }
+void PassTimer::forwardBegins() {
+    start_ = nowMs();
+}
+void PassTimer::backwardEnded() {
+    last_ms_ = nowMs() - start_;
+}
 
 RunConfig mlpConfig(int64_t d_model, const std::string& input, DType dtype) {
     RunConfig config;

@@ -13,12 +13,12 @@ double median(std::vector<double> values);
 
 // Wall time of forward + loss + backward, the span an observer would see.
 class PassTimer : public IterationListener {
-public:
+  public:
     void forwardBegins() override;
     void backwardEnded() override;
     double lastMs() const { return last_ms_; }
 
-private:
+  private:
     double start_ = 0.0;
     double last_ms_ = 0.0;
 };

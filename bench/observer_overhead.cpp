@@ -61,9 +61,10 @@ int main() {
     offAndOn(tiny, 200);  // warm-up
     const int64_t callbacks = callbacksPerIteration(tiny);
     const auto [tiny_off, tiny_on] = offAndOn(tiny, 3000);
-    std::printf("tiny MLP (d_model=16, input 4x16): %lld operations and backward nodes per "
-                "iteration, %.4f ms off, %.4f ms on\n",
-                static_cast<long long>(callbacks), tiny_off, tiny_on);
+    std::printf(
+        "tiny MLP (d_model=16, input 4x16): %lld operations and backward nodes per "
+        "iteration, %.4f ms off, %.4f ms on\n",
+        static_cast<long long>(callbacks), tiny_off, tiny_on);
     met &= report("observer cost per operation", (tiny_on - tiny_off) * 1000.0 / callbacks, "us",
                   2.0, "<= 2 us");
 
@@ -72,7 +73,6 @@ int main() {
     const auto [wide_off, wide_on] = offAndOn(wide, 15);
     std::printf("MLP d_model=1024, input 2x512x1024 float32: %.3f ms off, %.3f ms on\n", wide_off,
                 wide_on);
-    met &= report("timed iteration, observer on / off", wide_on / wide_off, "x", 1.05,
-                  "<= 1.05x");
+    met &= report("timed iteration, observer on / off", wide_on / wide_off, "x", 1.05, "<= 1.05x");
     return met ? 0 : 1;
 }

@@ -26,13 +26,15 @@ int main(int argc, char** argv) {
     std::vector<double> plain;
     for (int i = 0; i < config.warmup + config.iterations; ++i) {
         workload.runIteration(timer);
-        if (i >= config.warmup) plain.push_back(timer.lastMs());
+        if (i >= config.warmup)
+            plain.push_back(timer.lastMs());
     }
     const double unobserved = median(plain);
-    std::printf("MLP d_model=%s input %s %s: sum of per-operation forward+backward %.3f ms, "
-                "forward+backward without observer %.3f ms\n",
-                config.params.at("d_model").c_str(), toString(config.inputs[0]).c_str(),
-                toString(config.dtype).c_str(), observed, unobserved);
+    std::printf(
+        "MLP d_model=%s input %s %s: sum of per-operation forward+backward %.3f ms, "
+        "forward+backward without observer %.3f ms\n",
+        config.params.at("d_model").c_str(), toString(config.inputs[0]).c_str(),
+        toString(config.dtype).c_str(), observed, unobserved);
     const double deviation = std::abs(observed / unobserved - 1.0);
     std::printf("ratio observed / unobserved: %.4f\n", observed / unobserved);
     return bench::report("|ratio - 1|", deviation, "", 0.15, "<= 0.15") ? 0 : 1;

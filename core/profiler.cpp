@@ -36,8 +36,12 @@ std::string nowIso8601() {
 
 }  // namespace
 
-std::string version() { return TRAINSCOPE_VERSION; }
-std::string torchVersion() { return TORCH_VERSION; }
+std::string version() {
+    return TRAINSCOPE_VERSION;
+}
+std::string torchVersion() {
+    return TORCH_VERSION;
+}
 
 struct Profiler::Impl {
     RunConfig config;
@@ -65,9 +69,9 @@ struct Profiler::Impl {
             checkCancel();
             const auto start = std::chrono::steady_clock::now();
             workload.runIteration(listener);
-            times.push_back(std::chrono::duration<double, std::milli>(
-                                std::chrono::steady_clock::now() - start)
-                                .count());
+            times.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
             report(stage, first + i, total ? total : count, times.back());
         }
         return times;
@@ -116,7 +120,9 @@ Profiler::Profiler(RunConfig config, ProgressCallback progress, const std::atomi
 
 Profiler::~Profiler() = default;
 
-const RunConfig& Profiler::config() const { return impl_->config; }
+const RunConfig& Profiler::config() const {
+    return impl_->config;
+}
 
 MemoryReport Profiler::measureMemory() {
     const Impl& self = *impl_;
@@ -144,10 +150,11 @@ MemoryReport Profiler::measureMemory() {
     const std::vector<OperationRecord>& ops = operations.operations();
     for (size_t i = 0; i < workload.parameters().size(); ++i) {
         const torch::Tensor& tensor = workload.parameters()[i].tensor;
-        WeightEntry entry{workload.parameters()[i].name, static_cast<int64_t>(tensor.nbytes()),
-                          tensor.grad().defined() ? static_cast<int64_t>(tensor.grad().nbytes())
-                                                  : 0,
-                          {}};
+        WeightEntry entry{
+            workload.parameters()[i].name,
+            static_cast<int64_t>(tensor.nbytes()),
+            tensor.grad().defined() ? static_cast<int64_t>(tensor.grad().nbytes()) : 0,
+            {}};
         const int reader = operations.firstReaders()[i];
         if (reader >= 0) {
             entry.frames = ops[reader].frames;
@@ -207,8 +214,9 @@ TimeReport Profiler::measureTime() {
             same = run[i].name == captured[i].name;
         }
         if (!same) {
-            throw Error("the model ran different operations in different iterations "
-                        "(data-dependent control flow?), so invocations cannot be matched");
+            throw Error(
+                "the model ran different operations in different iterations "
+                "(data-dependent control flow?), so invocations cannot be matched");
         }
     }
     for (size_t i = 0; i < captured.size(); ++i) {

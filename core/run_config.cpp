@@ -91,17 +91,31 @@ InputSpec parseInputSpec(const std::string& text) {
     return spec;
 }
 
-DType parseDType(const std::string& text) { return parseChoice(text, kDTypes, "dtype"); }
-Device parseDevice(const std::string& text) { return parseChoice(text, kDevices, "device"); }
-LossKind parseLoss(const std::string& text) { return parseChoice(text, kLosses, "loss"); }
+DType parseDType(const std::string& text) {
+    return parseChoice(text, kDTypes, "dtype");
+}
+Device parseDevice(const std::string& text) {
+    return parseChoice(text, kDevices, "device");
+}
+LossKind parseLoss(const std::string& text) {
+    return parseChoice(text, kLosses, "loss");
+}
 OptimizerKind parseOptimizer(const std::string& text) {
     return parseChoice(text, kOptimizers, "optimizer");
 }
 
-std::string toString(DType dtype) { return nameOf(dtype, kDTypes); }
-std::string toString(Device device) { return nameOf(device, kDevices); }
-std::string toString(LossKind loss) { return nameOf(loss, kLosses); }
-std::string toString(OptimizerKind optimizer) { return nameOf(optimizer, kOptimizers); }
+std::string toString(DType dtype) {
+    return nameOf(dtype, kDTypes);
+}
+std::string toString(Device device) {
+    return nameOf(device, kDevices);
+}
+std::string toString(LossKind loss) {
+    return nameOf(loss, kLosses);
+}
+std::string toString(OptimizerKind optimizer) {
+    return nameOf(optimizer, kOptimizers);
+}
 
 std::string toString(const InputSpec& input) {
     std::string text;

@@ -21,8 +21,8 @@ int64_t parseCount(const std::string& option, const std::string& text, int64_t m
 }
 
 const std::map<std::string, Command> kCommands = {
-    {"memory", Command::Memory}, {"time", Command::Time},      {"profile", Command::Profile},
-    {"models", Command::Models}, {"help", Command::Help},      {"--help", Command::Help},
+    {"memory", Command::Memory}, {"time", Command::Time},        {"profile", Command::Profile},
+    {"models", Command::Models}, {"help", Command::Help},        {"--help", Command::Help},
     {"-h", Command::Help},       {"--version", Command::Version}};
 
 }  // namespace

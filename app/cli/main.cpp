@@ -54,20 +54,23 @@ int run(const cli::CliOptions& options) {
     const std::string memory_path = options.command == cli::Command::Profile
                                         ? options.output + ".memory.sqlite"
                                         : options.output;
-    const std::string time_path = options.command == cli::Command::Profile
-                                      ? options.output + ".time.sqlite"
-                                      : options.output;
+    const std::string time_path =
+        options.command == cli::Command::Profile ? options.output + ".time.sqlite" : options.output;
     const bool wants_memory = options.command != cli::Command::Time;
     const bool wants_time = options.command != cli::Command::Memory;
     // Fail before a long run, not after it.
-    if (wants_memory) checkOutputPath(memory_path, overwrite);
-    if (wants_time) checkOutputPath(time_path, overwrite);
+    if (wants_memory)
+        checkOutputPath(memory_path, overwrite);
+    if (wants_time)
+        checkOutputPath(time_path, overwrite);
 
     Profiler profiler(options.config, options.quiet ? ProgressCallback{} : printProgress);
     std::optional<MemoryReport> memory;
     std::optional<TimeReport> time;
-    if (wants_memory) memory = profiler.measureMemory();
-    if (wants_time) time = profiler.measureTime();
+    if (wants_memory)
+        memory = profiler.measureMemory();
+    if (wants_time)
+        time = profiler.measureTime();
 
     if (memory && time) {
         writeReports(*memory, memory_path, *time, time_path, overwrite);
@@ -77,8 +80,10 @@ int run(const cli::CliOptions& options) {
         writeTimeReport(*time, time_path, overwrite);
     }
     cli::printSummary(std::cout, memory ? &*memory : nullptr, time ? &*time : nullptr);
-    if (memory) std::cout << "Wrote " << memory_path << "\n";
-    if (time) std::cout << "Wrote " << time_path << "\n";
+    if (memory)
+        std::cout << "Wrote " << memory_path << "\n";
+    if (time)
+        std::cout << "Wrote " << time_path << "\n";
     return 0;
 }
 
@@ -93,13 +98,17 @@ int main(int argc, char** argv) {
         return kUsageError;
     }
     switch (options.command) {
-        case cli::Command::Help: std::cout << cli::usage(); return 0;
-        case cli::Command::Version:
-            std::cout << "trainscope-cli " << version() << " (LibTorch " << torchVersion()
-                      << ")\n";
+        case cli::Command::Help:
+            std::cout << cli::usage();
             return 0;
-        case cli::Command::Models: printModels(); return 0;
-        default: break;
+        case cli::Command::Version:
+            std::cout << "trainscope-cli " << version() << " (LibTorch " << torchVersion() << ")\n";
+            return 0;
+        case cli::Command::Models:
+            printModels();
+            return 0;
+        default:
+            break;
     }
     try {
         return run(options);

@@ -17,8 +17,8 @@ std::string format(const char* pattern, double value) {
 std::string where(const StackTrace& frames) {
     std::string text;
     for (size_t i = 0; i < std::min<size_t>(2, frames.size()); ++i) {
-        text += (i ? " <- " : "") + frames[i].file_path + ":" +
-                std::to_string(frames[i].line_number);
+        text +=
+            (i ? " <- " : "") + frames[i].file_path + ":" + std::to_string(frames[i].line_number);
     }
     return text.empty() ? "-" : text;
 }
@@ -34,9 +34,12 @@ std::string padded(std::string text, size_t width) {
 
 std::string formatBytes(int64_t bytes) {
     const double b = static_cast<double>(bytes);
-    if (bytes >= (int64_t{1} << 30)) return format("%.2f GiB", b / (1 << 30));
-    if (bytes >= (int64_t{1} << 20)) return format("%.1f MiB", b / (1 << 20));
-    if (bytes >= (int64_t{1} << 10)) return format("%.1f KiB", b / (1 << 10));
+    if (bytes >= (int64_t{1} << 30))
+        return format("%.2f GiB", b / (1 << 30));
+    if (bytes >= (int64_t{1} << 20))
+        return format("%.1f MiB", b / (1 << 20));
+    if (bytes >= (int64_t{1} << 10))
+        return format("%.1f KiB", b / (1 << 10));
     return std::to_string(bytes) + " B";
 }
 
@@ -46,8 +49,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         << meta.at("device") << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs")
         << ", loss " << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
     if (memory) {
-        out << "  Peak memory     " << padded(formatBytes(memory->peak_usage_bytes), 12)
-            << "(" << memory->peak_usage_bytes << " bytes)\n"
+        out << "  Peak memory     " << padded(formatBytes(memory->peak_usage_bytes), 12) << "("
+            << memory->peak_usage_bytes << " bytes)\n"
             << "    Weights       " << formatBytes(memory->weightBytes()) << "\n"
             << "    Gradients     " << formatBytes(memory->gradientBytes()) << "\n"
             << "    Activations   " << padded(formatBytes(memory->activationBytes()), 12) << "("
@@ -61,13 +64,16 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         for (const RunTimeEntry& entry : time->entries) {
             ranked.push_back(&entry);
         }
-        auto total = [](const RunTimeEntry* e) { return e->forward_ms + e->backward_ms.value_or(0); };
+        auto total = [](const RunTimeEntry* e) {
+            return e->forward_ms + e->backward_ms.value_or(0);
+        };
         std::stable_sort(ranked.begin(), ranked.end(),
                          [&](auto* a, auto* b) { return total(a) > total(b); });
         out << "  Most expensive operations (forward + backward):\n";
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
             const RunTimeEntry& e = *ranked[i];
-            out << "    " << padded(e.operation_name, 24) << padded(format("%9.3f ms", total(&e)), 14)
+            out << "    " << padded(e.operation_name, 24)
+                << padded(format("%9.3f ms", total(&e)), 14)
                 << padded("fwd " + format("%.3f", e.forward_ms) + " / bwd " +
                               (e.backward_ms ? format("%.3f", *e.backward_ms) : std::string("-")),
                           28)

@@ -27,7 +27,7 @@ const BuiltinModelInfo& infoOf(const std::string& name) {
 
 // A built-in's parameters: the user's values over the defaults, all checked on construction.
 class Params {
-public:
+  public:
     Params(const BuiltinModelInfo& info, const std::map<std::string, std::string>& given) {
         std::string known;
         for (const BuiltinParameter& p : info.parameters) {
@@ -54,7 +54,7 @@ public:
     double number(const std::string& key) const { return std::stod(values_.at(key)); }
     const std::string& text(const std::string& key) const { return values_.at(key); }
 
-private:
+  private:
     std::map<std::string, std::string> values_;
 };
 
@@ -76,8 +76,8 @@ torch::jit::Module linear(const ScriptSource& source, int64_t in, int64_t out,
     return module;
 }
 
-using Builder = std::function<BuiltModel(const ScriptSource&, const Params&,
-                                         const torch::TensorOptions&)>;
+using Builder =
+    std::function<BuiltModel(const ScriptSource&, const Params&, const torch::TensorOptions&)>;
 
 BuiltModel buildMlp(const ScriptSource& source, const Params& params,
                     const torch::TensorOptions& options) {
@@ -85,8 +85,7 @@ BuiltModel buildMlp(const ScriptSource& source, const Params& params,
     torch::jit::Module mlp = source.newModule("MLP");
     mlp.register_module("lin_0", linear(source, d, 4 * d, options));
     mlp.register_module("lin_1", linear(source, 4 * d, d, options));
-    mlp.register_attribute("act", c10::StringType::get(),
-                           params.text("act"));
+    mlp.register_attribute("act", c10::StringType::get(), params.text("act"));
     mlp.register_attribute("dropout", c10::FloatType::get(), params.number("dropout"));
     source.defineMethods(mlp, "MLP");
     return {mlp, {InputSpec{{2, 1024, d}, std::nullopt, 2}}, LossKind::Sum, {}};

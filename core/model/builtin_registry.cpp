@@ -19,7 +19,10 @@ const std::vector<BuiltinModelInfo>& builtinModels() {
          "mlp.py",
          {{"d_model", "1024", "model width d", ParamKind::PositiveInt, {}},
           {"act", "gelu", "activation", ParamKind::Choice, {"relu", "gelu", "tanh"}},
-          {"dropout", "0", "dropout probability after lin_1 (0: none)", ParamKind::Probability,
+          {"dropout",
+           "0",
+           "dropout probability after lin_1 (0: none)",
+           ParamKind::Probability,
            {}}},
          "2x1024x{d_model}",
          "sum"},
@@ -45,7 +48,7 @@ std::string checkParameterValue(const BuiltinParameter& parameter, const std::st
             } catch (const std::exception&) {
             }
             return used == value.size() && number >= 0.0 && number < 1.0 ? ""
-                                                                           : "a number in [0, 1)";
+                                                                         : "a number in [0, 1)";
         }
         case ParamKind::Choice: {
             std::string list;

@@ -50,8 +50,7 @@ torch::jit::Module ScriptSource::newModule(const std::string& class_name) const 
 
 void ScriptSource::defineMethods(torch::jit::Module& module, const std::string& class_name) const {
     const std::vector<torch::jit::Def>& defs = methods_.at(class_name);
-    const std::vector<torch::jit::ResolverPtr> resolvers(defs.size(),
-                                                         torch::jit::nativeResolver());
+    const std::vector<torch::jit::ResolverPtr> resolvers(defs.size(), torch::jit::nativeResolver());
     const torch::jit::SimpleSelf self(module.type());
     try {
         unit_->define(module.type()->name(), /*properties=*/{}, /*propResolvers=*/{}, defs,

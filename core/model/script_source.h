@@ -14,7 +14,7 @@
 namespace trainscope {
 
 class ScriptSource {
-public:
+  public:
     // Reads and parses the file; throws trainscope::Error naming the file and the problem.
     explicit ScriptSource(const std::string& path);
 
@@ -24,7 +24,7 @@ public:
     // Compiles the class's methods onto `module`.
     void defineMethods(torch::jit::Module& module, const std::string& class_name) const;
 
-private:
+  private:
     std::string path_;
     std::shared_ptr<torch::jit::CompilationUnit> unit_;
     std::map<std::string, std::vector<torch::jit::Def>> methods_;

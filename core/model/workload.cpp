@@ -18,12 +18,18 @@ constexpr const char* kBuiltinPrefix = "builtin:";
 
 torch::Dtype torchDtype(DType dtype) {
     switch (dtype) {
-        case DType::Float32: return torch::kFloat32;
-        case DType::BFloat16: return torch::kBFloat16;
-        case DType::Float16: return torch::kFloat16;
-        case DType::Int64: return torch::kInt64;
-        case DType::Int32: return torch::kInt32;
-        case DType::Bool: return torch::kBool;
+        case DType::Float32:
+            return torch::kFloat32;
+        case DType::BFloat16:
+            return torch::kBFloat16;
+        case DType::Float16:
+            return torch::kFloat16;
+        case DType::Int64:
+            return torch::kInt64;
+        case DType::Int32:
+            return torch::kInt32;
+        case DType::Bool:
+            return torch::kBool;
     }
     return torch::kFloat32;
 }
@@ -38,9 +44,12 @@ torch::Tensor makeInput(const InputSpec& spec, DType run_dtype, torch::Device de
     switch (dtype) {
         case DType::Float32:
         case DType::BFloat16:
-        case DType::Float16: return torch::randn(spec.shape, options);
-        case DType::Bool: return torch::randint(0, 2, spec.shape, options);
-        default: return torch::randint(0, spec.high, spec.shape, options);
+        case DType::Float16:
+            return torch::randn(spec.shape, options);
+        case DType::Bool:
+            return torch::randint(0, 2, spec.shape, options);
+        default:
+            return torch::randint(0, spec.high, spec.shape, options);
     }
 }
 
@@ -97,9 +106,10 @@ void validateConfig(const RunConfig& config) {
         }
     }
     if (config.device == Device::Cuda && !cudaAvailable()) {
-        throw Error(at::Context::hasCUDA() ? "--device cuda: no CUDA device is visible to this process"
-                                  : "--device cuda: this TrainScope was built against a LibTorch "
-                                    "without CUDA support");
+        throw Error(at::Context::hasCUDA()
+                        ? "--device cuda: no CUDA device is visible to this process"
+                        : "--device cuda: this TrainScope was built against a LibTorch "
+                          "without CUDA support");
     }
     if (config.warmup < 0 || config.iterations < 1) {
         throw Error("--warmup must be >= 0 and --iterations >= 1");
@@ -112,7 +122,9 @@ void validateConfig(const RunConfig& config) {
     }
 }
 
-bool cudaAvailable() { return torch::cuda::is_available(); }
+bool cudaAvailable() {
+    return torch::cuda::is_available();
+}
 
 Workload::Workload(const RunConfig& config) : config_(config) {
     validateConfig(config_);
@@ -157,14 +169,15 @@ Workload::Workload(const RunConfig& config) : config_(config) {
         throw Error("the model has no parameters that require gradients; nothing to train");
     }
     switch (config_.optimizer) {
-        case OptimizerKind::None: break;
+        case OptimizerKind::None:
+            break;
         case OptimizerKind::Sgd:
-            optimizer_ = std::make_unique<torch::optim::SGD>(trainable,
-                                                             torch::optim::SGDOptions(1e-3));
+            optimizer_ =
+                std::make_unique<torch::optim::SGD>(trainable, torch::optim::SGDOptions(1e-3));
             break;
         case OptimizerKind::Adam:
-            optimizer_ = std::make_unique<torch::optim::Adam>(trainable,
-                                                              torch::optim::AdamOptions(1e-3));
+            optimizer_ =
+                std::make_unique<torch::optim::Adam>(trainable, torch::optim::AdamOptions(1e-3));
             break;
     }
 }
@@ -185,7 +198,8 @@ torch::Tensor Workload::computeLoss(const c10::IValue& output) {
                     "; TrainScope needs a tensor (or a tuple whose first element is one)");
     }
     switch (loss_) {
-        case LossKind::Sum: return out.sum();
+        case LossKind::Sum:
+            return out.sum();
         case LossKind::Mse:
             if (!target_.defined()) {
                 torch::NoGradGuard no_grad;
@@ -194,23 +208,27 @@ torch::Tensor Workload::computeLoss(const c10::IValue& output) {
             return torch::mse_loss(out, target_);
         case LossKind::CrossEntropy: {
             if (out.dim() < 1 || !out.is_floating_point()) {
-                throw Error("loss cross-entropy needs floating class scores, but the model "
-                            "returned a tensor of shape " + shapeText(out));
+                throw Error(
+                    "loss cross-entropy needs floating class scores, but the model "
+                    "returned a tensor of shape " +
+                    shapeText(out));
             }
             const int64_t classes = out.size(-1);
             torch::Tensor logits = out.reshape({-1, classes});
             if (!target_.defined()) {
                 torch::NoGradGuard no_grad;
-                target_ = torch::randint(0, classes, {logits.size(0)},
-                                         torch::TensorOptions().dtype(torch::kInt64).device(
-                                             out.device()));
+                target_ = torch::randint(
+                    0, classes, {logits.size(0)},
+                    torch::TensorOptions().dtype(torch::kInt64).device(out.device()));
             }
             return torch::nn::functional::cross_entropy(logits, target_);
         }
         case LossKind::Model:
             if (out.numel() != 1) {
-                throw Error("loss 'model' needs the forward to return the loss, a scalar, but it "
-                            "returned a tensor of shape " + shapeText(out));
+                throw Error(
+                    "loss 'model' needs the forward to return the loss, a scalar, but it "
+                    "returned a tensor of shape " +
+                    shapeText(out));
             }
             return out.reshape({});
     }

@@ -20,7 +20,7 @@ struct NamedParameter {
 };
 
 class Workload {
-public:
+  public:
     // Seeds the random generators, loads or builds the model, creates the inputs.
     // Throws trainscope::Error with a one-line message for a bad model or input.
     explicit Workload(const RunConfig& config);
@@ -34,7 +34,7 @@ public:
     const std::vector<InputSpec>& inputSpecs() const { return input_specs_; }
     LossKind loss() const { return loss_; }
 
-private:
+  private:
     torch::Tensor computeLoss(const c10::IValue& output);
 
     RunConfig config_;

@@ -27,7 +27,7 @@ void insertMetadata(SqliteDb& db, const RunMetadata& metadata) {
 
 // Memory report frames hang off stack_correlation: one correlation id per entry.
 class MemoryFrameWriter {
-public:
+  public:
     explicit MemoryFrameWriter(SqliteDb& db)
         : correlation_(db,
                        "INSERT INTO stack_correlation (correlation_id, entry_id, entry_type) "
@@ -46,7 +46,7 @@ public:
         }
     }
 
-private:
+  private:
     SqliteStatement correlation_;
     SqliteStatement frame_;
     int64_t next_correlation_id_ = 1;

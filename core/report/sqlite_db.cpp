@@ -23,7 +23,9 @@ SqliteDb::SqliteDb(const std::string& path) {
     }
 }
 
-SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+SqliteDb::~SqliteDb() {
+    sqlite3_close(db_);
+}
 
 void SqliteDb::exec(const std::string& sql) {
     char* message = nullptr;
@@ -47,7 +49,9 @@ SqliteStatement::SqliteStatement(SqliteDb& db, const char* sql) : db_(db) {
     }
 }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+    sqlite3_finalize(stmt_);
+}
 
 SqliteStatement& SqliteStatement::bind(int index, int64_t value) {
     sqlite3_bind_int64(stmt_, index, value);

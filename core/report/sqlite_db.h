@@ -10,7 +10,7 @@ struct sqlite3_stmt;
 namespace trainscope {
 
 class SqliteDb {
-public:
+  public:
     explicit SqliteDb(const std::string& path);  // creates the file
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
@@ -20,12 +20,12 @@ public:
     void close();  // flushes; throws on failure
     sqlite3* handle() const { return db_; }
 
-private:
+  private:
     sqlite3* db_ = nullptr;
 };
 
 class SqliteStatement {
-public:
+  public:
     SqliteStatement(SqliteDb& db, const char* sql);
     ~SqliteStatement();
     SqliteStatement(const SqliteStatement&) = delete;
@@ -38,7 +38,7 @@ public:
     // Runs the statement and resets it for the next row.
     void step();
 
-private:
+  private:
     SqliteDb& db_;
     sqlite3_stmt* stmt_ = nullptr;
 };

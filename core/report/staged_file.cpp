@@ -15,7 +15,9 @@ namespace fs = std::filesystem;
 namespace trainscope {
 namespace {
 
-std::string describeErrno(int error) { return std::strerror(error); }
+std::string describeErrno(int error) {
+    return std::strerror(error);
+}
 
 fs::path folderOf(const std::string& path) {
     fs::path parent = fs::path(path).parent_path();
@@ -25,8 +27,8 @@ fs::path folderOf(const std::string& path) {
 std::string uniqueTempPath(const std::string& final_path) {
     static std::atomic<int> counter{0};
     fs::path path(final_path);
-    std::string name = "." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) +
-                       "-" + std::to_string(counter++);
+    std::string name = "." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                       std::to_string(counter++);
     return (folderOf(final_path) / name).string();
 }
 
@@ -39,8 +41,7 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
     std::error_code ec;
     const fs::path folder = folderOf(path);
     if (!fs::is_directory(folder, ec)) {
-        throw Error("cannot write '" + path + "': folder '" + folder.string() +
-                    "' does not exist");
+        throw Error("cannot write '" + path + "': folder '" + folder.string() + "' does not exist");
     }
     if (::access(folder.c_str(), W_OK | X_OK) != 0) {
         throw Error("cannot write '" + path + "': folder '" + folder.string() +
@@ -50,7 +51,8 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
         throw Error("cannot write '" + path + "': it is a folder");
     }
     if (overwrite == Overwrite::Refuse && fs::exists(fs::symlink_status(path, ec))) {
-        throw Error("'" + path + "' already exists; not overwriting it (use --force to replace it)");
+        throw Error("'" + path +
+                    "' already exists; not overwriting it (use --force to replace it)");
     }
 }
 

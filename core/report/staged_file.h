@@ -9,7 +9,7 @@
 namespace trainscope {
 
 class StagedFile {
-public:
+  public:
     explicit StagedFile(std::string final_path);
     ~StagedFile();  // removes the temporary file unless committed
     StagedFile(const StagedFile&) = delete;
@@ -24,7 +24,7 @@ public:
     // Removes the committed file again (used when a sibling report failed to commit).
     void rollback();
 
-private:
+  private:
     std::string final_path_;
     std::string temp_path_;
     bool committed_ = false;

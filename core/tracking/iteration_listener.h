@@ -8,7 +8,7 @@
 namespace trainscope {
 
 class IterationListener {
-public:
+  public:
     virtual ~IterationListener() = default;
     virtual void forwardBegins() {}
     virtual void backwardBegins() {}
@@ -18,23 +18,27 @@ public:
 
 // Forwards each call to several listeners, in order.
 class IterationListeners : public IterationListener {
-public:
+  public:
     explicit IterationListeners(std::vector<IterationListener*> listeners)
         : listeners_(std::move(listeners)) {}
     void forwardBegins() override {
-        for (auto* l : listeners_) l->forwardBegins();
+        for (auto* l : listeners_)
+            l->forwardBegins();
     }
     void backwardBegins() override {
-        for (auto* l : listeners_) l->backwardBegins();
+        for (auto* l : listeners_)
+            l->backwardBegins();
     }
     void backwardEnded() override {
-        for (auto* l : listeners_) l->backwardEnded();
+        for (auto* l : listeners_)
+            l->backwardEnded();
     }
     void iterationEnded() override {
-        for (auto* l : listeners_) l->iterationEnded();
+        for (auto* l : listeners_)
+            l->iterationEnded();
     }
 
-private:
+  private:
     std::vector<IterationListener*> listeners_;
 };
 

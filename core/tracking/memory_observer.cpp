@@ -7,7 +7,7 @@
 namespace trainscope {
 
 class MemoryObserver::Reporter : public c10::MemoryReportingInfoBase {
-public:
+  public:
     explicit Reporter(MemoryObserver* owner) : owner_(owner) {}
     void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t /*total_allocated*/,
                            int64_t /*total_reserved*/, c10::Device device) override {
@@ -15,7 +15,7 @@ public:
     }
     bool memoryProfilingEnabled() const override { return true; }
 
-private:
+  private:
     MemoryObserver* owner_;
 };
 

@@ -25,7 +25,7 @@ namespace trainscope {
 class OperationObserver;
 
 class MemoryObserver : public IterationListener {
-public:
+  public:
     // Only allocations on `device_type` count (a CUDA run's host allocations do not).
     explicit MemoryObserver(c10::DeviceType device_type);
     ~MemoryObserver() override;
@@ -43,7 +43,7 @@ public:
     // Activation bytes by top-level operation index (-1: allocated outside any operation).
     const std::map<int, int64_t>& activationBytes() const { return activations_; }
 
-private:
+  private:
     class Reporter;
     void onAllocation(void* ptr, int64_t bytes, c10::Device device);
 

@@ -53,9 +53,13 @@ void OperationObserver::forwardBegins() {
     phase_.store(Phase::Forward);
 }
 
-void OperationObserver::backwardBegins() { phase_.store(Phase::Backward); }
+void OperationObserver::backwardBegins() {
+    phase_.store(Phase::Backward);
+}
 
-void OperationObserver::backwardEnded() { phase_.store(Phase::Idle); }
+void OperationObserver::backwardEnded() {
+    phase_.store(Phase::Idle);
+}
 
 std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::RecordFunction& fn) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);

@@ -35,9 +35,9 @@ struct OperationRecord {
 };
 
 class OperationObserver : public IterationListener {
-public:
+  public:
     struct Options {
-        bool time = false;            // time operations and backward nodes
+        bool time = false;                // time operations and backward nodes
         SourceLocator* frames = nullptr;  // capture each operation's stack frames
         // Tensors (weights) whose first reading operation should be found; needs `frames`.
         std::vector<const c10::TensorImpl*> weights;
@@ -58,7 +58,7 @@ public:
     // For each weight of Options::weights, the index of the first operation that read it (-1).
     const std::vector<int>& firstReaders() const { return first_readers_; }
 
-private:
+  private:
     using Clock = std::chrono::steady_clock;
     enum class Phase { Idle, Forward, Backward };
 

@@ -15,7 +15,7 @@
 namespace trainscope {
 
 class SourceLocator {
-public:
+  public:
     explicit SourceLocator(const std::string& project_root);
 
     // `stack` as torch::jit::currentCallstack() returns it, which is most specific first, the
@@ -27,7 +27,7 @@ public:
     // since is matched by the longest tail of the path that exists under the root.
     std::optional<std::string> relativePath(const std::string& file);
 
-private:
+  private:
     std::string root_;
     std::unordered_map<std::string, std::optional<std::string>> cache_;
 };

@@ -29,7 +29,7 @@ std::string slurp(const fs::path& path) {
 }
 
 class Cli : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         dir_ = trainscope::test::makeTempDir();
         fs::create_directories(fs::path(dir_) / "work");
@@ -91,8 +91,9 @@ TEST_F(Cli, ProfileWritesBothReportsAndASummary) {
 }
 
 TEST_F(Cli, ProgressGoesToStderr) {
-    const Result result = run("time --model builtin:mlp --param d_model=32 --input 2x8x32 "
-                              "--warmup 1 --iterations 2 -o t.sqlite");
+    const Result result =
+        run("time --model builtin:mlp --param d_model=32 --input 2x8x32 "
+            "--warmup 1 --iterations 2 -o t.sqlite");
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.err.find("[time: measuring] iteration 2/2"), std::string::npos) << result.err;
 }
@@ -141,8 +142,7 @@ TEST_F(Cli, UnwritableOutputFolder) {
         const Result result = run("memory " + kSmallMlp + " -o /proc/trainscope-test.sqlite");
         EXPECT_NE(result.exit_code, 0);
         EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-        EXPECT_NE(result.err.find("cannot write '/proc/trainscope-test.sqlite'"),
-                  std::string::npos)
+        EXPECT_NE(result.err.find("cannot write '/proc/trainscope-test.sqlite'"), std::string::npos)
             << result.err;
     } else {
         fs::create_directory(work("locked"));

@@ -21,7 +21,8 @@ RunConfig toynet() {
 
 std::vector<std::string> namesOf(const TimeReport& report) {
     std::vector<std::string> names;
-    for (const RunTimeEntry& entry : report.entries) names.push_back(entry.operation_name);
+    for (const RunTimeEntry& entry : report.entries)
+        names.push_back(entry.operation_name);
     return names;
 }
 
@@ -78,6 +79,7 @@ TEST(OperationTiming, WrongInputShapeIsAClearError) {
 TEST(OperationTiming, CancelStopsTheRun) {
     std::atomic<bool> cancel{false};
     int seen = 0;
-    Profiler profiler(toynet(), [&](const Progress&) { cancel = ++seen >= 2; }, &cancel);
+    Profiler profiler(
+        toynet(), [&](const Progress&) { cancel = ++seen >= 2; }, &cancel);
     EXPECT_THROW(profiler.measureTime(), Cancelled);
 }

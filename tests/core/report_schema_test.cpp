@@ -36,7 +36,8 @@ std::vector<std::string> schemaOf(const std::string& path) {
 std::vector<std::string> sortedByName(std::vector<std::pair<std::string, std::string>> ddl) {
     std::sort(ddl.begin(), ddl.end());
     std::vector<std::string> result;
-    for (auto& [name, sql] : ddl) result.push_back(normalized(sql));
+    for (auto& [name, sql] : ddl)
+        result.push_back(normalized(sql));
     return result;
 }
 
@@ -60,7 +61,7 @@ TimeReport sampleTimeReport() {
 }
 
 class ReportFiles : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override { dir_ = test::makeTempDir(); }
     void TearDown() override { fs::remove_all(dir_); }
     std::string path(const std::string& name) const { return (fs::path(dir_) / name).string(); }

@@ -31,14 +31,13 @@ RunConfig toynetWithRoot(const std::string& root) {
 void expectToyNetFrames(const TimeReport& report) {
     ASSERT_EQ(report.entries.size(), 14u);
     // block1's first linear: Projection.forward <- Block.forward <- ToyNet.forward.
-    EXPECT_EQ(report.entries[0].frames,
-              (StackTrace{at("toynet/layers.py", "projection-linear"),
-                          at("toynet/blocks.py", "block-up"),
-                          at("toynet/model.py", "model-block1")}));
+    EXPECT_EQ(report.entries[0].frames, (StackTrace{at("toynet/layers.py", "projection-linear"),
+                                                    at("toynet/blocks.py", "block-up"),
+                                                    at("toynet/model.py", "model-block1")}));
     // An inlined free function keeps its own frame.
-    EXPECT_EQ(report.entries[6].frames,
-              (StackTrace{at("toynet/layers.py", "gelu"), at("toynet/blocks.py", "block-activation"),
-                          at("toynet/model.py", "model-block2")}));
+    EXPECT_EQ(report.entries[6].frames, (StackTrace{at("toynet/layers.py", "gelu"),
+                                                    at("toynet/blocks.py", "block-activation"),
+                                                    at("toynet/model.py", "model-block2")}));
     EXPECT_EQ(report.entries[10].frames, (StackTrace{at("toynet/model.py", "no-backward")}));
     // The head's nn.Linear lives in torch's own files, outside the root: only our line stays.
     EXPECT_EQ(report.entries[12].frames, (StackTrace{at("toynet/model.py", "head")}));

@@ -15,7 +15,9 @@ ReportReader::ReportReader(const std::string& path) {
     }
 }
 
-ReportReader::~ReportReader() { sqlite3_close(db_); }
+ReportReader::~ReportReader() {
+    sqlite3_close(db_);
+}
 
 std::vector<Row> ReportReader::rows(const std::string& sql) const {
     sqlite3_stmt* stmt = nullptr;

@@ -11,14 +11,14 @@ namespace trainscope::test {
 using Row = std::vector<std::string>;  // NULL reads as "NULL"
 
 class ReportReader {
-public:
+  public:
     explicit ReportReader(const std::string& path);  // read-only
     ~ReportReader();
     std::vector<Row> rows(const std::string& sql) const;
     std::string scalar(const std::string& sql) const;  // first column of the first row
     double number(const std::string& sql) const { return std::stod(scalar(sql)); }
 
-private:
+  private:
     sqlite3* db_ = nullptr;
 };
 

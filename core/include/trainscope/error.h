@@ -9,13 +9,13 @@ namespace trainscope {
 // A problem with the user's input, model or environment (bad file, wrong shape, unwritable
 // output). The message names what is wrong; callers print it as is.
 class Error : public std::runtime_error {
-public:
+  public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
 // The run was cancelled through its cancellation flag.
 class Cancelled : public Error {
-public:
+  public:
     Cancelled() : Error("the run was cancelled") {}
 };
 

@@ -22,7 +22,7 @@ struct Progress {
 using ProgressCallback = std::function<void(const Progress&)>;
 
 class Profiler {
-public:
+  public:
     // Validates the configuration (model file, built-in name and parameters, input specs);
     // throws trainscope::Error with a one-line message when something is wrong.
     explicit Profiler(RunConfig config, ProgressCallback progress = {},
@@ -37,7 +37,7 @@ public:
 
     const RunConfig& config() const;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -32,7 +32,7 @@ struct RunConfig {
     std::optional<int64_t> batch_size;          // overrides the first dimension of every input
     DType dtype = DType::Float32;               // parameters and floating inputs
     Device device = Device::Cpu;
-    std::optional<LossKind> loss;               // empty: the model's default (archives: sum)
+    std::optional<LossKind> loss;  // empty: the model's default (archives: sum)
     OptimizerKind optimizer = OptimizerKind::Sgd;
     int warmup = 2;
     int iterations = 5;
