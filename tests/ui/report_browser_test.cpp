@@ -1,0 +1,182 @@
+// The report browser as a user meets it: real reports from the engine's writer, real widgets.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <filesystem>
+#include <fstream>
+
+#include "main_window.h"
+#include "report/report_file.h"
+#include "report/sql_table_model.h"
+#include "support/report_reader.h"
+#include "trainscope/report_writer.h"
+#include "views/report_browser.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+class BrowserTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = QString::fromStdString(test::makeTempDir());
+        MemoryReport memory;
+        memory.weights = {{"lin_0.weight", 4096, 4096, {{"model.py", 12}}},
+                          {"lin_0.bias", 64, 64, {}}};
+        memory.activations = {{"aten::linear", 1000, {{"layers.py", 7}, {"model.py", 12}}},
+                              {"aten::gelu", 3000, {{"model.py", 13}}}};
+        memory.peak_usage_bytes = 20000;
+        TimeReport time;
+        time.entries = {{"aten::linear", 1.5, 2.5, {{"layers.py", 7}, {"model.py", 12}}},
+                        {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}},
+                        {"aten::gelu", 0.5, 0.75, {{"model.py", 13}}}};
+        writeReports(memory, path("run.memory.sqlite").toStdString(), time,
+                     path("run.time.sqlite").toStdString(), Overwrite::Refuse);
+    }
+    void TearDown() override { fs::remove_all(dir_.toStdString()); }
+    QString path(const QString& name) const { return dir_ + QLatin1Char('/') + name; }
+
+    QString dir_;
+};
+
+void clickRow(QTableView* view, int row) {
+    view->scrollTo(view->model()->index(row, 1));
+    const QRect rect = view->visualRect(view->model()->index(row, 1));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+QStringList items(QListWidget* list) {
+    QStringList texts;
+    for (int i = 0; i < list->count(); ++i)
+        texts << list->item(i)->text();
+    return texts;
+}
+
+}  // namespace
+
+TEST_F(BrowserTest, OpeningOneReportOfARunOpensItsSibling) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(window.openReports({path("run.time.sqlite")})) << window.lastError().toStdString();
+    ReportBrowser* browser = window.browser();
+    ASSERT_NE(browser, nullptr);
+    ASSERT_TRUE(browser->memorySummary().has_value());
+    ASSERT_TRUE(browser->timeSummary().has_value());
+    EXPECT_EQ(browser->memorySummary()->peak, 20000);
+    EXPECT_EQ(browser->memorySummary()->weights, 4160);
+    EXPECT_EQ(browser->memorySummary()->activations, 4000);
+    EXPECT_EQ(browser->memorySummary()->other(), 20000 - 4160 - 4160 - 4000);
+    EXPECT_DOUBLE_EQ(browser->timeSummary()->forward_ms, 2.25);
+    EXPECT_DOUBLE_EQ(browser->timeSummary()->backward_ms, 3.25);
+    EXPECT_TRUE(browser->overviewText().contains(QStringLiteral("Peak memory: 19.5 KiB")))
+        << browser->overviewText().toStdString();
+    EXPECT_EQ(browser->tabs()->count(), 3);
+}
+
+TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
+    MainWindow window;
+    ASSERT_TRUE(window.openReports({path("run.memory.sqlite")}));
+    QTableView* ops = window.browser()->operationsView();
+    ASSERT_NE(ops, nullptr);
+    auto* model = qobject_cast<SqlTableModel*>(ops->model());
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Warning);
+    ASSERT_EQ(model->rowCount(), 3);
+    EXPECT_EQ(model->index(1, 3).data().toString(), QStringLiteral("–"));
+    ops->sortByColumn(4, Qt::DescendingOrder);  // total
+    EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
+    EXPECT_EQ(model->index(2, 1).data().toString(), QStringLiteral("aten::zeros_like"));
+    ops->sortByColumn(1, Qt::AscendingOrder);  // name
+    EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::gelu"));
+
+    auto* activations = qobject_cast<SqlTableModel*>(window.browser()->activationsView()->model());
+    QAbstractItemModelTester activation_tester(
+        activations, QAbstractItemModelTester::FailureReportingMode::Warning);
+    window.browser()->activationsView()->sortByColumn(2, Qt::DescendingOrder);
+    EXPECT_EQ(activations->index(0, 1).data().toString(), QStringLiteral("aten::gelu"));
+    EXPECT_EQ(activations->index(0, 2).data(Qt::ToolTipRole).toString(),
+              QStringLiteral("3,000 bytes"));
+}
+
+TEST_F(BrowserTest, ClickingAnEntryShowsItsFramesMostSpecificFirst) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(window.openReports({path("run.time.sqlite")}));
+    ReportBrowser* browser = window.browser();
+    browser->tabs()->setCurrentWidget(browser->operationsView());
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    clickRow(browser->operationsView(), 0);
+    EXPECT_EQ(items(browser->framesList()),
+              (QStringList{QStringLiteral("layers.py:7"), QStringLiteral("model.py:12")}));
+
+    browser->tabs()->setCurrentIndex(1);  // memory
+    clickRow(browser->weightsView(), 0);
+    EXPECT_EQ(items(browser->framesList()), (QStringList{QStringLiteral("model.py:12")}));
+    clickRow(browser->activationsView(), 1);
+    EXPECT_EQ(items(browser->framesList()), (QStringList{QStringLiteral("model.py:13")}));
+}
+
+TEST_F(BrowserTest, BadFilesGiveAMessageAndTheWindowStaysUsable) {
+    {
+        std::ofstream(path("garbage.sqlite").toStdString()) << "this is not a database at all, "
+                                                               "just some text that is long enough";
+        std::ofstream(path("empty.sqlite").toStdString());
+        QSqlDatabase foreign = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "foreign");
+        foreign.setDatabaseName(path("foreign.sqlite"));
+        ASSERT_TRUE(foreign.open());
+        QSqlQuery(foreign).exec(QStringLiteral("CREATE TABLE songs (title TEXT)"));
+        QSqlQuery(foreign).exec(QStringLiteral("CREATE TABLE run_time_entries (title TEXT)"));
+        foreign.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("foreign"));
+    // A truncated report: the first page only.
+    QFile whole(path("run.time.sqlite"));
+    ASSERT_TRUE(whole.open(QIODevice::ReadOnly));
+    QFile cut(path("truncated.sqlite"));
+    ASSERT_TRUE(cut.open(QIODevice::WriteOnly));
+    cut.write(whole.read(1024));
+    cut.close();
+
+    MainWindow window;
+    window.show();
+    const QStringList bad = {QStringLiteral("garbage.sqlite"), QStringLiteral("empty.sqlite"),
+                             QStringLiteral("foreign.sqlite"), QStringLiteral("truncated.sqlite"),
+                             QStringLiteral("missing.sqlite")};
+    for (const QString& name : bad) {
+        EXPECT_FALSE(window.openReports({path(name)})) << name.toStdString();
+        EXPECT_TRUE(window.lastError().contains(path(name))) << window.lastError().toStdString();
+        EXPECT_EQ(window.browser(), nullptr);
+    }
+    EXPECT_TRUE(window.lastError().contains(QStringLiteral("does not exist")));
+    EXPECT_TRUE(window.openReports({path("run.memory.sqlite")}));
+}
+
+TEST_F(BrowserTest, ViewingNeverModifiesTheFile) {
+    const std::string file = path("run.memory.sqlite").toStdString();
+    const auto before_time = fs::last_write_time(file);
+    std::ifstream in(file, std::ios::binary);
+    const std::string before((std::istreambuf_iterator<char>(in)), {});
+    {
+        MainWindow window;
+        window.show();
+        ASSERT_TRUE(window.openReports({path("run.memory.sqlite")}));
+        window.browser()->weightsView()->sortByColumn(2, Qt::DescendingOrder);
+        clickRow(window.browser()->weightsView(), 0);
+        window.closeReports();
+    }
+    std::ifstream again(file, std::ios::binary);
+    const std::string after((std::istreambuf_iterator<char>(again)), {});
+    EXPECT_EQ(before, after);
+    EXPECT_EQ(before_time, fs::last_write_time(file));
+    EXPECT_FALSE(fs::exists(file + "-journal"));
+    EXPECT_FALSE(fs::exists(file + "-wal"));
+}

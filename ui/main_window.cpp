@@ -1,0 +1,119 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+
+#include "report/report_file.h"
+#include "views/report_browser.h"
+
+namespace trainscope::ui {
+namespace {
+
+const QString kMemorySuffix = QStringLiteral(".memory.sqlite");
+const QString kTimeSuffix = QStringLiteral(".time.sqlite");
+
+// A run's sibling report: run.memory.sqlite <-> run.time.sqlite.
+QString siblingOf(const QString& path) {
+    if (path.endsWith(kMemorySuffix))
+        return path.chopped(kMemorySuffix.size()) + kTimeSuffix;
+    if (path.endsWith(kTimeSuffix))
+        return path.chopped(kTimeSuffix.size()) + kMemorySuffix;
+    return {};
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("TrainScope"));
+    setAcceptDrops(true);
+    resize(1100, 760);
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+    file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeReports);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    closeReports();
+}
+
+void MainWindow::chooseAndOpen() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open Report"), QString(), tr("Reports (*.sqlite *.db);;All files (*)"));
+    if (!paths.isEmpty())
+        openReports(paths);
+}
+
+bool MainWindow::openReports(const QStringList& paths) {
+    QStringList wanted;
+    for (const QString& path : paths) {
+        wanted << path;
+        const QString sibling = siblingOf(path);
+        if (!sibling.isEmpty() && QFileInfo::exists(sibling) && !wanted.contains(sibling)) {
+            wanted << sibling;
+        }
+    }
+    std::unique_ptr<ReportFile> memory, time;
+    QStringList errors;
+    for (const QString& path : wanted) {
+        QString error;
+        auto report = ReportFile::open(path, &error);
+        if (!report) {
+            errors << error;
+            continue;
+        }
+        (report->kind() == ReportKind::Memory ? memory : time) = std::move(report);
+    }
+    if (!errors.isEmpty())
+        showError(errors.join(QLatin1Char('\n')));
+    if (!memory && !time)
+        return false;
+
+    const QString title = QFileInfo((memory ? memory : time)->path()).fileName();
+    browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
+    setCentralWidget(browser_);
+    setWindowTitle(tr("%1 — TrainScope").arg(title));
+    statusBar()->showMessage(tr("Opened %1").arg(wanted.join(QStringLiteral(", "))));
+    return true;
+}
+
+void MainWindow::closeReports() {
+    browser_ = nullptr;
+    auto* hint =
+        new QLabel(tr("Open a memory or run time report with File › Open, or drop "
+                      "one on this window."));
+    hint->setAlignment(Qt::AlignCenter);
+    setCentralWidget(hint);  // deletes the browser and closes its connections
+    setWindowTitle(tr("TrainScope"));
+}
+
+void MainWindow::showError(const QString& message) {
+    last_error_ = message;
+    statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0));
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("TrainScope"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // window-modal, without a nested event loop
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    if (!paths.isEmpty())
+        openReports(paths);
+}
+
+}  // namespace trainscope::ui
