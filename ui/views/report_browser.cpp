@@ -21,6 +21,7 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
         memory_summary_ = ui::memorySummary(memory_->database(), &error);
     if (time_)
         time_summary_ = ui::timeSummary(time_->database(), &error);
+    summary_error_ = error;
 
     tabs_ = new QTabWidget(this);
     tabs_->addTab(makeOverview(), tr("Overview"));
@@ -100,6 +101,9 @@ QWidget* ReportBrowser::makeOverview() {
                    .arg(t.forward_ms, 0, 'f', 3)
                    .arg(t.backward_ms, 0, 'f', 3)
                    .arg(t.operations);
+    }
+    if (!summary_error_.isEmpty()) {
+        lines << tr("Could not read the report's totals: %1").arg(summary_error_);
     }
     overview_text_ = lines.join(QLatin1Char('\n'));
     auto* label = new QLabel(overview_text_);

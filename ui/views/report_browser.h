@@ -17,7 +17,7 @@ namespace trainscope::ui {
 class ReportBrowser : public QWidget {
     Q_OBJECT
   public:
-    // Takes the opened reports; `error` receives a message when their totals cannot be read.
+    // Takes the opened reports; when their totals cannot be read, the overview says why.
     ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr<ReportFile> time,
                   QWidget* parent = nullptr);
     ~ReportBrowser() override;
@@ -46,6 +46,7 @@ class ReportBrowser : public QWidget {
     QTableView* operations_view_ = nullptr;
     QListWidget* frames_ = nullptr;
     QString overview_text_;
+    QString summary_error_;
 };
 
 }  // namespace trainscope::ui
