@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 namespace trainscope::bench {
 
@@ -32,14 +31,6 @@ RunConfig mlpConfig(int64_t d_model, const std::string& input, DType dtype) {
     config.inputs = {parseInputSpec(input)};
     config.dtype = dtype;
     return config;
-}
-
-bool report(const std::string& name, double value, const std::string& unit, double limit,
-            const std::string& target) {
-    const bool met = value <= limit;
-    std::printf("%-58s %10.4f %-3s (target %s): %s\n", name.c_str(), value, unit.c_str(),
-                target.c_str(), met ? "met" : "MISSED");
-    return met;
 }
 
 }  // namespace trainscope::bench

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_report.h"
 #include "model/workload.h"
 #include "tracking/iteration_listener.h"
 
@@ -26,9 +27,5 @@ class PassTimer : public IterationListener {
 double nowMs();
 
 RunConfig mlpConfig(int64_t d_model, const std::string& input, DType dtype);
-
-// Prints "name: value (target ...): met|MISSED" and returns whether the target was met.
-bool report(const std::string& name, double value, const std::string& unit, double limit,
-            const std::string& target);
 
 }  // namespace trainscope::bench

@@ -11,6 +11,8 @@
 #include <QStatusBar>
 
 #include "report/report_file.h"
+#include "settings/app_settings.h"
+#include "settings/settings_dialog.h"
 #include "views/report_browser.h"
 
 namespace trainscope::ui {
@@ -36,7 +38,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1100, 760);
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeReports);
+    file->addSeparator();
+    project_root_action_ =
+        file->addAction(tr("Set Project &Root…"), this, &MainWindow::chooseProjectRoot);
+    file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     closeReports();
@@ -77,6 +86,9 @@ bool MainWindow::openReports(const QStringList& paths) {
     const QString title = QFileInfo((memory ? memory : time)->path()).fileName();
     browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
     setCentralWidget(browser_);
+    project_root_action_->setEnabled(true);
+    for (const QString& path : browser_->paths())
+        AppSettings::addRecentFile(path);
     setWindowTitle(tr("%1 — TrainScope").arg(title));
     statusBar()->showMessage(tr("Opened %1").arg(wanted.join(QStringLiteral(", "))));
     return true;
@@ -84,12 +96,52 @@ bool MainWindow::openReports(const QStringList& paths) {
 
 void MainWindow::closeReports() {
     browser_ = nullptr;
+    if (project_root_action_)
+        project_root_action_->setEnabled(false);
     auto* hint =
         new QLabel(tr("Open a memory or run time report with File › Open, or drop "
                       "one on this window."));
     hint->setAlignment(Qt::AlignCenter);
     setCentralWidget(hint);  // deletes the browser and closes its connections
     setWindowTitle(tr("TrainScope"));
+}
+
+void MainWindow::chooseProjectRoot() {
+    if (!browser_)
+        return;
+    auto* dialog = new QFileDialog(this, tr("Project Root"), browser_->projectRoot());
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& root) {
+        if (browser_) {
+            browser_->setProjectRoot(root);
+            statusBar()->showMessage(tr("Project root: %1").arg(browser_->projectRoot()));
+        }
+    });
+    dialog->open();
+}
+
+void MainWindow::showSettings() {
+    auto* dialog = new SettingsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::fillRecentMenu() {
+    recent_menu_->clear();
+    const QStringList files = AppSettings::recentFiles();
+    for (const QString& path : files) {
+        recent_menu_
+            ->addAction(QFileInfo(path).fileName(), this, [this, path] { openReports({path}); })
+            ->setToolTip(path);
+    }
+    if (files.isEmpty()) {
+        recent_menu_->addAction(tr("No recent reports"))->setEnabled(false);
+        return;
+    }
+    recent_menu_->addSeparator();
+    recent_menu_->addAction(tr("Clear List"), this, [] { AppSettings::clearRecentFiles(); });
 }
 
 void MainWindow::showError(const QString& message) {

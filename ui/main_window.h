@@ -1,9 +1,12 @@
-// The desktop app's window: opens reports (File › Open, the command line, drag and drop)
-// and shows them in a ReportBrowser.
+// The desktop app's window: opens reports (File › Open, Open Recent, the command line, drag
+// and drop) and shows them in a ReportBrowser.
 #pragma once
 
 #include <QMainWindow>
 #include <QStringList>
+
+class QAction;
+class QMenu;
 
 namespace trainscope::ui {
 
@@ -20,6 +23,7 @@ class MainWindow : public QMainWindow {
     void closeReports();
 
     ReportBrowser* browser() const { return browser_; }
+    QMenu* recentMenu() const { return recent_menu_; }
     const QString& lastError() const { return last_error_; }
 
   protected:
@@ -29,8 +33,13 @@ class MainWindow : public QMainWindow {
   private:
     void showError(const QString& message);
     void chooseAndOpen();
+    void chooseProjectRoot();
+    void showSettings();
+    void fillRecentMenu();
 
     ReportBrowser* browser_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QAction* project_root_action_ = nullptr;
     QString last_error_;
 };
 

@@ -3,10 +3,44 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <QTabWidget>
+
 #include "main_window.h"
+#include "views/entry_table_view.h"
+#include "views/memory_page.h"
+#include "views/report_browser.h"
+#include "views/source_lines_page.h"
+#include "views/time_page.h"
+
+namespace {
+
+// For screenshots and demos: a tab of the opened run, one of its rows selected.
+void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int row) {
+    using trainscope::ui::EntryTableView;
+    EntryTableView* table = nullptr;
+    QWidget* page = nullptr;
+    if (name == QLatin1String("memory") && browser->memoryPage()) {
+        table = browser->activationsView();
+        page = browser->memoryPage();
+    } else if (name == QLatin1String("time") && browser->timePage()) {
+        table = browser->operationsView();
+        page = browser->timePage();
+    } else if (name == QLatin1String("lines") && browser->sourceLinesPage()) {
+        auto* lines = browser->sourceLinesPage();
+        table = lines->timeView() ? lines->timeView() : lines->memoryView();
+        page = lines->parentWidget();
+    }
+    if (page)
+        browser->tabs()->setCurrentWidget(page);
+    if (table && row >= 0 && row < table->model()->rowCount())
+        table->selectRow(row);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
     QCommandLineParser parser;
@@ -23,12 +57,24 @@ int main(int argc, char** argv) {
                                                           "once shown, then quit"),
                                   QStringLiteral("FILE"));
     parser.addOption(screenshot);
+    QCommandLineOption tab(QStringLiteral("tab"),
+                           QApplication::translate("main",
+                                                   "Show the tab NAME (overview, memory, "
+                                                   "time, lines)"),
+                           QStringLiteral("NAME"));
+    QCommandLineOption select(
+        QStringLiteral("select"),
+        QApplication::translate("main", "Select row ROW of the tab's first table"),
+        QStringLiteral("ROW"));
+    parser.addOption(tab);
+    parser.addOption(select);
     parser.process(app);
 
     trainscope::ui::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openReports(parser.positionalArguments());
+    if (!parser.positionalArguments().isEmpty() &&
+        window.openReports(parser.positionalArguments()) && parser.isSet(tab))
+        showTab(window.browser(), parser.value(tab), parser.value(select).toInt());
     if (parser.isSet(screenshot)) {
         QTimer::singleShot(1500, &window, [&] {
             const bool saved = window.grab().save(parser.value(screenshot));

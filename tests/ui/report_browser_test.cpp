@@ -18,7 +18,10 @@
 #include "report/sql_table_model.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
 #include "views/report_browser.h"
+#include "views/time_page.h"
 
 namespace fs = std::filesystem;
 using namespace trainscope;
@@ -26,41 +29,9 @@ using namespace trainscope::ui;
 
 namespace {
 
-class BrowserTest : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        dir_ = QString::fromStdString(test::makeTempDir());
-        MemoryReport memory;
-        memory.weights = {{"lin_0.weight", 4096, 4096, {{"model.py", 12}}},
-                          {"lin_0.bias", 64, 64, {}}};
-        memory.activations = {{"aten::linear", 1000, {{"layers.py", 7}, {"model.py", 12}}},
-                              {"aten::gelu", 3000, {{"model.py", 13}}}};
-        memory.peak_usage_bytes = 20000;
-        TimeReport time;
-        time.entries = {{"aten::linear", 1.5, 2.5, {{"layers.py", 7}, {"model.py", 12}}},
-                        {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}},
-                        {"aten::gelu", 0.5, 0.75, {{"model.py", 13}}}};
-        writeReports(memory, path("run.memory.sqlite").toStdString(), time,
-                     path("run.time.sqlite").toStdString(), Overwrite::Refuse);
-    }
-    void TearDown() override { fs::remove_all(dir_.toStdString()); }
-    QString path(const QString& name) const { return dir_ + QLatin1Char('/') + name; }
-
-    QString dir_;
-};
-
-void clickRow(QTableView* view, int row) {
-    view->scrollTo(view->model()->index(row, 1));
-    const QRect rect = view->visualRect(view->model()->index(row, 1));
-    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
-}
-
-QStringList items(QListWidget* list) {
-    QStringList texts;
-    for (int i = 0; i < list->count(); ++i)
-        texts << list->item(i)->text();
-    return texts;
-}
+using BrowserTest = test::SampleRunTest;
+using test::clickRow;
+using test::items;
 
 }  // namespace
 
@@ -76,11 +47,11 @@ TEST_F(BrowserTest, OpeningOneReportOfARunOpensItsSibling) {
     EXPECT_EQ(browser->memorySummary()->weights, 4160);
     EXPECT_EQ(browser->memorySummary()->activations, 4000);
     EXPECT_EQ(browser->memorySummary()->other(), 20000 - 4160 - 4160 - 4000);
-    EXPECT_DOUBLE_EQ(browser->timeSummary()->forward_ms, 2.25);
-    EXPECT_DOUBLE_EQ(browser->timeSummary()->backward_ms, 3.25);
+    EXPECT_DOUBLE_EQ(browser->timeSummary()->forward_ms, 3.0);
+    EXPECT_DOUBLE_EQ(browser->timeSummary()->backward_ms, 3.75);
     EXPECT_TRUE(browser->overviewText().contains(QStringLiteral("Peak memory: 19.5 KiB")))
         << browser->overviewText().toStdString();
-    EXPECT_EQ(browser->tabs()->count(), 3);
+    EXPECT_EQ(browser->tabs()->count(), 4);  // overview, memory, time, by source line
 }
 
 TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
@@ -90,13 +61,15 @@ TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
     ASSERT_NE(ops, nullptr);
     auto* model = qobject_cast<SqlTableModel*>(ops->model());
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Warning);
-    ASSERT_EQ(model->rowCount(), 3);
+    ASSERT_EQ(model->rowCount(), 6);
     EXPECT_EQ(model->index(1, 3).data().toString(), QStringLiteral("–"));
     ops->sortByColumn(4, Qt::DescendingOrder);  // total
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
-    EXPECT_EQ(model->index(2, 1).data().toString(), QStringLiteral("aten::zeros_like"));
-    ops->sortByColumn(1, Qt::AscendingOrder);  // name
-    EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::gelu"));
+    EXPECT_EQ(model->index(1, 1).data().toString(), QStringLiteral("aten::gelu"));
+    EXPECT_EQ(model->index(3, 1).data().toString(), QStringLiteral("aten::zeros_like"));
+    EXPECT_EQ(model->index(5, 1).data().toString(), QStringLiteral("aten::gone"));  // tie: by id
+    ops->sortByColumn(1, Qt::AscendingOrder);                                       // name
+    EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::escape"));
 
     auto* activations = qobject_cast<SqlTableModel*>(window.browser()->activationsView()->model());
     QAbstractItemModelTester activation_tester(
@@ -112,7 +85,7 @@ TEST_F(BrowserTest, ClickingAnEntryShowsItsFramesMostSpecificFirst) {
     window.show();
     ASSERT_TRUE(window.openReports({path("run.time.sqlite")}));
     ReportBrowser* browser = window.browser();
-    browser->tabs()->setCurrentWidget(browser->operationsView());
+    browser->tabs()->setCurrentWidget(browser->timePage());
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     clickRow(browser->operationsView(), 0);
     EXPECT_EQ(items(browser->framesList()),

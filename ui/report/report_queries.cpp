@@ -16,6 +16,31 @@ std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* er
     return query;
 }
 
+QVector<TopEntry> topEntries(QSqlDatabase db, const QString& sql) {
+    QVector<TopEntry> entries;
+    QSqlQuery query(db);
+    if (!query.exec(sql))
+        return entries;
+    while (query.next()) {
+        entries.push_back({query.value(0).toLongLong(), query.value(1).toString(),
+                           query.value(2).toDouble(), query.value(3).toDouble()});
+    }
+    return entries;
+}
+
+// "x / total" as an SQL expression, safe for a zero total.
+QString shareOf(const QString& expression, double total) {
+    return QStringLiteral("(%1) * 1.0 / %2").arg(expression).arg(qMax(total, 1e-9), 0, 'g', 17);
+}
+
+// Source-line tables open ranked: the largest share (their last column) first, written as
+// SqlTableModel::sort() would write it, so that the view's header agrees without a re-query.
+QString largestShareFirst(int columns) {
+    return QStringLiteral("%1 DESC, 1").arg(columns);
+}
+
+const QString kOperationTotal = QStringLiteral("(forward_ms + IFNULL(backward_ms, 0))");
+
 }  // namespace
 
 std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
@@ -44,41 +69,153 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
                        row->value(2).toLongLong()};
 }
 
+QString metadataValue(QSqlDatabase db, const QString& key) {
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("SELECT value FROM trainscope_metadata WHERE key = ?"));
+    query.addBindValue(key);
+    if (query.exec() && query.next())
+        return query.value(0).toString();
+    return {};
+}
+
+QVector<TopEntry> topOperationsByTime(QSqlDatabase db, int count) {
+    return topEntries(db, QStringLiteral("SELECT id, operation_name, forward_ms, "
+                                         "IFNULL(backward_ms, 0) FROM run_time_entries "
+                                         "ORDER BY %1 DESC, id LIMIT %2")
+                              .arg(kOperationTotal)
+                              .arg(count));
+}
+
+QVector<TopEntry> topActivations(QSqlDatabase db, int count) {
+    return topEntries(db, QStringLiteral("SELECT id, operation_name, size_bytes, 0 FROM "
+                                         "activation_entries ORDER BY size_bytes DESC, id LIMIT %1")
+                              .arg(count));
+}
+
+QVector<TopEntry> topWeights(QSqlDatabase db, int count) {
+    return topEntries(db, QStringLiteral("SELECT id, name, size_bytes, grad_size_bytes FROM "
+                                         "weight_entries ORDER BY size_bytes DESC, id LIMIT %1")
+                              .arg(count));
+}
+
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
-    const QString share = QStringLiteral("size_bytes * 1.0 / %1").arg(qMax<qint64>(peak, 1));
     return new SqlTableModel(
         db,
-        {{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-         {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
-         {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-         {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
-         {QObject::tr("Share of peak"), share, CellFormat::Share}},
-        QStringLiteral("weight_entries"), parent);
+        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+          {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
+          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+          {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
+          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+           CellFormat::Share}},
+         QStringLiteral("weight_entries"),
+         {},
+         QStringLiteral("name"),
+         {}},
+        parent);
 }
 
 SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
-    const QString share = QStringLiteral("size_bytes * 1.0 / %1").arg(qMax<qint64>(peak, 1));
     return new SqlTableModel(
         db,
-        {{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-         {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-         {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-         {QObject::tr("Share of peak"), share, CellFormat::Share}},
-        QStringLiteral("activation_entries"), parent);
+        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+           CellFormat::Share}},
+         QStringLiteral("activation_entries"),
+         {},
+         QStringLiteral("operation_name"),
+         {}},
+        parent);
 }
 
 SqlTableModel* operationsModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
-    const QString total = QStringLiteral("(forward_ms + IFNULL(backward_ms, 0))");
     return new SqlTableModel(
         db,
-        {{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-         {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-         {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
-         {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
-         {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
-         {QObject::tr("Share"), QStringLiteral("%1 / %2").arg(total).arg(qMax(iteration_ms, 1e-9)),
-          CellFormat::Share}},
-        QStringLiteral("run_time_entries"), parent);
+        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+          {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
+          {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
+          {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
+          {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
+         QStringLiteral("run_time_entries"),
+         {},
+         QStringLiteral("operation_name"),
+         {}},
+        parent);
+}
+
+SqlTableModel* groupedOperationsModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
+    const QString total = QStringLiteral("SUM%1").arg(kOperationTotal);
+    return new SqlTableModel(
+        db,
+        {{{QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
+          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+          {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
+          {QObject::tr("Forward (ms)"), QStringLiteral("SUM(forward_ms)"),
+           CellFormat::Milliseconds},
+          {QObject::tr("Backward (ms)"), QStringLiteral("SUM(backward_ms)"),
+           CellFormat::Milliseconds},
+          {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
+          {QObject::tr("Mean (ms)"), QStringLiteral("%1 / COUNT(*)").arg(total),
+           CellFormat::Milliseconds},
+          {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
+         QStringLiteral("run_time_entries"),
+         QStringLiteral("operation_name"),
+         QStringLiteral("operation_name"),
+         {}},
+        parent);
+}
+
+SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
+    // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
+    // MIN(), SQLite takes the bare columns from that row, in one pass over the frames.
+    const QString from = QStringLiteral(
+        "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM stack_frames "
+        "GROUP BY entry_id) f JOIN run_time_entries e ON e.id = f.entry_id");
+    const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
+    return new SqlTableModel(
+        db,
+        {{{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
+          {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
+          {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
+          {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
+          {QObject::tr("Forward (ms)"), QStringLiteral("SUM(e.forward_ms)"),
+           CellFormat::Milliseconds},
+          {QObject::tr("Backward (ms)"), QStringLiteral("SUM(e.backward_ms)"),
+           CellFormat::Milliseconds},
+          {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
+          {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
+         from,
+         QStringLiteral("f.file_path, f.line_number"),
+         QStringLiteral("f.file_path"),
+         largestShareFirst(8)},
+        parent);
+}
+
+SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* parent) {
+    const QString from = QStringLiteral(
+        "(SELECT correlation_id, file_path, line_number, MIN(ordering) FROM stack_frames "
+        "GROUP BY correlation_id) f JOIN stack_correlation c "
+        "ON c.correlation_id = f.correlation_id "
+        "LEFT JOIN weight_entries w ON c.entry_type = 1 AND w.id = c.entry_id "
+        "LEFT JOIN activation_entries a ON c.entry_type = 2 AND a.id = c.entry_id");
+    const QString weights = QStringLiteral("SUM(IFNULL(w.size_bytes, 0))");
+    const QString activations = QStringLiteral("SUM(IFNULL(a.size_bytes, 0))");
+    const QString total = QStringLiteral("(%1 + %2)").arg(weights, activations);
+    return new SqlTableModel(
+        db,
+        {{{QObject::tr("Id"), QStringLiteral("MIN(c.correlation_id)"), CellFormat::Integer},
+          {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
+          {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
+          {QObject::tr("Weights"), weights, CellFormat::Bytes},
+          {QObject::tr("Activations"), activations, CellFormat::Bytes},
+          {QObject::tr("Share of peak"), shareOf(total, peak), CellFormat::Share}},
+         from,
+         QStringLiteral("f.file_path, f.line_number"),
+         QStringLiteral("f.file_path"),
+         largestShareFirst(6)},
+        parent);
 }
 
 QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id) {

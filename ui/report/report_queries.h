@@ -1,4 +1,5 @@
-// The SQL the app runs against reports, in one place: table models, totals, stack frames.
+// The SQL the app runs against reports, in one place: table models, totals, top entries,
+// stack frames. Everything here runs on the thread that owns the report's connection.
 #pragma once
 
 #include <QSqlDatabase>
@@ -22,19 +23,44 @@ struct TimeSummary {
     double forward_ms = 0;
     double backward_ms = 0;
     qint64 operations = 0;
+    double iteration_ms() const { return forward_ms + backward_ms; }
 };
 
 struct FrameRow {
     QString file_path;
     int line_number = 0;
+    bool operator==(const FrameRow& other) const {
+        return file_path == other.file_path && line_number == other.line_number;
+    }
+};
+
+// One bar of a "largest entries" chart.
+struct TopEntry {
+    qint64 id = 0;
+    QString name;
+    double first = 0;   // bytes, or forward ms
+    double second = 0;  // backward ms (time only)
 };
 
 std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error);
 std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error);
+// TrainScope's own metadata (absent from Skyline and DeepView reports: empty then).
+QString metadataValue(QSqlDatabase db, const QString& key);
+
+QVector<TopEntry> topOperationsByTime(QSqlDatabase db, int count);
+QVector<TopEntry> topActivations(QSqlDatabase db, int count);
+QVector<TopEntry> topWeights(QSqlDatabase db, int count);
 
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent);
 SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent);
 SqlTableModel* operationsModel(QSqlDatabase db, double iteration_ms, QObject* parent);
+// One row per operation name: count, totals and mean.
+SqlTableModel* groupedOperationsModel(QSqlDatabase db, double iteration_ms, QObject* parent);
+
+// "By source line": entries summed per file:line of their most specific frame. Columns 1 and
+// 2 are the file and the line.
+SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObject* parent);
+SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* parent);
 
 enum class EntryTable { Weight, Activation, Operation };
 // Most specific first.

@@ -17,44 +17,78 @@ QString formatBytes(qint64 bytes) {
     return QStringLiteral("%1 B").arg(bytes);
 }
 
-SqlTableModel::SqlTableModel(QSqlDatabase db, QVector<SqlColumn> columns, QString from,
-                             QObject* parent)
-    : QSqlQueryModel(parent), db_(db), columns_(std::move(columns)), from_(std::move(from)) {
-    runQuery(QStringLiteral("1"));
+SqlTableModel::SqlTableModel(QSqlDatabase db, SqlTableSpec spec, QObject* parent)
+    : QSqlQueryModel(parent), db_(db), spec_(std::move(spec)) {
+    if (!spec_.order_by.isEmpty())
+        order_by_ = spec_.order_by;
+    runQuery();
 }
 
-void SqlTableModel::runQuery(const QString& order_by) {
+void SqlTableModel::runQuery() {
     QStringList select;
-    for (const SqlColumn& column : columns_)
+    for (const SqlColumn& column : spec_.columns)
         select << column.expression;
+    QString sql =
+        QStringLiteral("SELECT %1 FROM %2").arg(select.join(QStringLiteral(", ")), spec_.from);
+    const bool filtered = !filter_.isEmpty() && !spec_.filter_expression.isEmpty();
+    if (filtered)
+        sql += QStringLiteral(" WHERE %1 LIKE ? ESCAPE '\\'").arg(spec_.filter_expression);
+    if (!spec_.group_by.isEmpty())
+        sql += QStringLiteral(" GROUP BY ") + spec_.group_by;
+    sql += QStringLiteral(" ORDER BY ") + order_by_;
+
     QSqlQuery query(db_);
     query.setForwardOnly(false);
-    query.exec(QStringLiteral("SELECT %1 FROM %2 ORDER BY %3")
-                   .arg(select.join(QStringLiteral(", ")), from_, order_by));
-    setQuery(std::move(query));
-    for (int i = 0; i < columns_.size(); ++i) {
-        setHeaderData(i, Qt::Horizontal, columns_[i].header);
+    query.prepare(sql);
+    if (filtered) {
+        // The user's text is matched literally: LIKE's wildcards are escaped.
+        QString pattern = filter_;
+        pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        query.addBindValue(QLatin1Char('%') + pattern + QLatin1Char('%'));
     }
+    query.exec();
+    setQuery(std::move(query));
+    for (int i = 0; i < spec_.columns.size(); ++i)
+        setHeaderData(i, Qt::Horizontal, spec_.columns[i].header);
 }
 
 void SqlTableModel::sort(int column, Qt::SortOrder order) {
-    if (column < 0 || column >= columns_.size())
+    if (column < 0 || column >= spec_.columns.size())
         return;
-    runQuery(
+    const QString order_by =
         QStringLiteral("%1 %2, 1")
             .arg(column + 1)
-            .arg(order == Qt::AscendingOrder ? QStringLiteral("ASC") : QStringLiteral("DESC")));
+            .arg(order == Qt::AscendingOrder ? QStringLiteral("ASC") : QStringLiteral("DESC"));
+    // QTableView may ask twice for the same order (header indicator, then sortByColumn): a
+    // large report's query is not re-run for nothing.
+    if (order_by == order_by_)
+        return;
+    order_by_ = order_by;
+    runQuery();
+}
+
+void SqlTableModel::setFilter(const QString& text) {
+    if (text == filter_)
+        return;
+    filter_ = text;
+    runQuery();
 }
 
 qint64 SqlTableModel::entryId(int row) const {
-    return QSqlQueryModel::data(index(row, 0), Qt::DisplayRole).toLongLong();
+    return rawValue(row, 0).toLongLong();
+}
+
+QVariant SqlTableModel::rawValue(int row, int column) const {
+    return QSqlQueryModel::data(index(row, column), Qt::DisplayRole);
 }
 
 QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.column() >= columns_.size())
+    if (!index.isValid() || index.column() >= spec_.columns.size())
         return {};
     const QVariant raw = QSqlQueryModel::data(index, Qt::DisplayRole);
-    const CellFormat format = columns_[index.column()].format;
+    const CellFormat format = spec_.columns[index.column()].format;
     switch (role) {
         case SortRole:
             return raw;
@@ -75,6 +109,8 @@ QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
                     return formatBytes(raw.toLongLong());
                 case CellFormat::Milliseconds:
                     return QString::number(raw.toDouble(), 'f', 3);
+                case CellFormat::Integer:
+                    return QLocale().toString(raw.toLongLong());
                 case CellFormat::Share:
                     return QStringLiteral("%1 %").arg(raw.toDouble() * 100.0, 0, 'f', 1);
                 default:

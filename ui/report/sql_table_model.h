@@ -1,5 +1,6 @@
 // A table of a report, read lazily from SQLite (QSqlQueryModel fetches rows as the view
-// scrolls to them). Sorting re-runs the query with ORDER BY, so SQLite sorts, never a proxy.
+// scrolls to them). Sorting, filtering and grouping re-run the query (ORDER BY, WHERE,
+// GROUP BY), so SQLite does the work, never a proxy model holding every row.
 #pragma once
 
 #include <QSqlDatabase>
@@ -16,23 +17,36 @@ struct SqlColumn {
     CellFormat format;
 };
 
+struct SqlTableSpec {
+    QVector<SqlColumn> columns;  // column 0: the row's entry id (hidden by views)
+    QString from;
+    QString group_by;           // empty: one row per entry
+    QString filter_expression;  // what the filter text is matched against (LIKE)
+    QString order_by;           // the first query's order; empty: column 1 (the id)
+};
+
 class SqlTableModel : public QSqlQueryModel {
     Q_OBJECT
   public:
-    // Column 0 is the entry id (hidden by views, used to look up stack frames).
-    SqlTableModel(QSqlDatabase db, QVector<SqlColumn> columns, QString from,
-                  QObject* parent = nullptr);
+    SqlTableModel(QSqlDatabase db, SqlTableSpec spec, QObject* parent = nullptr);
 
-    static constexpr int SortRole = Qt::UserRole + 1;  // the raw number behind a cell
+    static constexpr int SortRole = Qt::UserRole + 1;  // the raw value behind a cell
     QVariant data(const QModelIndex& index, int role) const override;
     void sort(int column, Qt::SortOrder order) override;
+    // Keeps the rows whose filter expression contains `text` (case-insensitive for ASCII);
+    // an empty text shows every row. The current sort order is kept.
+    void setFilter(const QString& text);
+    const QString& filter() const { return filter_; }
     qint64 entryId(int row) const;
+    // The raw value of a cell, without formatting.
+    QVariant rawValue(int row, int column) const;
 
   private:
-    void runQuery(const QString& order_by);
+    void runQuery();
     QSqlDatabase db_;
-    QVector<SqlColumn> columns_;
-    QString from_;
+    SqlTableSpec spec_;
+    QString order_by_ = QStringLiteral("1");
+    QString filter_;
 };
 
 QString formatBytes(qint64 bytes);

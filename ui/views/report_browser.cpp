@@ -1,15 +1,19 @@
 #include "views/report_browser.h"
 
-#include <QChart>
-#include <QChartView>
-#include <QHeaderView>
-#include <QLabel>
+#include <QDir>
+#include <QFileInfo>
 #include <QListWidget>
-#include <QPieSeries>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTableView>
 #include <QVBoxLayout>
+
+#include "settings/app_settings.h"
+#include "views/entry_table_view.h"
+#include "views/memory_page.h"
+#include "views/overview_page.h"
+#include "views/source_lines_page.h"
+#include "views/source_panel.h"
+#include "views/time_page.h"
 
 namespace trainscope::ui {
 
@@ -21,123 +25,126 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
         memory_summary_ = ui::memorySummary(memory_->database(), &error);
     if (time_)
         time_summary_ = ui::timeSummary(time_->database(), &error);
-    summary_error_ = error;
+    const QSqlDatabase memory_db = memory_summary_ ? memory_->database() : QSqlDatabase();
+    const QSqlDatabase time_db = time_summary_ ? time_->database() : QSqlDatabase();
 
-    tabs_ = new QTabWidget(this);
-    tabs_->addTab(makeOverview(), tr("Overview"));
-    if (memory_ && memory_summary_) {
-        auto* split = new QSplitter(Qt::Vertical);
-        weights_view_ = makeTable(weightsModel(memory_->database(), memory_summary_->peak, this),
-                                  EntryTable::Weight, *memory_);
-        activations_view_ =
-            makeTable(activationsModel(memory_->database(), memory_summary_->peak, this),
-                      EntryTable::Activation, *memory_);
-        split->addWidget(weights_view_);
-        split->addWidget(activations_view_);
-        tabs_->addTab(split, tr("Memory"));
+    source_panel_ = new SourcePanel;
+    source_panel_->setProjectRoot(defaultProjectRoot());
+
+    tabs_ = new QTabWidget;
+    auto* overview = new OverviewPage(memory_db, memory_summary_, time_db, time_summary_, error);
+    overview_text_ = overview->text();
+    tabs_->addTab(overview, tr("Overview"));
+    if (memory_summary_) {
+        memory_page_ = new MemoryPage(memory_db, *memory_summary_);
+        followSelection(memory_page_->weightsView(), *memory_, EntryTable::Weight);
+        followSelection(memory_page_->activationsView(), *memory_, EntryTable::Activation);
+        tabs_->addTab(memory_page_, tr("Memory"));
     }
-    if (time_ && time_summary_) {
-        const double iteration = time_summary_->forward_ms + time_summary_->backward_ms;
-        operations_view_ = makeTable(operationsModel(time_->database(), iteration, this),
-                                     EntryTable::Operation, *time_);
-        tabs_->addTab(operations_view_, tr("Time"));
+    if (time_summary_) {
+        time_page_ = new TimePage(time_db, *time_summary_);
+        followSelection(time_page_->operationsView(), *time_, EntryTable::Operation);
+        tabs_->addTab(time_page_, tr("Time"));
     }
-    frames_ = new QListWidget;
-    frames_->setToolTip(tr("Stack frames of the selected entry, most specific first"));
+    if (memory_summary_ || time_summary_) {
+        source_lines_tab_ = new QWidget;
+        new QVBoxLayout(source_lines_tab_);
+        source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
+        tabs_->addTab(source_lines_tab_, tr("By Source Line"));
+        connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+            if (tabs_->widget(index) == source_lines_tab_)
+                sourceLinesPage();
+        });
+    }
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(tabs_);
-    split->addWidget(frames_);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
+    split->addWidget(source_panel_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 }
 
 ReportBrowser::~ReportBrowser() {
-    // The models hold queries on the reports' connections: they go first, then the reports.
+    // The models hold queries on the reports' connections: the widgets go first, then the
+    // reports close their connections.
     qDeleteAll(findChildren<QObject*>(QString(), Qt::FindDirectChildrenOnly));
 }
 
-QString ReportBrowser::overviewText() const {
-    return overview_text_;
+QStringList ReportBrowser::paths() const {
+    QStringList paths;
+    for (const auto* report : {memory_.get(), time_.get()}) {
+        if (report)
+            paths << report->path();
+    }
+    return paths;
 }
 
-QWidget* ReportBrowser::makeOverview() {
-    auto* page = new QWidget;
-    auto* layout = new QVBoxLayout(page);
-    QStringList lines;
-    if (memory_summary_) {
-        const MemorySummary& m = *memory_summary_;
-        lines << tr("Peak memory: %1").arg(formatBytes(m.peak))
-              << tr("Weights: %1   Gradients: %2   Activations: %3   Other: %4")
-                     .arg(formatBytes(m.weights), formatBytes(m.gradients),
-                          formatBytes(m.activations), formatBytes(m.other()));
-        auto* series = new QPieSeries;
-        series->append(tr("Weights"), m.weights);
-        series->append(tr("Gradients"), m.gradients);
-        series->append(tr("Activations"), m.activations);
-        series->append(tr("Other"), m.other());
-        for (QPieSlice* slice : series->slices()) {
-            slice->setLabel(
-                QStringLiteral("%1 %2").arg(slice->label(), formatBytes(qint64(slice->value()))));
-            slice->setLabelVisible(slice->value() > 0);
-        }
-        auto* chart = new QChart;
-        chart->addSeries(series);
-        chart->setTitle(tr("Peak memory breakdown"));
-        auto* view = new QChartView(chart);
-        view->setMinimumHeight(260);
-        view->setRenderHint(QPainter::Antialiasing);
-        layout->addWidget(view, 1);
+QString ReportBrowser::defaultProjectRoot() const {
+    for (const QString& path : paths()) {
+        const QString chosen = AppSettings::projectRootFor(path);
+        if (!chosen.isEmpty())
+            return chosen;
     }
-    if (time_summary_) {
-        const TimeSummary& t = *time_summary_;
-        lines
-            << tr("Iteration time (sum of operations): %1 ms   Forward: %2 ms   Backward: %3 ms   "
-                  "Operations: %4")
-                   .arg(t.forward_ms + t.backward_ms, 0, 'f', 3)
-                   .arg(t.forward_ms, 0, 'f', 3)
-                   .arg(t.backward_ms, 0, 'f', 3)
-                   .arg(t.operations);
+    for (const auto* report : {memory_.get(), time_.get()}) {
+        if (!report)
+            continue;
+        const QString recorded = metadataValue(report->database(), QStringLiteral("project_root"));
+        if (!recorded.isEmpty() && QFileInfo(recorded).isDir())
+            return recorded;
     }
-    if (!summary_error_.isEmpty()) {
-        lines << tr("Could not read the report's totals: %1").arg(summary_error_);
-    }
-    overview_text_ = lines.join(QLatin1Char('\n'));
-    auto* label = new QLabel(overview_text_);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->insertWidget(0, label);
-    return page;
+    return QFileInfo(paths().value(0)).absolutePath();
 }
 
-QTableView* ReportBrowser::makeTable(SqlTableModel* model, EntryTable table,
-                                     const ReportFile& file) {
-    auto* view = new QTableView;
-    view->setModel(model);
-    view->hideColumn(0);
-    view->setSortingEnabled(true);
-    view->sortByColumn(0, Qt::AscendingOrder);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->verticalHeader()->hide();
-    connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this, model, table, &file](const QModelIndex& current) {
-                if (current.isValid())
-                    showFrames(file, table, model->entryId(current.row()));
-            });
-    return view;
+const QString& ReportBrowser::projectRoot() const {
+    return source_panel_->projectRoot();
 }
 
-void ReportBrowser::showFrames(const ReportFile& file, EntryTable table, qint64 entry_id) {
-    frames_->clear();
-    for (const FrameRow& frame : stackFrames(file.database(), table, entry_id)) {
-        frames_->addItem(QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
+void ReportBrowser::setProjectRoot(const QString& root) {
+    const QString absolute = QDir(root).absolutePath();
+    for (const QString& path : paths())
+        AppSettings::setProjectRootFor(path, absolute);
+    source_panel_->setProjectRoot(absolute);
+}
+
+EntryTableView* ReportBrowser::weightsView() const {
+    return memory_page_ ? memory_page_->weightsView() : nullptr;
+}
+
+EntryTableView* ReportBrowser::activationsView() const {
+    return memory_page_ ? memory_page_->activationsView() : nullptr;
+}
+
+EntryTableView* ReportBrowser::operationsView() const {
+    return time_page_ ? time_page_->operationsView() : nullptr;
+}
+
+QListWidget* ReportBrowser::framesList() const {
+    return source_panel_->framesList();
+}
+
+SourceLinesPage* ReportBrowser::sourceLinesPage() {
+    if (!source_lines_page_ && source_lines_tab_) {
+        const QSqlDatabase time_db = time_summary_ ? time_->database() : QSqlDatabase();
+        const QSqlDatabase memory_db = memory_summary_ ? memory_->database() : QSqlDatabase();
+        source_lines_page_ =
+            new SourceLinesPage(time_db, time_summary_ ? time_summary_->iteration_ms() : 0.0,
+                                memory_db, memory_summary_ ? memory_summary_->peak : 0);
+        connect(source_lines_page_, &SourceLinesPage::lineSelected, this,
+                [this](const FrameRow& location) { source_panel_->showFrames({location}); });
+        source_lines_tab_->layout()->addWidget(source_lines_page_);
     }
-    if (frames_->count() == 0)
-        frames_->addItem(tr("(no frames in the project)"));
+    return source_lines_page_;
+}
+
+void ReportBrowser::followSelection(EntryTableView* view, const ReportFile& file,
+                                    EntryTable table) {
+    connect(view, &EntryTableView::rowSelected, this, [this, view, &file, table](int row) {
+        source_panel_->showFrames(
+            stackFrames(file.database(), table, view->entryModel()->entryId(row)));
+    });
 }
 
 }  // namespace trainscope::ui

@@ -1,5 +1,6 @@
-// One run's reports in one place: overview, memory and time tables, and the stack frames of
-// the selected entry. Either report may be missing (a memory-only or time-only run).
+// One run's reports in one window: overview, memory, time and by-source-line tabs above the
+// source panel that shows the selected entry's frames and code. Either report may be missing
+// (a memory-only or time-only run).
 #pragma once
 
 #include <QWidget>
@@ -10,9 +11,14 @@
 
 class QListWidget;
 class QTabWidget;
-class QTableView;
 
 namespace trainscope::ui {
+
+class EntryTableView;
+class MemoryPage;
+class SourceLinesPage;
+class SourcePanel;
+class TimePage;
 
 class ReportBrowser : public QWidget {
     Q_OBJECT
@@ -22,31 +28,43 @@ class ReportBrowser : public QWidget {
                   QWidget* parent = nullptr);
     ~ReportBrowser() override;
 
+    // The report files shown, memory first.
+    QStringList paths() const;
+    // Frames are resolved against this folder. The default: the root last chosen for this
+    // report, else the project root the engine recorded (if it exists here), else the
+    // report's folder.
+    const QString& projectRoot() const;
+    // Changes the root and remembers it for this report.
+    void setProjectRoot(const QString& root);
+
     QTabWidget* tabs() const { return tabs_; }
-    QTableView* weightsView() const { return weights_view_; }
-    QTableView* activationsView() const { return activations_view_; }
-    QTableView* operationsView() const { return operations_view_; }
-    QListWidget* framesList() const { return frames_; }
+    EntryTableView* weightsView() const;
+    EntryTableView* activationsView() const;
+    EntryTableView* operationsView() const;
+    MemoryPage* memoryPage() const { return memory_page_; }
+    TimePage* timePage() const { return time_page_; }
+    SourceLinesPage* sourceLinesPage();  // built on first use: grouping a large report costs
+    SourcePanel* sourcePanel() const { return source_panel_; }
+    QListWidget* framesList() const;
     const std::optional<MemorySummary>& memorySummary() const { return memory_summary_; }
     const std::optional<TimeSummary>& timeSummary() const { return time_summary_; }
-    QString overviewText() const;
+    QString overviewText() const { return overview_text_; }
 
   private:
-    QWidget* makeOverview();
-    QTableView* makeTable(SqlTableModel* model, EntryTable table, const ReportFile& file);
-    void showFrames(const ReportFile& file, EntryTable table, qint64 entry_id);
+    QString defaultProjectRoot() const;
+    void followSelection(EntryTableView* view, const ReportFile& file, EntryTable table);
 
     std::unique_ptr<ReportFile> memory_;
     std::unique_ptr<ReportFile> time_;
     std::optional<MemorySummary> memory_summary_;
     std::optional<TimeSummary> time_summary_;
     QTabWidget* tabs_ = nullptr;
-    QTableView* weights_view_ = nullptr;
-    QTableView* activations_view_ = nullptr;
-    QTableView* operations_view_ = nullptr;
-    QListWidget* frames_ = nullptr;
+    MemoryPage* memory_page_ = nullptr;
+    TimePage* time_page_ = nullptr;
+    QWidget* source_lines_tab_ = nullptr;
+    SourceLinesPage* source_lines_page_ = nullptr;
+    SourcePanel* source_panel_ = nullptr;
     QString overview_text_;
-    QString summary_error_;
 };
 
 }  // namespace trainscope::ui

@@ -1,0 +1,12 @@
+// How every benchmark prints a figure against its target (plain C++, no LibTorch or Qt).
+#pragma once
+
+#include <string>
+
+namespace trainscope::bench {
+
+// Prints "name: value (target ...): met|MISSED" and returns whether value <= limit.
+bool report(const std::string& name, double value, const std::string& unit, double limit,
+            const std::string& target);
+
+}  // namespace trainscope::bench

@@ -1,0 +1,58 @@
+// Writes a large run time report for the report-browser benchmark: N entries (default
+// 1,000,000) with 3 stack frames each, through the engine's own report writer, so its schema
+// is the real one. Names, files and times are drawn from a fixed seed to look like a long
+// training step of a large model.
+//
+//   make_large_report OUT.time.sqlite [ENTRIES]
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "trainscope/error.h"
+#include "trainscope/report_writer.h"
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: make_large_report OUT.time.sqlite [ENTRIES]\n");
+        return 2;
+    }
+    const long entries = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 1000000;
+    const std::vector<std::string> operations = {
+        "aten::linear", "aten::gelu",    "aten::layer_norm", "aten::matmul",    "aten::softmax",
+        "aten::add",    "aten::dropout", "aten::embedding",  "aten::mul",       "aten::transpose",
+        "aten::view",   "aten::relu",    "aten::conv2d",     "aten::batch_norm"};
+    std::vector<std::string> files;
+    for (int i = 0; i < 40; ++i)
+        files.push_back("project/module_" + std::to_string(i) + ".py");
+
+    std::mt19937_64 random(2026);
+    std::uniform_int_distribution<size_t> pick_op(0, operations.size() - 1);
+    std::uniform_int_distribution<size_t> pick_file(0, files.size() - 1);
+    std::uniform_int_distribution<int> pick_line(1, 400);
+    std::lognormal_distribution<double> duration(-3.0, 1.0);
+    std::bernoulli_distribution has_backward(0.8);
+
+    trainscope::TimeReport report;
+    report.entries.reserve(entries);
+    for (long i = 0; i < entries; ++i) {
+        trainscope::RunTimeEntry entry;
+        entry.operation_name = operations[pick_op(random)];
+        entry.forward_ms = duration(random);
+        if (has_backward(random))
+            entry.backward_ms = 2.0 * duration(random);
+        for (int f = 0; f < 3; ++f)
+            entry.frames.push_back({files[pick_file(random)], pick_line(random)});
+        report.entries.push_back(std::move(entry));
+    }
+    report.metadata = {{"model", "generated: make_large_report"}};
+    try {
+        trainscope::writeTimeReport(report, argv[1], trainscope::Overwrite::Refuse);
+    } catch (const trainscope::Error& error) {
+        std::fprintf(stderr, "make_large_report: %s\n", error.what());
+        return 1;
+    }
+    std::printf("Wrote %s: %ld entries, %ld stack frames\n", argv[1], entries, entries * 3);
+    return 0;
+}

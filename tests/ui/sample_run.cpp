@@ -1,0 +1,81 @@
+#include "ui/sample_run.h"
+
+#include <QFile>
+#include <QListWidget>
+#include <QTableView>
+#include <QTest>
+#include <filesystem>
+
+#include "support/report_reader.h"
+#include "trainscope/report_writer.h"
+
+namespace trainscope::test {
+namespace {
+
+void writeFile(const QString& path, const QStringList& lines) {
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(lines.join(QLatin1Char('\n')).toUtf8() + "\n");
+}
+
+// Line n of the file reads "line n" unless given: the tests check the highlighted text.
+QStringList numberedLines(int count, const QMap<int, QString>& special) {
+    QStringList lines;
+    for (int n = 1; n <= count; ++n)
+        lines << special.value(n, QStringLiteral("line %1").arg(n));
+    return lines;
+}
+
+}  // namespace
+
+void SampleRunTest::SetUp() {
+    dir_ = QString::fromStdString(makeTempDir());
+    writeFile(path("model.py"),
+              numberedLines(20, {{kModelLinearLine, QStringLiteral("        x = self.lin(x)")},
+                                 {13, QStringLiteral("        x = gelu(x)")}}));
+    writeFile(path("layers.py"),
+              numberedLines(10, {{kLayersLinearLine,
+                                  QStringLiteral("    return torch.nn.functional.linear(x, w)")}}));
+    MemoryReport memory;
+    memory.weights = {{"lin_0.weight", 4096, 4096, {{"model.py", kModelLinearLine}}},
+                      {"lin_0.bias", 64, 64, {}}};
+    memory.activations = {
+        {"aten::linear", 1000, {{"layers.py", kLayersLinearLine}, {"model.py", kModelLinearLine}}},
+        {"aten::gelu", 3000, {{"model.py", 13}}}};
+    memory.peak_usage_bytes = 20000;
+    TimeReport time;
+    time.entries = {
+        {"aten::linear", 1.5, 2.5, {{"layers.py", kLayersLinearLine}, {"model.py", 12}}},
+        {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}},
+        {"aten::gelu", 0.5, 0.75, {{"model.py", 13}}},
+        {"aten::linear", 0.5, 0.5, {{"layers.py", kLayersLinearLine}, {"model.py", 15}}},
+        // Frames a report should never hold; the app must refuse them, not open them.
+        {"aten::escape", 0.125, std::nullopt, {{"../outside.py", 3}, {"/etc/passwd", 1}}},
+        {"aten::gone", 0.125, std::nullopt, {{"deleted.py", 2}}}};
+    writeReports(memory, path("run.memory.sqlite").toStdString(), time,
+                 path("run.time.sqlite").toStdString(), Overwrite::Refuse);
+}
+
+void SampleRunTest::TearDown() {
+    std::filesystem::remove_all(dir_.toStdString());
+}
+
+void clickRow(QTableView* view, int row) {
+    view->scrollTo(view->model()->index(row, 1));
+    const QRect rect = view->visualRect(view->model()->index(row, 1));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+void clickItem(QListWidget* list, int row) {
+    const QRect rect = list->visualItemRect(list->item(row));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+QStringList items(QListWidget* list) {
+    QStringList texts;
+    for (int i = 0; i < list->count(); ++i)
+        texts << list->item(i)->text();
+    return texts;
+}
+
+}  // namespace trainscope::test

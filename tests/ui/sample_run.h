@@ -1,0 +1,29 @@
+// Test helper for the widget tests: a small run (both reports, written by the engine's own
+// writer) next to the project sources its frames point at, in a fresh folder.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <QString>
+
+class QListWidget;
+class QTableView;
+
+namespace trainscope::test {
+
+class SampleRunTest : public ::testing::Test {
+  protected:
+    void SetUp() override;
+    void TearDown() override;
+    QString path(const QString& name) const { return dir_ + QLatin1Char('/') + name; }
+    QString dir_;
+};
+
+// The sample project's files and the lines its frames name.
+inline constexpr int kModelLinearLine = 12;  // model.py: the call of the linear layer
+inline constexpr int kLayersLinearLine = 7;  // layers.py: the aten::linear call
+
+void clickRow(QTableView* view, int row);
+void clickItem(QListWidget* list, int row);
+QStringList items(QListWidget* list);
+
+}  // namespace trainscope::test

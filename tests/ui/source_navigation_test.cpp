@@ -1,0 +1,203 @@
+// From an entry to the user's code: frames, the source viewer, the project root, the editor.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTest>
+#include <cstdlib>
+#include <filesystem>
+
+#include "main_window.h"
+#include "report/sql_table_model.h"
+#include "settings/app_settings.h"
+#include "source/editor_command.h"
+#include "source/project_root.h"
+#include "source/source_viewer.h"
+#include "support/report_reader.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
+#include "views/report_browser.h"
+#include "views/source_panel.h"
+#include "views/time_page.h"
+
+using namespace trainscope;
+using namespace trainscope::ui;
+using test::clickItem;
+using test::clickRow;
+using test::items;
+
+namespace {
+
+class SourceNavigationTest : public test::SampleRunTest {
+  protected:
+    void SetUp() override {
+        test::SampleRunTest::SetUp();
+        window_.show();
+        ASSERT_TRUE(window_.openReports({path("run.time.sqlite")}));
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
+        browser_ = window_.browser();
+        browser_->tabs()->setCurrentWidget(browser_->timePage());
+    }
+    SourcePanel* panel() const { return browser_->sourcePanel(); }
+    SourceViewer* viewer() const { return panel()->viewer(); }
+
+    MainWindow window_;
+    ReportBrowser* browser_ = nullptr;
+};
+
+TEST_F(SourceNavigationTest, ClickingAFrameShowsItsFileWithTheLineHighlighted) {
+    EXPECT_EQ(browser_->projectRoot(), dir_);  // no recorded root: the report's folder
+    clickRow(browser_->operationsView(), 0);
+    ASSERT_EQ(items(browser_->framesList()),
+              (QStringList{QStringLiteral("layers.py:7"), QStringLiteral("model.py:12")}));
+    // The most specific frame is shown at once.
+    EXPECT_EQ(viewer()->currentFile(), path("layers.py"));
+    EXPECT_EQ(viewer()->highlightedLine(), test::kLayersLinearLine);
+
+    clickItem(browser_->framesList(), 1);
+    EXPECT_EQ(viewer()->currentFile(), path("model.py"));
+    EXPECT_EQ(viewer()->highlightedLine(), test::kModelLinearLine);
+    EXPECT_EQ(viewer()->highlightedText(), QStringLiteral("        x = self.lin(x)"));
+    EXPECT_EQ(viewer()->textCursor().blockNumber() + 1, test::kModelLinearLine);
+    EXPECT_TRUE(viewer()->isReadOnly());
+    EXPECT_TRUE(panel()->openInEditorButton()->isEnabled());
+}
+
+TEST_F(SourceNavigationTest, FramesOutsideTheProjectRootAreRefused) {
+    clickRow(browser_->operationsView(), 4);  // aten::escape
+    ASSERT_EQ(browser_->framesList()->count(), 2);
+    EXPECT_TRUE(panel()->message().contains(QStringLiteral("leaves the project root")))
+        << panel()->message().toStdString();
+    EXPECT_TRUE(viewer()->currentFile().isEmpty());
+    EXPECT_FALSE(panel()->openInEditorButton()->isEnabled());
+
+    clickItem(browser_->framesList(), 1);  // /etc/passwd
+    EXPECT_TRUE(panel()->message().contains(QStringLiteral("relative to the project root")))
+        << panel()->message().toStdString();
+    EXPECT_TRUE(viewer()->toPlainText().isEmpty());
+}
+
+TEST_F(SourceNavigationTest, AMissingFileGetsAMessage) {
+    clickRow(browser_->operationsView(), 5);  // aten::gone: deleted.py
+    EXPECT_TRUE(
+        panel()->message().contains(QStringLiteral("deleted.py is not in the project root")))
+        << panel()->message().toStdString();
+    EXPECT_TRUE(viewer()->currentFile().isEmpty());
+}
+
+TEST_F(SourceNavigationTest, TheProjectRootIsRememberedPerReport) {
+    QDir(dir_).mkdir(QStringLiteral("moved"));
+    QFile::copy(path("model.py"), path("moved/model.py"));
+    QFile::copy(path("layers.py"), path("moved/layers.py"));
+    browser_->setProjectRoot(path("moved"));
+    clickRow(browser_->operationsView(), 0);
+    EXPECT_EQ(viewer()->currentFile(), path("moved/layers.py"));
+
+    window_.closeReports();
+    ASSERT_TRUE(window_.openReports({path("run.memory.sqlite")}));
+    EXPECT_EQ(window_.browser()->projectRoot(), path("moved"));
+    AppSettings::setProjectRootFor(path("run.memory.sqlite"), {});
+    AppSettings::setProjectRootFor(path("run.time.sqlite"), {});
+}
+
+TEST_F(SourceNavigationTest, OpenInEditorRunsTheEditorCommandWithFileAndLine) {
+    const QString out = path("editor-was-called");
+    AppSettings::setEditorCommand(
+        QStringLiteral("/bin/sh -c \"echo $0 $1 $2 > %1\" %f %l %c").arg(out));
+    clickRow(browser_->operationsView(), 2);  // aten::gelu, model.py:13
+    QTest::mouseClick(panel()->openInEditorButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return QFile(out).size() > 0; }, 5000));
+    QFile file(out);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_EQ(file.readAll().trimmed(), (path("model.py") + QStringLiteral(" 13 1")).toUtf8());
+    AppSettings::setEditorCommand(defaultEditorCommand());
+}
+
+TEST(EditorCommand, PlaceholdersAreFilledPerArgument) {
+    EXPECT_EQ(editorArguments(QStringLiteral("code --goto %f:%l:%c"),
+                              QStringLiteral("/p/my file.py"), 7, 1),
+              (QStringList{QStringLiteral("code"), QStringLiteral("--goto"),
+                           QStringLiteral("/p/my file.py:7:1")}));
+    EXPECT_EQ(
+        editorArguments(QStringLiteral("gvim +%l %f"), QStringLiteral("/p/100%l.py"), 3, 1),
+        (QStringList{QStringLiteral("gvim"), QStringLiteral("+3"), QStringLiteral("/p/100%l.py")}));
+    EXPECT_TRUE(editorArguments(QString(), QStringLiteral("a.py"), 1, 1).isEmpty());
+    for (const EditorPreset& preset : editorPresets()) {
+        const QStringList words = editorArguments(preset.command, QStringLiteral("/a.py"), 5, 2);
+        EXPECT_TRUE(words.join(QLatin1Char(' ')).contains(QStringLiteral("5")))
+            << preset.name.toStdString();
+    }
+    QString error;
+    EXPECT_FALSE(
+        launchEditor(QStringLiteral("/no/such/editor %f"), QStringLiteral("/a.py"), 1, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("/no/such/editor")));
+}
+
+TEST(ProjectRoot, PathsThatLeaveTheRootAreRefused) {
+    const QString root = QStringLiteral("/usr/share");
+    EXPECT_FALSE(resolveSource(root, QStringLiteral("../../etc/passwd")).error.isEmpty());
+    EXPECT_FALSE(resolveSource(root, QStringLiteral("doc/../../bin/sh")).error.isEmpty());
+    EXPECT_FALSE(resolveSource(root, QStringLiteral("/etc/passwd")).error.isEmpty());
+    EXPECT_FALSE(resolveSource(QString(), QStringLiteral("a.py")).error.isEmpty());
+    // A sibling folder whose name starts like the root's is still outside it.
+    EXPECT_FALSE(
+        resolveSource(QStringLiteral("/usr/sha"), QStringLiteral("../share/x")).error.isEmpty());
+}
+
+}  // namespace
+
+namespace {
+
+using ProjectRootLinks = test::SampleRunTest;
+
+TEST_F(ProjectRootLinks, ALinkOutOfTheRootIsRefused) {
+    ASSERT_TRUE(QFile::link(QStringLiteral("/etc/hostname"), path("link.py")));
+    const ResolvedSource source = resolveSource(dir_, QStringLiteral("link.py"));
+    EXPECT_TRUE(source.path.isEmpty());
+    EXPECT_TRUE(source.error.contains(QStringLiteral("outside the project root")));
+    EXPECT_EQ(resolveSource(dir_, QStringLiteral("./model.py")).path, path("model.py"));
+}
+
+}  // namespace
+
+namespace {
+
+// The acceptance path: a report of the built-in MLP from trainscope-cli; a click on the GELU
+// operation lands on the line of resources/models/mlp.py that calls it.
+TEST(BuiltinModelSource, AFrameOfTheBuiltinMlpOpensItsModelSource) {
+    const QString dir = QString::fromStdString(test::makeTempDir());
+    const QString command = QStringLiteral(
+                                "%1 profile --model builtin:mlp --param d_model=32 --input 2x4x32 "
+                                "--warmup 1 --iterations 1 -q -o %2/mlp")
+                                .arg(QStringLiteral(TRAINSCOPE_CLI), dir);
+    ASSERT_EQ(std::system(command.toLocal8Bit().constData()), 0) << command.toStdString();
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(window.openReports({dir + QStringLiteral("/mlp.time.sqlite")}));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ReportBrowser* browser = window.browser();
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    EXPECT_EQ(QDir(browser->projectRoot()).canonicalPath(),
+              QDir(QStringLiteral(TRAINSCOPE_MODELS_SOURCE)).canonicalPath());
+
+    SqlTableModel* ops = browser->operationsView()->entryModel();
+    int gelu = -1;
+    for (int row = 0; row < ops->rowCount(); ++row) {
+        if (ops->index(row, 1).data().toString() == QStringLiteral("aten::gelu"))
+            gelu = row;
+    }
+    ASSERT_GE(gelu, 0);
+    clickRow(browser->operationsView(), gelu);
+    clickItem(browser->framesList(), 0);
+    SourceViewer* viewer = browser->sourcePanel()->viewer();
+    EXPECT_EQ(QFileInfo(viewer->currentFile()).canonicalFilePath(),
+              QFileInfo(QStringLiteral(TRAINSCOPE_MODELS_SOURCE "/mlp.py")).canonicalFilePath());
+    EXPECT_EQ(viewer->highlightedText().trimmed(), QStringLiteral("x = torch.gelu(x)"));
+    std::filesystem::remove_all(dir.toStdString());
+}
+
+}  // namespace

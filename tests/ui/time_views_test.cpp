@@ -1,0 +1,164 @@
+// The Time and By Source Line views, and File › Open Recent, clicked as a user would.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QMenu>
+#include <QTabWidget>
+#include <QTest>
+
+#include "main_window.h"
+#include "report/report_queries.h"
+#include "report/sql_table_model.h"
+#include "settings/app_settings.h"
+#include "source/source_viewer.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
+#include "views/report_browser.h"
+#include "views/source_lines_page.h"
+#include "views/source_panel.h"
+#include "views/time_page.h"
+
+using namespace trainscope;
+using namespace trainscope::ui;
+using test::clickRow;
+
+namespace {
+
+class TimeViewsTest : public test::SampleRunTest {
+  protected:
+    void SetUp() override {
+        test::SampleRunTest::SetUp();
+        window_.show();
+        ASSERT_TRUE(window_.openReports({path("run.time.sqlite")}));
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
+        browser_ = window_.browser();
+    }
+    QStringList column(QAbstractItemModel* model, int column) {
+        QStringList values;
+        for (int row = 0; row < model->rowCount(); ++row)
+            values << model->index(row, column).data().toString();
+        return values;
+    }
+
+    MainWindow window_;
+    ReportBrowser* browser_ = nullptr;
+};
+
+TEST_F(TimeViewsTest, EveryModelPassesTheItemModelTester) {
+    QVector<QAbstractItemModel*> models = {browser_->operationsView()->model(),
+                                           browser_->weightsView()->model(),
+                                           browser_->activationsView()->model()};
+    browser_->timePage()->groupingChoice()->setCurrentIndex(1);
+    models << browser_->operationsView()->model();
+    SourceLinesPage* lines = browser_->sourceLinesPage();
+    ASSERT_NE(lines, nullptr);
+    models << lines->timeView()->model() << lines->memoryView()->model();
+    for (QAbstractItemModel* model : models) {
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
+        EXPECT_GT(model->rowCount(), 0);
+        model->sort(2, Qt::DescendingOrder);
+        qobject_cast<SqlTableModel*>(model)->setFilter(QStringLiteral("e"));
+        qobject_cast<SqlTableModel*>(model)->setFilter(QString());
+    }
+}
+
+TEST_F(TimeViewsTest, TheFilterAppliesOnceTypingPauses) {
+    TimePage* page = browser_->timePage();
+    browser_->tabs()->setCurrentWidget(page);
+    QAbstractItemModel* model = page->operationsView()->model();
+    ASSERT_EQ(model->rowCount(), 6);
+    QElapsedTimer typing;
+    typing.start();
+    QTest::keyClicks(page->filterField(), QStringLiteral("lin"));
+    if (typing.elapsed() < TimePage::kFilterDelayMs) {
+        EXPECT_EQ(model->rowCount(), 6);  // not yet: the user may still be typing
+    }
+    EXPECT_TRUE(QTest::qWaitFor([&] { return model->rowCount() == 2; }, 2000)) << model->rowCount();
+    EXPECT_EQ(column(model, 1),
+              (QStringList{QStringLiteral("aten::linear"), QStringLiteral("aten::linear")}));
+    // LIKE's wildcards in the text are taken literally.
+    page->filterField()->setText(QStringLiteral("%"));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return model->rowCount() == 0; }, 2000)) << model->rowCount();
+    page->filterField()->clear();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return model->rowCount() == 6; }, 2000)) << model->rowCount();
+}
+
+TEST_F(TimeViewsTest, GroupingByNameSumsCountsAndMeans) {
+    TimePage* page = browser_->timePage();
+    browser_->tabs()->setCurrentWidget(page);
+    QComboBox* grouping = page->groupingChoice();
+    QTest::mouseClick(grouping, Qt::LeftButton);
+    QTest::keyClick(grouping->view(), Qt::Key_Down);
+    QTest::keyClick(grouping->view(), Qt::Key_Return);
+    ASSERT_TRUE(page->grouped());
+    QAbstractItemModel* model = page->operationsView()->model();
+    ASSERT_EQ(model->rowCount(), 5);
+    page->operationsView()->sortByColumn(5, Qt::DescendingOrder);  // total
+    EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
+    EXPECT_EQ(model->index(0, 2).data().toString(), QStringLiteral("2"));      // count
+    EXPECT_EQ(model->index(0, 3).data().toString(), QStringLiteral("2.000"));  // forward
+    EXPECT_EQ(model->index(0, 4).data().toString(), QStringLiteral("3.000"));  // backward
+    EXPECT_EQ(model->index(0, 5).data().toString(), QStringLiteral("5.000"));  // total
+    EXPECT_EQ(model->index(0, 6).data().toString(), QStringLiteral("2.500"));  // mean
+    const int zeros = column(model, 1).indexOf(QStringLiteral("aten::zeros_like"));
+    EXPECT_EQ(model->index(zeros, 4).data().toString(), QStringLiteral("–"));
+
+    // The filter applies to the grouped rows as well, and survives switching back.
+    page->filterField()->setText(QStringLiteral("gelu"));
+    EXPECT_TRUE(
+        QTest::qWaitFor([&] { return page->operationsView()->model()->rowCount() == 1; }, 2000))
+        << page->operationsView()->model()->rowCount();
+    grouping->setCurrentIndex(0);
+    EXPECT_EQ(column(page->operationsView()->model(), 1),
+              QStringList{QStringLiteral("aten::gelu")});
+}
+
+TEST_F(TimeViewsTest, BySourceLineRanksTheMostSpecificFramesLines) {
+    browser_->tabs()->setCurrentIndex(browser_->tabs()->count() - 1);
+    SourceLinesPage* page = browser_->sourceLinesPage();
+    ASSERT_NE(page, nullptr);
+    QAbstractItemModel* time = page->timeView()->model();
+    // Sorted by share, highest first: layers.py:7 holds both aten::linear calls (4 + 1 ms).
+    EXPECT_EQ(time->index(0, 1).data().toString(), QStringLiteral("layers.py"));
+    EXPECT_EQ(time->index(0, 2).data().toString(), QStringLiteral("7"));
+    EXPECT_EQ(time->index(0, 3).data().toString(), QStringLiteral("2"));
+    EXPECT_EQ(time->index(0, 6).data().toString(), QStringLiteral("5.000"));
+    EXPECT_EQ(time->index(1, 1).data().toString(), QStringLiteral("model.py"));
+    EXPECT_EQ(time->index(1, 2).data().toString(), QStringLiteral("13"));
+
+    QAbstractItemModel* memory = page->memoryView()->model();
+    ASSERT_EQ(memory->rowCount(), 3);  // model.py:12 (weight), layers.py:7, model.py:13
+    EXPECT_EQ(memory->index(0, 1).data().toString(), QStringLiteral("model.py"));
+    EXPECT_EQ(memory->index(0, 2).data().toString(), QStringLiteral("12"));
+    EXPECT_EQ(memory->index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("4,096 bytes"));
+
+    clickRow(page->timeView(), 1);
+    EXPECT_EQ(browser_->sourcePanel()->viewer()->currentFile(), path("model.py"));
+    EXPECT_EQ(browser_->sourcePanel()->viewer()->highlightedLine(), 13);
+}
+
+TEST_F(TimeViewsTest, OpenRecentListsOpenedReportsAndReopensThem) {
+    const QStringList recent = AppSettings::recentFiles();
+    ASSERT_GE(recent.size(), 2);
+    EXPECT_TRUE(recent.contains(path("run.time.sqlite")));
+    EXPECT_TRUE(recent.contains(path("run.memory.sqlite")));
+    window_.closeReports();
+    ASSERT_EQ(window_.browser(), nullptr);
+    QMenu* menu = window_.recentMenu();
+    emit menu->aboutToShow();
+    QAction* entry = nullptr;
+    for (QAction* action : menu->actions()) {
+        if (action->toolTip() == path("run.time.sqlite"))
+            entry = action;
+    }
+    ASSERT_NE(entry, nullptr);
+    entry->trigger();
+    ASSERT_NE(window_.browser(), nullptr);
+    EXPECT_TRUE(window_.browser()->timeSummary().has_value());
+}
+
+}  // namespace

@@ -1,0 +1,57 @@
+#include "settings/app_settings.h"
+
+#include <QFileInfo>
+#include <QSettings>
+#include <QUrl>
+
+#include "source/editor_command.h"
+
+namespace trainscope::ui {
+namespace {
+
+const QString kEditorKey = QStringLiteral("editor/command");
+const QString kRecentKey = QStringLiteral("recentFiles");
+
+// QSettings treats '/' as a group separator: a report's path is stored percent-encoded.
+QString projectRootKey(const QString& report_path) {
+    const QString absolute = QFileInfo(report_path).absoluteFilePath();
+    return QStringLiteral("projectRoots/") + QString::fromLatin1(QUrl::toPercentEncoding(absolute));
+}
+
+}  // namespace
+
+QString AppSettings::editorCommand() {
+    return QSettings().value(kEditorKey, defaultEditorCommand()).toString();
+}
+
+void AppSettings::setEditorCommand(const QString& command) {
+    QSettings().setValue(kEditorKey, command);
+}
+
+QStringList AppSettings::recentFiles() {
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void AppSettings::addRecentFile(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList files = recentFiles();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(kRecentKey, files);
+}
+
+void AppSettings::clearRecentFiles() {
+    QSettings().remove(kRecentKey);
+}
+
+QString AppSettings::projectRootFor(const QString& report_path) {
+    return QSettings().value(projectRootKey(report_path)).toString();
+}
+
+void AppSettings::setProjectRootFor(const QString& report_path, const QString& root) {
+    QSettings().setValue(projectRootKey(report_path), root);
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,25 @@
+// What the app remembers between sessions, in one place (QSettings under the hood): the
+// editor command, recent reports, each report's project root.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace trainscope::ui {
+
+class AppSettings {
+  public:
+    static QString editorCommand();
+    static void setEditorCommand(const QString& command);
+
+    static constexpr int kMaxRecentFiles = 10;
+    static QStringList recentFiles();  // most recent first
+    static void addRecentFile(const QString& path);
+    static void clearRecentFiles();
+
+    // The project root chosen for a report; empty when the user never chose one.
+    static QString projectRootFor(const QString& report_path);
+    static void setProjectRootFor(const QString& report_path, const QString& root);
+};
+
+}  // namespace trainscope::ui

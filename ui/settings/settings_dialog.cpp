@@ -1,0 +1,50 @@
+#include "settings/settings_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+
+#include "settings/app_settings.h"
+#include "source/editor_command.h"
+
+namespace trainscope::ui {
+
+SettingsDialog::SettingsDialog(QWidget* parent)
+    : QDialog(parent), presets_(new QComboBox), command_(new QLineEdit) {
+    setWindowTitle(tr("Settings"));
+    presets_->addItem(tr("Custom"));
+    for (const EditorPreset& preset : editorPresets())
+        presets_->addItem(preset.name, preset.command);
+    command_->setText(AppSettings::editorCommand());
+    command_->setMinimumWidth(360);
+    const int preset = presets_->findData(command_->text());
+    presets_->setCurrentIndex(preset < 0 ? 0 : preset);
+    connect(presets_, &QComboBox::activated, this, [this](int index) {
+        if (index > 0)
+            command_->setText(presets_->itemData(index).toString());
+    });
+    connect(command_, &QLineEdit::textEdited, this, [this](const QString& text) {
+        const int match = presets_->findData(text);
+        presets_->setCurrentIndex(match < 0 ? 0 : match);
+    });
+
+    auto* hint = new QLabel(tr("%f is replaced by the file, %l by the line, %c by the column."));
+    hint->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("Editor:"), presets_);
+    form->addRow(tr("Editor command:"), command_);
+    form->addRow(hint);
+    form->addRow(buttons);
+}
+
+void SettingsDialog::accept() {
+    AppSettings::setEditorCommand(command_->text().trimmed());
+    QDialog::accept();
+}
+
+}  // namespace trainscope::ui

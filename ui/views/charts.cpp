@@ -1,0 +1,170 @@
+#include "views/charts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QLocale>
+#include <QPieSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+#include "report/sql_table_model.h"
+
+namespace trainscope::ui {
+namespace {
+
+QChartView* viewOf(QChart* chart) {
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+QString exactBytes(double bytes) {
+    return QObject::tr("%1 bytes").arg(QLocale().toString(qint64(bytes)));
+}
+
+QString exactMs(double ms) {
+    return QObject::tr("%1 ms").arg(ms, 0, 'f', 6);
+}
+
+// Bars are labelled by operation name, numbered when a name repeats, so each is its own bar.
+QStringList categoriesOf(const QVector<TopEntry>& entries) {
+    QStringList names;
+    for (const TopEntry& entry : entries)
+        names << entry.name;
+    QStringList categories;
+    for (const TopEntry& entry : entries) {
+        categories << (names.count(entry.name) > 1
+                           ? QStringLiteral("%1 #%2").arg(entry.name).arg(entry.id)
+                           : entry.name);
+    }
+    // Highest first from the top: horizontal bar charts draw the first category at the bottom.
+    std::reverse(categories.begin(), categories.end());
+    return categories;
+}
+
+QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)(double),
+                  QString (*exact)(double)) {
+    auto* series = new QPieSeries;
+    for (const auto& [name, value] : parts) {
+        QPieSlice* slice = series->append(QStringLiteral("%1 %2").arg(name, human(value)), value);
+        slice->setLabelVisible(value > 0);
+        QObject::connect(slice, &QPieSlice::hovered, slice,
+                         [slice, name = name, value = value, exact](bool state) {
+                             if (state)
+                                 QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2").arg(
+                                                                        name, exact(value)));
+                             else
+                                 QToolTip::hideText();
+                         });
+    }
+    return series;
+}
+
+QString humanBytes(double bytes) {
+    return formatBytes(qint64(bytes));
+}
+
+QString humanMs(double ms) {
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', 1);
+}
+
+// Hovering bar i shows `values[i]` (the exact figure behind it) with its category.
+void connectBarTooltip(QBarSet* set, const QStringList& categories, const QVector<double>& values,
+                       QString (*exact)(double)) {
+    QObject::connect(
+        set, &QBarSet::hovered, set,
+        [label = set->label(), categories, values, exact](bool state, int i) {
+            if (state && i >= 0 && i < categories.size() && i < values.size())
+                QToolTip::showText(
+                    QCursor::pos(),
+                    QStringLiteral("%1 — %2: %3").arg(categories[i], label, exact(values[i])));
+            else
+                QToolTip::hideText();
+        });
+}
+
+QChartView* barChart(const QString& title, QAbstractBarSeries* series,
+                     const QStringList& categories, const QString& unit) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->addSeries(series);
+    auto* names = new QBarCategoryAxis;
+    names->append(categories);
+    chart->addAxis(names, Qt::AlignLeft);
+    series->attachAxis(names);
+    auto* values = new QValueAxis;
+    values->setTitleText(unit);
+    values->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(values, Qt::AlignBottom);
+    series->attachAxis(values);
+    values->applyNiceNumbers();
+    return viewOf(chart);
+}
+
+}  // namespace
+
+QChartView* memoryBreakdownChart(const MemorySummary& summary) {
+    auto* chart = new QChart;
+    chart->setTitle(QObject::tr("Peak memory %1").arg(formatBytes(summary.peak)));
+    chart->addSeries(pieOf({{QObject::tr("Weights"), double(summary.weights)},
+                            {QObject::tr("Gradients"), double(summary.gradients)},
+                            {QObject::tr("Activations"), double(summary.activations)},
+                            {QObject::tr("Other"), double(summary.other())}},
+                           humanBytes, exactBytes));
+    chart->legend()->hide();
+    return viewOf(chart);
+}
+
+QChartView* iterationSplitChart(const TimeSummary& summary) {
+    auto* chart = new QChart;
+    chart->setTitle(QObject::tr("Iteration %1 ms").arg(summary.iteration_ms(), 0, 'f', 1));
+    chart->addSeries(pieOf({{QObject::tr("Forward"), summary.forward_ms},
+                            {QObject::tr("Backward"), summary.backward_ms}},
+                           humanMs, exactMs));
+    chart->legend()->hide();
+    return viewOf(chart);
+}
+
+QChartView* operationTimeChart(const QString& title, const QVector<TopEntry>& entries) {
+    auto* forward = new QBarSet(QObject::tr("Forward"));
+    auto* backward = new QBarSet(QObject::tr("Backward"));
+    QVector<double> forward_ms, backward_ms;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+        forward_ms << it->first;
+        backward_ms << it->second;
+    }
+    forward->append(QList<qreal>(forward_ms.begin(), forward_ms.end()));
+    backward->append(QList<qreal>(backward_ms.begin(), backward_ms.end()));
+    const QStringList categories = categoriesOf(entries);
+    connectBarTooltip(forward, categories, forward_ms, exactMs);
+    connectBarTooltip(backward, categories, backward_ms, exactMs);
+    auto* series = new QHorizontalStackedBarSeries;
+    series->append(QList<QBarSet*>{forward, backward});
+    return barChart(title, series, categories, QObject::tr("ms"));
+}
+
+QChartView* sizeChart(const QString& title, const QVector<TopEntry>& entries) {
+    auto* size = new QBarSet(QObject::tr("Size"));
+    QVector<double> bytes;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+        bytes << it->first;
+        size->append(it->first / double(1 << 20));
+    }
+    const QStringList categories = categoriesOf(entries);
+    connectBarTooltip(size, categories, bytes, exactBytes);
+    auto* series = new QHorizontalBarSeries;
+    series->append(size);
+    QChartView* view = barChart(title, series, categories, QObject::tr("MiB"));
+    view->chart()->legend()->hide();
+    return view;
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,22 @@
+// The Qt Charts the report browser shows. Values are drawn in human units; hovering shows
+// the exact figure.
+#pragma once
+
+#include <QVector>
+
+#include "report/report_queries.h"
+
+class QChartView;
+
+namespace trainscope::ui {
+
+// Peak memory: weights, gradients, activations and the rest of the peak.
+QChartView* memoryBreakdownChart(const MemorySummary& summary);
+// The iteration split into forward and backward time.
+QChartView* iterationSplitChart(const TimeSummary& summary);
+// Operations by time, forward and backward stacked (TopEntry first/second).
+QChartView* operationTimeChart(const QString& title, const QVector<TopEntry>& entries);
+// Entries by size in bytes (TopEntry first).
+QChartView* sizeChart(const QString& title, const QVector<TopEntry>& entries);
+
+}  // namespace trainscope::ui
