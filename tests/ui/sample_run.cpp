@@ -60,6 +60,14 @@ void SampleRunTest::TearDown() {
     std::filesystem::remove_all(dir_.toStdString());
 }
 
+void OpenedRunTest::SetUp() {
+    SampleRunTest::SetUp();
+    window_.show();
+    ASSERT_TRUE(window_.openReports({path("run.time.sqlite")}));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
+    browser_ = window_.browser();
+}
+
 void clickRow(QTableView* view, int row) {
     view->scrollTo(view->model()->index(row, 1));
     const QRect rect = view->visualRect(view->model()->index(row, 1));

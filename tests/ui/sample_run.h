@@ -3,10 +3,16 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
 #include <QString>
+#include "main_window.h"
 
 class QListWidget;
 class QTableView;
+
+namespace trainscope::ui {
+class ReportBrowser;
+}
 
 namespace trainscope::test {
 
@@ -16,6 +22,14 @@ class SampleRunTest : public ::testing::Test {
     void TearDown() override;
     QString path(const QString& name) const { return dir_ + QLatin1Char('/') + name; }
     QString dir_;
+};
+
+// The sample run opened (through its run time report) in a shown main window.
+class OpenedRunTest : public SampleRunTest {
+  protected:
+    void SetUp() override;
+    ui::MainWindow window_;
+    ui::ReportBrowser* browser_ = nullptr;
 };
 
 // The sample project's files and the lines its frames name.

@@ -32,21 +32,14 @@ using test::items;
 
 namespace {
 
-class SourceNavigationTest : public test::SampleRunTest {
+class SourceNavigationTest : public test::OpenedRunTest {
   protected:
     void SetUp() override {
-        test::SampleRunTest::SetUp();
-        window_.show();
-        ASSERT_TRUE(window_.openReports({path("run.time.sqlite")}));
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
-        browser_ = window_.browser();
+        test::OpenedRunTest::SetUp();
         browser_->tabs()->setCurrentWidget(browser_->timePage());
     }
     SourcePanel* panel() const { return browser_->sourcePanel(); }
     SourceViewer* viewer() const { return panel()->viewer(); }
-
-    MainWindow window_;
-    ReportBrowser* browser_ = nullptr;
 };
 
 TEST_F(SourceNavigationTest, ClickingAFrameShowsItsFileWithTheLineHighlighted) {

@@ -27,24 +27,14 @@ using test::clickRow;
 
 namespace {
 
-class TimeViewsTest : public test::SampleRunTest {
+class TimeViewsTest : public test::OpenedRunTest {
   protected:
-    void SetUp() override {
-        test::SampleRunTest::SetUp();
-        window_.show();
-        ASSERT_TRUE(window_.openReports({path("run.time.sqlite")}));
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
-        browser_ = window_.browser();
-    }
     QStringList column(QAbstractItemModel* model, int column) {
         QStringList values;
         for (int row = 0; row < model->rowCount(); ++row)
             values << model->index(row, column).data().toString();
         return values;
     }
-
-    MainWindow window_;
-    ReportBrowser* browser_ = nullptr;
 };
 
 TEST_F(TimeViewsTest, EveryModelPassesTheItemModelTester) {

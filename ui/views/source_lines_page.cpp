@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "views/entry_table_view.h"
+#include "views/layout.h"
 
 namespace trainscope::ui {
 
@@ -13,10 +14,6 @@ SourceLinesPage::SourceLinesPage(QSqlDatabase time, double iteration_ms, QSqlDat
     : QWidget(parent) {
     auto* split = new QSplitter(Qt::Vertical);
     auto add = [&](const QString& title, SqlTableModel* model) {
-        auto* box = new QWidget;
-        auto* box_layout = new QVBoxLayout(box);
-        box_layout->setContentsMargins(0, 0, 0, 0);
-        box_layout->addWidget(new QLabel(title));
         auto* view = new EntryTableView;
         // The model's query already ranks by share (the last column), highest first.
         view->setEntryModel(model, model->columnCount() - 1, Qt::DescendingOrder);
@@ -24,8 +21,7 @@ SourceLinesPage::SourceLinesPage(QSqlDatabase time, double iteration_ms, QSqlDat
             emit lineSelected(
                 {model->rawValue(row, 1).toString(), model->rawValue(row, 2).toInt()});
         });
-        box_layout->addWidget(view, 1);
-        split->addWidget(box);
+        split->addWidget(withHeader(new QLabel(title), view));
         return view;
     };
     if (time.isValid())

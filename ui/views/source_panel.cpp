@@ -11,6 +11,7 @@
 #include "source/editor_command.h"
 #include "source/project_root.h"
 #include "source/source_viewer.h"
+#include "views/layout.h"
 
 namespace trainscope::ui {
 
@@ -29,11 +30,7 @@ SourcePanel::SourcePanel(QWidget* parent)
     auto* header = new QHBoxLayout;
     header->addWidget(location_, 1);
     header->addWidget(open_in_editor_);
-    auto* source = new QWidget;
-    auto* source_layout = new QVBoxLayout(source);
-    source_layout->setContentsMargins(0, 0, 0, 0);
-    source_layout->addLayout(header);
-    source_layout->addWidget(viewer_, 1);
+    QWidget* source = withHeader(header, viewer_);
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(frames_);

@@ -11,6 +11,7 @@
 
 #include "views/charts.h"
 #include "views/entry_table_view.h"
+#include "views/layout.h"
 
 namespace trainscope::ui {
 namespace {
@@ -44,11 +45,7 @@ TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, QWidget* parent)
     bar->addWidget(new QLabel(tr("Show:")));
     bar->addWidget(grouping_);
     bar->addWidget(filter_, 1);
-    auto* table = new QWidget;
-    auto* table_layout = new QVBoxLayout(table);
-    table_layout->setContentsMargins(0, 0, 0, 0);
-    table_layout->addLayout(bar);
-    table_layout->addWidget(view_, 1);
+    QWidget* table = withHeader(bar, view_);
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table);

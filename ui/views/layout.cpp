@@ -1,0 +1,24 @@
+#include "views/layout.h"
+
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+#include <QWidget>
+
+namespace trainscope::ui {
+
+QWidget* withHeader(QLayout* header, QWidget* body) {
+    auto* widget = new QWidget;
+    auto* layout = new QVBoxLayout(widget);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(body, 1);
+    return widget;
+}
+
+QWidget* withHeader(QWidget* header, QWidget* body) {
+    auto* row = new QHBoxLayout;
+    row->addWidget(header);
+    return withHeader(row, body);
+}
+
+}  // namespace trainscope::ui

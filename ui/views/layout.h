@@ -1,0 +1,14 @@
+// Small layout pieces the views share.
+#pragma once
+
+class QLayout;
+class QWidget;
+
+namespace trainscope::ui {
+
+// A widget with `header` (a row of controls or a title) above `body`, which takes the rest of
+// the height; no margins, so that it sits flush in a splitter.
+QWidget* withHeader(QLayout* header, QWidget* body);
+QWidget* withHeader(QWidget* header, QWidget* body);
+
+}  // namespace trainscope::ui
