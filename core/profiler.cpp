@@ -43,6 +43,25 @@ std::string torchVersion() {
     return TORCH_VERSION;
 }
 
+// Checks the cancellation flag at the phase boundaries of an iteration (before the forward
+// pass, before the backward pass, before the optimizer step), so that a cancel does not wait
+// for the iteration to end. Operations themselves cannot be interrupted: LibTorch catches and
+// logs exceptions thrown from RecordFunction callbacks.
+class CancelCheck : public IterationListener {
+  public:
+    explicit CancelCheck(const std::atomic<bool>* cancel) : cancel_(cancel) {}
+    void forwardBegins() override { check(); }
+    void backwardBegins() override { check(); }
+    void backwardEnded() override { check(); }
+
+  private:
+    void check() const {
+        if (cancel_ && cancel_->load())
+            throw Cancelled();
+    }
+    const std::atomic<bool>* cancel_;
+};
+
 struct Profiler::Impl {
     RunConfig config;
     ProgressCallback progress;
@@ -65,10 +84,12 @@ struct Profiler::Impl {
     std::vector<double> iterate(Workload& workload, IterationListener& listener, int count,
                                 const std::string& stage, int first = 1, int total = 0) const {
         std::vector<double> times;
+        CancelCheck cancel_check(cancel);
+        IterationListeners checked({&cancel_check, &listener});
         for (int i = 0; i < count; ++i) {
             checkCancel();
             const auto start = std::chrono::steady_clock::now();
-            workload.runIteration(listener);
+            workload.runIteration(checked);
             times.push_back(
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count());

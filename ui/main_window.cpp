@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,10 +11,16 @@
 #include <QMimeData>
 #include <QStatusBar>
 
+#include <QProgressBar>
+#include <QPushButton>
+
 #include "report/report_file.h"
+#include "run/new_profile_dialog.h"
+#include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
 #include "views/report_browser.h"
+#include "views/welcome_page.h"
 
 namespace trainscope::ui {
 namespace {
@@ -32,11 +39,19 @@ QString siblingOf(const QString& path) {
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      runner_(new ProfileRunner(this)),
+      run_status_(new QLabel),
+      run_progress_(new QProgressBar),
+      cancel_(new QPushButton(tr("Cancel"))),
+      runs_folder_(defaultRunsFolder()) {
     setWindowTitle(tr("TrainScope"));
     setAcceptDrops(true);
     resize(1100, 760);
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Profile…"), QKeySequence::New, this,
+                    &MainWindow::showNewProfileDialog);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
@@ -48,7 +63,74 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    run_progress_->setRange(0, 0);  // busy until the engine reports iterations
+    run_progress_->setMaximumWidth(160);
+    statusBar()->addPermanentWidget(run_status_);
+    statusBar()->addPermanentWidget(run_progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    run_progress_->hide();
+    cancel_->hide();
+    connect(cancel_, &QPushButton::clicked, runner_, &ProfileRunner::cancel);
+    connect(runner_, &ProfileRunner::progressed, this, &MainWindow::showProgress);
+    connect(runner_, &ProfileRunner::finished, this, [this](const QStringList& paths) {
+        runEnded(tr("Profile finished."));
+        openReports(paths);
+    });
+    connect(runner_, &ProfileRunner::failed, this, [this](const QString& message) {
+        runEnded(tr("The run failed."));
+        showError(tr("The profiling run failed: %1").arg(message));
+    });
+    connect(runner_, &ProfileRunner::cancelled, this,
+            [this] { runEnded(tr("The run was cancelled; no report was written.")); });
     closeReports();
+}
+
+NewProfileDialog* MainWindow::showNewProfileDialog() {
+    auto* dialog = new NewProfileDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { startRun(dialog->request()); });
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::runExample() {
+    QDir().mkpath(runs_folder_);
+    startRun(exampleRunRequest(runs_folder_));
+}
+
+bool MainWindow::startRun(const RunRequest& request) {
+    if (!runner_->start(request)) {
+        showError(tr("A run is in progress; cancel it or wait for it to finish."));
+        return false;
+    }
+    run_status_->setText(tr("Starting %1…").arg(QString::fromStdString(request.config.model)));
+    run_progress_->setRange(0, 0);
+    run_progress_->show();
+    cancel_->show();
+    if (welcome_)
+        welcome_->setEnabled(false);
+    return true;
+}
+
+void MainWindow::showProgress(const RunProgress& progress) {
+    run_status_->setText(progress.text());
+    if (progress.total > 0) {
+        run_progress_->setRange(0, progress.total);
+        run_progress_->setValue(progress.iteration);
+    }
+}
+
+void MainWindow::runEnded(const QString& message) {
+    run_status_->setText(message);
+    run_progress_->hide();
+    cancel_->hide();
+    if (welcome_)
+        welcome_->setEnabled(true);
+}
+
+QString MainWindow::runStatus() const {
+    return run_status_->text();
 }
 
 void MainWindow::chooseAndOpen() {
@@ -85,6 +167,7 @@ bool MainWindow::openReports(const QStringList& paths) {
 
     const QString title = QFileInfo((memory ? memory : time)->path()).fileName();
     browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
+    welcome_ = nullptr;
     setCentralWidget(browser_);
     project_root_action_->setEnabled(true);
     for (const QString& path : browser_->paths())
@@ -98,11 +181,14 @@ void MainWindow::closeReports() {
     browser_ = nullptr;
     if (project_root_action_)
         project_root_action_->setEnabled(false);
-    auto* hint =
-        new QLabel(tr("Open a memory or run time report with File › Open, or drop "
-                      "one on this window."));
-    hint->setAlignment(Qt::AlignCenter);
-    setCentralWidget(hint);  // deletes the browser and closes its connections
+    welcome_ = new WelcomePage;
+    welcome_->setEnabled(!runner_->busy());
+    connect(welcome_, &WelcomePage::exampleRequested, this, &MainWindow::runExample);
+    connect(welcome_, &WelcomePage::newProfileRequested, this, &MainWindow::showNewProfileDialog);
+    connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::chooseAndOpen);
+    connect(welcome_, &WelcomePage::recentRequested, this,
+            [this](const QString& path) { openReports({path}); });
+    setCentralWidget(welcome_);  // deletes the browser and closes its connections
     setWindowTitle(tr("TrainScope"));
 }
 

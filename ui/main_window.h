@@ -1,16 +1,26 @@
 // The desktop app's window: opens reports (File › Open, Open Recent, the command line, drag
-// and drop) and shows them in a ReportBrowser.
+// and drop) and shows them in a ReportBrowser; starts profiling runs (File › New Profile, the
+// first-launch example) on the engine's worker thread, with progress and Cancel in the status
+// bar.
 #pragma once
 
 #include <QMainWindow>
 #include <QStringList>
 
 class QAction;
+class QLabel;
 class QMenu;
+class QProgressBar;
+class QPushButton;
 
 namespace trainscope::ui {
 
+class NewProfileDialog;
+class ProfileRunner;
 class ReportBrowser;
+class WelcomePage;
+struct RunProgress;
+struct RunRequest;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -22,7 +32,19 @@ class MainWindow : public QMainWindow {
     bool openReports(const QStringList& paths);
     void closeReports();
 
+    // Starts a run; its reports open here when it finishes. False while another run is busy.
+    bool startRun(const RunRequest& request);
+    void runExample();  // the first-launch offer: the small built-in MLP
+    NewProfileDialog* showNewProfileDialog();
+    // Where runs are saved by default (the app's data folder unless changed).
+    void setRunsFolder(const QString& folder) { runs_folder_ = folder; }
+    const QString& runsFolder() const { return runs_folder_; }
+
     ReportBrowser* browser() const { return browser_; }
+    WelcomePage* welcomePage() const { return welcome_; }
+    ProfileRunner* runner() const { return runner_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QString runStatus() const;
     QMenu* recentMenu() const { return recent_menu_; }
     const QString& lastError() const { return last_error_; }
 
@@ -36,8 +58,16 @@ class MainWindow : public QMainWindow {
     void chooseProjectRoot();
     void showSettings();
     void fillRecentMenu();
+    void showProgress(const RunProgress& progress);
+    void runEnded(const QString& message);
 
     ReportBrowser* browser_ = nullptr;
+    WelcomePage* welcome_ = nullptr;
+    ProfileRunner* runner_ = nullptr;
+    QLabel* run_status_ = nullptr;
+    QProgressBar* run_progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QString runs_folder_;
     QMenu* recent_menu_ = nullptr;
     QAction* project_root_action_ = nullptr;
     QString last_error_;

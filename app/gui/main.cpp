@@ -6,6 +6,7 @@
 #include <QTabWidget>
 
 #include "main_window.h"
+#include "run/profile_worker.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/report_browser.h"
@@ -66,6 +67,11 @@ int main(int argc, char** argv) {
         QStringLiteral("select"),
         QApplication::translate("main", "Select row ROW of the tab's first table"),
         QStringLiteral("ROW"));
+    QCommandLineOption example(QStringLiteral("run-example"),
+                               QApplication::translate("main",
+                                                       "Profile the built-in example at once "
+                                                       "(what the first-launch button does)"));
+    parser.addOption(example);
     parser.addOption(tab);
     parser.addOption(select);
     parser.process(app);
@@ -75,11 +81,21 @@ int main(int argc, char** argv) {
     if (!parser.positionalArguments().isEmpty() &&
         window.openReports(parser.positionalArguments()) && parser.isSet(tab))
         showTab(window.browser(), parser.value(tab), parser.value(select).toInt());
+    if (parser.isSet(example))
+        window.runExample();
     if (parser.isSet(screenshot)) {
-        QTimer::singleShot(1500, &window, [&] {
-            const bool saved = window.grab().save(parser.value(screenshot));
-            QApplication::exit(saved ? 0 : 1);
+        // Once the window has settled and no run is in flight.
+        auto* poll = new QTimer(&window);
+        QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
+            if (window.runner()->busy())
+                return;
+            poll->stop();
+            QTimer::singleShot(1000, &window, [&] {
+                const bool saved = window.grab().save(parser.value(screenshot));
+                QApplication::exit(saved ? 0 : 1);
+            });
         });
+        poll->start(500);
     }
     return app.exec();
 }

@@ -1,0 +1,217 @@
+// Starting runs from the window: the New Profile dialog, the worker thread, progress,
+// cancel, failures, and the first-launch example. Real engine runs of small built-in models.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+#include <filesystem>
+
+#include "main_window.h"
+#include "run/new_profile_dialog.h"
+#include "run/profile_worker.h"
+#include "support/report_reader.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
+#include "views/report_browser.h"
+#include "views/welcome_page.h"
+
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+class ProfileRunTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        runs_ = QString::fromStdString(test::makeTempDir());
+        window_.setRunsFolder(runs_);
+        window_.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
+    }
+    void TearDown() override { std::filesystem::remove_all(runs_.toStdString()); }
+
+    QStringList filesInRuns() const {
+        return QDir(runs_).entryList(QDir::Files | QDir::NoDotAndDotDot);
+    }
+    bool waitForEngine() {
+        return QTest::qWaitFor([&] { return !window_.runner()->engineRunning(); }, kRunTimeoutMs);
+    }
+    // The dialog filled as a user would, for a small built-in MLP.
+    NewProfileDialog* fillSmallMlp(const QString& prefix) {
+        NewProfileDialog* dialog = window_.showNewProfileDialog();
+        dialog->builtinChoice()->click();
+        dialog->builtinModel()->setCurrentText(QStringLiteral("mlp"));
+        QLineEdit* d_model = dialog->parameterField(QStringLiteral("d_model"));
+        d_model->selectAll();
+        QTest::keyClicks(d_model, QStringLiteral("32"));
+        while (dialog->inputs()->rowCount() > 0)
+            dialog->inputs()->removeRow(0);
+        dialog->addInputRow(QStringLiteral("2x4x32"));
+        dialog->warmup()->setValue(1);
+        dialog->iterations()->setValue(2);
+        dialog->outputPrefix()->selectAll();
+        QTest::keyClicks(dialog->outputPrefix(), prefix);
+        return dialog;
+    }
+
+    QString runs_;
+    MainWindow window_;
+};
+
+TEST_F(ProfileRunTest, TheDialogRunsTheBuiltinMlpAndItsReportOpens) {
+    NewProfileDialog* dialog = fillSmallMlp(runs_ + QStringLiteral("/small"));
+    ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
+    ASSERT_TRUE(dialog->startButton()->isEnabled());
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+    ReportBrowser* browser = window_.browser();
+    EXPECT_EQ(browser->paths(), (QStringList{runs_ + QStringLiteral("/small.memory.sqlite"),
+                                             runs_ + QStringLiteral("/small.time.sqlite")}));
+    ASSERT_TRUE(browser->timeSummary().has_value());
+    EXPECT_EQ(browser->timeSummary()->operations, 4);  // linear, gelu, linear, sum
+    ASSERT_TRUE(browser->memorySummary().has_value());
+    // The MLP's weights: 32x128 + 128 + 128x32 + 32 float32 values.
+    EXPECT_EQ(browser->memorySummary()->weights, (32 * 128 + 128 + 128 * 32 + 32) * 4);
+    QAbstractItemModel* weights = browser->weightsView()->model();
+    ASSERT_EQ(weights->rowCount(), 4);
+    EXPECT_EQ(weights->index(0, 1).data().toString(), QStringLiteral("lin_0.weight"));
+    EXPECT_TRUE(window_.runStatus().contains(QStringLiteral("finished")));
+    EXPECT_FALSE(window_.cancelButton()->isVisible());
+}
+
+TEST_F(ProfileRunTest, InvalidValuesAreMarkedBeforeARunStarts) {
+    NewProfileDialog* dialog = fillSmallMlp(runs_ + QStringLiteral("/checked"));
+    ASSERT_TRUE(dialog->startButton()->isEnabled());
+
+    QLineEdit* d_model = dialog->parameterField(QStringLiteral("d_model"));
+    d_model->setText(QStringLiteral("-3"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_FALSE(d_model->toolTip().isEmpty());
+    d_model->setText(QStringLiteral("32"));
+    EXPECT_TRUE(dialog->startButton()->isEnabled());
+
+    dialog->inputs()->item(0, 0)->setText(QStringLiteral("2xfour"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("Input 1")));
+    dialog->inputs()->item(0, 0)->setText(QStringLiteral("2x4x32"));
+
+    dialog->fileChoice()->click();
+    dialog->modelFile()->setText(runs_ + QStringLiteral("/no-such-model.pt"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("does not exist")));
+    dialog->builtinChoice()->click();
+
+    QFile existing(runs_ + QStringLiteral("/taken.time.sqlite"));
+    ASSERT_TRUE(existing.open(QIODevice::WriteOnly));
+    existing.write("the user's data");
+    existing.close();
+    dialog->outputPrefix()->setText(runs_ + QStringLiteral("/taken"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("never overwritten")));
+    dialog->accept();  // refused: the dialog stays open and no run starts
+    EXPECT_TRUE(dialog->isVisible());
+    EXPECT_FALSE(window_.runner()->busy());
+    dialog->reject();
+}
+
+TEST_F(ProfileRunTest, TheDialogRemembersTheLastValues) {
+    NewProfileDialog* dialog = fillSmallMlp(runs_ + QStringLiteral("/remembered"));
+    dialog->iterations()->setValue(7);
+    dialog->accept();
+    ASSERT_TRUE(waitForEngine());
+    NewProfileDialog* again = window_.showNewProfileDialog();
+    EXPECT_EQ(again->parameterField(QStringLiteral("d_model"))->text(), QStringLiteral("32"));
+    EXPECT_EQ(again->iterations()->value(), 7);
+    ASSERT_EQ(again->inputs()->rowCount(), 1);
+    EXPECT_EQ(again->inputs()->item(0, 0)->text(), QStringLiteral("2x4x32"));
+    // A new, never existing name, in the folder last used.
+    EXPECT_TRUE(again->outputPrefix()->text().startsWith(runs_ + QStringLiteral("/mlp-")));
+    again->reject();
+}
+
+TEST_F(ProfileRunTest, CancelStopsTheRunAndLeavesNoReport) {
+    RunRequest request;
+    request.config.model = "builtin:mlp";
+    request.config.params = {{"d_model", "512"}};
+    request.config.inputs = {parseInputSpec("4x512x512")};
+    request.config.warmup = 1;
+    request.config.iterations = 1000;  // far longer than the test waits
+    request.output_prefix = runs_ + QStringLiteral("/cancelled");
+    ASSERT_TRUE(window_.startRun(request));
+    ASSERT_TRUE(window_.cancelButton()->isVisible());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window_.runStatus().contains(QStringLiteral("time: measuring")); },
+        kRunTimeoutMs))
+        << window_.runStatus().toStdString();
+    EXPECT_TRUE(window_.runStatus().contains(QStringLiteral("left")));  // an estimate
+    QTest::mouseClick(window_.cancelButton(), Qt::LeftButton);
+    EXPECT_FALSE(window_.runner()->busy());  // the window is free at once
+    EXPECT_TRUE(window_.runStatus().contains(QStringLiteral("cancelled")));
+    ASSERT_TRUE(waitForEngine());
+    EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
+    EXPECT_EQ(window_.browser(), nullptr);
+}
+
+TEST_F(ProfileRunTest, AResultArrivingAfterACancelIsDropped) {
+    RunRequest request = exampleRunRequest(runs_);
+    request.config.warmup = 0;
+    request.config.iterations = 1;
+    ASSERT_TRUE(window_.startRun(request));
+    window_.runner()->cancel();  // before the engine can check: the run may well finish
+    ASSERT_TRUE(waitForEngine());
+    QTest::qWait(50);
+    EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
+    EXPECT_EQ(window_.browser(), nullptr);
+}
+
+TEST_F(ProfileRunTest, ABrokenModelFileAndAWrongInputShapeEndInAMessage) {
+    const QString broken = runs_ + QStringLiteral("/../broken-model.pt");
+    {
+        QFile file(broken);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("this is not a TorchScript archive");
+    }
+    RunRequest request;
+    request.config.model = broken.toStdString();
+    request.config.inputs = {parseInputSpec("2x3")};
+    request.output_prefix = runs_ + QStringLiteral("/broken");
+    ASSERT_TRUE(window_.startRun(request));
+    ASSERT_TRUE(waitForEngine());
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("not a loadable TorchScript")))
+        << window_.lastError().toStdString();
+    QFile::remove(broken);
+
+    RunRequest wrong_shape = exampleRunRequest(runs_);
+    wrong_shape.config.inputs = {parseInputSpec("2x4x255")};  // d_model is 256
+    ASSERT_TRUE(window_.startRun(wrong_shape));
+    ASSERT_TRUE(waitForEngine());
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("the model failed on its inputs")))
+        << window_.lastError().toStdString();
+    EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
+
+    // The app is still usable: the next run goes through.
+    ASSERT_TRUE(window_.startRun(exampleRunRequest(runs_)));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+}
+
+TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
+    ASSERT_NE(window_.welcomePage(), nullptr);
+    QTest::mouseClick(window_.welcomePage()->exampleButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+    EXPECT_EQ(window_.browser()->timeSummary()->operations, 4);
+    EXPECT_EQ(filesInRuns().size(), 2);
+}
+
+}  // namespace

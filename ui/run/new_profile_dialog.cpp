@@ -1,0 +1,451 @@
+#include "run/new_profile_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "trainscope/builtin_models.h"
+#include "trainscope/error.h"
+
+namespace trainscope::ui {
+namespace {
+
+const QString kGroup = QStringLiteral("newProfile/");
+const QStringList kInputDTypes = {QString(),
+                                  QStringLiteral("float32"),
+                                  QStringLiteral("bfloat16"),
+                                  QStringLiteral("float16"),
+                                  QStringLiteral("int64"),
+                                  QStringLiteral("int32"),
+                                  QStringLiteral("bool")};
+
+// Marks a field as wrong (or right again) where the user sees it.
+void mark(QWidget* field, const QString& problem) {
+    field->setStyleSheet(problem.isEmpty() ? QString()
+                                           : QStringLiteral("border: 1px solid #d32f2f;"));
+    field->setToolTip(problem);
+}
+
+QComboBox* comboOf(const QStringList& items) {
+    auto* combo = new QComboBox;
+    combo->addItems(items);
+    return combo;
+}
+
+QWidget* rowOf(QWidget* field, QPushButton* button) {
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(field, 1);
+    layout->addWidget(button);
+    return row;
+}
+
+}  // namespace
+
+NewProfileDialog::NewProfileDialog(QWidget* parent)
+    : QDialog(parent),
+      builtin_(new QRadioButton(tr("Built-in model"))),
+      file_(new QRadioButton(tr("TorchScript file"))),
+      builtin_model_(new QComboBox),
+      model_file_(new QLineEdit),
+      parameters_(new QFormLayout),
+      project_root_(new QLineEdit),
+      inputs_(new QTableWidget(0, 2)),
+      batch_enabled_(new QCheckBox(tr("Batch size"))),
+      batch_size_(new QSpinBox),
+      device_(comboOf({QStringLiteral("cpu")})),
+      dtype_(comboOf(
+          {QStringLiteral("float32"), QStringLiteral("bfloat16"), QStringLiteral("float16")})),
+      loss_(comboOf({tr("model default"), QStringLiteral("sum"), QStringLiteral("mse"),
+                     QStringLiteral("cross-entropy"), QStringLiteral("model")})),
+      optimizer_(comboOf({QStringLiteral("sgd"), QStringLiteral("adam"), QStringLiteral("none")})),
+      warmup_(new QSpinBox),
+      iterations_(new QSpinBox),
+      measure_(comboOf({tr("Memory and time"), tr("Memory only"), tr("Time only")})),
+      output_(new QLineEdit),
+      problem_(new QLabel),
+      start_(nullptr) {
+    setWindowTitle(tr("New Profile"));
+    for (const BuiltinModelInfo& model : builtinModels()) {
+        builtin_model_->addItem(QString::fromStdString(model.name));
+        builtin_model_->setItemData(builtin_model_->count() - 1,
+                                    QString::fromStdString(model.description), Qt::ToolTipRole);
+    }
+    if (cudaAvailable())
+        device_->addItem(QStringLiteral("cuda"));
+    model_file_->setPlaceholderText(tr("model.pt (torch.jit.script or trace, then .save)"));
+    project_root_->setPlaceholderText(tr("default: the model file's folder"));
+    inputs_->setHorizontalHeaderLabels({tr("Shape"), tr("Data type")});
+    inputs_->horizontalHeader()->setStretchLastSection(true);
+    inputs_->verticalHeader()->hide();
+    inputs_->setMinimumHeight(90);
+    batch_size_->setRange(1, 1 << 20);
+    warmup_->setRange(0, 100);
+    iterations_->setRange(1, 1000);
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("color: #d32f2f;"));
+
+    auto* browse_model = new QPushButton(tr("Browse…"));
+    auto* browse_root = new QPushButton(tr("Browse…"));
+    auto* browse_output = new QPushButton(tr("Browse…"));
+    auto* add_input = new QPushButton(tr("Add Input"));
+    auto* remove_input = new QPushButton(tr("Remove Input"));
+
+    auto* model_box = new QGroupBox(tr("Model"));
+    auto* model_form = new QFormLayout(model_box);
+    model_form->addRow(builtin_, builtin_model_);
+    model_form->addRow(parameters_);
+    model_form->addRow(file_, rowOf(model_file_, browse_model));
+    model_form->addRow(tr("Project root:"), rowOf(project_root_, browse_root));
+
+    auto* input_buttons = new QHBoxLayout;
+    input_buttons->addWidget(add_input);
+    input_buttons->addWidget(remove_input);
+    input_buttons->addStretch();
+    input_buttons->addWidget(batch_enabled_);
+    input_buttons->addWidget(batch_size_);
+    auto* inputs_box = new QGroupBox(tr("Inputs (none: the built-in model's defaults)"));
+    auto* inputs_layout = new QVBoxLayout(inputs_box);
+    inputs_layout->addWidget(inputs_);
+    inputs_layout->addLayout(input_buttons);
+
+    auto* run_box = new QGroupBox(tr("Run"));
+    auto* run_form = new QFormLayout(run_box);
+    run_form->addRow(tr("Device:"), device_);
+    run_form->addRow(tr("Data type:"), dtype_);
+    run_form->addRow(tr("Loss:"), loss_);
+    run_form->addRow(tr("Optimizer:"), optimizer_);
+    run_form->addRow(tr("Warm-up iterations:"), warmup_);
+    run_form->addRow(tr("Measured iterations:"), iterations_);
+    run_form->addRow(tr("Measure:"), measure_);
+    run_form->addRow(tr("Save as:"), rowOf(output_, browse_output));
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    start_ = buttons->addButton(tr("Start Profiling"), QDialogButtonBox::AcceptRole);
+    start_->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(model_box);
+    layout->addWidget(inputs_box);
+    layout->addWidget(run_box);
+    layout->addWidget(problem_);
+    layout->addWidget(buttons);
+
+    connect(browse_model, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("TorchScript Model"), model_file_->text(),
+            tr("TorchScript archives (*.pt *.pth *.zip);;All files (*)"));
+        if (!path.isEmpty()) {
+            model_file_->setText(path);
+            file_->setChecked(true);
+        }
+    });
+    connect(browse_root, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getExistingDirectory(this, tr("Project Root"), project_root_->text());
+        if (!path.isEmpty())
+            project_root_->setText(path);
+    });
+    connect(browse_output, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save Reports As"), output_->text());
+        if (!path.isEmpty()) {
+            output_edited_ = true;
+            output_->setText(path);
+        }
+    });
+    connect(add_input, &QPushButton::clicked, this, [this] { addInputRow(QString()); });
+    connect(remove_input, &QPushButton::clicked, this, [this] {
+        inputs_->removeRow(inputs_->currentRow() >= 0 ? inputs_->currentRow()
+                                                      : inputs_->rowCount() - 1);
+        validate();
+    });
+    connect(builtin_model_, &QComboBox::currentIndexChanged, this, [this] {
+        rebuildParameters();
+        builtin_->setChecked(true);
+    });
+    connect(output_, &QLineEdit::textEdited, this, [this] { output_edited_ = true; });
+    for (QLineEdit* field : {model_file_, project_root_, output_})
+        connect(field, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
+    for (QRadioButton* choice : {builtin_, file_})
+        connect(choice, &QRadioButton::toggled, this, &NewProfileDialog::validate);
+    connect(inputs_, &QTableWidget::cellChanged, this, &NewProfileDialog::validate);
+    connect(batch_enabled_, &QCheckBox::toggled, batch_size_, &QWidget::setEnabled);
+    connect(measure_, &QComboBox::currentIndexChanged, this, &NewProfileDialog::validate);
+
+    restore();
+    validate();
+}
+
+QString NewProfileDialog::modelRef() const {
+    return builtin_->isChecked() ? QStringLiteral("builtin:") + builtin_model_->currentText()
+                                 : model_file_->text().trimmed();
+}
+
+void NewProfileDialog::addInputRow(const QString& shape, const QString& dtype) {
+    const int row = inputs_->rowCount();
+    inputs_->insertRow(row);
+    inputs_->setItem(row, 0, new QTableWidgetItem(shape));
+    auto* dtypes = comboOf(kInputDTypes);
+    dtypes->setItemText(0, tr("run's data type"));
+    dtypes->setCurrentIndex(qMax(0, kInputDTypes.indexOf(dtype)));
+    inputs_->setCellWidget(row, 1, dtypes);
+    validate();
+}
+
+QLineEdit* NewProfileDialog::parameterField(const QString& name) const {
+    return qobject_cast<QLineEdit*>(parameter_fields_.value(name));
+}
+
+QComboBox* NewProfileDialog::parameterChoice(const QString& name) const {
+    return qobject_cast<QComboBox*>(parameter_fields_.value(name));
+}
+
+void NewProfileDialog::rebuildParameters() {
+    while (parameters_->rowCount() > 0)
+        parameters_->removeRow(0);
+    parameter_fields_.clear();
+    const BuiltinModelInfo* model = findBuiltinModel(builtin_model_->currentText().toStdString());
+    if (!model)
+        return;
+    const QSettings settings;
+    for (const BuiltinParameter& parameter : model->parameters) {
+        const QString name = QString::fromStdString(parameter.name);
+        const QString value =
+            settings
+                .value(kGroup + QStringLiteral("params/%1/%2")
+                                    .arg(QString::fromStdString(model->name), name),
+                       QString::fromStdString(parameter.default_value))
+                .toString();
+        QWidget* field;
+        if (parameter.kind == ParamKind::Choice) {
+            auto* combo = new QComboBox;
+            for (const std::string& choice : parameter.choices)
+                combo->addItem(QString::fromStdString(choice));
+            combo->setCurrentText(value);
+            field = combo;
+        } else {
+            auto* edit = new QLineEdit(value);
+            connect(edit, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
+            field = edit;
+        }
+        field->setToolTip(QString::fromStdString(parameter.description));
+        parameter_fields_.insert(name, field);
+        parameters_->addRow(name + QLatin1Char(':'), field);
+    }
+    validate();
+}
+
+QStringList NewProfileDialog::problems() const {
+    QStringList problems;
+    auto check = [&](QWidget* field, const QString& problem) {
+        mark(field, problem);
+        if (!problem.isEmpty())
+            problems << problem;
+    };
+    // The model.
+    const BuiltinModelInfo* model = findBuiltinModel(builtin_model_->currentText().toStdString());
+    if (builtin_->isChecked()) {
+        check(model_file_, {});
+        for (const BuiltinParameter& parameter :
+             model ? model->parameters : std::vector<BuiltinParameter>{}) {
+            QLineEdit* edit = parameterField(QString::fromStdString(parameter.name));
+            if (!edit)
+                continue;
+            const std::string expected =
+                checkParameterValue(parameter, edit->text().trimmed().toStdString());
+            check(edit, expected.empty() ? QString()
+                                         : tr("%1 must be %2")
+                                               .arg(QString::fromStdString(parameter.name),
+                                                    QString::fromStdString(expected)));
+        }
+    } else {
+        const QFileInfo file(model_file_->text().trimmed());
+        check(model_file_,
+              model_file_->text().trimmed().isEmpty() ? tr("Choose a TorchScript file.")
+              : !file.isFile()
+                  ? tr("The model file %1 does not exist.").arg(model_file_->text().trimmed())
+                  : QString());
+    }
+    const QString root = project_root_->text().trimmed();
+    check(project_root_, root.isEmpty() || QFileInfo(root).isDir()
+                             ? QString()
+                             : tr("The project root %1 is not a folder.").arg(root));
+    // The inputs.
+    for (int row = 0; row < inputs_->rowCount(); ++row) {
+        QTableWidgetItem* item = inputs_->item(row, 0);
+        QString problem;
+        try {
+            parseShape(item ? item->text().trimmed().toStdString() : std::string());
+        } catch (const Error& error) {
+            problem = tr("Input %1: %2").arg(row + 1).arg(QString::fromUtf8(error.what()));
+        }
+        if (item) {
+            item->setBackground(problem.isEmpty() ? QBrush() : QBrush(QColor(255, 205, 210)));
+            item->setToolTip(problem);
+        }
+        if (!problem.isEmpty())
+            problems << problem;
+    }
+    if (!builtin_->isChecked() && inputs_->rowCount() == 0)
+        problems << tr("A TorchScript model needs at least one input shape.");
+    // Where the reports go.
+    const QString prefix = output_->text().trimmed();
+    QString output_problem;
+    if (prefix.isEmpty()) {
+        output_problem = tr("Choose where to save the reports.");
+    } else if (!QFileInfo(QFileInfo(prefix).absolutePath()).isDir() &&
+               QFileInfo(prefix).absolutePath() != QDir(defaultRunsFolder()).absolutePath()) {
+        output_problem = tr("The folder %1 does not exist.").arg(QFileInfo(prefix).absolutePath());
+    } else {
+        RunRequest probe;
+        probe.measure = static_cast<Measure>(measure_->currentIndex());
+        probe.output_prefix = prefix;
+        for (const QString& path : probe.outputPaths()) {
+            if (QFileInfo::exists(path))
+                output_problem = tr("%1 exists already; reports are never overwritten.").arg(path);
+        }
+    }
+    check(output_, output_problem);
+    return problems;
+}
+
+void NewProfileDialog::validate() {
+    if (!output_edited_ && start_) {
+        // A fresh name for the model chosen, in the folder last used.
+        const QString folder =
+            output_->text().isEmpty()
+                ? QSettings()
+                      .value(kGroup + QStringLiteral("folder"), defaultRunsFolder())
+                      .toString()
+                : QFileInfo(output_->text()).absolutePath();
+        const QSignalBlocker blocker(output_);
+        output_->setText(newRunPrefix(folder, modelRef()));
+    }
+    if (!start_)
+        return;
+    const QStringList found = problems();
+    problem_->setText(found.value(0));
+    start_->setEnabled(found.isEmpty());
+}
+
+RunRequest NewProfileDialog::request() const {
+    RunRequest request;
+    RunConfig& config = request.config;
+    config.model = modelRef().toStdString();
+    if (builtin_->isChecked()) {
+        for (auto it = parameter_fields_.begin(); it != parameter_fields_.end(); ++it) {
+            const QString value = parameterField(it.key())
+                                      ? parameterField(it.key())->text()
+                                      : parameterChoice(it.key())->currentText();
+            config.params[it.key().toStdString()] = value.trimmed().toStdString();
+        }
+    }
+    config.project_root = project_root_->text().trimmed().toStdString();
+    for (int row = 0; row < inputs_->rowCount(); ++row) {
+        InputSpec spec;
+        spec.shape = parseShape(inputs_->item(row, 0)->text().trimmed().toStdString());
+        const int dtype = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex();
+        if (dtype > 0)
+            spec.dtype = parseDType(kInputDTypes[dtype].toStdString());
+        config.inputs.push_back(spec);
+    }
+    if (batch_enabled_->isChecked())
+        config.batch_size = batch_size_->value();
+    config.device = parseDevice(device_->currentText().toStdString());
+    config.dtype = parseDType(dtype_->currentText().toStdString());
+    if (loss_->currentIndex() > 0)
+        config.loss = parseLoss(loss_->currentText().toStdString());
+    config.optimizer = parseOptimizer(optimizer_->currentText().toStdString());
+    config.warmup = warmup_->value();
+    config.iterations = iterations_->value();
+    request.measure = static_cast<Measure>(measure_->currentIndex());
+    request.output_prefix = output_->text().trimmed();
+    return request;
+}
+
+void NewProfileDialog::accept() {
+    if (!problems().isEmpty())
+        return;
+    remember();
+    QDir().mkpath(QFileInfo(output_->text().trimmed()).absolutePath());
+    QDialog::accept();
+}
+
+void NewProfileDialog::restore() {
+    const QSettings settings;
+    auto value = [&](const char* key, const QVariant& fallback = {}) {
+        return settings.value(kGroup + QLatin1String(key), fallback);
+    };
+    builtin_model_->setCurrentText(value("builtin", QStringLiteral("mlp")).toString());
+    rebuildParameters();
+    model_file_->setText(value("file").toString());
+    (value("useFile", false).toBool() ? file_ : builtin_)->setChecked(true);
+    project_root_->setText(value("root").toString());
+    for (const QString& input : value("inputs").toStringList())
+        addInputRow(input.section(QLatin1Char(':'), 0, 0), input.section(QLatin1Char(':'), 1));
+    batch_enabled_->setChecked(value("batchEnabled", false).toBool());
+    batch_size_->setEnabled(batch_enabled_->isChecked());
+    batch_size_->setValue(value("batchSize", 1).toInt());
+    device_->setCurrentText(value("device", QStringLiteral("cpu")).toString());
+    dtype_->setCurrentText(value("dtype", QStringLiteral("float32")).toString());
+    loss_->setCurrentIndex(value("loss", 0).toInt());
+    optimizer_->setCurrentText(value("optimizer", QStringLiteral("sgd")).toString());
+    warmup_->setValue(value("warmup", 2).toInt());
+    iterations_->setValue(value("iterations", 5).toInt());
+    measure_->setCurrentIndex(value("measure", 0).toInt());
+}
+
+void NewProfileDialog::remember() const {
+    QSettings settings;
+    auto set = [&](const char* key, const QVariant& value) {
+        settings.setValue(kGroup + QLatin1String(key), value);
+    };
+    set("builtin", builtin_model_->currentText());
+    set("useFile", file_->isChecked());
+    set("file", model_file_->text().trimmed());
+    for (auto it = parameter_fields_.begin(); it != parameter_fields_.end(); ++it) {
+        const QString value = parameterField(it.key()) ? parameterField(it.key())->text()
+                                                       : parameterChoice(it.key())->currentText();
+        settings.setValue(
+            kGroup + QStringLiteral("params/%1/%2").arg(builtin_model_->currentText(), it.key()),
+            value.trimmed());
+    }
+    set("root", project_root_->text().trimmed());
+    QStringList inputs;
+    for (int row = 0; row < inputs_->rowCount(); ++row) {
+        const int dtype = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex();
+        inputs << inputs_->item(row, 0)->text().trimmed() + QLatin1Char(':') + kInputDTypes[dtype];
+    }
+    set("inputs", inputs);
+    set("batchEnabled", batch_enabled_->isChecked());
+    set("batchSize", batch_size_->value());
+    set("device", device_->currentText());
+    set("dtype", dtype_->currentText());
+    set("loss", loss_->currentIndex());
+    set("optimizer", optimizer_->currentText());
+    set("warmup", warmup_->value());
+    set("iterations", iterations_->value());
+    set("measure", measure_->currentIndex());
+    set("folder", QFileInfo(output_->text().trimmed()).absolutePath());
+}
+
+}  // namespace trainscope::ui

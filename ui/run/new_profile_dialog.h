@@ -1,0 +1,81 @@
+// File › New Profile: what to profile (a TorchScript file or a built-in model with its
+// parameters), its inputs, device, loss, optimizer, iterations, what to measure and where to
+// save. Invalid values are marked before a run can start; the last values are remembered.
+#pragma once
+
+#include <QDialog>
+#include <QMap>
+
+#include "run/run_request.h"
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace trainscope::ui {
+
+class NewProfileDialog : public QDialog {
+    Q_OBJECT
+  public:
+    explicit NewProfileDialog(QWidget* parent = nullptr);
+
+    // Valid only when problems() is empty.
+    RunRequest request() const;
+    // What is wrong with the current values, one line each; empty when a run can start.
+    QStringList problems() const;
+
+    // For tests and automation: the fields as a user reaches them.
+    QRadioButton* builtinChoice() const { return builtin_; }
+    QRadioButton* fileChoice() const { return file_; }
+    QComboBox* builtinModel() const { return builtin_model_; }
+    QLineEdit* parameterField(const QString& name) const;
+    QComboBox* parameterChoice(const QString& name) const;
+    QLineEdit* modelFile() const { return model_file_; }
+    QTableWidget* inputs() const { return inputs_; }
+    void addInputRow(const QString& shape, const QString& dtype = QString());
+    QComboBox* measureChoice() const { return measure_; }
+    QComboBox* deviceChoice() const { return device_; }
+    QSpinBox* warmup() const { return warmup_; }
+    QSpinBox* iterations() const { return iterations_; }
+    QLineEdit* outputPrefix() const { return output_; }
+    QPushButton* startButton() const { return start_; }
+
+    void accept() override;
+
+  private:
+    void rebuildParameters();
+    void validate();
+    void restore();
+    void remember() const;
+    QString modelRef() const;
+
+    QRadioButton* builtin_;
+    QRadioButton* file_;
+    QComboBox* builtin_model_;
+    QLineEdit* model_file_;
+    QFormLayout* parameters_;
+    QMap<QString, QWidget*> parameter_fields_;
+    QLineEdit* project_root_;
+    QTableWidget* inputs_;
+    QCheckBox* batch_enabled_;
+    QSpinBox* batch_size_;
+    QComboBox* device_;
+    QComboBox* dtype_;
+    QComboBox* loss_;
+    QComboBox* optimizer_;
+    QSpinBox* warmup_;
+    QSpinBox* iterations_;
+    QComboBox* measure_;
+    QLineEdit* output_;
+    QLabel* problem_;
+    QPushButton* start_;
+    bool output_edited_ = false;
+};
+
+}  // namespace trainscope::ui

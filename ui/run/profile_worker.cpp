@@ -1,0 +1,152 @@
+#include "run/profile_worker.h"
+
+#include <QFile>
+#include <optional>
+
+#include "trainscope/error.h"
+#include "trainscope/profiler.h"
+#include "trainscope/report_writer.h"
+
+namespace trainscope::ui {
+namespace {
+
+// How many iterations the engine will run, for the estimate of the time left.
+int plannedIterations(const RunRequest& request) {
+    const RunConfig& config = request.config;
+    int planned = 0;
+    if (request.measure != Measure::Time)
+        planned += config.warmup + 1;  // warm-up, then one measured iteration
+    if (request.measure != Measure::Memory)
+        planned += std::max(config.warmup, 1) + config.iterations;  // frames need one warm-up
+    return planned;
+}
+
+QString firstLine(const char* text) {
+    const QString message = QString::fromUtf8(text).trimmed();
+    return message.section(QLatin1Char('\n'), 0, 0);
+}
+
+}  // namespace
+
+QString RunProgress::text() const {
+    QString text = stage;
+    if (total > 0)
+        text += QObject::tr(", iteration %1 of %2").arg(iteration).arg(total);
+    if (seconds_left >= 0)
+        text += QObject::tr(" — about %1 s left").arg(qMax(1.0, seconds_left), 0, 'f', 0);
+    return text;
+}
+
+void ProfileWorker::run(int run, const RunRequest& request,
+                        std::shared_ptr<std::atomic<bool>> cancel) {
+    const int planned = plannedIterations(request);
+    int done = 0;
+    auto report_progress = [&](const Progress& progress) {
+        RunProgress out{QString::fromStdString(progress.stage), progress.iteration, progress.total,
+                        -1};
+        if (progress.iteration > 0 && progress.last_iteration_ms > 0) {
+            ++done;
+            out.seconds_left = qMax(0, planned - done) * progress.last_iteration_ms / 1000.0;
+        }
+        emit progressed(run, out);
+    };
+    try {
+        Profiler profiler(request.config, report_progress, cancel.get());
+        std::optional<MemoryReport> memory;
+        std::optional<TimeReport> time;
+        if (request.measure != Measure::Time)
+            memory = profiler.measureMemory();
+        if (request.measure != Measure::Memory)
+            time = profiler.measureTime();
+        if (cancel->load())
+            throw Cancelled();
+        const QStringList paths = request.outputPaths();
+        // Never over a user's file: the writer refuses existing paths, and writes both reports
+        // of a run or neither.
+        if (memory && time) {
+            writeReports(*memory, paths[0].toStdString(), *time, paths[1].toStdString(),
+                         Overwrite::Refuse);
+        } else if (memory) {
+            writeMemoryReport(*memory, paths[0].toStdString(), Overwrite::Refuse);
+        } else {
+            writeTimeReport(*time, paths[0].toStdString(), Overwrite::Refuse);
+        }
+        emit finished(run, paths);
+    } catch (const Cancelled&) {
+        emit failed(run, tr("The run was cancelled."), true);
+    } catch (const std::bad_alloc&) {
+        emit failed(run, tr("The run ran out of memory."), cancel->load());
+    } catch (const std::exception& error) {
+        emit failed(run, firstLine(error.what()), cancel->load());
+    }
+}
+
+ProfileRunner::ProfileRunner(QObject* parent) : QObject(parent), worker_(new ProfileWorker) {
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &ProfileWorker::progressed, this, &ProfileRunner::onWorkerProgress);
+    connect(worker_, &ProfileWorker::finished, this, &ProfileRunner::onWorkerFinished);
+    connect(worker_, &ProfileWorker::failed, this, &ProfileRunner::onWorkerFailed);
+    thread_.setObjectName(QStringLiteral("trainscope-engine"));
+    thread_.start();
+}
+
+ProfileRunner::~ProfileRunner() {
+    cancel();
+    thread_.quit();
+    thread_.wait();
+}
+
+bool ProfileRunner::start(const RunRequest& request) {
+    if (busy())
+        return false;
+    current_ = next_run_++;
+    ++in_flight_;
+    cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_, run = current_, request, flag = cancel_flag_] {
+            worker->run(run, request, flag);
+        },
+        Qt::QueuedConnection);
+    return true;
+}
+
+void ProfileRunner::cancel() {
+    if (!busy())
+        return;
+    cancel_flag_->store(true);
+    current_ = 0;  // whatever this run sends from now on is dropped
+    emit cancelled();
+}
+
+void ProfileRunner::onWorkerProgress(int run, const RunProgress& progress) {
+    if (run == current_)
+        emit progressed(progress);
+}
+
+void ProfileRunner::onWorkerFinished(int run, const QStringList& report_paths) {
+    --in_flight_;
+    if (run != current_) {
+        // Finished after a cancel: the files are new (the writer never overwrites), and the
+        // user asked for nothing, so they go.
+        for (const QString& path : report_paths)
+            QFile::remove(path);
+        return;
+    }
+    current_ = 0;
+    emit finished(report_paths);
+}
+
+void ProfileRunner::onWorkerFailed(int run, const QString& message, bool was_cancel) {
+    --in_flight_;
+    if (run != current_)
+        return;
+    current_ = 0;
+    if (was_cancel)
+        emit cancelled();
+    else
+        emit failed(message);
+}
+
+}  // namespace trainscope::ui
