@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "bench_report.h"
+#include "gui_bench_app.h"
 #include "main_window.h"
 #include "run/profile_worker.h"
 #include "run/run_request.h"
@@ -62,10 +63,7 @@ trainscope::ui::RunRequest mlpRequest(const QString& folder, int iterations) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("TrainScopeBenchmarks"));
+    trainscope::bench::GuiBenchmarkApp app(argc, argv);
     QTemporaryDir runs;
     trainscope::ui::MainWindow window;
     window.setRunsFolder(runs.path());

@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "bench_report.h"
+#include "gui_bench_app.h"
 #include "main_window.h"
 #include "report/sql_table_model.h"
 #include "views/entry_table_view.h"
@@ -44,10 +45,7 @@ double secondsOf(const std::function<void()>& work) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("TrainScopeBenchmarks"));
+    trainscope::bench::GuiBenchmarkApp app(argc, argv);
     const QString path = argc > 1 ? QString::fromLocal8Bit(argv[1])
                                   : QStringLiteral("/tmp/trainscope-large.time.sqlite");
     if (!QFile::exists(path)) {
