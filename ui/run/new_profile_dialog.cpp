@@ -82,6 +82,7 @@ NewProfileDialog::NewProfileDialog(QWidget* parent)
       problem_(new QLabel),
       start_(nullptr) {
     setWindowTitle(tr("New Profile"));
+    setMinimumWidth(560);
     for (const BuiltinModelInfo& model : builtinModels()) {
         builtin_model_->addItem(QString::fromStdString(model.name));
         builtin_model_->setItemData(builtin_model_->count() - 1,
