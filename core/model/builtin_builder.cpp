@@ -76,6 +76,89 @@ torch::jit::Module linear(const ScriptSource& source, int64_t in, int64_t out,
     return module;
 }
 
+torch::jit::Module layerNorm(const ScriptSource& source, int64_t d,
+                             const torch::TensorOptions& options) {
+    torch::jit::Module module = source.newModule("LayerNorm");
+    module.register_parameter("weight", torch::ones({d}, options).requires_grad_(true), false);
+    module.register_parameter("bias", torch::zeros({d}, options).requires_grad_(true), false);
+    source.defineMethods(module, "LayerNorm");
+    return module;
+}
+
+// nn.Embedding's initialisation: N(0, 1).
+torch::jit::Module embedding(const ScriptSource& source, int64_t count, int64_t d,
+                             const torch::TensorOptions& options) {
+    torch::jit::Module module = source.newModule("Embedding");
+    module.register_parameter(
+        "weight", torch::randn({count, d}, torch::kFloat32).to(options).requires_grad_(true),
+        false);
+    source.defineMethods(module, "Embedding");
+    return module;
+}
+
+// nn.Conv2d without bias (followed by BatchNorm): kaiming_uniform, bound 1/sqrt(fan_in).
+torch::jit::Module conv2d(const ScriptSource& source, int64_t in, int64_t out, int64_t kernel,
+                          int64_t stride, const torch::TensorOptions& options) {
+    const double bound = 1.0 / std::sqrt(static_cast<double>(in * kernel * kernel));
+    torch::jit::Module module = source.newModule("Conv2d");
+    module.register_parameter("weight", uniformParameter({out, in, kernel, kernel}, bound, options),
+                              false);
+    module.register_attribute("stride", c10::IntType::get(), stride);
+    module.register_attribute("padding", c10::IntType::get(), kernel / 2);
+    source.defineMethods(module, "Conv2d");
+    return module;
+}
+
+torch::jit::Module batchNorm(const ScriptSource& source, int64_t channels,
+                             const torch::TensorOptions& options) {
+    torch::jit::Module module = source.newModule("BatchNorm2d");
+    module.register_parameter("weight", torch::ones({channels}, options).requires_grad_(true),
+                              false);
+    module.register_parameter("bias", torch::zeros({channels}, options).requires_grad_(true),
+                              false);
+    module.register_buffer("running_mean", torch::zeros({channels}, options));
+    module.register_buffer("running_var", torch::ones({channels}, options));
+    source.defineMethods(module, "BatchNorm2d");
+    return module;
+}
+
+// Gives every parameter of `module` (and its submodules) a fresh tensor: matrices and kernels
+// drawn again with their layer's bound, vectors copied. Used for the copies of a block.
+void freshParameters(torch::jit::Module& module) {
+    torch::NoGradGuard no_grad;
+    for (const torch::jit::NameModule& sub : module.named_modules()) {
+        torch::jit::Module owner = sub.value;
+        for (const torch::jit::NameTensor& parameter : owner.named_parameters(false)) {
+            const torch::Tensor& old = parameter.value;
+            torch::Tensor fresh;
+            if (old.dim() >= 2) {
+                const double bound = 1.0 / std::sqrt(static_cast<double>(old[0].numel()));
+                fresh = torch::empty(old.sizes(), torch::kFloat32).uniform_(-bound, bound);
+                fresh = fresh.to(old.options());
+            } else {
+                fresh = old.clone();
+            }
+            owner.register_parameter(parameter.name, fresh.detach().requires_grad_(true), false);
+        }
+    }
+}
+
+// A stack of blocks of one TorchScript type that a `for block in self.NAME` loop can iterate:
+// copies of `first` in a list attribute NAME, each also a submodule NAME_i (so its parameters
+// are named and trained). `first_index` numbers the submodules.
+void registerBlockList(torch::jit::Module& parent, const std::string& name,
+                       const torch::jit::Module& prototype, int64_t count, int64_t first_index) {
+    c10::impl::GenericList blocks(prototype.type());
+    for (int64_t i = 0; i < count; ++i) {
+        torch::jit::Module block = i == 0 ? prototype : prototype.deepcopy();
+        if (i > 0)
+            freshParameters(block);
+        parent.register_module(name + "_" + std::to_string(first_index + i), block);
+        blocks.push_back(block._ivalue());
+    }
+    parent.register_attribute(name, c10::ListType::create(prototype.type()), blocks);
+}
+
 using Builder =
     std::function<BuiltModel(const ScriptSource&, const Params&, const torch::TensorOptions&)>;
 
@@ -91,8 +174,112 @@ BuiltModel buildMlp(const ScriptSource& source, const Params& params,
     return {mlp, {InputSpec{{2, 1024, d}, std::nullopt, 2}}, LossKind::Sum, {}};
 }
 
+torch::jit::Module mlpBlock(const ScriptSource& source, int64_t d, const std::string& act,
+                            const torch::TensorOptions& options) {
+    torch::jit::Module mlp = source.newModule("MLP");
+    mlp.register_module("lin_0", linear(source, d, 4 * d, options));
+    mlp.register_module("lin_1", linear(source, 4 * d, d, options));
+    mlp.register_attribute("act", c10::StringType::get(), act);
+    source.defineMethods(mlp, "MLP");
+    return mlp;
+}
+
+BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
+                            const torch::TensorOptions& options) {
+    const int64_t vocab = params.integer("vocab");
+    const int64_t d = params.integer("d_model");
+    const int64_t heads = params.integer("n_heads");
+    const int64_t seq = params.integer("seq_len");
+    if (d % heads != 0) {
+        throw Error("parameter 'd_model' of built-in model 'transformer' (" + std::to_string(d) +
+                    ") must be a multiple of 'n_heads' (" + std::to_string(heads) + ")");
+    }
+    torch::jit::Module attn = source.newModule("Attention");
+    attn.register_module("qkv", linear(source, d, 3 * d, options));
+    attn.register_module("proj", linear(source, d, d, options));
+    attn.register_attribute("n_heads", c10::IntType::get(), heads);
+    attn.register_buffer(
+        "causal_mask",
+        torch::ones({seq, seq}, torch::TensorOptions().dtype(torch::kBool).device(options.device()))
+            .triu(1));
+    source.defineMethods(attn, "Attention");
+    torch::jit::Module block = source.newModule("Block");
+    block.register_module("ln_1", layerNorm(source, d, options));
+    block.register_module("attn", attn);
+    block.register_module("ln_2", layerNorm(source, d, options));
+    block.register_module("mlp", mlpBlock(source, d, params.text("act"), options));
+    source.defineMethods(block, "Block");
+
+    torch::jit::Module gpt = source.newModule("GPT");
+    gpt.register_module("wte", embedding(source, vocab, d, options));
+    gpt.register_module("wpe", embedding(source, seq, d, options));
+    registerBlockList(gpt, "blocks", block, params.integer("n_layers"), 0);
+    gpt.register_module("ln_f", layerNorm(source, d, options));
+    torch::jit::Module head = source.newModule("Head");
+    head.register_parameter(
+        "weight", uniformParameter({vocab, d}, 1.0 / std::sqrt(double(d)), options), false);
+    source.defineMethods(head, "Head");
+    gpt.register_module("lm_head", head);
+    source.defineMethods(gpt, "GPT");
+    return {gpt, {InputSpec{{8, seq}, DType::Int64, vocab}}, LossKind::CrossEntropy, {}};
+}
+
+torch::jit::Module basicBlock(const ScriptSource& source, int64_t channels,
+                              const torch::TensorOptions& options) {
+    torch::jit::Module block = source.newModule("BasicBlock");
+    block.register_module("conv1", conv2d(source, channels, channels, 3, 1, options));
+    block.register_module("bn1", batchNorm(source, channels, options));
+    block.register_module("conv2", conv2d(source, channels, channels, 3, 1, options));
+    block.register_module("bn2", batchNorm(source, channels, options));
+    source.defineMethods(block, "BasicBlock");
+    return block;
+}
+
+// The first block of stages 2-4: half the resolution, twice the channels, projected shortcut.
+torch::jit::Module downBlock(const ScriptSource& source, int64_t in, int64_t out,
+                             const torch::TensorOptions& options) {
+    torch::jit::Module block = source.newModule("DownBlock");
+    block.register_module("conv1", conv2d(source, in, out, 3, 2, options));
+    block.register_module("bn1", batchNorm(source, out, options));
+    block.register_module("conv2", conv2d(source, out, out, 3, 1, options));
+    block.register_module("bn2", batchNorm(source, out, options));
+    block.register_module("down_conv", conv2d(source, in, out, 1, 2, options));
+    block.register_module("down_bn", batchNorm(source, out, options));
+    source.defineMethods(block, "DownBlock");
+    return block;
+}
+
+BuiltModel buildResnet(const ScriptSource& source, const Params& params,
+                       const torch::TensorOptions& options) {
+    const int64_t depth = params.integer("depth");
+    const int64_t width = params.integer("width");
+    const int64_t image = params.integer("image_size");
+    const int64_t classes = params.integer("classes");
+    if (depth < 10 || (depth - 2) % 8 != 0) {
+        throw Error(
+            "parameter 'depth' of built-in model 'resnet' must be 2 + 8n for n >= 1 "
+            "(10, 18, 26, ...), not " +
+            std::to_string(depth));
+    }
+    const int64_t blocks_per_stage = (depth - 2) / 8;
+    torch::jit::Module net = source.newModule("ResNet");
+    net.register_module("conv", conv2d(source, 3, width, 7, 2, options));
+    net.register_module("bn", batchNorm(source, width, options));
+    registerBlockList(net, "layer1", basicBlock(source, width, options), blocks_per_stage, 0);
+    for (int stage = 2; stage <= 4; ++stage) {
+        const int64_t out = width << (stage - 1);
+        const std::string name = "layer" + std::to_string(stage);
+        net.register_module(name + "_0", downBlock(source, out / 2, out, options));
+        registerBlockList(net, name, basicBlock(source, out, options), blocks_per_stage - 1, 1);
+    }
+    net.register_module("fc", linear(source, 8 * width, classes, options));
+    source.defineMethods(net, "ResNet");
+    return {net, {InputSpec{{8, 3, image, image}, std::nullopt, 2}}, LossKind::CrossEntropy, {}};
+}
+
 const std::map<std::string, Builder>& builders() {
-    static const std::map<std::string, Builder> table = {{"mlp", buildMlp}};
+    static const std::map<std::string, Builder> table = {
+        {"mlp", buildMlp}, {"transformer", buildTransformer}, {"resnet", buildResnet}};
     return table;
 }
 

@@ -1,5 +1,7 @@
 #include "model/workload.h"
 
+#include <ATen/record_function.h>
+
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/torch.h>
 
@@ -184,6 +186,17 @@ Workload::Workload(const RunConfig& config) : config_(config) {
 
 Workload::~Workload() = default;
 
+namespace {
+
+// The loss target is made once, in the first iteration: outside autograd, and invisible to
+// the operation observer, so that the first iteration runs the same operations as the rest.
+struct TargetGuard {
+    torch::NoGradGuard no_grad;
+    at::DisableRecordFunctionGuard no_record;
+};
+
+}  // namespace
+
 torch::Tensor Workload::computeLoss(const c10::IValue& output) {
     torch::Tensor out;
     if (output.isTensor()) {
@@ -202,7 +215,7 @@ torch::Tensor Workload::computeLoss(const c10::IValue& output) {
             return out.sum();
         case LossKind::Mse:
             if (!target_.defined()) {
-                torch::NoGradGuard no_grad;
+                TargetGuard quiet;
                 target_ = torch::randn_like(out);
             }
             return torch::mse_loss(out, target_);
@@ -216,7 +229,7 @@ torch::Tensor Workload::computeLoss(const c10::IValue& output) {
             const int64_t classes = out.size(-1);
             torch::Tensor logits = out.reshape({-1, classes});
             if (!target_.defined()) {
-                torch::NoGradGuard no_grad;
+                TargetGuard quiet;
                 target_ = torch::randint(
                     0, classes, {logits.size(0)},
                     torch::TensorOptions().dtype(torch::kInt64).device(out.device()));
