@@ -42,6 +42,7 @@ Model and inputs:
   --param KEY=VALUE            a built-in model parameter (repeatable)
   --input SHAPE[:DTYPE[:HIGH]] one forward argument, e.g. 2x4096x1024 or 4x128:int64:50257
                                (repeatable, in argument order; built-ins have defaults)
+  --inputs FILE                the forward arguments saved by tools/trainscope-export
   --batch-size N               override the first dimension of every input
   --dtype float32|bfloat16|float16   parameters and floating inputs (default float32)
   --device cpu|cuda            (default cpu)
@@ -84,6 +85,7 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
              config.params[v.substr(0, eq)] = v.substr(eq + 1);
          }},
         {"--input", [&](const std::string& v) { config.inputs.push_back(parseInputSpec(v)); }},
+        {"--inputs", [&](const std::string& v) { config.inputs_file = v; }},
         {"--batch-size",
          [&](const std::string& v) { config.batch_size = parseCount("--batch-size", v, 1); }},
         {"--dtype",

@@ -36,6 +36,25 @@ torch::Dtype torchDtype(DType dtype) {
     return torch::kFloat32;
 }
 
+std::optional<DType> fromTorchDtype(torch::ScalarType type) {
+    switch (type) {
+        case torch::kFloat32:
+            return DType::Float32;
+        case torch::kBFloat16:
+            return DType::BFloat16;
+        case torch::kFloat16:
+            return DType::Float16;
+        case torch::kInt64:
+            return DType::Int64;
+        case torch::kInt32:
+            return DType::Int32;
+        case torch::kBool:
+            return DType::Bool;
+        default:
+            return std::nullopt;
+    }
+}
+
 torch::Device torchDevice(Device device) {
     return device == Device::Cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
 }
@@ -103,8 +122,10 @@ void validateConfig(const RunConfig& config) {
             throw Error("--param applies to built-in models only; '" + ref.name +
                         "' is an archive");
         }
-        if (config.inputs.empty()) {
-            throw Error("a TorchScript archive needs its inputs (--input SHAPE, one per argument)");
+        if (config.inputs.empty() && config.inputs_file.empty()) {
+            throw Error(
+                "a TorchScript archive needs its inputs (--input SHAPE, one per argument, or "
+                "--inputs FILE)");
         }
     }
     if (config.device == Device::Cuda && !cudaAvailable()) {
@@ -115,6 +136,21 @@ void validateConfig(const RunConfig& config) {
     }
     if (config.warmup < 0 || config.iterations < 1) {
         throw Error("--warmup must be >= 0 and --iterations >= 1");
+    }
+    if (!config.inputs_file.empty()) {
+        if (!config.inputs.empty()) {
+            throw Error(
+                "give the inputs either as shapes (--input) or as a file (--inputs), "
+                "not both");
+        }
+        if (config.batch_size) {
+            throw Error("--batch-size cannot change the inputs saved in '" + config.inputs_file +
+                        "'; export them again with the batch size you want");
+        }
+        std::error_code ec;
+        if (!fs::is_regular_file(config.inputs_file, ec)) {
+            throw Error("inputs file not found: '" + config.inputs_file + "'");
+        }
     }
     if (config.batch_size && *config.batch_size <= 0) {
         throw Error("--batch-size must be positive");
@@ -153,11 +189,15 @@ Workload::Workload(const RunConfig& config) : config_(config) {
     loss_ = config_.loss.value_or(default_loss);
     module_.train();
 
-    for (InputSpec& spec : input_specs_) {
-        if (config_.batch_size) {
-            spec.shape[0] = *config_.batch_size;
+    if (!config_.inputs_file.empty()) {
+        loadInputs(config_.inputs_file, device);
+    } else {
+        for (InputSpec& spec : input_specs_) {
+            if (config_.batch_size) {
+                spec.shape[0] = *config_.batch_size;
+            }
+            inputs_.emplace_back(makeInput(spec, config_.dtype, device));
         }
-        inputs_.emplace_back(makeInput(spec, config_.dtype, device));
     }
 
     std::vector<torch::Tensor> trainable;
@@ -185,6 +225,42 @@ Workload::Workload(const RunConfig& config) : config_(config) {
 }
 
 Workload::~Workload() = default;
+
+// An inputs file is a TorchScript module whose buffers input_0, input_1, ... are the forward
+// arguments (tools/trainscope-export writes it; LibTorch can read it whatever PyTorch wrote).
+// Floating inputs take the run's dtype, like the model's parameters.
+void Workload::loadInputs(const std::string& path, torch::Device device) {
+    torch::jit::Module saved;
+    try {
+        saved = torch::jit::load(path, device);
+    } catch (const std::exception& e) {
+        throw Error("'" + path +
+                    "' is not an inputs file written by trainscope-export: " + oneLineMessage(e));
+    }
+    std::map<int, torch::Tensor> by_index;
+    for (const auto& buffer : saved.named_buffers(/*recurse=*/false)) {
+        if (buffer.name.rfind("input_", 0) == 0) {
+            by_index[std::stoi(buffer.name.substr(6))] = buffer.value;
+        }
+    }
+    if (by_index.empty() || by_index.rbegin()->first != static_cast<int>(by_index.size()) - 1) {
+        throw Error("'" + path +
+                    "' holds no inputs input_0, input_1, ... (write it with "
+                    "tools/trainscope-export)");
+    }
+    input_specs_.clear();
+    for (auto& [index, tensor] : by_index) {
+        torch::Tensor input = tensor.to(device);
+        if (input.is_floating_point()) {
+            input = input.to(torchDtype(config_.dtype));
+        }
+        InputSpec spec;
+        spec.shape = input.sizes().vec();
+        spec.dtype = fromTorchDtype(input.scalar_type());
+        input_specs_.push_back(spec);
+        inputs_.emplace_back(input.detach());
+    }
+}
 
 namespace {
 

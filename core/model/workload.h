@@ -36,6 +36,7 @@ class Workload {
 
   private:
     torch::Tensor computeLoss(const c10::IValue& output);
+    void loadInputs(const std::string& path, c10::Device device);
 
     RunConfig config_;
     torch::jit::Module module_;

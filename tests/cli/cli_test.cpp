@@ -36,11 +36,14 @@ class Cli : public ::testing::Test {
     }
     void TearDown() override { fs::remove_all(dir_); }
 
-    Result run(const std::string& args) {
+    Result run(const std::string& args) { return shell(std::string(TRAINSCOPE_CLI) + " " + args); }
+
+    // Runs a shell command in the working folder, capturing its output.
+    Result shell(const std::string& command_line) {
         const fs::path out = fs::path(dir_) / "stdout.txt";
         const fs::path err = fs::path(dir_) / "stderr.txt";
-        const std::string command = "cd '" + dir_ + "/work' && " + TRAINSCOPE_CLI + " " + args +
-                                    " >'" + out.string() + "' 2>'" + err.string() + "'";
+        const std::string command = "cd '" + dir_ + "/work' && " + command_line + " >'" +
+                                    out.string() + "' 2>'" + err.string() + "'";
         const int status = std::system(command.c_str());
         Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
         fs::remove(out);
@@ -159,3 +162,115 @@ TEST_F(Cli, UsageErrors) {
     expectCleanFailure("memory --model builtin:mlp --input 2x-3 -o a.sqlite", "input shape");
     expectCleanFailure("memory --model builtin:mlp --device cuda -o a.sqlite", "--device cuda");
 }
+
+namespace {
+
+// tools/trainscope-export on a Skyline-style project the tests copy into a fresh folder:
+// export, profile with the printed command, and frames that name the project's files.
+class Export : public Cli {
+  protected:
+    void SetUp() override {
+        Cli::SetUp();
+        fs::copy(SKYLINE_PROJECT, fs::path(dir_) / "work", fs::copy_options::recursive);
+    }
+    Result exportEntry(const std::string& entry) {
+        return shell(std::string(TRAINSCOPE_PYTHON) + " " + TRAINSCOPE_EXPORT + " " + entry +
+                     " --output-dir exported --cli " + TRAINSCOPE_CLI);
+    }
+    std::string project(const std::string& file) const {
+        return (fs::path(dir_) / "work" / file).string();
+    }
+};
+
+TEST_F(Export, AnEntryPointBecomesAProfileWhoseFramesNameTheProject) {
+    const Result exported = exportEntry("entry_point.py");
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    EXPECT_NE(exported.out.find("(scripted)"), std::string::npos) << exported.out;
+    // The printed command, as the user would paste it.
+    const std::string last_line =
+        exported.out.substr(exported.out.rfind('\n', exported.out.size() - 2) + 1);
+    ASSERT_NE(last_line.find("--inputs exported/inputs.pt"), std::string::npos) << last_line;
+    ASSERT_NE(last_line.find("--project-root"), std::string::npos) << last_line;
+    const Result profiled = shell(last_line);
+    ASSERT_EQ(profiled.exit_code, 0) << profiled.err;
+
+    ReportReader time(project("exported/profile.time.sqlite"));
+    const int inner = trainscope::test::taggedLine(project("textclf/layers.py"), "mixer-inner");
+    const int call = trainscope::test::taggedLine(project("textclf/model.py"), "mixer-call");
+    const auto frames = time.rows(
+        "SELECT e.operation_name, f.ordering, f.file_path, f.line_number FROM run_time_entries e "
+        "JOIN stack_frames f ON f.entry_id = e.id ORDER BY e.id, f.ordering");
+    bool found = false;
+    for (size_t i = 0; i + 1 < frames.size(); ++i) {
+        if (frames[i][0] == "aten::linear" && frames[i][1] == "0" &&
+            frames[i][2] == "textclf/layers.py" && frames[i][3] == std::to_string(inner)) {
+            EXPECT_EQ(frames[i + 1][2], "textclf/model.py");
+            EXPECT_EQ(frames[i + 1][3], std::to_string(call));
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found) << "no aten::linear at textclf/layers.py:" << inner;
+    for (const auto& row : frames) {
+        EXPECT_EQ(row[2].rfind("textclf/", 0), 0u) << row[2];  // project files only, relative
+    }
+    ReportReader memory(project("exported/profile.memory.sqlite"));
+    EXPECT_EQ(memory.scalar("SELECT COUNT(*) FROM weight_entries"), "7");
+}
+
+TEST_F(Export, EachFailureHasAClearMessage) {
+    std::ofstream(project("no_providers.py")) << "import torch\n\ndef helper():\n    pass\n";
+    std::ofstream(project("raises.py"))
+        << "from entry_point import skyline_model_provider as deepview_model_provider\n"
+           "def deepview_input_provider(batch_size=2):\n"
+           "    raise RuntimeError('the dataset is not downloaded')\n";
+    std::ofstream(project("unexportable.py"))
+        << "import torch\n"
+           "class Odd(torch.nn.Module):\n"
+           "    def __init__(self):\n"
+           "        super().__init__()\n"
+           "        self.lin = torch.nn.Linear(4, 4)\n"
+           "    def forward(self, x):\n"
+           "        double = lambda t: t * 2\n"
+           "        return {'logits': double(self.lin(x)), 'note': 'not a tensor'}\n"
+           "def model_provider():\n"
+           "    return Odd()\n"
+           "def input_provider(batch_size=2):\n"
+           "    return torch.randn(batch_size, 4)\n";
+
+    Result result = exportEntry("no_providers.py");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("defines no providers"), std::string::npos) << result.err;
+
+    result = exportEntry("raises.py");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("deepview_input_provider raised RuntimeError: the dataset is not "
+                              "downloaded"),
+              std::string::npos)
+        << result.err;
+
+    result = exportEntry("unexportable.py");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("neither scripted nor traced"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(project("exported/model.pt")));
+
+    result = exportEntry("missing.py");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("entry point not found"), std::string::npos) << result.err;
+}
+
+TEST_F(Export, InputsFilesAreCheckedByTheCli) {
+    ASSERT_EQ(exportEntry("entry_point.py").exit_code, 0);
+    Result result =
+        run("profile --model exported/model.pt --inputs exported/inputs.pt "
+            "--batch-size 8 -o p");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("--batch-size cannot change"), std::string::npos) << result.err;
+    result = run("profile --model exported/model.pt --inputs exported/model.pt -o p");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("holds no inputs"), std::string::npos) << result.err;
+    result = run("profile --model exported/model.pt --inputs nowhere.pt -o p");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("inputs file not found"), std::string::npos) << result.err;
+}
+
+}  // namespace

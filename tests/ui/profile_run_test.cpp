@@ -105,6 +105,21 @@ TEST_F(ProfileRunTest, InvalidValuesAreMarkedBeforeARunStarts) {
     EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("Input 1")));
     dialog->inputs()->item(0, 0)->setText(QStringLiteral("2x4x32"));
 
+    // An inputs file (from tools/trainscope-export) replaces the shapes.
+    dialog->inputsFile()->setText(runs_ + QStringLiteral("/no-such-inputs.pt"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("inputs file")));
+    QFile inputs_file(runs_ + QStringLiteral("/inputs.pt"));
+    ASSERT_TRUE(inputs_file.open(QIODevice::WriteOnly));
+    inputs_file.close();
+    dialog->inputsFile()->setText(inputs_file.fileName());
+    EXPECT_TRUE(dialog->startButton()->isEnabled());
+    EXPECT_FALSE(dialog->inputs()->isEnabled());
+    EXPECT_EQ(dialog->request().config.inputs_file, inputs_file.fileName().toStdString());
+    EXPECT_TRUE(dialog->request().config.inputs.empty());
+    dialog->inputsFile()->clear();
+    QFile::remove(inputs_file.fileName());
+
     dialog->fileChoice()->click();
     dialog->modelFile()->setText(runs_ + QStringLiteral("/no-such-model.pt"));
     EXPECT_FALSE(dialog->startButton()->isEnabled());

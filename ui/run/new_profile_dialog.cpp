@@ -67,6 +67,7 @@ NewProfileDialog::NewProfileDialog(QWidget* parent)
       parameters_(new QFormLayout),
       project_root_(new QLineEdit),
       inputs_(new QTableWidget(0, 2)),
+      inputs_file_(new QLineEdit),
       batch_enabled_(new QCheckBox(tr("Batch size"))),
       batch_size_(new QSpinBox),
       device_(comboOf({QStringLiteral("cpu")})),
@@ -105,6 +106,7 @@ NewProfileDialog::NewProfileDialog(QWidget* parent)
     auto* browse_model = new QPushButton(tr("Browse…"));
     auto* browse_root = new QPushButton(tr("Browse…"));
     auto* browse_output = new QPushButton(tr("Browse…"));
+    auto* browse_inputs = new QPushButton(tr("Browse…"));
     auto* add_input = new QPushButton(tr("Add Input"));
     auto* remove_input = new QPushButton(tr("Remove Input"));
 
@@ -125,6 +127,11 @@ NewProfileDialog::NewProfileDialog(QWidget* parent)
     auto* inputs_layout = new QVBoxLayout(inputs_box);
     inputs_layout->addWidget(inputs_);
     inputs_layout->addLayout(input_buttons);
+    auto* inputs_file_row = new QHBoxLayout;
+    inputs_file_row->addWidget(new QLabel(tr("Or an inputs file:")));
+    inputs_file_row->addWidget(rowOf(inputs_file_, browse_inputs), 1);
+    inputs_layout->addLayout(inputs_file_row);
+    inputs_file_->setPlaceholderText(tr("inputs.pt from tools/trainscope-export"));
 
     auto* run_box = new QGroupBox(tr("Run"));
     auto* run_form = new QFormLayout(run_box);
@@ -172,6 +179,18 @@ NewProfileDialog::NewProfileDialog(QWidget* parent)
             output_edited_ = true;
             output_->setText(path);
         }
+    });
+    connect(browse_inputs, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Inputs File"), inputs_file_->text(), tr("Inputs (*.pt);;All files (*)"));
+        if (!path.isEmpty())
+            inputs_file_->setText(path);
+    });
+    connect(inputs_file_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        // A file of saved inputs replaces the shapes (and cannot be re-batched).
+        inputs_->setEnabled(text.trimmed().isEmpty());
+        batch_enabled_->setEnabled(text.trimmed().isEmpty());
+        validate();
     });
     connect(add_input, &QPushButton::clicked, this, [this] { addInputRow(QString()); });
     connect(remove_input, &QPushButton::clicked, this, [this] {
@@ -290,8 +309,9 @@ QStringList NewProfileDialog::problems() const {
     check(project_root_, root.isEmpty() || QFileInfo(root).isDir()
                              ? QString()
                              : tr("The project root %1 is not a folder.").arg(root));
-    // The inputs.
-    for (int row = 0; row < inputs_->rowCount(); ++row) {
+    // The inputs: shapes, unless a file of saved inputs replaces them.
+    const int rows = inputs_file_->text().trimmed().isEmpty() ? inputs_->rowCount() : 0;
+    for (int row = 0; row < rows; ++row) {
         QTableWidgetItem* item = inputs_->item(row, 0);
         QString problem;
         try {
@@ -306,8 +326,12 @@ QStringList NewProfileDialog::problems() const {
         if (!problem.isEmpty())
             problems << problem;
     }
-    if (!builtin_->isChecked() && inputs_->rowCount() == 0)
-        problems << tr("A TorchScript model needs at least one input shape.");
+    const QString inputs_file = inputs_file_->text().trimmed();
+    check(inputs_file_, inputs_file.isEmpty() || QFileInfo(inputs_file).isFile()
+                            ? QString()
+                            : tr("The inputs file %1 does not exist.").arg(inputs_file));
+    if (!builtin_->isChecked() && inputs_->rowCount() == 0 && inputs_file.isEmpty())
+        problems << tr("A TorchScript model needs its inputs: shapes, or an inputs file.");
     // Where the reports go.
     const QString prefix = output_->text().trimmed();
     QString output_problem;
@@ -361,7 +385,9 @@ RunRequest NewProfileDialog::request() const {
         }
     }
     config.project_root = project_root_->text().trimmed().toStdString();
-    for (int row = 0; row < inputs_->rowCount(); ++row) {
+    config.inputs_file = inputs_file_->text().trimmed().toStdString();
+    const int rows = config.inputs_file.empty() ? inputs_->rowCount() : 0;  // a file replaces them
+    for (int row = 0; row < rows; ++row) {
         InputSpec spec;
         spec.shape = parseShape(inputs_->item(row, 0)->text().trimmed().toStdString());
         const int dtype = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex();
@@ -369,7 +395,7 @@ RunRequest NewProfileDialog::request() const {
             spec.dtype = parseDType(kInputDTypes[dtype].toStdString());
         config.inputs.push_back(spec);
     }
-    if (batch_enabled_->isChecked())
+    if (batch_enabled_->isChecked() && config.inputs_file.empty())
         config.batch_size = batch_size_->value();
     config.device = parseDevice(device_->currentText().toStdString());
     config.dtype = parseDType(dtype_->currentText().toStdString());
@@ -401,6 +427,7 @@ void NewProfileDialog::restore() {
     model_file_->setText(value("file").toString());
     (value("useFile", false).toBool() ? file_ : builtin_)->setChecked(true);
     project_root_->setText(value("root").toString());
+    inputs_file_->setText(value("inputsFile").toString());
     for (const QString& input : value("inputs").toStringList())
         addInputRow(input.section(QLatin1Char(':'), 0, 0), input.section(QLatin1Char(':'), 1));
     batch_enabled_->setChecked(value("batchEnabled", false).toBool());
@@ -431,6 +458,7 @@ void NewProfileDialog::remember() const {
             value.trimmed());
     }
     set("root", project_root_->text().trimmed());
+    set("inputsFile", inputs_file_->text().trimmed());
     QStringList inputs;
     for (int row = 0; row < inputs_->rowCount(); ++row) {
         const int dtype = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex();

@@ -39,6 +39,7 @@ class NewProfileDialog : public QDialog {
     QLineEdit* modelFile() const { return model_file_; }
     QTableWidget* inputs() const { return inputs_; }
     void addInputRow(const QString& shape, const QString& dtype = QString());
+    QLineEdit* inputsFile() const { return inputs_file_; }
     QComboBox* measureChoice() const { return measure_; }
     QComboBox* deviceChoice() const { return device_; }
     QSpinBox* warmup() const { return warmup_; }
@@ -63,6 +64,7 @@ class NewProfileDialog : public QDialog {
     QMap<QString, QWidget*> parameter_fields_;
     QLineEdit* project_root_;
     QTableWidget* inputs_;
+    QLineEdit* inputs_file_;
     QCheckBox* batch_enabled_;
     QSpinBox* batch_size_;
     QComboBox* device_;
