@@ -224,13 +224,20 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
     return {gpt, {InputSpec{{8, seq}, DType::Int64, vocab}}, LossKind::CrossEntropy, {}};
 }
 
+// The two 3x3 convolutions of a basic block, each followed by BatchNorm; the first one may
+// change the channels and the resolution.
+void registerConvPair(torch::jit::Module& block, const ScriptSource& source, int64_t in,
+                      int64_t out, int64_t stride, const torch::TensorOptions& options) {
+    block.register_module("conv1", conv2d(source, in, out, 3, stride, options));
+    block.register_module("bn1", batchNorm(source, out, options));
+    block.register_module("conv2", conv2d(source, out, out, 3, 1, options));
+    block.register_module("bn2", batchNorm(source, out, options));
+}
+
 torch::jit::Module basicBlock(const ScriptSource& source, int64_t channels,
                               const torch::TensorOptions& options) {
     torch::jit::Module block = source.newModule("BasicBlock");
-    block.register_module("conv1", conv2d(source, channels, channels, 3, 1, options));
-    block.register_module("bn1", batchNorm(source, channels, options));
-    block.register_module("conv2", conv2d(source, channels, channels, 3, 1, options));
-    block.register_module("bn2", batchNorm(source, channels, options));
+    registerConvPair(block, source, channels, channels, 1, options);
     source.defineMethods(block, "BasicBlock");
     return block;
 }
@@ -239,10 +246,7 @@ torch::jit::Module basicBlock(const ScriptSource& source, int64_t channels,
 torch::jit::Module downBlock(const ScriptSource& source, int64_t in, int64_t out,
                              const torch::TensorOptions& options) {
     torch::jit::Module block = source.newModule("DownBlock");
-    block.register_module("conv1", conv2d(source, in, out, 3, 2, options));
-    block.register_module("bn1", batchNorm(source, out, options));
-    block.register_module("conv2", conv2d(source, out, out, 3, 1, options));
-    block.register_module("bn2", batchNorm(source, out, options));
+    registerConvPair(block, source, in, out, 2, options);
     block.register_module("down_conv", conv2d(source, in, out, 1, 2, options));
     block.register_module("down_bn", batchNorm(source, out, options));
     source.defineMethods(block, "DownBlock");
