@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include "model/script_source.h"
 #include "trainscope/builtin_models.h"
@@ -162,26 +163,28 @@ void registerBlockList(torch::jit::Module& parent, const std::string& name,
 using Builder =
     std::function<BuiltModel(const ScriptSource&, const Params&, const torch::TensorOptions&)>;
 
-BuiltModel buildMlp(const ScriptSource& source, const Params& params,
-                    const torch::TensorOptions& options) {
-    const int64_t d = params.integer("d_model");
-    torch::jit::Module mlp = source.newModule("MLP");
-    mlp.register_module("lin_0", linear(source, d, 4 * d, options));
-    mlp.register_module("lin_1", linear(source, 4 * d, d, options));
-    mlp.register_attribute("act", c10::StringType::get(), params.text("act"));
-    mlp.register_attribute("dropout", c10::FloatType::get(), params.number("dropout"));
-    source.defineMethods(mlp, "MLP");
-    return {mlp, {InputSpec{{2, 1024, d}, std::nullopt, 2}}, LossKind::Sum, {}};
-}
-
+// The MLP class of mlp.py and of transformer.py: Linear(d, 4d), activation, Linear(4d, d);
+// mlp.py's also takes a dropout probability.
 torch::jit::Module mlpBlock(const ScriptSource& source, int64_t d, const std::string& act,
-                            const torch::TensorOptions& options) {
+                            std::optional<double> dropout, const torch::TensorOptions& options) {
     torch::jit::Module mlp = source.newModule("MLP");
     mlp.register_module("lin_0", linear(source, d, 4 * d, options));
     mlp.register_module("lin_1", linear(source, 4 * d, d, options));
     mlp.register_attribute("act", c10::StringType::get(), act);
+    if (dropout) {
+        mlp.register_attribute("dropout", c10::FloatType::get(), *dropout);
+    }
     source.defineMethods(mlp, "MLP");
     return mlp;
+}
+
+BuiltModel buildMlp(const ScriptSource& source, const Params& params,
+                    const torch::TensorOptions& options) {
+    const int64_t d = params.integer("d_model");
+    return {mlpBlock(source, d, params.text("act"), params.number("dropout"), options),
+            {InputSpec{{2, 1024, d}, std::nullopt, 2}},
+            LossKind::Sum,
+            {}};
 }
 
 BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
@@ -207,7 +210,7 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
     block.register_module("ln_1", layerNorm(source, d, options));
     block.register_module("attn", attn);
     block.register_module("ln_2", layerNorm(source, d, options));
-    block.register_module("mlp", mlpBlock(source, d, params.text("act"), options));
+    block.register_module("mlp", mlpBlock(source, d, params.text("act"), std::nullopt, options));
     source.defineMethods(block, "Block");
 
     torch::jit::Module gpt = source.newModule("GPT");

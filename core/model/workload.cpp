@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <utility>
 
 #include "error_text.h"
 #include "model/builtin_builder.h"
@@ -18,41 +19,29 @@ namespace {
 
 constexpr const char* kBuiltinPrefix = "builtin:";
 
+// TrainScope's data types and LibTorch's, one pair each, read in both directions.
+constexpr std::pair<DType, torch::ScalarType> kDTypes[] = {
+    {DType::Float32, torch::kFloat32}, {DType::BFloat16, torch::kBFloat16},
+    {DType::Float16, torch::kFloat16}, {DType::Int64, torch::kInt64},
+    {DType::Int32, torch::kInt32},     {DType::Bool, torch::kBool},
+};
+
 torch::Dtype torchDtype(DType dtype) {
-    switch (dtype) {
-        case DType::Float32:
-            return torch::kFloat32;
-        case DType::BFloat16:
-            return torch::kBFloat16;
-        case DType::Float16:
-            return torch::kFloat16;
-        case DType::Int64:
-            return torch::kInt64;
-        case DType::Int32:
-            return torch::kInt32;
-        case DType::Bool:
-            return torch::kBool;
+    for (const auto& [ours, theirs] : kDTypes) {
+        if (ours == dtype) {
+            return theirs;
+        }
     }
     return torch::kFloat32;
 }
 
 std::optional<DType> fromTorchDtype(torch::ScalarType type) {
-    switch (type) {
-        case torch::kFloat32:
-            return DType::Float32;
-        case torch::kBFloat16:
-            return DType::BFloat16;
-        case torch::kFloat16:
-            return DType::Float16;
-        case torch::kInt64:
-            return DType::Int64;
-        case torch::kInt32:
-            return DType::Int32;
-        case torch::kBool:
-            return DType::Bool;
-        default:
-            return std::nullopt;
+    for (const auto& [ours, theirs] : kDTypes) {
+        if (theirs == type) {
+            return ours;
+        }
     }
+    return std::nullopt;
 }
 
 torch::Device torchDevice(Device device) {
