@@ -14,7 +14,8 @@ constexpr int kChartCount = 10;
 
 }  // namespace
 
-MemoryPage::MemoryPage(QSqlDatabase db, const MemorySummary& summary, QWidget* parent)
+MemoryPage::MemoryPage(QSqlDatabase db, const MemorySummary& summary,
+                       const QVector<TopEntry>& top_activations, QWidget* parent)
     : QWidget(parent), weights_(new EntryTableView), activations_(new EntryTableView) {
     weights_->setEntryModel(weightsModel(db, summary.peak, this));
     activations_->setEntryModel(activationsModel(db, summary.peak, this));
@@ -24,7 +25,7 @@ MemoryPage::MemoryPage(QSqlDatabase db, const MemorySummary& summary, QWidget* p
     tables->addWidget(activations_);
     auto* charts = new QSplitter(Qt::Vertical);
     charts->addWidget(sizeChart(tr("Largest weights"), topWeights(db, kChartCount)));
-    charts->addWidget(sizeChart(tr("Largest activations"), topActivations(db, kChartCount)));
+    charts->addWidget(sizeChart(tr("Largest activations"), top_activations));
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(tables);
     split->addWidget(charts);

@@ -14,7 +14,9 @@ class EntryTableView;
 class MemoryPage : public QWidget {
     Q_OBJECT
   public:
-    MemoryPage(QSqlDatabase db, const MemorySummary& summary, QWidget* parent = nullptr);
+    // `top_activations`: the largest activations, largest first (the browser reads them once).
+    MemoryPage(QSqlDatabase db, const MemorySummary& summary,
+               const QVector<TopEntry>& top_activations, QWidget* parent = nullptr);
     EntryTableView* weightsView() const { return weights_; }
     EntryTableView* activationsView() const { return activations_; }
 

@@ -15,9 +15,11 @@ constexpr int kTopCount = 8;
 
 }  // namespace
 
-OverviewPage::OverviewPage(QSqlDatabase memory, const std::optional<MemorySummary>& memory_summary,
-                           QSqlDatabase time, const std::optional<TimeSummary>& time_summary,
-                           const QString& error, QWidget* parent)
+OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
+                           const QVector<TopEntry>& top_activations,
+                           const std::optional<TimeSummary>& time_summary,
+                           const QVector<TopEntry>& top_operations, const QString& error,
+                           QWidget* parent)
     : QWidget(parent) {
     QStringList lines;
     auto* charts = new QGridLayout;
@@ -29,7 +31,7 @@ OverviewPage::OverviewPage(QSqlDatabase memory, const std::optional<MemorySummar
                           formatBytes(m.activations), formatBytes(m.other()));
         charts->addWidget(memoryBreakdownChart(m), 0, 0);
         charts->addWidget(
-            sizeChart(tr("Top operations by activation memory"), topActivations(memory, kTopCount)),
+            sizeChart(tr("Top operations by activation memory"), top_activations.mid(0, kTopCount)),
             1, 0);
     }
     if (time_summary) {
@@ -42,8 +44,8 @@ OverviewPage::OverviewPage(QSqlDatabase memory, const std::optional<MemorySummar
                      .arg(t.operations);
         charts->addWidget(iterationSplitChart(t), 0, 1);
         charts->addWidget(
-            operationTimeChart(tr("Top operations by time"), topOperationsByTime(time, kTopCount)),
-            1, 1);
+            operationTimeChart(tr("Top operations by time"), top_operations.mid(0, kTopCount)), 1,
+            1);
     }
     if (!error.isEmpty())
         lines << tr("Could not read the report's totals: %1").arg(error);

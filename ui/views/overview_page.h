@@ -2,7 +2,6 @@
 // backward split, the top operations by time and by activation memory).
 #pragma once
 
-#include <QSqlDatabase>
 #include <QWidget>
 #include <optional>
 
@@ -13,11 +12,14 @@ namespace trainscope::ui {
 class OverviewPage : public QWidget {
     Q_OBJECT
   public:
-    // A database is invalid when the run has no report of that kind; `error` says why the
-    // totals could not be read, if they could not.
-    OverviewPage(QSqlDatabase memory, const std::optional<MemorySummary>& memory_summary,
-                 QSqlDatabase time, const std::optional<TimeSummary>& time_summary,
-                 const QString& error, QWidget* parent = nullptr);
+    // A summary is empty when the run has no report of that kind; `error` says why the totals
+    // could not be read, if they could not. The top entries come largest first; the overview
+    // shows the first few.
+    OverviewPage(const std::optional<MemorySummary>& memory_summary,
+                 const QVector<TopEntry>& top_activations,
+                 const std::optional<TimeSummary>& time_summary,
+                 const QVector<TopEntry>& top_operations, const QString& error,
+                 QWidget* parent = nullptr);
     const QString& text() const { return text_; }
 
   private:

@@ -16,6 +16,13 @@
 #include "views/time_page.h"
 
 namespace trainscope::ui {
+namespace {
+
+// Bars in the memory and time tabs' charts (the overview shows fewer).
+constexpr int kActivationBars = 10;
+constexpr int kOperationBars = 15;
+
+}  // namespace
 
 ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr<ReportFile> time,
                              QWidget* parent)
@@ -32,17 +39,24 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
     source_panel_->setProjectRoot(defaultProjectRoot());
 
     tabs_ = new QTabWidget;
-    auto* overview = new OverviewPage(memory_db, memory_summary_, time_db, time_summary_, error);
+    // The charts' top entries are read once (on a large report each is a scan of its table),
+    // then shared by the overview and the memory and time tabs.
+    const QVector<TopEntry> top_activations =
+        memory_summary_ ? topActivations(memory_db, kActivationBars) : QVector<TopEntry>();
+    const QVector<TopEntry> top_operations =
+        time_summary_ ? topOperationsByTime(time_db, kOperationBars) : QVector<TopEntry>();
+    auto* overview =
+        new OverviewPage(memory_summary_, top_activations, time_summary_, top_operations, error);
     overview_text_ = overview->text();
     tabs_->addTab(overview, tr("Overview"));
     if (memory_summary_) {
-        memory_page_ = new MemoryPage(memory_db, *memory_summary_);
+        memory_page_ = new MemoryPage(memory_db, *memory_summary_, top_activations);
         followSelection(memory_page_->weightsView(), *memory_, EntryTable::Weight);
         followSelection(memory_page_->activationsView(), *memory_, EntryTable::Activation);
         tabs_->addTab(memory_page_, tr("Memory"));
     }
     if (time_summary_) {
-        time_page_ = new TimePage(time_db, *time_summary_);
+        time_page_ = new TimePage(time_db, *time_summary_, top_operations);
         followSelection(time_page_->operationsView(), *time_, EntryTable::Operation);
         tabs_->addTab(time_page_, tr("Time"));
     }

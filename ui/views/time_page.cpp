@@ -14,13 +14,8 @@
 #include "views/layout.h"
 
 namespace trainscope::ui {
-namespace {
-
-constexpr int kChartCount = 15;
-
-}  // namespace
-
-TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, QWidget* parent)
+TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary,
+                   const QVector<TopEntry>& top_operations, QWidget* parent)
     : QWidget(parent),
       db_(db),
       summary_(summary),
@@ -49,8 +44,7 @@ TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, QWidget* parent)
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table);
-    split->addWidget(
-        operationTimeChart(tr("Top operations by time"), topOperationsByTime(db_, kChartCount)));
+    split->addWidget(operationTimeChart(tr("Top operations by time"), top_operations));
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});

@@ -20,7 +20,9 @@ class TimePage : public QWidget {
   public:
     static constexpr int kFilterDelayMs = 300;
 
-    TimePage(QSqlDatabase db, const TimeSummary& summary, QWidget* parent = nullptr);
+    // `top_operations`: the operations by total time, largest first (read once by the browser).
+    TimePage(QSqlDatabase db, const TimeSummary& summary, const QVector<TopEntry>& top_operations,
+             QWidget* parent = nullptr);
     EntryTableView* operationsView() const { return view_; }
     QLineEdit* filterField() const { return filter_; }
     QComboBox* groupingChoice() const { return grouping_; }
