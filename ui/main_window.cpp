@@ -64,7 +64,6 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    run_progress_->setRange(0, 0);  // busy until the engine reports iterations
     run_progress_->setMaximumWidth(160);
     statusBar()->addPermanentWidget(run_status_);
     statusBar()->addPermanentWidget(run_progress_);
@@ -105,7 +104,7 @@ bool MainWindow::startRun(const RunRequest& request) {
         return false;
     }
     run_status_->setText(tr("Starting %1…").arg(QString::fromStdString(request.config.model)));
-    run_progress_->setRange(0, 0);
+    run_progress_->setRange(0, 0);  // busy until the engine reports iterations
     run_progress_->show();
     cancel_->show();
     if (welcome_)

@@ -72,12 +72,11 @@ void ProfileWorker::run(int run, const RunRequest& request,
             writeTimeReport(*time, paths[0].toStdString(), Overwrite::Refuse);
         }
         emit finished(run, paths);
-    } catch (const Cancelled&) {
-        emit failed(run, tr("The run was cancelled."), true);
     } catch (const std::bad_alloc&) {
-        emit failed(run, tr("The run ran out of memory."), cancel->load());
+        emit failed(run, tr("The run ran out of memory."));
     } catch (const std::exception& error) {
-        emit failed(run, firstLine(error.what()), cancel->load());
+        // A cancelled run ends here too (trainscope::Cancelled); the runner drops its answer.
+        emit failed(run, firstLine(error.what()));
     }
 }
 
@@ -138,15 +137,12 @@ void ProfileRunner::onWorkerFinished(int run, const QStringList& report_paths) {
     emit finished(report_paths);
 }
 
-void ProfileRunner::onWorkerFailed(int run, const QString& message, bool was_cancel) {
+void ProfileRunner::onWorkerFailed(int run, const QString& message) {
     --in_flight_;
     if (run != current_)
-        return;
+        return;  // cancelled: cancel() already said so
     current_ = 0;
-    if (was_cancel)
-        emit cancelled();
-    else
-        emit failed(message);
+    emit failed(message);
 }
 
 }  // namespace trainscope::ui

@@ -47,7 +47,7 @@ class ProfileRunner : public QObject {
   private:
     void onWorkerProgress(int run, const trainscope::ui::RunProgress& progress);
     void onWorkerFinished(int run, const QStringList& report_paths);
-    void onWorkerFailed(int run, const QString& message, bool was_cancel);
+    void onWorkerFailed(int run, const QString& message);
 
     QThread thread_;
     ProfileWorker* worker_;
@@ -66,7 +66,7 @@ class ProfileWorker : public QObject {
   signals:
     void progressed(int run, const trainscope::ui::RunProgress& progress);
     void finished(int run, const QStringList& report_paths);
-    void failed(int run, const QString& message, bool was_cancel);
+    void failed(int run, const QString& message);
 };
 
 }  // namespace trainscope::ui
