@@ -86,7 +86,7 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 NewProfileDialog* MainWindow::showNewProfileDialog() {
-    auto* dialog = new NewProfileDialog(this);
+    auto* dialog = new NewProfileDialog(runs_folder_, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { startRun(dialog->request()); });
     dialog->open();

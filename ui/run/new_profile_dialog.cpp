@@ -58,7 +58,7 @@ QWidget* rowOf(QWidget* field, QPushButton* button) {
 
 }  // namespace
 
-NewProfileDialog::NewProfileDialog(QWidget* parent)
+NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     : QDialog(parent),
       builtin_(new QRadioButton(tr("Built-in model"))),
       file_(new QRadioButton(tr("TorchScript file"))),
@@ -81,7 +81,8 @@ NewProfileDialog::NewProfileDialog(QWidget* parent)
       measure_(comboOf({tr("Memory and time"), tr("Memory only"), tr("Time only")})),
       output_(new QLineEdit),
       problem_(new QLabel),
-      start_(nullptr) {
+      start_(nullptr),
+      runs_folder_(runs_folder) {
     setWindowTitle(tr("New Profile"));
     setMinimumWidth(560);
     for (const BuiltinModelInfo& model : builtinModels()) {
@@ -231,6 +232,17 @@ void NewProfileDialog::addInputRow(const QString& shape, const QString& dtype) {
     validate();
 }
 
+QString NewProfileDialog::parameterValue(const QString& name) const {
+    if (QLineEdit* field = parameterField(name))
+        return field->text().trimmed();
+    return parameterChoice(name)->currentText();
+}
+
+QString NewProfileDialog::inputDType(int row) const {
+    return kInputDTypes.value(
+        qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex());
+}
+
 QLineEdit* NewProfileDialog::parameterField(const QString& name) const {
     return qobject_cast<QLineEdit*>(parameter_fields_.value(name));
 }
@@ -338,7 +350,7 @@ QStringList NewProfileDialog::problems() const {
     if (prefix.isEmpty()) {
         output_problem = tr("Choose where to save the reports.");
     } else if (!QFileInfo(QFileInfo(prefix).absolutePath()).isDir() &&
-               QFileInfo(prefix).absolutePath() != QDir(defaultRunsFolder()).absolutePath()) {
+               QFileInfo(prefix).absolutePath() != QDir(runs_folder_).absolutePath()) {
         output_problem = tr("The folder %1 does not exist.").arg(QFileInfo(prefix).absolutePath());
     } else {
         RunRequest probe;
@@ -354,19 +366,15 @@ QStringList NewProfileDialog::problems() const {
 }
 
 void NewProfileDialog::validate() {
-    if (!output_edited_ && start_) {
+    if (!output_edited_) {
         // A fresh name for the model chosen, in the folder last used.
         const QString folder =
             output_->text().isEmpty()
-                ? QSettings()
-                      .value(kGroup + QStringLiteral("folder"), defaultRunsFolder())
-                      .toString()
+                ? QSettings().value(kGroup + QStringLiteral("folder"), runs_folder_).toString()
                 : QFileInfo(output_->text()).absolutePath();
         const QSignalBlocker blocker(output_);
         output_->setText(newRunPrefix(folder, modelRef()));
     }
-    if (!start_)
-        return;
     const QStringList found = problems();
     problem_->setText(found.value(0));
     start_->setEnabled(found.isEmpty());
@@ -378,10 +386,7 @@ RunRequest NewProfileDialog::request() const {
     config.model = modelRef().toStdString();
     if (builtin_->isChecked()) {
         for (auto it = parameter_fields_.begin(); it != parameter_fields_.end(); ++it) {
-            const QString value = parameterField(it.key())
-                                      ? parameterField(it.key())->text()
-                                      : parameterChoice(it.key())->currentText();
-            config.params[it.key().toStdString()] = value.trimmed().toStdString();
+            config.params[it.key().toStdString()] = parameterValue(it.key()).toStdString();
         }
     }
     config.project_root = project_root_->text().trimmed().toStdString();
@@ -390,9 +395,8 @@ RunRequest NewProfileDialog::request() const {
     for (int row = 0; row < rows; ++row) {
         InputSpec spec;
         spec.shape = parseShape(inputs_->item(row, 0)->text().trimmed().toStdString());
-        const int dtype = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex();
-        if (dtype > 0)
-            spec.dtype = parseDType(kInputDTypes[dtype].toStdString());
+        if (!inputDType(row).isEmpty())
+            spec.dtype = parseDType(inputDType(row).toStdString());
         config.inputs.push_back(spec);
     }
     if (batch_enabled_->isChecked() && config.inputs_file.empty())
@@ -451,18 +455,15 @@ void NewProfileDialog::remember() const {
     set("useFile", file_->isChecked());
     set("file", model_file_->text().trimmed());
     for (auto it = parameter_fields_.begin(); it != parameter_fields_.end(); ++it) {
-        const QString value = parameterField(it.key()) ? parameterField(it.key())->text()
-                                                       : parameterChoice(it.key())->currentText();
         settings.setValue(
             kGroup + QStringLiteral("params/%1/%2").arg(builtin_model_->currentText(), it.key()),
-            value.trimmed());
+            parameterValue(it.key()));
     }
     set("root", project_root_->text().trimmed());
     set("inputsFile", inputs_file_->text().trimmed());
     QStringList inputs;
     for (int row = 0; row < inputs_->rowCount(); ++row) {
-        const int dtype = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex();
-        inputs << inputs_->item(row, 0)->text().trimmed() + QLatin1Char(':') + kInputDTypes[dtype];
+        inputs << inputs_->item(row, 0)->text().trimmed() + QLatin1Char(':') + inputDType(row);
     }
     set("inputs", inputs);
     set("batchEnabled", batch_enabled_->isChecked());

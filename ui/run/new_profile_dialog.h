@@ -23,7 +23,9 @@ namespace trainscope::ui {
 class NewProfileDialog : public QDialog {
     Q_OBJECT
   public:
-    explicit NewProfileDialog(QWidget* parent = nullptr);
+    // `runs_folder`: where reports go until the user picks another folder (it is created on
+    // Start when missing).
+    explicit NewProfileDialog(const QString& runs_folder, QWidget* parent = nullptr);
 
     // Valid only when problems() is empty.
     RunRequest request() const;
@@ -55,6 +57,8 @@ class NewProfileDialog : public QDialog {
     void restore();
     void remember() const;
     QString modelRef() const;
+    QString parameterValue(const QString& name) const;  // from its field or its choice
+    QString inputDType(int row) const;                  // empty: the run's data type
 
     QRadioButton* builtin_;
     QRadioButton* file_;
@@ -78,6 +82,7 @@ class NewProfileDialog : public QDialog {
     QLabel* problem_;
     QPushButton* start_;
     bool output_edited_ = false;
+    QString runs_folder_;
 };
 
 }  // namespace trainscope::ui
