@@ -2,6 +2,7 @@
 // forward operation that created them.
 #include <gtest/gtest.h>
 
+#include "support/toynet.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
 
@@ -10,13 +11,7 @@ using namespace trainscope;
 namespace {
 
 RunConfig toynet() {
-    RunConfig config;
-    config.model = TOYNET_ARCHIVE;
-    config.inputs = {parseInputSpec("8x32")};
-    config.project_root = TOYNET_PROJECT;
-    config.warmup = 1;
-    config.iterations = 3;
-    return config;
+    return test::toynetConfig(TOYNET_PROJECT, 3);
 }
 
 std::vector<std::string> namesOf(const TimeReport& report) {

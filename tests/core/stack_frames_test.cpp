@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "support/report_reader.h"
+#include "support/toynet.h"
 #include "trainscope/profiler.h"
 
 namespace fs = std::filesystem;
@@ -19,13 +20,7 @@ StackFrame at(const std::string& file, const std::string& tag) {
 }
 
 RunConfig toynetWithRoot(const std::string& root) {
-    RunConfig config;
-    config.model = TOYNET_ARCHIVE;
-    config.inputs = {parseInputSpec("8x32")};
-    config.project_root = root;
-    config.warmup = 1;
-    config.iterations = 1;
-    return config;
+    return test::toynetConfig(root, 1);
 }
 
 void expectToyNetFrames(const TimeReport& report) {
