@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     const int files_before = QDir(runs.path()).entryList(QDir::Files).size();
     window.startRun(mlpRequest(runs.path(), 1000));
     if (!QTest::qWaitFor(
-            [&] { return window.runStatus().contains(QStringLiteral("time: measuring")); },
+            [&] { return window.runStatus().contains(QStringLiteral("Time: measuring")); },
             600000)) {
         std::fprintf(stderr, "gui_stall: the second run never reached its time pass\n");
         return 1;

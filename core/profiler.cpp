@@ -39,6 +39,19 @@ std::string nowIso8601() {
 std::string version() {
     return TRAINSCOPE_VERSION;
 }
+std::string stageName(const Progress& progress) {
+    const char* pass = progress.pass == Pass::Memory ? "memory" : "time";
+    switch (progress.phase) {
+        case Phase::LoadingModel:
+            return std::string(pass) + ": loading model";
+        case Phase::WarmUp:
+            return std::string(pass) + ": warm-up";
+        case Phase::Measuring:
+            break;
+    }
+    return std::string(pass) + ": measuring";
+}
+
 std::string torchVersion() {
     return TORCH_VERSION;
 }
@@ -73,16 +86,16 @@ struct Profiler::Impl {
         }
     }
 
-    void report(const std::string& stage, int iteration = 0, int total = 0,
+    void report(Pass pass, Phase phase, int iteration = 0, int total = 0,
                 double last_ms = 0.0) const {
         if (progress) {
-            progress(Progress{stage, iteration, total, last_ms});
+            progress(Progress{pass, phase, iteration, total, last_ms});
         }
     }
 
-    // Runs `count` iterations, reporting each under `stage`, and returns their wall times.
+    // Runs `count` iterations, reporting each under pass and phase, and returns their wall times.
     std::vector<double> iterate(Workload& workload, IterationListener& listener, int count,
-                                const std::string& stage, int first = 1, int total = 0) const {
+                                Pass pass, Phase phase, int first = 1, int total = 0) const {
         std::vector<double> times;
         CancelCheck cancel_check(cancel);
         IterationListeners checked({&cancel_check, &listener});
@@ -93,7 +106,7 @@ struct Profiler::Impl {
             times.push_back(
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count());
-            report(stage, first + i, total ? total : count, times.back());
+            report(pass, phase, first + i, total ? total : count, times.back());
         }
         return times;
     }
@@ -148,13 +161,13 @@ const RunConfig& Profiler::config() const {
 MemoryReport Profiler::measureMemory() {
     const Impl& self = *impl_;
     self.checkCancel();
-    self.report("memory: loading model");
+    self.report(Pass::Memory, Phase::LoadingModel);
     // The observer exists before the workload, so weights, inputs and optimizer state count.
     MemoryObserver memory(self.config.device == Device::Cuda ? c10::DeviceType::CUDA
                                                              : c10::DeviceType::CPU);
     Workload workload(self.config);
     IterationListener unobserved;
-    self.iterate(workload, unobserved, self.config.warmup, "memory: warm-up");
+    self.iterate(workload, unobserved, self.config.warmup, Pass::Memory, Phase::WarmUp);
 
     std::vector<const c10::TensorImpl*> weights;
     for (const NamedParameter& parameter : workload.parameters()) {
@@ -164,7 +177,7 @@ MemoryReport Profiler::measureMemory() {
     OperationObserver operations({/*time=*/false, &locator, weights});
     memory.attributeTo(&operations);
     IterationListeners both({&operations, &memory});
-    self.iterate(workload, both, 1, "memory: measuring");
+    self.iterate(workload, both, 1, Pass::Memory, Phase::Measuring);
     memory.attributeTo(nullptr);
 
     MemoryReport report;
@@ -200,11 +213,11 @@ MemoryReport Profiler::measureMemory() {
 TimeReport Profiler::measureTime() {
     const Impl& self = *impl_;
     self.checkCancel();
-    self.report("time: loading model");
+    self.report(Pass::Time, Phase::LoadingModel);
     Workload workload(self.config);
     IterationListener unobserved;
     const int plain_warmups = std::max(self.config.warmup - 1, 0);
-    self.iterate(workload, unobserved, plain_warmups, "time: warm-up", 1,
+    self.iterate(workload, unobserved, plain_warmups, Pass::Time, Phase::WarmUp, 1,
                  std::max(self.config.warmup, 1));
 
     // Stack frames are captured in an unmeasured iteration (the last warm-up, or an extra one
@@ -213,7 +226,7 @@ TimeReport Profiler::measureTime() {
     std::vector<OperationRecord> captured;
     {
         OperationObserver capture({/*time=*/false, &locator, {}});
-        self.iterate(workload, capture, 1, "time: warm-up", plain_warmups + 1,
+        self.iterate(workload, capture, 1, Pass::Time, Phase::WarmUp, plain_warmups + 1,
                      std::max(self.config.warmup, 1));
         captured = capture.operations();
     }
@@ -222,8 +235,8 @@ TimeReport Profiler::measureTime() {
     std::vector<double> iteration_ms;
     for (int i = 0; i < self.config.iterations; ++i) {
         OperationObserver timer({/*time=*/true, nullptr, {}});
-        const double ms =
-            self.iterate(workload, timer, 1, "time: measuring", i + 1, self.config.iterations)[0];
+        const double ms = self.iterate(workload, timer, 1, Pass::Time, Phase::Measuring, i + 1,
+                                       self.config.iterations)[0];
         iteration_ms.push_back(ms);
         runs.push_back(timer.operations());
     }

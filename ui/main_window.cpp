@@ -142,7 +142,8 @@ void MainWindow::chooseAndOpen() {
 bool MainWindow::openReports(const QStringList& paths) {
     QStringList wanted;
     for (const QString& path : paths) {
-        wanted << path;
+        if (!wanted.contains(path))
+            wanted << path;
         const QString sibling = siblingOf(path);
         if (!sibling.isEmpty() && QFileInfo::exists(sibling) && !wanted.contains(sibling)) {
             wanted << sibling;

@@ -39,7 +39,7 @@ void printModels() {
 }
 
 void printProgress(const Progress& progress) {
-    std::cerr << "[" << progress.stage << "]";
+    std::cerr << "[" << trainscope::stageName(progress) << "]";
     if (progress.total > 0) {
         std::cerr << " iteration " << progress.iteration << "/" << progress.total;
     }

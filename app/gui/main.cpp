@@ -5,8 +5,10 @@
 
 #include <QTabWidget>
 
+#include "i18n/language.h"
 #include "main_window.h"
 #include "run/profile_worker.h"
+#include "settings/app_settings.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/report_browser.h"
@@ -44,6 +46,10 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
+    // Matches packaging/org.trainscope.TrainScope.desktop, for the desktop's icon and name.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.trainscope.TrainScope"));
+    trainscope::ui::installTranslations(
+        trainscope::ui::interfaceLocale(trainscope::ui::AppSettings::language()));
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Training profile viewer"));
     parser.addHelpOption();

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "trainscope/builtin_models.h"
+#include "trainscope/translatable.h"
 
 namespace fs = std::filesystem;
 
@@ -15,40 +16,90 @@ namespace trainscope {
 const std::vector<BuiltinModelInfo>& builtinModels() {
     static const std::vector<BuiltinModelInfo> models = {
         {"mlp",
-         "Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, d), dropout",
+         TRAINSCOPE_TR("trainscope",
+                       "Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, "
+                       "d), dropout"),
          "mlp.py",
-         {{"d_model", "1024", "model width d", ParamKind::PositiveInt, {}},
-          {"act", "gelu", "activation", ParamKind::Choice, {"relu", "gelu", "tanh"}},
+         {{"d_model",
+           "1024",
+           TRAINSCOPE_TR("trainscope", "model width d"),
+           ParamKind::PositiveInt,
+           {}},
+          {"act",
+           "gelu",
+           TRAINSCOPE_TR("trainscope", "activation"),
+           ParamKind::Choice,
+           {"relu", "gelu", "tanh"}},
           {"dropout",
            "0",
-           "dropout probability after lin_1 (0: none)",
+           TRAINSCOPE_TR("trainscope", "dropout probability after lin_1 (0: none)"),
            ParamKind::Probability,
            {}}},
          "2x1024x{d_model}",
          "sum"},
         {"transformer",
-         "GPT-style decoder: token and position embeddings, n_layers pre-norm blocks of causal "
-         "self-attention and MLP, final norm, LM head",
+         TRAINSCOPE_TR(
+             "trainscope",
+             "GPT-style decoder: token and position embeddings, n_layers pre-norm blocks of causal "
+             "self-attention and MLP, final norm, LM head"),
          "transformer.py",
-         {{"vocab", "8192", "vocabulary size", ParamKind::PositiveInt, {}},
-          {"d_model", "256", "model width d", ParamKind::PositiveInt, {}},
-          {"n_heads",
-           "4",
-           "attention heads (d_model must be a multiple)",
+         {{"vocab",
+           "8192",
+           TRAINSCOPE_TR("trainscope", "vocabulary size"),
            ParamKind::PositiveInt,
            {}},
-          {"seq_len", "128", "sequence length (position embeddings)", ParamKind::PositiveInt, {}},
-          {"n_layers", "4", "decoder blocks", ParamKind::PositiveInt, {}},
-          {"act", "gelu", "MLP activation", ParamKind::Choice, {"relu", "gelu"}}},
+          {"d_model",
+           "256",
+           TRAINSCOPE_TR("trainscope", "model width d"),
+           ParamKind::PositiveInt,
+           {}},
+          {"n_heads",
+           "4",
+           TRAINSCOPE_TR("trainscope", "attention heads (d_model must be a multiple)"),
+           ParamKind::PositiveInt,
+           {}},
+          {"seq_len",
+           "128",
+           TRAINSCOPE_TR("trainscope", "sequence length (position embeddings)"),
+           ParamKind::PositiveInt,
+           {}},
+          {"n_layers",
+           "4",
+           TRAINSCOPE_TR("trainscope", "decoder blocks"),
+           ParamKind::PositiveInt,
+           {}},
+          {"act",
+           "gelu",
+           TRAINSCOPE_TR("trainscope", "MLP activation"),
+           ParamKind::Choice,
+           {"relu", "gelu"}}},
          "8x{seq_len}:int64:{vocab}",
          "cross-entropy"},
         {"resnet",
-         "ResNet-style image classifier with basic blocks in 4 stages (widths w, 2w, 4w, 8w)",
+         TRAINSCOPE_TR(
+             "trainscope",
+             "ResNet-style image classifier with basic blocks in 4 stages (widths w, 2w, 4w, 8w)"),
          "resnet.py",
-         {{"depth", "18", "layers: 2 + 8n, n basic blocks per stage", ParamKind::PositiveInt, {}},
-          {"width", "64", "channels of the first stage", ParamKind::PositiveInt, {}},
-          {"image_size", "64", "height and width of the input images", ParamKind::PositiveInt, {}},
-          {"classes", "100", "output classes", ParamKind::PositiveInt, {}}},
+         {{"depth",
+           "18",
+           TRAINSCOPE_TR("trainscope", "layers: 2 + 8n, n basic blocks per stage"),
+           ParamKind::PositiveInt,
+           {}},
+          {"width",
+           "64",
+           TRAINSCOPE_TR("trainscope", "channels of the first stage"),
+           ParamKind::PositiveInt,
+           {}},
+          {"image_size",
+           "64",
+           TRAINSCOPE_TR("trainscope", "height and width of the input images"),
+           ParamKind::PositiveInt,
+           {}},
+          {"classes",
+           "100",
+           TRAINSCOPE_TR("trainscope", "output classes"),
+           ParamKind::PositiveInt,
+           {}}},
          "8x3x{image_size}x{image_size}",
          "cross-entropy"},
     };
@@ -64,7 +115,9 @@ std::string checkParameterValue(const BuiltinParameter& parameter, const std::st
                 number = std::stoll(value, &used);
             } catch (const std::exception&) {
             }
-            return used == value.size() && number > 0 ? "" : "a positive integer";
+            return used == value.size() && number > 0
+                       ? ""
+                       : TRAINSCOPE_TR("trainscope", "a positive integer");
         }
         case ParamKind::Probability: {
             double number = -1;
@@ -72,8 +125,9 @@ std::string checkParameterValue(const BuiltinParameter& parameter, const std::st
                 number = std::stod(value, &used);
             } catch (const std::exception&) {
             }
-            return used == value.size() && number >= 0.0 && number < 1.0 ? ""
-                                                                         : "a number in [0, 1)";
+            return used == value.size() && number >= 0.0 && number < 1.0
+                       ? ""
+                       : TRAINSCOPE_TR("trainscope", "a number in [0, 1)");
         }
         case ParamKind::Choice: {
             std::string list;
@@ -86,7 +140,7 @@ std::string checkParameterValue(const BuiltinParameter& parameter, const std::st
             return "one of " + list;
         }
     }
-    return "a valid value";
+    return TRAINSCOPE_TR("trainscope", "a valid value");
 }
 
 const BuiltinModelInfo* findBuiltinModel(const std::string& name) {

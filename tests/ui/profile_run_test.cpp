@@ -165,7 +165,7 @@ TEST_F(ProfileRunTest, CancelStopsTheRunAndLeavesNoReport) {
     ASSERT_TRUE(window_.startRun(request));
     ASSERT_TRUE(window_.cancelButton()->isVisible());
     ASSERT_TRUE(QTest::qWaitFor(
-        [&] { return window_.runStatus().contains(QStringLiteral("time: measuring")); },
+        [&] { return window_.runStatus().contains(QStringLiteral("Time: measuring")); },
         kRunTimeoutMs))
         << window_.runStatus().toStdString();
     EXPECT_TRUE(window_.runStatus().contains(QStringLiteral("left")));  // an estimate

@@ -19,6 +19,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "i18n/language.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/error.h"
 
@@ -87,8 +88,8 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     setMinimumWidth(560);
     for (const BuiltinModelInfo& model : builtinModels()) {
         builtin_model_->addItem(QString::fromStdString(model.name));
-        builtin_model_->setItemData(builtin_model_->count() - 1,
-                                    QString::fromStdString(model.description), Qt::ToolTipRole);
+        builtin_model_->setItemData(builtin_model_->count() - 1, engineText(model.description),
+                                    Qt::ToolTipRole);
     }
     if (cudaAvailable())
         device_->addItem(QStringLiteral("cuda"));
@@ -279,7 +280,7 @@ void NewProfileDialog::rebuildParameters() {
             connect(edit, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
             field = edit;
         }
-        field->setToolTip(QString::fromStdString(parameter.description));
+        field->setToolTip(engineText(parameter.description));
         parameter_fields_.insert(name, field);
         parameters_->addRow(name + QLatin1Char(':'), field);
     }
@@ -307,7 +308,7 @@ QStringList NewProfileDialog::problems() const {
             check(edit, expected.empty() ? QString()
                                          : tr("%1 must be %2")
                                                .arg(QString::fromStdString(parameter.name),
-                                                    QString::fromStdString(expected)));
+                                                    engineText(expected)));
         }
     } else {
         const QFileInfo file(model_file_->text().trimmed());

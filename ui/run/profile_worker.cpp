@@ -28,12 +28,25 @@ QString firstLine(const char* text) {
 
 }  // namespace
 
+QString RunProgress::stageText(const Progress& progress) {
+    const bool memory = progress.pass == Pass::Memory;
+    switch (progress.phase) {
+        case Phase::LoadingModel:
+            return memory ? tr("Memory: loading the model") : tr("Time: loading the model");
+        case Phase::WarmUp:
+            return memory ? tr("Memory: warm-up") : tr("Time: warm-up");
+        case Phase::Measuring:
+            break;
+    }
+    return memory ? tr("Memory: measuring") : tr("Time: measuring");
+}
+
 QString RunProgress::text() const {
     QString text = stage;
     if (total > 0)
-        text += QObject::tr(", iteration %1 of %2").arg(iteration).arg(total);
+        text += tr(", iteration %1 of %2").arg(iteration).arg(total);
     if (seconds_left >= 0)
-        text += QObject::tr(" — about %1 s left").arg(qMax(1.0, seconds_left), 0, 'f', 0);
+        text += tr(" — about %1 s left").arg(qMax(1.0, seconds_left), 0, 'f', 0);
     return text;
 }
 
@@ -42,8 +55,7 @@ void ProfileWorker::run(int run, const RunRequest& request,
     const int planned = plannedIterations(request);
     int done = 0;
     auto report_progress = [&](const Progress& progress) {
-        RunProgress out{QString::fromStdString(progress.stage), progress.iteration, progress.total,
-                        -1};
+        RunProgress out{RunProgress::stageText(progress), progress.iteration, progress.total, -1};
         if (progress.iteration > 0 && progress.last_iteration_ms > 0) {
             ++done;
             out.seconds_left = qMax(0, planned - done) * progress.last_iteration_ms / 1000.0;

@@ -4,6 +4,7 @@
 // cancel is dropped (and its files removed), so a cancelled run leaves nothing behind.
 #pragma once
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QStringList>
 #include <QThread>
@@ -11,11 +12,17 @@
 #include <memory>
 
 #include "run/run_request.h"
+#include "trainscope/profiler.h"
 
 namespace trainscope::ui {
 
 struct RunProgress {
-    QString stage;      // the engine's stage, e.g. "time: measuring"
+    Q_DECLARE_TR_FUNCTIONS(RunProgress)
+
+  public:
+    static QString stageText(const Progress& progress);  // translated, e.g. "Time: measuring"
+
+    QString stage;      // stageText() of the engine's progress
     int iteration = 0;  // 1-based within the stage; 0 when it has none
     int total = 0;
     double seconds_left = -1;  // estimate once an iteration has been measured; -1 unknown

@@ -10,6 +10,7 @@ namespace trainscope::ui {
 namespace {
 
 const QString kEditorKey = QStringLiteral("editor/command");
+const QString kLanguageKey = QStringLiteral("interface/language");
 const QString kRecentKey = QStringLiteral("recentFiles");
 
 // QSettings treats '/' as a group separator: a report's path is stored percent-encoded.
@@ -26,6 +27,14 @@ QString AppSettings::editorCommand() {
 
 void AppSettings::setEditorCommand(const QString& command) {
     QSettings().setValue(kEditorKey, command);
+}
+
+QString AppSettings::language() {
+    return QSettings().value(kLanguageKey).toString();
+}
+
+void AppSettings::setLanguage(const QString& code) {
+    QSettings().setValue(kLanguageKey, code);
 }
 
 QStringList AppSettings::recentFiles() {

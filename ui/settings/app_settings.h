@@ -1,5 +1,5 @@
 // What the app remembers between sessions, in one place (QSettings under the hood): the
-// editor command, recent reports, each report's project root.
+// editor command, the interface language, recent reports, each report's project root.
 #pragma once
 
 #include <QString>
@@ -11,6 +11,10 @@ class AppSettings {
   public:
     static QString editorCommand();
     static void setEditorCommand(const QString& command);
+
+    // A code of availableLanguages(), or empty to follow the system's locale (the default).
+    static QString language();
+    static void setLanguage(const QString& code);
 
     static constexpr int kMaxRecentFiles = 10;
     static QStringList recentFiles();  // most recent first

@@ -6,14 +6,31 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include "i18n/language.h"
 #include "settings/app_settings.h"
 #include "source/editor_command.h"
 
 namespace trainscope::ui {
 
 SettingsDialog::SettingsDialog(QWidget* parent)
-    : QDialog(parent), presets_(new QComboBox), command_(new QLineEdit) {
+    : QDialog(parent),
+      language_(new QComboBox),
+      restart_note_(new QLabel(tr("The new language applies when TrainScope next starts."))),
+      presets_(new QComboBox),
+      command_(new QLineEdit) {
     setWindowTitle(tr("Settings"));
+    language_->addItem(tr("System default"), QString());
+    for (const Language& language : availableLanguages())
+        language_->addItem(language.native_name, language.code);
+    const int chosen = language_->findData(AppSettings::language());
+    language_->setCurrentIndex(chosen < 0 ? 0 : chosen);
+    // Widgets are translated when they are made, so a change shows from the next start on.
+    restart_note_->setWordWrap(true);
+    restart_note_->setVisible(false);
+    connect(language_, &QComboBox::currentIndexChanged, this, [this] {
+        restart_note_->setVisible(language_->currentData().toString() != AppSettings::language());
+    });
+
     presets_->addItem(tr("Custom"));
     for (const EditorPreset& preset : editorPresets())
         presets_->addItem(preset.name, preset.command);
@@ -36,6 +53,8 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* form = new QFormLayout(this);
+    form->addRow(tr("Language:"), language_);
+    form->addRow(restart_note_);
     form->addRow(tr("Editor:"), presets_);
     form->addRow(tr("Editor command:"), command_);
     form->addRow(hint);
@@ -44,6 +63,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
 
 void SettingsDialog::accept() {
     AppSettings::setEditorCommand(command_->text().trimmed());
+    AppSettings::setLanguage(language_->currentData().toString());
     QDialog::accept();
 }
 

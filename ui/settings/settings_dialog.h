@@ -1,9 +1,11 @@
-// Settings: the editor command behind "Open in Editor", typed or taken from a preset.
+// Settings: the interface language, and the editor command behind "Open in Editor", typed or
+// taken from a preset.
 #pragma once
 
 #include <QDialog>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 
 namespace trainscope::ui {
@@ -14,10 +16,14 @@ class SettingsDialog : public QDialog {
     explicit SettingsDialog(QWidget* parent = nullptr);
     QLineEdit* editorCommandField() const { return command_; }
     QComboBox* presetChoice() const { return presets_; }
+    QComboBox* languageChoice() const { return language_; }
+    QLabel* restartNote() const { return restart_note_; }
 
     void accept() override;
 
   private:
+    QComboBox* language_;
+    QLabel* restart_note_;
     QComboBox* presets_;
     QLineEdit* command_;
 };

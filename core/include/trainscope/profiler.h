@@ -12,12 +12,21 @@
 
 namespace trainscope {
 
+// Where a run is: which pass (each loads the model afresh) and which phase of it. Kept as
+// enums so that the desktop app can translate them; stageName() gives the CLI's English.
+enum class Pass { Memory, Time };
+enum class Phase { LoadingModel, WarmUp, Measuring };
+
 struct Progress {
-    std::string stage;  // "memory: warm-up", "time: measuring", ...
+    Pass pass = Pass::Memory;
+    Phase phase = Phase::LoadingModel;
     int iteration = 0;  // 1-based within the stage; 0 when the stage has no iterations
     int total = 0;
     double last_iteration_ms = 0.0;  // wall time of the iteration that just ended, if any
 };
+
+// "memory: warm-up", "time: measuring", ...
+std::string stageName(const Progress& progress);
 
 using ProgressCallback = std::function<void(const Progress&)>;
 

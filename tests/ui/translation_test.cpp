@@ -1,0 +1,252 @@
+// The German and Simplified Chinese interfaces: the embedded translations load and follow the
+// locale, and windows and dialogs built under them keep no English text of their own.
+#include <gtest/gtest.h>
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QChartView>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPieSeries>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTest>
+
+#include "i18n/language.h"
+#include "main_window.h"
+#include "run/new_profile_dialog.h"
+#include "settings/app_settings.h"
+#include "settings/settings_dialog.h"
+#include "trainscope/builtin_models.h"
+#include "ui/sample_run.h"
+#include "views/welcome_page.h"
+
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+void addMenuTexts(QMenu* menu, QStringList& texts) {
+    texts << menu->title();
+    for (QAction* action : menu->actions()) {
+        if (action->menu())
+            addMenuTexts(action->menu(), texts);
+        else if (!action->isSeparator())
+            texts << action->text() << action->toolTip();
+    }
+}
+
+void addChartTexts(QChart* chart, QStringList& texts) {
+    texts << chart->title();
+    for (QAbstractAxis* axis : chart->axes())
+        texts << axis->titleText();
+    for (QLegendMarker* marker : chart->legend()->markers())
+        texts << marker->label();
+    for (QAbstractSeries* series : chart->series()) {
+        if (auto* pie = qobject_cast<QPieSeries*>(series)) {
+            for (QPieSlice* slice : pie->slices())
+                texts << slice->label();
+        }
+    }
+}
+
+// Every text that the interface itself supplies, in the order the widgets were made, so that
+// two windows built alike under two languages can be compared text by text. Data (operation
+// names, figures in table cells, source code) is left out; what frames it is kept.
+QStringList interfaceTexts(QWidget* top) {
+    QStringList texts{top->windowTitle()};
+    QList<QWidget*> widgets{top};
+    widgets += top->findChildren<QWidget*>();
+    for (QWidget* widget : widgets) {
+        texts << widget->toolTip();
+        if (auto* bar = qobject_cast<QMenuBar*>(widget)) {
+            for (QAction* action : bar->actions())
+                addMenuTexts(action->menu(), texts);
+        } else if (auto* tabs = qobject_cast<QTabBar*>(widget)) {
+            for (int i = 0; i < tabs->count(); ++i)
+                texts << tabs->tabText(i);
+        } else if (auto* label = qobject_cast<QLabel*>(widget)) {
+            texts << label->text();
+        } else if (auto* button = qobject_cast<QAbstractButton*>(widget)) {
+            texts << button->text();
+        } else if (auto* group = qobject_cast<QGroupBox*>(widget)) {
+            texts << group->title();
+        } else if (auto* edit = qobject_cast<QLineEdit*>(widget)) {
+            texts << edit->placeholderText();
+        } else if (auto* combo = qobject_cast<QComboBox*>(widget)) {
+            for (int i = 0; i < combo->count(); ++i)
+                texts << combo->itemText(i) << combo->itemData(i, Qt::ToolTipRole).toString();
+        } else if (auto* viewer = qobject_cast<QPlainTextEdit*>(widget)) {
+            texts << viewer->toPlainText();  // before a frame is chosen: the viewer's hint
+        } else if (auto* chart = qobject_cast<QChartView*>(widget)) {
+            addChartTexts(chart->chart(), texts);
+        } else if (auto* status = qobject_cast<QStatusBar*>(widget)) {
+            texts << status->currentMessage();
+        }
+        if (auto* view = qobject_cast<QAbstractItemView*>(widget); view && view->model()) {
+            for (int column = 0; column < view->model()->columnCount(); ++column)
+                texts << view->model()->headerData(column, Qt::Horizontal).toString();
+        }
+    }
+    return texts;
+}
+
+// Texts that are the same in every language: names (of the product, editors, languages),
+// units, file paths, numbers, and the engine's identifiers (parameter names, devices, data
+// types, losses), which the CLI shares. What is left of a text without them, and without the
+// words the language shares with English, must have no English word.
+bool isLanguageNeutral(QString text, const QStringList& same_in_language) {
+    static const QRegularExpression identifier(QStringLiteral("^[a-z0-9_.:-]+$"));
+    static const QRegularExpression path(QStringLiteral("\\S*[/.]\\S+"));
+    static const QRegularExpression words(QStringLiteral("[A-Za-z]{2,}"));
+    static const QStringList names{
+        QStringLiteral("TrainScope"), QStringLiteral("MiB"),     QStringLiteral("ms"),
+        QStringLiteral("VS Code"),    QStringLiteral("Kate"),    QStringLiteral("Qt Creator"),
+        QStringLiteral("Emacs"),      QStringLiteral("English"), QStringLiteral("Deutsch")};
+    if (identifier.match(text).hasMatch())
+        return true;
+    text.remove(path);
+    for (const QString& name : names + same_in_language) {
+        text.remove(
+            QRegularExpression(QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(name))));
+    }
+    return !words.match(text).hasMatch();
+}
+
+// The texts of `make()`'s window in English and in `language`, with those left in English.
+template <typename Make>
+QStringList englishLeftovers(const QString& language, const QStringList& same_in_language,
+                             Make make) {
+    installTranslations(QLocale(QStringLiteral("en")));
+    const QStringList english = interfaceTexts(make().get());
+    EXPECT_TRUE(installTranslations(QLocale(language)));
+    const QStringList translated = interfaceTexts(make().get());
+    installTranslations(QLocale(QStringLiteral("en")));
+    EXPECT_EQ(english.size(), translated.size()) << "the two windows differ in their widgets";
+    QStringList leftovers;
+    for (int i = 0; i < qMin(english.size(), translated.size()); ++i) {
+        if (translated[i] == english[i] && !isLanguageNeutral(english[i], same_in_language))
+            leftovers << english[i];
+    }
+    return leftovers;
+}
+
+struct LanguageCase {
+    const char* code;
+    QStringList same_in_language;  // words the language shares with English
+};
+
+const LanguageCase kGerman{
+    "de",
+    {QStringLiteral("Gradient"), QStringLiteral("Operation"), QStringLiteral("Editor"),
+     QStringLiteral("Iteration"), QStringLiteral("OK")}};
+const LanguageCase kChinese{"zh_CN", {}};
+
+class TranslationTest : public test::SampleRunTest,
+                        public ::testing::WithParamInterface<LanguageCase> {
+  protected:
+    void TearDown() override {
+        installTranslations(QLocale(QStringLiteral("en")));
+        test::SampleRunTest::TearDown();
+    }
+
+    // A main window with the sample run open, as the user sees it after opening a report.
+    std::unique_ptr<MainWindow> windowWithRun() {
+        AppSettings::clearRecentFiles();  // the same Open Recent menu for each language
+        auto window = std::make_unique<MainWindow>();
+        window->show();
+        EXPECT_TRUE(window->openReports({path("run.time.sqlite")}));
+        return window;
+    }
+};
+
+}  // namespace
+
+TEST(Translations, GermanAndChineseMenusLoadFromTheEmbeddedFiles) {
+    ASSERT_TRUE(installTranslations(QLocale(QStringLiteral("de_DE"))));
+    {
+        MainWindow window;
+        EXPECT_EQ(window.menuBar()->actions().value(0)->text(), QStringLiteral("&Datei"));
+        EXPECT_EQ(window.welcomePage()->exampleButton()->text(),
+                  QStringLiteral("Eingebautes Beispiel profilieren"));
+    }
+    ASSERT_TRUE(installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    {
+        MainWindow window;
+        EXPECT_EQ(window.menuBar()->actions().value(0)->text(), QStringLiteral("文件(&F)"));
+    }
+    // English is the source language: no translation is installed, the texts are the source's.
+    EXPECT_FALSE(installTranslations(QLocale(QStringLiteral("en_US"))));
+    MainWindow window;
+    EXPECT_EQ(window.menuBar()->actions().value(0)->text(), QStringLiteral("&File"));
+}
+
+TEST(Translations, TheEnginesMarkedTextsAreTranslated) {
+    ASSERT_TRUE(installTranslations(QLocale(QStringLiteral("de"))));
+    const BuiltinModelInfo* mlp = findBuiltinModel("mlp");
+    ASSERT_NE(mlp, nullptr);
+    EXPECT_EQ(engineText(mlp->parameters.at(0).description), QStringLiteral("Modellbreite d"));
+    EXPECT_EQ(engineText(checkParameterValue(mlp->parameters.at(0), "-3")),
+              QStringLiteral("eine positive ganze Zahl"));
+    // A text the engine did not mark (an error with a file name in it) stays as it is.
+    EXPECT_EQ(engineText("cannot open /x.pt"), QStringLiteral("cannot open /x.pt"));
+    installTranslations(QLocale(QStringLiteral("en")));
+}
+
+TEST(Translations, TheSettingFollowsTheSystemUnlessALanguageIsChosen) {
+    AppSettings::setLanguage(QString());
+    EXPECT_EQ(interfaceLocale(AppSettings::language()), QLocale::system());
+    AppSettings::setLanguage(QStringLiteral("zh_CN"));
+    EXPECT_EQ(interfaceLocale(AppSettings::language()).language(), QLocale::Chinese);
+
+    // The Settings dialog offers every language and stores the choice, with a restart note.
+    SettingsDialog dialog;
+    QComboBox* choice = dialog.languageChoice();
+    EXPECT_EQ(choice->currentData().toString(), QStringLiteral("zh_CN"));
+    EXPECT_EQ(choice->count(), availableLanguages().size() + 1);  // and "System default"
+    choice->setCurrentIndex(choice->findData(QStringLiteral("de")));
+    EXPECT_FALSE(dialog.restartNote()->isHidden());
+    dialog.accept();
+    EXPECT_EQ(AppSettings::language(), QStringLiteral("de"));
+    AppSettings::setLanguage(QString());
+}
+
+TEST_P(TranslationTest, TheMainWindowWithARunOpenKeepsNoEnglish) {
+    const QStringList leftovers =
+        englishLeftovers(QString::fromLatin1(GetParam().code), GetParam().same_in_language,
+                         [this] { return windowWithRun(); });
+    EXPECT_TRUE(leftovers.isEmpty()) << leftovers.join(QStringLiteral(" | ")).toStdString();
+}
+
+TEST_P(TranslationTest, TheWelcomePageKeepsNoEnglish) {
+    const QStringList leftovers =
+        englishLeftovers(QString::fromLatin1(GetParam().code), GetParam().same_in_language, [] {
+            AppSettings::clearRecentFiles();
+            return std::make_unique<MainWindow>();
+        });
+    EXPECT_TRUE(leftovers.isEmpty()) << leftovers.join(QStringLiteral(" | ")).toStdString();
+}
+
+TEST_P(TranslationTest, TheDialogsKeepNoEnglish) {
+    const QString code = QString::fromLatin1(GetParam().code);
+    const QStringList profile_leftovers =
+        englishLeftovers(code, GetParam().same_in_language,
+                         [this] { return std::make_unique<NewProfileDialog>(dir_); });
+    EXPECT_TRUE(profile_leftovers.isEmpty())
+        << profile_leftovers.join(QStringLiteral(" | ")).toStdString();
+    const QStringList settings_leftovers = englishLeftovers(
+        code, GetParam().same_in_language, [] { return std::make_unique<SettingsDialog>(); });
+    EXPECT_TRUE(settings_leftovers.isEmpty())
+        << settings_leftovers.join(QStringLiteral(" | ")).toStdString();
+}
+
+INSTANTIATE_TEST_SUITE_P(Languages, TranslationTest, ::testing::Values(kGerman, kChinese),
+                         [](const auto& info) { return std::string(info.param.code); });

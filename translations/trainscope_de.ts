@@ -1,0 +1,803 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de" sourcelanguage="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>the file does not exist</source>
+        <translation>die Datei existiert nicht</translation>
+    </message>
+    <message>
+        <source>the file is not readable</source>
+        <translation>die Datei ist nicht lesbar</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>die Datei ist leer</translation>
+    </message>
+    <message>
+        <source>not an SQLite report (%1)</source>
+        <translation>kein SQLite-Bericht (%1)</translation>
+    </message>
+    <message>
+        <source>an SQLite database, but not a memory or run time report (it has no weight_entries or run_time_entries table)</source>
+        <translation>eine SQLite-Datenbank, aber kein Speicher- oder Laufzeitbericht (ihr fehlt die Tabelle weight_entries bzw. run_time_entries)</translation>
+    </message>
+    <message>
+        <source>no result for %1</source>
+        <translation>kein Ergebnis für %1</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation>Gradient</translation>
+    </message>
+    <message>
+        <source>Share of peak</source>
+        <translation>Anteil am Spitzenwert</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Forward (ms)</source>
+        <translation>Vorwärts (ms)</translation>
+    </message>
+    <message>
+        <source>Backward (ms)</source>
+        <translation>Rückwärts (ms)</translation>
+    </message>
+    <message>
+        <source>Total (ms)</source>
+        <translation>Gesamt (ms)</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Anteil</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>Mean (ms)</source>
+        <translation>Mittel (ms)</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>Operationen</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>No editor command is set (Settings › Editor).</source>
+        <translation>Es ist kein Editor-Befehl eingestellt (Einstellungen › Editor).</translation>
+    </message>
+    <message>
+        <source>Could not start the editor &quot;%1&quot;. Check the editor command in Settings.</source>
+        <translation>Der Editor „%1“ konnte nicht gestartet werden. Prüfen Sie den Editor-Befehl in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>No project root is set (File › Set Project Root…).</source>
+        <translation>Es ist kein Projektordner festgelegt (Datei › Projektordner festlegen …).</translation>
+    </message>
+    <message>
+        <source>Refused to open %1: stack frames must be relative to the project root.</source>
+        <translation>%1 wird nicht geöffnet: Stack-Frames müssen relativ zum Projektordner sein.</translation>
+    </message>
+    <message>
+        <source>Refused to open %1: the path leaves the project root %2.</source>
+        <translation>%1 wird nicht geöffnet: Der Pfad führt aus dem Projektordner %2 hinaus.</translation>
+    </message>
+    <message>
+        <source>%1 is not in the project root %2. Set the project root to the folder the model was profiled from (File › Set Project Root…).</source>
+        <translation>%1 liegt nicht im Projektordner %2. Legen Sie als Projektordner den Ordner fest, aus dem das Modell profiliert wurde (Datei › Projektordner festlegen …).</translation>
+    </message>
+    <message>
+        <source>Refused to open %1: it links to a file outside the project root.</source>
+        <translation>%1 wird nicht geöffnet: Die Datei verweist auf eine Datei außerhalb des Projektordners.</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Peak memory %1</source>
+        <translation>Spitzenspeicher %1</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Sonstiges</translation>
+    </message>
+    <message>
+        <source>Iteration %1 ms</source>
+        <translation>Iteration %1 ms</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>Vorwärts</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>Rückwärts</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+</context>
+<context>
+    <name>RunProgress</name>
+    <message>
+        <source>Memory: loading the model</source>
+        <translation>Speicher: Modell wird geladen</translation>
+    </message>
+    <message>
+        <source>Time: loading the model</source>
+        <translation>Zeit: Modell wird geladen</translation>
+    </message>
+    <message>
+        <source>Memory: warm-up</source>
+        <translation>Speicher: Aufwärmen</translation>
+    </message>
+    <message>
+        <source>Time: warm-up</source>
+        <translation>Zeit: Aufwärmen</translation>
+    </message>
+    <message>
+        <source>Memory: measuring</source>
+        <translation>Speicher: Messung</translation>
+    </message>
+    <message>
+        <source>Time: measuring</source>
+        <translation>Zeit: Messung</translation>
+    </message>
+    <message>
+        <source>, iteration %1 of %2</source>
+        <translation>, Iteration %1 von %2</translation>
+    </message>
+    <message>
+        <source> — about %1 s left</source>
+        <translation> – noch etwa %1 s</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Training profile viewer</source>
+        <translation>Betrachter für Trainingsprofile</translation>
+    </message>
+    <message>
+        <source>Reports to open</source>
+        <translation>Zu öffnende Berichte</translation>
+    </message>
+    <message>
+        <source>Save the window to FILE.png once shown, then quit</source>
+        <translation>Das Fenster nach dem Anzeigen als FILE.png speichern und beenden</translation>
+    </message>
+    <message>
+        <source>Show the tab NAME (overview, memory, time, lines)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, lines)</translation>
+    </message>
+    <message>
+        <source>Select row ROW of the tab&apos;s first table</source>
+        <translation>Zeile ROW der ersten Tabelle des Reiters auswählen</translation>
+    </message>
+    <message>
+        <source>Profile the built-in example at once (what the first-launch button does)</source>
+        <translation>Das eingebaute Beispiel sofort profilieren (wie die Schaltfläche beim ersten Start)</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope</name>
+    <message>
+        <source>Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, d), dropout</source>
+        <translation>MLP-Block eines Transformers (Seed 004): Linear(d, 4d), Aktivierung, Linear(4d, d), Dropout</translation>
+    </message>
+    <message>
+        <source>model width d</source>
+        <translation>Modellbreite d</translation>
+    </message>
+    <message>
+        <source>activation</source>
+        <translation>Aktivierungsfunktion</translation>
+    </message>
+    <message>
+        <source>dropout probability after lin_1 (0: none)</source>
+        <translation>Dropout-Wahrscheinlichkeit nach lin_1 (0: keins)</translation>
+    </message>
+    <message>
+        <source>GPT-style decoder: token and position embeddings, n_layers pre-norm blocks of causal self-attention and MLP, final norm, LM head</source>
+        <translation>Decoder im GPT-Stil: Token- und Positions-Embeddings, n_layers Pre-Norm-Blöcke aus kausaler Self-Attention und MLP, abschließende Normierung, LM-Kopf</translation>
+    </message>
+    <message>
+        <source>vocabulary size</source>
+        <translation>Größe des Vokabulars</translation>
+    </message>
+    <message>
+        <source>attention heads (d_model must be a multiple)</source>
+        <translation>Attention-Köpfe (d_model muss ein Vielfaches sein)</translation>
+    </message>
+    <message>
+        <source>sequence length (position embeddings)</source>
+        <translation>Sequenzlänge (Positions-Embeddings)</translation>
+    </message>
+    <message>
+        <source>decoder blocks</source>
+        <translation>Decoder-Blöcke</translation>
+    </message>
+    <message>
+        <source>MLP activation</source>
+        <translation>Aktivierungsfunktion des MLP</translation>
+    </message>
+    <message>
+        <source>ResNet-style image classifier with basic blocks in 4 stages (widths w, 2w, 4w, 8w)</source>
+        <translation>Bildklassifikator im ResNet-Stil mit Basisblöcken in 4 Stufen (Breiten w, 2w, 4w, 8w)</translation>
+    </message>
+    <message>
+        <source>layers: 2 + 8n, n basic blocks per stage</source>
+        <translation>Schichten: 2 + 8n, n Basisblöcke je Stufe</translation>
+    </message>
+    <message>
+        <source>channels of the first stage</source>
+        <translation>Kanäle der ersten Stufe</translation>
+    </message>
+    <message>
+        <source>height and width of the input images</source>
+        <translation>Höhe und Breite der Eingabebilder</translation>
+    </message>
+    <message>
+        <source>output classes</source>
+        <translation>Ausgabeklassen</translation>
+    </message>
+    <message>
+        <source>a positive integer</source>
+        <translation>eine positive ganze Zahl</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1)</source>
+        <translation>eine Zahl in [0, 1)</translation>
+    </message>
+    <message>
+        <source>a valid value</source>
+        <translation>ein gültiger Wert</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::MainWindow</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>TrainScope</source>
+        <translation>TrainScope</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New Profile…</source>
+        <translation>&amp;Neues Profil …</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen …</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>Schl&amp;ießen</translation>
+    </message>
+    <message>
+        <source>Set Project &amp;Root…</source>
+        <translation>Projekt&amp;ordner festlegen …</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>Profile finished.</source>
+        <translation>Profilierung abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>Der Lauf ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>The profiling run failed: %1</source>
+        <translation>Der Profilierungslauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The run was cancelled; no report was written.</source>
+        <translation>Der Lauf wurde abgebrochen; es wurde kein Bericht geschrieben.</translation>
+    </message>
+    <message>
+        <source>A run is in progress; cancel it or wait for it to finish.</source>
+        <translation>Ein Lauf ist im Gange; brechen Sie ihn ab oder warten Sie, bis er fertig ist.</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>%1 wird gestartet …</translation>
+    </message>
+    <message>
+        <source>Open Report</source>
+        <translation>Bericht öffnen</translation>
+    </message>
+    <message>
+        <source>Reports (*.sqlite *.db);;All files (*)</source>
+        <translation>Berichte (*.sqlite *.db);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>%1 — TrainScope</source>
+        <translation>%1 – TrainScope</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>Project Root</source>
+        <translation>Projektordner</translation>
+    </message>
+    <message>
+        <source>Project root: %1</source>
+        <translation>Projektordner: %1</translation>
+    </message>
+    <message>
+        <source>No recent reports</source>
+        <translation>Keine zuletzt geöffneten Berichte</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>Liste leeren</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::MemoryPage</name>
+    <message>
+        <source>Largest weights</source>
+        <translation>Größte Gewichte</translation>
+    </message>
+    <message>
+        <source>Largest activations</source>
+        <translation>Größte Aktivierungen</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::NewProfileDialog</name>
+    <message>
+        <source>Built-in model</source>
+        <translation>Eingebautes Modell</translation>
+    </message>
+    <message>
+        <source>TorchScript file</source>
+        <translation>TorchScript-Datei</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batchgröße</translation>
+    </message>
+    <message>
+        <source>model default</source>
+        <translation>Vorgabe des Modells</translation>
+    </message>
+    <message>
+        <source>Memory and time</source>
+        <translation>Speicher und Zeit</translation>
+    </message>
+    <message>
+        <source>Memory only</source>
+        <translation>Nur Speicher</translation>
+    </message>
+    <message>
+        <source>Time only</source>
+        <translation>Nur Zeit</translation>
+    </message>
+    <message>
+        <source>New Profile</source>
+        <translation>Neues Profil</translation>
+    </message>
+    <message>
+        <source>model.pt (torch.jit.script or trace, then .save)</source>
+        <translation>model.pt (torch.jit.script oder trace, dann .save)</translation>
+    </message>
+    <message>
+        <source>default: the model file&apos;s folder</source>
+        <translation>Vorgabe: der Ordner der Modelldatei</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Data type</source>
+        <translation>Datentyp</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Add Input</source>
+        <translation>Eingabe hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove Input</source>
+        <translation>Eingabe entfernen</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Project root:</source>
+        <translation>Projektordner:</translation>
+    </message>
+    <message>
+        <source>Inputs (none: the built-in model&apos;s defaults)</source>
+        <translation>Eingaben (keine: die Vorgaben des eingebauten Modells)</translation>
+    </message>
+    <message>
+        <source>Or an inputs file:</source>
+        <translation>Oder eine Eingabedatei:</translation>
+    </message>
+    <message>
+        <source>inputs.pt from tools/trainscope-export</source>
+        <translation>inputs.pt aus tools/trainscope-export</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>Gerät:</translation>
+    </message>
+    <message>
+        <source>Data type:</source>
+        <translation>Datentyp:</translation>
+    </message>
+    <message>
+        <source>Loss:</source>
+        <translation>Verlustfunktion:</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>Optimierer:</translation>
+    </message>
+    <message>
+        <source>Warm-up iterations:</source>
+        <translation>Aufwärm-Iterationen:</translation>
+    </message>
+    <message>
+        <source>Measured iterations:</source>
+        <translation>Gemessene Iterationen:</translation>
+    </message>
+    <message>
+        <source>Measure:</source>
+        <translation>Messen:</translation>
+    </message>
+    <message>
+        <source>Save as:</source>
+        <translation>Speichern unter:</translation>
+    </message>
+    <message>
+        <source>Start Profiling</source>
+        <translation>Profilierung starten</translation>
+    </message>
+    <message>
+        <source>TorchScript Model</source>
+        <translation>TorchScript-Modell</translation>
+    </message>
+    <message>
+        <source>TorchScript archives (*.pt *.pth *.zip);;All files (*)</source>
+        <translation>TorchScript-Archive (*.pt *.pth *.zip);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Project Root</source>
+        <translation>Projektordner</translation>
+    </message>
+    <message>
+        <source>Save Reports As</source>
+        <translation>Berichte speichern unter</translation>
+    </message>
+    <message>
+        <source>Inputs File</source>
+        <translation>Eingabedatei</translation>
+    </message>
+    <message>
+        <source>Inputs (*.pt);;All files (*)</source>
+        <translation>Eingaben (*.pt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>run&apos;s data type</source>
+        <translation>Datentyp des Laufs</translation>
+    </message>
+    <message>
+        <source>%1 must be %2</source>
+        <translation>%1 muss %2 sein</translation>
+    </message>
+    <message>
+        <source>Choose a TorchScript file.</source>
+        <translation>Wählen Sie eine TorchScript-Datei.</translation>
+    </message>
+    <message>
+        <source>The model file %1 does not exist.</source>
+        <translation>Die Modelldatei %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>The project root %1 is not a folder.</source>
+        <translation>Der Projektordner %1 ist kein Ordner.</translation>
+    </message>
+    <message>
+        <source>Input %1: %2</source>
+        <translation>Eingabe %1: %2</translation>
+    </message>
+    <message>
+        <source>The inputs file %1 does not exist.</source>
+        <translation>Die Eingabedatei %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>A TorchScript model needs its inputs: shapes, or an inputs file.</source>
+        <translation>Ein TorchScript-Modell braucht seine Eingaben: Formen oder eine Eingabedatei.</translation>
+    </message>
+    <message>
+        <source>Choose where to save the reports.</source>
+        <translation>Wählen Sie, wo die Berichte gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>Der Ordner %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>%1 exists already; reports are never overwritten.</source>
+        <translation>%1 existiert bereits; Berichte werden nie überschrieben.</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::OverviewPage</name>
+    <message>
+        <source>Peak memory: %1</source>
+        <translation>Spitzenspeicher: %1</translation>
+    </message>
+    <message>
+        <source>Weights: %1   Gradients: %2   Activations: %3   Other: %4</source>
+        <translation>Gewichte: %1   Gradienten: %2   Aktivierungen: %3   Sonstiges: %4</translation>
+    </message>
+    <message>
+        <source>Top operations by activation memory</source>
+        <translation>Operationen mit dem meisten Aktivierungsspeicher</translation>
+    </message>
+    <message>
+        <source>Iteration time (sum of operations): %1 ms   Forward: %2 ms   Backward: %3 ms   Operations: %4</source>
+        <translation>Iterationszeit (Summe der Operationen): %1 ms   Vorwärts: %2 ms   Rückwärts: %3 ms   Operationen: %4</translation>
+    </message>
+    <message>
+        <source>Top operations by time</source>
+        <translation>Zeitintensivste Operationen</translation>
+    </message>
+    <message>
+        <source>Could not read the report&apos;s totals: %1</source>
+        <translation>Die Summen des Berichts konnten nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ProfileWorker</name>
+    <message>
+        <source>The run ran out of memory.</source>
+        <translation>Dem Lauf ist der Speicher ausgegangen.</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ReportBrowser</name>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>By Source Line</source>
+        <translation>Nach Quellzeile</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SettingsDialog</name>
+    <message>
+        <source>The new language applies when TrainScope next starts.</source>
+        <translation>Die neue Sprache gilt ab dem nächsten Start von TrainScope.</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>Systemvorgabe</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Eigener</translation>
+    </message>
+    <message>
+        <source>%f is replaced by the file, %l by the line, %c by the column.</source>
+        <translation>%f wird durch die Datei ersetzt, %l durch die Zeile, %c durch die Spalte.</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>Editor:</source>
+        <translation>Editor:</translation>
+    </message>
+    <message>
+        <source>Editor command:</source>
+        <translation>Editor-Befehl:</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SourceLinesPage</name>
+    <message>
+        <source>Time by source line (forward and backward, per most specific frame)</source>
+        <translation>Zeit nach Quellzeile (vorwärts und rückwärts, je innerstem Frame)</translation>
+    </message>
+    <message>
+        <source>Memory by source line (weights and activations, per most specific frame)</source>
+        <translation>Speicher nach Quellzeile (Gewichte und Aktivierungen, je innerstem Frame)</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SourcePanel</name>
+    <message>
+        <source>Open in Editor</source>
+        <translation>Im Editor öffnen</translation>
+    </message>
+    <message>
+        <source>Stack frames of the selected entry, most specific first</source>
+        <translation>Stack-Frames des gewählten Eintrags, innerster zuerst</translation>
+    </message>
+    <message>
+        <source>Runs the editor command from Settings</source>
+        <translation>Führt den Editor-Befehl aus den Einstellungen aus</translation>
+    </message>
+    <message>
+        <source>(no frames in the project)</source>
+        <translation>(keine Frames im Projekt)</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SourceViewer</name>
+    <message>
+        <source>Select a stack frame to see its source.</source>
+        <translation>Wählen Sie einen Stack-Frame, um seinen Quelltext zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 is too large to show (over 16 MiB).</source>
+        <translation>%1 ist zu groß zum Anzeigen (über 16 MiB).</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SqlTableModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::TimePage</name>
+    <message>
+        <source>Filter operations by name</source>
+        <translation>Operationen nach Namen filtern</translation>
+    </message>
+    <message>
+        <source>Per invocation</source>
+        <translation>Je Aufruf</translation>
+    </message>
+    <message>
+        <source>Grouped by operation</source>
+        <translation>Nach Operation gruppiert</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Anzeigen:</translation>
+    </message>
+    <message>
+        <source>Top operations by time</source>
+        <translation>Zeitintensivste Operationen</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::WelcomePage</name>
+    <message>
+        <source>Profile the Built-in Example</source>
+        <translation>Eingebautes Beispiel profilieren</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;TrainScope&lt;/h2&gt;&lt;p&gt;See where the time and the memory of one training iteration go, down to the line of your code.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;TrainScope&lt;/h2&gt;&lt;p&gt;Sehen Sie, wohin Zeit und Speicher einer Trainingsiteration gehen – bis hinunter zur Zeile Ihres Codes.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Runs the built-in MLP (d_model 256) on the CPU for a few seconds and shows its profile.</source>
+        <translation>Führt das eingebaute MLP (d_model 256) einige Sekunden lang auf der CPU aus und zeigt sein Profil.</translation>
+    </message>
+    <message>
+        <source>New Profile…</source>
+        <translation>Neues Profil …</translation>
+    </message>
+    <message>
+        <source>Open Report…</source>
+        <translation>Bericht öffnen …</translation>
+    </message>
+    <message>
+        <source>Recent reports:</source>
+        <translation>Zuletzt geöffnete Berichte:</translation>
+    </message>
+</context>
+</TS>

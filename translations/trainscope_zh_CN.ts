@@ -1,0 +1,803 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>the file is not readable</source>
+        <translation>文件不可读</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>not an SQLite report (%1)</source>
+        <translation>不是 SQLite 报告（%1）</translation>
+    </message>
+    <message>
+        <source>an SQLite database, but not a memory or run time report (it has no weight_entries or run_time_entries table)</source>
+        <translation>是 SQLite 数据库，但不是内存报告或运行时间报告（没有 weight_entries 或 run_time_entries 表）</translation>
+    </message>
+    <message>
+        <source>no result for %1</source>
+        <translation>%1 没有结果</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Share of peak</source>
+        <translation>占峰值比例</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Forward (ms)</source>
+        <translation>前向（毫秒）</translation>
+    </message>
+    <message>
+        <source>Backward (ms)</source>
+        <translation>反向（毫秒）</translation>
+    </message>
+    <message>
+        <source>Total (ms)</source>
+        <translation>合计（毫秒）</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Mean (ms)</source>
+        <translation>平均（毫秒）</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>No editor command is set (Settings › Editor).</source>
+        <translation>未设置编辑器命令（设置 › 编辑器）。</translation>
+    </message>
+    <message>
+        <source>Could not start the editor &quot;%1&quot;. Check the editor command in Settings.</source>
+        <translation>无法启动编辑器“%1”。请检查设置中的编辑器命令。</translation>
+    </message>
+    <message>
+        <source>No project root is set (File › Set Project Root…).</source>
+        <translation>未设置项目根目录（文件 › 设置项目根目录…）。</translation>
+    </message>
+    <message>
+        <source>Refused to open %1: stack frames must be relative to the project root.</source>
+        <translation>拒绝打开 %1：栈帧必须是相对于项目根目录的路径。</translation>
+    </message>
+    <message>
+        <source>Refused to open %1: the path leaves the project root %2.</source>
+        <translation>拒绝打开 %1：该路径超出了项目根目录 %2。</translation>
+    </message>
+    <message>
+        <source>%1 is not in the project root %2. Set the project root to the folder the model was profiled from (File › Set Project Root…).</source>
+        <translation>%1 不在项目根目录 %2 中。请将项目根目录设为分析该模型时所在的文件夹（文件 › 设置项目根目录…）。</translation>
+    </message>
+    <message>
+        <source>Refused to open %1: it links to a file outside the project root.</source>
+        <translation>拒绝打开 %1：它链接到项目根目录之外的文件。</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Peak memory %1</source>
+        <translation>峰值内存 %1</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Iteration %1 ms</source>
+        <translation>迭代 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+</context>
+<context>
+    <name>RunProgress</name>
+    <message>
+        <source>Memory: loading the model</source>
+        <translation>内存：正在加载模型</translation>
+    </message>
+    <message>
+        <source>Time: loading the model</source>
+        <translation>时间：正在加载模型</translation>
+    </message>
+    <message>
+        <source>Memory: warm-up</source>
+        <translation>内存：预热</translation>
+    </message>
+    <message>
+        <source>Time: warm-up</source>
+        <translation>时间：预热</translation>
+    </message>
+    <message>
+        <source>Memory: measuring</source>
+        <translation>内存：测量中</translation>
+    </message>
+    <message>
+        <source>Time: measuring</source>
+        <translation>时间：测量中</translation>
+    </message>
+    <message>
+        <source>, iteration %1 of %2</source>
+        <translation>，第 %1/%2 次迭代</translation>
+    </message>
+    <message>
+        <source> — about %1 s left</source>
+        <translation> — 剩余约 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Training profile viewer</source>
+        <translation>训练性能分析查看器</translation>
+    </message>
+    <message>
+        <source>Reports to open</source>
+        <translation>要打开的报告</translation>
+    </message>
+    <message>
+        <source>Save the window to FILE.png once shown, then quit</source>
+        <translation>窗口显示后保存为 FILE.png，然后退出</translation>
+    </message>
+    <message>
+        <source>Show the tab NAME (overview, memory, time, lines)</source>
+        <translation>显示标签页 NAME（overview、memory、time、lines）</translation>
+    </message>
+    <message>
+        <source>Select row ROW of the tab&apos;s first table</source>
+        <translation>选中该标签页第一个表格的第 ROW 行</translation>
+    </message>
+    <message>
+        <source>Profile the built-in example at once (what the first-launch button does)</source>
+        <translation>立即分析内置示例（与首次启动时的按钮相同）</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope</name>
+    <message>
+        <source>Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, d), dropout</source>
+        <translation>Transformer 的 MLP 模块（seed 004）：Linear(d, 4d)、激活函数、Linear(4d, d)、dropout</translation>
+    </message>
+    <message>
+        <source>model width d</source>
+        <translation>模型宽度 d</translation>
+    </message>
+    <message>
+        <source>activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>dropout probability after lin_1 (0: none)</source>
+        <translation>lin_1 之后的 dropout 概率（0：无）</translation>
+    </message>
+    <message>
+        <source>GPT-style decoder: token and position embeddings, n_layers pre-norm blocks of causal self-attention and MLP, final norm, LM head</source>
+        <translation>GPT 风格的解码器：词元与位置嵌入、n_layers 个由因果自注意力和 MLP 组成的 pre-norm 块、最终归一化、语言模型输出头</translation>
+    </message>
+    <message>
+        <source>vocabulary size</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>attention heads (d_model must be a multiple)</source>
+        <translation>注意力头数（d_model 须为其整数倍）</translation>
+    </message>
+    <message>
+        <source>sequence length (position embeddings)</source>
+        <translation>序列长度（位置嵌入）</translation>
+    </message>
+    <message>
+        <source>decoder blocks</source>
+        <translation>解码器块数</translation>
+    </message>
+    <message>
+        <source>MLP activation</source>
+        <translation>MLP 激活函数</translation>
+    </message>
+    <message>
+        <source>ResNet-style image classifier with basic blocks in 4 stages (widths w, 2w, 4w, 8w)</source>
+        <translation>ResNet 风格的图像分类器，由 4 个阶段的基本块组成（宽度 w、2w、4w、8w）</translation>
+    </message>
+    <message>
+        <source>layers: 2 + 8n, n basic blocks per stage</source>
+        <translation>层数：2 + 8n，每个阶段 n 个基本块</translation>
+    </message>
+    <message>
+        <source>channels of the first stage</source>
+        <translation>第一阶段的通道数</translation>
+    </message>
+    <message>
+        <source>height and width of the input images</source>
+        <translation>输入图像的高度和宽度</translation>
+    </message>
+    <message>
+        <source>output classes</source>
+        <translation>输出类别数</translation>
+    </message>
+    <message>
+        <source>a positive integer</source>
+        <translation>正整数</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1)</source>
+        <translation>[0, 1) 范围内的数</translation>
+    </message>
+    <message>
+        <source>a valid value</source>
+        <translation>有效值</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::MainWindow</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>TrainScope</source>
+        <translation>TrainScope</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New Profile…</source>
+        <translation>新建分析(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Set Project &amp;Root…</source>
+        <translation>设置项目根目录(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Profile finished.</source>
+        <translation>分析完成。</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>运行失败。</translation>
+    </message>
+    <message>
+        <source>The profiling run failed: %1</source>
+        <translation>分析运行失败：%1</translation>
+    </message>
+    <message>
+        <source>The run was cancelled; no report was written.</source>
+        <translation>运行已取消，未写入任何报告。</translation>
+    </message>
+    <message>
+        <source>A run is in progress; cancel it or wait for it to finish.</source>
+        <translation>正在运行中；请取消或等待其完成。</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>正在启动 %1…</translation>
+    </message>
+    <message>
+        <source>Open Report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>Reports (*.sqlite *.db);;All files (*)</source>
+        <translation>报告 (*.sqlite *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 — TrainScope</source>
+        <translation>%1 — TrainScope</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Project Root</source>
+        <translation>项目根目录</translation>
+    </message>
+    <message>
+        <source>Project root: %1</source>
+        <translation>项目根目录：%1</translation>
+    </message>
+    <message>
+        <source>No recent reports</source>
+        <translation>没有最近打开的报告</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>清除列表</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::MemoryPage</name>
+    <message>
+        <source>Largest weights</source>
+        <translation>最大的权重</translation>
+    </message>
+    <message>
+        <source>Largest activations</source>
+        <translation>最大的激活</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::NewProfileDialog</name>
+    <message>
+        <source>Built-in model</source>
+        <translation>内置模型</translation>
+    </message>
+    <message>
+        <source>TorchScript file</source>
+        <translation>TorchScript 文件</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>model default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <source>Memory and time</source>
+        <translation>内存和时间</translation>
+    </message>
+    <message>
+        <source>Memory only</source>
+        <translation>仅内存</translation>
+    </message>
+    <message>
+        <source>Time only</source>
+        <translation>仅时间</translation>
+    </message>
+    <message>
+        <source>New Profile</source>
+        <translation>新建分析</translation>
+    </message>
+    <message>
+        <source>model.pt (torch.jit.script or trace, then .save)</source>
+        <translation>model.pt（torch.jit.script 或 trace，然后 .save）</translation>
+    </message>
+    <message>
+        <source>default: the model file&apos;s folder</source>
+        <translation>默认：模型文件所在的文件夹</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Data type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Add Input</source>
+        <translation>添加输入</translation>
+    </message>
+    <message>
+        <source>Remove Input</source>
+        <translation>删除输入</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Project root:</source>
+        <translation>项目根目录：</translation>
+    </message>
+    <message>
+        <source>Inputs (none: the built-in model&apos;s defaults)</source>
+        <translation>输入（留空：使用内置模型的默认值）</translation>
+    </message>
+    <message>
+        <source>Or an inputs file:</source>
+        <translation>或输入文件：</translation>
+    </message>
+    <message>
+        <source>inputs.pt from tools/trainscope-export</source>
+        <translation>由 tools/trainscope-export 生成的 inputs.pt</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Data type:</source>
+        <translation>数据类型：</translation>
+    </message>
+    <message>
+        <source>Loss:</source>
+        <translation>损失函数：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>Warm-up iterations:</source>
+        <translation>预热迭代次数：</translation>
+    </message>
+    <message>
+        <source>Measured iterations:</source>
+        <translation>测量迭代次数：</translation>
+    </message>
+    <message>
+        <source>Measure:</source>
+        <translation>测量：</translation>
+    </message>
+    <message>
+        <source>Save as:</source>
+        <translation>另存为：</translation>
+    </message>
+    <message>
+        <source>Start Profiling</source>
+        <translation>开始分析</translation>
+    </message>
+    <message>
+        <source>TorchScript Model</source>
+        <translation>TorchScript 模型</translation>
+    </message>
+    <message>
+        <source>TorchScript archives (*.pt *.pth *.zip);;All files (*)</source>
+        <translation>TorchScript 归档 (*.pt *.pth *.zip);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Project Root</source>
+        <translation>项目根目录</translation>
+    </message>
+    <message>
+        <source>Save Reports As</source>
+        <translation>报告另存为</translation>
+    </message>
+    <message>
+        <source>Inputs File</source>
+        <translation>输入文件</translation>
+    </message>
+    <message>
+        <source>Inputs (*.pt);;All files (*)</source>
+        <translation>输入 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>run&apos;s data type</source>
+        <translation>运行的数据类型</translation>
+    </message>
+    <message>
+        <source>%1 must be %2</source>
+        <translation>%1 必须是%2</translation>
+    </message>
+    <message>
+        <source>Choose a TorchScript file.</source>
+        <translation>请选择一个 TorchScript 文件。</translation>
+    </message>
+    <message>
+        <source>The model file %1 does not exist.</source>
+        <translation>模型文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>The project root %1 is not a folder.</source>
+        <translation>项目根目录 %1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Input %1: %2</source>
+        <translation>输入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The inputs file %1 does not exist.</source>
+        <translation>输入文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>A TorchScript model needs its inputs: shapes, or an inputs file.</source>
+        <translation>TorchScript 模型需要输入：形状或输入文件。</translation>
+    </message>
+    <message>
+        <source>Choose where to save the reports.</source>
+        <translation>请选择报告的保存位置。</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 exists already; reports are never overwritten.</source>
+        <translation>%1 已存在；报告永远不会被覆盖。</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::OverviewPage</name>
+    <message>
+        <source>Peak memory: %1</source>
+        <translation>峰值内存：%1</translation>
+    </message>
+    <message>
+        <source>Weights: %1   Gradients: %2   Activations: %3   Other: %4</source>
+        <translation>权重：%1   梯度：%2   激活：%3   其他：%4</translation>
+    </message>
+    <message>
+        <source>Top operations by activation memory</source>
+        <translation>激活内存最多的算子</translation>
+    </message>
+    <message>
+        <source>Iteration time (sum of operations): %1 ms   Forward: %2 ms   Backward: %3 ms   Operations: %4</source>
+        <translation>迭代时间（各算子之和）：%1 毫秒   前向：%2 毫秒   反向：%3 毫秒   算子数：%4</translation>
+    </message>
+    <message>
+        <source>Top operations by time</source>
+        <translation>耗时最多的算子</translation>
+    </message>
+    <message>
+        <source>Could not read the report&apos;s totals: %1</source>
+        <translation>无法读取报告的汇总：%1</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ProfileWorker</name>
+    <message>
+        <source>The run ran out of memory.</source>
+        <translation>运行时内存不足。</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ReportBrowser</name>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>By Source Line</source>
+        <translation>按源代码行</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SettingsDialog</name>
+    <message>
+        <source>The new language applies when TrainScope next starts.</source>
+        <translation>新语言将在下次启动 TrainScope 时生效。</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>%f is replaced by the file, %l by the line, %c by the column.</source>
+        <translation>%f 将替换为文件，%l 替换为行号，%c 替换为列号。</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>Editor:</source>
+        <translation>编辑器：</translation>
+    </message>
+    <message>
+        <source>Editor command:</source>
+        <translation>编辑器命令：</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SourceLinesPage</name>
+    <message>
+        <source>Time by source line (forward and backward, per most specific frame)</source>
+        <translation>按源代码行统计的时间（前向与反向，按最内层栈帧）</translation>
+    </message>
+    <message>
+        <source>Memory by source line (weights and activations, per most specific frame)</source>
+        <translation>按源代码行统计的内存（权重与激活，按最内层栈帧）</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SourcePanel</name>
+    <message>
+        <source>Open in Editor</source>
+        <translation>在编辑器中打开</translation>
+    </message>
+    <message>
+        <source>Stack frames of the selected entry, most specific first</source>
+        <translation>所选条目的栈帧，最内层在前</translation>
+    </message>
+    <message>
+        <source>Runs the editor command from Settings</source>
+        <translation>运行设置中的编辑器命令</translation>
+    </message>
+    <message>
+        <source>(no frames in the project)</source>
+        <translation>（项目中没有栈帧）</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SourceViewer</name>
+    <message>
+        <source>Select a stack frame to see its source.</source>
+        <translation>选择一个栈帧以查看其源代码。</translation>
+    </message>
+    <message>
+        <source>%1 is too large to show (over 16 MiB).</source>
+        <translation>%1 太大，无法显示（超过 16 MiB）。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::SqlTableModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::TimePage</name>
+    <message>
+        <source>Filter operations by name</source>
+        <translation>按名称筛选算子</translation>
+    </message>
+    <message>
+        <source>Per invocation</source>
+        <translation>按每次调用</translation>
+    </message>
+    <message>
+        <source>Grouped by operation</source>
+        <translation>按算子分组</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Top operations by time</source>
+        <translation>耗时最多的算子</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::WelcomePage</name>
+    <message>
+        <source>Profile the Built-in Example</source>
+        <translation>分析内置示例</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;TrainScope&lt;/h2&gt;&lt;p&gt;See where the time and the memory of one training iteration go, down to the line of your code.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;TrainScope&lt;/h2&gt;&lt;p&gt;查看一次训练迭代的时间和内存花在了哪里，精确到您代码中的每一行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Runs the built-in MLP (d_model 256) on the CPU for a few seconds and shows its profile.</source>
+        <translation>在 CPU 上运行内置 MLP（d_model 256）几秒钟并显示其分析结果。</translation>
+    </message>
+    <message>
+        <source>New Profile…</source>
+        <translation>新建分析…</translation>
+    </message>
+    <message>
+        <source>Open Report…</source>
+        <translation>打开报告…</translation>
+    </message>
+    <message>
+        <source>Recent reports:</source>
+        <translation>最近的报告：</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,62 @@
+#include "i18n/language.h"
+
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QTranslator>
+
+namespace trainscope::ui {
+namespace {
+
+// Owned by the application; kept so that a second call replaces rather than stacks them.
+QTranslator* g_app_translator = nullptr;
+QTranslator* g_qt_translator = nullptr;
+
+// Removes and deletes the previous translator, then installs `fresh` if it loaded.
+bool replaceTranslator(QTranslator*& slot, QTranslator* fresh, bool loaded) {
+    if (slot) {
+        QCoreApplication::removeTranslator(slot);
+        delete slot;
+        slot = nullptr;
+    }
+    if (!loaded) {
+        delete fresh;
+        return false;
+    }
+    slot = fresh;
+    QCoreApplication::installTranslator(slot);
+    return true;
+}
+
+}  // namespace
+
+QList<Language> availableLanguages() {
+    return {
+        {QStringLiteral("en"), QStringLiteral("English")},
+        {QStringLiteral("de"), QStringLiteral("Deutsch")},
+        {QStringLiteral("zh_CN"), QStringLiteral("简体中文")},
+    };
+}
+
+QLocale interfaceLocale(const QString& code) {
+    return code.isEmpty() ? QLocale::system() : QLocale(code);
+}
+
+bool installTranslations(const QLocale& locale) {
+    auto* qt = new QTranslator(QCoreApplication::instance());
+    const bool qt_loaded = qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                                    QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    replaceTranslator(g_qt_translator, qt, qt_loaded);
+
+    // English is the source language: no file, and no German fallback for an English locale.
+    auto* app = new QTranslator(QCoreApplication::instance());
+    const bool app_loaded = locale.language() != QLocale::English &&
+                            app->load(locale, QStringLiteral("trainscope"), QStringLiteral("_"),
+                                      QStringLiteral(":/i18n"));
+    return replaceTranslator(g_app_translator, app, app_loaded);
+}
+
+QString engineText(const std::string& text) {
+    return QCoreApplication::translate("trainscope", text.c_str());
+}
+
+}  // namespace trainscope::ui
