@@ -1,6 +1,7 @@
 // trainscope: the desktop app. `trainscope [REPORT…]` opens the given reports.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTimer>
 
 #include <QTabWidget>
@@ -47,7 +48,10 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINSCOPE_VERSION));
     // Matches packaging/org.trainscope.TrainScope.desktop, for the desktop's icon and name.
-    QGuiApplication::setDesktopFileName(QStringLiteral("org.trainscope.TrainScope"));
+    const QString app_id = QStringLiteral("org.trainscope.TrainScope");
+    QGuiApplication::setDesktopFileName(app_id);
+    QApplication::setWindowIcon(
+        QIcon::fromTheme(app_id, QIcon(QStringLiteral(":/icons/%1.svg").arg(app_id))));
     trainscope::ui::installTranslations(
         trainscope::ui::interfaceLocale(trainscope::ui::AppSettings::language()));
     QCommandLineParser parser;
