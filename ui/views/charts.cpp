@@ -73,7 +73,7 @@ QString humanBytes(double bytes) {
 }
 
 QString humanMs(double ms) {
-    return QStringLiteral("%1 ms").arg(ms, 0, 'f', 1);
+    return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
 }
 
 // Hovering bar i shows `values[i]` (the exact figure behind it) with its category.
