@@ -167,6 +167,14 @@
         <source>MiB</source>
         <translation>MiB</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 — %2: %3</source>
+        <translation>%1 – %2: %3</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -59,8 +59,8 @@ QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)
         QObject::connect(slice, &QPieSlice::hovered, slice,
                          [slice, name = name, value = value, exact](bool state) {
                              if (state)
-                                 QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2").arg(
-                                                                        name, exact(value)));
+                                 QToolTip::showText(QCursor::pos(),
+                                                    QObject::tr("%1: %2").arg(name, exact(value)));
                              else
                                  QToolTip::hideText();
                          });
@@ -85,7 +85,7 @@ void connectBarTooltip(QBarSet* set, const QStringList& categories, const QVecto
             if (state && i >= 0 && i < categories.size() && i < values.size())
                 QToolTip::showText(
                     QCursor::pos(),
-                    QStringLiteral("%1 — %2: %3").arg(categories[i], label, exact(values[i])));
+                    QObject::tr("%1 — %2: %3").arg(categories[i], label, exact(values[i])));
             else
                 QToolTip::hideText();
         });
