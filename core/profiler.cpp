@@ -39,17 +39,12 @@ std::string nowIso8601() {
 std::string version() {
     return TRAINSCOPE_VERSION;
 }
+
 std::string stageName(const Progress& progress) {
-    const char* pass = progress.pass == Pass::Memory ? "memory" : "time";
-    switch (progress.phase) {
-        case Phase::LoadingModel:
-            return std::string(pass) + ": loading model";
-        case Phase::WarmUp:
-            return std::string(pass) + ": warm-up";
-        case Phase::Measuring:
-            break;
-    }
-    return std::string(pass) + ": measuring";
+    const char* phase = progress.phase == Phase::LoadingModel ? "loading model"
+                        : progress.phase == Phase::WarmUp     ? "warm-up"
+                                                              : "measuring";
+    return std::string(progress.pass == Pass::Memory ? "memory" : "time") + ": " + phase;
 }
 
 std::string torchVersion() {

@@ -142,13 +142,12 @@ void MainWindow::chooseAndOpen() {
 bool MainWindow::openReports(const QStringList& paths) {
     QStringList wanted;
     for (const QString& path : paths) {
-        if (!wanted.contains(path))
-            wanted << path;
+        wanted << path;
         const QString sibling = siblingOf(path);
-        if (!sibling.isEmpty() && QFileInfo::exists(sibling) && !wanted.contains(sibling)) {
+        if (!sibling.isEmpty() && QFileInfo::exists(sibling))
             wanted << sibling;
-        }
     }
+    wanted.removeDuplicates();  // a run's two reports given together, or a path given twice
     std::unique_ptr<ReportFile> memory, time;
     QStringList errors;
     for (const QString& path : wanted) {
