@@ -26,6 +26,7 @@
 #include "run/new_profile_dialog.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
+#include "source/editor_command.h"
 #include "trainscope/builtin_models.h"
 #include "ui/sample_run.h"
 #include "views/welcome_page.h"
@@ -101,19 +102,24 @@ QStringList interfaceTexts(QWidget* top) {
 }
 
 // The English words of a text, less what is the same in every language: names (of the
-// product, editors, languages), units, acronyms (CPU, MLP), code and data (paths, file
-// names, identifiers such as d_model or aten::linear), and the words that the language
-// shares with English or keeps as technical terms.
+// product, the editor presets, the languages as they call themselves), units, acronyms (CPU, MLP),
+// code and data (paths, file names, identifiers such as d_model or aten::linear), and the words
+// that the language shares with English or keeps as technical terms.
 QSet<QString> englishWords(QString text, const QStringList& same_in_language) {
     static const QRegularExpression code(QStringLiteral("\\S*[/._()\\[\\]]\\S*|\\S*::\\S*"));
     static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
     static const QRegularExpression identifier(QStringLiteral("^[a-z0-9_.:-]+$"));
-    static const QStringList names{
-        QStringLiteral("TrainScope"),  QStringLiteral("TorchScript"), QStringLiteral("ResNet"),
-        QStringLiteral("Transformer"), QStringLiteral("KiB"),         QStringLiteral("MiB"),
-        QStringLiteral("GiB"),         QStringLiteral("VS Code"),     QStringLiteral("Kate"),
-        QStringLiteral("Qt Creator"),  QStringLiteral("gvim"),        QStringLiteral("Emacs"),
-        QStringLiteral("English"),     QStringLiteral("Deutsch")};
+    static const QStringList names = [] {
+        QStringList names{QStringLiteral("TrainScope"), QStringLiteral("TorchScript"),
+                          QStringLiteral("ResNet"),     QStringLiteral("Transformer"),
+                          QStringLiteral("KiB"),        QStringLiteral("MiB"),
+                          QStringLiteral("GiB")};
+        for (const EditorPreset& preset : editorPresets())
+            names << preset.name;
+        for (const Language& language : availableLanguages())
+            names << language.native_name;
+        return names;
+    }();
     if (identifier.match(text).hasMatch())  // a value such as relu, float32, cross-entropy
         return {};
     text.remove(code);
