@@ -34,6 +34,26 @@ std::string nowIso8601() {
     return text;
 }
 
+// Why a report has no project frames, for the CLI summary and the app; empty when it has some.
+std::string framesNote(const std::vector<const StackTrace*>& traces, const std::string& root) {
+    const StackFrame* library = nullptr;
+    for (const StackTrace* trace : traces) {
+        for (const StackFrame& frame : *trace) {
+            if (!frame.isLibrary()) {
+                return {};
+            }
+            library = library ? library : &frame;
+        }
+    }
+    if (library) {
+        return "no frame lies under the project root " + root +
+               ": the model's code is elsewhere (library frames such as " + library->file_path +
+               "); pass --project-root with the folder of the model's code";
+    }
+    return "the model recorded no source locations (a traced model, or an archive saved "
+           "without debug information, keeps none)";
+}
+
 }  // namespace
 
 std::string version() {
@@ -72,6 +92,14 @@ class CancelCheck : public IterationListener {
 
 struct Profiler::Impl {
     RunConfig config;
+
+    // Records in the metadata why there are no project frames, if there are none.
+    static void noteFrames(RunMetadata& metadata, const std::vector<const StackTrace*>& traces) {
+        const std::string note = framesNote(traces, metadata.at("project_root"));
+        if (!note.empty()) {
+            metadata["frames_note"] = note;
+        }
+    }
     ProgressCallback progress;
     const std::atomic<bool>* cancel = nullptr;
 
@@ -168,7 +196,7 @@ MemoryReport Profiler::measureMemory() {
     for (const NamedParameter& parameter : workload.parameters()) {
         weights.push_back(parameter.tensor.unsafeGetTensorImpl());
     }
-    SourceLocator locator(workload.projectRoot());
+    SourceLocator locator(workload.projectRoot(), self.config.frames_roots);
     OperationObserver operations({/*time=*/false, &locator, weights});
     memory.attributeTo(&operations);
     IterationListeners both({&operations, &memory});
@@ -202,6 +230,14 @@ MemoryReport Profiler::measureMemory() {
     }
     report.peak_usage_bytes = memory.peakBytes();
     report.metadata = self.metadata(workload, "memory");
+    std::vector<const StackTrace*> traces;
+    for (const WeightEntry& entry : report.weights) {
+        traces.push_back(&entry.frames);
+    }
+    for (const ActivationEntry& entry : report.activations) {
+        traces.push_back(&entry.frames);
+    }
+    self.noteFrames(report.metadata, traces);
     return report;
 }
 
@@ -217,7 +253,7 @@ TimeReport Profiler::measureTime() {
 
     // Stack frames are captured in an unmeasured iteration (the last warm-up, or an extra one
     // when there is none), so capturing them never slows the timed iterations.
-    SourceLocator locator(workload.projectRoot());
+    SourceLocator locator(workload.projectRoot(), self.config.frames_roots);
     std::vector<OperationRecord> captured;
     {
         OperationObserver capture({/*time=*/false, &locator, {}});
@@ -264,6 +300,11 @@ TimeReport Profiler::measureTime() {
     }
     report.iteration_ms = median(iteration_ms);
     report.metadata = self.metadata(workload, "time");
+    std::vector<const StackTrace*> traces;
+    for (const RunTimeEntry& entry : report.entries) {
+        traces.push_back(&entry.frames);
+    }
+    self.noteFrames(report.metadata, traces);
     return report;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/cli_options.h"
 
 #include <charconv>
+#include <cstdint>
 #include <functional>
 #include <map>
 
@@ -9,13 +10,17 @@
 namespace trainscope::cli {
 namespace {
 
-int64_t parseCount(const std::string& option, const std::string& text, int64_t minimum) {
-    int64_t value = 0;
+// An integer in [minimum, maximum]. from_chars reports overflow, so "4294967297" is refused
+// rather than wrapped.
+template <typename Integer>
+Integer parseInteger(const std::string& option, const std::string& text, Integer minimum,
+                     Integer maximum) {
+    Integer value = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end || value < minimum) {
-        throw Error(option + " expects an integer >= " + std::to_string(minimum) + ", not '" +
-                    text + "'");
+    if (text.empty() || ec != std::errc() || ptr != end || value < minimum || value > maximum) {
+        throw Error(option + " expects an integer from " + std::to_string(minimum) + " to " +
+                    std::to_string(maximum) + ", not '" + text + "'");
     }
     return value;
 }
@@ -53,8 +58,11 @@ Training iteration:
   --iterations N               measured iterations; times are medians (default 5)
   --seed N                     random seed for parameters and inputs (default 0)
 Output:
-  --project-root DIR           keep stack frames of files under DIR (default: the model
-                               file's folder; for built-ins, their source folder)
+  --project-root DIR           stack frames of files under DIR are the project's (default:
+                               the root trainscope-export recorded, else the model file's
+                               folder; for built-ins, their source folder)
+  --frames-root DIR            show library frames under DIR relative to it (repeatable;
+                               others are placed by their Python package)
   -o, --output FILE|PREFIX     where to write
   -f, --force                  replace existing output files
   -q, --quiet                  no progress on stderr
@@ -87,7 +95,7 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         {"--input", [&](const std::string& v) { config.inputs.push_back(parseInputSpec(v)); }},
         {"--inputs", [&](const std::string& v) { config.inputs_file = v; }},
         {"--batch-size",
-         [&](const std::string& v) { config.batch_size = parseCount("--batch-size", v, 1); }},
+         [&](const std::string& v) { config.batch_size = parseInteger<int64_t>("--batch-size", v, 1, INT64_MAX); }},
         {"--dtype",
          [&](const std::string& v) {
              config.dtype = parseDType(v);
@@ -101,17 +109,18 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         {"--optimizer", [&](const std::string& v) { config.optimizer = parseOptimizer(v); }},
         {"--warmup",
          [&](const std::string& v) {
-             config.warmup = static_cast<int>(parseCount("--warmup", v, 0));
+             config.warmup = parseInteger<int>("--warmup", v, 0, kMaxWarmup);
          }},
         {"--iterations",
          [&](const std::string& v) {
-             config.iterations = static_cast<int>(parseCount("--iterations", v, 1));
+             config.iterations = parseInteger<int>("--iterations", v, 1, kMaxIterations);
          }},
         {"--seed",
          [&](const std::string& v) {
-             config.seed = static_cast<uint64_t>(parseCount("--seed", v, 0));
+             config.seed = parseInteger<uint64_t>("--seed", v, 0, UINT64_MAX);
          }},
         {"--project-root", [&](const std::string& v) { config.project_root = v; }},
+        {"--frames-root", [&](const std::string& v) { config.frames_roots.push_back(v); }},
         {"--output", [&](const std::string& v) { options.output = v; }},
         {"-o", [&](const std::string& v) { options.output = v; }},
     };

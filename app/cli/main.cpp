@@ -90,6 +90,7 @@ int run(const cli::CliOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    installTempFileCleanup();  // Ctrl-C during a run leaves no temporary report behind
     cli::CliOptions options;
     try {
         options = cli::parseCommandLine(argc, argv);

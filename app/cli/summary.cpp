@@ -13,12 +13,19 @@ std::string format(const char* pattern, double value) {
     return text;
 }
 
-// The most specific frame and its caller: "mlp.py:15 <- mlp.py:20".
+// The most specific project frame and its caller: "mlp.py:15 <- mlp.py:20". An entry with
+// only library frames shows its innermost one in brackets: "[torch/nn/functional.py:1457]".
 std::string where(const StackTrace& frames) {
     std::string text;
-    for (size_t i = 0; i < std::min<size_t>(2, frames.size()); ++i) {
-        text +=
-            (i ? " <- " : "") + frames[i].file_path + ":" + std::to_string(frames[i].line_number);
+    int shown = 0;
+    for (const StackFrame& frame : frames) {
+        if (!frame.isLibrary() && shown++ < 2) {
+            text += (text.empty() ? "" : " <- ") + frame.file_path + ":" +
+                    std::to_string(frame.line_number);
+        }
+    }
+    if (text.empty() && !frames.empty()) {
+        text = "[" + frames[0].file_path + ":" + std::to_string(frames[0].line_number) + "]";
     }
     return text.empty() ? "-" : text;
 }
@@ -28,6 +35,13 @@ std::string padded(std::string text, size_t width) {
         text.append(width - text.size(), ' ');
     }
     return text;
+}
+
+// The engine's note on why no frame lies in the project, as the summary's last line.
+void printFramesNote(std::ostream& out, const RunMetadata& meta) {
+    if (const auto note = meta.find("frames_note"); note != meta.end()) {
+        out << "  No project frames: " << note->second << "\n";
+    }
 }
 
 }  // namespace
@@ -93,6 +107,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
                 << "\n";
         }
     }
+    printFramesNote(out, meta);
 }
 
 }  // namespace trainscope::cli

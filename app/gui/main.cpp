@@ -15,6 +15,7 @@
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
 #include "views/time_page.h"
+#include "trainscope/report_writer.h"
 
 namespace {
 
@@ -43,6 +44,7 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
 }  // namespace
 
 int main(int argc, char** argv) {
+    trainscope::installTempFileCleanup();  // a killed app leaves no temporary report behind
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("TrainScope"));
     QApplication::setApplicationName(QStringLiteral("TrainScope"));

@@ -49,6 +49,10 @@ class Params {
                             "' must be " + expected + ", not '" + values_[p.name] + "'");
             }
         }
+        if (const std::string problem = checkParameterCombination(info, values_);
+            !problem.empty()) {
+            throw Error(problem);
+        }
     }
 
     int64_t integer(const std::string& key) const { return std::stoll(values_.at(key)); }
@@ -193,10 +197,6 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
     const int64_t d = params.integer("d_model");
     const int64_t heads = params.integer("n_heads");
     const int64_t seq = params.integer("seq_len");
-    if (d % heads != 0) {
-        throw Error("parameter 'd_model' of built-in model 'transformer' (" + std::to_string(d) +
-                    ") must be a multiple of 'n_heads' (" + std::to_string(heads) + ")");
-    }
     torch::jit::Module attn = source.newModule("Attention");
     attn.register_module("qkv", linear(source, d, 3 * d, options));
     attn.register_module("proj", linear(source, d, d, options));
@@ -262,12 +262,6 @@ BuiltModel buildResnet(const ScriptSource& source, const Params& params,
     const int64_t width = params.integer("width");
     const int64_t image = params.integer("image_size");
     const int64_t classes = params.integer("classes");
-    if (depth < 10 || (depth - 2) % 8 != 0) {
-        throw Error(
-            "parameter 'depth' of built-in model 'resnet' must be 2 + 8n for n >= 1 "
-            "(10, 18, 26, ...), not " +
-            std::to_string(depth));
-    }
     const int64_t blocks_per_stage = (depth - 2) / 8;
     torch::jit::Module net = source.newModule("ResNet");
     net.register_module("conv", conv2d(source, 3, width, 7, 2, options));

@@ -106,6 +106,34 @@ const std::vector<BuiltinModelInfo>& builtinModels() {
     return models;
 }
 
+std::string checkParameterCombination(const BuiltinModelInfo& model,
+                                      const std::map<std::string, std::string>& values) {
+    auto integer = [&](const char* key) -> long long {
+        const auto it = values.find(key);
+        try {
+            return it == values.end() ? 0 : std::stoll(it->second);
+        } catch (const std::exception&) {
+            return 0;  // checkParameterValue() reports a malformed value
+        }
+    };
+    if (model.name == "transformer") {
+        const long long d = integer("d_model"), heads = integer("n_heads");
+        if (d > 0 && heads > 0 && d % heads != 0) {
+            return "parameter 'd_model' of built-in model 'transformer' (" + std::to_string(d) +
+                   ") must be a multiple of 'n_heads' (" + std::to_string(heads) + ")";
+        }
+    }
+    if (model.name == "resnet") {
+        const long long depth = integer("depth");
+        if (depth > 0 && (depth < 10 || (depth - 2) % 8 != 0)) {
+            return "parameter 'depth' of built-in model 'resnet' must be 2 + 8n for n >= 1 "
+                   "(10, 18, 26, ...), not " +
+                   std::to_string(depth);
+        }
+    }
+    return {};
+}
+
 std::string checkParameterValue(const BuiltinParameter& parameter, const std::string& value) {
     size_t used = 0;
     switch (parameter.kind) {
@@ -115,9 +143,10 @@ std::string checkParameterValue(const BuiltinParameter& parameter, const std::st
                 number = std::stoll(value, &used);
             } catch (const std::exception&) {
             }
-            return used == value.size() && number > 0
+            // Sizes beyond 2^31 - 1 only overflow (or exhaust memory) later on.
+            return used == value.size() && number > 0 && number <= 2147483647
                        ? ""
-                       : TRAINSCOPE_TR("trainscope", "a positive integer");
+                       : TRAINSCOPE_TR("trainscope", "a positive integer (at most 2147483647)");
         }
         case ParamKind::Probability: {
             double number = -1;

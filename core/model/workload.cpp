@@ -6,10 +6,12 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "error_text.h"
 #include "model/builtin_builder.h"
+#include "trainscope/builtin_models.h"
 #include "trainscope/error.h"
 
 namespace fs = std::filesystem;
@@ -63,12 +65,52 @@ torch::Tensor makeInput(const InputSpec& spec, DType run_dtype, torch::Device de
     }
 }
 
+// makeInput(), with a one-line message for a shape whose size overflows or does not fit in
+// memory (instead of LibTorch's multi-line error with a backtrace).
+torch::Tensor makeCheckedInput(const InputSpec& spec, DType run_dtype, torch::Device device,
+                               size_t index) {
+    const std::string which = "input " + std::to_string(index + 1) + " (" + toString(spec) + ")";
+    int64_t bytes = torch::elementSize(torchDtype(spec.dtype.value_or(run_dtype)));
+    for (int64_t dim : spec.shape) {
+        if (__builtin_mul_overflow(bytes, dim, &bytes)) {
+            throw Error(which + " is too large: its size in bytes overflows 64 bits");
+        }
+    }
+    try {
+        return makeInput(spec, run_dtype, device);
+    } catch (const std::bad_alloc&) {
+        throw Error(which + " does not fit in memory: it needs " + std::to_string(bytes) +
+                    " bytes");
+    } catch (const std::exception& e) {
+        throw Error("cannot make " + which + " (" + std::to_string(bytes) +
+                    " bytes): " + oneLineMessage(e));
+    }
+}
+
 std::string shapeText(const torch::Tensor& tensor) {
     std::string text = "[";
     for (int64_t i = 0; i < tensor.dim(); ++i) {
         text += (i ? ", " : "") + std::to_string(tensor.size(i));
     }
     return text + "]";
+}
+
+// Moves every parameter and buffer to `device` and casts the floating-point ones to `dtype`.
+// Module::to(device, dtype) would cast integer and bool state too: index buffers (swin's
+// relative_position_index) then fail as indices, and BatchNorm's num_batches_tracked turns
+// into a float.
+void moveState(torch::jit::Module& module, torch::Device device, torch::Dtype dtype) {
+    torch::NoGradGuard no_grad;
+    auto move = [&](const torch::Tensor& tensor) {
+        tensor.set_data(
+            tensor.to(device, tensor.is_floating_point() ? dtype : tensor.scalar_type()));
+    };
+    for (const torch::Tensor& parameter : module.parameters(/*recurse=*/true)) {
+        move(parameter);
+    }
+    for (const torch::Tensor& buffer : module.buffers(/*recurse=*/true)) {
+        move(buffer);
+    }
 }
 
 torch::jit::Module loadArchive(const std::string& path, torch::Device device) {
@@ -123,8 +165,15 @@ void validateConfig(const RunConfig& config) {
                         : "--device cuda: this TrainScope was built against a LibTorch "
                           "without CUDA support");
     }
-    if (config.warmup < 0 || config.iterations < 1) {
-        throw Error("--warmup must be >= 0 and --iterations >= 1");
+    if (config.warmup < 0 || config.warmup > kMaxWarmup || config.iterations < 1 ||
+        config.iterations > kMaxIterations) {
+        throw Error("warm-up iterations must be 0 to " + std::to_string(kMaxWarmup) +
+                    " and measured iterations 1 to " + std::to_string(kMaxIterations));
+    }
+    for (const InputSpec& spec : config.inputs) {
+        if (spec.shape.empty()) {
+            throw Error("an input has no shape");
+        }
     }
     if (!config.inputs_file.empty()) {
         if (!config.inputs.empty()) {
@@ -144,9 +193,30 @@ void validateConfig(const RunConfig& config) {
     if (config.batch_size && *config.batch_size <= 0) {
         throw Error("--batch-size must be positive");
     }
-    if (!config.project_root.empty() && !fs::is_directory(config.project_root)) {
+    std::error_code ec;
+    if (!config.project_root.empty() && !fs::is_directory(config.project_root, ec)) {
         throw Error("project root is not a folder: '" + config.project_root + "'");
     }
+    for (const std::string& root : config.frames_roots) {
+        if (!fs::is_directory(root, ec)) {
+            throw Error("frames root is not a folder: '" + root + "'");
+        }
+    }
+}
+
+std::string defaultProjectRoot(const RunConfig& config) {
+    const ModelRef ref = parseModelRef(config.model);
+    if (ref.builtin) {
+        return builtinModelsDir();
+    }
+    const fs::path folder = fs::absolute(ref.name).parent_path();
+    std::ifstream recorded(folder / kExportedRootFile);
+    std::string root;
+    std::error_code ec;
+    if (recorded && std::getline(recorded, root) && !root.empty() && fs::is_directory(root, ec)) {
+        return root;
+    }
+    return folder.string();
 }
 
 bool cudaAvailable() {
@@ -168,13 +238,11 @@ Workload::Workload(const RunConfig& config) : config_(config) {
         project_root_ = built.source_dir;
     } else {
         module_ = loadArchive(ref.name, device);
-        module_.to(device, torchDtype(config_.dtype));
+        moveState(module_, device, torchDtype(config_.dtype));
         input_specs_ = config_.inputs;
-        project_root_ = fs::absolute(ref.name).parent_path().string();
     }
-    if (!config_.project_root.empty()) {
-        project_root_ = config_.project_root;
-    }
+    project_root_ =
+        config_.project_root.empty() ? defaultProjectRoot(config_) : config_.project_root;
     loss_ = config_.loss.value_or(default_loss);
     module_.train();
 
@@ -185,7 +253,7 @@ Workload::Workload(const RunConfig& config) : config_(config) {
             if (config_.batch_size) {
                 spec.shape[0] = *config_.batch_size;
             }
-            inputs_.emplace_back(makeInput(spec, config_.dtype, device));
+            inputs_.emplace_back(makeCheckedInput(spec, config_.dtype, device, inputs_.size()));
         }
     }
 

@@ -56,8 +56,4 @@ struct ModelRef {
 };
 ModelRef parseModelRef(const std::string& model);
 
-// Checks what can be checked without running: the model file exists, the built-in and its
-// parameters are known, the device is available. Throws trainscope::Error.
-void validateConfig(const RunConfig& config);
-
 }  // namespace trainscope

@@ -25,6 +25,36 @@ void insertMetadata(SqliteDb& db, const RunMetadata& metadata) {
     }
 }
 
+// An entry's frames: project frames in the standard stack_frames table, library frames in
+// trainscope_library_frames, numbered in one sequence. Both tables start with the key column
+// (correlation_id or entry_id), then ordering, file_path and line_number.
+class FrameWriter {
+  public:
+    FrameWriter(SqliteDb& db, const std::string& key_column)
+        : project_(db, "INSERT INTO stack_frames (" + key_column +
+                           ", ordering, file_path, line_number) VALUES (?, ?, ?, ?)"),
+          library_(db, "INSERT INTO trainscope_library_frames (" + key_column +
+                           ", ordering, file_path, line_number, library_root) "
+                           "VALUES (?, ?, ?, ?, ?)") {}
+
+    void add(int64_t key, const StackTrace& frames) {
+        for (size_t i = 0; i < frames.size(); ++i) {
+            const StackFrame& frame = frames[i];
+            SqliteStatement& insert = frame.isLibrary() ? library_ : project_;
+            insert.bind(1, key).bind(2, static_cast<int64_t>(i)).bind(3, frame.file_path);
+            insert.bind(4, int64_t{frame.line_number});
+            if (frame.isLibrary()) {
+                insert.bind(5, frame.library_root);
+            }
+            insert.step();
+        }
+    }
+
+  private:
+    SqliteStatement project_;
+    SqliteStatement library_;
+};
+
 // Memory report frames hang off stack_correlation: one correlation id per entry.
 class MemoryFrameWriter {
   public:
@@ -32,28 +62,24 @@ class MemoryFrameWriter {
         : correlation_(db,
                        "INSERT INTO stack_correlation (correlation_id, entry_id, entry_type) "
                        "VALUES (?, ?, ?)"),
-          frame_(db,
-                 "INSERT INTO stack_frames (correlation_id, ordering, file_path, line_number) "
-                 "VALUES (?, ?, ?, ?)") {}
+          frames_(db, "correlation_id") {}
 
     void add(int64_t entry_id, int entry_type, const StackTrace& frames) {
         const int64_t correlation_id = next_correlation_id_++;
         correlation_.bind(1, correlation_id).bind(2, entry_id).bind(3, int64_t{entry_type});
         correlation_.step();
-        for (size_t i = 0; i < frames.size(); ++i) {
-            frame_.bind(1, correlation_id).bind(2, static_cast<int64_t>(i));
-            frame_.bind(3, frames[i].file_path).bind(4, int64_t{frames[i].line_number}).step();
-        }
+        frames_.add(correlation_id, frames);
     }
 
   private:
     SqliteStatement correlation_;
-    SqliteStatement frame_;
+    FrameWriter frames_;
     int64_t next_correlation_id_ = 1;
 };
 
 void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     createTables(db, std::begin(schema::kMemoryTables), std::end(schema::kMemoryTables));
+    db.exec(schema::kMemoryLibraryFramesTable);
     SqliteStatement entry_type(db, "INSERT INTO entry_types (entry_type, name) VALUES (?, ?)");
     entry_type.bind(1, int64_t{schema::kEntryTypeWeight}).bind(2, std::string("weight")).step();
     entry_type.bind(1, int64_t{schema::kEntryTypeActivation})
@@ -87,12 +113,11 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
 
 void fillTimeReport(SqliteDb& db, const TimeReport& report) {
     createTables(db, std::begin(schema::kTimeTables), std::end(schema::kTimeTables));
+    db.exec(schema::kTimeLibraryFramesTable);
     SqliteStatement entry(db,
                           "INSERT INTO run_time_entries (id, operation_name, forward_ms, "
                           "backward_ms) VALUES (?, ?, ?, ?)");
-    SqliteStatement frame(db,
-                          "INSERT INTO stack_frames (ordering, file_path, line_number, entry_id) "
-                          "VALUES (?, ?, ?, ?)");
+    FrameWriter frames(db, "entry_id");
     int64_t id = 1;
     for (const RunTimeEntry& e : report.entries) {
         entry.bind(1, id).bind(2, e.operation_name).bind(3, e.forward_ms);
@@ -102,11 +127,7 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
             entry.bindNull(4);
         }
         entry.step();
-        for (size_t i = 0; i < e.frames.size(); ++i) {
-            frame.bind(1, static_cast<int64_t>(i)).bind(2, e.frames[i].file_path);
-            frame.bind(3, int64_t{e.frames[i].line_number}).bind(4, id).step();
-        }
-        ++id;
+        frames.add(id++, e.frames);
     }
     RunMetadata metadata = report.metadata;
     metadata["iteration_ms"] = std::to_string(report.iteration_ms);
@@ -134,12 +155,14 @@ std::unique_ptr<StagedFile> stage(const Report& report, const std::string& path,
 
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite) {
     checkOutputPath(path, overwrite);
-    stage(report, path, fillMemoryReport)->commit(overwrite);
+    auto file = stage(report, path, fillMemoryReport);
+    commitTogether({file.get()}, overwrite);
 }
 
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite) {
     checkOutputPath(path, overwrite);
-    stage(report, path, fillTimeReport)->commit(overwrite);
+    auto file = stage(report, path, fillTimeReport);
+    commitTogether({file.get()}, overwrite);
 }
 
 void writeReports(const MemoryReport& memory, const std::string& memory_path,
@@ -148,13 +171,7 @@ void writeReports(const MemoryReport& memory, const std::string& memory_path,
     checkOutputPath(time_path, overwrite);
     auto memory_file = stage(memory, memory_path, fillMemoryReport);
     auto time_file = stage(time, time_path, fillTimeReport);
-    memory_file->commit(overwrite);
-    try {
-        time_file->commit(overwrite);
-    } catch (...) {
-        memory_file->rollback();
-        throw;
-    }
+    commitTogether({memory_file.get(), time_file.get()}, overwrite);
 }
 
 }  // namespace trainscope

@@ -36,6 +36,18 @@ constexpr const char* kTimeTables[] = {
     "PRIMARY KEY (entry_id, ordering))",
 };
 
+// TrainScope's own tables (allowed as extra tables). Library frames: frames of code outside the
+// project root, which the standard stack_frames must not hold. Their `ordering` shares one
+// sequence with the entry's stack_frames rows, so the two merge into the full stack.
+constexpr const char* kMemoryLibraryFramesTable =
+    "CREATE TABLE trainscope_library_frames (correlation_id INTEGER NOT NULL, "
+    "ordering INTEGER NOT NULL, file_path TEXT NOT NULL, line_number INTEGER NOT NULL, "
+    "library_root TEXT NOT NULL, PRIMARY KEY (correlation_id, ordering))";
+constexpr const char* kTimeLibraryFramesTable =
+    "CREATE TABLE trainscope_library_frames (entry_id INTEGER NOT NULL, "
+    "ordering INTEGER NOT NULL, file_path TEXT NOT NULL, line_number INTEGER NOT NULL, "
+    "library_root TEXT NOT NULL, PRIMARY KEY (entry_id, ordering))";
+
 // TrainScope's own table, in both reports: facts about the run (allowed as an extra table).
 constexpr const char* kMetadataTable =
     "CREATE TABLE trainscope_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL)";

@@ -43,8 +43,8 @@ void SqliteDb::close() {
     db_ = nullptr;
 }
 
-SqliteStatement::SqliteStatement(SqliteDb& db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db.handle(), sql, -1, &stmt_, nullptr) != SQLITE_OK) {
+SqliteStatement::SqliteStatement(SqliteDb& db, const std::string& sql) : db_(db) {
+    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
         fail(db.handle(), "cannot prepare statement");
     }
 }

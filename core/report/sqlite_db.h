@@ -26,7 +26,7 @@ class SqliteDb {
 
 class SqliteStatement {
   public:
-    SqliteStatement(SqliteDb& db, const char* sql);
+    SqliteStatement(SqliteDb& db, const std::string& sql);
     ~SqliteStatement();
     SqliteStatement(const SqliteStatement&) = delete;
     SqliteStatement& operator=(const SqliteStatement&) = delete;

@@ -1,12 +1,20 @@
 #include "report/staged_file.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cinttypes>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <mutex>
 
 #include "trainscope/error.h"
 
@@ -14,6 +22,8 @@ namespace fs = std::filesystem;
 
 namespace trainscope {
 namespace {
+
+constexpr const char* kTempPrefix = ".trainscope-";
 
 std::string describeErrno(int error) {
     return std::strerror(error);
@@ -24,15 +34,168 @@ fs::path folderOf(const std::string& path) {
     return parent.empty() ? fs::path(".") : parent;
 }
 
-std::string uniqueTempPath(const std::string& final_path) {
-    static std::atomic<int> counter{0};
-    fs::path path(final_path);
-    std::string name = "." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                       std::to_string(counter++);
-    return (folderOf(final_path) / name).string();
+// A short, stable tag of a final file name (FNV-1a): temporary and journal names stay short
+// whatever the length of the report's name, and name which report they belong to.
+std::string tagOf(const std::string& final_path) {
+    uint64_t hash = 14695981039346656037ull;
+    for (unsigned char c : fs::path(final_path).filename().string()) {
+        hash = (hash ^ c) * 1099511628211ull;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016" PRIx64, hash);
+    return text;
+}
+
+
+void syncPath(const std::string& path, int flags) {
+    const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        const int error = errno;
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw Error("cannot sync '" + path + "': " + describeErrno(error));
+    }
+    ::close(fd);
+}
+
+void syncFolder(const fs::path& folder) {
+    syncPath(folder.string(), O_RDONLY | O_DIRECTORY);
+}
+
+// --- Temporary files removed on SIGINT and SIGTERM. The handler may only call async-signal-
+// safe functions, so live temporary paths sit in fixed slots that it reads without locks.
+constexpr int kSlots = 32;
+char g_slot_paths[kSlots][PATH_MAX];
+std::atomic<bool> g_slot_used[kSlots];
+std::mutex g_slot_mutex;  // between threads that take and free slots, never in the handler
+
+int takeSlot(const std::string& path) {
+    std::lock_guard<std::mutex> lock(g_slot_mutex);
+    if (path.size() >= PATH_MAX) {
+        return -1;
+    }
+    for (int i = 0; i < kSlots; ++i) {
+        if (!g_slot_used[i].load()) {
+            std::memcpy(g_slot_paths[i], path.c_str(), path.size() + 1);
+            g_slot_used[i].store(true);
+            return i;
+        }
+    }
+    return -1;  // more files at once than slots: that file is only removed by the destructor
+}
+
+void freeSlot(int slot) {
+    if (slot >= 0) {
+        std::lock_guard<std::mutex> lock(g_slot_mutex);
+        g_slot_used[slot].store(false);
+    }
+}
+
+extern "C" void removeTempsAndDie(int signal_number) {
+    for (int i = 0; i < kSlots; ++i) {
+        if (g_slot_used[i].load()) {
+            ::unlink(g_slot_paths[i]);
+        }
+    }
+    ::signal(signal_number, SIG_DFL);
+    ::raise(signal_number);
 }
 
 }  // namespace
+
+std::string commitJournalPath(const std::string& final_path);
+
+namespace {
+
+// --- Recovery of what a killed run left behind.
+
+bool processAlive(long pid) {
+    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+// Finishes a commit that a crash interrupted: every temporary file the journal names still
+// exists only if it was not yet renamed, and all of them were complete before the journal.
+void rollForward(const std::string& final_path) {
+    const std::string journal = commitJournalPath(final_path);
+    std::ifstream in(journal);
+    if (!in) {
+        return;
+    }
+    std::string temp, target;
+    while (std::getline(in, temp) && std::getline(in, target)) {
+        std::error_code ec;
+        if (fs::exists(fs::symlink_status(temp, ec))) {
+            std::rename(temp.c_str(), target.c_str());
+        }
+    }
+    std::remove(journal.c_str());
+    syncFolder(folderOf(final_path));
+}
+
+// Removes `.trainscope-TAG-PID-N.tmp` files of processes that no longer run.
+void removeStaleTemps(const std::string& final_path) {
+    const fs::path folder = folderOf(final_path);
+    const std::string prefix = kTempPrefix + tagOf(final_path) + "-";
+    std::error_code ec;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || name.size() < 4 ||
+            name.compare(name.size() - 4, 4, ".tmp") != 0) {
+            continue;
+        }
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (!processAlive(pid)) {
+            fs::remove(entry.path(), ec);
+        }
+    }
+}
+
+std::string uniqueTempPath(const std::string& final_path) {
+    static std::atomic<int> counter{0};
+    const std::string name = kTempPrefix + tagOf(final_path) + "-" + std::to_string(::getpid()) +
+                             "-" + std::to_string(counter++) + ".tmp";
+    return (folderOf(final_path) / name).string();
+}
+
+// What exists at `path`: nothing, a regular file (or a link to one), or something a report
+// must never replace (a device, a FIFO, a socket, a folder, or a link to one of them).
+enum class Existing { Nothing, RegularFile, Other };
+
+Existing existingAt(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        struct stat link {};
+        // A dangling symbolic link: replacing it writes no other file.
+        return ::lstat(path.c_str(), &link) == 0 ? Existing::RegularFile : Existing::Nothing;
+    }
+    return S_ISREG(info.st_mode) ? Existing::RegularFile : Existing::Other;
+}
+
+Error notARegularFile(const std::string& path) {
+    return Error("cannot write '" + path +
+                 "': it exists and is not a regular file (a device, FIFO, folder or a link to "
+                 "one); reports are never written there, with or without --force");
+}
+
+Error exists(const std::string& path) {
+    return Error("'" + path + "' already exists; not overwriting it (use --force to replace it)");
+}
+
+}  // namespace
+
+std::string commitJournalPath(const std::string& final_path) {
+    return (folderOf(final_path) / (kTempPrefix + tagOf(final_path) + ".commit")).string();
+}
+
+void installTempFileCleanup() {
+    struct sigaction action {};
+    action.sa_handler = removeTempsAndDie;
+    sigemptyset(&action.sa_mask);
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+        ::sigaction(signal_number, &action, nullptr);
+    }
+}
 
 void checkOutputPath(const std::string& path, Overwrite overwrite) {
     if (path.empty()) {
@@ -47,48 +210,97 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
         throw Error("cannot write '" + path + "': folder '" + folder.string() +
                     "' is not writable");
     }
-    if (fs::is_directory(path, ec)) {
-        throw Error("cannot write '" + path + "': it is a folder");
+    const long name_max = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+    if (name_max > 0 && fs::path(path).filename().string().size() > static_cast<size_t>(name_max)) {
+        throw Error("cannot write '" + path + "': the name is longer than the file system's " +
+                    std::to_string(name_max) + " bytes");
     }
-    if (overwrite == Overwrite::Refuse && fs::exists(fs::symlink_status(path, ec))) {
-        throw Error("'" + path +
-                    "' already exists; not overwriting it (use --force to replace it)");
+    const Existing existing = existingAt(path);
+    if (existing == Existing::Other) {
+        throw notARegularFile(path);
+    }
+    if (overwrite == Overwrite::Refuse && existing != Existing::Nothing) {
+        throw exists(path);
     }
 }
 
-StagedFile::StagedFile(std::string final_path)
-    : final_path_(std::move(final_path)), temp_path_(uniqueTempPath(final_path_)) {}
+StagedFile::StagedFile(std::string final_path) : final_path_(std::move(final_path)) {
+    rollForward(final_path_);
+    removeStaleTemps(final_path_);
+    temp_path_ = uniqueTempPath(final_path_);
+    signal_slot_ = takeSlot(temp_path_);
+}
 
 StagedFile::~StagedFile() {
     if (!committed_) {
         std::remove(temp_path_.c_str());
     }
+    freeSlot(signal_slot_);
 }
 
-void StagedFile::commit(Overwrite overwrite) {
+void StagedFile::sync() const {
+    syncPath(temp_path_, O_RDONLY);
+}
+
+void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite) {
+    if (files.empty()) {
+        return;
+    }
+    for (StagedFile* file : files) {
+        const Existing existing = existingAt(file->final_path_);
+        if (existing == Existing::Other) {
+            throw notARegularFile(file->final_path_);
+        }
+        if (overwrite == Overwrite::Refuse && existing != Existing::Nothing) {
+            throw exists(file->final_path_);
+        }
+        file->sync();
+    }
+    const std::string journal = commitJournalPath(files.front()->final_path_);
+    {
+        std::ofstream out(journal, std::ios::trunc);
+        for (const StagedFile* file : files) {
+            out << file->temp_path_ << "\n" << file->final_path_ << "\n";
+        }
+        out.flush();
+        if (!out) {
+            std::remove(journal.c_str());
+            throw Error("cannot write '" + journal + "' in the reports' folder");
+        }
+    }
+    syncPath(journal, O_RDONLY);
+    const fs::path folder = folderOf(files.front()->final_path_);
+    syncFolder(folder);  // from here on, the new set is what a crash leaves (rolled forward)
     if (overwrite == Overwrite::Allow) {
-        if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-            throw Error("cannot write '" + final_path_ + "': " + describeErrno(errno));
+        for (StagedFile* file : files) {
+            if (std::rename(file->temp_path_.c_str(), file->final_path_.c_str()) != 0) {
+                throw Error("cannot write '" + file->final_path_ + "': " + describeErrno(errno));
+            }
+            file->committed_ = true;
         }
     } else {
-        // link() fails if the destination exists: an atomic "create, never replace".
-        if (::link(temp_path_.c_str(), final_path_.c_str()) != 0) {
-            const int error = errno;
-            if (error == EEXIST) {
-                throw Error("'" + final_path_ +
-                            "' already exists; not overwriting it (use --force to replace it)");
+        // link() fails if the destination exists: an atomic "create, never replace". A file
+        // that appeared since the check undoes the files this commit created.
+        for (size_t i = 0; i < files.size(); ++i) {
+            if (::link(files[i]->temp_path_.c_str(), files[i]->final_path_.c_str()) != 0) {
+                const int error = errno;
+                for (size_t j = 0; j < i; ++j) {
+                    std::remove(files[j]->final_path_.c_str());
+                }
+                std::remove(journal.c_str());
+                throw error == EEXIST ? exists(files[i]->final_path_)
+                                      : Error("cannot write '" + files[i]->final_path_ +
+                                              "': " + describeErrno(error));
             }
-            throw Error("cannot write '" + final_path_ + "': " + describeErrno(error));
         }
-        std::remove(temp_path_.c_str());
+        for (StagedFile* file : files) {
+            std::remove(file->temp_path_.c_str());
+            file->committed_ = true;
+        }
     }
-    committed_ = true;
-}
-
-void StagedFile::rollback() {
-    if (committed_) {
-        std::remove(final_path_.c_str());
-    }
+    syncFolder(folder);
+    std::remove(journal.c_str());
+    syncFolder(folder);
 }
 
 }  // namespace trainscope

@@ -1,8 +1,16 @@
-// A report file under construction: written at a temporary path in its destination folder,
-// then moved into place in one step, so readers never see a half-written report.
+// Report files under construction, and how a run's set of them replaces what was there.
+//
+// Each report is written to a temporary file in its destination folder, synced, then moved
+// into place. The files of one run are committed together through a journal: once every
+// temporary file is complete, a journal naming each (temporary, final) pair is synced, then
+// the files are renamed and the journal removed. A crash before the journal leaves the old set
+// untouched; a crash after it is rolled forward by the next write to the same name. So a set
+// is replaced whole or not at all.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "trainscope/report_writer.h"
 
@@ -10,6 +18,8 @@ namespace trainscope {
 
 class StagedFile {
   public:
+    // Also finishes an interrupted commit of the same name, and removes temporary files that a
+    // killed run left for it.
     explicit StagedFile(std::string final_path);
     ~StagedFile();  // removes the temporary file unless committed
     StagedFile(const StagedFile&) = delete;
@@ -18,16 +28,24 @@ class StagedFile {
     const std::string& tempPath() const { return temp_path_; }
     const std::string& finalPath() const { return final_path_; }
 
-    // Moves the file into place. With Overwrite::Refuse an existing file is never replaced,
-    // even one that appeared while the report was being written.
-    void commit(Overwrite overwrite);
-    // Removes the committed file again (used when a sibling report failed to commit).
-    void rollback();
+    // Flushes the finished temporary file to disk.
+    void sync() const;
 
   private:
+    friend void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite);
     std::string final_path_;
     std::string temp_path_;
     bool committed_ = false;
+    int signal_slot_ = -1;  // where the SIGINT/SIGTERM handler finds the temporary path
 };
+
+// The commit journal of the set whose first file is `final_path`: pairs of lines, a temporary
+// path and the final path it becomes.
+std::string commitJournalPath(const std::string& final_path);
+
+// Moves the files into place as one set (see above). With Overwrite::Refuse no existing file
+// is replaced, even one that appeared while the reports were being written; an existing path
+// that is not a regular file is refused either way.
+void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite);
 
 }  // namespace trainscope

@@ -1,6 +1,7 @@
-// Maps the TorchScript interpreter's call stack to frames of the user's project: the original
-// source file and line of each frame, kept only when the file lies under the project root,
-// as a path relative to it.
+// Maps the TorchScript interpreter's call stack to source frames: the original file and line of
+// each frame. A file under the project root becomes a project frame, a path relative to that
+// root. Any other file becomes a library frame (torch, torchvision, a package of the user's),
+// a path relative to its library's root, which the frame records.
 #pragma once
 
 #include <torch/csrc/jit/frontend/source_range.h>
@@ -16,20 +17,25 @@ namespace trainscope {
 
 class SourceLocator {
   public:
-    explicit SourceLocator(const std::string& project_root);
+    // `library_roots`: folders whose files are shown relative to them (--frames-root); other
+    // library files are placed by their package (see libraryRoot() in the .cpp).
+    explicit SourceLocator(const std::string& project_root,
+                           const std::vector<std::string>& library_roots = {});
 
     // `stack` as torch::jit::currentCallstack() returns it, which is most specific first, the
     // order of the reports (checked by the stack-frame tests).
     StackTrace frames(const std::vector<torch::jit::StackEntry>& stack);
 
-    // The path of `file` relative to the project root, or nothing when it lies outside.
-    // An archive records the absolute paths of the machine that scripted it; a project moved
-    // since is matched by the longest tail of the path that exists under the root.
-    std::optional<std::string> relativePath(const std::string& file);
+    // Where `file` lies: under the project root (library_root empty) or in a library. An
+    // archive records the absolute paths of the machine that scripted it; a project moved
+    // since is matched by the longest tail of the path that exists under the root. Nothing
+    // for a file name that is no path at all.
+    std::optional<StackFrame> locate(const std::string& file);
 
   private:
     std::string root_;
-    std::unordered_map<std::string, std::optional<std::string>> cache_;
+    std::vector<std::string> library_roots_;
+    std::unordered_map<std::string, std::optional<StackFrame>> cache_;
 };
 
 }  // namespace trainscope

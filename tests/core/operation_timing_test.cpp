@@ -42,12 +42,13 @@ TEST(OperationTiming, OneEntryPerTopLevelOperationOfTheMlp) {
 
 TEST(OperationTiming, BackwardIsNullForOperationsAutogradDoesNotDifferentiate) {
     const TimeReport report = Profiler(toynet()).measureTime();
-    // Two blocks of linear, gelu, mul, linear, add; then zeros_like, add, linear; the loss.
+    // Two blocks of linear, gelu, mul, linear, add; then zeros_like, add, linear, relu; the loss.
     const std::vector<std::string> block = {"aten::linear", "aten::gelu", "aten::mul",
                                             "aten::linear", "aten::add"};
     std::vector<std::string> expected = block;
     expected.insert(expected.end(), block.begin(), block.end());
-    expected.insert(expected.end(), {"aten::zeros_like", "aten::add", "aten::linear", "aten::sum"});
+    expected.insert(expected.end(), {"aten::zeros_like", "aten::add", "aten::linear", "aten::relu",
+                                    "aten::sum"});
     ASSERT_EQ(namesOf(report), expected);
     for (const RunTimeEntry& entry : report.entries) {
         if (entry.operation_name == "aten::zeros_like") {

@@ -27,7 +27,7 @@ std::vector<std::string> schemaOf(const std::string& path) {
     std::vector<std::string> ddl;
     for (const auto& row : ReportReader(path).rows(
              "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
-             "AND name != 'trainscope_metadata' AND sql IS NOT NULL ORDER BY name")) {
+             "AND name NOT LIKE 'trainscope_%' AND sql IS NOT NULL ORDER BY name")) {
         ddl.push_back(normalized(row[0]));
     }
     return ddl;

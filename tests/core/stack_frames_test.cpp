@@ -23,25 +23,45 @@ RunConfig toynetWithRoot(const std::string& root) {
     return test::toynetConfig(root, 1);
 }
 
+// The frames under the project root; library frames (torch's own files) are checked apart.
+StackTrace projectFrames(const StackTrace& frames) {
+    StackTrace project;
+    for (const StackFrame& frame : frames) {
+        if (!frame.isLibrary()) {
+            project.push_back(frame);
+        }
+    }
+    return project;
+}
+
 void expectToyNetFrames(const TimeReport& report) {
-    ASSERT_EQ(report.entries.size(), 14u);
+    ASSERT_EQ(report.entries.size(), 15u);
     // block1's first linear: Projection.forward <- Block.forward <- ToyNet.forward.
-    EXPECT_EQ(report.entries[0].frames, (StackTrace{at("toynet/layers.py", "projection-linear"),
-                                                    at("toynet/blocks.py", "block-up"),
-                                                    at("toynet/model.py", "model-block1")}));
+    EXPECT_EQ(projectFrames(report.entries[0].frames),
+              (StackTrace{at("toynet/layers.py", "projection-linear"),
+                          at("toynet/blocks.py", "block-up"), at("toynet/model.py", "model-block1")}));
     // An inlined free function keeps its own frame.
     EXPECT_EQ(report.entries[6].frames, (StackTrace{at("toynet/layers.py", "gelu"),
                                                     at("toynet/blocks.py", "block-activation"),
                                                     at("toynet/model.py", "model-block2")}));
     EXPECT_EQ(report.entries[10].frames, (StackTrace{at("toynet/model.py", "no-backward")}));
-    // The head's nn.Linear lives in torch's own files, outside the root: only our line stays.
-    EXPECT_EQ(report.entries[12].frames, (StackTrace{at("toynet/model.py", "head")}));
-    EXPECT_TRUE(report.entries[13].frames.empty()) << "the loss is TrainScope's, not the user's";
+    // The head's nn.Linear lives in torch's own files, outside the root: only our line is a
+    // project frame.
+    EXPECT_EQ(projectFrames(report.entries[12].frames),
+              (StackTrace{at("toynet/model.py", "head")}));
+    // F.relu is a scripted function of torch: the user's call site stays, and so does the
+    // caller of the user's helper.
+    EXPECT_EQ(report.entries[13].operation_name, "aten::relu");
+    EXPECT_EQ(projectFrames(report.entries[13].frames),
+              (StackTrace{at("toynet/layers.py", "functional-relu"),
+                          at("toynet/model.py", "head")}));
+    EXPECT_TRUE(report.entries[14].frames.empty()) << "the loss is TrainScope's, not the user's";
     for (const RunTimeEntry& entry : report.entries) {
         for (const StackFrame& frame : entry.frames) {
             EXPECT_FALSE(fs::path(frame.file_path).is_absolute()) << frame.file_path;
             EXPECT_EQ(frame.file_path.find(".."), std::string::npos) << frame.file_path;
-            EXPECT_TRUE(fs::exists(kProject + "/" + frame.file_path)) << frame.file_path;
+            const std::string root = frame.isLibrary() ? frame.library_root : kProject;
+            EXPECT_TRUE(fs::exists(root + "/" + frame.file_path)) << frame.file_path;
         }
     }
 }
@@ -60,30 +80,62 @@ TEST(StackFrames, AProjectMovedElsewhereIsMatchedThroughItsRoot) {
     expectToyNetFrames(report);
 }
 
-TEST(StackFrames, NothingOutsideTheRootIsKept) {
+TEST(StackFrames, CodeOutsideTheRootBecomesLibraryFramesAndTheReportSaysWhy) {
     const std::string elsewhere = test::makeTempDir();  // a root that holds none of the files
     const TimeReport report = Profiler(toynetWithRoot(elsewhere)).measureTime();
     fs::remove_all(elsewhere);
     for (const RunTimeEntry& entry : report.entries) {
-        EXPECT_TRUE(entry.frames.empty())
-            << entry.operation_name << " has " << entry.frames.front().file_path;
+        for (const StackFrame& frame : entry.frames) {
+            EXPECT_TRUE(frame.isLibrary()) << entry.operation_name << " has " << frame.file_path;
+        }
     }
+    // The toy project has no __init__.py above toynet/, so toynet is a top-level package,
+    // shown relative to the folder that holds it, like torch's files.
+    EXPECT_EQ(report.entries[6].frames.front(),
+              StackFrame("toynet/layers.py", test::taggedLine(kProject + "/toynet/layers.py", "gelu"),
+                         fs::weakly_canonical(kProject).string()));
+    EXPECT_NE(report.metadata.at("frames_note").find("no frame lies under the project root"),
+              std::string::npos);
+}
+
+TEST(StackFrames, TorchFilesAreLibraryFramesRelativeToTheirPackagesFolder) {
+    const TimeReport report = Profiler(toynetWithRoot(kProject)).measureTime();
+    ASSERT_FALSE(report.entries[12].frames.empty());
+    const StackFrame& linear = report.entries[12].frames.front();
+    EXPECT_TRUE(linear.isLibrary());
+    EXPECT_EQ(linear.file_path, "torch/nn/modules/linear.py");
+    EXPECT_TRUE(fs::is_regular_file(linear.library_root + "/" + linear.file_path));
+    const StackFrame& relu = report.entries[13].frames.front();
+    EXPECT_EQ(relu.file_path, "torch/nn/functional.py");
+    EXPECT_EQ(report.metadata.count("frames_note"), 0u) << "the report has project frames";
+}
+
+TEST(StackFrames, AFramesRootPlacesLibraryFilesRelativeToIt) {
+    RunConfig config = toynetWithRoot(test::makeTempDir());
+    config.frames_roots = {kProject + "/toynet"};
+    const TimeReport report = Profiler(config).measureTime();
+    fs::remove_all(config.project_root);
+    EXPECT_EQ(report.entries[6].frames.front().file_path, "layers.py");
+    EXPECT_EQ(report.entries[6].frames.front().library_root,
+              fs::weakly_canonical(kProject + "/toynet").string());
 }
 
 TEST(StackFrames, MemoryReportFramesForActivationsAndWeights) {
     const MemoryReport report = Profiler(toynetWithRoot(kProject)).measureMemory();
     ASSERT_FALSE(report.activations.empty());
     EXPECT_EQ(report.activations[0].operation_name, "aten::linear");
-    EXPECT_EQ(report.activations[0].frames.front(), at("toynet/layers.py", "projection-linear"));
+    EXPECT_EQ(projectFrames(report.activations[0].frames).front(),
+              at("toynet/layers.py", "projection-linear"));
     // A weight's frames are those of the first operation that reads it.
     for (const WeightEntry& weight : report.weights) {
         if (weight.name == "block2.down.linear.weight") {
-            EXPECT_EQ(weight.frames, (StackTrace{at("toynet/layers.py", "projection-linear"),
-                                                 at("toynet/blocks.py", "block-down"),
-                                                 at("toynet/model.py", "model-block2")}));
+            EXPECT_EQ(projectFrames(weight.frames),
+                      (StackTrace{at("toynet/layers.py", "projection-linear"),
+                                  at("toynet/blocks.py", "block-down"),
+                                  at("toynet/model.py", "model-block2")}));
         }
         if (weight.name == "head.weight") {
-            EXPECT_EQ(weight.frames, (StackTrace{at("toynet/model.py", "head")}));
+            EXPECT_EQ(projectFrames(weight.frames), (StackTrace{at("toynet/model.py", "head")}));
         }
     }
 }

@@ -1,6 +1,7 @@
 // The built-in models: TorchScript sources under resources/models, compiled at run time.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,14 @@ struct BuiltinParameter {
 // Checks a value against the parameter's kind; returns an empty string when it is valid,
 // otherwise what was expected ("a positive integer", "one of relu, gelu, tanh").
 std::string checkParameterValue(const BuiltinParameter& parameter, const std::string& value);
+
+struct BuiltinModelInfo;
+
+// Checks what single values cannot show (the transformer's d_model must be a multiple of
+// n_heads, resnet's depth 2 + 8n). `values` holds every parameter, defaults filled in.
+// Returns an empty string when the combination is valid, otherwise the one-line problem.
+std::string checkParameterCombination(const BuiltinModelInfo& model,
+                                      const std::map<std::string, std::string>& values);
 
 struct BuiltinModelInfo {
     std::string name;

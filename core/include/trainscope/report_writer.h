@@ -11,14 +11,20 @@ namespace trainscope {
 
 enum class Overwrite { Refuse, Allow };
 
+// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of reports being written before
+// the process ends (the programs call it once at start).
+void installTempFileCleanup();
+
 // Throws trainscope::Error when `path` cannot be written: it exists and `overwrite` is
-// Refuse, or its folder is missing or not writable. Call before a long run to fail early.
+// Refuse, it exists and is not a regular file (never replaced), its name is too long, or its
+// folder is missing or not writable. Call before a long run to fail early.
 void checkOutputPath(const std::string& path, Overwrite overwrite);
 
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite);
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite);
 
-// Writes both reports of one run; either both files appear or neither does.
+// Writes both reports of one run as one set: either both files are replaced or neither is,
+// also when the process is killed in between (see core/report/staged_file.h).
 void writeReports(const MemoryReport& memory, const std::string& memory_path,
                   const TimeReport& time, const std::string& time_path, Overwrite overwrite);
 

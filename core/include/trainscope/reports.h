@@ -6,16 +6,27 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace trainscope {
 
-// A frame of the user's code: a path relative to the project root, 1-based line.
+// A frame of source code, 1-based line. A project frame's path is relative to the project
+// root. A library frame (code outside the project: torch, torchvision, ...) has a path
+// relative to its library's root, which it names (an absolute path on the recording machine).
 struct StackFrame {
+    StackFrame() = default;
+    StackFrame(std::string file, int line, std::string root = {})
+        : file_path(std::move(file)), line_number(line), library_root(std::move(root)) {}
+
     std::string file_path;
     int line_number = 0;
+    std::string library_root;  // empty: a project frame
+
+    bool isLibrary() const { return !library_root.empty(); }
     bool operator==(const StackFrame& other) const {
-        return file_path == other.file_path && line_number == other.line_number;
+        return file_path == other.file_path && line_number == other.line_number &&
+               library_root == other.library_root;
     }
 };
 

@@ -37,7 +37,10 @@ struct RunConfig {
     int warmup = 2;
     int iterations = 5;
     uint64_t seed = 0;
-    std::string project_root;  // empty: the model file's folder, or the built-in's source folder
+    std::string project_root;  // empty: see defaultProjectRoot()
+    // Folders that library frames are shown relative to (--frames-root); files elsewhere
+    // outside the project are placed by their Python package.
+    std::vector<std::string> frames_roots;
 };
 
 // Parse helpers: each throws trainscope::Error with a message naming the bad text.
@@ -53,6 +56,22 @@ std::string toString(Device device);
 std::string toString(LossKind loss);
 std::string toString(OptimizerKind optimizer);
 std::string toString(const InputSpec& input);
+
+// Checks everything that can be checked without running: the model file exists, the built-in
+// and its parameters (each value and their combination), the inputs, the counts, the folders,
+// the device. Throws trainscope::Error with a one-line message. The CLI and the desktop app
+// call it before starting; the engine calls it again when a run starts.
+void validateConfig(const RunConfig& config);
+
+// The project root a run uses when RunConfig::project_root is empty: for a built-in, its
+// source folder; for an archive, the root that tools/trainscope-export recorded beside it
+// (kExportedRootFile), else the archive's folder.
+std::string defaultProjectRoot(const RunConfig& config);
+constexpr const char* kExportedRootFile = "project_root.txt";
+
+// Upper bounds of the counts, so that a typo cannot run for days.
+constexpr int kMaxWarmup = 1000;
+constexpr int kMaxIterations = 100000;
 
 // True when the engine was built against a LibTorch with CUDA and a GPU is visible.
 bool cudaAvailable();
