@@ -30,6 +30,7 @@ class Workload {
     void runIteration(IterationListener& listener);
 
     const std::vector<NamedParameter>& parameters() const { return parameters_; }
+    const torch::jit::Module& module() const { return module_; }
     const std::string& projectRoot() const { return project_root_; }
     const std::vector<InputSpec>& inputSpecs() const { return input_specs_; }
     LossKind loss() const { return loss_; }

@@ -1,5 +1,6 @@
 // trainscope-cli as a user runs it: real processes, real files.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,6 +162,44 @@ TEST_F(Cli, UsageErrors) {
     expectCleanFailure("frobnicate", "unknown command");
     expectCleanFailure("memory --model builtin:mlp --input 2x-3 -o a.sqlite", "input shape");
     expectCleanFailure("memory --model builtin:mlp --device cuda -o a.sqlite", "--device cuda");
+}
+
+TEST_F(Cli, IntegersThatWouldWrapAreRefused) {
+    expectCleanFailure("memory " + kSmallMlp + " --iterations 4294967297 -o a.sqlite",
+                       "--iterations expects an integer from 1 to");
+    expectCleanFailure("memory " + kSmallMlp + " --warmup 4294967296 -o a.sqlite",
+                       "--warmup expects an integer from 0 to");
+    expectCleanFailure("memory " + kSmallMlp + " --seed 99999999999999999999 -o a.sqlite",
+                       "--seed expects an integer");
+    expectCleanFailure("memory --model builtin:mlp --param d_model=4294967297 -o a.sqlite",
+                       "at most 2147483647");
+}
+
+TEST_F(Cli, InputsThatCannotBeMadeAreOneLineErrors) {
+    // 1e10 x 8 x 32 float32 elements: about 10 TB, more than any machine here has.
+    expectCleanFailure("memory " + kSmallMlp + " --batch-size 10000000000 -o a.sqlite",
+                       "input 1 (10000000000x8x32)");
+    expectCleanFailure("memory " + kSmallMlp + " --batch-size 9223372036854775807 -o a.sqlite",
+                       "overflows 64 bits");
+}
+
+TEST_F(Cli, ParameterCombinationsAreCheckedBeforeRunning) {
+    expectCleanFailure("memory --model builtin:transformer --param d_model=128 --param n_heads=3 "
+                       "-o a.sqlite",
+                       "must be a multiple of 'n_heads'");
+}
+
+TEST_F(Cli, IntegerBuffersKeepTheirTypeWhenTheModelIsCast) {
+    // swin-style: an int64 index buffer used for indexing, and BatchNorm's num_batches_tracked.
+    const Result result = run(std::string("memory --model ") + INDEXED_ARCHIVE +
+                              " --input 4x16 --dtype bfloat16 -q -o a.sqlite");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+}
+
+TEST_F(Cli, AnOutputThatIsNotARegularFileIsRefusedEvenWithForce) {
+    ASSERT_EQ(mkfifo(work("pipe").c_str(), 0600), 0);
+    expectCleanFailure("memory " + kSmallMlp + " --force -o pipe", "not a regular file", {"pipe"});
+    EXPECT_TRUE(fs::is_fifo(work("pipe")));
 }
 
 namespace {

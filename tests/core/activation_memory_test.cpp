@@ -3,6 +3,7 @@
 // bfloat16) is the only allocation allowed on top of the activations.
 #include <gtest/gtest.h>
 
+#include "model/workload.h"
 #include "trainscope/profiler.h"
 
 using namespace trainscope;
@@ -84,4 +85,20 @@ TEST(ActivationMemory, PeakCoversAdamStateOnAnIterationAfterWarmup) {
     const MemoryReport sgd = Profiler(config).measureMemory();
     // Adam keeps two moments per parameter (float32 here): the peak must include them.
     EXPECT_GE(adam.peak_usage_bytes - sgd.peak_usage_bytes, 2 * adam.weightBytes());
+}
+
+TEST(DTypeCast, OnlyFloatingParametersAndBuffersAreCast) {
+    RunConfig config;
+    config.model = INDEXED_ARCHIVE;
+    config.inputs = {parseInputSpec("4x16")};
+    config.dtype = DType::BFloat16;
+    Workload workload(config);
+    const torch::jit::Module& module = workload.module();
+    EXPECT_EQ(module.attr("index").toTensor().scalar_type(), c10::kLong);
+    const torch::jit::Module norm = module.attr("norm").toModule();
+    EXPECT_EQ(norm.attr("num_batches_tracked").toTensor().scalar_type(), c10::kLong);
+    EXPECT_EQ(norm.attr("running_mean").toTensor().scalar_type(), c10::kBFloat16);
+    EXPECT_EQ(module.attr("table").toTensor().scalar_type(), c10::kBFloat16);
+    IterationListener none;
+    workload.runIteration(none);  // indexing with the int64 buffer works
 }
