@@ -236,12 +236,14 @@ TEST_F(Export, AnEntryPointBecomesAProfileWhoseFramesNameTheProject) {
     ReportReader time(project("exported/profile.time.sqlite"));
     const int inner = trainscope::test::taggedLine(project("textclf/layers.py"), "mixer-inner");
     const int call = trainscope::test::taggedLine(project("textclf/model.py"), "mixer-call");
+    // Each entry's project frames, its first one (the most specific) marked "1".
     const auto frames = time.rows(
-        "SELECT e.operation_name, f.ordering, f.file_path, f.line_number FROM run_time_entries e "
+        "SELECT e.operation_name, f.ordering = (SELECT MIN(ordering) FROM stack_frames "
+        "WHERE entry_id = e.id), f.file_path, f.line_number FROM run_time_entries e "
         "JOIN stack_frames f ON f.entry_id = e.id ORDER BY e.id, f.ordering");
     bool found = false;
     for (size_t i = 0; i + 1 < frames.size(); ++i) {
-        if (frames[i][0] == "aten::linear" && frames[i][1] == "0" &&
+        if (frames[i][0] == "aten::linear" && frames[i][1] == "1" &&
             frames[i][2] == "textclf/layers.py" && frames[i][3] == std::to_string(inner)) {
             EXPECT_EQ(frames[i + 1][2], "textclf/model.py");
             EXPECT_EQ(frames[i + 1][3], std::to_string(call));
@@ -254,6 +256,15 @@ TEST_F(Export, AnEntryPointBecomesAProfileWhoseFramesNameTheProject) {
     }
     ReportReader memory(project("exported/profile.memory.sqlite"));
     EXPECT_EQ(memory.scalar("SELECT COUNT(*) FROM weight_entries"), "7");
+
+    // Without --project-root, the root that the export recorded beside model.pt applies.
+    const Result plain = run("time --model exported/model.pt --inputs exported/inputs.pt -q "
+                             "-o plain.sqlite");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("No project frames"), std::string::npos) << plain.out;
+    EXPECT_NE(ReportReader(project("plain.sqlite"))
+                  .scalar("SELECT COUNT(*) FROM stack_frames WHERE file_path = 'textclf/layers.py'"),
+              "0");
 }
 
 TEST_F(Export, EachFailureHasAClearMessage) {
