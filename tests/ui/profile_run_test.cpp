@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -105,7 +106,9 @@ TEST_F(ProfileRunTest, InvalidValuesAreMarkedBeforeARunStarts) {
     EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("Input 1")));
     dialog->inputs()->item(0, 0)->setText(QStringLiteral("2x4x32"));
 
-    // An inputs file (from tools/trainscope-export) replaces the shapes.
+    // An inputs file (from tools/trainscope-export) replaces the shapes of a TorchScript model.
+    dialog->fileChoice()->click();
+    dialog->modelFile()->setText(QStringLiteral(TOYNET_ARCHIVE));
     dialog->inputsFile()->setText(runs_ + QStringLiteral("/no-such-inputs.pt"));
     EXPECT_FALSE(dialog->startButton()->isEnabled());
     EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("inputs file")));
@@ -113,10 +116,16 @@ TEST_F(ProfileRunTest, InvalidValuesAreMarkedBeforeARunStarts) {
     ASSERT_TRUE(inputs_file.open(QIODevice::WriteOnly));
     inputs_file.close();
     dialog->inputsFile()->setText(inputs_file.fileName());
-    EXPECT_TRUE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->startButton()->isEnabled()) << dialog->problems().join(' ').toStdString();
     EXPECT_FALSE(dialog->inputs()->isEnabled());
     EXPECT_EQ(dialog->request().config.inputs_file, inputs_file.fileName().toStdString());
     EXPECT_TRUE(dialog->request().config.inputs.empty());
+    // Back to the built-in: what the dialog shows is what runs, and the file does not apply.
+    dialog->builtinChoice()->click();
+    EXPECT_FALSE(dialog->inputsFile()->isEnabled());
+    EXPECT_TRUE(dialog->inputs()->isEnabled());
+    EXPECT_TRUE(dialog->request().config.inputs_file.empty());
+    EXPECT_EQ(dialog->request().config.inputs.size(), 1u);
     dialog->inputsFile()->clear();
     QFile::remove(inputs_file.fileName());
 
@@ -125,6 +134,20 @@ TEST_F(ProfileRunTest, InvalidValuesAreMarkedBeforeARunStarts) {
     EXPECT_FALSE(dialog->startButton()->isEnabled());
     EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("does not exist")));
     dialog->builtinChoice()->click();
+
+    // Parameters whose combination the engine refuses are caught before Start.
+    dialog->builtinModel()->setCurrentText(QStringLiteral("transformer"));
+    dialog->parameterField(QStringLiteral("d_model"))->setText(QStringLiteral("128"));
+    dialog->parameterField(QStringLiteral("n_heads"))->setText(QStringLiteral("3"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->findChildren<QLabel*>().size() > 0);
+    bool shown = false;
+    for (QLabel* label : dialog->findChildren<QLabel*>())
+        shown = shown || label->text().contains(QStringLiteral("multiple of 'n_heads'"));
+    EXPECT_TRUE(shown) << "the problem is not shown";
+    dialog->parameterField(QStringLiteral("n_heads"))->setText(QStringLiteral("4"));
+    EXPECT_TRUE(dialog->startButton()->isEnabled());
+    dialog->builtinModel()->setCurrentText(QStringLiteral("mlp"));
 
     QFile existing(runs_ + QStringLiteral("/taken.time.sqlite"));
     ASSERT_TRUE(existing.open(QIODevice::WriteOnly));

@@ -1,10 +1,13 @@
 #include "report/report_file.h"
 
 #include <QAtomicInt>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
+
+#include "report/untrusted_sqlite.h"
 
 namespace trainscope::ui {
 namespace {
@@ -32,19 +35,101 @@ QString newConnectionName() {
     return QStringLiteral("trainscope-report-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
-// Checks every table of the contract by querying its columns; returns the problem, if any.
+// A value rule: rows of `table` where `condition` fails are refused, with `what` as the reason.
+struct ValueRule {
+    const char* table;
+    const char* condition;
+    const char* what;
+};
+
+// Sizes and times that the app computes with: integers that fit exactly in a double and are
+// not negative, finite times (SQLite stores infinity as a REAL; NaN reads as NULL), line numbers
+// that fit in an int. A hostile or damaged report fails here with a message, never later in a
+// chart or a table.
+#define TS_SIZE(c) "typeof(" c ") = 'integer' AND " c " BETWEEN 0 AND 9007199254740992"
+#define TS_TIME(c) "typeof(" c ") IN ('integer', 'real') AND " c " BETWEEN 0 AND 1e15"
+#define TS_INDEX(c) "typeof(" c ") = 'integer' AND " c " BETWEEN -2147483648 AND 2147483647"
+const ValueRule kMemoryRules[] = {
+    {"weight_entries", TS_SIZE("size_bytes") " AND " TS_SIZE("grad_size_bytes"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
+    {"activation_entries", TS_SIZE("size_bytes"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
+    {"misc_sizes", TS_SIZE("size_bytes"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
+    {"stack_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
+};
+const ValueRule kTimeRules[] = {
+    {"run_time_entries",
+     TS_TIME("forward_ms") " AND (backward_ms IS NULL OR (" TS_TIME("backward_ms") "))",
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile",
+                       "a time that is not a finite, non-negative number of milliseconds")},
+    {"stack_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
+};
+const ValueRule kLibraryFrameRule = {
+    "trainscope_library_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+    QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")};
+#undef TS_SIZE
+#undef TS_TIME
+#undef TS_INDEX
+
+// Checks every table of the contract: a real table (not a view, whose query could be anything,
+// nor a virtual table), with the columns readers rely on.
 template <size_t N>
 QString checkContract(QSqlDatabase& db, const TableContract (&tables)[N]) {
     for (const TableContract& contract : tables) {
+        QSqlQuery kind(db);
+        kind.prepare(QStringLiteral("SELECT type, sql FROM sqlite_master WHERE name = ?"));
+        kind.addBindValue(QString::fromLatin1(contract.table));
+        if (!kind.exec() || !kind.next())
+            return QObject::tr("table %1 is missing").arg(QLatin1String(contract.table));
+        if (kind.value(0).toString() != QLatin1String("table") ||
+            kind.value(1).toString().startsWith(QLatin1String("CREATE VIRTUAL"),
+                                                Qt::CaseInsensitive))
+            return QObject::tr("%1 is not a plain table (it is a %2)")
+                .arg(QLatin1String(contract.table), kind.value(0).toString().left(20));
         QSqlQuery query(db);
         const QString sql =
             QStringLiteral("SELECT %1 FROM %2 LIMIT 1").arg(contract.columns, contract.table);
         if (!query.exec(sql)) {
-            return QStringLiteral("table %1 lacks the columns %2 (%3)")
+            return QObject::tr("table %1 lacks the columns %2 (%3)")
                 .arg(contract.table, contract.columns, query.lastError().databaseText());
         }
     }
     return {};
+}
+
+QString checkValues(QSqlDatabase& db, const ValueRule& rule) {
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT rowid FROM %1 WHERE NOT (%2) LIMIT 1")
+                        .arg(QLatin1String(rule.table), QLatin1String(rule.condition))))
+        return QObject::tr("table %1 cannot be read (%2)")
+            .arg(QLatin1String(rule.table), query.lastError().databaseText());
+    if (query.next())
+        return QObject::tr("table %1 holds %2 (row %3)")
+            .arg(QLatin1String(rule.table),
+                 QCoreApplication::translate("trainscope::ui::ReportFile", rule.what))
+            .arg(query.value(0).toLongLong());
+    return {};
+}
+
+template <size_t N, size_t M>
+QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N],
+                    const ValueRule (&rules)[M], const QStringList& names) {
+    QString problem = checkContract(db, tables);
+    for (const ValueRule& rule : rules) {
+        if (problem.isEmpty())
+            problem = checkValues(db, rule);
+    }
+    if (problem.isEmpty() && names.contains(QLatin1String(kLibraryFrameRule.table))) {
+        const TableContract library[] = {
+            {"trainscope_library_frames", "ordering, file_path, line_number, library_root"}};
+        problem = checkContract(db, library);
+        if (problem.isEmpty())
+            problem = checkValues(db, kLibraryFrameRule);
+    }
+    return problem;
 }
 
 }  // namespace
@@ -66,13 +151,9 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
     ReportKind kind = ReportKind::Memory;
     QString problem;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
-        db.setDatabaseName(path);
-        // Read-only: viewing never changes a byte or the modification time of a report.
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (!db.open()) {
-            problem = db.lastError().text();
-        } else {
+        problem = openUntrusted(path, connection);
+        QSqlDatabase db = QSqlDatabase::database(connection, false);
+        if (problem.isEmpty()) {
             QSqlQuery tables(db);
             if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type='table'"))) {
                 problem =
@@ -83,10 +164,10 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
                     names << tables.value(0).toString();
                 if (names.contains(QStringLiteral("weight_entries"))) {
                     kind = ReportKind::Memory;
-                    problem = checkContract(db, kMemoryTables);
+                    problem = checkReport(db, kMemoryTables, kMemoryRules, names);
                 } else if (names.contains(QStringLiteral("run_time_entries"))) {
                     kind = ReportKind::Time;
-                    problem = checkContract(db, kTimeTables);
+                    problem = checkReport(db, kTimeTables, kTimeRules, names);
                 } else {
                     problem = QObject::tr(
                         "an SQLite database, but not a memory or run time report (it has no "

@@ -3,10 +3,13 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include "report/untrusted_sqlite.h"
+
 namespace trainscope::ui {
 namespace {
 
 std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* error) {
+    restartQueryClock();
     QSqlQuery query(db);
     if (!query.exec(sql) || !query.next()) {
         *error = query.lastError().isValid() ? query.lastError().databaseText()
@@ -17,6 +20,7 @@ std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* er
 }
 
 QVector<TopEntry> topEntries(QSqlDatabase db, const QString& sql) {
+    restartQueryClock();
     QVector<TopEntry> entries;
     QSqlQuery query(db);
     if (!query.exec(sql))
@@ -70,8 +74,10 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
 }
 
 QString metadataValue(QSqlDatabase db, const QString& key) {
+    restartQueryClock();
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT value FROM trainscope_metadata WHERE key = ?"));
+    query.prepare(QStringLiteral(
+        "SELECT substr(value, 1, %1) FROM trainscope_metadata WHERE key = ?").arg(kMaxShownText));
     query.addBindValue(key);
     if (query.exec() && query.next())
         return query.value(0).toString();
@@ -79,23 +85,28 @@ QString metadataValue(QSqlDatabase db, const QString& key) {
 }
 
 QVector<TopEntry> topOperationsByTime(QSqlDatabase db, int count) {
-    return topEntries(db, QStringLiteral("SELECT id, operation_name, forward_ms, "
+    return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
                                          "IFNULL(backward_ms, 0) FROM run_time_entries "
                                          "ORDER BY %1 DESC, id LIMIT %2")
                               .arg(kOperationTotal)
-                              .arg(count));
+                              .arg(count)
+                              .arg(kMaxShownText));
 }
 
 QVector<TopEntry> topActivations(QSqlDatabase db, int count) {
-    return topEntries(db, QStringLiteral("SELECT id, operation_name, size_bytes, 0 FROM "
-                                         "activation_entries ORDER BY size_bytes DESC, id LIMIT %1")
-                              .arg(count));
+    return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0 "
+                                         "FROM activation_entries ORDER BY size_bytes DESC, id "
+                                         "LIMIT %1")
+                              .arg(count)
+                              .arg(kMaxShownText));
 }
 
 QVector<TopEntry> topWeights(QSqlDatabase db, int count) {
-    return topEntries(db, QStringLiteral("SELECT id, name, size_bytes, grad_size_bytes FROM "
-                                         "weight_entries ORDER BY size_bytes DESC, id LIMIT %1")
-                              .arg(count));
+    return topEntries(db, QStringLiteral("SELECT id, substr(name, 1, %2), size_bytes, "
+                                         "grad_size_bytes FROM weight_entries ORDER BY "
+                                         "size_bytes DESC, id LIMIT %1")
+                              .arg(count)
+                              .arg(kMaxShownText));
 }
 
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
@@ -218,27 +229,71 @@ SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* pa
         parent);
 }
 
-QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id) {
-    QSqlQuery query(db);
+bool hasLibraryFrames(QSqlDatabase db) {
+    return db.tables().contains(QStringLiteral("trainscope_library_frames"));
+}
+
+QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id,
+                              QString* error) {
+    restartQueryClock();
+    const bool library = hasLibraryFrames(db);
+    // The frames of one entry from a frames table: (ordering, path, line, library root).
+    QString project, libraries;
     if (table == EntryTable::Operation) {
-        query.prepare(
-            QStringLiteral("SELECT file_path, line_number FROM stack_frames "
-                           "WHERE entry_id = ? ORDER BY ordering"));
-        query.addBindValue(entry_id);
+        project = QStringLiteral(
+            "SELECT ordering, substr(file_path, 1, %1), line_number, '' FROM stack_frames "
+            "WHERE entry_id = :id");
+        libraries = QStringLiteral(
+            "SELECT ordering, substr(file_path, 1, %1), line_number, substr(library_root, 1, %1) "
+            "FROM trainscope_library_frames WHERE entry_id = :id");
     } else {
-        query.prepare(QStringLiteral(
-            "SELECT f.file_path, f.line_number FROM stack_correlation c JOIN stack_frames f "
-            "ON f.correlation_id = c.correlation_id WHERE c.entry_type = ? AND c.entry_id = ? "
-            "ORDER BY f.ordering"));
-        query.addBindValue(table == EntryTable::Weight ? 1 : 2);
-        query.addBindValue(entry_id);
+        const QString correlation = QStringLiteral(
+            "(SELECT correlation_id FROM stack_correlation WHERE entry_type = :type AND "
+            "entry_id = :id)");
+        project = QStringLiteral(
+                      "SELECT ordering, substr(file_path, 1, %1), line_number, '' FROM "
+                      "stack_frames WHERE correlation_id IN ") +
+                  correlation;
+        libraries = QStringLiteral(
+                        "SELECT ordering, substr(file_path, 1, %1), line_number, "
+                        "substr(library_root, 1, %1) FROM trainscope_library_frames WHERE "
+                        "correlation_id IN ") +
+                    correlation;
     }
+    QString sql = project;
+    if (library)
+        sql += QStringLiteral(" UNION ALL ") + libraries;
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("SELECT * FROM (%1) ORDER BY 1").arg(sql.arg(kMaxShownText)));
+    query.bindValue(QStringLiteral(":id"), entry_id);
+    if (table != EntryTable::Operation)
+        query.bindValue(QStringLiteral(":type"), table == EntryTable::Weight ? 1 : 2);
     QVector<FrameRow> frames;
-    if (query.exec()) {
-        while (query.next())
-            frames.push_back({query.value(0).toString(), query.value(1).toInt()});
+    if (!query.exec()) {
+        if (error)
+            *error = query.lastError().databaseText();
+        return frames;
+    }
+    while (query.next()) {
+        frames.push_back(
+            {query.value(1).toString(), query.value(2).toInt(), query.value(3).toString()});
     }
     return frames;
+}
+
+QStringList libraryRoots(QSqlDatabase db) {
+    QStringList roots;
+    if (!hasLibraryFrames(db))
+        return roots;
+    restartQueryClock();
+    QSqlQuery query(db);
+    if (query.exec(QStringLiteral("SELECT DISTINCT substr(library_root, 1, %1) FROM "
+                                  "trainscope_library_frames LIMIT 100")
+                       .arg(kMaxShownText))) {
+        while (query.next())
+            roots << query.value(0).toString();
+    }
+    return roots;
 }
 
 }  // namespace trainscope::ui

@@ -11,6 +11,9 @@
 
 namespace trainscope::ui {
 
+// Longest name or path shown: a report may hold megabytes in one (it is untrusted input).
+constexpr int kMaxShownText = 1000;
+
 struct MemorySummary {
     qint64 peak = 0;
     qint64 weights = 0;
@@ -29,8 +32,13 @@ struct TimeSummary {
 struct FrameRow {
     QString file_path;
     int line_number = 0;
+    // Empty for a project frame; for a library frame (TrainScope's extra table), the folder on
+    // the recording machine that file_path is relative to.
+    QString library_root;
+    bool isLibrary() const { return !library_root.isEmpty(); }
     bool operator==(const FrameRow& other) const {
-        return file_path == other.file_path && line_number == other.line_number;
+        return file_path == other.file_path && line_number == other.line_number &&
+               library_root == other.library_root;
     }
 };
 
@@ -63,7 +71,11 @@ SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObje
 SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* parent);
 
 enum class EntryTable { Weight, Activation, Operation };
-// Most specific first.
-QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id);
+// Project and library frames merged, most specific first. Sets `error` when the report's frames
+// cannot be read.
+QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id,
+                              QString* error = nullptr);
+// The library roots that a TrainScope report recorded (none for other reports).
+QStringList libraryRoots(QSqlDatabase db);
 
 }  // namespace trainscope::ui

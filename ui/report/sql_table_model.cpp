@@ -4,6 +4,9 @@
 #include <QSqlQuery>
 #include <QStringList>
 
+#include "report/report_queries.h"
+#include "report/untrusted_sqlite.h"
+
 namespace trainscope::ui {
 
 QString formatBytes(qint64 bytes) {
@@ -25,9 +28,14 @@ SqlTableModel::SqlTableModel(QSqlDatabase db, SqlTableSpec spec, QObject* parent
 }
 
 void SqlTableModel::runQuery() {
+    restartQueryClock();
     QStringList select;
-    for (const SqlColumn& column : spec_.columns)
-        select << column.expression;
+    for (const SqlColumn& column : spec_.columns) {
+        // A report may hold megabytes in one name: only the start is read and shown.
+        select << (column.format == CellFormat::Text
+                       ? QStringLiteral("substr(%1, 1, %2)").arg(column.expression).arg(kMaxShownText)
+                       : column.expression);
+    }
     QString sql =
         QStringLiteral("SELECT %1 FROM %2").arg(select.join(QStringLiteral(", ")), spec_.from);
     const bool filtered = !filter_.isEmpty() && !spec_.filter_expression.isEmpty();
@@ -52,6 +60,11 @@ void SqlTableModel::runQuery() {
     setQuery(std::move(query));
     for (int i = 0; i < spec_.columns.size(); ++i)
         setHeaderData(i, Qt::Horizontal, spec_.columns[i].header);
+}
+
+void SqlTableModel::fetchMore(const QModelIndex& parent) {
+    restartQueryClock();
+    QSqlQueryModel::fetchMore(parent);
 }
 
 void SqlTableModel::sort(int column, Qt::SortOrder order) {

@@ -33,6 +33,7 @@ class SqlTableModel : public QSqlQueryModel {
     static constexpr int SortRole = Qt::UserRole + 1;  // the raw value behind a cell
     QVariant data(const QModelIndex& index, int role) const override;
     void sort(int column, Qt::SortOrder order) override;
+    void fetchMore(const QModelIndex& parent) override;
     // Keeps the rows whose filter expression contains `text` (case-insensitive for ASCII);
     // an empty text shows every row. The current sort order is kept.
     void setFilter(const QString& text);

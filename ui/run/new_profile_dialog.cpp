@@ -95,6 +95,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
         device_->addItem(QStringLiteral("cuda"));
     model_file_->setPlaceholderText(tr("model.pt (torch.jit.script or trace, then .save)"));
     project_root_->setPlaceholderText(tr("default: the model file's folder"));
+    inputs_file_->setToolTip(tr("For a TorchScript model: its inputs, saved by trainscope-export"));
     inputs_->setHorizontalHeaderLabels({tr("Shape"), tr("Data type")});
     inputs_->horizontalHeader()->setStretchLastSection(true);
     inputs_->verticalHeader()->hide();
@@ -130,7 +131,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     inputs_layout->addWidget(inputs_);
     inputs_layout->addLayout(input_buttons);
     auto* inputs_file_row = new QHBoxLayout;
-    inputs_file_row->addWidget(new QLabel(tr("Or an inputs file:")));
+    inputs_file_row->addWidget(new QLabel(tr("Or, for a TorchScript model, an inputs file:")));
     inputs_file_row->addWidget(rowOf(inputs_file_, browse_inputs), 1);
     inputs_layout->addLayout(inputs_file_row);
     inputs_file_->setPlaceholderText(tr("inputs.pt from tools/trainscope-export"));
@@ -188,12 +189,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
         if (!path.isEmpty())
             inputs_file_->setText(path);
     });
-    connect(inputs_file_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        // A file of saved inputs replaces the shapes (and cannot be re-batched).
-        inputs_->setEnabled(text.trimmed().isEmpty());
-        batch_enabled_->setEnabled(text.trimmed().isEmpty());
-        validate();
-    });
+    connect(inputs_file_, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
     connect(add_input, &QPushButton::clicked, this, [this] { addInputRow(QString()); });
     connect(remove_input, &QPushButton::clicked, this, [this] {
         inputs_->removeRow(inputs_->currentRow() >= 0 ? inputs_->currentRow()
@@ -210,7 +206,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     for (QRadioButton* choice : {builtin_, file_})
         connect(choice, &QRadioButton::toggled, this, &NewProfileDialog::validate);
     connect(inputs_, &QTableWidget::cellChanged, this, &NewProfileDialog::validate);
-    connect(batch_enabled_, &QCheckBox::toggled, batch_size_, &QWidget::setEnabled);
+    connect(batch_enabled_, &QCheckBox::toggled, this, &NewProfileDialog::validate);
     connect(measure_, &QComboBox::currentIndexChanged, this, &NewProfileDialog::validate);
 
     restore();
@@ -236,12 +232,14 @@ void NewProfileDialog::addInputRow(const QString& shape, const QString& dtype) {
 QString NewProfileDialog::parameterValue(const QString& name) const {
     if (QLineEdit* field = parameterField(name))
         return field->text().trimmed();
-    return parameterChoice(name)->currentText();
+    const QComboBox* choice = parameterChoice(name);
+    return choice ? choice->currentText() : QString();
 }
 
+// Null-safe: validate() runs while a row is being built (its cell signals come first).
 QString NewProfileDialog::inputDType(int row) const {
-    return kInputDTypes.value(
-        qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1))->currentIndex());
+    const auto* combo = qobject_cast<QComboBox*>(inputs_->cellWidget(row, 1));
+    return combo ? kInputDTypes.value(combo->currentIndex()) : QString();
 }
 
 QLineEdit* NewProfileDialog::parameterField(const QString& name) const {
@@ -253,9 +251,9 @@ QComboBox* NewProfileDialog::parameterChoice(const QString& name) const {
 }
 
 void NewProfileDialog::rebuildParameters() {
+    parameter_fields_.clear();  // before the rows go: validate() must not see deleted fields
     while (parameters_->rowCount() > 0)
         parameters_->removeRow(0);
-    parameter_fields_.clear();
     const BuiltinModelInfo* model = findBuiltinModel(builtin_model_->currentText().toStdString());
     if (!model)
         return;
@@ -323,7 +321,7 @@ QStringList NewProfileDialog::problems() const {
                              ? QString()
                              : tr("The project root %1 is not a folder.").arg(root));
     // The inputs: shapes, unless a file of saved inputs replaces them.
-    const int rows = inputs_file_->text().trimmed().isEmpty() ? inputs_->rowCount() : 0;
+    const int rows = usesInputsFile() ? 0 : inputs_->rowCount();
     for (int row = 0; row < rows; ++row) {
         QTableWidgetItem* item = inputs_->item(row, 0);
         QString problem;
@@ -339,7 +337,7 @@ QStringList NewProfileDialog::problems() const {
         if (!problem.isEmpty())
             problems << problem;
     }
-    const QString inputs_file = inputs_file_->text().trimmed();
+    const QString inputs_file = usesInputsFile() ? inputs_file_->text().trimmed() : QString();
     check(inputs_file_, inputs_file.isEmpty() || QFileInfo(inputs_file).isFile()
                             ? QString()
                             : tr("The inputs file %1 does not exist.").arg(inputs_file));
@@ -376,9 +374,31 @@ void NewProfileDialog::validate() {
         const QSignalBlocker blocker(output_);
         output_->setText(newRunPrefix(folder, modelRef()));
     }
-    const QStringList found = problems();
+    // What runs is what the dialog shows: a file of saved inputs belongs to a TorchScript
+    // model only (it replaces the shapes, and cannot be re-batched).
+    inputs_file_->setEnabled(file_->isChecked());
+    const bool shapes = !usesInputsFile();
+    inputs_->setEnabled(shapes);
+    batch_enabled_->setEnabled(shapes);
+    batch_size_->setEnabled(shapes && batch_enabled_->isChecked());
+    QStringList found = problems();
+    if (found.isEmpty()) {
+        // The engine's own checks, as the CLI runs them (parameter combinations, counts, ...).
+        try {
+            const RunConfig config = request().config;
+            validateConfig(config);
+            project_root_->setPlaceholderText(
+                tr("default: %1").arg(QString::fromStdString(defaultProjectRoot(config))));
+        } catch (const Error& error) {
+            found << QString::fromUtf8(error.what());
+        }
+    }
     problem_->setText(found.value(0));
     start_->setEnabled(found.isEmpty());
+}
+
+bool NewProfileDialog::usesInputsFile() const {
+    return file_->isChecked() && !inputs_file_->text().trimmed().isEmpty();
 }
 
 RunRequest NewProfileDialog::request() const {
@@ -391,7 +411,8 @@ RunRequest NewProfileDialog::request() const {
         }
     }
     config.project_root = project_root_->text().trimmed().toStdString();
-    config.inputs_file = inputs_file_->text().trimmed().toStdString();
+    if (usesInputsFile())
+        config.inputs_file = inputs_file_->text().trimmed().toStdString();
     const int rows = config.inputs_file.empty() ? inputs_->rowCount() : 0;  // a file replaces them
     for (int row = 0; row < rows; ++row) {
         InputSpec spec;

@@ -52,6 +52,7 @@ class NewProfileDialog : public QDialog {
     void accept() override;
 
   private:
+    bool usesInputsFile() const;
     void rebuildParameters();
     void validate();
     void restore();

@@ -55,6 +55,16 @@ void AppSettings::clearRecentFiles() {
     QSettings().remove(kRecentKey);
 }
 
+int AppSettings::sourceFoldersAnswer(const QString& report_path) {
+    const QVariant answer =
+        QSettings().value(QStringLiteral("sourceFolders/") + projectRootKey(report_path));
+    return answer.isValid() ? (answer.toBool() ? 1 : 0) : -1;
+}
+
+void AppSettings::setSourceFoldersAnswer(const QString& report_path, bool allowed) {
+    QSettings().setValue(QStringLiteral("sourceFolders/") + projectRootKey(report_path), allowed);
+}
+
 QString AppSettings::projectRootFor(const QString& report_path) {
     return QSettings().value(projectRootKey(report_path)).toString();
 }

@@ -24,6 +24,11 @@ class AppSettings {
     // The project root chosen for a report; empty when the user never chose one.
     static QString projectRootFor(const QString& report_path);
     static void setProjectRootFor(const QString& report_path, const QString& root);
+
+    // The user's answer to "show files from the folders this report names?": 1 yes, 0 no,
+    // -1 never asked.
+    static int sourceFoldersAnswer(const QString& report_path);
+    static void setSourceFoldersAnswer(const QString& report_path, bool allowed);
 };
 
 }  // namespace trainscope::ui

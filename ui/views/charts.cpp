@@ -11,6 +11,7 @@
 #include <QPieSeries>
 #include <QToolTip>
 #include <QValueAxis>
+#include <cmath>
 
 #include "report/sql_table_model.h"
 
@@ -54,7 +55,11 @@ QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)
                   QString (*exact)(double)) {
     auto* series = new QPieSeries;
     for (const auto& [name, value] : parts) {
-        QPieSlice* slice = series->append(QStringLiteral("%1 %2").arg(name, human(value)), value);
+        // append() refuses (returns null for) values that are not finite or are negative.
+        QPieSlice* slice = series->append(QStringLiteral("%1 %2").arg(name, human(value)),
+                                          std::isfinite(value) ? qMax(0.0, value) : 0.0);
+        if (!slice)
+            continue;
         slice->setLabelVisible(value > 0);
         QObject::connect(slice, &QPieSlice::hovered, slice,
                          [slice, name = name, value = value, exact](bool state) {

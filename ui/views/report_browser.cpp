@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "settings/app_settings.h"
+#include "trainscope/builtin_models.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/overview_page.h"
@@ -36,7 +37,12 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
     const QSqlDatabase time_db = time_summary_ ? time_->database() : QSqlDatabase();
 
     source_panel_ = new SourcePanel;
-    source_panel_->setProjectRoot(defaultProjectRoot());
+    applySourceFolders();
+    connect(source_panel_, &SourcePanel::sourceFoldersAnswered, this, [this](bool allowed) {
+        for (const QString& path : paths())
+            AppSettings::setSourceFoldersAnswer(path, allowed);
+        applySourceFolders();
+    });
 
     tabs_ = new QTabWidget;
     // The charts' top entries are read once (on a large report each is a scan of its table),
@@ -96,20 +102,64 @@ QStringList ReportBrowser::paths() const {
     return paths;
 }
 
-QString ReportBrowser::defaultProjectRoot() const {
-    for (const QString& path : paths()) {
-        const QString chosen = AppSettings::projectRootFor(path);
-        if (!chosen.isEmpty())
-            return chosen;
-    }
-    for (const auto* report : {memory_.get(), time_.get()}) {
-        if (!report)
+namespace {
+
+// The real location of an existing folder or file (symbolic links resolved); empty otherwise.
+QString realPath(const QString& path) {
+    return path.isEmpty() ? QString() : QFileInfo(path).canonicalFilePath();
+}
+
+bool holds(const QString& folder, const QString& path) {
+    return !folder.isEmpty() && !path.isEmpty() &&
+           path.startsWith(folder.endsWith(QLatin1Char('/')) ? folder : folder + QLatin1Char('/'));
+}
+
+}  // namespace
+
+void ReportBrowser::applySourceFolders() {
+    const QString report = paths().value(0);
+    QString chosen, recorded, note;
+    QStringList libraries;
+    int answer = -1;
+    for (const auto* file : {memory_.get(), time_.get()}) {
+        if (!file)
             continue;
-        const QString recorded = metadataValue(report->database(), QStringLiteral("project_root"));
-        if (!recorded.isEmpty() && QFileInfo(recorded).isDir())
-            return recorded;
+        if (chosen.isEmpty())
+            chosen = AppSettings::projectRootFor(file->path());
+        if (answer < 0)
+            answer = AppSettings::sourceFoldersAnswer(file->path());
+        if (recorded.isEmpty())
+            recorded = metadataValue(file->database(), QStringLiteral("project_root"));
+        if (note.isEmpty())
+            note = metadataValue(file->database(), QStringLiteral("frames_note"));
+        for (const QString& root : libraryRoots(file->database())) {
+            if (!libraries.contains(root))
+                libraries << root;
+        }
     }
-    return QFileInfo(paths().value(0)).absolutePath();
+    const QString real_recorded = realPath(recorded);
+    const bool trusted =
+        !real_recorded.isEmpty() &&
+        (real_recorded == realPath(QString::fromStdString(builtinModelsDir())) ||
+         holds(real_recorded, realPath(report)));
+    QString root = QFileInfo(report).absolutePath();
+    if (!chosen.isEmpty())
+        root = chosen;
+    else if (!real_recorded.isEmpty() && (trusted || answer == 1))
+        root = real_recorded;
+    source_panel_->setNoFramesReason(note);
+    source_panel_->setProjectRoot(root);
+    source_panel_->setLibrariesAllowed(answer == 1);
+
+    QStringList untrusted;
+    if (chosen.isEmpty() && !real_recorded.isEmpty() && !trusted)
+        untrusted << real_recorded;
+    untrusted << libraries;
+    source_panel_->askAboutSourceFolders(
+        answer < 0 && !untrusted.isEmpty()
+            ? tr("This report's source is in %1. Show files from there?")
+                  .arg(untrusted.join(QStringLiteral(", ")))
+            : QString());
 }
 
 const QString& ReportBrowser::projectRoot() const {
@@ -156,8 +206,12 @@ SourceLinesPage* ReportBrowser::sourceLinesPage() {
 void ReportBrowser::followSelection(EntryTableView* view, const ReportFile& file,
                                     EntryTable table) {
     connect(view, &EntryTableView::rowSelected, this, [this, view, &file, table](int row) {
-        source_panel_->showFrames(
-            stackFrames(file.database(), table, view->entryModel()->entryId(row)));
+        QString error;
+        const QVector<FrameRow> frames =
+            stackFrames(file.database(), table, view->entryModel()->entryId(row), &error);
+        source_panel_->showFrames(frames);
+        if (!error.isEmpty())
+            source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
     });
 }
 

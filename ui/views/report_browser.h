@@ -31,8 +31,10 @@ class ReportBrowser : public QWidget {
     // The report files shown, memory first.
     QStringList paths() const;
     // Frames are resolved against this folder. The default: the root last chosen for this
-    // report, else the project root the engine recorded (if it exists here), else the
-    // report's folder.
+    // report; else the project root the report recorded, when it exists here and is trusted;
+    // else the report's folder. A recorded root is trusted without asking only when it is the
+    // built-in models' folder or holds the report (symbolic links resolved); otherwise the
+    // source panel asks once per report, and the answer also covers the recorded library roots.
     const QString& projectRoot() const;
     // Changes the root and remembers it for this report.
     void setProjectRoot(const QString& root);
@@ -51,7 +53,7 @@ class ReportBrowser : public QWidget {
     QString overviewText() const { return overview_text_; }
 
   private:
-    QString defaultProjectRoot() const;
+    void applySourceFolders();
     void followSelection(EntryTableView* view, const ReportFile& file, EntryTable table);
 
     std::unique_ptr<ReportFile> memory_;

@@ -19,7 +19,7 @@ SourceLinesPage::SourceLinesPage(QSqlDatabase time, double iteration_ms, QSqlDat
         view->setEntryModel(model, model->columnCount() - 1, Qt::DescendingOrder);
         connect(view, &EntryTableView::rowSelected, this, [this, model](int row) {
             emit lineSelected(
-                {model->rawValue(row, 1).toString(), model->rawValue(row, 2).toInt()});
+                {model->rawValue(row, 1).toString(), model->rawValue(row, 2).toInt(), QString()});
         });
         split->addWidget(withHeader(new QLabel(title), view));
         return view;

@@ -20,7 +20,26 @@ SourcePanel::SourcePanel(QWidget* parent)
       frames_(new QListWidget),
       viewer_(new SourceViewer),
       location_(new QLabel),
-      open_in_editor_(new QPushButton(tr("Open in Editor"))) {
+      open_in_editor_(new QPushButton(tr("Open in Editor"))),
+      question_bar_(new QWidget),
+      question_(new QLabel),
+      allow_(new QPushButton(tr("Show Files"))) {
+    question_->setWordWrap(true);
+    auto* deny = new QPushButton(tr("Don't Show"));
+    auto* question_layout = new QHBoxLayout(question_bar_);
+    question_layout->setContentsMargins(4, 2, 4, 2);
+    question_layout->addWidget(question_, 1);
+    question_layout->addWidget(allow_);
+    question_layout->addWidget(deny);
+    question_bar_->hide();
+    connect(allow_, &QPushButton::clicked, this, [this] {
+        question_bar_->hide();
+        emit sourceFoldersAnswered(true);
+    });
+    connect(deny, &QPushButton::clicked, this, [this] {
+        question_bar_->hide();
+        emit sourceFoldersAnswered(false);
+    });
     frames_->setToolTip(tr("Stack frames of the selected entry, most specific first"));
     location_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     location_->setWordWrap(true);
@@ -39,6 +58,7 @@ SourcePanel::SourcePanel(QWidget* parent)
     split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(question_bar_);
     layout->addWidget(split);
 
     connect(frames_, &QListWidget::currentRowChanged, this, &SourcePanel::showFrame);
@@ -52,35 +72,76 @@ void SourcePanel::setProjectRoot(const QString& root) {
     showFrame(frames_->currentRow());
 }
 
+void SourcePanel::setLibrariesAllowed(bool allowed) {
+    libraries_allowed_ = allowed;
+    showFrame(frames_->currentRow());
+}
+
+void SourcePanel::askAboutSourceFolders(const QString& question) {
+    question_->setText(question);
+    question_bar_->setVisible(!question.isEmpty());
+}
+
 void SourcePanel::showFrames(const QVector<FrameRow>& frames) {
     shown_ = frames;
     const QSignalBlocker blocker(frames_);
     frames_->clear();
-    for (const FrameRow& frame : frames)
-        frames_->addItem(QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
+    for (const FrameRow& frame : frames) {
+        auto* item =
+            new QListWidgetItem(QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
+        if (frame.isLibrary()) {
+            // Library code (torch, torchvision, ...) is context, not the user's code: dimmed.
+            item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            item->setToolTip(tr("Library frame, relative to %1").arg(frame.library_root));
+        }
+        frames_->addItem(item);
+    }
     if (frames.isEmpty()) {
-        frames_->addItem(tr("(no frames in the project)"));
+        frames_->addItem(no_frames_reason_.isEmpty()
+                             ? tr("(no frames in the project)")
+                             : tr("(no frames in the project: %1)").arg(no_frames_reason_));
         frames_->item(0)->setFlags(Qt::NoItemFlags);
+        frames_->item(0)->setToolTip(no_frames_reason_);
         showFrame(-1);
         return;
     }
-    frames_->setCurrentRow(0);
-    showFrame(0);
+    // The most specific project frame is the one users look for; library frames lead to it.
+    int first = 0;
+    while (first < frames.size() && frames[first].isLibrary())
+        ++first;
+    first = first < frames.size() ? first : 0;
+    frames_->setCurrentRow(first);
+    showFrame(first);
 }
 
 void SourcePanel::showFrame(int row) {
     open_in_editor_->setEnabled(false);
     if (row < 0 || row >= shown_.size()) {
         viewer_->clearFile();
-        location_->clear();
+        location_->setText(row < 0 && !no_frames_reason_.isEmpty() && shown_.isEmpty()
+                               ? tr("No project frames: %1").arg(no_frames_reason_)
+                               : QString());
         return;
     }
     const FrameRow& frame = shown_[row];
-    const ResolvedSource source = resolveSource(root_, frame.file_path);
+    if (frame.isLibrary() && !libraries_allowed_) {
+        viewer_->clearFile();
+        location_->setText(tr("%1:%2 is library code in %3, a folder this report names; allow "
+                              "the report's source folders to show it.")
+                               .arg(frame.file_path)
+                               .arg(frame.line_number)
+                               .arg(frame.library_root));
+        return;
+    }
+    const ResolvedSource source =
+        resolveSource(frame.isLibrary() ? frame.library_root : root_, frame.file_path);
     QString error = source.error;
     if (error.isEmpty() && viewer_->showFile(source.path, frame.line_number, &error)) {
-        location_->setText(QStringLiteral("%1:%2").arg(source.path).arg(frame.line_number));
-        open_in_editor_->setEnabled(true);
+        location_->setText(
+            frame.isLibrary()
+                ? tr("%1:%2 (library code, read-only)").arg(source.path).arg(frame.line_number)
+                : QStringLiteral("%1:%2").arg(source.path).arg(frame.line_number));
+        open_in_editor_->setEnabled(!frame.isLibrary());
         return;
     }
     viewer_->clearFile();
@@ -92,6 +153,10 @@ void SourcePanel::openInEditor() {
     if (!launchEditor(AppSettings::editorCommand(), viewer_->currentFile(),
                       viewer_->highlightedLine(), &error))
         location_->setText(error);
+}
+
+void SourcePanel::setMessage(const QString& message) {
+    location_->setText(message);
 }
 
 QString SourcePanel::message() const {

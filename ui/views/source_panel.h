@@ -22,6 +22,16 @@ class SourcePanel : public QWidget {
 
     void setProjectRoot(const QString& root);
     const QString& projectRoot() const { return root_; }
+    // Whether library frames may be read from the library folders the report recorded (the
+    // user allowed the report's source folders). They are only ever shown, never edited.
+    void setLibrariesAllowed(bool allowed);
+    // Asks, in a bar above the frames, whether to show files from the folders the report
+    // recorded; the answer comes as sourceFoldersAnswered(). An empty question hides the bar.
+    void askAboutSourceFolders(const QString& question);
+    QWidget* questionBar() const { return question_bar_; }
+    QPushButton* allowButton() const { return allow_; }
+    // Why the report has no project frames, shown when an entry has none.
+    void setNoFramesReason(const QString& reason) { no_frames_reason_ = reason; }
     // Lists the frames and shows the source of the most specific one.
     void showFrames(const QVector<FrameRow>& frames);
 
@@ -30,17 +40,26 @@ class SourcePanel : public QWidget {
     QPushButton* openInEditorButton() const { return open_in_editor_; }
     // What the panel says about the shown frame: its location, or why it cannot be shown.
     QString message() const;
+    void setMessage(const QString& message);
+
+  signals:
+    void sourceFoldersAnswered(bool allowed);
 
   private:
     void showFrame(int row);
     void openInEditor();
 
     QString root_;
+    bool libraries_allowed_ = false;
+    QString no_frames_reason_;
     QVector<FrameRow> shown_;
     QListWidget* frames_;
     SourceViewer* viewer_;
     QLabel* location_;
     QPushButton* open_in_editor_;
+    QWidget* question_bar_;
+    QLabel* question_;
+    QPushButton* allow_;
 };
 
 }  // namespace trainscope::ui

@@ -1,0 +1,62 @@
+#include "report/untrusted_sqlite.h"
+
+#include <sqlite3.h>
+
+#include <QElapsedTimer>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace trainscope::ui {
+namespace {
+
+// Connections are used only by the thread that opened them, so one clock per thread.
+thread_local QElapsedTimer t_query_clock;
+
+int stopOverBudget(void*) {
+    return t_query_clock.isValid() && t_query_clock.elapsed() > kQueryBudgetMs ? 1 : 0;
+}
+
+sqlite3* handleOf(const QSqlDatabase& db) {
+    const QVariant handle = db.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3* const*>(handle.data());
+}
+
+}  // namespace
+
+void restartQueryClock() {
+    t_query_clock.start();
+}
+
+QString openUntrusted(const QString& path, const QString& connection) {
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+    // immutable=1: SQLite reads the file as a constant, so a WAL-mode report gets no -wal or
+    // -shm file and a locked one is read without waiting.
+    QUrl uri = QUrl::fromLocalFile(path);
+    QUrlQuery options;
+    options.addQueryItem(QStringLiteral("mode"), QStringLiteral("ro"));
+    options.addQueryItem(QStringLiteral("immutable"), QStringLiteral("1"));
+    uri.setQuery(options);
+    db.setDatabaseName(uri.toString(QUrl::FullyEncoded));
+    db.setConnectOptions(
+        QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=0"));
+    if (!db.open())
+        return db.lastError().text();
+    sqlite3* handle = handleOf(db);
+    if (!handle)
+        return QObject::tr("the SQLite driver gives no handle to secure the connection");
+    sqlite3_db_config(handle, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+    sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 100000);
+    sqlite3_progress_handler(handle, 1000, stopOverBudget, nullptr);
+    restartQueryClock();
+    return {};
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,26 @@
+// Opening a database that anyone may have made, as SQLite advises for untrusted files
+// (sqlite.org/security.html): read-only and immutable (viewing never creates or changes a
+// file, and never waits on a lock), defensive mode, no trusted schema, a cap on the length of
+// any value, and a progress handler that stops any query running past its time budget.
+#pragma once
+
+#include <QSqlDatabase>
+#include <QString>
+
+namespace trainscope::ui {
+
+// Queries on the calling thread's report connections are interrupted after this long.
+constexpr int kQueryBudgetMs = 5000;
+// Longest text or blob a query may return; longer values fail the query ("string or blob
+// too big"), which the caller reports.
+constexpr int kMaxValueBytes = 1 << 20;
+
+// Adds a connection named `connection` to `path`, opened as described above. Returns an
+// empty string on success, otherwise why it could not be opened.
+QString openUntrusted(const QString& path, const QString& connection);
+
+// Starts a new time budget for the queries that the calling thread runs next. Every entry
+// point that runs SQL calls it.
+void restartQueryClock();
+
+}  // namespace trainscope::ui
