@@ -175,6 +175,30 @@
         <source>%1 — %2: %3</source>
         <translation>%1 – %2: %3</translation>
     </message>
+    <message>
+        <source>table %1 is missing</source>
+        <translation>Tabelle %1 fehlt</translation>
+    </message>
+    <message>
+        <source>%1 is not a plain table (it is a %2)</source>
+        <translation>%1 ist keine gewöhnliche Tabelle (sondern ein %2)</translation>
+    </message>
+    <message>
+        <source>table %1 lacks the columns %2 (%3)</source>
+        <translation>Tabelle %1 fehlen die Spalten %2 (%3)</translation>
+    </message>
+    <message>
+        <source>table %1 cannot be read (%2)</source>
+        <translation>Tabelle %1 kann nicht gelesen werden (%2)</translation>
+    </message>
+    <message>
+        <source>table %1 holds %2 (row %3)</source>
+        <translation>Tabelle %1 enthält %2 (Zeile %3)</translation>
+    </message>
+    <message>
+        <source>the SQLite driver gives no handle to secure the connection</source>
+        <translation>der SQLite-Treiber liefert kein Handle, um die Verbindung abzusichern</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -301,16 +325,16 @@
         <translation>Ausgabeklassen</translation>
     </message>
     <message>
-        <source>a positive integer</source>
-        <translation>eine positive ganze Zahl</translation>
-    </message>
-    <message>
         <source>a number in [0, 1)</source>
         <translation>eine Zahl in [0, 1)</translation>
     </message>
     <message>
         <source>a valid value</source>
         <translation>ein gültiger Wert</translation>
+    </message>
+    <message>
+        <source>a positive integer (at most 2147483647)</source>
+        <translation>eine positive ganze Zahl (höchstens 2147483647)</translation>
     </message>
 </context>
 <context>
@@ -498,10 +522,6 @@
         <translation>Eingaben (keine: die Vorgaben des eingebauten Modells)</translation>
     </message>
     <message>
-        <source>Or an inputs file:</source>
-        <translation>Oder eine Eingabedatei:</translation>
-    </message>
-    <message>
         <source>inputs.pt from tools/trainscope-export</source>
         <translation>inputs.pt aus tools/trainscope-export</translation>
     </message>
@@ -613,6 +633,18 @@
         <source>%1 exists already; reports are never overwritten.</source>
         <translation>%1 existiert bereits; Berichte werden nie überschrieben.</translation>
     </message>
+    <message>
+        <source>For a TorchScript model: its inputs, saved by trainscope-export</source>
+        <translation>Für ein TorchScript-Modell: seine Eingaben, gespeichert von trainscope-export</translation>
+    </message>
+    <message>
+        <source>Or, for a TorchScript model, an inputs file:</source>
+        <translation>Oder, für ein TorchScript-Modell, eine Eingabedatei:</translation>
+    </message>
+    <message>
+        <source>default: %1</source>
+        <translation>Standard: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::OverviewPage</name>
@@ -665,6 +697,29 @@
     <message>
         <source>By Source Line</source>
         <translation>Nach Quellzeile</translation>
+    </message>
+    <message>
+        <source>This report&apos;s source is in %1. Show files from there?</source>
+        <translation>Der Quelltext dieses Berichts liegt in %1. Dateien von dort anzeigen?</translation>
+    </message>
+    <message>
+        <source>The stack frames cannot be read: %1</source>
+        <translation>Die Stack-Frames können nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ReportFile</name>
+    <message>
+        <source>a size that is not a byte count</source>
+        <translation>eine Größe, die keine Byte-Anzahl ist</translation>
+    </message>
+    <message>
+        <source>a line number or ordering out of range</source>
+        <translation>eine Zeilennummer oder Reihenfolge außerhalb des gültigen Bereichs</translation>
+    </message>
+    <message>
+        <source>a time that is not a finite, non-negative number of milliseconds</source>
+        <translation>eine Zeit, die keine endliche, nicht negative Anzahl Millisekunden ist</translation>
     </message>
 </context>
 <context>
@@ -730,6 +785,34 @@
     <message>
         <source>(no frames in the project)</source>
         <translation>(keine Frames im Projekt)</translation>
+    </message>
+    <message>
+        <source>Show Files</source>
+        <translation>Dateien anzeigen</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Show</source>
+        <translation>Nicht anzeigen</translation>
+    </message>
+    <message>
+        <source>Library frame, relative to %1</source>
+        <translation>Bibliotheks-Frame, relativ zu %1</translation>
+    </message>
+    <message>
+        <source>(no frames in the project: %1)</source>
+        <translation>(keine Frames im Projekt: %1)</translation>
+    </message>
+    <message>
+        <source>No project frames: %1</source>
+        <translation>Keine Projekt-Frames: %1</translation>
+    </message>
+    <message>
+        <source>%1:%2 is library code in %3, a folder this report names; allow the report&apos;s source folders to show it.</source>
+        <translation>%1:%2 ist Bibliothekscode in %3, einem Ordner, den dieser Bericht nennt; erlauben Sie die Quellordner des Berichts, um ihn anzuzeigen.</translation>
+    </message>
+    <message>
+        <source>%1:%2 (library code, read-only)</source>
+        <translation>%1:%2 (Bibliothekscode, schreibgeschützt)</translation>
     </message>
 </context>
 <context>

@@ -175,6 +175,30 @@
         <source>%1 — %2: %3</source>
         <translation>%1 — %2：%3</translation>
     </message>
+    <message>
+        <source>table %1 is missing</source>
+        <translation>缺少表 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a plain table (it is a %2)</source>
+        <translation>%1 不是普通表（而是 %2）</translation>
+    </message>
+    <message>
+        <source>table %1 lacks the columns %2 (%3)</source>
+        <translation>表 %1 缺少列 %2（%3）</translation>
+    </message>
+    <message>
+        <source>table %1 cannot be read (%2)</source>
+        <translation>无法读取表 %1（%2）</translation>
+    </message>
+    <message>
+        <source>table %1 holds %2 (row %3)</source>
+        <translation>表 %1 含有%2（第 %3 行）</translation>
+    </message>
+    <message>
+        <source>the SQLite driver gives no handle to secure the connection</source>
+        <translation>SQLite 驱动未提供用于保护连接的句柄</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -301,16 +325,16 @@
         <translation>输出类别数</translation>
     </message>
     <message>
-        <source>a positive integer</source>
-        <translation>正整数</translation>
-    </message>
-    <message>
         <source>a number in [0, 1)</source>
         <translation>[0, 1) 范围内的数</translation>
     </message>
     <message>
         <source>a valid value</source>
         <translation>有效值</translation>
+    </message>
+    <message>
+        <source>a positive integer (at most 2147483647)</source>
+        <translation>正整数（最大 2147483647）</translation>
     </message>
 </context>
 <context>
@@ -498,10 +522,6 @@
         <translation>输入（留空：使用内置模型的默认值）</translation>
     </message>
     <message>
-        <source>Or an inputs file:</source>
-        <translation>或输入文件：</translation>
-    </message>
-    <message>
         <source>inputs.pt from tools/trainscope-export</source>
         <translation>由 tools/trainscope-export 生成的 inputs.pt</translation>
     </message>
@@ -613,6 +633,18 @@
         <source>%1 exists already; reports are never overwritten.</source>
         <translation>%1 已存在；报告永远不会被覆盖。</translation>
     </message>
+    <message>
+        <source>For a TorchScript model: its inputs, saved by trainscope-export</source>
+        <translation>用于 TorchScript 模型：由 trainscope-export 保存的输入</translation>
+    </message>
+    <message>
+        <source>Or, for a TorchScript model, an inputs file:</source>
+        <translation>或者（TorchScript 模型）输入文件：</translation>
+    </message>
+    <message>
+        <source>default: %1</source>
+        <translation>默认：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::OverviewPage</name>
@@ -665,6 +697,29 @@
     <message>
         <source>By Source Line</source>
         <translation>按源代码行</translation>
+    </message>
+    <message>
+        <source>This report&apos;s source is in %1. Show files from there?</source>
+        <translation>此报告的源代码位于 %1。是否显示其中的文件？</translation>
+    </message>
+    <message>
+        <source>The stack frames cannot be read: %1</source>
+        <translation>无法读取栈帧：%1</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ReportFile</name>
+    <message>
+        <source>a size that is not a byte count</source>
+        <translation>不是字节数的大小</translation>
+    </message>
+    <message>
+        <source>a line number or ordering out of range</source>
+        <translation>超出范围的行号或顺序</translation>
+    </message>
+    <message>
+        <source>a time that is not a finite, non-negative number of milliseconds</source>
+        <translation>不是有限非负毫秒数的时间</translation>
     </message>
 </context>
 <context>
@@ -730,6 +785,34 @@
     <message>
         <source>(no frames in the project)</source>
         <translation>（项目中没有栈帧）</translation>
+    </message>
+    <message>
+        <source>Show Files</source>
+        <translation>显示文件</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Show</source>
+        <translation>不显示</translation>
+    </message>
+    <message>
+        <source>Library frame, relative to %1</source>
+        <translation>库栈帧，相对于 %1</translation>
+    </message>
+    <message>
+        <source>(no frames in the project: %1)</source>
+        <translation>（项目中没有栈帧：%1）</translation>
+    </message>
+    <message>
+        <source>No project frames: %1</source>
+        <translation>没有项目栈帧：%1</translation>
+    </message>
+    <message>
+        <source>%1:%2 is library code in %3, a folder this report names; allow the report&apos;s source folders to show it.</source>
+        <translation>%1:%2 是 %3 中的库代码，该文件夹由此报告指定；允许此报告的源文件夹后即可显示。</translation>
+    </message>
+    <message>
+        <source>%1:%2 (library code, read-only)</source>
+        <translation>%1:%2（库代码，只读）</translation>
     </message>
 </context>
 <context>

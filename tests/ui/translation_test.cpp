@@ -215,7 +215,7 @@ TEST(Translations, TheEnginesMarkedTextsAreTranslated) {
     ASSERT_NE(mlp, nullptr);
     EXPECT_EQ(engineText(mlp->parameters.at(0).description), QStringLiteral("Modellbreite d"));
     EXPECT_EQ(engineText(checkParameterValue(mlp->parameters.at(0), "-3")),
-              QStringLiteral("eine positive ganze Zahl"));
+              QStringLiteral("eine positive ganze Zahl (höchstens 2147483647)"));
     // A text the engine did not mark (an error with a file name in it) stays as it is.
     EXPECT_EQ(engineText("cannot open /x.pt"), QStringLiteral("cannot open /x.pt"));
     installTranslations(QLocale(QStringLiteral("en")));
