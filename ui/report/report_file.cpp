@@ -155,7 +155,9 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
         QSqlDatabase db = QSqlDatabase::database(connection, false);
         if (problem.isEmpty()) {
             QSqlQuery tables(db);
-            if (!tables.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type='table'"))) {
+            // Views too: one standing in for a standard table is refused by name below.
+            if (!tables.exec(QStringLiteral(
+                    "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))) {
                 problem =
                     QObject::tr("not an SQLite report (%1)").arg(tables.lastError().databaseText());
             } else {

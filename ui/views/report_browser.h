@@ -33,7 +33,8 @@ class ReportBrowser : public QWidget {
     // Frames are resolved against this folder. The default: the root last chosen for this
     // report; else the project root the report recorded, when it exists here and is trusted;
     // else the report's folder. A recorded root is trusted without asking only when it is the
-    // built-in models' folder or holds the report (symbolic links resolved); otherwise the
+    // built-in models' folder or holds the report (symbolic links resolved; `/`, the home folder
+    // and its parents hold every report, so they do not count); otherwise the
     // source panel asks once per report, and the answer also covers the recorded library roots.
     const QString& projectRoot() const;
     // Changes the root and remembers it for this report.

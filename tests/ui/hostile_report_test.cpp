@@ -1,0 +1,185 @@
+// Reports from anyone: damaged or hostile files open with a message or not at all, never
+// crash, hang or change a file, and never make the app show a file outside a root the user
+// chose.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTest>
+
+#include "main_window.h"
+#include "report/report_queries.h"
+#include "report/sql_table_model.h"
+#include "source/source_viewer.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
+#include "views/report_browser.h"
+#include "views/source_panel.h"
+#include "views/time_page.h"
+
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+// Every file of the folder with its size and modification time.
+QStringList snapshot(const QString& dir) {
+    QStringList files;
+    for (const QFileInfo& info : QDir(dir).entryInfoList(QDir::Files | QDir::Hidden)) {
+        files << QStringLiteral("%1 %2 %3")
+                     .arg(info.fileName())
+                     .arg(info.size())
+                     .arg(info.lastModified().toMSecsSinceEpoch());
+    }
+    return files;
+}
+
+class HostileReportTest : public test::SampleRunTest {
+  protected:
+    // A copy of the sample run time report, changed by `sql` with plain SQLite.
+    QString mutated(const QString& name, const char* sql) {
+        const QString copy = path(name);
+        EXPECT_TRUE(QFile::copy(path("run.time.sqlite"), copy));
+        sqlite3* db = nullptr;
+        EXPECT_EQ(sqlite3_open(copy.toUtf8().constData(), &db), SQLITE_OK);
+        char* error = nullptr;
+        EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &error), SQLITE_OK)
+            << (error ? error : "");
+        sqlite3_free(error);
+        sqlite3_close(db);
+        return copy;
+    }
+
+    // Opens `report` as a user would; returns whether it opened, and checks it took under 10 s
+    // and changed no file.
+    bool open(const QString& report) {
+        const QStringList before = snapshot(dir_);
+        QElapsedTimer clock;
+        clock.start();
+        const bool opened = window_.openReports({report});
+        if (opened) {
+            window_.browser()->tabs()->setCurrentIndex(window_.browser()->tabs()->count() - 1);
+            QTest::qWait(10);
+        }
+        EXPECT_LT(clock.elapsed(), 10000) << report.toStdString();
+        EXPECT_EQ(snapshot(dir_), before) << "viewing created or changed a file";
+        return opened;
+    }
+
+    MainWindow window_;
+};
+
+TEST_F(HostileReportTest, ARecursiveViewInPlaceOfATableIsRefusedAtOnce) {
+    const QString report = mutated(
+        QStringLiteral("view.time.sqlite"),
+        "ALTER TABLE run_time_entries RENAME TO real_entries;"
+        "CREATE VIEW run_time_entries AS WITH RECURSIVE n(id) AS (SELECT 1 UNION ALL "
+        "SELECT id + 1 FROM n) SELECT id, 'op' AS operation_name, 1.0 AS forward_ms, "
+        "NULL AS backward_ms FROM n;");
+    EXPECT_FALSE(open(report));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("not a plain table")))
+        << window_.lastError().toStdString();
+}
+
+TEST_F(HostileReportTest, InfiniteOrNegativeTimesAreRefusedWithAMessage) {
+    EXPECT_FALSE(open(mutated(QStringLiteral("inf.time.sqlite"),
+                              "UPDATE run_time_entries SET forward_ms = 9e999 WHERE id = 2")));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("finite"))) << window_.lastError().toStdString();
+    EXPECT_FALSE(open(mutated(QStringLiteral("neg.time.sqlite"),
+                              "UPDATE run_time_entries SET backward_ms = -1 WHERE id = 1")));
+    EXPECT_FALSE(open(mutated(QStringLiteral("text.time.sqlite"),
+                              "UPDATE run_time_entries SET forward_ms = 'soon' WHERE id = 1")));
+}
+
+TEST_F(HostileReportTest, LineNumbersBeyondAnIntAreRefused) {
+    EXPECT_FALSE(open(mutated(QStringLiteral("line.time.sqlite"),
+                              "UPDATE stack_frames SET line_number = 3000000000 "
+                              "WHERE entry_id = 1 AND ordering = 0")));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("out of range")));
+}
+
+TEST_F(HostileReportTest, AMegabyteNameIsShownCut) {
+    ASSERT_TRUE(open(mutated(QStringLiteral("long.time.sqlite"),
+                             "UPDATE run_time_entries SET operation_name = "
+                             "printf('%.*c', 1000000, 'x') WHERE id = 1")));
+    auto* model = window_.browser()->operationsView()->entryModel();
+    EXPECT_LE(model->rawValue(0, 1).toString().size(), kMaxShownText);
+    window_.browser()->tabs()->setCurrentIndex(0);  // the charts with the name in them
+    QTest::qWait(10);
+}
+
+TEST_F(HostileReportTest, AWalModeOrLockedReportOpensWithoutCreatingFilesOrWaiting) {
+    const QString report =
+        mutated(QStringLiteral("wal.time.sqlite"), "PRAGMA journal_mode = WAL;");
+    QFile::remove(report + QStringLiteral("-wal"));
+    QFile::remove(report + QStringLiteral("-shm"));
+    EXPECT_TRUE(open(report));
+    window_.closeReports();
+    // Another process holds a write lock on a report the user opens.
+    const QString locked = mutated(QStringLiteral("locked.time.sqlite"), "SELECT 1");
+    sqlite3* holder = nullptr;
+    ASSERT_EQ(sqlite3_open(locked.toUtf8().constData(), &holder), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(holder, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+    QElapsedTimer clock;
+    clock.start();
+    window_.openReports({locked});
+    EXPECT_LT(clock.elapsed(), 2000) << "the window waited on a lock";
+    sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(holder);
+}
+
+TEST_F(HostileReportTest, AReportCannotChooseItsOwnRootOutsideWhatTheUserAllows) {
+    const QString report = mutated(
+        QStringLiteral("root.time.sqlite"),
+        "INSERT OR REPLACE INTO trainscope_metadata VALUES ('project_root', '/');"
+        "UPDATE stack_frames SET file_path = 'etc/passwd', line_number = 1 WHERE entry_id = 1;");
+    ASSERT_TRUE(open(report));
+    ReportBrowser* browser = window_.browser();
+    EXPECT_EQ(browser->projectRoot(), dir_) << "the report chose its own root";
+    SourcePanel* panel = browser->sourcePanel();
+    EXPECT_TRUE(panel->questionBar()->isVisibleTo(browser));
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    test::clickRow(browser->operationsView(), 0);
+    EXPECT_TRUE(panel->viewer()->currentFile().isEmpty())
+        << panel->viewer()->currentFile().toStdString();
+    // Allowing once per report: the answer is remembered, and the recorded root applies.
+    panel->allowButton()->click();
+    EXPECT_EQ(browser->projectRoot(), QStringLiteral("/"));
+    EXPECT_FALSE(panel->questionBar()->isVisibleTo(browser));
+}
+
+TEST_F(HostileReportTest, SymbolicLinksAreResolvedBeforeARootIsTrusted) {
+    // A link inside the report's folder that leads to / does not "hold the report".
+    ASSERT_TRUE(QFile::link(QStringLiteral("/"), path("rootlink")));
+    const QString sql =
+        QStringLiteral("INSERT OR REPLACE INTO trainscope_metadata VALUES ('project_root', '%1');")
+            .arg(path("rootlink"));
+    const QByteArray statements = sql.toUtf8();
+    ASSERT_TRUE(open(mutated(QStringLiteral("linked.time.sqlite"), statements.constData())));
+    EXPECT_EQ(window_.browser()->projectRoot(), dir_);
+    EXPECT_TRUE(window_.browser()->sourcePanel()->questionBar()->isVisibleTo(window_.browser()));
+}
+
+TEST_F(HostileReportTest, ARecordedRootThatHoldsTheReportIsUsedWithoutAsking) {
+    QDir(dir_).mkdir(QStringLiteral("runs"));
+    QFile::copy(path("run.time.sqlite"), path("runs/r.time.sqlite"));
+    const QString report = path("runs/r.time.sqlite");
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(report.toUtf8().constData(), &db), SQLITE_OK);
+    const QString sql =
+        QStringLiteral("INSERT OR REPLACE INTO trainscope_metadata VALUES ('project_root', '%1')")
+            .arg(dir_);
+    ASSERT_EQ(sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    ASSERT_TRUE(window_.openReports({report}));
+    EXPECT_EQ(window_.browser()->projectRoot(), QFileInfo(dir_).canonicalFilePath());
+    EXPECT_FALSE(window_.browser()->sourcePanel()->questionBar()->isVisibleTo(window_.browser()));
+}
+
+}  // namespace
