@@ -95,7 +95,9 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         {"--input", [&](const std::string& v) { config.inputs.push_back(parseInputSpec(v)); }},
         {"--inputs", [&](const std::string& v) { config.inputs_file = v; }},
         {"--batch-size",
-         [&](const std::string& v) { config.batch_size = parseInteger<int64_t>("--batch-size", v, 1, INT64_MAX); }},
+         [&](const std::string& v) {
+             config.batch_size = parseInteger<int64_t>("--batch-size", v, 1, INT64_MAX);
+         }},
         {"--dtype",
          [&](const std::string& v) {
              config.dtype = parseDType(v);

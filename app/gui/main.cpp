@@ -10,12 +10,12 @@
 #include "main_window.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
+#include "trainscope/report_writer.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
 #include "views/time_page.h"
-#include "trainscope/report_writer.h"
 
 namespace {
 

@@ -46,7 +46,6 @@ std::string tagOf(const std::string& final_path) {
     return text;
 }
 
-
 void syncPath(const std::string& path, int flags) {
     const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
     if (fd < 0 || ::fsync(fd) != 0) {

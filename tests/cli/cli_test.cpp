@@ -184,9 +184,10 @@ TEST_F(Cli, InputsThatCannotBeMadeAreOneLineErrors) {
 }
 
 TEST_F(Cli, ParameterCombinationsAreCheckedBeforeRunning) {
-    expectCleanFailure("memory --model builtin:transformer --param d_model=128 --param n_heads=3 "
-                       "-o a.sqlite",
-                       "must be a multiple of 'n_heads'");
+    expectCleanFailure(
+        "memory --model builtin:transformer --param d_model=128 --param n_heads=3 "
+        "-o a.sqlite",
+        "must be a multiple of 'n_heads'");
 }
 
 TEST_F(Cli, IntegerBuffersKeepTheirTypeWhenTheModelIsCast) {
@@ -258,13 +259,15 @@ TEST_F(Export, AnEntryPointBecomesAProfileWhoseFramesNameTheProject) {
     EXPECT_EQ(memory.scalar("SELECT COUNT(*) FROM weight_entries"), "7");
 
     // Without --project-root, the root that the export recorded beside model.pt applies.
-    const Result plain = run("time --model exported/model.pt --inputs exported/inputs.pt -q "
-                             "-o plain.sqlite");
+    const Result plain =
+        run("time --model exported/model.pt --inputs exported/inputs.pt -q "
+            "-o plain.sqlite");
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
     EXPECT_EQ(plain.out.find("No project frames"), std::string::npos) << plain.out;
-    EXPECT_NE(ReportReader(project("plain.sqlite"))
-                  .scalar("SELECT COUNT(*) FROM stack_frames WHERE file_path = 'textclf/layers.py'"),
-              "0");
+    EXPECT_NE(
+        ReportReader(project("plain.sqlite"))
+            .scalar("SELECT COUNT(*) FROM stack_frames WHERE file_path = 'textclf/layers.py'"),
+        "0");
 }
 
 TEST_F(Export, EachFailureHasAClearMessage) {

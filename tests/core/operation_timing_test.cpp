@@ -47,8 +47,8 @@ TEST(OperationTiming, BackwardIsNullForOperationsAutogradDoesNotDifferentiate) {
                                             "aten::linear", "aten::add"};
     std::vector<std::string> expected = block;
     expected.insert(expected.end(), block.begin(), block.end());
-    expected.insert(expected.end(), {"aten::zeros_like", "aten::add", "aten::linear", "aten::relu",
-                                    "aten::sum"});
+    expected.insert(expected.end(),
+                    {"aten::zeros_like", "aten::add", "aten::linear", "aten::relu", "aten::sum"});
     ASSERT_EQ(namesOf(report), expected);
     for (const RunTimeEntry& entry : report.entries) {
         if (entry.operation_name == "aten::zeros_like") {

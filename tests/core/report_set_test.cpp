@@ -50,8 +50,9 @@ class ReportSet : public ::testing::Test {
         return result;
     }
     int64_t peakOf(const std::string& name) const {
-        return std::stoll(ReportReader(path(name)).scalar(
-            "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"));
+        return std::stoll(
+            ReportReader(path(name))
+                .scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"));
     }
     std::string dir_;
 };
@@ -98,17 +99,20 @@ TEST_F(ReportSet, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
         auto* time = new StagedFile(path("run.time.sqlite"));
         fs::copy_file(path("set2/m.sqlite"), memory->tempPath());
         fs::copy_file(path("set2/t.sqlite"), time->tempPath());
-        std::ofstream(commitJournalPath(memory->finalPath()))
-            << memory->tempPath() << "\n" << memory->finalPath() << "\n"
-            << time->tempPath() << "\n" << time->finalPath() << "\n";
+        std::ofstream(commitJournalPath(memory->finalPath())) << memory->tempPath() << "\n"
+                                                              << memory->finalPath() << "\n"
+                                                              << time->tempPath() << "\n"
+                                                              << time->finalPath() << "\n";
         std::rename(memory->tempPath().c_str(), memory->finalPath().c_str());
         _exit(0);
     }
     int status = 0;
     ASSERT_EQ(waitpid(child, &status, 0), child);
     ASSERT_EQ(peakOf("run.memory.sqlite"), 2);
-    ASSERT_EQ(ReportReader(path("run.time.sqlite")).scalar("SELECT forward_ms FROM run_time_entries"),
-              "1.0") << "the crash left a mixed pair";
+    ASSERT_EQ(
+        ReportReader(path("run.time.sqlite")).scalar("SELECT forward_ms FROM run_time_entries"),
+        "1.0")
+        << "the crash left a mixed pair";
 
     // The next write to that name finishes the interrupted commit before anything else, even
     // though it fails itself.
@@ -116,8 +120,9 @@ TEST_F(ReportSet, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
                               path("run.time.sqlite"), Overwrite::Allow),
                  Error);
     EXPECT_EQ(peakOf("run.memory.sqlite"), 2);
-    EXPECT_EQ(ReportReader(path("run.time.sqlite")).scalar("SELECT forward_ms FROM run_time_entries"),
-              "2.0");
+    EXPECT_EQ(
+        ReportReader(path("run.time.sqlite")).scalar("SELECT forward_ms FROM run_time_entries"),
+        "2.0");
     EXPECT_EQ(names(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite", "set2"}));
 }
 

@@ -37,9 +37,10 @@ StackTrace projectFrames(const StackTrace& frames) {
 void expectToyNetFrames(const TimeReport& report) {
     ASSERT_EQ(report.entries.size(), 15u);
     // block1's first linear: Projection.forward <- Block.forward <- ToyNet.forward.
-    EXPECT_EQ(projectFrames(report.entries[0].frames),
-              (StackTrace{at("toynet/layers.py", "projection-linear"),
-                          at("toynet/blocks.py", "block-up"), at("toynet/model.py", "model-block1")}));
+    EXPECT_EQ(
+        projectFrames(report.entries[0].frames),
+        (StackTrace{at("toynet/layers.py", "projection-linear"), at("toynet/blocks.py", "block-up"),
+                    at("toynet/model.py", "model-block1")}));
     // An inlined free function keeps its own frame.
     EXPECT_EQ(report.entries[6].frames, (StackTrace{at("toynet/layers.py", "gelu"),
                                                     at("toynet/blocks.py", "block-activation"),
@@ -52,9 +53,9 @@ void expectToyNetFrames(const TimeReport& report) {
     // F.relu is a scripted function of torch: the user's call site stays, and so does the
     // caller of the user's helper.
     EXPECT_EQ(report.entries[13].operation_name, "aten::relu");
-    EXPECT_EQ(projectFrames(report.entries[13].frames),
-              (StackTrace{at("toynet/layers.py", "functional-relu"),
-                          at("toynet/model.py", "head")}));
+    EXPECT_EQ(
+        projectFrames(report.entries[13].frames),
+        (StackTrace{at("toynet/layers.py", "functional-relu"), at("toynet/model.py", "head")}));
     EXPECT_TRUE(report.entries[14].frames.empty()) << "the loss is TrainScope's, not the user's";
     for (const RunTimeEntry& entry : report.entries) {
         for (const StackFrame& frame : entry.frames) {
@@ -91,9 +92,10 @@ TEST(StackFrames, CodeOutsideTheRootBecomesLibraryFramesAndTheReportSaysWhy) {
     }
     // The toy project has no __init__.py above toynet/, so toynet is a top-level package,
     // shown relative to the folder that holds it, like torch's files.
-    EXPECT_EQ(report.entries[6].frames.front(),
-              StackFrame("toynet/layers.py", test::taggedLine(kProject + "/toynet/layers.py", "gelu"),
-                         fs::weakly_canonical(kProject).string()));
+    EXPECT_EQ(
+        report.entries[6].frames.front(),
+        StackFrame("toynet/layers.py", test::taggedLine(kProject + "/toynet/layers.py", "gelu"),
+                   fs::weakly_canonical(kProject).string()));
     EXPECT_NE(report.metadata.at("frames_note").find("no frame lies under the project root"),
               std::string::npos);
 }

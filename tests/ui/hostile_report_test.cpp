@@ -76,12 +76,12 @@ class HostileReportTest : public test::SampleRunTest {
 };
 
 TEST_F(HostileReportTest, ARecursiveViewInPlaceOfATableIsRefusedAtOnce) {
-    const QString report = mutated(
-        QStringLiteral("view.time.sqlite"),
-        "ALTER TABLE run_time_entries RENAME TO real_entries;"
-        "CREATE VIEW run_time_entries AS WITH RECURSIVE n(id) AS (SELECT 1 UNION ALL "
-        "SELECT id + 1 FROM n) SELECT id, 'op' AS operation_name, 1.0 AS forward_ms, "
-        "NULL AS backward_ms FROM n;");
+    const QString report =
+        mutated(QStringLiteral("view.time.sqlite"),
+                "ALTER TABLE run_time_entries RENAME TO real_entries;"
+                "CREATE VIEW run_time_entries AS WITH RECURSIVE n(id) AS (SELECT 1 UNION ALL "
+                "SELECT id + 1 FROM n) SELECT id, 'op' AS operation_name, 1.0 AS forward_ms, "
+                "NULL AS backward_ms FROM n;");
     EXPECT_FALSE(open(report));
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("not a plain table")))
         << window_.lastError().toStdString();
@@ -90,7 +90,8 @@ TEST_F(HostileReportTest, ARecursiveViewInPlaceOfATableIsRefusedAtOnce) {
 TEST_F(HostileReportTest, InfiniteOrNegativeTimesAreRefusedWithAMessage) {
     EXPECT_FALSE(open(mutated(QStringLiteral("inf.time.sqlite"),
                               "UPDATE run_time_entries SET forward_ms = 9e999 WHERE id = 2")));
-    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("finite"))) << window_.lastError().toStdString();
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("finite")))
+        << window_.lastError().toStdString();
     EXPECT_FALSE(open(mutated(QStringLiteral("neg.time.sqlite"),
                               "UPDATE run_time_entries SET backward_ms = -1 WHERE id = 1")));
     EXPECT_FALSE(open(mutated(QStringLiteral("text.time.sqlite"),
@@ -115,8 +116,7 @@ TEST_F(HostileReportTest, AMegabyteNameIsShownCut) {
 }
 
 TEST_F(HostileReportTest, AWalModeOrLockedReportOpensWithoutCreatingFilesOrWaiting) {
-    const QString report =
-        mutated(QStringLiteral("wal.time.sqlite"), "PRAGMA journal_mode = WAL;");
+    const QString report = mutated(QStringLiteral("wal.time.sqlite"), "PRAGMA journal_mode = WAL;");
     QFile::remove(report + QStringLiteral("-wal"));
     QFile::remove(report + QStringLiteral("-shm"));
     EXPECT_TRUE(open(report));

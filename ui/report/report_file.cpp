@@ -115,8 +115,8 @@ QString checkValues(QSqlDatabase& db, const ValueRule& rule) {
 }
 
 template <size_t N, size_t M>
-QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N],
-                    const ValueRule (&rules)[M], const QStringList& names) {
+QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const ValueRule (&rules)[M],
+                    const QStringList& names) {
     QString problem = checkContract(db, tables);
     for (const ValueRule& rule : rules) {
         if (problem.isEmpty())

@@ -76,8 +76,9 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
 QString metadataValue(QSqlDatabase db, const QString& key) {
     restartQueryClock();
     QSqlQuery query(db);
-    query.prepare(QStringLiteral(
-        "SELECT substr(value, 1, %1) FROM trainscope_metadata WHERE key = ?").arg(kMaxShownText));
+    query.prepare(
+        QStringLiteral("SELECT substr(value, 1, %1) FROM trainscope_metadata WHERE key = ?")
+            .arg(kMaxShownText));
     query.addBindValue(key);
     if (query.exec() && query.next())
         return query.value(0).toString();
@@ -233,8 +234,7 @@ bool hasLibraryFrames(QSqlDatabase db) {
     return db.tables().contains(QStringLiteral("trainscope_library_frames"));
 }
 
-QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id,
-                              QString* error) {
+QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id, QString* error) {
     restartQueryClock();
     const bool library = hasLibraryFrames(db);
     // The frames of one entry from a frames table: (ordering, path, line, library root).

@@ -32,9 +32,10 @@ void SqlTableModel::runQuery() {
     QStringList select;
     for (const SqlColumn& column : spec_.columns) {
         // A report may hold megabytes in one name: only the start is read and shown.
-        select << (column.format == CellFormat::Text
-                       ? QStringLiteral("substr(%1, 1, %2)").arg(column.expression).arg(kMaxShownText)
-                       : column.expression);
+        select
+            << (column.format == CellFormat::Text
+                    ? QStringLiteral("substr(%1, 1, %2)").arg(column.expression).arg(kMaxShownText)
+                    : column.expression);
     }
     QString sql =
         QStringLiteral("SELECT %1 FROM %2").arg(select.join(QStringLiteral(", ")), spec_.from);

@@ -141,12 +141,11 @@ void ReportBrowser::applySourceFolders() {
     // `/`, the home folder and its parents hold every report the user has: holding this one says
     // nothing of whether the report belongs to that folder, so they are asked about.
     const QString home = realPath(QDir::homePath());
-    const bool too_wide = real_recorded == QStringLiteral("/") || real_recorded == home ||
-                          holds(real_recorded, home);
-    const bool trusted =
-        !real_recorded.isEmpty() &&
-        (real_recorded == realPath(QString::fromStdString(builtinModelsDir())) ||
-         (!too_wide && holds(real_recorded, realPath(report))));
+    const bool too_wide =
+        real_recorded == QStringLiteral("/") || real_recorded == home || holds(real_recorded, home);
+    const bool trusted = !real_recorded.isEmpty() &&
+                         (real_recorded == realPath(QString::fromStdString(builtinModelsDir())) ||
+                          (!too_wide && holds(real_recorded, realPath(report))));
     QString root = QFileInfo(report).absolutePath();
     if (!chosen.isEmpty())
         root = chosen;

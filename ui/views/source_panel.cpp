@@ -87,8 +87,8 @@ void SourcePanel::showFrames(const QVector<FrameRow>& frames) {
     const QSignalBlocker blocker(frames_);
     frames_->clear();
     for (const FrameRow& frame : frames) {
-        auto* item =
-            new QListWidgetItem(QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
         if (frame.isLibrary()) {
             // Library code (torch, torchvision, ...) is context, not the user's code: dimmed.
             item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
