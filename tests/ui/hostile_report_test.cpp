@@ -10,11 +10,15 @@
 #include <QFileInfo>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTabWidget>
 #include <QTest>
 
 #include "main_window.h"
+#include "report/report_file.h"
 #include "report/report_queries.h"
+#include "report/untrusted_sqlite.h"
 #include "report/sql_table_model.h"
 #include "source/source_viewer.h"
 #include "ui/sample_run.h"
@@ -164,6 +168,22 @@ TEST_F(HostileReportTest, SymbolicLinksAreResolvedBeforeARootIsTrusted) {
     ASSERT_TRUE(open(mutated(QStringLiteral("linked.time.sqlite"), statements.constData())));
     EXPECT_EQ(window_.browser()->projectRoot(), dir_);
     EXPECT_TRUE(window_.browser()->sourcePanel()->questionBar()->isVisibleTo(window_.browser()));
+}
+
+TEST_F(HostileReportTest, AQueryThatWouldRunForeverIsStoppedByItsBudget) {
+    QString error;
+    const auto report = ReportFile::open(path("run.time.sqlite"), &error);
+    ASSERT_TRUE(report) << error.toStdString();
+    QElapsedTimer clock;
+    clock.start();
+    restartQueryClock();
+    QSqlQuery endless(report->database());
+    EXPECT_FALSE(endless.exec(QStringLiteral(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n")));
+    EXPECT_GE(clock.elapsed(), kQueryBudgetMs - 100);
+    EXPECT_LT(clock.elapsed(), kQueryBudgetMs + 2000);
+    EXPECT_TRUE(endless.lastError().databaseText().contains(QStringLiteral("interrupt")))
+        << endless.lastError().databaseText().toStdString();
 }
 
 TEST_F(HostileReportTest, ARecordedRootThatHoldsTheReportIsUsedWithoutAsking) {

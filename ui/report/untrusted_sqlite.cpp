@@ -54,7 +54,10 @@ QString openUntrusted(const QString& path, const QString& connection) {
     sqlite3_db_config(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
     sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
     sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 100000);
-    sqlite3_progress_handler(handle, 1000, stopOverBudget, nullptr);
+    // Every 100,000 virtual-machine steps (a few milliseconds): often enough to stop a query
+    // within its budget, rare enough to cost nothing measurable (every 1,000 steps made
+    // sorting and grouping a 1M-row report 30-50 % slower, bench/report_open).
+    sqlite3_progress_handler(handle, 100000, stopOverBudget, nullptr);
     restartQueryClock();
     return {};
 }
