@@ -187,8 +187,7 @@ BuiltModel buildMlp(const ScriptSource& source, const Params& params,
     const int64_t d = params.integer("d_model");
     return {mlpBlock(source, d, params.text("act"), params.number("dropout"), options),
             {InputSpec{{2, 1024, d}, std::nullopt, 2}},
-            LossKind::Sum,
-            {}};
+            LossKind::Sum};
 }
 
 BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
@@ -224,7 +223,7 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
     source.defineMethods(head, "Head");
     gpt.register_module("lm_head", head);
     source.defineMethods(gpt, "GPT");
-    return {gpt, {InputSpec{{8, seq}, DType::Int64, vocab}}, LossKind::CrossEntropy, {}};
+    return {gpt, {InputSpec{{8, seq}, DType::Int64, vocab}}, LossKind::CrossEntropy};
 }
 
 // The two 3x3 convolutions of a basic block, each followed by BatchNorm; the first one may
@@ -275,7 +274,7 @@ BuiltModel buildResnet(const ScriptSource& source, const Params& params,
     }
     net.register_module("fc", linear(source, 8 * width, classes, options));
     source.defineMethods(net, "ResNet");
-    return {net, {InputSpec{{8, 3, image, image}, std::nullopt, 2}}, LossKind::CrossEntropy, {}};
+    return {net, {InputSpec{{8, 3, image, image}, std::nullopt, 2}}, LossKind::CrossEntropy};
 }
 
 const std::map<std::string, Builder>& builders() {
@@ -297,11 +296,9 @@ BuiltModel buildBuiltinModel(const std::string& name,
                              const torch::TensorOptions& options) {
     const BuiltinModelInfo& info = infoOf(name);
     const Params checked(info, params);
-    const std::string dir = builtinModelsDir();
-    const ScriptSource source((std::filesystem::path(dir) / info.source_file).string());
-    BuiltModel model = builders().at(name)(source, checked, options);
-    model.source_dir = dir;
-    return model;
+    const ScriptSource source(
+        (std::filesystem::path(builtinModelsDir()) / info.source_file).string());
+    return builders().at(name)(source, checked, options);
 }
 
 }  // namespace trainscope

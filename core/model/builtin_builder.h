@@ -16,7 +16,6 @@ struct BuiltModel {
     torch::jit::Module module;
     std::vector<InputSpec> default_inputs;
     LossKind default_loss = LossKind::Sum;
-    std::string source_dir;  // the project root of its stack frames
 };
 
 // Throws trainscope::Error for an unknown model or parameter, or a bad parameter value.

@@ -235,7 +235,6 @@ Workload::Workload(const RunConfig& config) : config_(config) {
         module_ = built.module;
         input_specs_ = config_.inputs.empty() ? built.default_inputs : config_.inputs;
         default_loss = built.default_loss;
-        project_root_ = built.source_dir;
     } else {
         module_ = loadArchive(ref.name, device);
         moveState(module_, device, torchDtype(config_.dtype));
