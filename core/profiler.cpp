@@ -34,24 +34,26 @@ std::string nowIso8601() {
     return text;
 }
 
-// Why a report has no project frames, for the CLI summary and the app; empty when it has some.
-std::string framesNote(const std::vector<const StackTrace*>& traces, const std::string& root) {
+// Records in the metadata why a report has no project frames ("frames_note", for the CLI
+// summary and the app), if it has none.
+void noteMissingProjectFrames(RunMetadata& metadata, const std::vector<const StackTrace*>& traces) {
     const StackFrame* library = nullptr;
     for (const StackTrace* trace : traces) {
         for (const StackFrame& frame : *trace) {
             if (!frame.isLibrary()) {
-                return {};
+                return;
             }
             library = library ? library : &frame;
         }
     }
-    if (library) {
-        return "no frame lies under the project root " + root +
-               ": the model's code is elsewhere (library frames such as " + library->file_path +
-               "); pass --project-root with the folder of the model's code";
-    }
-    return "the model recorded no source locations (a traced model, or an archive saved "
-           "without debug information, keeps none)";
+    metadata["frames_note"] =
+        library
+            ? "no frame lies under the project root " + metadata.at("project_root") +
+                  ": the model's code is elsewhere (library frames such as " + library->file_path +
+                  "); pass --project-root with the folder of the "
+                  "model's code"
+            : "the model recorded no source locations (a traced model, or an archive "
+              "saved without debug information, keeps none)";
 }
 
 }  // namespace
@@ -92,14 +94,6 @@ class CancelCheck : public IterationListener {
 
 struct Profiler::Impl {
     RunConfig config;
-
-    // Records in the metadata why there are no project frames, if there are none.
-    static void noteFrames(RunMetadata& metadata, const std::vector<const StackTrace*>& traces) {
-        const std::string note = framesNote(traces, metadata.at("project_root"));
-        if (!note.empty()) {
-            metadata["frames_note"] = note;
-        }
-    }
     ProgressCallback progress;
     const std::atomic<bool>* cancel = nullptr;
 
@@ -237,7 +231,7 @@ MemoryReport Profiler::measureMemory() {
     for (const ActivationEntry& entry : report.activations) {
         traces.push_back(&entry.frames);
     }
-    self.noteFrames(report.metadata, traces);
+    noteMissingProjectFrames(report.metadata, traces);
     return report;
 }
 
@@ -304,7 +298,7 @@ TimeReport Profiler::measureTime() {
     for (const RunTimeEntry& entry : report.entries) {
         traces.push_back(&entry.frames);
     }
-    self.noteFrames(report.metadata, traces);
+    noteMissingProjectFrames(report.metadata, traces);
     return report;
 }
 
