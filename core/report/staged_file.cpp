@@ -101,11 +101,9 @@ extern "C" void removeTempsAndDie(int signal_number) {
     ::raise(signal_number);
 }
 
-}  // namespace
-
-std::string commitJournalPath(const std::string& final_path);
-
-namespace {
+std::string journalPathOf(const std::string& final_path) {
+    return (folderOf(final_path) / (kTempPrefix + tagOf(final_path) + ".commit")).string();
+}
 
 // --- Recovery of what a killed run left behind.
 
@@ -116,7 +114,7 @@ bool processAlive(long pid) {
 // Finishes a commit that a crash interrupted: every temporary file the journal names still
 // exists only if it was not yet renamed, and all of them were complete before the journal.
 void rollForward(const std::string& final_path) {
-    const std::string journal = commitJournalPath(final_path);
+    const std::string journal = journalPathOf(final_path);
     std::ifstream in(journal);
     if (!in) {
         return;
@@ -181,10 +179,22 @@ Error exists(const std::string& path) {
     return Error("'" + path + "' already exists; not overwriting it (use --force to replace it)");
 }
 
+// Refuses a destination that a report must not replace: one that is not a regular file
+// (always), or any existing one when `overwrite` is Refuse.
+void checkDestination(const std::string& path, Overwrite overwrite) {
+    const Existing existing = existingAt(path);
+    if (existing == Existing::Other) {
+        throw notARegularFile(path);
+    }
+    if (overwrite == Overwrite::Refuse && existing != Existing::Nothing) {
+        throw exists(path);
+    }
+}
+
 }  // namespace
 
 std::string commitJournalPath(const std::string& final_path) {
-    return (folderOf(final_path) / (kTempPrefix + tagOf(final_path) + ".commit")).string();
+    return journalPathOf(final_path);
 }
 
 void installTempFileCleanup() {
@@ -214,13 +224,7 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
         throw Error("cannot write '" + path + "': the name is longer than the file system's " +
                     std::to_string(name_max) + " bytes");
     }
-    const Existing existing = existingAt(path);
-    if (existing == Existing::Other) {
-        throw notARegularFile(path);
-    }
-    if (overwrite == Overwrite::Refuse && existing != Existing::Nothing) {
-        throw exists(path);
-    }
+    checkDestination(path, overwrite);
 }
 
 StagedFile::StagedFile(std::string final_path) : final_path_(std::move(final_path)) {
@@ -246,16 +250,10 @@ void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite) 
         return;
     }
     for (StagedFile* file : files) {
-        const Existing existing = existingAt(file->final_path_);
-        if (existing == Existing::Other) {
-            throw notARegularFile(file->final_path_);
-        }
-        if (overwrite == Overwrite::Refuse && existing != Existing::Nothing) {
-            throw exists(file->final_path_);
-        }
+        checkDestination(file->final_path_, overwrite);
         file->sync();
     }
-    const std::string journal = commitJournalPath(files.front()->final_path_);
+    const std::string journal = journalPathOf(files.front()->final_path_);
     {
         std::ofstream out(journal, std::ios::trunc);
         for (const StagedFile* file : files) {
