@@ -13,8 +13,8 @@ namespace trainscope::ui {
 
 WelcomePage::WelcomePage(QWidget* parent)
     : QWidget(parent),
-      example_(new QPushButton(tr("Profile the Built-in Example"))),
-      recent_(new QListWidget) {
+      example_(new QPushButton(tr("Profile the Built-in Example"), this)),
+      recent_(new QListWidget(this)) {  // parented: it joins no layout when hidden
     const QStringList recent = AppSettings::recentFiles();
     auto* title =
         new QLabel(tr("<h2>TrainScope</h2>"
