@@ -199,6 +199,14 @@
         <source>the SQLite driver gives no handle to secure the connection</source>
         <translation>der SQLite-Treiber liefert kein Handle, um die Verbindung abzusichern</translation>
     </message>
+    <message>
+        <source>%1 (none in this report)</source>
+        <translation>%1 (keine in diesem Bericht)</translation>
+    </message>
+    <message>
+        <source>%1 (could not be read: %2)</source>
+        <translation>%1 (nicht lesbar: %2)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -721,6 +729,14 @@
         <source>a time that is not a finite, non-negative number of milliseconds</source>
         <translation>eine Zeit, die keine endliche, nicht negative Anzahl Millisekunden ist</translation>
     </message>
+    <message>
+        <source>a file path that is not text</source>
+        <translation>einen Dateipfad, der kein Text ist</translation>
+    </message>
+    <message>
+        <source>a value that is not text</source>
+        <translation>einen Wert, der kein Text ist</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SettingsDialog</name>
@@ -839,6 +855,10 @@
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>This table could not be read in full: %1</source>
+        <translation>Diese Tabelle konnte nicht vollständig gelesen werden: %1</translation>
     </message>
 </context>
 <context>

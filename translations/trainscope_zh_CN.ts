@@ -199,6 +199,14 @@
         <source>the SQLite driver gives no handle to secure the connection</source>
         <translation>SQLite 驱动未提供用于保护连接的句柄</translation>
     </message>
+    <message>
+        <source>%1 (none in this report)</source>
+        <translation>%1（此报告中没有）</translation>
+    </message>
+    <message>
+        <source>%1 (could not be read: %2)</source>
+        <translation>%1（无法读取：%2）</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -721,6 +729,14 @@
         <source>a time that is not a finite, non-negative number of milliseconds</source>
         <translation>不是有限非负毫秒数的时间</translation>
     </message>
+    <message>
+        <source>a file path that is not text</source>
+        <translation>不是文本的文件路径</translation>
+    </message>
+    <message>
+        <source>a value that is not text</source>
+        <translation>不是文本的值</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SettingsDialog</name>
@@ -839,6 +855,10 @@
     <message>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>This table could not be read in full: %1</source>
+        <translation>无法完整读取此表：%1</translation>
     </message>
 </context>
 <context>

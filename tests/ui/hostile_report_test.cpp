@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSqlError>
@@ -203,3 +204,26 @@ TEST_F(HostileReportTest, ARecordedRootThatHoldsTheReportIsUsedWithoutAsking) {
 }
 
 }  // namespace
+
+// A query that fails after the report opened (here: sorting a large table stopped by the time
+// budget) says so over the table, instead of showing fewer rows as if that were all.
+TEST_F(HostileReportTest, ATableWhoseQueryFailsSaysSoOverItsRows) {
+    ASSERT_TRUE(open(mutated(
+        QStringLiteral("large.time.sqlite"),
+        "WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 400000) "
+        "INSERT INTO run_time_entries SELECT i, 'aten::op' || (i % 997), 0.5, 0.25 FROM n")));
+    window_.show();
+    EntryTableView* view = window_.browser()->operationsView();
+    EXPECT_FALSE(view->errorLabel()->isVisibleTo(view));
+    setQueryBudget(1);
+    view->sortByColumn(1, Qt::DescendingOrder);  // by name: the sort has to read every row
+    setQueryBudget(kQueryBudgetMs);
+    const QString message = view->entryModel()->errorMessage();
+    EXPECT_TRUE(message.contains(QStringLiteral("interrupt"))) << message.toStdString();
+    EXPECT_TRUE(view->errorLabel()->isVisibleTo(view));
+    EXPECT_EQ(view->errorLabel()->text(), message);
+    // A query that works again clears the message.
+    view->sortByColumn(1, Qt::AscendingOrder);
+    EXPECT_TRUE(view->entryModel()->errorMessage().isEmpty());
+    EXPECT_FALSE(view->errorLabel()->isVisibleTo(view));
+}

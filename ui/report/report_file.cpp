@@ -49,6 +49,8 @@ struct ValueRule {
 #define TS_SIZE(c) "typeof(" c ") = 'integer' AND " c " BETWEEN 0 AND 9007199254740992"
 #define TS_TIME(c) "typeof(" c ") IN ('integer', 'real') AND " c " BETWEEN 0 AND 1e15"
 #define TS_INDEX(c) "typeof(" c ") = 'integer' AND " c " BETWEEN -2147483648 AND 2147483647"
+// Paths and roots go to file functions: text, never a blob (whose bytes may hold a NUL).
+#define TS_TEXT(c) "typeof(" c ") = 'text'"
 const ValueRule kMemoryRules[] = {
     {"weight_entries", TS_SIZE("size_bytes") " AND " TS_SIZE("grad_size_bytes"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
@@ -58,6 +60,8 @@ const ValueRule kMemoryRules[] = {
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
     {"stack_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
+    {"stack_frames", TS_TEXT("file_path"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
 };
 const ValueRule kTimeRules[] = {
     {"run_time_entries",
@@ -66,13 +70,24 @@ const ValueRule kTimeRules[] = {
                        "a time that is not a finite, non-negative number of milliseconds")},
     {"stack_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
+    {"stack_frames", TS_TEXT("file_path"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
 };
-const ValueRule kLibraryFrameRule = {
-    "trainscope_library_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
-    QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")};
+// TrainScope's own tables, checked when present.
+const ValueRule kLibraryFrameRules[] = {
+    {"trainscope_library_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
+    {"trainscope_library_frames", TS_TEXT("file_path") " AND " TS_TEXT("library_root"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
+};
+const ValueRule kMetadataRules[] = {
+    {"trainscope_metadata", TS_TEXT("key") " AND " TS_TEXT("value"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
+};
 #undef TS_SIZE
 #undef TS_TIME
 #undef TS_INDEX
+#undef TS_TEXT
 
 // Checks every table of the contract: a real table (not a view, whose query could be anything,
 // nor a virtual table), with the columns readers rely on.
@@ -115,19 +130,30 @@ QString checkValues(QSqlDatabase& db, const ValueRule& rule) {
 }
 
 template <size_t N, size_t M>
-QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const ValueRule (&rules)[M],
-                    const QStringList& names) {
+QString checkTables(QSqlDatabase& db, const TableContract (&tables)[N],
+                    const ValueRule (&rules)[M]) {
     QString problem = checkContract(db, tables);
     for (const ValueRule& rule : rules) {
         if (problem.isEmpty())
             problem = checkValues(db, rule);
     }
-    if (problem.isEmpty() && names.contains(QLatin1String(kLibraryFrameRule.table))) {
+    return problem;
+}
+
+template <size_t N, size_t M>
+QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const ValueRule (&rules)[M],
+                    const QStringList& names) {
+    QString problem = checkTables(db, tables, rules);
+    // TrainScope's own tables are optional, but the app queries them when they are there: they
+    // are held to the same rules (a recursive view in place of the metadata would hang it).
+    if (problem.isEmpty() && names.contains(QLatin1String("trainscope_library_frames"))) {
         const TableContract library[] = {
             {"trainscope_library_frames", "ordering, file_path, line_number, library_root"}};
-        problem = checkContract(db, library);
-        if (problem.isEmpty())
-            problem = checkValues(db, kLibraryFrameRule);
+        problem = checkTables(db, library, kLibraryFrameRules);
+    }
+    if (problem.isEmpty() && names.contains(QLatin1String("trainscope_metadata"))) {
+        const TableContract metadata[] = {{"trainscope_metadata", "key, value"}};
+        problem = checkTables(db, metadata, kMetadataRules);
     }
     return problem;
 }

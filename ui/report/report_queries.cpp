@@ -19,16 +19,18 @@ std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* er
     return query;
 }
 
-QVector<TopEntry> topEntries(QSqlDatabase db, const QString& sql) {
+TopEntries topEntries(QSqlDatabase db, const QString& sql) {
     restartQueryClock();
-    QVector<TopEntry> entries;
+    TopEntries entries;
     QSqlQuery query(db);
-    if (!query.exec(sql))
-        return entries;
-    while (query.next()) {
-        entries.push_back({query.value(0).toLongLong(), query.value(1).toString(),
-                           query.value(2).toDouble(), query.value(3).toDouble()});
+    if (query.exec(sql)) {
+        while (query.next()) {
+            entries.rows.push_back({query.value(0).toLongLong(), query.value(1).toString(),
+                                    query.value(2).toDouble(), query.value(3).toDouble()});
+        }
     }
+    if (query.lastError().isValid())
+        entries.error = query.lastError().text();
     return entries;
 }
 
@@ -85,7 +87,7 @@ QString metadataValue(QSqlDatabase db, const QString& key) {
     return {};
 }
 
-QVector<TopEntry> topOperationsByTime(QSqlDatabase db, int count) {
+TopEntries topOperationsByTime(QSqlDatabase db, int count) {
     return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
                                          "IFNULL(backward_ms, 0) FROM run_time_entries "
                                          "ORDER BY %1 DESC, id LIMIT %2")
@@ -94,7 +96,7 @@ QVector<TopEntry> topOperationsByTime(QSqlDatabase db, int count) {
                               .arg(kMaxShownText));
 }
 
-QVector<TopEntry> topActivations(QSqlDatabase db, int count) {
+TopEntries topActivations(QSqlDatabase db, int count) {
     return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0 "
                                          "FROM activation_entries ORDER BY size_bytes DESC, id "
                                          "LIMIT %1")
@@ -102,7 +104,7 @@ QVector<TopEntry> topActivations(QSqlDatabase db, int count) {
                               .arg(kMaxShownText));
 }
 
-QVector<TopEntry> topWeights(QSqlDatabase db, int count) {
+TopEntries topWeights(QSqlDatabase db, int count) {
     return topEntries(db, QStringLiteral("SELECT id, substr(name, 1, %2), size_bytes, "
                                          "grad_size_bytes FROM weight_entries ORDER BY "
                                          "size_bytes DESC, id LIMIT %1")

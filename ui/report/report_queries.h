@@ -55,9 +55,17 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error);
 // TrainScope's own metadata (absent from Skyline and DeepView reports: empty then).
 QString metadataValue(QSqlDatabase db, const QString& key);
 
-QVector<TopEntry> topOperationsByTime(QSqlDatabase db, int count);
-QVector<TopEntry> topActivations(QSqlDatabase db, int count);
-QVector<TopEntry> topWeights(QSqlDatabase db, int count);
+// The largest entries of a table, for a chart, largest first. When the query fails, `error`
+// says why, so that an empty chart is never mistaken for an empty table.
+struct TopEntries {
+    QVector<TopEntry> rows;
+    QString error;
+    TopEntries first(int count) const { return {rows.mid(0, count), error}; }
+};
+
+TopEntries topOperationsByTime(QSqlDatabase db, int count);
+TopEntries topActivations(QSqlDatabase db, int count);
+TopEntries topWeights(QSqlDatabase db, int count);
 
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent);
 SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent);

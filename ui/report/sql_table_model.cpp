@@ -58,7 +58,9 @@ void SqlTableModel::runQuery() {
         query.addBindValue(QLatin1Char('%') + pattern + QLatin1Char('%'));
     }
     query.exec();
+    const QSqlError error = query.lastError();
     setQuery(std::move(query));
+    noteError(error);
     for (int i = 0; i < spec_.columns.size(); ++i)
         setHeaderData(i, Qt::Horizontal, spec_.columns[i].header);
 }
@@ -66,6 +68,19 @@ void SqlTableModel::runQuery() {
 void SqlTableModel::fetchMore(const QModelIndex& parent) {
     restartQueryClock();
     QSqlQueryModel::fetchMore(parent);
+    // A row that cannot be read ends the fetch early; without this the table would just look
+    // shorter than it is.
+    noteError(query().lastError());
+}
+
+void SqlTableModel::noteError(const QSqlError& error) {
+    const QString message = error.isValid()
+                                ? tr("This table could not be read in full: %1").arg(error.text())
+                                : QString();
+    if (message == error_)
+        return;
+    error_ = message;
+    emit errorChanged(error_);
 }
 
 void SqlTableModel::sort(int column, Qt::SortOrder order) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQueryModel>
 #include <QVector>
 
@@ -38,16 +39,25 @@ class SqlTableModel : public QSqlQueryModel {
     // an empty text shows every row. The current sort order is kept.
     void setFilter(const QString& text);
     const QString& filter() const { return filter_; }
+    // Why the last query or fetch failed (a damaged report, or a query past its time budget);
+    // empty when the rows shown are all there is.
+    const QString& errorMessage() const { return error_; }
     qint64 entryId(int row) const;
     // The raw value of a cell, without formatting.
     QVariant rawValue(int row, int column) const;
 
+  signals:
+    // The error message changed: set after a failed query or fetch, cleared by a good query.
+    void errorChanged(const QString& message);
+
   private:
     void runQuery();
+    void noteError(const QSqlError& error);
     QSqlDatabase db_;
     SqlTableSpec spec_;
     QString order_by_ = QStringLiteral("1");
     QString filter_;
+    QString error_;
 };
 
 QString formatBytes(qint64 bytes);

@@ -14,9 +14,10 @@ namespace {
 
 // Connections are used only by the thread that opened them, so one clock per thread.
 thread_local QElapsedTimer t_query_clock;
+thread_local int t_query_budget_ms = kQueryBudgetMs;
 
 int stopOverBudget(void*) {
-    return t_query_clock.isValid() && t_query_clock.elapsed() > kQueryBudgetMs ? 1 : 0;
+    return t_query_clock.isValid() && t_query_clock.elapsed() > t_query_budget_ms ? 1 : 0;
 }
 
 sqlite3* handleOf(const QSqlDatabase& db) {
@@ -30,6 +31,10 @@ sqlite3* handleOf(const QSqlDatabase& db) {
 
 void restartQueryClock() {
     t_query_clock.start();
+}
+
+void setQueryBudget(int milliseconds) {
+    t_query_budget_ms = milliseconds;
 }
 
 QString openUntrusted(const QString& path, const QString& connection) {

@@ -23,4 +23,8 @@ QString openUntrusted(const QString& path, const QString& connection);
 // point that runs SQL calls it.
 void restartQueryClock();
 
+// Changes the calling thread's budget (kQueryBudgetMs until then). The tests shorten it to see
+// what a user sees when a query over a large report is stopped.
+void setQueryBudget(int milliseconds);
+
 }  // namespace trainscope::ui

@@ -96,9 +96,18 @@ void connectBarTooltip(QBarSet* set, const QStringList& categories, const QVecto
         });
 }
 
+// `error`: why the entries could not be read (empty when they were).
 QChartView* barChart(const QString& title, QAbstractBarSeries* series,
-                     const QStringList& categories, const QString& unit) {
+                     const QStringList& categories, const QString& unit, const QString& error) {
     auto* chart = new QChart;
+    if (!error.isEmpty() || categories.isEmpty()) {
+        // No bars: without values the axes' range would be NaN.
+        chart->setTitle(error.isEmpty()
+                            ? QObject::tr("%1 (none in this report)").arg(title)
+                            : QObject::tr("%1 (could not be read: %2)").arg(title, error));
+        delete series;
+        return viewOf(chart);
+    }
     chart->setTitle(title);
     chart->addSeries(series);
     auto* names = new QBarCategoryAxis;
@@ -138,7 +147,8 @@ QChartView* iterationSplitChart(const TimeSummary& summary) {
     return viewOf(chart);
 }
 
-QChartView* operationTimeChart(const QString& title, const QVector<TopEntry>& entries) {
+QChartView* operationTimeChart(const QString& title, const TopEntries& top) {
+    const QVector<TopEntry>& entries = top.rows;
     auto* forward = new QBarSet(QObject::tr("Forward"));
     auto* backward = new QBarSet(QObject::tr("Backward"));
     QVector<double> forward_ms, backward_ms;
@@ -153,10 +163,11 @@ QChartView* operationTimeChart(const QString& title, const QVector<TopEntry>& en
     connectBarTooltip(backward, categories, backward_ms, exactMs);
     auto* series = new QHorizontalStackedBarSeries;
     series->append(QList<QBarSet*>{forward, backward});
-    return barChart(title, series, categories, QObject::tr("ms"));
+    return barChart(title, series, categories, QObject::tr("ms"), top.error);
 }
 
-QChartView* sizeChart(const QString& title, const QVector<TopEntry>& entries) {
+QChartView* sizeChart(const QString& title, const TopEntries& top) {
+    const QVector<TopEntry>& entries = top.rows;
     auto* size = new QBarSet(QObject::tr("Size"));
     QVector<double> bytes;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
@@ -167,7 +178,7 @@ QChartView* sizeChart(const QString& title, const QVector<TopEntry>& entries) {
     connectBarTooltip(size, categories, bytes, exactBytes);
     auto* series = new QHorizontalBarSeries;
     series->append(size);
-    QChartView* view = barChart(title, series, categories, QObject::tr("MiB"));
+    QChartView* view = barChart(title, series, categories, QObject::tr("MiB"), top.error);
     view->chart()->legend()->hide();
     return view;
 }

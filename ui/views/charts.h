@@ -15,8 +15,8 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary);
 // The iteration split into forward and backward time.
 QChartView* iterationSplitChart(const TimeSummary& summary);
 // Operations by time, forward and backward stacked (TopEntry first/second).
-QChartView* operationTimeChart(const QString& title, const QVector<TopEntry>& entries);
+QChartView* operationTimeChart(const QString& title, const TopEntries& entries);
 // Entries by size in bytes (TopEntry first).
-QChartView* sizeChart(const QString& title, const QVector<TopEntry>& entries);
+QChartView* sizeChart(const QString& title, const TopEntries& entries);
 
 }  // namespace trainscope::ui

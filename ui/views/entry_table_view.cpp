@@ -1,12 +1,20 @@
 #include "views/entry_table_view.h"
 
 #include <QHeaderView>
+#include <QLabel>
 
 #include "report/sql_table_model.h"
 
 namespace trainscope::ui {
 
-EntryTableView::EntryTableView(QWidget* parent) : QTableView(parent) {
+EntryTableView::EntryTableView(QWidget* parent)
+    : QTableView(parent), error_label_(new QLabel(viewport())) {
+    error_label_->setObjectName(QStringLiteral("tableError"));
+    error_label_->setWordWrap(true);
+    error_label_->setAlignment(Qt::AlignCenter);
+    error_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error_label_->setAutoFillBackground(true);
+    error_label_->hide();
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setAlternatingRowColors(true);
@@ -17,6 +25,8 @@ EntryTableView::EntryTableView(QWidget* parent) : QTableView(parent) {
 }
 
 void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::SortOrder order) {
+    if (SqlTableModel* previous = entryModel())
+        disconnect(previous, nullptr, this, nullptr);
     setSortingEnabled(false);  // so that setting the model does not re-run its query
     setModel(model);
     hideColumn(0);
@@ -25,12 +35,36 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
         horizontalHeader()->setSortIndicator(sorted_column, order);
     }
     setSortingEnabled(true);
+    if (model) {
+        connect(model, &SqlTableModel::errorChanged, this, &EntryTableView::showError);
+        showError(model->errorMessage());
+    } else {
+        showError({});
+    }
     resizeColumnsToContents();  // from the rows fetched so far, never the whole table
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid())
                     emit rowSelected(current.row());
             });
+}
+
+void EntryTableView::showError(const QString& message) {
+    error_label_->setText(message);
+    error_label_->setVisible(!message.isEmpty());
+    placeErrorLabel();
+}
+
+// A banner along the bottom of the rows, so that the rows read before a failure stay visible.
+void EntryTableView::placeErrorLabel() {
+    const QRect area = viewport()->rect().adjusted(4, 4, -4, -4);
+    const int height = qMin(area.height(), error_label_->heightForWidth(area.width()) + 8);
+    error_label_->setGeometry(area.left(), area.bottom() - height + 1, area.width(), height);
+}
+
+void EntryTableView::resizeEvent(QResizeEvent* event) {
+    QTableView::resizeEvent(event);
+    placeErrorLabel();
 }
 
 SqlTableModel* EntryTableView::entryModel() const {

@@ -1,8 +1,11 @@
 // A table of report entries (an SqlTableModel): sortable by SQL, id column hidden, and a
-// signal when the user moves to another row, whatever model it shows at the time.
+// signal when the user moves to another row, whatever model it shows at the time. When the
+// model's query fails, the reason is shown over the rows.
 #pragma once
 
 #include <QTableView>
+
+class QLabel;
 
 namespace trainscope::ui {
 
@@ -16,9 +19,19 @@ class EntryTableView : public QTableView {
     void setEntryModel(SqlTableModel* model, int sorted_column = -1,
                        Qt::SortOrder order = Qt::AscendingOrder);
     SqlTableModel* entryModel() const;
+    // The message shown over the rows when the model's query failed (hidden otherwise).
+    QLabel* errorLabel() const { return error_label_; }
 
   signals:
     void rowSelected(int row);
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    void showError(const QString& message);
+    void placeErrorLabel();
+    QLabel* error_label_;
 };
 
 }  // namespace trainscope::ui

@@ -15,7 +15,7 @@ constexpr int kChartCount = 10;
 }  // namespace
 
 MemoryPage::MemoryPage(QSqlDatabase db, const MemorySummary& summary,
-                       const QVector<TopEntry>& top_activations, QWidget* parent)
+                       const TopEntries& top_activations, QWidget* parent)
     : QWidget(parent), weights_(new EntryTableView), activations_(new EntryTableView) {
     weights_->setEntryModel(weightsModel(db, summary.peak, this));
     activations_->setEntryModel(activationsModel(db, summary.peak, this));

@@ -15,8 +15,8 @@ class MemoryPage : public QWidget {
     Q_OBJECT
   public:
     // `top_activations`: the largest activations, largest first (the browser reads them once).
-    MemoryPage(QSqlDatabase db, const MemorySummary& summary,
-               const QVector<TopEntry>& top_activations, QWidget* parent = nullptr);
+    MemoryPage(QSqlDatabase db, const MemorySummary& summary, const TopEntries& top_activations,
+               QWidget* parent = nullptr);
     EntryTableView* weightsView() const { return weights_; }
     EntryTableView* activationsView() const { return activations_; }
 

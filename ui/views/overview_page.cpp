@@ -16,10 +16,9 @@ constexpr int kTopCount = 8;
 }  // namespace
 
 OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
-                           const QVector<TopEntry>& top_activations,
+                           const TopEntries& top_activations,
                            const std::optional<TimeSummary>& time_summary,
-                           const QVector<TopEntry>& top_operations, const QString& error,
-                           QWidget* parent)
+                           const TopEntries& top_operations, const QString& error, QWidget* parent)
     : QWidget(parent) {
     QStringList lines;
     auto* charts = new QGridLayout;
@@ -31,7 +30,7 @@ OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
                           formatBytes(m.activations), formatBytes(m.other()));
         charts->addWidget(memoryBreakdownChart(m), 0, 0);
         charts->addWidget(
-            sizeChart(tr("Top operations by activation memory"), top_activations.mid(0, kTopCount)),
+            sizeChart(tr("Top operations by activation memory"), top_activations.first(kTopCount)),
             1, 0);
     }
     if (time_summary) {
@@ -44,7 +43,7 @@ OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
                      .arg(t.operations);
         charts->addWidget(iterationSplitChart(t), 0, 1);
         charts->addWidget(
-            operationTimeChart(tr("Top operations by time"), top_operations.mid(0, kTopCount)), 1,
+            operationTimeChart(tr("Top operations by time"), top_operations.first(kTopCount)), 1,
             1);
     }
     if (!error.isEmpty())

@@ -47,10 +47,10 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
     tabs_ = new QTabWidget;
     // The charts' top entries are read once (on a large report each is a scan of its table),
     // then shared by the overview and the memory and time tabs.
-    const QVector<TopEntry> top_activations =
-        memory_summary_ ? topActivations(memory_db, kActivationBars) : QVector<TopEntry>();
-    const QVector<TopEntry> top_operations =
-        time_summary_ ? topOperationsByTime(time_db, kOperationBars) : QVector<TopEntry>();
+    const TopEntries top_activations =
+        memory_summary_ ? topActivations(memory_db, kActivationBars) : TopEntries();
+    const TopEntries top_operations =
+        time_summary_ ? topOperationsByTime(time_db, kOperationBars) : TopEntries();
     auto* overview =
         new OverviewPage(memory_summary_, top_activations, time_summary_, top_operations, error);
     overview_text_ = overview->text();

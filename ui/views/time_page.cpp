@@ -14,8 +14,8 @@
 #include "views/layout.h"
 
 namespace trainscope::ui {
-TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary,
-                   const QVector<TopEntry>& top_operations, QWidget* parent)
+TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, const TopEntries& top_operations,
+                   QWidget* parent)
     : QWidget(parent),
       db_(db),
       summary_(summary),

@@ -21,7 +21,7 @@ class TimePage : public QWidget {
     static constexpr int kFilterDelayMs = 300;
 
     // `top_operations`: the operations by total time, largest first (read once by the browser).
-    TimePage(QSqlDatabase db, const TimeSummary& summary, const QVector<TopEntry>& top_operations,
+    TimePage(QSqlDatabase db, const TimeSummary& summary, const TopEntries& top_operations,
              QWidget* parent = nullptr);
     EntryTableView* operationsView() const { return view_; }
     QLineEdit* filterField() const { return filter_; }
