@@ -714,6 +714,10 @@
         <source>The stack frames cannot be read: %1</source>
         <translation>Die Stack-Frames können nicht gelesen werden: %1</translation>
     </message>
+    <message>
+        <source>This report&apos;s source folders could not be read: %1</source>
+        <translation>Die Quellordner dieses Berichts konnten nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportFile</name>

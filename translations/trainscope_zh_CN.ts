@@ -714,6 +714,10 @@
         <source>The stack frames cannot be read: %1</source>
         <translation>无法读取栈帧：%1</translation>
     </message>
+    <message>
+        <source>This report&apos;s source folders could not be read: %1</source>
+        <translation>无法读取此报告的源文件夹：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportFile</name>

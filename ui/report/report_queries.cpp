@@ -19,6 +19,11 @@ std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* er
     return query;
 }
 
+// TrainScope's own tables are optional: Skyline's and DeepView's reports lack them.
+bool hasTable(QSqlDatabase db, const QString& name) {
+    return db.tables().contains(name);
+}
+
 TopEntries topEntries(QSqlDatabase db, const QString& sql) {
     restartQueryClock();
     TopEntries entries;
@@ -75,7 +80,7 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
                        row->value(2).toLongLong()};
 }
 
-QString metadataValue(QSqlDatabase db, const QString& key) {
+QString metadataValue(QSqlDatabase db, const QString& key, QString* error) {
     restartQueryClock();
     QSqlQuery query(db);
     query.prepare(
@@ -84,6 +89,9 @@ QString metadataValue(QSqlDatabase db, const QString& key) {
     query.addBindValue(key);
     if (query.exec() && query.next())
         return query.value(0).toString();
+    // A report without the table (Skyline's, DeepView's) simply has no metadata.
+    if (error && query.lastError().isValid() && hasTable(db, QStringLiteral("trainscope_metadata")))
+        *error = query.lastError().databaseText();
     return {};
 }
 
@@ -232,13 +240,9 @@ SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* pa
         parent);
 }
 
-bool hasLibraryFrames(QSqlDatabase db) {
-    return db.tables().contains(QStringLiteral("trainscope_library_frames"));
-}
-
 QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id, QString* error) {
     restartQueryClock();
-    const bool library = hasLibraryFrames(db);
+    const bool library = hasTable(db, QStringLiteral("trainscope_library_frames"));
     // The frames of one entry from a frames table: (ordering, path, line, library root).
     QString project, libraries;
     if (table == EntryTable::Operation) {
@@ -280,12 +284,14 @@ QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id
         frames.push_back(
             {query.value(1).toString(), query.value(2).toInt(), query.value(3).toString()});
     }
+    if (error && query.lastError().isValid())  // a row that could not be read ends the loop
+        *error = query.lastError().databaseText();
     return frames;
 }
 
-QStringList libraryRoots(QSqlDatabase db) {
+QStringList libraryRoots(QSqlDatabase db, QString* error) {
     QStringList roots;
-    if (!hasLibraryFrames(db))
+    if (!hasTable(db, QStringLiteral("trainscope_library_frames")))
         return roots;
     restartQueryClock();
     QSqlQuery query(db);
@@ -295,6 +301,8 @@ QStringList libraryRoots(QSqlDatabase db) {
         while (query.next())
             roots << query.value(0).toString();
     }
+    if (error && query.lastError().isValid())
+        *error = query.lastError().databaseText();
     return roots;
 }
 

@@ -53,7 +53,8 @@ struct TopEntry {
 std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error);
 std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error);
 // TrainScope's own metadata (absent from Skyline and DeepView reports: empty then).
-QString metadataValue(QSqlDatabase db, const QString& key);
+// Sets `error` when the report has the table but it cannot be read.
+QString metadataValue(QSqlDatabase db, const QString& key, QString* error = nullptr);
 
 // The largest entries of a table, for a chart, largest first. When the query fails, `error`
 // says why, so that an empty chart is never mistaken for an empty table.
@@ -84,6 +85,6 @@ enum class EntryTable { Weight, Activation, Operation };
 QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id,
                               QString* error = nullptr);
 // The library roots that a TrainScope report recorded (none for other reports).
-QStringList libraryRoots(QSqlDatabase db);
+QStringList libraryRoots(QSqlDatabase db, QString* error = nullptr);
 
 }  // namespace trainscope::ui

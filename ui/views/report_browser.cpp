@@ -118,7 +118,7 @@ bool holds(const QString& folder, const QString& path) {
 
 void ReportBrowser::applySourceFolders() {
     const QString report = paths().value(0);
-    QString chosen, recorded, note;
+    QString chosen, recorded, note, error;
     QStringList libraries;
     int answer = -1;
     for (const auto* file : {memory_.get(), time_.get()}) {
@@ -129,10 +129,10 @@ void ReportBrowser::applySourceFolders() {
         if (answer < 0)
             answer = AppSettings::sourceFoldersAnswer(file->path());
         if (recorded.isEmpty())
-            recorded = metadataValue(file->database(), QStringLiteral("project_root"));
+            recorded = metadataValue(file->database(), QStringLiteral("project_root"), &error);
         if (note.isEmpty())
-            note = metadataValue(file->database(), QStringLiteral("frames_note"));
-        for (const QString& root : libraryRoots(file->database())) {
+            note = metadataValue(file->database(), QStringLiteral("frames_note"), &error);
+        for (const QString& root : libraryRoots(file->database(), &error)) {
             if (!libraries.contains(root))
                 libraries << root;
         }
@@ -151,6 +151,10 @@ void ReportBrowser::applySourceFolders() {
         root = chosen;
     else if (!real_recorded.isEmpty() && (trusted || answer == 1))
         root = real_recorded;
+    // Unreadable metadata leaves the report's own folder as the root (the safe choice); the
+    // frames list says why the recorded folders were not used.
+    if (!error.isEmpty())
+        note = tr("This report's source folders could not be read: %1").arg(error);
     source_panel_->setNoFramesReason(note);
     source_panel_->setProjectRoot(root);
     source_panel_->setLibrariesAllowed(answer == 1);
