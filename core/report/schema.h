@@ -1,5 +1,5 @@
 // The one home of the report schemas. The standard tables are a contract with Skyline and
-// DeepView.Profile (see shared/REFERENCE.md): their DDL must not change.
+// DeepView.Profile (docs/report-formats.md): their DDL must not change.
 #pragma once
 
 namespace trainscope::schema {

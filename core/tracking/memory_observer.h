@@ -3,7 +3,7 @@
 // constructed, and meant to be constructed before the workload, so that every byte of the
 // pass (weights, inputs, gradients, optimizer state) is seen.
 //
-// Activation memory is what REFERENCE.md defines: bytes allocated during the forward pass
+// Activation memory is what docs/report-formats.md defines: bytes allocated during the forward pass
 // (and loss) that are still allocated when the backward pass starts, attributed to the
 // top-level operation that allocated them. Views share one allocation, so they count once.
 #pragma once

@@ -1,4 +1,4 @@
-// Seed 004's reference figures (shared/REFERENCE.md section 3): the MLP with bfloat16
+// Seed 004's reference figures (README, "What the numbers mean"): the MLP with bfloat16
 // parameters and input, batch 2, sequence 4096, d = 1024. The loss scalar (2 bytes in
 // bfloat16) is the only allocation allowed on top of the activations.
 #include <gtest/gtest.h>

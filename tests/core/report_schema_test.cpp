@@ -1,5 +1,5 @@
 // The reports must be byte-for-byte schema compatible with Skyline and DeepView.Profile
-// (shared/REFERENCE.md section 1): the expected DDL below is copied from that contract.
+// (docs/report-formats.md): the expected DDL below is copied from that contract.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -17,7 +17,7 @@ struct TableContract {
     const char* columns;
 };
 
-// The columns each kind's readers rely on (shared/REFERENCE.md section 1).
+// The columns each kind's readers rely on (docs/report-formats.md).
 const TableContract kMemoryTables[] = {
     {"weight_entries", "id, name, size_bytes, grad_size_bytes"},
     {"activation_entries", "id, operation_name, size_bytes"},
