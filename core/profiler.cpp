@@ -15,6 +15,7 @@
 #include "tracking/operation_observer.h"
 #include "tracking/source_locator.h"
 #include "trainscope/error.h"
+#include "trainscope/report_format.h"
 
 namespace trainscope {
 namespace {
@@ -46,9 +47,10 @@ void noteMissingProjectFrames(RunMetadata& metadata, const std::vector<const Sta
             library = library ? library : &frame;
         }
     }
-    metadata["frames_note"] =
+    metadata[report_format::kFramesNoteKey] =
         library
-            ? "no frame lies under the project root " + metadata.at("project_root") +
+            ? "no frame lies under the project root " +
+                  metadata.at(report_format::kProjectRootKey) +
                   ": the model's code is elsewhere (library frames such as " + library->file_path +
                   "); pass --project-root with the folder of the "
                   "model's code"
@@ -151,7 +153,7 @@ struct Profiler::Impl {
                 {"warmup", std::to_string(config.warmup)},
                 {"iterations", std::to_string(config.iterations)},
                 {"seed", std::to_string(config.seed)},
-                {"project_root", root.empty() ? workload.projectRoot() : root},
+                {report_format::kProjectRootKey, root.empty() ? workload.projectRoot() : root},
                 {"trainscope_version", version()},
                 {"torch_version", torchVersion()},
                 {"created", nowIso8601()}};

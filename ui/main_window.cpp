@@ -19,14 +19,15 @@
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
+#include "trainscope/report_format.h"
 #include "views/report_browser.h"
 #include "views/welcome_page.h"
 
 namespace trainscope::ui {
 namespace {
 
-const QString kMemorySuffix = QStringLiteral(".memory.sqlite");
-const QString kTimeSuffix = QStringLiteral(".time.sqlite");
+const QString kMemorySuffix = QLatin1String(report_format::kMemorySuffix);
+const QString kTimeSuffix = QLatin1String(report_format::kTimeSuffix);
 
 // A run's sibling report: run.memory.sqlite <-> run.time.sqlite.
 QString siblingOf(const QString& path) {

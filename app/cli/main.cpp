@@ -8,6 +8,7 @@
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
 #include "trainscope/report_writer.h"
+#include "trainscope/run.h"
 
 using namespace trainscope;
 
@@ -50,40 +51,18 @@ void printProgress(const Progress& progress) {
 }
 
 int run(const cli::CliOptions& options) {
-    const Overwrite overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
-    const std::string memory_path = options.command == cli::Command::Profile
-                                        ? options.output + ".memory.sqlite"
-                                        : options.output;
-    const std::string time_path =
-        options.command == cli::Command::Profile ? options.output + ".time.sqlite" : options.output;
-    const bool wants_memory = options.command != cli::Command::Time;
-    const bool wants_time = options.command != cli::Command::Memory;
-    // Fail before a long run, not after it.
-    if (wants_memory)
-        checkOutputPath(memory_path, overwrite);
-    if (wants_time)
-        checkOutputPath(time_path, overwrite);
-
-    Profiler profiler(options.config, options.quiet ? ProgressCallback{} : printProgress);
-    std::optional<MemoryReport> memory;
-    std::optional<TimeReport> time;
-    if (wants_memory)
-        memory = profiler.measureMemory();
-    if (wants_time)
-        time = profiler.measureTime();
-
-    if (memory && time) {
-        writeReports(*memory, memory_path, *time, time_path, overwrite);
-    } else if (memory) {
-        writeMemoryReport(*memory, memory_path, overwrite);
-    } else {
-        writeTimeReport(*time, time_path, overwrite);
-    }
-    cli::printSummary(std::cout, memory ? &*memory : nullptr, time ? &*time : nullptr);
-    if (memory)
-        std::cout << "Wrote " << memory_path << "\n";
-    if (time)
-        std::cout << "Wrote " << time_path << "\n";
+    RunPlan plan;
+    plan.config = options.config;
+    plan.measure = options.command == cli::Command::Memory ? Measure::Memory
+                   : options.command == cli::Command::Time ? Measure::Time
+                                                           : Measure::MemoryAndTime;
+    plan.output = options.output;
+    plan.overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
+    const RunResult result = runAndWrite(plan, options.quiet ? ProgressCallback{} : printProgress);
+    cli::printSummary(std::cout, result.memory ? &*result.memory : nullptr,
+                      result.time ? &*result.time : nullptr);
+    for (const std::string& path : result.paths)
+        std::cout << "Wrote " << path << "\n";
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #include "cli/summary.h"
+#include "trainscope/report_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -39,7 +40,7 @@ std::string padded(std::string text, size_t width) {
 
 // The engine's note on why no frame lies in the project, as the summary's last line.
 void printFramesNote(std::ostream& out, const RunMetadata& meta) {
-    if (const auto note = meta.find("frames_note"); note != meta.end()) {
+    if (const auto note = meta.find(report_format::kFramesNoteKey); note != meta.end()) {
         out << "  No project frames: " << note->second << "\n";
     }
 }

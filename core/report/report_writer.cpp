@@ -6,6 +6,7 @@
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
 #include "trainscope/error.h"
+#include "trainscope/report_format.h"
 
 namespace trainscope {
 namespace {
@@ -81,8 +82,10 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     createTables(db, std::begin(schema::kMemoryTables), std::end(schema::kMemoryTables));
     db.exec(schema::kMemoryLibraryFramesTable);
     SqliteStatement entry_type(db, "INSERT INTO entry_types (entry_type, name) VALUES (?, ?)");
-    entry_type.bind(1, int64_t{schema::kEntryTypeWeight}).bind(2, std::string("weight")).step();
-    entry_type.bind(1, int64_t{schema::kEntryTypeActivation})
+    entry_type.bind(1, int64_t{report_format::kEntryTypeWeight})
+        .bind(2, std::string("weight"))
+        .step();
+    entry_type.bind(1, int64_t{report_format::kEntryTypeActivation})
         .bind(2, std::string("activation"))
         .step();
 
@@ -94,17 +97,17 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     for (const WeightEntry& entry : report.weights) {
         weight.bind(1, id).bind(2, entry.name).bind(3, entry.size_bytes);
         weight.bind(4, entry.grad_size_bytes).step();
-        frames.add(id++, schema::kEntryTypeWeight, entry.frames);
+        frames.add(id++, report_format::kEntryTypeWeight, entry.frames);
     }
     SqliteStatement activation(
         db, "INSERT INTO activation_entries (id, operation_name, size_bytes) VALUES (?, ?, ?)");
     id = 1;
     for (const ActivationEntry& entry : report.activations) {
         activation.bind(1, id).bind(2, entry.operation_name).bind(3, entry.size_bytes).step();
-        frames.add(id++, schema::kEntryTypeActivation, entry.frames);
+        frames.add(id++, report_format::kEntryTypeActivation, entry.frames);
     }
     SqliteStatement misc(db, "INSERT INTO misc_sizes (key, size_bytes) VALUES (?, ?)");
-    misc.bind(1, std::string(schema::kPeakUsageKey)).bind(2, report.peak_usage_bytes).step();
+    misc.bind(1, std::string(report_format::kPeakUsageKey)).bind(2, report.peak_usage_bytes).step();
     for (const auto& [key, bytes] : report.misc_sizes) {
         misc.bind(1, key).bind(2, bytes).step();
     }

@@ -23,10 +23,6 @@ constexpr const char* kMemoryTables[] = {
     "CREATE TABLE misc_sizes (key TEXT PRIMARY KEY, size_bytes INT NOT NULL)",
 };
 
-constexpr int kEntryTypeWeight = 1;
-constexpr int kEntryTypeActivation = 2;
-constexpr const char* kPeakUsageKey = "peak_usage_bytes";
-
 // Run time report (DeepView.Profile).
 constexpr const char* kTimeTables[] = {
     "CREATE TABLE run_time_entries (id INTEGER PRIMARY KEY, "

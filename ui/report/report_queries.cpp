@@ -4,6 +4,7 @@
 #include <QSqlQuery>
 
 #include "report/untrusted_sqlite.h"
+#include "trainscope/report_format.h"
 
 namespace trainscope::ui {
 namespace {
@@ -58,10 +59,11 @@ std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
     auto row =
         single(db,
                QStringLiteral("SELECT (SELECT IFNULL(MAX(size_bytes), 0) FROM misc_sizes "
-                              "WHERE key = 'peak_usage_bytes'), "
+                              "WHERE key = '%1'), "
                               "(SELECT IFNULL(SUM(size_bytes), 0) FROM weight_entries), "
                               "(SELECT IFNULL(SUM(grad_size_bytes), 0) FROM weight_entries), "
-                              "(SELECT IFNULL(SUM(size_bytes), 0) FROM activation_entries)"),
+                              "(SELECT IFNULL(SUM(size_bytes), 0) FROM activation_entries)")
+                   .arg(QLatin1String(report_format::kPeakUsageKey)),
                error);
     if (!row)
         return std::nullopt;
@@ -90,7 +92,8 @@ QString metadataValue(QSqlDatabase db, const QString& key, QString* error) {
     if (query.exec() && query.next())
         return query.value(0).toString();
     // A report without the table (Skyline's, DeepView's) simply has no metadata.
-    if (error && query.lastError().isValid() && hasTable(db, QStringLiteral("trainscope_metadata")))
+    if (error && query.lastError().isValid() &&
+        hasTable(db, QLatin1String(report_format::kMetadataTable)))
         *error = query.lastError().databaseText();
     return {};
 }
@@ -242,7 +245,7 @@ SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* pa
 
 QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id, QString* error) {
     restartQueryClock();
-    const bool library = hasTable(db, QStringLiteral("trainscope_library_frames"));
+    const bool library = hasTable(db, QLatin1String(report_format::kLibraryFramesTable));
     // The frames of one entry from a frames table: (ordering, path, line, library root).
     QString project, libraries;
     if (table == EntryTable::Operation) {
@@ -273,7 +276,9 @@ QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id
     query.prepare(QStringLiteral("SELECT * FROM (%1) ORDER BY 1").arg(sql.arg(kMaxShownText)));
     query.bindValue(QStringLiteral(":id"), entry_id);
     if (table != EntryTable::Operation)
-        query.bindValue(QStringLiteral(":type"), table == EntryTable::Weight ? 1 : 2);
+        query.bindValue(QStringLiteral(":type"), table == EntryTable::Weight
+                                                     ? report_format::kEntryTypeWeight
+                                                     : report_format::kEntryTypeActivation);
     QVector<FrameRow> frames;
     if (!query.exec()) {
         if (error)
@@ -291,7 +296,7 @@ QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id
 
 QStringList libraryRoots(QSqlDatabase db, QString* error) {
     QStringList roots;
-    if (!hasTable(db, QStringLiteral("trainscope_library_frames")))
+    if (!hasTable(db, QLatin1String(report_format::kLibraryFramesTable)))
         return roots;
     restartQueryClock();
     QSqlQuery query(db);

@@ -4,8 +4,7 @@
 #include <optional>
 
 #include "trainscope/error.h"
-#include "trainscope/profiler.h"
-#include "trainscope/report_writer.h"
+#include "trainscope/run.h"
 
 namespace trainscope::ui {
 namespace {
@@ -63,26 +62,12 @@ void ProfileWorker::run(int run, const RunRequest& request,
         emit progressed(run, out);
     };
     try {
-        Profiler profiler(request.config, report_progress, cancel.get());
-        std::optional<MemoryReport> memory;
-        std::optional<TimeReport> time;
-        if (request.measure != Measure::Time)
-            memory = profiler.measureMemory();
-        if (request.measure != Measure::Memory)
-            time = profiler.measureTime();
-        if (cancel->load())
-            throw Cancelled();
-        const QStringList paths = request.outputPaths();
-        // Never over a user's file: the writer refuses existing paths, and writes both reports
-        // of a run or neither.
-        if (memory && time) {
-            writeReports(*memory, paths[0].toStdString(), *time, paths[1].toStdString(),
-                         Overwrite::Refuse);
-        } else if (memory) {
-            writeMemoryReport(*memory, paths[0].toStdString(), Overwrite::Refuse);
-        } else {
-            writeTimeReport(*time, paths[0].toStdString(), Overwrite::Refuse);
-        }
+        // Never over a user's file: the plan refuses existing paths, and writes all the reports
+        // of a run or none.
+        const RunResult result = runAndWrite(request.plan(), report_progress, cancel.get());
+        QStringList paths;
+        for (const std::string& path : result.paths)
+            paths << QString::fromStdString(path);
         emit finished(run, paths);
     } catch (const std::bad_alloc&) {
         emit failed(run, tr("The run ran out of memory."));

@@ -6,14 +6,33 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include "trainscope/report_format.h"
+
 namespace trainscope::ui {
+
+RunPlan RunRequest::plan() const {
+    RunPlan plan;
+    plan.config = config;
+    plan.measure = measure;
+    const std::string prefix = output_prefix.toStdString();
+    switch (measure) {
+        case Measure::Memory:
+            plan.output = prefix + report_format::kMemorySuffix;
+            break;
+        case Measure::Time:
+            plan.output = prefix + report_format::kTimeSuffix;
+            break;
+        case Measure::MemoryAndTime:
+            plan.output = prefix;
+            break;
+    }
+    return plan;
+}
 
 QStringList RunRequest::outputPaths() const {
     QStringList paths;
-    if (measure != Measure::Time)
-        paths << output_prefix + QStringLiteral(".memory.sqlite");
-    if (measure != Measure::Memory)
-        paths << output_prefix + QStringLiteral(".time.sqlite");
+    for (const std::string& path : reportPaths(plan()))
+        paths << QString::fromStdString(path);
     return paths;
 }
 
@@ -35,8 +54,8 @@ QString newRunPrefix(const QString& folder, const QString& model) {
         QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     for (int n = 1;; ++n) {
         const QString prefix = n == 1 ? base : QStringLiteral("%1-%2").arg(base).arg(n);
-        if (!QFileInfo::exists(prefix + QStringLiteral(".memory.sqlite")) &&
-            !QFileInfo::exists(prefix + QStringLiteral(".time.sqlite")))
+        if (!QFileInfo::exists(prefix + QLatin1String(report_format::kMemorySuffix)) &&
+            !QFileInfo::exists(prefix + QLatin1String(report_format::kTimeSuffix)))
             return prefix;
     }
 }

@@ -6,17 +6,17 @@
 #include <QString>
 #include <QStringList>
 
-#include "trainscope/run_config.h"
+#include "trainscope/run.h"
 
 namespace trainscope::ui {
 
-enum class Measure { Both, Memory, Time };
-
 struct RunRequest {
     RunConfig config;
-    Measure measure = Measure::Both;
+    Measure measure = Measure::MemoryAndTime;  // the dialog's choices are in this order
     QString output_prefix;  // reports go to PREFIX.memory.sqlite and PREFIX.time.sqlite
 
+    // The engine's plan: every report is named after its run, whatever is measured.
+    RunPlan plan() const;
     QStringList outputPaths() const;  // the files this run writes, memory first
 };
 

@@ -9,6 +9,7 @@
 
 #include "settings/app_settings.h"
 #include "trainscope/builtin_models.h"
+#include "trainscope/report_format.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/overview_page.h"
@@ -129,9 +130,11 @@ void ReportBrowser::applySourceFolders() {
         if (answer < 0)
             answer = AppSettings::sourceFoldersAnswer(file->path());
         if (recorded.isEmpty())
-            recorded = metadataValue(file->database(), QStringLiteral("project_root"), &error);
+            recorded = metadataValue(file->database(),
+                                     QLatin1String(report_format::kProjectRootKey), &error);
         if (note.isEmpty())
-            note = metadataValue(file->database(), QStringLiteral("frames_note"), &error);
+            note = metadataValue(file->database(), QLatin1String(report_format::kFramesNoteKey),
+                                 &error);
         for (const QString& root : libraryRoots(file->database(), &error)) {
             if (!libraries.contains(root))
                 libraries << root;
