@@ -16,24 +16,13 @@
 #include "report/report_file.h"
 #include "report/report_queries.h"
 #include "report/sql_table_model.h"
+#include "support/folder_snapshot.h"
 
 using namespace trainscope::ui;
 
 namespace {
 
 QTemporaryDir* scratch = nullptr;
-
-// The folder's entries with their sizes and modification times.
-QStringList snapshot(const QString& dir) {
-    QStringList entries;
-    for (const QFileInfo& info :
-         QDir(dir).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot))
-        entries << QStringLiteral("%1 %2 %3")
-                       .arg(info.fileName())
-                       .arg(info.size())
-                       .arg(info.lastModified().toMSecsSinceEpoch());
-    return entries;
-}
 
 // What a view does with a table: read every cell in every role, sort by each column both ways,
 // filter, and read it again.
@@ -119,7 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             std::abort();
         file.write(reinterpret_cast<const char*>(data), static_cast<qint64>(size));
     }
-    const QStringList before = snapshot(scratch->path());
+    const QStringList before = trainscope::test::folderSnapshot(scratch->path());
     {
         QString error;
         const std::unique_ptr<ReportFile> report = ReportFile::open(path, &error);
@@ -128,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         else if (error.isEmpty())
             std::abort();  // a refused file always says why
     }
-    if (snapshot(scratch->path()) != before) {
+    if (trainscope::test::folderSnapshot(scratch->path()) != before) {
         std::fprintf(stderr, "viewing a report created or changed a file\n");
         std::abort();
     }

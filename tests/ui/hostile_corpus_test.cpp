@@ -13,6 +13,7 @@
 
 #include "main_window.h"
 #include "report/sql_table_model.h"
+#include "support/folder_snapshot.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
@@ -30,17 +31,6 @@ void collectWarnings(QtMsgType type, const QMessageLogContext&, const QString& m
     if (type != QtDebugMsg && type != QtInfoMsg &&
         !message.contains(QLatin1String("does not support propagateSizeHints")))
         warnings << message;
-}
-
-QStringList snapshot(const QString& dir) {
-    QStringList entries;
-    for (const QFileInfo& info :
-         QDir(dir).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot))
-        entries << QStringLiteral("%1 %2 %3")
-                       .arg(info.fileName())
-                       .arg(info.size())
-                       .arg(info.lastModified().toMSecsSinceEpoch());
-    return entries;
 }
 
 // Shows every page of the open report and clicks the first row of each table.
@@ -75,7 +65,7 @@ TEST(HostileCorpus, EveryReportOpensOrIsRefusedQuicklyAndChangesNothing) {
         QTemporaryDir dir;
         const QString report = dir.filePath(name);
         ASSERT_TRUE(QFile::copy(QStringLiteral(HOSTILE_CORPUS "/") + name, report));
-        const QStringList before = snapshot(dir.path());
+        const QStringList before = trainscope::test::folderSnapshot(dir.path());
         QElapsedTimer clock;
         clock.start();
         if (window.openReports({report})) {
@@ -87,7 +77,7 @@ TEST(HostileCorpus, EveryReportOpensOrIsRefusedQuicklyAndChangesNothing) {
         window.closeReports();
         QCoreApplication::processEvents();
         EXPECT_LT(clock.elapsed(), 10000) << name.toStdString();
-        EXPECT_EQ(snapshot(dir.path()), before) << name.toStdString();
+        EXPECT_EQ(trainscope::test::folderSnapshot(dir.path()), before) << name.toStdString();
         EXPECT_TRUE(warnings.isEmpty())
             << name.toStdString() << ": " << warnings.join(QLatin1Char('\n')).toStdString();
     }

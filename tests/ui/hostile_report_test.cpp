@@ -22,6 +22,7 @@
 #include "report/sql_table_model.h"
 #include "report/untrusted_sqlite.h"
 #include "source/source_viewer.h"
+#include "support/folder_snapshot.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
@@ -32,18 +33,6 @@ using namespace trainscope;
 using namespace trainscope::ui;
 
 namespace {
-
-// Every file of the folder with its size and modification time.
-QStringList snapshot(const QString& dir) {
-    QStringList files;
-    for (const QFileInfo& info : QDir(dir).entryInfoList(QDir::Files | QDir::Hidden)) {
-        files << QStringLiteral("%1 %2 %3")
-                     .arg(info.fileName())
-                     .arg(info.size())
-                     .arg(info.lastModified().toMSecsSinceEpoch());
-    }
-    return files;
-}
 
 class HostileReportTest : public test::SampleRunTest {
   protected:
@@ -64,7 +53,7 @@ class HostileReportTest : public test::SampleRunTest {
     // Opens `report` as a user would; returns whether it opened, and checks it took under 10 s
     // and changed no file.
     bool open(const QString& report) {
-        const QStringList before = snapshot(dir_);
+        const QStringList before = test::folderSnapshot(dir_);
         QElapsedTimer clock;
         clock.start();
         const bool opened = window_.openReports({report});
@@ -73,7 +62,7 @@ class HostileReportTest : public test::SampleRunTest {
             QTest::qWait(10);
         }
         EXPECT_LT(clock.elapsed(), 10000) << report.toStdString();
-        EXPECT_EQ(snapshot(dir_), before) << "viewing created or changed a file";
+        EXPECT_EQ(test::folderSnapshot(dir_), before) << "viewing created or changed a file";
         return opened;
     }
 
