@@ -36,6 +36,7 @@ QString newConnectionName() {
 }
 
 // A value rule: rows of `table` where `condition` fails are refused, with `what` as the reason.
+// A table's rules are listed together: they are checked in one scan.
 struct ValueRule {
     const char* table;
     const char* condition;
@@ -115,27 +116,42 @@ QString checkContract(QSqlDatabase& db, const TableContract (&tables)[N]) {
     return {};
 }
 
-QString checkValues(QSqlDatabase& db, const ValueRule& rule) {
+// Checks the rules of one table, `rules[0, count)`, in one scan (a report may hold millions of
+// frames): the first row that breaks any of them is refused, with the first rule it breaks as
+// the reason.
+QString checkValues(QSqlDatabase& db, const ValueRule* rules, size_t count) {
+    const QLatin1String table(rules[0].table);
+    QStringList conditions;
+    for (size_t i = 0; i < count; ++i)
+        conditions << QStringLiteral("(%1)").arg(QLatin1String(rules[i].condition));
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("SELECT rowid FROM %1 WHERE NOT (%2) LIMIT 1")
-                        .arg(QLatin1String(rule.table), QLatin1String(rule.condition))))
+    if (!query.exec(QStringLiteral("SELECT rowid, %2 FROM %1 WHERE NOT (%3) LIMIT 1")
+                        .arg(table, conditions.join(QStringLiteral(", ")),
+                             conditions.join(QStringLiteral(" AND ")))))
         return QObject::tr("table %1 cannot be read (%2)")
-            .arg(QLatin1String(rule.table), query.lastError().databaseText());
-    if (query.next())
-        return QObject::tr("table %1 holds %2 (row %3)")
-            .arg(QLatin1String(rule.table),
-                 QCoreApplication::translate("trainscope::ui::ReportFile", rule.what))
-            .arg(query.value(0).toLongLong());
-    return {};
+            .arg(table, query.lastError().databaseText());
+    if (!query.next())
+        return {};
+    size_t broken = 0;
+    while (broken + 1 < count && query.value(int(broken) + 1).toBool())
+        ++broken;
+    return QObject::tr("table %1 holds %2 (row %3)")
+        .arg(table, QCoreApplication::translate("trainscope::ui::ReportFile", rules[broken].what))
+        .arg(query.value(0).toLongLong());
 }
 
+// The contract, then the value rules, each table's rules in one scan (rules of a table are
+// listed together).
 template <size_t N, size_t M>
 QString checkTables(QSqlDatabase& db, const TableContract (&tables)[N],
                     const ValueRule (&rules)[M]) {
     QString problem = checkContract(db, tables);
-    for (const ValueRule& rule : rules) {
-        if (problem.isEmpty())
-            problem = checkValues(db, rule);
+    for (size_t first = 0; first < M && problem.isEmpty();) {
+        size_t end = first + 1;
+        while (end < M && qstrcmp(rules[end].table, rules[first].table) == 0)
+            ++end;
+        problem = checkValues(db, rules + first, end - first);
+        first = end;
     }
     return problem;
 }
