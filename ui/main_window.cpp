@@ -170,15 +170,22 @@ bool MainWindow::openReports(const QStringList& paths) {
     welcome_ = nullptr;
     setCentralWidget(browser_);
     project_root_action_->setEnabled(true);
-    for (const QString& path : browser_->paths())
+    // File names in the message: two full paths do not fit beside the run status, which
+    // covers the end of the message. The tooltip has the full paths.
+    QStringList names;
+    for (const QString& path : browser_->paths()) {
         AppSettings::addRecentFile(path);
+        names << QFileInfo(path).fileName();
+    }
     setWindowTitle(tr("%1 — TrainScope").arg(title));
-    statusBar()->showMessage(tr("Opened %1").arg(wanted.join(QStringLiteral(", "))));
+    statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
+    statusBar()->setToolTip(browser_->paths().join(QLatin1Char('\n')));
     return true;
 }
 
 void MainWindow::closeReports() {
     browser_ = nullptr;
+    statusBar()->setToolTip({});
     if (project_root_action_)
         project_root_action_->setEnabled(false);
     welcome_ = new WelcomePage;

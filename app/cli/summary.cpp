@@ -1,9 +1,10 @@
 #include "cli/summary.h"
-#include "trainscope/report_format.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "trainscope/report_format.h"
 
 namespace trainscope::cli {
 namespace {
