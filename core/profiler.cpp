@@ -10,6 +10,9 @@
 #include <ctime>
 #include <filesystem>
 
+#include "analysis/module_paths.h"
+#include "analysis/peak_breakdown.h"
+#include "analysis/timeline_builder.h"
 #include "model/workload.h"
 #include "tracking/memory_observer.h"
 #include "tracking/operation_observer.h"
@@ -98,6 +101,7 @@ struct Profiler::Impl {
     RunConfig config;
     ProgressCallback progress;
     const std::atomic<bool>* cancel = nullptr;
+    mutable IterationListener unobserved_;
 
     void checkCancel() const {
         if (cancel && cancel->load()) {
@@ -128,6 +132,53 @@ struct Profiler::Impl {
             report(pass, phase, first + i, total ? total : count, times.back());
         }
         return times;
+    }
+
+    // The iteration that captures what timing must not pay for: each top-level operation's
+    // stack frames, module hierarchy and the weights it reads, and (for the timeline) the
+    // inputs of every call. It is the last warm-up iteration, or an extra one when there is
+    // none; the measured iterations are matched to it operation by operation.
+    struct Captured {
+        std::vector<OperationRecord> operations;
+        std::vector<int> first_readers;  // per parameter
+        std::vector<CallInputs> inputs;
+        std::vector<std::string> modules;  // per operation
+    };
+
+    Captured capture(Workload& workload, Pass pass, bool inputs) const {
+        const int plain_warmups = std::max(config.warmup - 1, 0);
+        const int total = std::max(config.warmup, 1);
+        iterate(workload, unobserved_, plain_warmups, pass, Phase::WarmUp, 1, total);
+        SourceLocator locator(workload.projectRoot(), config.frames_roots);
+        OperationObserver::Options options;
+        options.frames = &locator;
+        std::vector<std::string> weight_names;
+        for (const NamedParameter& parameter : workload.parameters()) {
+            options.weights.push_back(parameter.tensor.unsafeGetTensorImpl());
+            weight_names.push_back(parameter.name);
+        }
+        options.modules = true;
+        options.inputs = inputs;
+        OperationObserver observer(options);
+        iterate(workload, observer, 1, pass, Phase::WarmUp, plain_warmups + 1, total);
+        Captured captured{
+            observer.operations(), observer.firstReaders(), observer.callInputs(), {}};
+        captured.modules =
+            ModulePaths(workload.module()).resolve(captured.operations, weight_names);
+        return captured;
+    }
+
+    static void checkSameOperations(const std::vector<OperationRecord>& captured,
+                                    const std::vector<OperationRecord>& run) {
+        bool same = run.size() == captured.size();
+        for (size_t i = 0; same && i < run.size(); ++i) {
+            same = run[i].name == captured[i].name;
+        }
+        if (!same) {
+            throw Error(
+                "the model ran different operations in different iterations "
+                "(data-dependent control flow?), so invocations cannot be matched");
+        }
     }
 
     RunMetadata metadata(const Workload& workload, const std::string& pass) const {
@@ -177,7 +228,7 @@ const RunConfig& Profiler::config() const {
     return impl_->config;
 }
 
-MemoryReport Profiler::measureMemory() {
+MemoryMeasurement Profiler::measureMemoryAndTimeline() {
     const Impl& self = *impl_;
     self.checkCancel();
     self.report(Pass::Memory, Phase::LoadingModel);
@@ -185,32 +236,41 @@ MemoryReport Profiler::measureMemory() {
     MemoryObserver memory(self.config.device == Device::Cuda ? c10::DeviceType::CUDA
                                                              : c10::DeviceType::CPU);
     Workload workload(self.config);
-    IterationListener unobserved;
-    self.iterate(workload, unobserved, self.config.warmup, Pass::Memory, Phase::WarmUp);
+    const Impl::Captured captured = self.capture(workload, Pass::Memory, /*inputs=*/true);
 
-    std::vector<const c10::TensorImpl*> weights;
-    for (const NamedParameter& parameter : workload.parameters()) {
-        weights.push_back(parameter.tensor.unsafeGetTensorImpl());
-    }
-    SourceLocator locator(workload.projectRoot(), self.config.frames_roots);
-    OperationObserver operations({/*time=*/false, &locator, weights});
+    OperationObserver::Options options;
+    options.timeline = true;
+    OperationObserver operations(options);
     memory.attributeTo(&operations);
     IterationListeners both({&operations, &memory});
     self.iterate(workload, both, 1, Pass::Memory, Phase::Measuring);
     memory.attributeTo(nullptr);
+    Impl::checkSameOperations(captured.operations, operations.operations());
 
-    MemoryReport report;
-    const std::vector<OperationRecord>& ops = operations.operations();
+    MemoryMeasurement result;
+    MemoryReport& report = result.memory;
+    const std::vector<OperationRecord>& ops = captured.operations;
+    ParameterBlocks parameter_blocks;
     for (size_t i = 0; i < workload.parameters().size(); ++i) {
-        const torch::Tensor& tensor = workload.parameters()[i].tensor;
+        const NamedParameter& parameter = workload.parameters()[i];
+        const torch::Tensor& tensor = parameter.tensor;
         WeightEntry entry{
-            workload.parameters()[i].name,
+            parameter.name,
             static_cast<int64_t>(tensor.nbytes()),
             tensor.grad().defined() ? static_cast<int64_t>(tensor.grad().nbytes()) : 0,
-            {}};
-        const int reader = operations.firstReaders()[i];
+            {},
+            ModulePaths::ofParameter(parameter.name)};
+        const int reader = captured.first_readers[i];
         if (reader >= 0) {
             entry.frames = ops[reader].frames;
+        }
+        using Kind = ParameterBlock::Kind;
+        parameter_blocks[tensor.storage().data()] = {Kind::Weight, entry.module_path};
+        if (tensor.grad().defined()) {
+            parameter_blocks[tensor.grad().storage().data()] = {Kind::Gradient, entry.module_path};
+        }
+        for (const torch::Tensor& state : workload.optimizerState(i)) {
+            parameter_blocks[state.storage().data()] = {Kind::OptimizerState, entry.module_path};
         }
         report.weights.push_back(std::move(entry));
     }
@@ -219,12 +279,16 @@ MemoryReport Profiler::measureMemory() {
             continue;
         }
         if (op >= 0) {
-            report.activations.push_back({ops[op].name, bytes, ops[op].frames});
+            report.activations.push_back(
+                {ops[op].name, bytes, ops[op].frames, captured.modules[op]});
         } else {
-            report.activations.push_back({kOutsideOperations, bytes, {}});
+            report.activations.push_back({kOutsideOperations, bytes, {}, {}});
         }
     }
     report.peak_usage_bytes = memory.peakBytes();
+    PeakAnalysis peak = analyzePeak(memory, parameter_blocks, captured.modules);
+    report.peak_breakdown = peak.breakdown;
+    report.peak_by_module = std::move(peak.by_module);
     report.metadata = self.metadata(workload, "memory");
     std::vector<const StackTrace*> traces;
     for (const WeightEntry& entry : report.weights) {
@@ -234,7 +298,17 @@ MemoryReport Profiler::measureMemory() {
         traces.push_back(&entry.frames);
     }
     noteMissingProjectFrames(report.metadata, traces);
-    return report;
+
+    TimelineSources sources;
+    sources.observed = &operations;
+    sources.memory = &memory;
+    sources.captured = &captured.operations;
+    sources.call_inputs = &captured.inputs;
+    sources.operation_modules = &captured.modules;
+    sources.step_id = std::max(self.config.warmup, 1) + 1;
+    result.timeline = buildTimeline(sources);
+    result.timeline.metadata = report.metadata;
+    return result;
 }
 
 TimeReport Profiler::measureTime() {
@@ -242,21 +316,9 @@ TimeReport Profiler::measureTime() {
     self.checkCancel();
     self.report(Pass::Time, Phase::LoadingModel);
     Workload workload(self.config);
-    IterationListener unobserved;
-    const int plain_warmups = std::max(self.config.warmup - 1, 0);
-    self.iterate(workload, unobserved, plain_warmups, Pass::Time, Phase::WarmUp, 1,
-                 std::max(self.config.warmup, 1));
-
-    // Stack frames are captured in an unmeasured iteration (the last warm-up, or an extra one
-    // when there is none), so capturing them never slows the timed iterations.
-    SourceLocator locator(workload.projectRoot(), self.config.frames_roots);
-    std::vector<OperationRecord> captured;
-    {
-        OperationObserver capture({/*time=*/false, &locator, {}});
-        self.iterate(workload, capture, 1, Pass::Time, Phase::WarmUp, plain_warmups + 1,
-                     std::max(self.config.warmup, 1));
-        captured = capture.operations();
-    }
+    // Stack frames are captured in an unmeasured iteration, so capturing them never slows the
+    // timed iterations.
+    const Impl::Captured captured = self.capture(workload, Pass::Time, /*inputs=*/false);
 
     std::vector<std::vector<OperationRecord>> runs;
     std::vector<double> iteration_ms;
@@ -270,17 +332,10 @@ TimeReport Profiler::measureTime() {
 
     TimeReport report;
     for (const std::vector<OperationRecord>& run : runs) {
-        bool same = run.size() == captured.size();
-        for (size_t i = 0; same && i < run.size(); ++i) {
-            same = run[i].name == captured[i].name;
-        }
-        if (!same) {
-            throw Error(
-                "the model ran different operations in different iterations "
-                "(data-dependent control flow?), so invocations cannot be matched");
-        }
+        Impl::checkSameOperations(captured.operations, run);
     }
-    for (size_t i = 0; i < captured.size(); ++i) {
+    for (size_t i = 0; i < captured.operations.size(); ++i) {
+        const OperationRecord& op = captured.operations[i];
         std::vector<double> forward, backward;
         bool has_backward = false;
         for (const std::vector<OperationRecord>& run : runs) {
@@ -288,7 +343,7 @@ TimeReport Profiler::measureTime() {
             backward.push_back(run[i].backward_ms);
             has_backward = has_backward || run[i].has_backward;
         }
-        RunTimeEntry entry{captured[i].name, median(forward), std::nullopt, captured[i].frames};
+        RunTimeEntry entry{op.name, median(forward), std::nullopt, op.frames, captured.modules[i]};
         if (has_backward) {
             entry.backward_ms = median(backward);
         }

@@ -6,14 +6,11 @@
 namespace trainscope {
 
 std::vector<std::string> reportPaths(const RunPlan& plan) {
-    switch (plan.measure) {
-        case Measure::Memory:
-        case Measure::Time:
-            return {plan.output};
-        case Measure::MemoryAndTime:
-            break;
+    if (plan.measure != Measure::All) {
+        return {plan.output};
     }
-    return {plan.output + report_format::kMemorySuffix, plan.output + report_format::kTimeSuffix};
+    return {plan.output + report_format::kMemorySuffix, plan.output + report_format::kTimeSuffix,
+            plan.output + report_format::kTimelineSuffix};
 }
 
 RunResult runAndWrite(const RunPlan& plan, const ProgressCallback& progress,
@@ -24,23 +21,36 @@ RunResult runAndWrite(const RunPlan& plan, const ProgressCallback& progress,
     for (const std::string& path : result.paths)
         checkOutputPath(path, plan.overwrite);
 
+    const bool all = plan.measure == Measure::All;
     Profiler profiler(plan.config, progress, cancel);
-    if (plan.measure != Measure::Time)
-        result.memory = profiler.measureMemory();
-    if (plan.measure != Measure::Memory)
+    if (all || plan.measure == Measure::Memory || plan.measure == Measure::Timeline) {
+        MemoryMeasurement measured = profiler.measureMemoryAndTimeline();
+        if (plan.measure != Measure::Timeline)
+            result.memory = std::move(measured.memory);
+        if (plan.measure != Measure::Memory)
+            result.timeline = std::move(measured.timeline);
+    }
+    if (all || plan.measure == Measure::Time)
         result.time = profiler.measureTime();
     // A cancel that came after the last check inside the passes still writes nothing.
     if (cancel && cancel->load())
         throw Cancelled();
 
-    if (result.memory && result.time) {
-        writeReports(*result.memory, result.paths[0], *result.time, result.paths[1],
-                     plan.overwrite);
-    } else if (result.memory) {
-        writeMemoryReport(*result.memory, result.paths[0], plan.overwrite);
-    } else {
-        writeTimeReport(*result.time, result.paths[0], plan.overwrite);
+    ReportSet set;
+    auto path = result.paths.begin();
+    if (result.memory) {
+        set.memory = &*result.memory;
+        set.memory_path = *path++;
     }
+    if (result.time) {
+        set.time = &*result.time;
+        set.time_path = *path++;
+    }
+    if (result.timeline) {
+        set.timeline = &*result.timeline;
+        set.timeline_path = *path++;
+    }
+    writeReports(set, plan.overwrite);
     return result;
 }
 

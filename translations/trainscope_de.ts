@@ -474,10 +474,6 @@
         <translation>Vorgabe des Modells</translation>
     </message>
     <message>
-        <source>Memory and time</source>
-        <translation>Speicher und Zeit</translation>
-    </message>
-    <message>
         <source>Memory only</source>
         <translation>Nur Speicher</translation>
     </message>
@@ -652,6 +648,14 @@
     <message>
         <source>default: %1</source>
         <translation>Standard: %1</translation>
+    </message>
+    <message>
+        <source>Memory, time and timeline</source>
+        <translation>Speicher, Zeit und Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Timeline only</source>
+        <translation>Nur Zeitleiste</translation>
     </message>
 </context>
 <context>

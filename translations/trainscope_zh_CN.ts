@@ -474,10 +474,6 @@
         <translation>模型默认值</translation>
     </message>
     <message>
-        <source>Memory and time</source>
-        <translation>内存和时间</translation>
-    </message>
-    <message>
         <source>Memory only</source>
         <translation>仅内存</translation>
     </message>
@@ -652,6 +648,14 @@
     <message>
         <source>default: %1</source>
         <translation>默认：%1</translation>
+    </message>
+    <message>
+        <source>Memory, time and timeline</source>
+        <translation>内存、时间和时间线</translation>
+    </message>
+    <message>
+        <source>Timeline only</source>
+        <translation>仅时间线</translation>
     </message>
 </context>
 <context>

@@ -26,18 +26,19 @@ Integer parseInteger(const std::string& option, const std::string& text, Integer
 }
 
 const std::map<std::string, Command> kCommands = {
-    {"memory", Command::Memory}, {"time", Command::Time},        {"profile", Command::Profile},
-    {"models", Command::Models}, {"help", Command::Help},        {"--help", Command::Help},
-    {"-h", Command::Help},       {"--version", Command::Version}};
+    {"memory", Command::Memory},   {"time", Command::Time},     {"timeline", Command::Timeline},
+    {"profile", Command::Profile}, {"models", Command::Models}, {"help", Command::Help},
+    {"--help", Command::Help},     {"-h", Command::Help},       {"--version", Command::Version}};
 
 }  // namespace
 
 std::string usage() {
     return R"(Usage:
-  trainscope-cli memory  --model MODEL [options] -o FILE     write a memory report
-  trainscope-cli time    --model MODEL [options] -o FILE     write a run time report
-  trainscope-cli profile --model MODEL [options] -o PREFIX   write PREFIX.memory.sqlite and
-                                                             PREFIX.time.sqlite
+  trainscope-cli memory   --model MODEL [options] -o FILE    write a memory report
+  trainscope-cli time     --model MODEL [options] -o FILE    write a run time report
+  trainscope-cli timeline --model MODEL [options] -o FILE    write a timeline report
+  trainscope-cli profile  --model MODEL [options] -o PREFIX  write all three:
+                               PREFIX.memory.sqlite, PREFIX.time.sqlite, PREFIX.timeline.sqlite
   trainscope-cli models                                      list the built-in models
   trainscope-cli --help | --version
 
@@ -72,7 +73,7 @@ Output:
 CliOptions parseCommandLine(int argc, const char* const* argv) {
     CliOptions options;
     if (argc < 2) {
-        throw Error("no command given (memory, time, profile, models); see --help");
+        throw Error("no command given (memory, time, timeline, profile, models); see --help");
     }
     auto command = kCommands.find(argv[1]);
     if (command == kCommands.end()) {
@@ -156,7 +157,7 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     }
 
     const bool runs = options.command == Command::Memory || options.command == Command::Time ||
-                      options.command == Command::Profile;
+                      options.command == Command::Timeline || options.command == Command::Profile;
     if (runs && config.model.empty()) {
         throw Error("--model is required (a TorchScript archive or builtin:NAME)");
     }

@@ -7,12 +7,12 @@
 
 namespace trainscope::cli {
 
-enum class Command { Memory, Time, Profile, Models, Help, Version };
+enum class Command { Memory, Time, Timeline, Profile, Models, Help, Version };
 
 struct CliOptions {
     Command command = Command::Help;
     RunConfig config;
-    std::string output;  // a file (memory, time) or a prefix (profile)
+    std::string output;  // a file (memory, time, timeline) or a prefix (profile)
     bool force = false;
     bool quiet = false;
 };

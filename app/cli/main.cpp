@@ -53,14 +53,16 @@ void printProgress(const Progress& progress) {
 int run(const cli::CliOptions& options) {
     RunPlan plan;
     plan.config = options.config;
-    plan.measure = options.command == cli::Command::Memory ? Measure::Memory
-                   : options.command == cli::Command::Time ? Measure::Time
-                                                           : Measure::MemoryAndTime;
+    plan.measure = options.command == cli::Command::Memory     ? Measure::Memory
+                   : options.command == cli::Command::Time     ? Measure::Time
+                   : options.command == cli::Command::Timeline ? Measure::Timeline
+                                                               : Measure::All;
     plan.output = options.output;
     plan.overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
     const RunResult result = runAndWrite(plan, options.quiet ? ProgressCallback{} : printProgress);
     cli::printSummary(std::cout, result.memory ? &*result.memory : nullptr,
-                      result.time ? &*result.time : nullptr);
+                      result.time ? &*result.time : nullptr,
+                      result.timeline ? &*result.timeline : nullptr);
     for (const std::string& path : result.paths)
         std::cout << "Wrote " << path << "\n";
     return 0;

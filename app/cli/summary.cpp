@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 #include "trainscope/report_format.h"
@@ -32,10 +33,9 @@ std::string where(const StackTrace& frames) {
     return text.empty() ? "-" : text;
 }
 
+// `text` and spaces up to `width`, or one space after a longer text.
 std::string padded(std::string text, size_t width) {
-    if (text.size() < width) {
-        text.append(width - text.size(), ' ');
-    }
+    text.append(text.size() < width ? width - text.size() : 1, ' ');
     return text;
 }
 
@@ -59,18 +59,62 @@ std::string formatBytes(int64_t bytes) {
     return std::to_string(bytes) + " B";
 }
 
-void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time) {
-    const RunMetadata& meta = memory ? memory->metadata : time->metadata;
+namespace {
+
+// What was allocated at the instant of the peak, and which modules held most of it.
+void printPeak(std::ostream& out, const MemoryReport& memory) {
+    out << "  Peak memory     " << padded(formatBytes(memory.peak_usage_bytes), 12) << "("
+        << memory.peak_usage_bytes << " bytes)";
+    if (const auto& peak = memory.peak_breakdown) {
+        out << ", allocated at that instant:\n";
+        const std::pair<const char*, int64_t> parts[] = {{"Weights", peak->weights},
+                                                         {"Gradients", peak->gradients},
+                                                         {"Optimizer state", peak->optimizer_state},
+                                                         {"Activations", peak->activations},
+                                                         {"Other", peak->other}};
+        for (const auto& [name, bytes] : parts) {
+            out << "    " << padded(name, 18) << formatBytes(bytes) << "\n";
+        }
+    } else {
+        out << "\n";
+    }
+    std::map<std::string, int64_t> by_module;
+    for (const ModulePeakEntry& entry : memory.peak_by_module) {
+        if (!entry.module_path.empty()) {
+            by_module[entry.module_path] += entry.size_bytes;
+        }
+    }
+    std::vector<std::pair<std::string, int64_t>> ranked(by_module.begin(), by_module.end());
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (!ranked.empty()) {
+        out << "    Largest modules at the peak:";
+        for (size_t i = 0; i < std::min<size_t>(4, ranked.size()); ++i) {
+            out << (i ? ", " : " ") << ranked[i].first << " " << formatBytes(ranked[i].second);
+        }
+        out << "\n";
+    }
+    out << "  Over the iteration: weights " << formatBytes(memory.weightBytes()) << ", gradients "
+        << formatBytes(memory.gradientBytes()) << ", activations "
+        << formatBytes(memory.activationBytes()) << " (" << memory.activationBytes() << " bytes)\n";
+}
+
+std::string moduleOrDash(const std::string& module_path) {
+    return module_path.empty() ? "-" : module_path;
+}
+
+}  // namespace
+
+void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,
+                  const TimelineReport* timeline) {
+    const RunMetadata& meta = memory ? memory->metadata
+                              : time ? time->metadata
+                                     : timeline->metadata;
     out << "TrainScope " << meta.at("trainscope_version") << ": " << meta.at("model") << " on "
         << meta.at("device") << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs")
         << ", loss " << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
     if (memory) {
-        out << "  Peak memory     " << padded(formatBytes(memory->peak_usage_bytes), 12) << "("
-            << memory->peak_usage_bytes << " bytes)\n"
-            << "    Weights       " << formatBytes(memory->weightBytes()) << "\n"
-            << "    Gradients     " << formatBytes(memory->gradientBytes()) << "\n"
-            << "    Activations   " << padded(formatBytes(memory->activationBytes()), 12) << "("
-            << memory->activationBytes() << " bytes)\n";
+        printPeak(out, *memory);
     }
     if (time) {
         out << "  Iteration time  " << format("%.3f ms", time->iteration_ms) << " (forward "
@@ -88,7 +132,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         out << "  Most expensive operations (forward + backward):\n";
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
             const RunTimeEntry& e = *ranked[i];
-            out << "    " << padded(e.operation_name, 24)
+            out << "    " << padded(e.operation_name, 24) << padded(moduleOrDash(e.module_path), 22)
                 << padded(format("%9.3f ms", total(&e)), 14)
                 << padded("fwd " + format("%.3f", e.forward_ms) + " / bwd " +
                               (e.backward_ms ? format("%.3f", *e.backward_ms) : std::string("-")),
@@ -105,9 +149,15 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         out << "  Largest activations:\n";
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
             out << "    " << padded(ranked[i]->operation_name, 24)
+                << padded(moduleOrDash(ranked[i]->module_path), 22)
                 << padded(formatBytes(ranked[i]->size_bytes), 14) << where(ranked[i]->frames)
                 << "\n";
         }
+    }
+    if (timeline) {
+        out << "  Timeline        " << timeline->calls.size() << " calls, "
+            << timeline->memory.size() << " memory samples, " << timeline->blocks.size()
+            << " blocks allocated\n";
     }
     printFramesNote(out, meta);
 }

@@ -8,7 +8,8 @@
 namespace trainscope::cli {
 
 // Either report may be absent (a `memory` or `time` run).
-void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time);
+void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,
+                  const TimelineReport* timeline);
 
 std::string formatBytes(int64_t bytes);
 

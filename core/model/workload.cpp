@@ -5,6 +5,7 @@
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -281,6 +282,30 @@ Workload::Workload(const RunConfig& config) : config_(config) {
 }
 
 Workload::~Workload() = default;
+
+std::vector<torch::Tensor> Workload::optimizerState(size_t index) const {
+    if (!optimizer_) {
+        return {};
+    }
+    // LibTorch keys a parameter's state by the address of its TensorImpl, as text.
+    const auto& states = optimizer_->state();
+    const auto it =
+        states.find(c10::guts::to_string(parameters_.at(index).tensor.unsafeGetTensorImpl()));
+    if (it == states.end()) {
+        return {};
+    }
+    std::vector<torch::Tensor> tensors;
+    if (const auto* adam = dynamic_cast<const torch::optim::AdamParamState*>(it->second.get())) {
+        tensors = {adam->exp_avg(), adam->exp_avg_sq(), adam->max_exp_avg_sq()};
+    } else if (const auto* sgd =
+                   dynamic_cast<const torch::optim::SGDParamState*>(it->second.get())) {
+        tensors = {sgd->momentum_buffer()};
+    }
+    tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
+                                 [](const torch::Tensor& t) { return !t.defined(); }),
+                  tensors.end());
+    return tensors;
+}
 
 // An inputs file is a TorchScript module whose buffers input_0, input_1, ... are the forward
 // arguments (tools/trainscope-export writes it; LibTorch can read it whatever PyTorch wrote).

@@ -30,6 +30,9 @@ class Workload {
     void runIteration(IterationListener& listener);
 
     const std::vector<NamedParameter>& parameters() const { return parameters_; }
+    // The tensors the optimizer keeps for parameter `index` between steps (Adam's moments,
+    // SGD's momentum); none before the first step or without an optimizer.
+    std::vector<torch::Tensor> optimizerState(size_t index) const;
     const torch::jit::Module& module() const { return module_; }
     const std::string& projectRoot() const { return project_root_; }
     const std::vector<InputSpec>& inputSpecs() const { return input_specs_; }

@@ -1,6 +1,9 @@
 #include "trainscope/report_writer.h"
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <unordered_map>
 
 #include "report/schema.h"
 #include "report/sqlite_db.h"
@@ -107,9 +110,39 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
         frames.add(id++, report_format::kEntryTypeActivation, entry.frames);
     }
     SqliteStatement misc(db, "INSERT INTO misc_sizes (key, size_bytes) VALUES (?, ?)");
-    misc.bind(1, std::string(report_format::kPeakUsageKey)).bind(2, report.peak_usage_bytes).step();
-    for (const auto& [key, bytes] : report.misc_sizes) {
+    std::map<std::string, int64_t> sizes = report.misc_sizes;
+    sizes[report_format::kPeakUsageKey] = report.peak_usage_bytes;
+    if (const auto& peak = report.peak_breakdown) {
+        sizes[report_format::kPeakWeightsKey] = peak->weights;
+        sizes[report_format::kPeakGradientsKey] = peak->gradients;
+        sizes[report_format::kPeakOptimizerStateKey] = peak->optimizer_state;
+        sizes[report_format::kPeakActivationsKey] = peak->activations;
+        sizes[report_format::kPeakOtherKey] = peak->other;
+    }
+    for (const auto& [key, bytes] : sizes) {
         misc.bind(1, key).bind(2, bytes).step();
+    }
+
+    db.exec(schema::kMemoryEntryModulesTable);
+    SqliteStatement module(db,
+                           "INSERT INTO trainscope_entry_modules (entry_type, entry_id, "
+                           "module_path) VALUES (?, ?, ?)");
+    id = 1;
+    for (const WeightEntry& entry : report.weights) {
+        module.bind(1, int64_t{report_format::kEntryTypeWeight}).bind(2, id++);
+        module.bind(3, entry.module_path).step();
+    }
+    id = 1;
+    for (const ActivationEntry& entry : report.activations) {
+        module.bind(1, int64_t{report_format::kEntryTypeActivation}).bind(2, id++);
+        module.bind(3, entry.module_path).step();
+    }
+    db.exec(schema::kPeakByModuleTable);
+    SqliteStatement by_module(db,
+                              "INSERT INTO trainscope_peak_by_module (module_path, kind, "
+                              "size_bytes) VALUES (?, ?, ?)");
+    for (const ModulePeakEntry& entry : report.peak_by_module) {
+        by_module.bind(1, entry.module_path).bind(2, entry.kind).bind(3, entry.size_bytes).step();
     }
     insertMetadata(db, report.metadata);
 }
@@ -132,9 +165,172 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         entry.step();
         frames.add(id++, e.frames);
     }
+    db.exec(schema::kTimeEntryModulesTable);
+    SqliteStatement module(db,
+                           "INSERT INTO trainscope_entry_modules (entry_id, module_path) "
+                           "VALUES (?, ?)");
+    id = 1;
+    for (const RunTimeEntry& e : report.entries) {
+        module.bind(1, id++).bind(2, e.module_path).step();
+    }
     RunMetadata metadata = report.metadata;
     metadata["iteration_ms"] = std::to_string(report.iteration_ms);
     insertMetadata(db, metadata);
+}
+
+// STRING_IDS: each distinct string once, numbered from the start of its range.
+class StringIds {
+  public:
+    StringIds(SqliteDb& db, int64_t first_id)
+        : insert_(db, "INSERT INTO STRING_IDS (id, value) VALUES (?, ?)"), next_(first_id) {}
+
+    int64_t operator()(const std::string& value) {
+        const auto [it, added] = ids_.try_emplace(value, next_);
+        if (added) {
+            insert_.bind(1, next_++).bind(2, value).step();
+        }
+        return it->second;
+    }
+
+  private:
+    SqliteStatement insert_;
+    int64_t next_;
+    std::unordered_map<std::string, int64_t> ids_;
+};
+
+void bindOptional(SqliteStatement& statement, int index, const std::optional<int64_t>& value) {
+    if (value) {
+        statement.bind(index, *value);
+    } else {
+        statement.bindNull(index);
+    }
+}
+
+void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
+    for (const char* table : schema::kTimelineTables) {
+        db.exec(table);
+    }
+    for (const char* table : schema::kTimelineExtraTables) {
+        db.exec(table);
+    }
+    db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
+    StringIds framework(db, schema::kFrameworkStringIds);
+    StringIds memory_strings(db, schema::kMemoryStringIds);
+
+    // Callchains: project frames as "path(line)", innermost first; library frames aside.
+    SqliteStatement chain(
+        db, "INSERT INTO PYTORCH_CALLCHAINS (id, stack, stackDepth) VALUES (?, ?, ?)");
+    SqliteStatement library(db,
+                            "INSERT INTO trainscope_library_frames (callchain_id, stack_depth, "
+                            "file_path, line_number, library_root) VALUES (?, ?, ?, ?, ?)");
+    for (size_t id = 0; id < report.callchains.size(); ++id) {
+        const StackTrace& frames = report.callchains[id];
+        for (size_t depth = 0; depth < frames.size(); ++depth) {
+            const StackFrame& frame = frames[depth];
+            const auto chain_id = static_cast<int64_t>(id);
+            const auto stack_depth = static_cast<int64_t>(depth);
+            if (frame.isLibrary()) {
+                library.bind(1, chain_id).bind(2, stack_depth).bind(3, frame.file_path);
+                library.bind(4, int64_t{frame.line_number}).bind(5, frame.library_root).step();
+            } else {
+                const int64_t text =
+                    framework(frame.file_path + "(" + std::to_string(frame.line_number) + ")");
+                chain.bind(1, chain_id).bind(2, text).bind(3, stack_depth).step();
+            }
+        }
+    }
+
+    SqliteStatement api(db,
+                        "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, connectionId, name, "
+                        "sequenceNumber, fwdThreadId, inputDtypes, inputShapes, callchainId, "
+                        "type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    SqliteStatement module(db,
+                           "INSERT INTO trainscope_api_modules (connection_id, module_path) "
+                           "VALUES (?, ?)");
+    for (const ApiCall& call : report.calls) {
+        // torch_npu stores these two as text; so do we, for readers written against its files.
+        api.bind(1, std::to_string(call.start_ns)).bind(2, std::to_string(call.end_ns));
+        api.bind(3, static_cast<int64_t>(call.global_tid)).bind(4, call.connection_id);
+        api.bind(5, framework(call.name));
+        bindOptional(api, 6, call.sequence_number);
+        api.bind(7, static_cast<int64_t>(call.fwd_thread_id));
+        api.bind(8, framework(call.input_dtypes)).bind(9, framework(call.input_shapes));
+        bindOptional(api, 10,
+                     call.callchain >= 0 ? std::optional<int64_t>(call.callchain) : std::nullopt);
+        api.bind(11, int64_t{call.api_type}).step();
+        if (!call.module_path.empty()) {
+            module.bind(1, call.connection_id).bind(2, call.module_path).step();
+        }
+    }
+    SqliteStatement connection(db, "INSERT INTO CONNECTION_IDS (id, connectionId) VALUES (?, ?)");
+    for (const auto& [forward, backward] : report.connections) {
+        connection.bind(1, forward).bind(2, backward).step();
+    }
+
+    const int64_t device = report.device_id;
+    const int64_t component = memory_strings(report.memory_component);
+    SqliteStatement sample(db,
+                           "INSERT INTO MEMORY_RECORD (component, timestamp, totalAllocated, "
+                           "totalReserved, totalActive, streamPtr, deviceId) "
+                           "VALUES (?, ?, ?, ?, ?, NULL, ?)");
+    for (const MemorySample& m : report.memory) {
+        sample.bind(1, component).bind(2, m.timestamp_ns).bind(3, m.total_allocated);
+        sample.bind(4, m.total_reserved).bind(5, m.total_active).bind(6, device).step();
+    }
+    SqliteStatement block(
+        db,
+        "INSERT INTO OP_MEMORY (name, size, allocationTime, releaseTime, activeReleaseTime, "
+        "duration, activeDuration, allocationTotalAllocated, allocationTotalReserved, "
+        "allocationTotalActive, releaseTotalAllocated, releaseTotalReserved, releaseTotalActive, "
+        "streamPtr, deviceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)");
+    for (const BlockLifetime& b : report.blocks) {
+        block.bind(1, memory_strings(b.operation_name)).bind(2, b.size_bytes);
+        block.bind(3, b.allocation.timestamp_ns);
+        if (b.release) {
+            const int64_t duration = b.release->timestamp_ns - b.allocation.timestamp_ns;
+            block.bind(4, b.release->timestamp_ns).bind(5, b.release->timestamp_ns);
+            block.bind(6, duration).bind(7, duration);
+        } else {
+            for (int column = 4; column <= 7; ++column) {
+                block.bindNull(column);
+            }
+        }
+        block.bind(8, b.allocation.total_allocated).bind(9, b.allocation.total_reserved);
+        block.bind(10, b.allocation.total_active);
+        if (b.release) {
+            block.bind(11, b.release->total_allocated).bind(12, b.release->total_reserved);
+            block.bind(13, b.release->total_active);
+        } else {
+            block.bindNull(11).bindNull(12).bindNull(13);
+        }
+        block.bind(14, device).step();
+    }
+
+    SqliteStatement step(db, "INSERT INTO STEP_TIME (id, startNs, endNs) VALUES (?, ?, ?)");
+    for (const TimelineStep& s : report.steps) {
+        step.bind(1, s.id).bind(2, s.start_ns).bind(3, s.end_ns).step();
+    }
+    SqliteStatement phase(
+        db, "INSERT INTO trainscope_phases (name, start_ns, end_ns) VALUES (?, ?, ?)");
+    for (const TimelinePhase& p : report.phases) {
+        phase.bind(1, p.name).bind(2, p.start_ns).bind(3, p.end_ns).step();
+    }
+    SqliteStatement rank(db, "INSERT INTO RANK_DEVICE_MAP (rankId, deviceId) VALUES (-1, ?)");
+    rank.bind(1, device).step();  // rank -1: not a distributed run
+    SqliteStatement api_type(db, "INSERT INTO ENUM_API_TYPE (id, name) VALUES (?, ?)");
+    for (const auto& [id, name] : schema::kApiTypes) {
+        api_type.bind(1, int64_t{id}).bind(2, std::string(name)).step();
+    }
+    SqliteStatement meta(db, "INSERT INTO META_DATA (name, value) VALUES (?, ?)");
+    const std::string version = schema::kTimelineSchemaVersion;
+    RunMetadata metadata = report.metadata;
+    metadata["SCHEMA_VERSION"] = version;
+    metadata["SCHEMA_VERSION_MAJOR"] = version.substr(0, version.find('.'));
+    metadata["SCHEMA_VERSION_MINOR"] = "0";
+    metadata["SCHEMA_VERSION_MICRO"] = "0";
+    for (const auto& [key, value] : metadata) {
+        meta.bind(1, key).bind(2, value).step();
+    }
 }
 
 // Writes one report into a staged file; the caller commits it.
@@ -168,13 +364,34 @@ void writeTimeReport(const TimeReport& report, const std::string& path, Overwrit
     commitTogether({file.get()}, overwrite);
 }
 
-void writeReports(const MemoryReport& memory, const std::string& memory_path,
-                  const TimeReport& time, const std::string& time_path, Overwrite overwrite) {
-    checkOutputPath(memory_path, overwrite);
-    checkOutputPath(time_path, overwrite);
-    auto memory_file = stage(memory, memory_path, fillMemoryReport);
-    auto time_file = stage(time, time_path, fillTimeReport);
-    commitTogether({memory_file.get(), time_file.get()}, overwrite);
+void writeTimelineReport(const TimelineReport& report, const std::string& path,
+                         Overwrite overwrite) {
+    checkOutputPath(path, overwrite);
+    auto file = stage(report, path, fillTimelineReport);
+    commitTogether({file.get()}, overwrite);
+}
+
+void writeReports(const ReportSet& set, Overwrite overwrite) {
+    for (const std::string* path : {&set.memory_path, &set.time_path, &set.timeline_path}) {
+        if (!path->empty()) {
+            checkOutputPath(*path, overwrite);
+        }
+    }
+    std::vector<std::unique_ptr<StagedFile>> files;
+    if (set.memory) {
+        files.push_back(stage(*set.memory, set.memory_path, fillMemoryReport));
+    }
+    if (set.time) {
+        files.push_back(stage(*set.time, set.time_path, fillTimeReport));
+    }
+    if (set.timeline) {
+        files.push_back(stage(*set.timeline, set.timeline_path, fillTimelineReport));
+    }
+    std::vector<StagedFile*> staged;
+    for (const auto& file : files) {
+        staged.push_back(file.get());
+    }
+    commitTogether(staged, overwrite);
 }
 
 }  // namespace trainscope

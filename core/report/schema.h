@@ -2,6 +2,9 @@
 // DeepView.Profile (docs/report-formats.md): their DDL must not change.
 #pragma once
 
+#include <cstdint>
+#include <utility>
+
 namespace trainscope::schema {
 
 constexpr int kUserVersion = 1;
@@ -43,6 +46,64 @@ constexpr const char* kTimeLibraryFramesTable =
     "CREATE TABLE trainscope_library_frames (entry_id INTEGER NOT NULL, "
     "ordering INTEGER NOT NULL, file_path TEXT NOT NULL, line_number INTEGER NOT NULL, "
     "library_root TEXT NOT NULL, PRIMARY KEY (entry_id, ordering))";
+
+// TrainScope's own tables of module paths (docs/report-formats.md): the module of each entry,
+// and what each module held at the instant of the peak.
+constexpr const char* kMemoryEntryModulesTable =
+    "CREATE TABLE trainscope_entry_modules (entry_type INTEGER NOT NULL, "
+    "entry_id INTEGER NOT NULL, module_path TEXT NOT NULL, PRIMARY KEY (entry_type, entry_id))";
+constexpr const char* kTimeEntryModulesTable =
+    "CREATE TABLE trainscope_entry_modules (entry_id INTEGER PRIMARY KEY, "
+    "module_path TEXT NOT NULL)";
+constexpr const char* kPeakByModuleTable =
+    "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
+    "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";
+
+// Timeline report: the Ascend PyTorch profiler's database (seed 003), with the exact DDL that
+// torch_npu writes (declared types included: PYTORCH_API's times are TEXT).
+constexpr const char* kTimelineTables[] = {
+    "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT)",
+    "CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, connectionId "
+    "INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, inputDtypes INTEGER, "
+    "inputShapes INTEGER, callchainId INTEGER, type INTEGER)",
+    "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER)",
+    "CREATE TABLE PYTORCH_CALLCHAINS (id INTEGER, stack INTEGER, stackDepth INTEGER)",
+    "CREATE TABLE MEMORY_RECORD (component INTEGER, timestamp INTEGER, totalAllocated INTEGER, "
+    "totalReserved INTEGER, totalActive INTEGER, streamPtr INTEGER, deviceId INTEGER)",
+    "CREATE TABLE OP_MEMORY (name INTEGER, size INTEGER, allocationTime INTEGER, releaseTime "
+    "INTEGER, activeReleaseTime INTEGER, duration INTEGER, activeDuration INTEGER, "
+    "allocationTotalAllocated INTEGER, allocationTotalReserved INTEGER, allocationTotalActive "
+    "INTEGER, releaseTotalAllocated INTEGER, releaseTotalReserved INTEGER, releaseTotalActive "
+    "INTEGER, streamPtr INTEGER, deviceId INTEGER)",
+    "CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER)",
+    "CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER)",
+    "CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY,name TEXT)",
+    "CREATE TABLE META_DATA (name TEXT,value TEXT)",
+};
+
+// The timeline's own tables: each call's module path (by PYTORCH_API.connectionId, unique per
+// call in TrainScope's files), the library frames of a callchain (stackDepth shares one
+// sequence with PYTORCH_CALLCHAINS), and the iteration's phases.
+constexpr const char* kTimelineExtraTables[] = {
+    "CREATE TABLE trainscope_api_modules (connection_id INTEGER PRIMARY KEY, "
+    "module_path TEXT NOT NULL)",
+    "CREATE TABLE trainscope_library_frames (callchain_id INTEGER NOT NULL, "
+    "stack_depth INTEGER NOT NULL, file_path TEXT NOT NULL, line_number INTEGER NOT NULL, "
+    "library_root TEXT NOT NULL, PRIMARY KEY (callchain_id, stack_depth))",
+    "CREATE TABLE trainscope_phases (name TEXT NOT NULL, start_ns INTEGER NOT NULL, "
+    "end_ns INTEGER NOT NULL)",
+};
+
+// ENUM_API_TYPE, as torch_npu fills it.
+constexpr std::pair<int, const char*> kApiTypes[] = {
+    {5000, "runtime"}, {5500, "hccl"},   {10000, "node"},  {15000, "model"}, {20000, "acl"},
+    {50001, "op"},     {50002, "queue"}, {50003, "trace"}, {50004, "mstx"},
+};
+
+// STRING_IDS ranges: framework (PyTorch) strings, and memory strings.
+constexpr int64_t kFrameworkStringIds = int64_t{1} << 28;
+constexpr int64_t kMemoryStringIds = int64_t{1} << 29;
+constexpr const char* kTimelineSchemaVersion = "1.0.0";
 
 // TrainScope's own table, in both reports: facts about the run (allowed as an extra table).
 constexpr const char* kMetadataTable =

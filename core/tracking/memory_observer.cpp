@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tracking/operation_observer.h"
+#include "tracking/timeline_recorder.h"
 
 namespace trainscope {
 
@@ -10,8 +11,8 @@ class MemoryObserver::Reporter : public c10::MemoryReportingInfoBase {
   public:
     explicit Reporter(MemoryObserver* owner) : owner_(owner) {}
     void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t /*total_allocated*/,
-                           int64_t /*total_reserved*/, c10::Device device) override {
-        owner_->onAllocation(ptr, alloc_size, device);
+                           int64_t total_reserved, c10::Device device) override {
+        owner_->onAllocation(ptr, alloc_size, total_reserved, device);
     }
     bool memoryProfilingEnabled() const override { return true; }
 
@@ -34,18 +35,41 @@ void MemoryObserver::attributeTo(const OperationObserver* operations) {
 void MemoryObserver::forwardBegins() {
     std::lock_guard<std::mutex> lock(mutex_);
     peak_bytes_ = live_bytes_;
-    in_forward_ = true;
+    phase_ = AllocationPhase::Forward;
+    recording_ = true;
+    live_at_start_ = live_;
+    for (auto& [ptr, block] : live_at_start_) {
+        block.event = -1;
+    }
+    events_.clear();
+    events_at_peak_ = events_at_backward_ = 0;
+    start_ns_ = timelineNowNs();
 }
 
 void MemoryObserver::backwardBegins() {
     std::lock_guard<std::mutex> lock(mutex_);
-    in_forward_ = false;
+    phase_ = AllocationPhase::Backward;
+    events_at_backward_ = events_.size();
+    backward_ns_ = timelineNowNs();
     activations_.clear();
-    for (const auto& [ptr, allocation] : live_) {
-        if (allocation.operation != kNotForward) {
-            activations_[allocation.operation] += allocation.bytes;
+    for (const auto& [ptr, block] : live_) {
+        if (block.phase == AllocationPhase::Forward && block.event >= 0) {
+            activations_[block.operation] += block.bytes;
         }
     }
+}
+
+void MemoryObserver::backwardEnded() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    phase_ = AllocationPhase::Step;
+    step_ns_ = timelineNowNs();
+}
+
+void MemoryObserver::iterationEnded() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    recording_ = false;
+    phase_ = AllocationPhase::BeforeIteration;
+    end_ns_ = timelineNowNs();
 }
 
 int64_t MemoryObserver::peakBytes() const {
@@ -58,26 +82,40 @@ int64_t MemoryObserver::liveBytes() const {
     return live_bytes_;
 }
 
-void MemoryObserver::onAllocation(void* ptr, int64_t bytes, c10::Device device) {
+void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserved,
+                                  c10::Device device) {
     if (device.type() != device_type_ || bytes == 0) {
         return;
     }
     std::lock_guard<std::mutex> lock(mutex_);
+    int operation = -1;
     if (bytes > 0) {
-        int operation = kNotForward;
-        if (in_forward_) {
-            operation = operations_ ? operations_->currentOperation() : -1;
+        if (phase_ == AllocationPhase::Forward && operations_) {
+            operation = operations_->currentOperation();
         }
-        live_[ptr] = Allocation{bytes, operation};
+        live_[ptr] = LiveBlock{bytes, phase_, operation,
+                               recording_ ? static_cast<int64_t>(events_.size()) : -1};
         live_bytes_ += bytes;
-        peak_bytes_ = std::max(peak_bytes_, live_bytes_);
     } else {
         // A block allocated before the observer existed is unknown: nothing to subtract.
         auto it = live_.find(ptr);
-        if (it != live_.end()) {
-            live_bytes_ -= it->second.bytes;
-            live_.erase(it);
+        if (it == live_.end()) {
+            return;
         }
+        live_bytes_ -= it->second.bytes;
+        live_.erase(it);
+    }
+    if (!recording_) {
+        return;
+    }
+    const TimelineRecorder* timeline = operations_ ? operations_->timeline() : nullptr;
+    events_.push_back(
+        MemoryEvent{timelineNowNs(), ptr, bytes, live_bytes_,
+                    device_type_ == c10::DeviceType::CPU ? live_bytes_ : total_reserved,
+                    timeline ? timeline->outermostOpenEvent() : -1, phase_, operation});
+    if (live_bytes_ > peak_bytes_) {
+        peak_bytes_ = live_bytes_;
+        events_at_peak_ = events_.size();
     }
 }
 

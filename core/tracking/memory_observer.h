@@ -6,6 +6,9 @@
 // Activation memory is what docs/report-formats.md defines: bytes allocated during the forward pass
 // (and loss) that are still allocated when the backward pass starts, attributed to the
 // top-level operation that allocated them. Views share one allocation, so they count once.
+//
+// The measured iteration (forwardBegins to iterationEnded) is also recorded allocation by
+// allocation, for the timeline and for what is alive at the peak (iteration_memory.h).
 #pragma once
 
 #include <c10/core/Allocator.h>
@@ -17,12 +20,35 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "tracking/iteration_listener.h"
 
 namespace trainscope {
 
 class OperationObserver;
+
+// When a block was allocated.
+enum class AllocationPhase : uint8_t { BeforeIteration, Forward, Backward, Step };
+
+struct LiveBlock {
+    int64_t bytes = 0;
+    AllocationPhase phase = AllocationPhase::BeforeIteration;
+    int operation = -1;  // Forward: the top-level operation index (-1: none)
+    int64_t event = -1;  // index of its allocation in events(); -1: before the iteration
+};
+
+// One allocation (bytes > 0) or free (bytes < 0) of the measured iteration.
+struct MemoryEvent {
+    int64_t time_ns = 0;  // timelineNowNs()
+    void* ptr = nullptr;
+    int64_t bytes = 0;
+    int64_t total_allocated = 0;  // after it
+    int64_t total_reserved = 0;   // what the allocator holds (CUDA); allocated on the CPU
+    int64_t outer_event = -1;     // TimelineRecorder::outermostOpenEvent() when it happened
+    AllocationPhase phase = AllocationPhase::Forward;  // an allocation's tags (LiveBlock)
+    int operation = -1;
+};
 
 class MemoryObserver : public IterationListener {
   public:
@@ -32,38 +58,54 @@ class MemoryObserver : public IterationListener {
     MemoryObserver(const MemoryObserver&) = delete;
     MemoryObserver& operator=(const MemoryObserver&) = delete;
 
-    // Allocations made while `operations` runs a top-level operation are attributed to it.
+    // Allocations made while `operations` runs a top-level operation are attributed to it (and,
+    // when it records a timeline, to the event open on the allocating thread).
     void attributeTo(const OperationObserver* operations);
 
-    void forwardBegins() override;   // starts the peak of the measured iteration
+    void forwardBegins() override;   // starts the peak and the record of the measured iteration
     void backwardBegins() override;  // takes the activation snapshot
+    void backwardEnded() override;
+    void iterationEnded() override;  // ends the peak and the record
 
     int64_t peakBytes() const;
     int64_t liveBytes() const;
     // Activation bytes by top-level operation index (-1: allocated outside any operation).
     const std::map<int, int64_t>& activationBytes() const { return activations_; }
 
+    // The record of the last measured iteration: what was allocated when it began, every
+    // allocation and free since, and where the peak was first reached (the number of events
+    // applied at that instant: 0 when the iteration never rose above its start).
+    const std::unordered_map<void*, LiveBlock>& liveAtStart() const { return live_at_start_; }
+    const std::vector<MemoryEvent>& events() const { return events_; }
+    size_t eventsAtPeak() const { return events_at_peak_; }
+    size_t eventsAtBackward() const { return events_at_backward_; }
+    int64_t startNs() const { return start_ns_; }
+    int64_t backwardNs() const { return backward_ns_; }
+    int64_t stepNs() const { return step_ns_; }
+    int64_t endNs() const { return end_ns_; }
+
   private:
     class Reporter;
-    void onAllocation(void* ptr, int64_t bytes, c10::Device device);
-
-    struct Allocation {
-        int64_t bytes;
-        int operation;  // kNotForward, or the top-level operation index (-1: none)
-    };
-    static constexpr int kNotForward = -2;
+    void onAllocation(void* ptr, int64_t bytes, int64_t total_reserved, c10::Device device);
 
     c10::DeviceType device_type_;
     std::shared_ptr<Reporter> reporter_;
     std::unique_ptr<c10::DebugInfoGuard> guard_;
     const OperationObserver* operations_ = nullptr;
-    bool in_forward_ = false;
+    AllocationPhase phase_ = AllocationPhase::BeforeIteration;
+    bool recording_ = false;
 
     mutable std::mutex mutex_;  // the allocator may report from autograd's worker threads
-    std::unordered_map<void*, Allocation> live_;
+    std::unordered_map<void*, LiveBlock> live_;
     int64_t live_bytes_ = 0;
     int64_t peak_bytes_ = 0;
     std::map<int, int64_t> activations_;
+
+    std::unordered_map<void*, LiveBlock> live_at_start_;
+    std::vector<MemoryEvent> events_;
+    size_t events_at_peak_ = 0;
+    size_t events_at_backward_ = 0;
+    int64_t start_ns_ = 0, backward_ns_ = 0, step_ns_ = 0, end_ns_ = 0;
 };
 
 }  // namespace trainscope

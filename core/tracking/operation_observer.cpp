@@ -34,7 +34,10 @@ OperationObserver::OperationObserver(Options options) : options_(std::move(optio
     if (!g_active.compare_exchange_strong(expected, this)) {
         throw Error("internal error: two operation observers are active at once");
     }
-    const bool needs_inputs = options_.frames && !options_.weights.empty();
+    if (options_.timeline) {
+        timeline_ = std::make_unique<TimelineRecorder>();
+    }
+    const bool needs_inputs = !options_.weights.empty() || options_.inputs;
     handle_ = at::addGlobalCallback(
         at::RecordFunctionCallback(&OperationObserver::onStart, &OperationObserver::onEnd)
             .needsInputs(needs_inputs)
@@ -58,6 +61,10 @@ void OperationObserver::backwardBegins() {
 }
 
 void OperationObserver::backwardEnded() {
+    phase_.store(Phase::Step);
+}
+
+void OperationObserver::iterationEnded() {
     phase_.store(Phase::Idle);
 }
 
@@ -67,12 +74,23 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
         return nullptr;
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
+    if (phase == Phase::Idle) {
+        return nullptr;
+    }
     if (fn.scope() == at::RecordScope::FUNCTION) {
-        if (phase == Phase::Forward && fn.threadId() == self->forward_thread_) {
-            self->forwardStart(fn);
+        if (fn.threadId() == self->forward_thread_) {
+            if (phase == Phase::Forward) {
+                self->forwardStart(fn);
+            }
+            if (self->options_.inputs) {
+                self->noteInputs(fn);
+            }
         }
     } else if (phase == Phase::Backward) {
         self->backwardStart();
+    }
+    if (self->timeline_) {
+        self->timeline_->begin(fn);  // last, so the bookkeeping above is not in the event
     }
     return nullptr;
 }
@@ -81,6 +99,9 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     OperationObserver* self = g_active.load(std::memory_order_acquire);
     if (!self) {
         return;
+    }
+    if (self->timeline_) {
+        self->timeline_->end(fn);  // first, so the bookkeeping below is not in the event
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
     if (fn.scope() == at::RecordScope::FUNCTION) {
@@ -99,6 +120,9 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {
             record.frames = options_.frames->frames(torch::jit::currentCallstack());
+        }
+        if (options_.modules) {
+            record.module_hierarchy = torch::jit::currentModuleHierarchy();
         }
         operations_.push_back(std::move(record));
         current_.store(static_cast<int>(operations_.size()) - 1, std::memory_order_relaxed);
@@ -123,7 +147,7 @@ void OperationObserver::forwardEnd() {
 }
 
 void OperationObserver::backwardStart() {
-    if (t_backward_depth++ == 0) {
+    if (t_backward_depth++ == 0 && options_.time) {
         t_backward_started = Clock::now();
     }
 }
@@ -132,7 +156,7 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
     if (--t_backward_depth != 0) {
         return;
     }
-    const double elapsed = millisecondsSince(t_backward_started);
+    const double elapsed = options_.time ? millisecondsSince(t_backward_started) : 0.0;
     // A node made by another thread's forward pass is not ours (forwardThreadId 0: unknown).
     if (fn.forwardThreadId() != 0 && fn.forwardThreadId() != forward_thread_) {
         return;
@@ -160,13 +184,21 @@ OperationRecord* OperationObserver::recordOfSequence(uint64_t sequence_nr) {
 
 void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
     const int reader = static_cast<int>(operations_.size()) - 1;
+    std::vector<int>& read = operations_.back().weights_read;
     auto note = [&](const at::Tensor& tensor) {
         if (!tensor.defined()) {
             return;
         }
         auto it = weight_index_.find(tensor.unsafeGetTensorImpl());
-        if (it != weight_index_.end() && first_readers_[it->second] < 0) {
-            first_readers_[it->second] = reader;
+        if (it == weight_index_.end()) {
+            return;
+        }
+        const int weight = static_cast<int>(it->second);
+        if (first_readers_[weight] < 0) {
+            first_readers_[weight] = reader;
+        }
+        if (std::find(read.begin(), read.end(), weight) == read.end()) {
+            read.push_back(weight);
         }
     };
     for (const c10::IValue& input : fn.inputs()) {
@@ -178,6 +210,45 @@ void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
             }
         }
     }
+}
+
+// Shapes and dtypes as torch_npu lists them: one item per input, separated by ";\r\n"; a
+// tensor's shape is "4,16" and its dtype "float"; other inputs have an empty shape and a kind
+// ("Scalar", "ScalarList", "TensorList", "None", ...) for dtype.
+void OperationObserver::noteInputs(const at::RecordFunction& fn) {
+    CallInputs call;
+    call.name = fn.name();
+    const char* separator = "";
+    for (const c10::IValue& input : fn.inputs()) {
+        call.shapes += separator;
+        call.dtypes += separator;
+        separator = ";\r\n";
+        if (input.isTensor()) {
+            const at::Tensor& tensor = input.toTensor();
+            if (!tensor.defined()) {
+                call.dtypes += "None";
+                continue;
+            }
+            const char* comma = "";
+            for (int64_t size : tensor.sizes()) {
+                call.shapes += comma + std::to_string(size);
+                comma = ",";
+            }
+            const auto dtype = tensor.dtype().name();  // "float", as torch_npu writes it
+            call.dtypes.append(dtype.data(), dtype.size());
+        } else if (input.isNone()) {
+            call.dtypes += "None";
+        } else if (input.isScalar()) {
+            call.dtypes += "Scalar";
+        } else if (input.isTensorList()) {
+            call.dtypes += "TensorList";
+        } else if (input.isList()) {
+            call.dtypes += "ScalarList";
+        } else {
+            call.dtypes += input.tagKind();
+        }
+    }
+    call_inputs_.push_back(std::move(call));
 }
 
 }  // namespace trainscope

@@ -1,8 +1,10 @@
 // Observes the operations of one training iteration through LibTorch's RecordFunction.
 //
 // Only top-level operations of the forward pass (and the loss) become records; operations
-// nested inside them count toward their caller. Every autograd sequence number handed out
-// while a top-level operation runs belongs to it, so each backward node (which carries the
+// nested inside them count toward their caller. With Options::timeline, every event of the
+// iteration (nested operations, backward nodes, the optimizer step, on every thread) is also
+// recorded with its start and end (see timeline_recorder.h). Every autograd sequence number handed
+// out while a top-level operation runs belongs to it, so each backward node (which carries the
 // sequence number of the forward operation that created it) is linked back to its record.
 #pragma once
 
@@ -12,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -20,6 +23,7 @@
 
 #include "tracking/iteration_listener.h"
 #include "tracking/source_locator.h"
+#include "tracking/timeline_recorder.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
@@ -32,6 +36,16 @@ struct OperationRecord {
     double backward_ms = 0.0;
     bool has_backward = false;
     StackTrace frames;
+    // The interpreter's module hierarchy ("TOP(Net)::forward", "fc1(Linear)::forward", ...).
+    std::vector<std::string> module_hierarchy;
+    std::vector<int> weights_read;  // indices into Options::weights, in first-read order
+};
+
+// The inputs of one operation call, as the timeline report lists them.
+struct CallInputs {
+    std::string name;
+    std::string shapes;  // "4,16;\r\n16,16;\r\n" (empty items: not a tensor)
+    std::string dtypes;  // "float;\r\nfloat;\r\nScalar"
 };
 
 class OperationObserver : public IterationListener {
@@ -39,8 +53,11 @@ class OperationObserver : public IterationListener {
     struct Options {
         bool time = false;                // time operations and backward nodes
         SourceLocator* frames = nullptr;  // capture each operation's stack frames
-        // Tensors (weights) whose first reading operation should be found; needs `frames`.
+        // Tensors (weights) whose reading operations should be found.
         std::vector<const c10::TensorImpl*> weights;
+        bool modules = false;   // capture each operation's module hierarchy
+        bool inputs = false;    // capture the inputs of every forward-thread call (callInputs())
+        bool timeline = false;  // record every event of the iteration (timeline())
     };
 
     explicit OperationObserver(Options options);
@@ -51,16 +68,23 @@ class OperationObserver : public IterationListener {
     void forwardBegins() override;
     void backwardBegins() override;
     void backwardEnded() override;
+    void iterationEnded() override;
 
     const std::vector<OperationRecord>& operations() const { return operations_; }
     // Index of the top-level operation running now on the forward thread, or -1.
     int currentOperation() const { return current_.load(std::memory_order_relaxed); }
     // For each weight of Options::weights, the index of the first operation that read it (-1).
     const std::vector<int>& firstReaders() const { return first_readers_; }
+    // With Options::inputs: every call on the forward thread from forwardBegins() to
+    // iterationEnded(), in call order (nested calls and the optimizer's included).
+    const std::vector<CallInputs>& callInputs() const { return call_inputs_; }
+    // With Options::timeline; null otherwise.
+    const TimelineRecorder* timeline() const { return timeline_.get(); }
+    uint64_t forwardThread() const { return forward_thread_; }
 
   private:
     using Clock = std::chrono::steady_clock;
-    enum class Phase { Idle, Forward, Backward };
+    enum class Phase { Idle, Forward, Backward, Step };
 
     static std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn);
     static void onEnd(const at::RecordFunction& fn, at::ObserverContext* context);
@@ -69,6 +93,7 @@ class OperationObserver : public IterationListener {
     void backwardStart();
     void backwardEnd(const at::RecordFunction& fn);
     void noteWeightReads(const at::RecordFunction& fn);
+    void noteInputs(const at::RecordFunction& fn);
     OperationRecord* recordOfSequence(uint64_t sequence_nr);
 
     Options options_;
@@ -81,6 +106,8 @@ class OperationObserver : public IterationListener {
     std::vector<OperationRecord> operations_;
     std::unordered_map<const c10::TensorImpl*, size_t> weight_index_;
     std::vector<int> first_readers_;
+    std::vector<CallInputs> call_inputs_;
+    std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
 };
 

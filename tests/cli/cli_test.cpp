@@ -97,17 +97,28 @@ const std::string kSmallMlp = "--model builtin:mlp --param d_model=32 --input 2x
 
 }  // namespace
 
-TEST_F(Cli, ProfileWritesBothReportsAndASummary) {
+TEST_F(Cli, ProfileWritesAllThreeReportsAndASummary) {
     const Result result = run("profile " + kSmallMlp + " -o run");
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_EQ(workFiles(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite"}));
+    EXPECT_EQ(workFiles(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite",
+                                                     "run.timeline.sqlite"}));
     EXPECT_NE(result.out.find("Peak memory"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("allocated at that instant"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("lin_0"), std::string::npos) << "no module path: " << result.out;
     EXPECT_NE(result.out.find("aten::linear"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("mlp.py:"), std::string::npos) << result.out;
     EXPECT_EQ(ReportReader(work("run.time.sqlite")).scalar("SELECT COUNT(*) FROM run_time_entries"),
               "4");
     EXPECT_EQ(ReportReader(work("run.memory.sqlite")).scalar("SELECT COUNT(*) FROM weight_entries"),
               "4");
+}
+
+TEST_F(Cli, TimelineWritesOnlyTheTimeline) {
+    const Result result = run("timeline " + kSmallMlp + " -o t.sqlite");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(workFiles(), std::vector<std::string>{"t.sqlite"});
+    EXPECT_NE(ReportReader(work("t.sqlite")).scalar("SELECT COUNT(*) FROM PYTORCH_API"), "0");
+    EXPECT_NE(result.out.find("Timeline"), std::string::npos) << result.out;
 }
 
 TEST_F(Cli, ProgressGoesToStderr) {

@@ -43,10 +43,10 @@ std::vector<std::string> sortedByName(std::vector<std::pair<std::string, std::st
 
 MemoryReport sampleMemoryReport() {
     MemoryReport report;
-    report.weights = {{"lin_0.weight", 400, 400, {{"model.py", 12}, {"train.py", 40}}},
-                      {"lin_0.bias", 8, 8, {}}};
-    report.activations = {{"aten::linear", 1000, {{"model.py", 12}, {"train.py", 40}}},
-                          {"aten::gelu", 2000, {{"layers.py", 3}, {"model.py", 13}}}};
+    report.weights = {{"lin_0.weight", 400, 400, {{"model.py", 12}, {"train.py", 40}}, "lin_0"},
+                      {"lin_0.bias", 8, 8, {}, "lin_0"}};
+    report.activations = {{"aten::linear", 1000, {{"model.py", 12}, {"train.py", 40}}, "lin_0"},
+                          {"aten::gelu", 2000, {{"layers.py", 3}, {"model.py", 13}}, ""}};
     report.peak_usage_bytes = 5000;
     report.metadata = {{"model", "sample"}};
     return report;
@@ -54,8 +54,8 @@ MemoryReport sampleMemoryReport() {
 
 TimeReport sampleTimeReport() {
     TimeReport report;
-    report.entries = {{"aten::linear", 1.5, 2.5, {{"model.py", 12}, {"train.py", 40}}},
-                      {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}}};
+    report.entries = {{"aten::linear", 1.5, 2.5, {{"model.py", 12}, {"train.py", 40}}, "lin_0"},
+                      {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}, ""}};
     report.iteration_ms = 5.0;
     return report;
 }

@@ -25,7 +25,7 @@ namespace {
 
 TimeReport timeReport(double forward_ms) {
     TimeReport report;
-    report.entries = {{"aten::linear", forward_ms, 1.0, {{"model.py", 3}}}};
+    report.entries = {{"aten::linear", forward_ms, 1.0, {{"model.py", 3}}, "lin"}};
     report.metadata = {{"run", std::to_string(forward_ms)}};
     return report;
 }
@@ -33,11 +33,11 @@ TimeReport timeReport(double forward_ms) {
 MemoryReport memoryReport(int64_t peak) {
     MemoryReport report;
     report.peak_usage_bytes = peak;
-    report.weights = {{"w", 8, 8, {}}};
+    report.weights = {{"w", 8, 8, {}, ""}};
     return report;
 }
 
-class ReportSet : public ::testing::Test {
+class ReportSetFiles : public ::testing::Test {
   protected:
     void SetUp() override { dir_ = test::makeTempDir(); }
     void TearDown() override { fs::remove_all(dir_); }
@@ -59,7 +59,7 @@ class ReportSet : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(ReportSet, AFailedCommitWithForceKeepsTheWholeOldSet) {
+TEST_F(ReportSetFiles, AFailedCommitWithForceKeepsTheWholeOldSet) {
     writeReports(memoryReport(1), path("run.memory.sqlite"), timeReport(1), path("run.time.sqlite"),
                  Overwrite::Refuse);
     StagedFile memory(path("run.memory.sqlite"));
@@ -73,7 +73,7 @@ TEST_F(ReportSet, AFailedCommitWithForceKeepsTheWholeOldSet) {
     EXPECT_EQ(peakOf("run.memory.sqlite"), 1) << "the old memory report was replaced or lost";
 }
 
-TEST_F(ReportSet, AFailedWriteWithForceKeepsTheOldSet) {
+TEST_F(ReportSetFiles, AFailedWriteWithForceKeepsTheOldSet) {
     writeReports(memoryReport(1), path("run.memory.sqlite"), timeReport(1), path("run.time.sqlite"),
                  Overwrite::Refuse);
     // NaN cannot be stored in forward_ms (NOT NULL): the time report fails while being written.
@@ -84,7 +84,7 @@ TEST_F(ReportSet, AFailedWriteWithForceKeepsTheOldSet) {
     EXPECT_EQ(names(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite"}));
 }
 
-TEST_F(ReportSet, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
+TEST_F(ReportSetFiles, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
     writeReports(memoryReport(1), path("run.memory.sqlite"), timeReport(1), path("run.time.sqlite"),
                  Overwrite::Refuse);
     fs::create_directory(path("set2"));
@@ -126,7 +126,7 @@ TEST_F(ReportSet, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
     EXPECT_EQ(names(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite", "set2"}));
 }
 
-TEST_F(ReportSet, AnOutputAtADeviceNodeOrFifoIsRefusedAndLeftAsItWas) {
+TEST_F(ReportSetFiles, AnOutputAtADeviceNodeOrFifoIsRefusedAndLeftAsItWas) {
     ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
     fs::create_symlink(path("fifo"), path("link-to-fifo"));
     for (const char* name : {"fifo", "link-to-fifo"}) {
@@ -153,7 +153,7 @@ TEST_F(ReportSet, AnOutputAtADeviceNodeOrFifoIsRefusedAndLeftAsItWas) {
     EXPECT_EQ(info.st_rdev, makedev(1, 3));
 }
 
-TEST_F(ReportSet, TempFilesAreRemovedOnSigterm) {
+TEST_F(ReportSetFiles, TempFilesAreRemovedOnSigterm) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
@@ -169,7 +169,7 @@ TEST_F(ReportSet, TempFilesAreRemovedOnSigterm) {
     EXPECT_TRUE(names().empty()) << names().front() << " was left behind";
 }
 
-TEST_F(ReportSet, TempFilesOfAKilledRunAreRemovedByTheNextWrite) {
+TEST_F(ReportSetFiles, TempFilesOfAKilledRunAreRemovedByTheNextWrite) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
@@ -185,7 +185,7 @@ TEST_F(ReportSet, TempFilesOfAKilledRunAreRemovedByTheNextWrite) {
     EXPECT_EQ(names(), (std::vector<std::string>{"run.time.sqlite"}));
 }
 
-TEST_F(ReportSet, NamesUpToTheFileSystemsLimitWork) {
+TEST_F(ReportSetFiles, NamesUpToTheFileSystemsLimitWork) {
     const long limit = pathconf(dir_.c_str(), _PC_NAME_MAX);
     ASSERT_GT(limit, 20);
     const std::string longest = std::string(static_cast<size_t>(limit) - 7, 'r') + ".sqlite";

@@ -47,31 +47,46 @@ class RunTest : public ::testing::Test {
 };
 
 TEST_F(RunTest, APlanNamesItsReportsAfterThePrefixOrTheFileGiven) {
-    EXPECT_EQ(reportPaths(smallMlp(Measure::MemoryAndTime, "run")),
+    EXPECT_EQ(reportPaths(smallMlp(Measure::All, "run")),
               (std::vector<std::string>{dir_ + "/run" + report_format::kMemorySuffix,
-                                        dir_ + "/run" + report_format::kTimeSuffix}));
+                                        dir_ + "/run" + report_format::kTimeSuffix,
+                                        dir_ + "/run" + report_format::kTimelineSuffix}));
+    EXPECT_EQ(reportPaths(smallMlp(Measure::Timeline, "tl.sqlite")),
+              std::vector<std::string>{dir_ + "/tl.sqlite"});
     EXPECT_EQ(reportPaths(smallMlp(Measure::Memory, "m.sqlite")),
               std::vector<std::string>{dir_ + "/m.sqlite"});
     EXPECT_EQ(reportPaths(smallMlp(Measure::Time, "t.sqlite")),
               std::vector<std::string>{dir_ + "/t.sqlite"});
 }
 
-TEST_F(RunTest, BothReportsAreWrittenAndReturned) {
-    const RunResult result = runAndWrite(smallMlp(Measure::MemoryAndTime, "run"));
-    ASSERT_TRUE(result.memory && result.time);
-    EXPECT_EQ(result.paths, reportPaths(smallMlp(Measure::MemoryAndTime, "run")));
-    EXPECT_EQ(files(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite"}));
+const std::vector<std::string> kAllThree{"run.memory.sqlite", "run.time.sqlite",
+                                         "run.timeline.sqlite"};
+
+TEST_F(RunTest, AllThreeReportsAreWrittenAndReturned) {
+    const RunResult result = runAndWrite(smallMlp(Measure::All, "run"));
+    ASSERT_TRUE(result.memory && result.time && result.timeline);
+    EXPECT_EQ(result.paths, reportPaths(smallMlp(Measure::All, "run")));
+    EXPECT_EQ(files(), kAllThree);
     const test::ReportReader memory(result.paths[0]);
     EXPECT_EQ(memory.scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"),
               std::to_string(result.memory->peak_usage_bytes));
     const test::ReportReader time(result.paths[1]);
     EXPECT_EQ(time.scalar("SELECT COUNT(*) FROM run_time_entries"),
               std::to_string(result.time->entries.size()));
+    const test::ReportReader timeline(result.paths[2]);
+    EXPECT_EQ(timeline.scalar("SELECT COUNT(*) FROM PYTORCH_API"),
+              std::to_string(result.timeline->calls.size()));
+}
+
+TEST_F(RunTest, TheTimelineAloneIsWrittenToTheFileGiven) {
+    const RunResult result = runAndWrite(smallMlp(Measure::Timeline, "tl.sqlite"));
+    EXPECT_TRUE(result.timeline && !result.memory && !result.time);
+    EXPECT_EQ(files(), std::vector<std::string>{"tl.sqlite"});
 }
 
 TEST_F(RunTest, AnExistingOutputIsRefusedBeforeTheRunUnlessOverwriteIsAllowed) {
     std::ofstream(dir_ + "/run.time.sqlite") << "the user's file";
-    RunPlan plan = smallMlp(Measure::MemoryAndTime, "run");
+    RunPlan plan = smallMlp(Measure::All, "run");
     // With a model that could not even load, the error shows which check came first.
     plan.config.model = "builtin:no-such-model";
     try {
@@ -82,16 +97,45 @@ TEST_F(RunTest, AnExistingOutputIsRefusedBeforeTheRunUnlessOverwriteIsAllowed) {
             << error.what();
     }
     EXPECT_EQ(files(), std::vector<std::string>{"run.time.sqlite"});
-    plan = smallMlp(Measure::MemoryAndTime, "run");
+    plan = smallMlp(Measure::All, "run");
     plan.overwrite = Overwrite::Allow;
     runAndWrite(plan);
-    EXPECT_EQ(files(), (std::vector<std::string>{"run.memory.sqlite", "run.time.sqlite"}));
+    EXPECT_EQ(files(), kAllThree);
 }
 
 TEST_F(RunTest, ACancelledRunWritesNothing) {
     const std::atomic<bool> cancel{true};
-    EXPECT_THROW(runAndWrite(smallMlp(Measure::MemoryAndTime, "run"), {}, &cancel), Cancelled);
+    EXPECT_THROW(runAndWrite(smallMlp(Measure::All, "run"), {}, &cancel), Cancelled);
     EXPECT_TRUE(files().empty());
+}
+
+// Cancelled once the memory pass (and so the timeline) is done: still none of the three.
+TEST_F(RunTest, ARunCancelledAfterItsMemoryPassWritesNoneOfTheThree) {
+    std::atomic<bool> cancel{false};
+    const auto progress = [&](const Progress& p) {
+        if (p.pass == Pass::Time && p.phase == Phase::Measuring)
+            cancel = true;
+    };
+    EXPECT_THROW(runAndWrite(smallMlp(Measure::All, "run"), progress, &cancel), Cancelled);
+    EXPECT_TRUE(files().empty());
+}
+
+// A run that fails in its second pass (the output appears meanwhile and is not to be
+// replaced) writes none of the three and leaves what appeared.
+TEST_F(RunTest, ARunThatFailsAtTheEndWritesNoneOfTheThree) {
+    bool created = false;
+    const auto progress = [&](const Progress& p) {
+        if (p.pass == Pass::Time && !created) {
+            std::ofstream(dir_ + "/run.timeline.sqlite") << "the user's file";
+            created = true;
+        }
+    };
+    EXPECT_THROW(runAndWrite(smallMlp(Measure::All, "run"), progress), Error);
+    EXPECT_EQ(files(), std::vector<std::string>{"run.timeline.sqlite"});
+    std::ifstream kept(dir_ + "/run.timeline.sqlite");
+    std::string content;
+    std::getline(kept, content);
+    EXPECT_EQ(content, "the user's file");
 }
 
 }  // namespace

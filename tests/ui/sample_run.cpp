@@ -37,21 +37,23 @@ void SampleRunTest::SetUp() {
               numberedLines(10, {{kLayersLinearLine,
                                   QStringLiteral("    return torch.nn.functional.linear(x, w)")}}));
     MemoryReport memory;
-    memory.weights = {{"lin_0.weight", 4096, 4096, {{"model.py", kModelLinearLine}}},
-                      {"lin_0.bias", 64, 64, {}}};
-    memory.activations = {
-        {"aten::linear", 1000, {{"layers.py", kLayersLinearLine}, {"model.py", kModelLinearLine}}},
-        {"aten::gelu", 3000, {{"model.py", 13}}}};
+    memory.weights = {{"lin_0.weight", 4096, 4096, {{"model.py", kModelLinearLine}}, "lin_0"},
+                      {"lin_0.bias", 64, 64, {}, "lin_0"}};
+    memory.activations = {{"aten::linear",
+                           1000,
+                           {{"layers.py", kLayersLinearLine}, {"model.py", kModelLinearLine}},
+                           "lin_0"},
+                          {"aten::gelu", 3000, {{"model.py", 13}}, ""}};
     memory.peak_usage_bytes = 20000;
     TimeReport time;
     time.entries = {
-        {"aten::linear", 1.5, 2.5, {{"layers.py", kLayersLinearLine}, {"model.py", 12}}},
-        {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}},
-        {"aten::gelu", 0.5, 0.75, {{"model.py", 13}}},
-        {"aten::linear", 0.5, 0.5, {{"layers.py", kLayersLinearLine}, {"model.py", 15}}},
+        {"aten::linear", 1.5, 2.5, {{"layers.py", kLayersLinearLine}, {"model.py", 12}}, "lin_0"},
+        {"aten::zeros_like", 0.25, std::nullopt, {{"model.py", 14}}, ""},
+        {"aten::gelu", 0.5, 0.75, {{"model.py", 13}}, ""},
+        {"aten::linear", 0.5, 0.5, {{"layers.py", kLayersLinearLine}, {"model.py", 15}}, "lin_1"},
         // Frames a report should never hold; the app must refuse them, not open them.
-        {"aten::escape", 0.125, std::nullopt, {{"../outside.py", 3}, {"/etc/passwd", 1}}},
-        {"aten::gone", 0.125, std::nullopt, {{"deleted.py", 2}}}};
+        {"aten::escape", 0.125, std::nullopt, {{"../outside.py", 3}, {"/etc/passwd", 1}}, ""},
+        {"aten::gone", 0.125, std::nullopt, {{"deleted.py", 2}}, ""}};
     writeReports(memory, path("run.memory.sqlite").toStdString(), time,
                  path("run.time.sqlite").toStdString(), Overwrite::Refuse);
 }

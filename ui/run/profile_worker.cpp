@@ -13,10 +13,11 @@ namespace {
 int plannedIterations(const RunRequest& request) {
     const RunConfig& config = request.config;
     int planned = 0;
+    // Each pass: its warm-up (at least one, which captures the frames), then what it measures.
     if (request.measure != Measure::Time)
-        planned += config.warmup + 1;  // warm-up, then one measured iteration
-    if (request.measure != Measure::Memory)
-        planned += std::max(config.warmup, 1) + config.iterations;  // frames need one warm-up
+        planned += std::max(config.warmup, 1) + 1;
+    if (request.measure == Measure::All || request.measure == Measure::Time)
+        planned += std::max(config.warmup, 1) + config.iterations;
     return planned;
 }
 

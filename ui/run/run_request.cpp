@@ -22,7 +22,10 @@ RunPlan RunRequest::plan() const {
         case Measure::Time:
             plan.output = prefix + report_format::kTimeSuffix;
             break;
-        case Measure::MemoryAndTime:
+        case Measure::Timeline:
+            plan.output = prefix + report_format::kTimelineSuffix;
+            break;
+        case Measure::All:
             plan.output = prefix;
             break;
     }

@@ -12,8 +12,8 @@ namespace trainscope::ui {
 
 struct RunRequest {
     RunConfig config;
-    Measure measure = Measure::MemoryAndTime;  // the dialog's choices are in this order
-    QString output_prefix;  // reports go to PREFIX.memory.sqlite and PREFIX.time.sqlite
+    Measure measure = Measure::All;  // the dialog's choices are in this order
+    QString output_prefix;           // reports go to PREFIX.memory.sqlite and PREFIX.time.sqlite
 
     // The engine's plan: every report is named after its run, whatever is measured.
     RunPlan plan() const;

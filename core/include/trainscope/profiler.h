@@ -30,6 +30,12 @@ std::string stageName(const Progress& progress);
 
 using ProgressCallback = std::function<void(const Progress&)>;
 
+// The memory pass's results: the memory report and the timeline of the same iteration.
+struct MemoryMeasurement {
+    MemoryReport memory;
+    TimelineReport timeline;
+};
+
 class Profiler {
   public:
     // Validates the configuration (model file, built-in name and parameters, input specs);
@@ -41,7 +47,8 @@ class Profiler {
     Profiler& operator=(const Profiler&) = delete;
 
     // Each pass runs on a fresh instance of the model, so the two never disturb each other.
-    MemoryReport measureMemory();
+    MemoryMeasurement measureMemoryAndTimeline();
+    MemoryReport measureMemory() { return measureMemoryAndTimeline().memory; }
     TimeReport measureTime();
 
     const RunConfig& config() const;

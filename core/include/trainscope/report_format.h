@@ -6,12 +6,20 @@
 
 namespace trainscope::report_format {
 
-// A run's reports: PREFIX.memory.sqlite and PREFIX.time.sqlite.
+// A run's reports: PREFIX.memory.sqlite, PREFIX.time.sqlite and PREFIX.timeline.sqlite.
 inline constexpr char kMemorySuffix[] = ".memory.sqlite";
 inline constexpr char kTimeSuffix[] = ".time.sqlite";
+inline constexpr char kTimelineSuffix[] = ".timeline.sqlite";
 
 // misc_sizes key of the memory report's peak.
 inline constexpr char kPeakUsageKey[] = "peak_usage_bytes";
+
+// misc_sizes keys of what was allocated at the instant of the peak; they sum to the peak.
+inline constexpr char kPeakWeightsKey[] = "peak_weights_bytes";
+inline constexpr char kPeakGradientsKey[] = "peak_gradients_bytes";
+inline constexpr char kPeakOptimizerStateKey[] = "peak_optimizer_state_bytes";
+inline constexpr char kPeakActivationsKey[] = "peak_activations_bytes";
+inline constexpr char kPeakOtherKey[] = "peak_other_bytes";
 
 // entry_types rows of the memory report (stack_correlation.entry_type).
 inline constexpr int kEntryTypeWeight = 1;
@@ -20,6 +28,8 @@ inline constexpr int kEntryTypeActivation = 2;
 // TrainScope's extra tables (other tools' reports lack them).
 inline constexpr char kMetadataTable[] = "trainscope_metadata";
 inline constexpr char kLibraryFramesTable[] = "trainscope_library_frames";
+inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
+inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 
 // trainscope_metadata keys that the app and the CLI read back.
 inline constexpr char kProjectRootKey[] = "project_root";

@@ -23,9 +23,28 @@ void checkOutputPath(const std::string& path, Overwrite overwrite);
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite);
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite);
 
-// Writes both reports of one run as one set: either both files are replaced or neither is,
-// also when the process is killed in between (see core/report/staged_file.h).
-void writeReports(const MemoryReport& memory, const std::string& memory_path,
-                  const TimeReport& time, const std::string& time_path, Overwrite overwrite);
+void writeTimelineReport(const TimelineReport& report, const std::string& path,
+                         Overwrite overwrite);
+
+// The reports of one run and their files; a null report is not written.
+struct ReportSet {
+    const MemoryReport* memory = nullptr;
+    std::string memory_path;
+    const TimeReport* time = nullptr;
+    std::string time_path;
+    const TimelineReport* timeline = nullptr;
+    std::string timeline_path;
+};
+
+// Writes the reports of one run as one set: either all files are replaced or none is, also
+// when the process is killed in between (see core/report/staged_file.h).
+void writeReports(const ReportSet& set, Overwrite overwrite);
+
+// The memory and run time reports as one set.
+inline void writeReports(const MemoryReport& memory, const std::string& memory_path,
+                         const TimeReport& time, const std::string& time_path,
+                         Overwrite overwrite) {
+    writeReports(ReportSet{&memory, memory_path, &time, time_path, nullptr, {}}, overwrite);
+}
 
 }  // namespace trainscope

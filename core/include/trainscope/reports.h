@@ -33,17 +33,41 @@ struct StackFrame {
 // Frames are ordered from the most specific (closest to the operation) to the least.
 using StackTrace = std::vector<StackFrame>;
 
+// A module path names a module instance of the model as PyTorch names it ("blocks.0.mlp.fc1",
+// "layer3.1.conv2"); empty: the model itself, or code outside any submodule.
+
 struct WeightEntry {
     std::string name;  // as PyTorch names it: "lin_0.weight"
     int64_t size_bytes = 0;
     int64_t grad_size_bytes = 0;
-    StackTrace frames;  // those of the first operation that reads the weight
+    StackTrace frames;        // those of the first operation that reads the weight
+    std::string module_path;  // the module that owns the weight
 };
 
 struct ActivationEntry {
     std::string operation_name;
     int64_t size_bytes = 0;
     StackTrace frames;
+    std::string module_path;  // the module whose code called the operation
+};
+
+// What was allocated at the instant of the peak, by kind. The five parts sum to the peak.
+struct PeakBreakdown {
+    int64_t weights = 0;
+    int64_t gradients = 0;        // gradients alive at that instant
+    int64_t optimizer_state = 0;  // what the optimizer keeps between steps (Adam's moments)
+    int64_t activations = 0;      // forward results saved for the backward pass, still alive
+    int64_t other = 0;            // temporaries, workspace, inputs, the loss
+
+    int64_t total() const { return weights + gradients + optimizer_state + activations + other; }
+};
+
+// One part of the peak held by one module: `kind` is one of PeakBreakdown's parts
+// ("weights", "gradients", "optimizer_state", "activations", "other").
+struct ModulePeakEntry {
+    std::string module_path;
+    std::string kind;
+    int64_t size_bytes = 0;
 };
 
 // Facts about the run (model, device, versions...), stored beside the standard tables.
@@ -53,7 +77,9 @@ struct MemoryReport {
     std::vector<WeightEntry> weights;
     std::vector<ActivationEntry> activations;
     int64_t peak_usage_bytes = 0;
-    std::map<std::string, int64_t> misc_sizes;  // extra keys besides peak_usage_bytes
+    std::map<std::string, int64_t> misc_sizes;    // extra keys besides peak_usage_bytes
+    std::optional<PeakBreakdown> peak_breakdown;  // written as misc_sizes keys
+    std::vector<ModulePeakEntry> peak_by_module;
     RunMetadata metadata;
 
     int64_t weightBytes() const;
@@ -66,6 +92,7 @@ struct RunTimeEntry {
     double forward_ms = 0.0;
     std::optional<double> backward_ms;  // empty: the operation takes no part in backward
     StackTrace frames;
+    std::string module_path;
 };
 
 struct TimeReport {
@@ -75,6 +102,64 @@ struct TimeReport {
 
     double forwardMs() const;
     double backwardMs() const;
+};
+
+// The timeline of one measured iteration, as the Ascend PyTorch profiler's database holds it
+// (docs/report-formats.md). Times are nanoseconds since the Unix epoch, all from one clock.
+struct ApiCall {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    uint64_t global_tid = 0;    // pid << 32 | tid
+    int64_t connection_id = 0;  // unique per call; CONNECTION_IDS links forward to backward
+    std::string name;
+    std::optional<int64_t> sequence_number;  // autograd's, for operations that record one
+    uint64_t fwd_thread_id = 0;              // backward nodes: the thread of their forward op
+    std::string input_shapes;                // items separated by ";\r\n", as torch_npu writes
+    std::string input_dtypes;
+    int callchain = -1;    // index into TimelineReport::callchains; -1: none
+    int api_type = 50001;  // ENUM_API_TYPE: 50001 op
+    std::string module_path;
+};
+
+struct MemorySample {
+    int64_t timestamp_ns = 0;
+    int64_t total_allocated = 0;
+    int64_t total_reserved = 0;
+    int64_t total_active = 0;
+};
+
+// A block allocated during the iteration, with the top-level operation that allocated it.
+struct BlockLifetime {
+    std::string operation_name;
+    int64_t size_bytes = 0;
+    MemorySample allocation;
+    std::optional<MemorySample> release;  // empty: still allocated when the iteration ended
+};
+
+struct TimelineStep {
+    int64_t id = 0;
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+};
+
+// A part of the iteration: "forward" (with the loss), "backward", "optimizer".
+struct TimelinePhase {
+    std::string name;
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+};
+
+struct TimelineReport {
+    std::vector<ApiCall> calls;  // in start order
+    std::vector<StackTrace> callchains;
+    std::vector<std::pair<int64_t, int64_t>> connections;  // forward call -> backward call
+    std::vector<MemorySample> memory;  // one per allocation and free, in time order
+    std::vector<BlockLifetime> blocks;
+    std::vector<TimelineStep> steps;
+    std::vector<TimelinePhase> phases;
+    int device_id = 0;
+    std::string memory_component = "PTA";  // MEMORY_RECORD.component: PyTorch's allocator
+    RunMetadata metadata;
 };
 
 }  // namespace trainscope

@@ -12,23 +12,27 @@
 
 namespace trainscope {
 
-enum class Measure { MemoryAndTime, Memory, Time };
+// All: the memory, run time and timeline reports; otherwise the one named. The memory report
+// and the timeline come from the same pass.
+enum class Measure { All, Memory, Time, Timeline };
 
 struct RunPlan {
     RunConfig config;
-    Measure measure = Measure::MemoryAndTime;
-    // MemoryAndTime: a prefix (PREFIX.memory.sqlite, PREFIX.time.sqlite); otherwise the file.
+    Measure measure = Measure::All;
+    // All: a prefix (PREFIX.memory.sqlite, PREFIX.time.sqlite, PREFIX.timeline.sqlite);
+    // otherwise the file.
     std::string output;
     Overwrite overwrite = Overwrite::Refuse;
 };
 
-// The files `plan` writes, memory report first.
+// The files `plan` writes: memory, time, timeline, of those it writes.
 std::vector<std::string> reportPaths(const RunPlan& plan);
 
 struct RunResult {
     std::optional<MemoryReport> memory;
     std::optional<TimeReport> time;
-    std::vector<std::string> paths;  // the files written, memory report first
+    std::optional<TimelineReport> timeline;
+    std::vector<std::string> paths;  // the files written, in reportPaths() order
 };
 
 // Checks the outputs before the long part (trainscope::Error when one cannot be written),

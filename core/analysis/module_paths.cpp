@@ -1,0 +1,147 @@
+#include "analysis/module_paths.h"
+
+#include <algorithm>
+
+#include "tracking/operation_observer.h"
+
+namespace trainscope {
+namespace {
+
+constexpr const char* kUnknownInstance = "INSTANCE_NAME_UNKNOWN";
+
+std::string lastComponent(const std::string& qualified) {
+    const size_t dot = qualified.rfind('.');
+    return dot == std::string::npos ? qualified : qualified.substr(dot + 1);
+}
+
+bool isWithin(const std::string& path, const std::string& module) {
+    return path == module || module.empty() ||
+           (path.size() > module.size() && path.compare(0, module.size(), module) == 0 &&
+            path[module.size()] == '.');
+}
+
+// One level of "instance(Type)::function": the instance and the type. Levels that name no
+// module of their own (the top, the same module again, a free function) give an empty instance.
+struct Level {
+    std::string instance;
+    std::string type;
+};
+
+Level parseLevel(const std::string& text) {
+    const size_t open = text.find('(');
+    const size_t close = text.find(')', open == std::string::npos ? 0 : open);
+    if (open == std::string::npos || close == std::string::npos || open == 0) {
+        return {};
+    }
+    Level level{text.substr(0, open), lastComponent(text.substr(open + 1, close - open - 1))};
+    if (level.instance == "TOP" || level.instance == "SELF") {
+        level.instance.clear();
+    }
+    return level;
+}
+
+}  // namespace
+
+ModulePaths::ModulePaths(const torch::jit::Module& model) {
+    for (const auto& named : model.named_modules()) {
+        const auto type = named.value.type()->name();
+        modules_.push_back({named.name, type ? lastComponent(type->name()) : std::string()});
+    }
+}
+
+std::string ModulePaths::ofParameter(const std::string& name) {
+    const size_t dot = name.rfind('.');
+    return dot == std::string::npos ? std::string() : name.substr(0, dot);
+}
+
+// The module paths that a hierarchy can name.
+std::vector<std::string> ModulePaths::candidates(const std::vector<std::string>& hierarchy) const {
+    std::vector<std::string> paths{""};
+    for (const std::string& text : hierarchy) {
+        const Level level = parseLevel(text);
+        if (level.instance.empty()) {
+            continue;
+        }
+        std::vector<std::string> next;
+        for (const std::string& parent : paths) {
+            const std::string prefix = parent.empty() ? "" : parent + ".";
+            for (const Module& module : modules_) {
+                if (module.path.size() <= prefix.size() ||
+                    module.path.compare(0, prefix.size(), prefix) != 0 ||
+                    module.path.find('.', prefix.size()) != std::string::npos) {
+                    continue;  // not a child of `parent`
+                }
+                const std::string child = module.path.substr(prefix.size());
+                if (level.instance == kUnknownInstance ? module.type == level.type
+                                                       : child == level.instance) {
+                    next.push_back(module.path);
+                }
+            }
+        }
+        if (next.empty()) {
+            // The tree does not know this level (a module built outside it): keep its name.
+            for (const std::string& parent : paths) {
+                next.push_back((parent.empty() ? "" : parent + ".") +
+                               (level.instance == kUnknownInstance ? "?" : level.instance));
+            }
+        }
+        paths = std::move(next);
+    }
+    return paths;
+}
+
+std::vector<std::string> ModulePaths::resolve(const std::vector<OperationRecord>& operations,
+                                              const std::vector<std::string>& weight_names) const {
+    std::vector<std::vector<std::string>> choices;
+    std::vector<std::string> paths(operations.size());
+    std::vector<bool> resolved(operations.size(), false);
+    for (size_t i = 0; i < operations.size(); ++i) {
+        choices.push_back(candidates(operations[i].module_hierarchy));
+        std::vector<std::string>& options = choices.back();
+        if (options.size() > 1) {
+            // The weights it read decide: they belong to one of the candidates.
+            for (int weight : operations[i].weights_read) {
+                const std::string owner = ofParameter(weight_names.at(weight));
+                const auto it = std::find_if(options.begin(), options.end(),
+                                             [&](const auto& c) { return isWithin(owner, c); });
+                if (it != options.end()) {
+                    options = {*it};
+                    break;
+                }
+            }
+        }
+        if (options.size() == 1) {
+            paths[i] = options[0];
+            resolved[i] = true;
+        }
+    }
+    // Undecided: the candidate that the previous (else the next) decided operation lies in.
+    auto pick = [&](size_t i, size_t neighbour) {
+        for (const std::string& candidate : choices[i]) {
+            if (isWithin(paths[neighbour], candidate)) {
+                paths[i] = candidate;
+                return true;
+            }
+        }
+        return false;
+    };
+    std::vector<bool> decided = resolved;
+    for (size_t i = 1; i < operations.size(); ++i) {
+        if (!decided[i] && decided[i - 1]) {
+            decided[i] = pick(i, i - 1);
+        }
+    }
+    for (size_t i = operations.size(); i-- > 1;) {
+        if (!decided[i - 1] && decided[i]) {
+            decided[i - 1] = pick(i - 1, i);
+        }
+    }
+    for (size_t i = 0; i < operations.size(); ++i) {
+        if (!decided[i]) {
+            paths[i] = "?";
+        }
+    }
+    return paths;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,33 @@
+// What was allocated at the instant of the peak, by kind and by module, from the memory
+// observer's record of the measured iteration (replayed up to the event that first reached
+// the peak). Blocks that outlive the iteration are recognised by address: a parameter's
+// weight, its gradient and its optimizer state; the rest by when they were allocated.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "trainscope/reports.h"
+
+namespace trainscope {
+
+class MemoryObserver;
+
+// A block that belongs to a parameter, by the address of its storage at the iteration's end.
+struct ParameterBlock {
+    enum class Kind { Weight, Gradient, OptimizerState } kind;
+    std::string module_path;
+};
+using ParameterBlocks = std::unordered_map<const void*, ParameterBlock>;
+
+struct PeakAnalysis {
+    PeakBreakdown breakdown;
+    std::vector<ModulePeakEntry> by_module;  // sorted by module path, then kind
+};
+
+// `operation_modules[i]`: the module path of top-level operation i of the measured iteration.
+PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
+                         const std::vector<std::string>& operation_modules);
+
+}  // namespace trainscope

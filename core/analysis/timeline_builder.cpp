@@ -1,0 +1,187 @@
+#include "analysis/timeline_builder.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "tracking/memory_observer.h"
+#include "tracking/operation_observer.h"
+#include "tracking/timeline_recorder.h"
+
+namespace trainscope {
+namespace {
+
+constexpr const char* kOutsideOperations = "(outside operations)";
+
+// The top-level forward operation whose sequence range holds `sequence_nr`, or -1.
+int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t sequence_nr) {
+    if (sequence_nr < 0) {
+        return -1;
+    }
+    const auto seq = static_cast<uint64_t>(sequence_nr);
+    auto it = std::upper_bound(
+        operations.begin(), operations.end(), seq,
+        [](uint64_t s, const OperationRecord& record) { return s < record.seq_begin; });
+    if (it == operations.begin()) {
+        return -1;
+    }
+    --it;
+    return seq < it->seq_end ? static_cast<int>(it - operations.begin()) : -1;
+}
+
+}  // namespace
+
+TimelineReport buildTimeline(const TimelineSources& sources) {
+    const OperationObserver& observed = *sources.observed;
+    const MemoryObserver& memory = *sources.memory;
+    const TimelineRecorder& recorder = *observed.timeline();
+    const auto& threads = recorder.threads();
+    const std::vector<OperationRecord>& operations = observed.operations();
+    const std::vector<OperationRecord>& captured = *sources.captured;
+    const std::vector<std::string>& modules = *sources.operation_modules;
+    const int64_t offset = recorder.epochOffsetNs();
+    const uint64_t pid = static_cast<uint64_t>(::getpid());
+
+    TimelineReport report;
+    report.device_id = sources.device_id;
+
+    std::unordered_map<uint64_t, uint64_t> os_tid_of;  // RecordFunction thread id -> OS tid
+    for (const auto& thread : threads) {
+        os_tid_of[thread->record_function_tid] = thread->os_tid;
+    }
+
+    // Per thread, in start order: assign each event its row's attributes, tracking nesting so
+    // that a nested call inherits the operation of the call it runs in.
+    std::vector<std::vector<ApiCall>> calls(threads.size());
+    int64_t next_connection = 0;
+    std::vector<int> callchain_of_operation(captured.size(), -1);
+    size_t next_top_level = 0;
+    size_t next_inputs = 0;
+    bool inputs_match = sources.call_inputs != nullptr;
+    std::vector<int64_t> forward_connection(operations.size(), -1);
+    std::vector<std::pair<int, int64_t>> backward_links;  // (operation, connection id)
+
+    for (size_t t = 0; t < threads.size(); ++t) {
+        const ThreadTimeline& thread = *threads[t];
+        const bool forward_thread = thread.record_function_tid == observed.forwardThread();
+        // Open calls on this thread: (end time, operation index it belongs to).
+        std::vector<std::pair<int64_t, int>> open;
+        for (uint32_t i = 0; i < thread.events.size(); ++i) {
+            const TimelineEvent& event = thread.events[i];
+            while (!open.empty() && open.back().first <= event.start_ns) {
+                open.pop_back();
+            }
+            ApiCall call;
+            call.start_ns = event.start_ns + offset;
+            call.end_ns = (event.end_ns ? event.end_ns : event.start_ns) + offset;
+            call.global_tid = pid << 32 | thread.os_tid;
+            call.connection_id = next_connection++;
+            call.name = thread.names[event.name];
+            if (event.sequence_nr >= 0) {
+                call.sequence_number = event.sequence_nr;
+            }
+            if (event.backward) {
+                const auto it = os_tid_of.find(event.fwd_thread);
+                call.fwd_thread_id = it != os_tid_of.end() ? it->second : event.fwd_thread;
+            }
+            int operation = open.empty() ? -1 : open.back().second;
+            const bool in_forward =
+                event.start_ns >= memory.startNs() && event.start_ns < memory.backwardNs();
+            if (forward_thread && !event.backward && open.empty() && in_forward &&
+                next_top_level < operations.size()) {
+                // A top-level forward operation: the observer's records are in this order.
+                operation = static_cast<int>(next_top_level++);
+                forward_connection[operation] = call.connection_id;
+                if (static_cast<size_t>(operation) < captured.size() &&
+                    captured[operation].name == call.name && !captured[operation].frames.empty()) {
+                    int& chain = callchain_of_operation[operation];
+                    if (chain < 0) {
+                        chain = static_cast<int>(report.callchains.size());
+                        report.callchains.push_back(captured[operation].frames);
+                    }
+                }
+            } else if (event.backward) {
+                const int linked = operationOfSequence(operations, event.sequence_nr);
+                if (linked >= 0) {
+                    operation = linked;
+                    backward_links.emplace_back(linked, call.connection_id);
+                }
+            }
+            if (operation >= 0) {
+                if (!event.backward && static_cast<size_t>(operation) < captured.size()) {
+                    call.callchain = callchain_of_operation[operation];
+                }
+                if (static_cast<size_t>(operation) < modules.size()) {
+                    call.module_path = modules[operation];
+                }
+            }
+            if (forward_thread && !event.backward && inputs_match) {
+                const auto& inputs = *sources.call_inputs;
+                if (next_inputs < inputs.size() && inputs[next_inputs].name == call.name) {
+                    call.input_shapes = inputs[next_inputs].shapes;
+                    call.input_dtypes = inputs[next_inputs].dtypes;
+                    ++next_inputs;
+                } else {
+                    inputs_match = false;  // the iterations differ from here: no guessing
+                }
+            }
+            open.emplace_back(event.end_ns ? event.end_ns : event.start_ns, operation);
+            calls[t].push_back(std::move(call));
+        }
+    }
+    for (const auto& [operation, backward] : backward_links) {
+        if (forward_connection[operation] >= 0) {
+            report.connections.emplace_back(forward_connection[operation], backward);
+        }
+    }
+    for (auto& thread_calls : calls) {
+        for (ApiCall& call : thread_calls) {
+            report.calls.push_back(std::move(call));
+        }
+    }
+    std::stable_sort(report.calls.begin(), report.calls.end(),
+                     [](const ApiCall& a, const ApiCall& b) { return a.start_ns < b.start_ns; });
+
+    // Memory: the totals when the iteration began, then one sample per allocation and free;
+    // each block allocated in the iteration with the top-level call that allocated it.
+    const std::vector<MemoryEvent>& events = memory.events();
+    int64_t start_total = 0;
+    for (const auto& [ptr, block] : memory.liveAtStart()) {
+        start_total += block.bytes;
+    }
+    // On the CPU what is reserved is what is allocated; CUDA's allocator reports its own.
+    const bool own_reserved =
+        !events.empty() && events.front().total_reserved != events.front().total_allocated;
+    const int64_t start_reserved = own_reserved ? events.front().total_reserved : start_total;
+    report.memory.push_back({memory.startNs() + offset, start_total, start_reserved, start_total});
+    std::unordered_map<void*, size_t> open_blocks;
+    for (const MemoryEvent& event : events) {
+        const MemorySample sample{event.time_ns + offset, event.total_allocated,
+                                  event.total_reserved, event.total_allocated};
+        report.memory.push_back(sample);
+        if (event.bytes > 0) {
+            BlockLifetime block;
+            block.size_bytes = event.bytes;
+            block.allocation = sample;
+            block.operation_name = kOutsideOperations;
+            if (event.outer_event >= 0) {
+                const ThreadTimeline& thread = *threads.at(event.outer_event >> 32);
+                block.operation_name =
+                    thread.names[thread.events.at(event.outer_event & 0xffffffff).name];
+            }
+            open_blocks[event.ptr] = report.blocks.size();
+            report.blocks.push_back(std::move(block));
+        } else if (const auto it = open_blocks.find(event.ptr); it != open_blocks.end()) {
+            report.blocks[it->second].release = sample;
+            open_blocks.erase(it);
+        }
+    }
+    report.steps.push_back({sources.step_id, memory.startNs() + offset, memory.endNs() + offset});
+    report.phases = {{"forward", memory.startNs() + offset, memory.backwardNs() + offset},
+                     {"backward", memory.backwardNs() + offset, memory.stepNs() + offset},
+                     {"optimizer", memory.stepNs() + offset, memory.endNs() + offset}};
+    return report;
+}
+
+}  // namespace trainscope

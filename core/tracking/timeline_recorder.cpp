@@ -1,0 +1,120 @@
+#include "tracking/timeline_recorder.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <unordered_map>
+
+namespace trainscope {
+namespace {
+
+std::atomic<uint64_t> g_generation{0};
+
+// Direct-mapped cache from a name's address to its index in the thread's names.
+constexpr size_t kNameCacheSize = 256;
+struct NameCacheSlot {
+    const char* address = nullptr;
+    uint32_t index = 0;
+};
+
+}  // namespace
+
+// A thread's recording state, valid while `generation` is the recorder's.
+struct TimelineRecorder::ThreadState {
+    uint64_t generation = 0;
+    uint32_t thread_index = 0;
+    ThreadTimeline* timeline = nullptr;
+    // Open events: index and RecordFunction handle, so an end matches its begin.
+    std::vector<std::pair<uint32_t, uint64_t>> open;
+    NameCacheSlot cache[kNameCacheSize];
+    std::unordered_map<std::string, uint32_t> by_text;
+
+    uint32_t intern(const char* name) {
+        NameCacheSlot& slot = cache[(reinterpret_cast<uintptr_t>(name) >> 3) % kNameCacheSize];
+        if (slot.address == name && timeline->names[slot.index] == name) {
+            return slot.index;
+        }
+        auto [it, added] = by_text.try_emplace(name, static_cast<uint32_t>(timeline->names.size()));
+        if (added) {
+            timeline->names.emplace_back(name);
+        }
+        slot = {name, it->second};
+        return it->second;
+    }
+};
+
+int64_t timelineNowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+TimelineRecorder::TimelineRecorder() : generation_(++g_generation) {
+    const int64_t steady = timelineNowNs();
+    const int64_t epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+    epoch_offset_ns_ = epoch - steady;
+}
+
+TimelineRecorder::ThreadState& TimelineRecorder::threadState() {
+    // One state per thread, reused by later recorders (a new generation resets it).
+    static thread_local ThreadState state;
+    return state;
+}
+
+TimelineRecorder::ThreadState& TimelineRecorder::stateOfThisThread() {
+    ThreadState& state = threadState();
+    if (state.generation != generation_) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto timeline = std::make_unique<ThreadTimeline>();
+        timeline->os_tid = static_cast<uint64_t>(::syscall(SYS_gettid));
+        timeline->record_function_tid = at::RecordFunction::currentThreadId();
+        timeline->events.reserve(4096);
+        state.generation = generation_;
+        state.thread_index = static_cast<uint32_t>(threads_.size());
+        state.timeline = timeline.get();
+        state.open.clear();
+        std::fill(std::begin(state.cache), std::end(state.cache), NameCacheSlot{});
+        state.by_text.clear();
+        threads_.push_back(std::move(timeline));
+    }
+    return state;
+}
+
+void TimelineRecorder::begin(const at::RecordFunction& fn) {
+    ThreadState& state = stateOfThisThread();
+    TimelineEvent event;
+    event.name = state.intern(fn.name());
+    event.sequence_nr = fn.seqNr();
+    event.backward = fn.scope() == at::RecordScope::BACKWARD_FUNCTION;
+    event.fwd_thread = event.backward ? fn.forwardThreadId() : 0;
+    std::vector<TimelineEvent>& events = state.timeline->events;
+    state.open.emplace_back(static_cast<uint32_t>(events.size()), fn.handle());
+    event.start_ns = timelineNowNs();  // last, so the bookkeeping above is not in the event
+    events.push_back(event);
+}
+
+void TimelineRecorder::end(const at::RecordFunction& fn) {
+    const int64_t now = timelineNowNs();
+    ThreadState& state = stateOfThisThread();
+    if (state.open.empty() || state.open.back().second != fn.handle()) {
+        return;  // began before recording started
+    }
+    state.timeline->events[state.open.back().first].end_ns = now;
+    state.open.pop_back();
+}
+
+int64_t TimelineRecorder::outermostOpenEvent() const {
+    const ThreadState& state = threadState();
+    if (state.generation != generation_ || state.open.empty()) {
+        return -1;
+    }
+    return static_cast<int64_t>(state.thread_index) << 32 | state.open.front().first;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,71 @@
+// Records every RecordFunction event of an iteration (operations, nested operations, backward
+// nodes, optimizer operations, on every thread) with its start and end time, for the timeline
+// report. The operation observer owns one and feeds it from its callbacks, so one callback
+// serves all observation.
+//
+// Each thread appends to its own buffer, so recording takes no lock after a thread's first
+// event; names are interned per thread through a cache keyed by the name's address (checked
+// by content, since a backward node's name may live in a temporary string).
+#pragma once
+
+#include <ATen/record_function.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace trainscope {
+
+// Nanoseconds on the steady clock: the one clock of a timeline (converted to epoch time when
+// the report is assembled, by one offset).
+int64_t timelineNowNs();
+
+struct TimelineEvent {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int64_t sequence_nr = -1;
+    uint64_t fwd_thread = 0;  // RecordFunction's id of the forward thread (backward nodes)
+    uint32_t name = 0;        // index into the thread's names
+    bool backward = false;    // a backward node (BACKWARD_FUNCTION scope)
+};
+
+// The events of one thread, in start order.
+struct ThreadTimeline {
+    uint64_t os_tid = 0;
+    uint64_t record_function_tid = 0;  // RecordFunction's id for the thread
+    std::vector<std::string> names;
+    std::vector<TimelineEvent> events;
+};
+
+class TimelineRecorder {
+  public:
+    TimelineRecorder();
+    TimelineRecorder(const TimelineRecorder&) = delete;
+    TimelineRecorder& operator=(const TimelineRecorder&) = delete;
+
+    void begin(const at::RecordFunction& fn);
+    void end(const at::RecordFunction& fn);
+
+    // The outermost event open on the calling thread, as (thread index << 32 | event index),
+    // or -1: what an allocation made now belongs to.
+    int64_t outermostOpenEvent() const;
+
+    // The threads' timelines; valid once recording has stopped.
+    const std::vector<std::unique_ptr<ThreadTimeline>>& threads() const { return threads_; }
+    // Steady-clock ns to epoch ns: add this.
+    int64_t epochOffsetNs() const { return epoch_offset_ns_; }
+
+  private:
+    struct ThreadState;
+    static ThreadState& threadState();
+    ThreadState& stateOfThisThread();
+
+    uint64_t generation_;
+    int64_t epoch_offset_ns_;
+    std::mutex mutex_;  // guards threads_ when a thread joins
+    std::vector<std::unique_ptr<ThreadTimeline>> threads_;
+};
+
+}  // namespace trainscope
