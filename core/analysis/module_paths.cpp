@@ -21,7 +21,7 @@ bool isWithin(const std::string& path, const std::string& module) {
 }
 
 // One level of "instance(Type)::function": the instance and the type. Levels that name no
-// module of their own (the top, the same module again, a free function) give an empty instance.
+// module of their own give an empty instance.
 struct Level {
     std::string instance;
     std::string type;
@@ -34,7 +34,10 @@ Level parseLevel(const std::string& text) {
         return {};
     }
     Level level{text.substr(0, open), lastComponent(text.substr(open + 1, close - open - 1))};
-    if (level.instance == "TOP" || level.instance == "SELF") {
+    // The top module, the same module again, a call of a free function (which the
+    // interpreter runs as a frame of its own: "CALL_FUNCTION::batch_norm()::batch_norm").
+    if (level.instance == "TOP" || level.instance == "SELF" ||
+        level.instance.rfind("CALL_FUNCTION", 0) == 0) {
         level.instance.clear();
     }
     return level;

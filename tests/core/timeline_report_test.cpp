@@ -274,4 +274,25 @@ TEST(ModulePaths, NameEachOperationsModuleInstance) {
     }
 }
 
+// A library module that calls a free function (BatchNorm1d calls F.batch_norm, which the
+// interpreter runs as a frame of its own) is still the module of the operation.
+TEST(ModulePaths, AFreeFunctionCalledByAModuleKeepsTheModule) {
+    const std::string dir = test::makeTempDir();
+    RunPlan plan;
+    plan.config.model = INDEXED_ARCHIVE;
+    plan.config.inputs = {parseInputSpec("4x16")};
+    plan.config.warmup = 1;
+    plan.config.iterations = 1;
+    plan.measure = Measure::Time;
+    plan.output = dir + "/t.sqlite";
+    const RunResult result = runAndWrite(plan);
+    fs::remove_all(dir);
+    std::map<std::string, std::string> module_of;
+    for (const RunTimeEntry& entry : result.time->entries) {
+        module_of[entry.operation_name] = entry.module_path;
+    }
+    EXPECT_EQ(module_of["aten::batch_norm"], "norm");
+    EXPECT_EQ(module_of["aten::index"], "");
+}
+
 }  // namespace
