@@ -136,10 +136,6 @@
         <translation>%1 ms</translation>
     </message>
     <message>
-        <source>Peak memory %1</source>
-        <translation>Spitzenspeicher %1</translation>
-    </message>
-    <message>
         <source>Gradients</source>
         <translation>Gradienten</translation>
     </message>
@@ -206,6 +202,18 @@
     <message>
         <source>%1 (could not be read: %2)</source>
         <translation>%1 (nicht lesbar: %2)</translation>
+    </message>
+    <message>
+        <source>Peak memory %1, at that instant</source>
+        <translation>Spitzenspeicher %1, in diesem Moment</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>Optimiererzustand</translation>
+    </message>
+    <message>
+        <source>Memory over the iteration (no breakdown at the peak)</source>
+        <translation>Speicher über die Iteration (keine Aufschlüsselung zur Spitze)</translation>
     </message>
 </context>
 <context>
@@ -665,10 +673,6 @@
         <translation>Spitzenspeicher: %1</translation>
     </message>
     <message>
-        <source>Weights: %1   Gradients: %2   Activations: %3   Other: %4</source>
-        <translation>Gewichte: %1   Gradienten: %2   Aktivierungen: %3   Sonstiges: %4</translation>
-    </message>
-    <message>
         <source>Top operations by activation memory</source>
         <translation>Operationen mit dem meisten Aktivierungsspeicher</translation>
     </message>
@@ -683,6 +687,22 @@
     <message>
         <source>Could not read the report&apos;s totals: %1</source>
         <translation>Die Summen des Berichts konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>At the peak: weights %1   gradients %2   optimizer state %3   activations %4   other %5</source>
+        <translation>Zur Spitze: Gewichte %1   Gradienten %2   Optimiererzustand %3   Aktivierungen %4   Sonstiges %5</translation>
+    </message>
+    <message>
+        <source>The parts at the peak sum to %1, not to the peak.</source>
+        <translation>Die Teile zur Spitze ergeben %1, nicht die Spitze.</translation>
+    </message>
+    <message>
+        <source>Over the iteration: weights %1   gradients %2   activations %3</source>
+        <translation>Über die Iteration: Gewichte %1   Gradienten %2   Aktivierungen %3</translation>
+    </message>
+    <message>
+        <source>Modules at the peak</source>
+        <translation>Module zur Spitze</translation>
     </message>
 </context>
 <context>

@@ -136,10 +136,6 @@
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <source>Peak memory %1</source>
-        <translation>峰值内存 %1</translation>
-    </message>
-    <message>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
@@ -206,6 +202,18 @@
     <message>
         <source>%1 (could not be read: %2)</source>
         <translation>%1（无法读取：%2）</translation>
+    </message>
+    <message>
+        <source>Peak memory %1, at that instant</source>
+        <translation>峰值内存 %1（该时刻）</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Memory over the iteration (no breakdown at the peak)</source>
+        <translation>整个迭代的内存（无峰值时刻分解）</translation>
     </message>
 </context>
 <context>
@@ -665,10 +673,6 @@
         <translation>峰值内存：%1</translation>
     </message>
     <message>
-        <source>Weights: %1   Gradients: %2   Activations: %3   Other: %4</source>
-        <translation>权重：%1   梯度：%2   激活：%3   其他：%4</translation>
-    </message>
-    <message>
         <source>Top operations by activation memory</source>
         <translation>激活内存最多的算子</translation>
     </message>
@@ -683,6 +687,22 @@
     <message>
         <source>Could not read the report&apos;s totals: %1</source>
         <translation>无法读取报告的汇总：%1</translation>
+    </message>
+    <message>
+        <source>At the peak: weights %1   gradients %2   optimizer state %3   activations %4   other %5</source>
+        <translation>峰值时刻：权重 %1   梯度 %2   优化器状态 %3   激活 %4   其他 %5</translation>
+    </message>
+    <message>
+        <source>The parts at the peak sum to %1, not to the peak.</source>
+        <translation>峰值时刻各部分之和为 %1，不等于峰值。</translation>
+    </message>
+    <message>
+        <source>Over the iteration: weights %1   gradients %2   activations %3</source>
+        <translation>整个迭代：权重 %1   梯度 %2   激活 %3</translation>
+    </message>
+    <message>
+        <source>Modules at the peak</source>
+        <translation>峰值时刻的模块</translation>
     </message>
 </context>
 <context>

@@ -66,7 +66,7 @@ void exerciseReport(const ReportFile& report) {
         const auto summary = memorySummary(db, &error);
         if (!summary)
             return;
-        (void)summary->other();
+        (void)topModulesAtPeak(db, 10);
         (void)topWeights(db, 10);
         (void)topActivations(db, 10);
         std::unique_ptr<SqlTableModel> weights(weightsModel(db, summary->peak, nullptr));

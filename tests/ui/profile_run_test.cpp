@@ -250,6 +250,15 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
         << window_.lastError().toStdString();
     EXPECT_EQ(window_.browser()->timeSummary()->operations, 4);
     EXPECT_EQ(filesInRuns().size(), 3);  // the memory, run time and timeline reports
+    // The overview breaks the peak down at its instant, and the parts make the peak.
+    const auto& memory = window_.browser()->memorySummary();
+    ASSERT_TRUE(memory && memory->at_peak);
+    EXPECT_EQ(memory->at_peak->total(), memory->peak);
+    EXPECT_GT(memory->at_peak->weights, 0);
+    EXPECT_TRUE(window_.browser()->overviewText().contains(QStringLiteral("At the peak")))
+        << window_.browser()
+               ->overviewText()
+               .toStdString();  // the memory, run time and timeline reports
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "report/report_file.h"
 
+#include "trainscope/report_format.h"
+
 #include <QAtomicInt>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -80,6 +82,12 @@ const ValueRule kLibraryFrameRules[] = {
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
     {"trainscope_library_frames", TS_TEXT("file_path") " AND " TS_TEXT("library_root"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
+};
+const ValueRule kPeakByModuleRules[] = {
+    {"trainscope_peak_by_module", TS_SIZE("size_bytes"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
+    {"trainscope_peak_by_module", TS_TEXT("module_path") " AND " TS_TEXT("kind"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
 };
 const ValueRule kMetadataRules[] = {
     {"trainscope_metadata", TS_TEXT("key") " AND " TS_TEXT("value"),
@@ -170,6 +178,11 @@ QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const Va
     if (problem.isEmpty() && names.contains(QLatin1String("trainscope_metadata"))) {
         const TableContract metadata[] = {{"trainscope_metadata", "key, value"}};
         problem = checkTables(db, metadata, kMetadataRules);
+    }
+    if (problem.isEmpty() && names.contains(QLatin1String(report_format::kPeakByModuleTable))) {
+        const TableContract peak[] = {
+            {"trainscope_peak_by_module", "module_path, kind, size_bytes"}};
+        problem = checkTables(db, peak, kPeakByModuleRules);
     }
     return problem;
 }

@@ -67,8 +67,29 @@ std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
                error);
     if (!row)
         return std::nullopt;
-    return MemorySummary{row->value(0).toLongLong(), row->value(1).toLongLong(),
-                         row->value(2).toLongLong(), row->value(3).toLongLong()};
+    MemorySummary summary{row->value(0).toLongLong(), row->value(1).toLongLong(),
+                          row->value(2).toLongLong(), row->value(3).toLongLong(), std::nullopt};
+    // The breakdown at the peak: all five keys, or none (a report of another tool).
+    const char* const keys[] = {report_format::kPeakWeightsKey, report_format::kPeakGradientsKey,
+                                report_format::kPeakOptimizerStateKey,
+                                report_format::kPeakActivationsKey, report_format::kPeakOtherKey};
+    QStringList parts;
+    for (const char* key : keys)
+        parts << QStringLiteral("(SELECT MAX(size_bytes) FROM misc_sizes WHERE key = '%1')")
+                     .arg(QLatin1String(key));
+    auto peak =
+        single(db, QStringLiteral("SELECT %1").arg(parts.join(QStringLiteral(", "))), error);
+    if (!peak)
+        return std::nullopt;
+    bool complete = true;
+    for (int i = 0; i < 5; ++i)
+        complete = complete && !peak->value(i).isNull();
+    if (complete) {
+        summary.at_peak = PeakParts{peak->value(0).toLongLong(), peak->value(1).toLongLong(),
+                                    peak->value(2).toLongLong(), peak->value(3).toLongLong(),
+                                    peak->value(4).toLongLong()};
+    }
+    return summary;
 }
 
 std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
@@ -113,6 +134,17 @@ TopEntries topActivations(QSqlDatabase db, int count) {
                                          "LIMIT %1")
                               .arg(count)
                               .arg(kMaxShownText));
+}
+
+TopEntries topModulesAtPeak(QSqlDatabase db, int count) {
+    if (!hasTable(db, QLatin1String(report_format::kPeakByModuleTable)))
+        return {};
+    return topEntries(db, QStringLiteral("SELECT 0, substr(module_path, 1, %2), SUM(size_bytes), 0 "
+                                         "FROM %3 WHERE module_path != '' GROUP BY module_path "
+                                         "ORDER BY 3 DESC, 2 LIMIT %1")
+                              .arg(count)
+                              .arg(kMaxShownText)
+                              .arg(QLatin1String(report_format::kPeakByModuleTable)));
 }
 
 TopEntries topWeights(QSqlDatabase db, int count) {

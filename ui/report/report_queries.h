@@ -14,12 +14,25 @@ namespace trainscope::ui {
 // Longest name or path shown: a report may hold megabytes in one (it is untrusted input).
 constexpr int kMaxShownText = 1000;
 
+// What was allocated at the instant of the peak (TrainScope's misc_sizes keys; other tools'
+// reports lack them).
+struct PeakParts {
+    qint64 weights = 0;
+    qint64 gradients = 0;
+    qint64 optimizer_state = 0;
+    qint64 activations = 0;
+    qint64 other = 0;
+    qint64 total() const { return weights + gradients + optimizer_state + activations + other; }
+};
+
 struct MemorySummary {
     qint64 peak = 0;
+    // Totals over the iteration: all weights, all gradients, all activation entries. They are
+    // not all allocated at once, so they need not fit in the peak.
     qint64 weights = 0;
     qint64 gradients = 0;
     qint64 activations = 0;
-    qint64 other() const { return qMax<qint64>(0, peak - weights - gradients - activations); }
+    std::optional<PeakParts> at_peak;
 };
 
 struct TimeSummary {
@@ -67,6 +80,9 @@ struct TopEntries {
 TopEntries topOperationsByTime(QSqlDatabase db, int count);
 TopEntries topActivations(QSqlDatabase db, int count);
 TopEntries topWeights(QSqlDatabase db, int count);
+// The modules that held most at the instant of the peak (TrainScope's own table; none in
+// other tools' reports).
+TopEntries topModulesAtPeak(QSqlDatabase db, int count);
 
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent);
 SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent);

@@ -127,12 +127,24 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
 
 QChartView* memoryBreakdownChart(const MemorySummary& summary) {
     auto* chart = new QChart;
-    chart->setTitle(QObject::tr("Peak memory %1").arg(formatBytes(summary.peak)));
-    chart->addSeries(pieOf({{QObject::tr("Weights"), double(summary.weights)},
-                            {QObject::tr("Gradients"), double(summary.gradients)},
-                            {QObject::tr("Activations"), double(summary.activations)},
-                            {QObject::tr("Other"), double(summary.other())}},
-                           humanBytes, exactBytes));
+    if (const auto& peak = summary.at_peak) {
+        chart->setTitle(
+            QObject::tr("Peak memory %1, at that instant").arg(formatBytes(summary.peak)));
+        chart->addSeries(pieOf({{QObject::tr("Weights"), double(peak->weights)},
+                                {QObject::tr("Gradients"), double(peak->gradients)},
+                                {QObject::tr("Optimizer state"), double(peak->optimizer_state)},
+                                {QObject::tr("Activations"), double(peak->activations)},
+                                {QObject::tr("Other"), double(peak->other)}},
+                               humanBytes, exactBytes));
+    } else {
+        // Another tool's report: only totals over the iteration, which were not all allocated
+        // at once, so they are not shown as parts of the peak.
+        chart->setTitle(QObject::tr("Memory over the iteration (no breakdown at the peak)"));
+        chart->addSeries(pieOf({{QObject::tr("Weights"), double(summary.weights)},
+                                {QObject::tr("Gradients"), double(summary.gradients)},
+                                {QObject::tr("Activations"), double(summary.activations)}},
+                               humanBytes, exactBytes));
+    }
     chart->legend()->hide();
     return viewOf(chart);
 }

@@ -23,6 +23,7 @@ namespace {
 // Bars in the memory and time tabs' charts (the overview shows fewer).
 constexpr int kActivationBars = 10;
 constexpr int kOperationBars = 15;
+constexpr int kModuleBars = 8;
 
 }  // namespace
 
@@ -52,8 +53,10 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
         memory_summary_ ? topActivations(memory_db, kActivationBars) : TopEntries();
     const TopEntries top_operations =
         time_summary_ ? topOperationsByTime(time_db, kOperationBars) : TopEntries();
-    auto* overview =
-        new OverviewPage(memory_summary_, top_activations, time_summary_, top_operations, error);
+    const TopEntries top_modules =
+        memory_summary_ ? topModulesAtPeak(memory_db, kModuleBars) : TopEntries();
+    auto* overview = new OverviewPage(memory_summary_, top_activations, top_modules, time_summary_,
+                                      top_operations, error);
     overview_text_ = overview->text();
     tabs_->addTab(overview, tr("Overview"));
     if (memory_summary_) {
