@@ -10,6 +10,7 @@
 // Then the wide MLP (d_model=1024), where the time pass must not distort what it times.
 #include <ATen/record_function.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
+#include <glog/logging.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>
 
@@ -55,21 +56,35 @@ using Setup = std::function<std::shared_ptr<IterationListener>()>;
 
 struct Cost {
     double off_ms = 0, on_ms = 0;
+    double extra_ms = 0;     // median over rounds of (observed - unobserved) within a round
+    std::vector<double> on;  // per round, for ratios between configurations
 };
 
-Cost measure(Workload& workload, const Setup& setup, int rounds) {
-    std::vector<double> off, on;
+// Each round runs every configuration in turn, each as an unobserved iteration followed by an
+// observed one (see below), so that the machine's drift (a shared VM) hits all of them alike.
+std::vector<Cost> measure(Workload& workload, const std::vector<Setup>& setups, int rounds) {
+    std::vector<std::vector<double>> off(setups.size()), on(setups.size()), extra(setups.size());
     for (int i = 0; i < rounds; ++i) {
-        IterationListener none;
-        double start = nowMs();
-        workload.runIteration(none);
-        off.push_back(nowMs() - start);
-        std::shared_ptr<IterationListener> listener = setup();
-        start = nowMs();
-        workload.runIteration(*listener);
-        on.push_back(nowMs() - start);
+        for (size_t c = 0; c < setups.size(); ++c) {
+            IterationListener none;
+            double start = nowMs();
+            workload.runIteration(none);
+            off[c].push_back(nowMs() - start);
+            // Observed twice, timed the second time: a run's observers exist before the
+            // iteration they measure, so their first sight of the model's blocks (frees of
+            // blocks they never saw allocated, growing tables) is not the steady cost.
+            std::shared_ptr<IterationListener> listener = setups[c]();
+            workload.runIteration(*listener);
+            start = nowMs();
+            workload.runIteration(*listener);
+            on[c].push_back(nowMs() - start);
+            extra[c].push_back(on[c].back() - off[c].back());
+        }
     }
-    return {median(off), median(on)};
+    std::vector<Cost> costs;
+    for (size_t c = 0; c < setups.size(); ++c)
+        costs.push_back({median(off[c]), median(on[c]), median(extra[c]), on[c]});
+    return costs;
 }
 
 // An empty RecordFunction callback on the scopes the observers use, counting events.
@@ -106,61 +121,43 @@ class EmptyMemoryHook : public c10::MemoryReportingInfoBase {
     bool memoryProfilingEnabled() const override { return true; }
 };
 
-// The memory pass: the operation observer, and a memory observer installed when the forward
-// pass begins. (In a run it exists before the model; here it is made per iteration, and a
-// block from an earlier iteration freed under it would make c10 log a warning each time.)
-class MemoryPass : public IterationListener {
-  public:
-    explicit MemoryPass(bool timeline) : operations_(options(timeline)) {}
-    void forwardBegins() override {
-        memory_ = std::make_unique<MemoryObserver>(c10::DeviceType::CPU);
-        memory_->attributeTo(&operations_);
-        operations_.forwardBegins();
-        memory_->forwardBegins();
+// The memory pass: the operation observer attributing allocations to operations, and the
+// memory observer, made before the iterations it observes, as in a run.
+struct MemoryPassObservers {
+    explicit MemoryPassObservers(bool timeline)
+        : memory(c10::DeviceType::CPU), operations(options(timeline)) {
+        memory.attributeTo(&operations);
     }
-    void backwardBegins() override {
-        operations_.backwardBegins();
-        memory_->backwardBegins();
-    }
-    void backwardEnded() override {
-        operations_.backwardEnded();
-        memory_->backwardEnded();
-    }
-    void iterationEnded() override {
-        operations_.iterationEnded();
-        memory_->iterationEnded();
-        memory_.reset();
-    }
-
-  private:
     static OperationObserver::Options options(bool timeline) {
         OperationObserver::Options options;
         options.timeline = timeline;
         return options;
     }
-    OperationObserver operations_;
-    std::unique_ptr<MemoryObserver> memory_;
+    MemoryObserver memory;
+    OperationObserver operations;
 };
 
-// The floor of the memory pass: an empty callback, and an empty memory hook installed in the
-// same way.
-class EmptyHooks : public IterationListener {
+class MemoryPass : private MemoryPassObservers, public IterationListeners {
   public:
-    void forwardBegins() override {
-        guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE,
-                                                       std::make_shared<EmptyMemoryHook>());
-    }
-    void iterationEnded() override { guard_.reset(); }
+    explicit MemoryPass(bool timeline)
+        : MemoryPassObservers(timeline), IterationListeners({&operations, &memory}) {}
+};
 
+// The floor of the memory pass: an empty callback and an empty memory hook.
+class EmptyHooks : public IterationListener {
   private:
     EmptyCallback callback_{false};
-    std::unique_ptr<c10::DebugInfoGuard> guard_;
+    c10::DebugInfoGuard guard_{c10::DebugInfoKind::PROFILER_STATE,
+                               std::make_shared<EmptyMemoryHook>()};
 };
 
 }  // namespace
 
 int main() {
     torch::jit::setGraphExecutorOptimize(false);  // as the profiler runs models
+    // c10 warns when a block it did not see allocated is freed under a memory hook, as blocks
+    // of the unobserved iterations are here; the warning is not news.
+    FLAGS_minloglevel = google::GLOG_ERROR;
     bool met = true;
     const std::string folder = std::filesystem::temp_directory_path() / "trainscope-bench-XXXXXX";
     std::vector<char> name(folder.begin(), folder.end());
@@ -173,8 +170,7 @@ int main() {
     Workload tiny(config);
 
     // Events and top-level operations per iteration.
-    measure(
-        tiny, [] { return std::make_shared<IterationListener>(); }, 100);  // warm-up
+    measure(tiny, {[] { return std::make_shared<IterationListener>(); }}, 100);  // warm-up
     g_events = 0;
     {
         EmptyCallback counter(true);
@@ -193,23 +189,16 @@ int main() {
         "events and %.0f top-level operations per iteration\n",
         kLayers, events, operations);
 
-    const int rounds = 2000;
-    const Cost floor_rf = measure(
-        tiny, [] { return std::make_shared<EmptyCallback>(false); }, rounds);
-    const Cost floor_memory = measure(
-        tiny, [] { return std::make_shared<EmptyHooks>(); }, rounds);
-    const Cost time_pass = measure(
-        tiny, [] { return std::make_shared<OperationObserver>(timeOptions()); }, rounds);
-    const Cost memory = measure(
-        tiny, [] { return std::make_shared<MemoryPass>(false); }, rounds);
-    const Cost memory_timeline = measure(
-        tiny, [] { return std::make_shared<MemoryPass>(true); }, rounds);
     SourceLocator locator(std::filesystem::path(config.model).parent_path().string());
     std::vector<const c10::TensorImpl*> weights;
     for (const NamedParameter& p : tiny.parameters())
         weights.push_back(p.tensor.unsafeGetTensorImpl());
-    const Cost capture = measure(
-        tiny,
+    const std::vector<Setup> setups = {
+        [] { return std::make_shared<EmptyCallback>(false); },
+        [] { return std::make_shared<EmptyHooks>(); },
+        [] { return std::make_shared<OperationObserver>(timeOptions()); },
+        [] { return std::make_shared<MemoryPass>(false); },
+        [] { return std::make_shared<MemoryPass>(true); },
         [&] {
             OperationObserver::Options options;
             options.frames = &locator;
@@ -217,37 +206,41 @@ int main() {
             options.modules = true;
             options.inputs = true;
             return std::make_shared<OperationObserver>(options);
-        },
-        rounds / 4);
+        }};
+    const std::vector<Cost> costs = measure(tiny, setups, 1000);
+    const Cost& floor_rf = costs[0];
+    const Cost& floor_memory = costs[1];
+    const Cost& memory = costs[3];
+    const Cost& memory_timeline = costs[4];
 
     auto print = [&](const char* name, const Cost& cost) {
-        const double extra_us = (cost.on_ms - cost.off_ms) * 1000.0;
+        const double extra_us = cost.extra_ms * 1000.0;
         std::printf("  %-34s %8.4f ms vs %8.4f ms off: %6.3fx, %6.3f us/event, %7.3f us/op\n", name,
                     cost.on_ms, cost.off_ms, cost.on_ms / cost.off_ms, extra_us / events,
                     extra_us / operations);
         return extra_us / events;
     };
-    std::printf("median iteration, observed vs unobserved (alternating):\n");
+    std::printf("median iteration, observed vs unobserved (interleaved rounds):\n");
     const double floor_rf_us = print("empty callback (floor)", floor_rf);
     const double floor_us = print("empty callback + memory hook", floor_memory);
-    print("time pass", time_pass);
+    print("time pass", costs[2]);
     const double memory_us = print("memory pass", memory);
     print("memory pass + timeline", memory_timeline);
-    print("stack capture (frames, inputs)", capture);
+    print("stack capture (frames, inputs)", costs[5]);
     std::printf("  (the floor of the RecordFunction callback alone: %.3f us/event)\n", floor_rf_us);
     met &= report("memory pass per event / floor per event", memory_us / floor_us, "x", 1.2,
                   "<= 1.2x the same hooks doing nothing");
-    // Each ratio is to its own interleaved unobserved iterations, so drift between the two
-    // measurements cancels.
-    const double with_timeline = memory_timeline.on_ms / memory_timeline.off_ms;
-    const double without = memory.on_ms / memory.off_ms;
-    met &= report("timeline recording, added to the memory pass's iteration",
-                  (with_timeline / without - 1.0) * 100.0, "%", 10.0, "<= 10%");
+    // The same round's memory-pass iteration with and without the timeline.
+    std::vector<double> added;
+    for (size_t i = 0; i < memory.on.size(); ++i)
+        added.push_back(memory_timeline.on[i] / memory.on[i] - 1.0);
+    met &= report("timeline recording, added to the memory pass's iteration", median(added) * 100.0,
+                  "%", 10.0, "<= 10%");
 
     Workload wide(mlpConfig(1024, "2x512x1024", DType::Float32));
     const Setup timer = [] { return std::make_shared<OperationObserver>(timeOptions()); };
-    measure(wide, timer, 2);
-    const Cost wide_cost = measure(wide, timer, 15);
+    measure(wide, {timer}, 2);
+    const Cost wide_cost = measure(wide, {timer}, 15)[0];
     std::printf("MLP d_model=1024, input 2x512x1024 float32: %.3f ms off, %.3f ms on\n",
                 wide_cost.off_ms, wide_cost.on_ms);
     met &= report("timed iteration, observer on / off", wide_cost.on_ms / wide_cost.off_ms, "x",

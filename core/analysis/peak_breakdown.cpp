@@ -14,7 +14,7 @@ using LiveSet = std::unordered_map<void*, LiveBlock>;
 // first `position` events for each requested position (ascending).
 template <typename Visit>
 void replay(const MemoryObserver& memory, const std::vector<size_t>& positions, Visit at) {
-    LiveSet live = memory.liveAtStart();
+    LiveSet live(memory.liveAtStart().begin(), memory.liveAtStart().end());
     const std::vector<MemoryEvent>& events = memory.events();
     size_t next = 0;
     for (size_t applied = 0;; ++applied) {

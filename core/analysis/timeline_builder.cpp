@@ -40,7 +40,8 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
     const std::vector<OperationRecord>& operations = observed.operations();
     const std::vector<OperationRecord>& captured = *sources.captured;
     const std::vector<std::string>& modules = *sources.operation_modules;
-    const int64_t offset = recorder.epochOffsetNs();
+    const TimelineClock::Conversion clock = recorder.clock().conversion();
+    auto ns = [&](int64_t ticks) { return clock.toEpochNs(ticks); };
     const uint64_t pid = static_cast<uint64_t>(::getpid());
 
     TimelineReport report;
@@ -69,12 +70,12 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
         std::vector<std::pair<int64_t, int>> open;
         for (uint32_t i = 0; i < thread.events.size(); ++i) {
             const TimelineEvent& event = thread.events[i];
-            while (!open.empty() && open.back().first <= event.start_ns) {
+            while (!open.empty() && open.back().first <= event.start) {
                 open.pop_back();
             }
             ApiCall call;
-            call.start_ns = event.start_ns + offset;
-            call.end_ns = (event.end_ns ? event.end_ns : event.start_ns) + offset;
+            call.start_ns = ns(event.start);
+            call.end_ns = ns(event.end ? event.end : event.start);
             call.global_tid = pid << 32 | thread.os_tid;
             call.connection_id = next_connection++;
             call.name = thread.names[event.name];
@@ -87,7 +88,7 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
             }
             int operation = open.empty() ? -1 : open.back().second;
             const bool in_forward =
-                event.start_ns >= memory.startNs() && event.start_ns < memory.backwardNs();
+                event.start >= memory.startTicks() && event.start < memory.backwardTicks();
             if (forward_thread && !event.backward && open.empty() && in_forward &&
                 next_top_level < operations.size()) {
                 // A top-level forward operation: the observer's records are in this order.
@@ -126,7 +127,7 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
                     inputs_match = false;  // the iterations differ from here: no guessing
                 }
             }
-            open.emplace_back(event.end_ns ? event.end_ns : event.start_ns, operation);
+            open.emplace_back(event.end ? event.end : event.start, operation);
             calls[t].push_back(std::move(call));
         }
     }
@@ -154,11 +155,11 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
     const bool own_reserved =
         !events.empty() && events.front().total_reserved != events.front().total_allocated;
     const int64_t start_reserved = own_reserved ? events.front().total_reserved : start_total;
-    report.memory.push_back({memory.startNs() + offset, start_total, start_reserved, start_total});
+    report.memory.push_back({ns(memory.startTicks()), start_total, start_reserved, start_total});
     std::unordered_map<void*, size_t> open_blocks;
     for (const MemoryEvent& event : events) {
-        const MemorySample sample{event.time_ns + offset, event.total_allocated,
-                                  event.total_reserved, event.total_allocated};
+        const MemorySample sample{ns(event.time), event.total_allocated, event.total_reserved,
+                                  event.total_allocated};
         report.memory.push_back(sample);
         if (event.bytes > 0) {
             BlockLifetime block;
@@ -177,10 +178,10 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
             open_blocks.erase(it);
         }
     }
-    report.steps.push_back({sources.step_id, memory.startNs() + offset, memory.endNs() + offset});
-    report.phases = {{"forward", memory.startNs() + offset, memory.backwardNs() + offset},
-                     {"backward", memory.backwardNs() + offset, memory.stepNs() + offset},
-                     {"optimizer", memory.stepNs() + offset, memory.endNs() + offset}};
+    report.steps.push_back({sources.step_id, ns(memory.startTicks()), ns(memory.endTicks())});
+    report.phases = {{"forward", ns(memory.startTicks()), ns(memory.backwardTicks())},
+                     {"backward", ns(memory.backwardTicks()), ns(memory.stepTicks())},
+                     {"optimizer", ns(memory.stepTicks()), ns(memory.endTicks())}};
     return report;
 }
 

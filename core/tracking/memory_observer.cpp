@@ -22,35 +22,37 @@ class MemoryObserver::Reporter : public c10::MemoryReportingInfoBase {
 
 MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     : device_type_(device_type), reporter_(std::make_shared<Reporter>(this)) {
+    live_.reserve(4096);
+    events_.reserve(4096);
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
 }
 
 MemoryObserver::~MemoryObserver() = default;
 
 void MemoryObserver::attributeTo(const OperationObserver* operations) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     operations_ = operations;
 }
 
 void MemoryObserver::forwardBegins() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     peak_bytes_ = live_bytes_;
     phase_ = AllocationPhase::Forward;
     recording_ = true;
-    live_at_start_ = live_;
+    live_at_start_.assign(live_.begin(), live_.end());  // a plain copy: this is timed
     for (auto& [ptr, block] : live_at_start_) {
         block.event = -1;
     }
     events_.clear();
     events_at_peak_ = events_at_backward_ = 0;
-    start_ns_ = timelineNowNs();
+    start_ = timelineTicks();
 }
 
 void MemoryObserver::backwardBegins() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     phase_ = AllocationPhase::Backward;
     events_at_backward_ = events_.size();
-    backward_ns_ = timelineNowNs();
+    backward_ = timelineTicks();
     activations_.clear();
     for (const auto& [ptr, block] : live_) {
         if (block.phase == AllocationPhase::Forward && block.event >= 0) {
@@ -60,25 +62,25 @@ void MemoryObserver::backwardBegins() {
 }
 
 void MemoryObserver::backwardEnded() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     phase_ = AllocationPhase::Step;
-    step_ns_ = timelineNowNs();
+    step_ = timelineTicks();
 }
 
 void MemoryObserver::iterationEnded() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     recording_ = false;
     phase_ = AllocationPhase::BeforeIteration;
-    end_ns_ = timelineNowNs();
+    end_ = timelineTicks();
 }
 
 int64_t MemoryObserver::peakBytes() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     return peak_bytes_;
 }
 
 int64_t MemoryObserver::liveBytes() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     return live_bytes_;
 }
 
@@ -87,7 +89,7 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
     if (device.type() != device_type_ || bytes == 0) {
         return;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     int operation = -1;
     if (bytes > 0) {
         if (phase_ == AllocationPhase::Forward && operations_) {
@@ -110,7 +112,7 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
     }
     const TimelineRecorder* timeline = operations_ ? operations_->timeline() : nullptr;
     events_.push_back(
-        MemoryEvent{timelineNowNs(), ptr, bytes, live_bytes_,
+        MemoryEvent{timeline ? timelineTicks() : 0, ptr, bytes, live_bytes_,
                     device_type_ == c10::DeviceType::CPU ? live_bytes_ : total_reserved,
                     timeline ? timeline->outermostOpenEvent() : -1, phase_, operation});
     if (live_bytes_ > peak_bytes_) {

@@ -14,7 +14,9 @@
 #include <c10/core/Allocator.h>
 #include <c10/core/Device.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
+#include <c10/util/flat_hash_map.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -40,7 +42,7 @@ struct LiveBlock {
 
 // One allocation (bytes > 0) or free (bytes < 0) of the measured iteration.
 struct MemoryEvent {
-    int64_t time_ns = 0;  // timelineNowNs()
+    int64_t time = 0;  // timelineTicks(); 0 when no timeline is recorded
     void* ptr = nullptr;
     int64_t bytes = 0;
     int64_t total_allocated = 0;  // after it
@@ -75,14 +77,15 @@ class MemoryObserver : public IterationListener {
     // The record of the last measured iteration: what was allocated when it began, every
     // allocation and free since, and where the peak was first reached (the number of events
     // applied at that instant: 0 when the iteration never rose above its start).
-    const std::unordered_map<void*, LiveBlock>& liveAtStart() const { return live_at_start_; }
+    const std::vector<std::pair<void*, LiveBlock>>& liveAtStart() const { return live_at_start_; }
     const std::vector<MemoryEvent>& events() const { return events_; }
     size_t eventsAtPeak() const { return events_at_peak_; }
     size_t eventsAtBackward() const { return events_at_backward_; }
-    int64_t startNs() const { return start_ns_; }
-    int64_t backwardNs() const { return backward_ns_; }
-    int64_t stepNs() const { return step_ns_; }
-    int64_t endNs() const { return end_ns_; }
+    // When the phases began and the iteration ended, in timelineTicks().
+    int64_t startTicks() const { return start_; }
+    int64_t backwardTicks() const { return backward_; }
+    int64_t stepTicks() const { return step_; }
+    int64_t endTicks() const { return end_; }
 
   private:
     class Reporter;
@@ -95,17 +98,32 @@ class MemoryObserver : public IterationListener {
     AllocationPhase phase_ = AllocationPhase::BeforeIteration;
     bool recording_ = false;
 
-    mutable std::mutex mutex_;  // the allocator may report from autograd's worker threads
-    std::unordered_map<void*, LiveBlock> live_;
+    // The allocator may report from autograd's worker threads (CUDA), but almost never at
+    // once: a spinlock, whose release is a plain store, costs less than a mutex on the path
+    // that every allocation takes.
+    class SpinLock {
+      public:
+        void lock() {
+            while (flag_.test_and_set(std::memory_order_acquire)) {
+            }
+        }
+        void unlock() { flag_.clear(std::memory_order_release); }
+
+      private:
+        std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
+    };
+    mutable SpinLock mutex_;
+    // Open addressing: no allocation per block (this map is touched on every allocation).
+    ska::flat_hash_map<void*, LiveBlock> live_;
     int64_t live_bytes_ = 0;
     int64_t peak_bytes_ = 0;
     std::map<int, int64_t> activations_;
 
-    std::unordered_map<void*, LiveBlock> live_at_start_;
+    std::vector<std::pair<void*, LiveBlock>> live_at_start_;
     std::vector<MemoryEvent> events_;
     size_t events_at_peak_ = 0;
     size_t events_at_backward_ = 0;
-    int64_t start_ns_ = 0, backward_ns_ = 0, step_ns_ = 0, end_ns_ = 0;
+    int64_t start_ = 0, backward_ = 0, step_ = 0, end_ = 0;
 };
 
 }  // namespace trainscope

@@ -86,7 +86,7 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
                 self->noteInputs(fn);
             }
         }
-    } else if (phase == Phase::Backward) {
+    } else if (phase == Phase::Backward && self->options_.time) {
         self->backwardStart();
     }
     if (self->timeline_) {
@@ -108,7 +108,7 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
         if (phase == Phase::Forward && fn.threadId() == self->forward_thread_ && self->depth_ > 0) {
             self->forwardEnd();
         }
-    } else if (phase == Phase::Backward && t_backward_depth > 0) {
+    } else if (phase == Phase::Backward && self->options_.time && t_backward_depth > 0) {
         self->backwardEnd(fn);
     }
 }

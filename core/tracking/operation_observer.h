@@ -51,7 +51,8 @@ struct CallInputs {
 class OperationObserver : public IterationListener {
   public:
     struct Options {
-        bool time = false;                // time operations and backward nodes
+        bool time = false;  // time operations and backward nodes (backward nodes are linked to
+                            // their records only then: nothing else needs has_backward)
         SourceLocator* frames = nullptr;  // capture each operation's stack frames
         // Tensors (weights) whose reading operations should be found.
         std::vector<const c10::TensorImpl*> weights;

@@ -2,6 +2,10 @@
 
 #include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -35,7 +39,7 @@ struct TimelineRecorder::ThreadState {
 
     uint32_t intern(const char* name) {
         NameCacheSlot& slot = cache[(reinterpret_cast<uintptr_t>(name) >> 3) % kNameCacheSize];
-        if (slot.address == name && timeline->names[slot.index] == name) {
+        if (slot.address == name && std::strcmp(timeline->names[slot.index].c_str(), name) == 0) {
             return slot.index;
         }
         auto [it, added] = by_text.try_emplace(name, static_cast<uint32_t>(timeline->names.size()));
@@ -47,19 +51,56 @@ struct TimelineRecorder::ThreadState {
     }
 };
 
-int64_t timelineNowNs() {
+namespace {
+
+int64_t steadyNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
-TimelineRecorder::TimelineRecorder() : generation_(++g_generation) {
-    const int64_t steady = timelineNowNs();
-    const int64_t epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
-    epoch_offset_ns_ = epoch - steady;
+int64_t epochNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
+
+#if defined(__x86_64__)
+// CPUID leaf 0x80000007, EDX bit 8: the time-stamp counter runs at a constant rate in every
+// power state (and the kernel keeps it synchronised across cores).
+bool invariantTsc() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) && (edx & (1u << 8));
+}
+const bool g_use_tsc = invariantTsc();
+#endif
+
+}  // namespace
+
+int64_t timelineTicks() {
+#if defined(__x86_64__)
+    if (g_use_tsc) {
+        return static_cast<int64_t>(__rdtsc());
+    }
+#endif
+    return steadyNs();
+}
+
+TimelineClock::TimelineClock()
+    : ticks0_(timelineTicks()), steady_ns0_(steadyNs()), epoch_ns0_(epochNs()) {}
+
+TimelineClock::Conversion TimelineClock::conversion() const {
+    const int64_t ticks = timelineTicks();
+    const int64_t steady = steadyNs();
+    Conversion conversion{ticks0_, epoch_ns0_, 1.0};
+    if (ticks > ticks0_ && steady > steady_ns0_) {
+        conversion.ns_per_tick =
+            static_cast<double>(steady - steady_ns0_) / static_cast<double>(ticks - ticks0_);
+    }
+    return conversion;
+}
+
+TimelineRecorder::TimelineRecorder() : generation_(++g_generation) {}
 
 TimelineRecorder::ThreadState& TimelineRecorder::threadState() {
     // One state per thread, reused by later recorders (a new generation resets it).
@@ -95,17 +136,17 @@ void TimelineRecorder::begin(const at::RecordFunction& fn) {
     event.fwd_thread = event.backward ? fn.forwardThreadId() : 0;
     std::vector<TimelineEvent>& events = state.timeline->events;
     state.open.emplace_back(static_cast<uint32_t>(events.size()), fn.handle());
-    event.start_ns = timelineNowNs();  // last, so the bookkeeping above is not in the event
+    event.start = timelineTicks();  // last, so the bookkeeping above is not in the event
     events.push_back(event);
 }
 
 void TimelineRecorder::end(const at::RecordFunction& fn) {
-    const int64_t now = timelineNowNs();
+    const int64_t now = timelineTicks();
     ThreadState& state = stateOfThisThread();
     if (state.open.empty() || state.open.back().second != fn.handle()) {
         return;  // began before recording started
     }
-    state.timeline->events[state.open.back().first].end_ns = now;
+    state.timeline->events[state.open.back().first].end = now;
     state.open.pop_back();
 }
 
