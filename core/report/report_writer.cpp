@@ -1,5 +1,6 @@
 #include "trainscope/report_writer.h"
 
+#include <charconv>
 #include <map>
 #include <memory>
 #include <optional>
@@ -247,9 +248,13 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     SqliteStatement module(db,
                            "INSERT INTO trainscope_api_modules (connection_id, module_path) "
                            "VALUES (?, ?)");
+    char start[24], end[24];  // formatted in place: a 19-digit std::string would allocate
+    auto text = [](char(&buffer)[24], int64_t value) {
+        return std::string_view(buffer, std::to_chars(buffer, buffer + 24, value).ptr - buffer);
+    };
     for (const ApiCall& call : report.calls) {
         // torch_npu stores these two as text; so do we, for readers written against its files.
-        api.bind(1, std::to_string(call.start_ns)).bind(2, std::to_string(call.end_ns));
+        api.bind(1, text(start, call.start_ns)).bind(2, text(end, call.end_ns));
         api.bind(3, static_cast<int64_t>(call.global_tid)).bind(4, call.connection_id);
         api.bind(5, framework(call.name));
         bindOptional(api, 6, call.sequence_number);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -33,9 +34,10 @@ class SqliteStatement {
 
     SqliteStatement& bind(int index, int64_t value);
     SqliteStatement& bind(int index, double value);
-    SqliteStatement& bind(int index, const std::string& value);
+    SqliteStatement& bind(int index, std::string_view value);  // copied by SQLite
     SqliteStatement& bindNull(int index);
-    // Runs the statement and resets it for the next row.
+    // Runs the statement and resets it for the next row. Bindings stay: bind every parameter
+    // of every row.
     void step();
 
   private:

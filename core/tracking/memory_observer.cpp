@@ -36,6 +36,7 @@ void MemoryObserver::attributeTo(const OperationObserver* operations) {
 
 void MemoryObserver::forwardBegins() {
     std::lock_guard<SpinLock> lock(mutex_);
+    applyRecord();
     peak_bytes_ = live_bytes_;
     phase_ = AllocationPhase::Forward;
     recording_ = true;
@@ -53,12 +54,25 @@ void MemoryObserver::backwardBegins() {
     phase_ = AllocationPhase::Backward;
     events_at_backward_ = events_.size();
     backward_ = timelineTicks();
-    activations_.clear();
-    for (const auto& [ptr, block] : live_) {
-        if (block.phase == AllocationPhase::Forward && block.event >= 0) {
-            activations_[block.operation] += block.bytes;
+}
+
+std::map<int, int64_t> MemoryObserver::activationBytes() const {
+    std::lock_guard<SpinLock> lock(mutex_);
+    std::unordered_map<void*, size_t> allocated;  // by address: the event that allocated it
+    for (size_t i = 0; i < events_at_backward_; ++i) {
+        if (events_[i].bytes > 0) {
+            allocated[events_[i].ptr] = i;
+        } else {
+            allocated.erase(events_[i].ptr);
         }
     }
+    std::map<int, int64_t> activations;
+    for (const auto& [ptr, index] : allocated) {
+        if (events_[index].phase == AllocationPhase::Forward) {
+            activations[events_[index].operation] += events_[index].bytes;
+        }
+    }
+    return activations;
 }
 
 void MemoryObserver::backwardEnded() {
@@ -70,6 +84,7 @@ void MemoryObserver::backwardEnded() {
 void MemoryObserver::iterationEnded() {
     std::lock_guard<SpinLock> lock(mutex_);
     recording_ = false;
+    record_pending_ = device_type_ == c10::DeviceType::CPU;
     phase_ = AllocationPhase::BeforeIteration;
     end_ = timelineTicks();
 }
@@ -91,10 +106,21 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
     }
     std::lock_guard<SpinLock> lock(mutex_);
     int operation = -1;
+    if (bytes > 0 && phase_ == AllocationPhase::Forward && operations_) {
+        operation = operations_->currentOperation();
+    }
+    // While recording on the CPU, the record alone is kept and the table of live blocks is
+    // brought up to date from it afterwards: c10's CPU allocator reports a free only for a
+    // block it saw allocated under this hook, with its size, so no free here is of an unknown
+    // block. CUDA's caching allocator reports every free, also of blocks older than this
+    // observer, which the table tells apart.
+    if (recording_ && device_type_ == c10::DeviceType::CPU) {
+        live_bytes_ += bytes;
+        record(ptr, bytes, total_reserved, operation);
+        return;
+    }
+    applyRecord();
     if (bytes > 0) {
-        if (phase_ == AllocationPhase::Forward && operations_) {
-            operation = operations_->currentOperation();
-        }
         live_[ptr] = LiveBlock{bytes, phase_, operation,
                                recording_ ? static_cast<int64_t>(events_.size()) : -1};
         live_bytes_ += bytes;
@@ -107,9 +133,12 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
         live_bytes_ -= it->second.bytes;
         live_.erase(it);
     }
-    if (!recording_) {
-        return;
+    if (recording_) {
+        record(ptr, bytes, total_reserved, operation);
     }
+}
+
+void MemoryObserver::record(void* ptr, int64_t bytes, int64_t total_reserved, int operation) {
     const TimelineRecorder* timeline = operations_ ? operations_->timeline() : nullptr;
     events_.push_back(
         MemoryEvent{timeline ? timelineTicks() : 0, ptr, bytes, live_bytes_,
@@ -118,6 +147,22 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
     if (live_bytes_ > peak_bytes_) {
         peak_bytes_ = live_bytes_;
         events_at_peak_ = events_.size();
+    }
+}
+
+void MemoryObserver::applyRecord() {
+    if (!record_pending_) {
+        return;
+    }
+    record_pending_ = false;
+    for (size_t i = 0; i < events_.size(); ++i) {
+        const MemoryEvent& event = events_[i];
+        if (event.bytes > 0) {
+            live_[event.ptr] =
+                LiveBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(i)};
+        } else {
+            live_.erase(event.ptr);
+        }
     }
 }
 

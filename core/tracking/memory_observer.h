@@ -65,14 +65,15 @@ class MemoryObserver : public IterationListener {
     void attributeTo(const OperationObserver* operations);
 
     void forwardBegins() override;   // starts the peak and the record of the measured iteration
-    void backwardBegins() override;  // takes the activation snapshot
+    void backwardBegins() override;  // marks the activation snapshot
     void backwardEnded() override;
     void iterationEnded() override;  // ends the peak and the record
 
     int64_t peakBytes() const;
     int64_t liveBytes() const;
-    // Activation bytes by top-level operation index (-1: allocated outside any operation).
-    const std::map<int, int64_t>& activationBytes() const { return activations_; }
+    // Activation bytes by top-level operation index (-1: allocated outside any operation): the
+    // forward pass's allocations still allocated when backward began, from the record.
+    std::map<int, int64_t> activationBytes() const;
 
     // The record of the last measured iteration: what was allocated when it began, every
     // allocation and free since, and where the peak was first reached (the number of events
@@ -90,6 +91,8 @@ class MemoryObserver : public IterationListener {
   private:
     class Reporter;
     void onAllocation(void* ptr, int64_t bytes, int64_t total_reserved, c10::Device device);
+    void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
+    void applyRecord();
 
     c10::DeviceType device_type_;
     std::shared_ptr<Reporter> reporter_;
@@ -117,7 +120,7 @@ class MemoryObserver : public IterationListener {
     ska::flat_hash_map<void*, LiveBlock> live_;
     int64_t live_bytes_ = 0;
     int64_t peak_bytes_ = 0;
-    std::map<int, int64_t> activations_;
+    bool record_pending_ = false;  // live_ lacks the last record's allocations and frees
 
     std::vector<std::pair<void*, LiveBlock>> live_at_start_;
     std::vector<MemoryEvent> events_;
