@@ -128,15 +128,19 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     SqliteStatement module(db,
                            "INSERT INTO trainscope_entry_modules (entry_type, entry_id, "
                            "module_path) VALUES (?, ?, ?)");
+    // An entry outside any submodule has no row.
+    auto add_module = [&](int entry_type, int64_t entry_id, const std::string& path) {
+        if (!path.empty()) {
+            module.bind(1, int64_t{entry_type}).bind(2, entry_id).bind(3, path).step();
+        }
+    };
     id = 1;
     for (const WeightEntry& entry : report.weights) {
-        module.bind(1, int64_t{report_format::kEntryTypeWeight}).bind(2, id++);
-        module.bind(3, entry.module_path).step();
+        add_module(report_format::kEntryTypeWeight, id++, entry.module_path);
     }
     id = 1;
     for (const ActivationEntry& entry : report.activations) {
-        module.bind(1, int64_t{report_format::kEntryTypeActivation}).bind(2, id++);
-        module.bind(3, entry.module_path).step();
+        add_module(report_format::kEntryTypeActivation, id++, entry.module_path);
     }
     db.exec(schema::kPeakByModuleTable);
     SqliteStatement by_module(db,
@@ -172,7 +176,10 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
                            "VALUES (?, ?)");
     id = 1;
     for (const RunTimeEntry& e : report.entries) {
-        module.bind(1, id++).bind(2, e.module_path).step();
+        if (!e.module_path.empty()) {  // an entry outside any submodule has no row
+            module.bind(1, id).bind(2, e.module_path).step();
+        }
+        ++id;
     }
     RunMetadata metadata = report.metadata;
     metadata["iteration_ms"] = std::to_string(report.iteration_ms);
