@@ -215,6 +215,10 @@
         <source>Memory over the iteration (no breakdown at the peak)</source>
         <translation>Speicher über die Iteration (keine Aufschlüsselung zur Spitze)</translation>
     </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -764,6 +768,10 @@
     <message>
         <source>a value that is not text</source>
         <translation>einen Wert, der kein Text ist</translation>
+    </message>
+    <message>
+        <source>a module path that is not text</source>
+        <translation>einen Modulpfad, der kein Text ist</translation>
     </message>
 </context>
 <context>

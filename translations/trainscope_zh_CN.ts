@@ -215,6 +215,10 @@
         <source>Memory over the iteration (no breakdown at the peak)</source>
         <translation>整个迭代的内存（无峰值时刻分解）</translation>
     </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -764,6 +768,10 @@
     <message>
         <source>a value that is not text</source>
         <translation>不是文本的值</translation>
+    </message>
+    <message>
+        <source>a module path that is not text</source>
+        <translation>不是文本的模块路径</translation>
     </message>
 </context>
 <context>

@@ -56,6 +56,22 @@ TEST_F(TimeViewsTest, EveryModelPassesTheItemModelTester) {
     }
 }
 
+// TrainScope's reports name each entry's module; the tables show it in their last column.
+TEST_F(TimeViewsTest, TablesShowEachEntrysModule) {
+    for (QAbstractItemModel* model :
+         {browser_->operationsView()->model(), browser_->weightsView()->model(),
+          browser_->activationsView()->model()}) {
+        const int last = model->columnCount() - 1;
+        EXPECT_EQ(model->headerData(last, Qt::Horizontal).toString(), QStringLiteral("Module"));
+        EXPECT_EQ(model->index(0, last).data().toString(), QStringLiteral("lin_0"));
+    }
+    // An operation outside any submodule has no module: shown as a dash, like a missing time.
+    const QString none = QString::fromUtf8("\u2013");
+    EXPECT_EQ(column(browser_->operationsView()->model(),
+                     browser_->operationsView()->model()->columnCount() - 1),
+              (QStringList{"lin_0", none, none, "lin_1", none, none}));
+}
+
 TEST_F(TimeViewsTest, TheFilterAppliesOnceTypingPauses) {
     TimePage* page = browser_->timePage();
     browser_->tabs()->setCurrentWidget(page);

@@ -89,6 +89,10 @@ const ValueRule kPeakByModuleRules[] = {
     {"trainscope_peak_by_module", TS_TEXT("module_path") " AND " TS_TEXT("kind"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
 };
+const ValueRule kEntryModuleRules[] = {
+    {"trainscope_entry_modules", TS_INDEX("entry_id") " AND " TS_TEXT("module_path"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a module path that is not text")},
+};
 const ValueRule kMetadataRules[] = {
     {"trainscope_metadata", TS_TEXT("key") " AND " TS_TEXT("value"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
@@ -164,9 +168,10 @@ QString checkTables(QSqlDatabase& db, const TableContract (&tables)[N],
     return problem;
 }
 
+// `entry_module_columns`: the columns of trainscope_entry_modules that the report's kind has.
 template <size_t N, size_t M>
 QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const ValueRule (&rules)[M],
-                    const QStringList& names) {
+                    const QStringList& names, const char* entry_module_columns) {
     QString problem = checkTables(db, tables, rules);
     // TrainScope's own tables are optional, but the app queries them when they are there: they
     // are held to the same rules (a recursive view in place of the metadata would hang it).
@@ -183,6 +188,10 @@ QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const Va
         const TableContract peak[] = {
             {"trainscope_peak_by_module", "module_path, kind, size_bytes"}};
         problem = checkTables(db, peak, kPeakByModuleRules);
+    }
+    if (problem.isEmpty() && names.contains(QLatin1String(report_format::kEntryModulesTable))) {
+        const TableContract modules[] = {{"trainscope_entry_modules", entry_module_columns}};
+        problem = checkTables(db, modules, kEntryModuleRules);
     }
     return problem;
 }
@@ -221,10 +230,12 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
                     names << tables.value(0).toString();
                 if (names.contains(QStringLiteral("weight_entries"))) {
                     kind = ReportKind::Memory;
-                    problem = checkReport(db, kMemoryTables, kMemoryRules, names);
+                    problem = checkReport(db, kMemoryTables, kMemoryRules, names,
+                                          "entry_type, entry_id, module_path");
                 } else if (names.contains(QStringLiteral("run_time_entries"))) {
                     kind = ReportKind::Time;
-                    problem = checkReport(db, kTimeTables, kTimeRules, names);
+                    problem =
+                        checkReport(db, kTimeTables, kTimeRules, names, "entry_id, module_path");
                 } else {
                     problem = QObject::tr(
                         "an SQLite database, but not a memory or run time report (it has no "

@@ -53,6 +53,25 @@ QString largestShareFirst(int columns) {
 
 const QString kOperationTotal = QStringLiteral("(forward_ms + IFNULL(backward_ms, 0))");
 
+// Adds the Module column when the report has TrainScope's module table (other tools' reports
+// do not): the module of each entry of `entry_table`, empty outside any submodule.
+// `entry_type` 0: the run time report, whose table is keyed by the entry id alone.
+SqlTableSpec withModules(QSqlDatabase db, SqlTableSpec spec, const QString& entry_table,
+                         int entry_type) {
+    if (!hasTable(db, QLatin1String(report_format::kEntryModulesTable)))
+        return spec;
+    QString match = QStringLiteral("m.entry_id = %1.id").arg(entry_table);
+    if (entry_type)
+        match += QStringLiteral(" AND m.entry_type = %1").arg(entry_type);
+    spec.columns.push_back({QObject::tr("Module"),
+                            QStringLiteral("(SELECT substr(m.module_path, 1, %1) FROM %2 m "
+                                           "WHERE %3)")
+                                .arg(kMaxShownText)
+                                .arg(QLatin1String(report_format::kEntryModulesTable), match),
+                            CellFormat::Text});
+    return spec;
+}
+
 }  // namespace
 
 std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
@@ -158,47 +177,57 @@ TopEntries topWeights(QSqlDatabase db, int count) {
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
     return new SqlTableModel(
         db,
-        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-          {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
-          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-          {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
-          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
-           CellFormat::Share}},
-         QStringLiteral("weight_entries"),
-         {},
-         QStringLiteral("name"),
-         {}},
+        withModules(
+            db,
+            {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+              {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
+              {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+              {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
+              {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+               CellFormat::Share}},
+             QStringLiteral("weight_entries"),
+             {},
+             QStringLiteral("name"),
+             {}},
+            QStringLiteral("weight_entries"), report_format::kEntryTypeWeight),
         parent);
 }
 
 SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
     return new SqlTableModel(
         db,
-        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
-           CellFormat::Share}},
-         QStringLiteral("activation_entries"),
-         {},
-         QStringLiteral("operation_name"),
-         {}},
+        withModules(
+            db,
+            {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+              {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+              {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+              {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+               CellFormat::Share}},
+             QStringLiteral("activation_entries"),
+             {},
+             QStringLiteral("operation_name"),
+             {}},
+            QStringLiteral("activation_entries"), report_format::kEntryTypeActivation),
         parent);
 }
 
 SqlTableModel* operationsModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
     return new SqlTableModel(
         db,
-        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-          {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
-          {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
-          {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
-          {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
-         QStringLiteral("run_time_entries"),
-         {},
-         QStringLiteral("operation_name"),
-         {}},
+        withModules(
+            db,
+            {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+              {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+              {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
+              {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"),
+               CellFormat::Milliseconds},
+              {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
+              {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
+             QStringLiteral("run_time_entries"),
+             {},
+             QStringLiteral("operation_name"),
+             {}},
+            QStringLiteral("run_time_entries"), 0),
         parent);
 }
 
