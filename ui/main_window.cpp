@@ -74,8 +74,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(cancel_, &QPushButton::clicked, runner_, &ProfileRunner::cancel);
     connect(runner_, &ProfileRunner::progressed, this, &MainWindow::showProgress);
     connect(runner_, &ProfileRunner::finished, this, [this](const QStringList& paths) {
-        runEnded(tr("Profile finished."));
-        openReports(paths);
+        // The browser reads the memory and run time reports. The timeline is written beside
+        // them for the tools that read the Ascend profiler's database; the app does not view
+        // it yet, so it is named in the status, not opened.
+        QStringList browsable, timelines;
+        for (const QString& path : paths) {
+            (path.endsWith(QLatin1String(report_format::kTimelineSuffix)) ? timelines : browsable)
+                << path;
+        }
+        runEnded(timelines.isEmpty() ? tr("Profile finished.")
+                                     : tr("Profile finished; timeline written to %1.")
+                                           .arg(QFileInfo(timelines.first()).fileName()));
+        if (!browsable.isEmpty())
+            openReports(browsable);
     });
     connect(runner_, &ProfileRunner::failed, this, [this](const QString& message) {
         runEnded(tr("The run failed."));

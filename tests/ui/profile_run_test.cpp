@@ -250,6 +250,11 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
         << window_.lastError().toStdString();
     EXPECT_EQ(window_.browser()->timeSummary()->operations, 4);
     EXPECT_EQ(filesInRuns().size(), 3);  // the memory, run time and timeline reports
+    // The two the browser reads are open, with no error about the third; the status names it.
+    EXPECT_TRUE(window_.lastError().isEmpty()) << window_.lastError().toStdString();
+    EXPECT_EQ(window_.browser()->paths().size(), 2);
+    EXPECT_TRUE(window_.runStatus().contains(QStringLiteral(".timeline.sqlite")))
+        << window_.runStatus().toStdString();
     // The overview breaks the peak down at its instant, and the parts make the peak.
     const auto& memory = window_.browser()->memorySummary();
     ASSERT_TRUE(memory && memory->at_peak);
