@@ -16,8 +16,9 @@ class OverviewPage : public QWidget {
     // could not be read, if they could not. The top entries come largest first; the overview
     // shows the first few.
     OverviewPage(const std::optional<MemorySummary>& memory_summary,
-                 const TopEntries& top_activations, const TopEntries& top_modules, const std::optional<TimeSummary>& time_summary,
-                 const TopEntries& top_operations, const QString& error, QWidget* parent = nullptr);
+                 const TopEntries& top_activations, const TopEntries& top_modules,
+                 const std::optional<TimeSummary>& time_summary, const TopEntries& top_operations,
+                 const QString& error, QWidget* parent = nullptr);
     const QString& text() const { return text_; }
 
   private:
