@@ -23,8 +23,6 @@
 namespace trainscope {
 namespace {
 
-constexpr const char* kOutsideOperations = "(outside operations)";
-
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
@@ -101,7 +99,6 @@ struct Profiler::Impl {
     RunConfig config;
     ProgressCallback progress;
     const std::atomic<bool>* cancel = nullptr;
-    mutable IterationListener unobserved_;
 
     void checkCancel() const {
         if (cancel && cancel->load()) {
@@ -140,7 +137,7 @@ struct Profiler::Impl {
     // none; the measured iterations are matched to it operation by operation.
     struct Captured {
         std::vector<OperationRecord> operations;
-        std::vector<int> first_readers;  // per parameter
+        std::vector<int> first_readers;  // per parameter: the first operation reading it, or -1
         std::vector<CallInputs> inputs;
         std::vector<std::string> modules;  // per operation
     };
@@ -148,7 +145,8 @@ struct Profiler::Impl {
     Captured capture(Workload& workload, Pass pass, bool inputs) const {
         const int plain_warmups = std::max(config.warmup - 1, 0);
         const int total = std::max(config.warmup, 1);
-        iterate(workload, unobserved_, plain_warmups, pass, Phase::WarmUp, 1, total);
+        IterationListener unobserved;
+        iterate(workload, unobserved, plain_warmups, pass, Phase::WarmUp, 1, total);
         SourceLocator locator(workload.projectRoot(), config.frames_roots);
         OperationObserver::Options options;
         options.frames = &locator;
@@ -161,8 +159,17 @@ struct Profiler::Impl {
         options.inputs = inputs;
         OperationObserver observer(options);
         iterate(workload, observer, 1, pass, Phase::WarmUp, plain_warmups + 1, total);
-        Captured captured{
-            observer.operations(), observer.firstReaders(), observer.callInputs(), {}};
+        Captured captured{observer.operations(),
+                          std::vector<int>(weight_names.size(), -1),
+                          observer.callInputs(),
+                          {}};
+        for (size_t op = 0; op < captured.operations.size(); ++op) {
+            for (int weight : captured.operations[op].weights_read) {
+                if (captured.first_readers[weight] < 0) {
+                    captured.first_readers[weight] = static_cast<int>(op);
+                }
+            }
+        }
         captured.modules =
             ModulePaths(workload.module()).resolve(captured.operations, weight_names);
         return captured;
@@ -282,7 +289,7 @@ MemoryMeasurement Profiler::measureMemoryAndTimeline() {
             report.activations.push_back(
                 {ops[op].name, bytes, ops[op].frames, captured.modules[op]});
         } else {
-            report.activations.push_back({kOutsideOperations, bytes, {}, {}});
+            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}});
         }
     }
     report.peak_usage_bytes = memory.peakBytes();

@@ -1,6 +1,5 @@
 #include "analysis/peak_breakdown.h"
 
-#include <algorithm>
 #include <map>
 
 #include "tracking/memory_observer.h"
@@ -9,30 +8,6 @@ namespace trainscope {
 namespace {
 
 using LiveSet = std::unordered_map<void*, LiveBlock>;
-
-// Replays the iteration's events from its start, calling `at(position, live)` after the
-// first `position` events for each requested position (ascending).
-template <typename Visit>
-void replay(const MemoryObserver& memory, const std::vector<size_t>& positions, Visit at) {
-    LiveSet live(memory.liveAtStart().begin(), memory.liveAtStart().end());
-    const std::vector<MemoryEvent>& events = memory.events();
-    size_t next = 0;
-    for (size_t applied = 0;; ++applied) {
-        while (next < positions.size() && positions[next] == applied) {
-            at(next++, live);
-        }
-        if (applied == events.size() || next == positions.size()) {
-            return;
-        }
-        const MemoryEvent& event = events[applied];
-        if (event.bytes > 0) {
-            live[event.ptr] =
-                LiveBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(applied)};
-        } else {
-            live.erase(event.ptr);
-        }
-    }
-}
 
 bool sameBlock(const LiveSet& set, void* ptr, const LiveBlock& block) {
     const auto it = set.find(ptr);
@@ -43,21 +18,22 @@ bool sameBlock(const LiveSet& set, void* ptr, const LiveBlock& block) {
 
 PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
                          const std::vector<std::string>& operation_modules) {
-    // The live sets at the peak, at the start of backward and at the end.
-    LiveSet at_peak, at_backward, at_end;
-    std::vector<size_t> positions{memory.eventsAtPeak(), memory.eventsAtBackward(),
-                                  memory.events().size()};
-    std::vector<LiveSet*> targets{&at_peak, &at_backward, &at_end};
-    // Positions must ascend for the replay; sort them with their targets.
-    std::vector<size_t> order{0, 1, 2};
-    std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return positions[a] < positions[b]; });
-    std::vector<size_t> sorted;
-    for (size_t i : order) {
-        sorted.push_back(positions[i]);
+    // The live sets at the peak, at the start of backward and at the end, in one replay.
+    const std::vector<MemoryEvent>& events = memory.events();
+    LiveSet at_end(memory.liveAtStart().begin(), memory.liveAtStart().end());
+    LiveSet at_peak, at_backward;
+    for (size_t applied = 0;; ++applied) {
+        if (applied == memory.eventsAtPeak()) {
+            at_peak = at_end;
+        }
+        if (applied == memory.eventsAtBackward()) {
+            at_backward = at_end;
+        }
+        if (applied == events.size()) {
+            break;
+        }
+        applyEvent(at_end, events[applied], applied);
     }
-    replay(memory, sorted,
-           [&](size_t index, const LiveSet& live) { *targets[order[index]] = live; });
 
     PeakAnalysis analysis;
     std::map<std::pair<std::string, std::string>, int64_t> by_module;

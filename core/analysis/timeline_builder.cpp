@@ -8,29 +8,9 @@
 #include "tracking/memory_observer.h"
 #include "tracking/operation_observer.h"
 #include "tracking/timeline_recorder.h"
+#include "trainscope/report_format.h"
 
 namespace trainscope {
-namespace {
-
-constexpr const char* kOutsideOperations = "(outside operations)";
-
-// The top-level forward operation whose sequence range holds `sequence_nr`, or -1.
-int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t sequence_nr) {
-    if (sequence_nr < 0) {
-        return -1;
-    }
-    const auto seq = static_cast<uint64_t>(sequence_nr);
-    auto it = std::upper_bound(
-        operations.begin(), operations.end(), seq,
-        [](uint64_t s, const OperationRecord& record) { return s < record.seq_begin; });
-    if (it == operations.begin()) {
-        return -1;
-    }
-    --it;
-    return seq < it->seq_end ? static_cast<int>(it - operations.begin()) : -1;
-}
-
-}  // namespace
 
 TimelineReport buildTimeline(const TimelineSources& sources) {
     const OperationObserver& observed = *sources.observed;
@@ -54,7 +34,6 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
 
     // Per thread, in start order: assign each event its row's attributes, tracking nesting so
     // that a nested call inherits the operation of the call it runs in.
-    std::vector<std::vector<ApiCall>> calls(threads.size());
     int64_t next_connection = 0;
     std::vector<int> callchain_of_operation(captured.size(), -1);
     size_t next_top_level = 0;
@@ -63,8 +42,8 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
     std::vector<int64_t> forward_connection(operations.size(), -1);
     std::vector<std::pair<int, int64_t>> backward_links;  // (operation, connection id)
 
-    for (size_t t = 0; t < threads.size(); ++t) {
-        const ThreadTimeline& thread = *threads[t];
+    for (const auto& thread_timeline : threads) {
+        const ThreadTimeline& thread = *thread_timeline;
         const bool forward_thread = thread.record_function_tid == observed.forwardThread();
         // Open calls on this thread: (end time, operation index it belongs to).
         std::vector<std::pair<int64_t, int>> open;
@@ -128,7 +107,7 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
                 }
             }
             open.emplace_back(event.end ? event.end : event.start, operation);
-            calls[t].push_back(std::move(call));
+            report.calls.push_back(std::move(call));
         }
     }
     for (const auto& [operation, backward] : backward_links) {
@@ -136,11 +115,7 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
             report.connections.emplace_back(forward_connection[operation], backward);
         }
     }
-    for (auto& thread_calls : calls) {
-        for (ApiCall& call : thread_calls) {
-            report.calls.push_back(std::move(call));
-        }
-    }
+    // Threads one after the other, so into start order (a thread's calls keep their order).
     std::stable_sort(report.calls.begin(), report.calls.end(),
                      [](const ApiCall& a, const ApiCall& b) { return a.start_ns < b.start_ns; });
 
@@ -165,7 +140,7 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
             BlockLifetime block;
             block.size_bytes = event.bytes;
             block.allocation = sample;
-            block.operation_name = kOutsideOperations;
+            block.operation_name = report_format::kOutsideOperations;
             if (event.outer_event >= 0) {
                 const ThreadTimeline& thread = *threads.at(event.outer_event >> 32);
                 block.operation_name =

@@ -94,6 +94,16 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
         .step();
 
     MemoryFrameWriter frames(db);
+    db.exec(schema::kMemoryEntryModulesTable);
+    SqliteStatement module(db,
+                           "INSERT INTO trainscope_entry_modules (entry_type, entry_id, "
+                           "module_path) VALUES (?, ?, ?)");
+    // An entry outside any submodule has no row.
+    auto add_module = [&](int entry_type, int64_t entry_id, const std::string& path) {
+        if (!path.empty()) {
+            module.bind(1, int64_t{entry_type}).bind(2, entry_id).bind(3, path).step();
+        }
+    };
     SqliteStatement weight(db,
                            "INSERT INTO weight_entries (id, name, size_bytes, grad_size_bytes) "
                            "VALUES (?, ?, ?, ?)");
@@ -101,6 +111,7 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     for (const WeightEntry& entry : report.weights) {
         weight.bind(1, id).bind(2, entry.name).bind(3, entry.size_bytes);
         weight.bind(4, entry.grad_size_bytes).step();
+        add_module(report_format::kEntryTypeWeight, id, entry.module_path);
         frames.add(id++, report_format::kEntryTypeWeight, entry.frames);
     }
     SqliteStatement activation(
@@ -108,6 +119,7 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     id = 1;
     for (const ActivationEntry& entry : report.activations) {
         activation.bind(1, id).bind(2, entry.operation_name).bind(3, entry.size_bytes).step();
+        add_module(report_format::kEntryTypeActivation, id, entry.module_path);
         frames.add(id++, report_format::kEntryTypeActivation, entry.frames);
     }
     SqliteStatement misc(db, "INSERT INTO misc_sizes (key, size_bytes) VALUES (?, ?)");
@@ -123,25 +135,6 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     for (const auto& [key, bytes] : sizes) {
         misc.bind(1, key).bind(2, bytes).step();
     }
-
-    db.exec(schema::kMemoryEntryModulesTable);
-    SqliteStatement module(db,
-                           "INSERT INTO trainscope_entry_modules (entry_type, entry_id, "
-                           "module_path) VALUES (?, ?, ?)");
-    // An entry outside any submodule has no row.
-    auto add_module = [&](int entry_type, int64_t entry_id, const std::string& path) {
-        if (!path.empty()) {
-            module.bind(1, int64_t{entry_type}).bind(2, entry_id).bind(3, path).step();
-        }
-    };
-    id = 1;
-    for (const WeightEntry& entry : report.weights) {
-        add_module(report_format::kEntryTypeWeight, id++, entry.module_path);
-    }
-    id = 1;
-    for (const ActivationEntry& entry : report.activations) {
-        add_module(report_format::kEntryTypeActivation, id++, entry.module_path);
-    }
     db.exec(schema::kPeakByModuleTable);
     SqliteStatement by_module(db,
                               "INSERT INTO trainscope_peak_by_module (module_path, kind, "
@@ -155,9 +148,13 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
 void fillTimeReport(SqliteDb& db, const TimeReport& report) {
     createTables(db, std::begin(schema::kTimeTables), std::end(schema::kTimeTables));
     db.exec(schema::kTimeLibraryFramesTable);
+    db.exec(schema::kTimeEntryModulesTable);
     SqliteStatement entry(db,
                           "INSERT INTO run_time_entries (id, operation_name, forward_ms, "
                           "backward_ms) VALUES (?, ?, ?, ?)");
+    SqliteStatement module(db,
+                           "INSERT INTO trainscope_entry_modules (entry_id, module_path) "
+                           "VALUES (?, ?)");
     FrameWriter frames(db, "entry_id");
     int64_t id = 1;
     for (const RunTimeEntry& e : report.entries) {
@@ -168,18 +165,10 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
             entry.bindNull(4);
         }
         entry.step();
-        frames.add(id++, e.frames);
-    }
-    db.exec(schema::kTimeEntryModulesTable);
-    SqliteStatement module(db,
-                           "INSERT INTO trainscope_entry_modules (entry_id, module_path) "
-                           "VALUES (?, ?)");
-    id = 1;
-    for (const RunTimeEntry& e : report.entries) {
         if (!e.module_path.empty()) {  // an entry outside any submodule has no row
             module.bind(1, id).bind(2, e.module_path).step();
         }
-        ++id;
+        frames.add(id++, e.frames);
     }
     RunMetadata metadata = report.metadata;
     metadata["iteration_ms"] = std::to_string(report.iteration_ms);
@@ -365,29 +354,28 @@ std::unique_ptr<StagedFile> stage(const Report& report, const std::string& path,
 }  // namespace
 
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite) {
-    checkOutputPath(path, overwrite);
-    auto file = stage(report, path, fillMemoryReport);
-    commitTogether({file.get()}, overwrite);
+    writeReports(ReportSet{&report, path, nullptr, {}, nullptr, {}}, overwrite);
 }
 
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite) {
-    checkOutputPath(path, overwrite);
-    auto file = stage(report, path, fillTimeReport);
-    commitTogether({file.get()}, overwrite);
+    writeReports(ReportSet{nullptr, {}, &report, path, nullptr, {}}, overwrite);
 }
 
 void writeTimelineReport(const TimelineReport& report, const std::string& path,
                          Overwrite overwrite) {
-    checkOutputPath(path, overwrite);
-    auto file = stage(report, path, fillTimelineReport);
-    commitTogether({file.get()}, overwrite);
+    writeReports(ReportSet{nullptr, {}, nullptr, {}, &report, path}, overwrite);
 }
 
 void writeReports(const ReportSet& set, Overwrite overwrite) {
-    for (const std::string* path : {&set.memory_path, &set.time_path, &set.timeline_path}) {
-        if (!path->empty()) {
-            checkOutputPath(*path, overwrite);
-        }
+    // Every output is checked before any report is written.
+    if (set.memory) {
+        checkOutputPath(set.memory_path, overwrite);
+    }
+    if (set.time) {
+        checkOutputPath(set.time_path, overwrite);
+    }
+    if (set.timeline) {
+        checkOutputPath(set.timeline_path, overwrite);
     }
     std::vector<std::unique_ptr<StagedFile>> files;
     if (set.memory) {

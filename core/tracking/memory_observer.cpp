@@ -58,18 +58,15 @@ void MemoryObserver::backwardBegins() {
 
 std::map<int, int64_t> MemoryObserver::activationBytes() const {
     std::lock_guard<SpinLock> lock(mutex_);
-    std::unordered_map<void*, size_t> allocated;  // by address: the event that allocated it
+    // The iteration's own blocks still allocated when backward began.
+    std::unordered_map<void*, LiveBlock> allocated;
     for (size_t i = 0; i < events_at_backward_; ++i) {
-        if (events_[i].bytes > 0) {
-            allocated[events_[i].ptr] = i;
-        } else {
-            allocated.erase(events_[i].ptr);
-        }
+        applyEvent(allocated, events_[i], i);
     }
     std::map<int, int64_t> activations;
-    for (const auto& [ptr, index] : allocated) {
-        if (events_[index].phase == AllocationPhase::Forward) {
-            activations[events_[index].operation] += events_[index].bytes;
+    for (const auto& [ptr, block] : allocated) {
+        if (block.phase == AllocationPhase::Forward) {
+            activations[block.operation] += block.bytes;
         }
     }
     return activations;
@@ -156,13 +153,7 @@ void MemoryObserver::applyRecord() {
     }
     record_pending_ = false;
     for (size_t i = 0; i < events_.size(); ++i) {
-        const MemoryEvent& event = events_[i];
-        if (event.bytes > 0) {
-            live_[event.ptr] =
-                LiveBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(i)};
-        } else {
-            live_.erase(event.ptr);
-        }
+        applyEvent(live_, events_[i], i);
     }
 }
 

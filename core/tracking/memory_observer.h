@@ -52,6 +52,18 @@ struct MemoryEvent {
     int operation = -1;
 };
 
+// Applies event `index` of a record to a table of live blocks (an allocation adds the block with
+// its tags, a free removes it): how a record is replayed, wherever it is.
+template <typename LiveTable>
+void applyEvent(LiveTable& live, const MemoryEvent& event, size_t index) {
+    if (event.bytes > 0) {
+        live[event.ptr] =
+            LiveBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(index)};
+    } else {
+        live.erase(event.ptr);
+    }
+}
+
 class MemoryObserver : public IterationListener {
   public:
     // Only allocations on `device_type` count (a CUDA run's host allocations do not).

@@ -29,7 +29,6 @@ OperationObserver::OperationObserver(Options options) : options_(std::move(optio
     for (size_t i = 0; i < options_.weights.size(); ++i) {
         weight_index_.emplace(options_.weights[i], i);
     }
-    first_readers_.assign(options_.weights.size(), -1);
     OperationObserver* expected = nullptr;
     if (!g_active.compare_exchange_strong(expected, this)) {
         throw Error("internal error: two operation observers are active at once");
@@ -146,8 +145,9 @@ void OperationObserver::forwardEnd() {
     }
 }
 
+// Backward nodes are observed only when timing (Options::time).
 void OperationObserver::backwardStart() {
-    if (t_backward_depth++ == 0 && options_.time) {
+    if (t_backward_depth++ == 0) {
         t_backward_started = Clock::now();
     }
 }
@@ -156,34 +156,36 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
     if (--t_backward_depth != 0) {
         return;
     }
-    const double elapsed = options_.time ? millisecondsSince(t_backward_started) : 0.0;
+    const double elapsed = millisecondsSince(t_backward_started);
     // A node made by another thread's forward pass is not ours (forwardThreadId 0: unknown).
     if (fn.forwardThreadId() != 0 && fn.forwardThreadId() != forward_thread_) {
         return;
     }
     std::lock_guard<std::mutex> lock(backward_mutex_);
-    if (OperationRecord* record = recordOfSequence(static_cast<uint64_t>(fn.seqNr()))) {
-        record->has_backward = true;
-        if (options_.time) {
-            record->backward_ms += elapsed;
-        }
+    const int operation = operationOfSequence(operations_, fn.seqNr());
+    if (operation >= 0) {
+        OperationRecord& record = operations_[operation];
+        record.has_backward = true;
+        record.backward_ms += elapsed;
     }
 }
 
-OperationRecord* OperationObserver::recordOfSequence(uint64_t sequence_nr) {
-    // Records are in execution order, so their sequence ranges ascend.
+int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t sequence_nr) {
+    if (sequence_nr < 0) {
+        return -1;
+    }
+    const auto seq = static_cast<uint64_t>(sequence_nr);
     auto it = std::upper_bound(
-        operations_.begin(), operations_.end(), sequence_nr,
-        [](uint64_t seq, const OperationRecord& record) { return seq < record.seq_begin; });
-    if (it == operations_.begin()) {
-        return nullptr;
+        operations.begin(), operations.end(), seq,
+        [](uint64_t s, const OperationRecord& record) { return s < record.seq_begin; });
+    if (it == operations.begin()) {
+        return -1;
     }
     --it;
-    return sequence_nr < it->seq_end ? &*it : nullptr;
+    return seq < it->seq_end ? static_cast<int>(it - operations.begin()) : -1;
 }
 
 void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
-    const int reader = static_cast<int>(operations_.size()) - 1;
     std::vector<int>& read = operations_.back().weights_read;
     auto note = [&](const at::Tensor& tensor) {
         if (!tensor.defined()) {
@@ -194,9 +196,6 @@ void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
             return;
         }
         const int weight = static_cast<int>(it->second);
-        if (first_readers_[weight] < 0) {
-            first_readers_[weight] = reader;
-        }
         if (std::find(read.begin(), read.end(), weight) == read.end()) {
             read.push_back(weight);
         }

@@ -48,6 +48,10 @@ struct CallInputs {
     std::string dtypes;  // "float;\r\nfloat;\r\nScalar"
 };
 
+// The index of the operation whose sequence range holds `sequence_nr` (records in execution
+// order, so their ranges ascend), or -1: the link from a backward node to its forward operation.
+int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t sequence_nr);
+
 class OperationObserver : public IterationListener {
   public:
     struct Options {
@@ -74,8 +78,6 @@ class OperationObserver : public IterationListener {
     const std::vector<OperationRecord>& operations() const { return operations_; }
     // Index of the top-level operation running now on the forward thread, or -1.
     int currentOperation() const { return current_.load(std::memory_order_relaxed); }
-    // For each weight of Options::weights, the index of the first operation that read it (-1).
-    const std::vector<int>& firstReaders() const { return first_readers_; }
     // With Options::inputs: every call on the forward thread from forwardBegins() to
     // iterationEnded(), in call order (nested calls and the optimizer's included).
     const std::vector<CallInputs>& callInputs() const { return call_inputs_; }
@@ -95,7 +97,6 @@ class OperationObserver : public IterationListener {
     void backwardEnd(const at::RecordFunction& fn);
     void noteWeightReads(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
-    OperationRecord* recordOfSequence(uint64_t sequence_nr);
 
     Options options_;
     at::CallbackHandle handle_ = 0;
@@ -106,7 +107,6 @@ class OperationObserver : public IterationListener {
     std::atomic<int> current_{-1};
     std::vector<OperationRecord> operations_;
     std::unordered_map<const c10::TensorImpl*, size_t> weight_index_;
-    std::vector<int> first_readers_;
     std::vector<CallInputs> call_inputs_;
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads

@@ -21,6 +21,10 @@ inline constexpr char kPeakOptimizerStateKey[] = "peak_optimizer_state_bytes";
 inline constexpr char kPeakActivationsKey[] = "peak_activations_bytes";
 inline constexpr char kPeakOtherKey[] = "peak_other_bytes";
 
+// The operation name of memory allocated while no top-level operation ran (activation_entries,
+// and the timeline's OP_MEMORY).
+inline constexpr char kOutsideOperations[] = "(outside operations)";
+
 // entry_types rows of the memory report (stack_correlation.entry_type).
 inline constexpr int kEntryTypeWeight = 1;
 inline constexpr int kEntryTypeActivation = 2;
