@@ -22,8 +22,10 @@ class MemoryObserver::Reporter : public c10::MemoryReportingInfoBase {
 
 MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     : device_type_(device_type), reporter_(std::make_shared<Reporter>(this)) {
-    live_.reserve(4096);
+    // live_ is not reserved large: forwardBegins copies it by walking every slot, so it stays
+    // the size of the most blocks alive at once (grown in the first observed iteration).
     events_.reserve(4096);
+    recent_allocation_.fill(-1);
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
 }
 
@@ -45,6 +47,7 @@ void MemoryObserver::forwardBegins() {
         block.event = -1;
     }
     events_.clear();
+    recent_allocation_.fill(-1);
     events_at_peak_ = events_at_backward_ = 0;
     start_ = timelineTicks();
 }
@@ -114,6 +117,7 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
     if (recording_ && device_type_ == c10::DeviceType::CPU) {
         live_bytes_ += bytes;
         record(ptr, bytes, total_reserved, operation);
+        notePair(ptr, bytes);
         return;
     }
     applyRecord();
@@ -140,10 +144,27 @@ void MemoryObserver::record(void* ptr, int64_t bytes, int64_t total_reserved, in
     events_.push_back(
         MemoryEvent{timeline ? timelineTicks() : 0, ptr, bytes, live_bytes_,
                     device_type_ == c10::DeviceType::CPU ? live_bytes_ : total_reserved,
-                    timeline ? timeline->outermostOpenEvent() : -1, phase_, operation});
+                    timeline ? timeline->outermostOpenEvent() : -1, phase_, false, operation});
     if (live_bytes_ > peak_bytes_) {
         peak_bytes_ = live_bytes_;
         events_at_peak_ = events_.size();
+    }
+}
+
+void MemoryObserver::notePair(void* ptr, int64_t bytes) {
+    // Fibonacci hashing: block addresses are 64-byte aligned, their high bits spread them.
+    const size_t slot =
+        (reinterpret_cast<uintptr_t>(ptr) * UINT64_C(11400714819323198485)) >> (64 - 10);
+    static_assert(kPairSlots == size_t{1} << 10);
+    const auto event = static_cast<int32_t>(events_.size() - 1);
+    if (bytes > 0) {
+        recent_allocation_[slot] = event;
+        return;
+    }
+    const int32_t allocation = recent_allocation_[slot];
+    if (allocation >= 0 && events_[allocation].ptr == ptr) {
+        events_[allocation].paired = events_[event].paired = true;
+        recent_allocation_[slot] = -1;
     }
 }
 
@@ -153,7 +174,9 @@ void MemoryObserver::applyRecord() {
     }
     record_pending_ = false;
     for (size_t i = 0; i < events_.size(); ++i) {
-        applyEvent(live_, events_[i], i);
+        if (!events_[i].paired) {
+            applyEvent(live_, events_[i], i);
+        }
     }
 }
 

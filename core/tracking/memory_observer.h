@@ -16,6 +16,7 @@
 #include <c10/util/ThreadLocalDebugInfo.h>
 #include <c10/util/flat_hash_map.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -49,6 +50,7 @@ struct MemoryEvent {
     int64_t total_reserved = 0;   // what the allocator holds (CUDA); allocated on the CPU
     int64_t outer_event = -1;     // TimelineRecorder::outermostOpenEvent() when it happened
     AllocationPhase phase = AllocationPhase::Forward;  // an allocation's tags (LiveBlock)
+    bool paired = false;  // an allocation freed within the record, or that free (see below)
     int operation = -1;
 };
 
@@ -105,6 +107,7 @@ class MemoryObserver : public IterationListener {
     void onAllocation(void* ptr, int64_t bytes, int64_t total_reserved, c10::Device device);
     void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
     void applyRecord();
+    void notePair(void* ptr, int64_t bytes);
 
     c10::DeviceType device_type_;
     std::shared_ptr<Reporter> reporter_;
@@ -133,6 +136,12 @@ class MemoryObserver : public IterationListener {
     int64_t live_bytes_ = 0;
     int64_t peak_bytes_ = 0;
     bool record_pending_ = false;  // live_ lacks the last record's allocations and frees
+    // Most blocks of an iteration are freed within it, and need not pass through live_ at all:
+    // while recording on the CPU, the last allocation at each of these slots (by address) is
+    // remembered, and a free that finds its own allocation there marks both as paired, which
+    // applyRecord skips. A slot taken over by another block only leaves a pair unmarked.
+    static constexpr size_t kPairSlots = 1024;
+    std::array<int32_t, kPairSlots> recent_allocation_;  // event index, or -1
 
     std::vector<std::pair<void*, LiveBlock>> live_at_start_;
     std::vector<MemoryEvent> events_;

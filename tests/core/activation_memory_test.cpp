@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "model/workload.h"
+#include "tracking/memory_observer.h"
 #include "trainscope/profiler.h"
 
 using namespace trainscope;
@@ -101,4 +102,33 @@ TEST(DTypeCast, OnlyFloatingParametersAndBuffersAreCast) {
     EXPECT_EQ(module.attr("table").toTensor().scalar_type(), c10::kBFloat16);
     IterationListener none;
     workload.runIteration(none);  // indexing with the int64 buffer works
+}
+
+// The observer's table of live blocks, carried from one recorded iteration to the next (most
+// blocks skip it, paired within their record): what it says is alive when an iteration
+// begins, plus that iteration's record, must be what is alive at its end, iteration after
+// iteration, with Adam's state created in the first step.
+TEST(MemoryRecord, LiveBlocksCarryOverFromIterationToIteration) {
+    RunConfig config;
+    config.model = "builtin:mlp";
+    config.params = {{"d_model", "64"}};
+    config.inputs = {parseInputSpec("4x16x64")};
+    config.optimizer = OptimizerKind::Adam;
+    Workload workload(config);
+    MemoryObserver memory(c10::DeviceType::CPU);
+    for (int iteration = 0; iteration < 4; ++iteration) {
+        workload.runIteration(memory);
+        int64_t at_end = 0;
+        for (const auto& [ptr, block] : memory.liveAtStart()) {
+            at_end += block.bytes;
+        }
+        for (const MemoryEvent& event : memory.events()) {
+            at_end += event.bytes;
+        }
+        // Blocks from before the observer are not in its table, nor freed in its record.
+        if (iteration > 0) {
+            EXPECT_EQ(at_end, memory.liveBytes()) << "iteration " << iteration;
+        }
+        EXPECT_GT(memory.events().size(), 0u);
+    }
 }
