@@ -70,12 +70,7 @@ class Cli : public ::testing::Test {
 
     // The files a run left in the working folder.
     std::vector<std::string> workFiles() const {
-        std::vector<std::string> names;
-        for (const auto& entry : fs::directory_iterator(fs::path(dir_) / "work")) {
-            names.push_back(entry.path().filename().string());
-        }
-        std::sort(names.begin(), names.end());
-        return names;
+        return trainscope::test::fileNames(dir_ + "/work");
     }
 
     std::string work(const std::string& name) const { return dir_ + "/work/" + name; }

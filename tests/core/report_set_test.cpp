@@ -42,13 +42,7 @@ class ReportSetFiles : public ::testing::Test {
     void SetUp() override { dir_ = test::makeTempDir(); }
     void TearDown() override { fs::remove_all(dir_); }
     std::string path(const std::string& name) const { return (fs::path(dir_) / name).string(); }
-    std::vector<std::string> names() const {
-        std::vector<std::string> result;
-        for (const auto& entry : fs::directory_iterator(dir_))
-            result.push_back(entry.path().filename().string());
-        std::sort(result.begin(), result.end());
-        return result;
-    }
+    std::vector<std::string> names() const { return test::fileNames(dir_); }
     int64_t peakOf(const std::string& name) const {
         return std::stoll(
             ReportReader(path(name))

@@ -35,13 +35,7 @@ class RunTest : public ::testing::Test {
         return plan;
     }
 
-    std::vector<std::string> files() const {
-        std::vector<std::string> names;
-        for (const auto& entry : fs::directory_iterator(dir_))
-            names.push_back(entry.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
+    std::vector<std::string> files() const { return test::fileNames(dir_); }
 
     std::string dir_;
 };

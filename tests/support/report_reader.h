@@ -28,4 +28,7 @@ int taggedLine(const std::string& file, const std::string& tag);
 // A fresh, empty folder under the system's temporary folder; removed by the caller.
 std::string makeTempDir();
 
+// The names of the entries of a folder, sorted: what a run left there.
+std::vector<std::string> fileNames(const std::string& dir);
+
 }  // namespace trainscope::test

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -70,6 +73,24 @@ TEST_F(TimeViewsTest, TablesShowEachEntrysModule) {
     EXPECT_EQ(column(browser_->operationsView()->model(),
                      browser_->operationsView()->model()->columnCount() - 1),
               (QStringList{"lin_0", none, none, "lin_1", none, none}));
+}
+
+// The overview's bars name each operation by its module, so that two aten::linear bars can be
+// told apart; only an operation outside any submodule keeps its bare name.
+TEST_F(TimeViewsTest, ChartBarsNameTheModule) {
+    QStringList categories;
+    for (QChartView* view : browser_->findChildren<QChartView*>()) {
+        for (QAbstractAxis* axis : view->chart()->axes(Qt::Vertical)) {
+            if (auto* names = qobject_cast<QBarCategoryAxis*>(axis))
+                categories << names->categories();
+        }
+    }
+    EXPECT_TRUE(categories.contains(QStringLiteral("lin_0 aten::linear")))
+        << categories.join(", ").toStdString();
+    EXPECT_TRUE(categories.contains(QStringLiteral("lin_1 aten::linear")))
+        << categories.join(", ").toStdString();
+    for (const QString& category : categories)
+        EXPECT_FALSE(category.startsWith(QStringLiteral("aten::linear"))) << category.toStdString();
 }
 
 TEST_F(TimeViewsTest, TheFilterAppliesOnceTypingPauses) {

@@ -21,15 +21,15 @@ struct TableContract {
 
 // The columns each kind's readers rely on (docs/report-formats.md).
 const TableContract kMemoryTables[] = {
-    {"weight_entries", "id, name, size_bytes, grad_size_bytes"},
-    {"activation_entries", "id, operation_name, size_bytes"},
-    {"stack_correlation", "correlation_id, entry_id, entry_type"},
-    {"stack_frames", "correlation_id, ordering, file_path, line_number"},
-    {"misc_sizes", "key, size_bytes"},
+    {report_format::kWeightEntriesTable, "id, name, size_bytes, grad_size_bytes"},
+    {report_format::kActivationEntriesTable, "id, operation_name, size_bytes"},
+    {report_format::kStackCorrelationTable, "correlation_id, entry_id, entry_type"},
+    {report_format::kStackFramesTable, "correlation_id, ordering, file_path, line_number"},
+    {report_format::kMiscSizesTable, "key, size_bytes"},
 };
 const TableContract kTimeTables[] = {
-    {"run_time_entries", "id, operation_name, forward_ms, backward_ms"},
-    {"stack_frames", "ordering, file_path, line_number, entry_id"},
+    {report_format::kRunTimeEntriesTable, "id, operation_name, forward_ms, backward_ms"},
+    {report_format::kStackFramesTable, "ordering, file_path, line_number, entry_id"},
 };
 
 QString newConnectionName() {
@@ -55,46 +55,46 @@ struct ValueRule {
 // Paths and roots go to file functions: text, never a blob (whose bytes may hold a NUL).
 #define TS_TEXT(c) "typeof(" c ") = 'text'"
 const ValueRule kMemoryRules[] = {
-    {"weight_entries", TS_SIZE("size_bytes") " AND " TS_SIZE("grad_size_bytes"),
+    {report_format::kWeightEntriesTable, TS_SIZE("size_bytes") " AND " TS_SIZE("grad_size_bytes"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
-    {"activation_entries", TS_SIZE("size_bytes"),
+    {report_format::kActivationEntriesTable, TS_SIZE("size_bytes"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
-    {"misc_sizes", TS_SIZE("size_bytes"),
+    {report_format::kMiscSizesTable, TS_SIZE("size_bytes"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
-    {"stack_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+    {report_format::kStackFramesTable, TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
-    {"stack_frames", TS_TEXT("file_path"),
+    {report_format::kStackFramesTable, TS_TEXT("file_path"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
 };
 const ValueRule kTimeRules[] = {
-    {"run_time_entries",
+    {report_format::kRunTimeEntriesTable,
      TS_TIME("forward_ms") " AND (backward_ms IS NULL OR (" TS_TIME("backward_ms") "))",
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile",
                        "a time that is not a finite, non-negative number of milliseconds")},
-    {"stack_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+    {report_format::kStackFramesTable, TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
-    {"stack_frames", TS_TEXT("file_path"),
+    {report_format::kStackFramesTable, TS_TEXT("file_path"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
 };
 // TrainScope's own tables, checked when present.
 const ValueRule kLibraryFrameRules[] = {
-    {"trainscope_library_frames", TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
+    {report_format::kLibraryFramesTable, TS_INDEX("ordering") " AND " TS_INDEX("line_number"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a line number or ordering out of range")},
-    {"trainscope_library_frames", TS_TEXT("file_path") " AND " TS_TEXT("library_root"),
+    {report_format::kLibraryFramesTable, TS_TEXT("file_path") " AND " TS_TEXT("library_root"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a file path that is not text")},
 };
 const ValueRule kPeakByModuleRules[] = {
-    {"trainscope_peak_by_module", TS_SIZE("size_bytes"),
+    {report_format::kPeakByModuleTable, TS_SIZE("size_bytes"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
-    {"trainscope_peak_by_module", TS_TEXT("module_path") " AND " TS_TEXT("kind"),
+    {report_format::kPeakByModuleTable, TS_TEXT("module_path") " AND " TS_TEXT("kind"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
 };
 const ValueRule kEntryModuleRules[] = {
-    {"trainscope_entry_modules", TS_INDEX("entry_id") " AND " TS_TEXT("module_path"),
+    {report_format::kEntryModulesTable, TS_INDEX("entry_id") " AND " TS_TEXT("module_path"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a module path that is not text")},
 };
 const ValueRule kMetadataRules[] = {
-    {"trainscope_metadata", TS_TEXT("key") " AND " TS_TEXT("value"),
+    {report_format::kMetadataTable, TS_TEXT("key") " AND " TS_TEXT("value"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
 };
 #undef TS_SIZE
@@ -175,22 +175,22 @@ QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const Va
     QString problem = checkTables(db, tables, rules);
     // TrainScope's own tables are optional, but the app queries them when they are there: they
     // are held to the same rules (a recursive view in place of the metadata would hang it).
-    if (problem.isEmpty() && names.contains(QLatin1String("trainscope_library_frames"))) {
+    if (problem.isEmpty() && names.contains(QLatin1String(report_format::kLibraryFramesTable))) {
         const TableContract library[] = {
-            {"trainscope_library_frames", "ordering, file_path, line_number, library_root"}};
+            {report_format::kLibraryFramesTable, "ordering, file_path, line_number, library_root"}};
         problem = checkTables(db, library, kLibraryFrameRules);
     }
-    if (problem.isEmpty() && names.contains(QLatin1String("trainscope_metadata"))) {
-        const TableContract metadata[] = {{"trainscope_metadata", "key, value"}};
+    if (problem.isEmpty() && names.contains(QLatin1String(report_format::kMetadataTable))) {
+        const TableContract metadata[] = {{report_format::kMetadataTable, "key, value"}};
         problem = checkTables(db, metadata, kMetadataRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kPeakByModuleTable))) {
         const TableContract peak[] = {
-            {"trainscope_peak_by_module", "module_path, kind, size_bytes"}};
+            {report_format::kPeakByModuleTable, "module_path, kind, size_bytes"}};
         problem = checkTables(db, peak, kPeakByModuleRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kEntryModulesTable))) {
-        const TableContract modules[] = {{"trainscope_entry_modules", entry_module_columns}};
+        const TableContract modules[] = {{report_format::kEntryModulesTable, entry_module_columns}};
         problem = checkTables(db, modules, kEntryModuleRules);
     }
     return problem;
@@ -228,11 +228,11 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
                 QStringList names;
                 while (tables.next())
                     names << tables.value(0).toString();
-                if (names.contains(QStringLiteral("weight_entries"))) {
+                if (names.contains(QLatin1String(report_format::kWeightEntriesTable))) {
                     kind = ReportKind::Memory;
                     problem = checkReport(db, kMemoryTables, kMemoryRules, names,
                                           "entry_type, entry_id, module_path");
-                } else if (names.contains(QStringLiteral("run_time_entries"))) {
+                } else if (names.contains(QLatin1String(report_format::kRunTimeEntriesTable))) {
                     kind = ReportKind::Time;
                     problem =
                         checkReport(db, kTimeTables, kTimeRules, names, "entry_id, module_path");

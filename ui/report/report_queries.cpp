@@ -9,6 +9,15 @@
 namespace trainscope::ui {
 namespace {
 
+// The tables these queries read (report_format.h).
+const QLatin1String kWeights(report_format::kWeightEntriesTable);
+const QLatin1String kActivations(report_format::kActivationEntriesTable);
+const QLatin1String kOperations(report_format::kRunTimeEntriesTable);
+const QLatin1String kMiscSizes(report_format::kMiscSizesTable);
+const QLatin1String kStackFrames(report_format::kStackFramesTable);
+const QLatin1String kStackCorrelation(report_format::kStackCorrelationTable);
+const QLatin1String kLibraryFrames(report_format::kLibraryFramesTable);
+
 std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* error) {
     restartQueryClock();
     QSqlQuery query(db);
@@ -32,7 +41,8 @@ TopEntries topEntries(QSqlDatabase db, const QString& sql) {
     if (query.exec(sql)) {
         while (query.next()) {
             entries.rows.push_back({query.value(0).toLongLong(), query.value(1).toString(),
-                                    query.value(2).toDouble(), query.value(3).toDouble()});
+                                    query.value(2).toDouble(), query.value(3).toDouble(),
+                                    query.value(4).toString()});
         }
     }
     if (query.lastError().isValid())
@@ -53,37 +63,46 @@ QString largestShareFirst(int columns) {
 
 const QString kOperationTotal = QStringLiteral("(forward_ms + IFNULL(backward_ms, 0))");
 
-// Adds the Module column when the report has TrainScope's module table (other tools' reports
-// do not): the module of each entry of `entry_table`, empty outside any submodule.
-// `entry_type` 0: the run time report, whose table is keyed by the entry id alone.
-SqlTableSpec withModules(QSqlDatabase db, SqlTableSpec spec, const QString& entry_table,
-                         int entry_type) {
+// The module of each entry of `entry_table` (empty outside any submodule), as an SQL
+// expression, when the report has TrainScope's module table (other tools' reports do not:
+// empty then). `entry_type` 0: the run time report, whose table is keyed by the entry id alone.
+QString moduleOfEntry(QSqlDatabase db, const QString& entry_table, int entry_type) {
     if (!hasTable(db, QLatin1String(report_format::kEntryModulesTable)))
-        return spec;
+        return {};
     QString match = QStringLiteral("m.entry_id = %1.id").arg(entry_table);
     if (entry_type)
         match += QStringLiteral(" AND m.entry_type = %1").arg(entry_type);
-    spec.columns.push_back({QObject::tr("Module"),
-                            QStringLiteral("(SELECT substr(m.module_path, 1, %1) FROM %2 m "
-                                           "WHERE %3)")
-                                .arg(kMaxShownText)
-                                .arg(QLatin1String(report_format::kEntryModulesTable), match),
-                            CellFormat::Text});
+    return QStringLiteral("(SELECT substr(m.module_path, 1, %1) FROM %2 m WHERE %3)")
+        .arg(kMaxShownText)
+        .arg(QLatin1String(report_format::kEntryModulesTable), match);
+}
+
+// The Module column, where moduleOfEntry() has one.
+SqlTableSpec withModules(QSqlDatabase db, SqlTableSpec spec, const QString& entry_table,
+                         int entry_type) {
+    const QString module = moduleOfEntry(db, entry_table, entry_type);
+    if (!module.isEmpty())
+        spec.columns.push_back({QObject::tr("Module"), module, CellFormat::Text});
     return spec;
+}
+
+// moduleOfEntry() as a query's last column ('' where the report has no modules).
+QString moduleColumn(QSqlDatabase db, const QString& entry_table, int entry_type) {
+    const QString module = moduleOfEntry(db, entry_table, entry_type);
+    return module.isEmpty() ? QStringLiteral("''") : QStringLiteral("IFNULL(%1, '')").arg(module);
 }
 
 }  // namespace
 
 std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
-    auto row =
-        single(db,
-               QStringLiteral("SELECT (SELECT IFNULL(MAX(size_bytes), 0) FROM misc_sizes "
-                              "WHERE key = '%1'), "
-                              "(SELECT IFNULL(SUM(size_bytes), 0) FROM weight_entries), "
-                              "(SELECT IFNULL(SUM(grad_size_bytes), 0) FROM weight_entries), "
-                              "(SELECT IFNULL(SUM(size_bytes), 0) FROM activation_entries)")
-                   .arg(QLatin1String(report_format::kPeakUsageKey)),
-               error);
+    auto row = single(
+        db,
+        QStringLiteral("SELECT (SELECT IFNULL(MAX(size_bytes), 0) FROM %1 WHERE key = '%2'), "
+                       "(SELECT IFNULL(SUM(size_bytes), 0) FROM %3), "
+                       "(SELECT IFNULL(SUM(grad_size_bytes), 0) FROM %3), "
+                       "(SELECT IFNULL(SUM(size_bytes), 0) FROM %4)")
+            .arg(kMiscSizes, QLatin1String(report_format::kPeakUsageKey), kWeights, kActivations),
+        error);
     if (!row)
         return std::nullopt;
     MemorySummary summary{row->value(0).toLongLong(), row->value(1).toLongLong(),
@@ -94,8 +113,8 @@ std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
                                 report_format::kPeakActivationsKey, report_format::kPeakOtherKey};
     QStringList parts;
     for (const char* key : keys)
-        parts << QStringLiteral("(SELECT MAX(size_bytes) FROM misc_sizes WHERE key = '%1')")
-                     .arg(QLatin1String(key));
+        parts << QStringLiteral("(SELECT MAX(size_bytes) FROM %1 WHERE key = '%2')")
+                     .arg(kMiscSizes, QLatin1String(key));
     auto peak =
         single(db, QStringLiteral("SELECT %1").arg(parts.join(QStringLiteral(", "))), error);
     if (!peak)
@@ -114,7 +133,8 @@ std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
 std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
     auto row = single(db,
                       QStringLiteral("SELECT IFNULL(SUM(forward_ms), 0), "
-                                     "IFNULL(SUM(backward_ms), 0), COUNT(*) FROM run_time_entries"),
+                                     "IFNULL(SUM(backward_ms), 0), COUNT(*) FROM %1")
+                          .arg(kOperations),
                       error);
     if (!row)
         return std::nullopt;
@@ -125,9 +145,9 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
 QString metadataValue(QSqlDatabase db, const QString& key, QString* error) {
     restartQueryClock();
     QSqlQuery query(db);
-    query.prepare(
-        QStringLiteral("SELECT substr(value, 1, %1) FROM trainscope_metadata WHERE key = ?")
-            .arg(kMaxShownText));
+    query.prepare(QStringLiteral("SELECT substr(value, 1, %1) FROM %2 WHERE key = ?")
+                      .arg(kMaxShownText)
+                      .arg(QLatin1String(report_format::kMetadataTable)));
     query.addBindValue(key);
     if (query.exec() && query.next())
         return query.value(0).toString();
@@ -140,19 +160,23 @@ QString metadataValue(QSqlDatabase db, const QString& key, QString* error) {
 
 TopEntries topOperationsByTime(QSqlDatabase db, int count) {
     return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
-                                         "IFNULL(backward_ms, 0) FROM run_time_entries "
+                                         "IFNULL(backward_ms, 0), %4 FROM %5 "
                                          "ORDER BY %1 DESC, id LIMIT %2")
                               .arg(kOperationTotal)
                               .arg(count)
-                              .arg(kMaxShownText));
+                              .arg(kMaxShownText)
+                              .arg(moduleColumn(db, kOperations, 0), kOperations));
 }
 
 TopEntries topActivations(QSqlDatabase db, int count) {
-    return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0 "
-                                         "FROM activation_entries ORDER BY size_bytes DESC, id "
-                                         "LIMIT %1")
-                              .arg(count)
-                              .arg(kMaxShownText));
+    return topEntries(db,
+                      QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0, "
+                                     "%3 FROM %4 ORDER BY size_bytes DESC, id "
+                                     "LIMIT %1")
+                          .arg(count)
+                          .arg(kMaxShownText)
+                          .arg(moduleColumn(db, kActivations, report_format::kEntryTypeActivation),
+                               kActivations));
 }
 
 TopEntries topModulesAtPeak(QSqlDatabase db, int count) {
@@ -168,10 +192,11 @@ TopEntries topModulesAtPeak(QSqlDatabase db, int count) {
 
 TopEntries topWeights(QSqlDatabase db, int count) {
     return topEntries(db, QStringLiteral("SELECT id, substr(name, 1, %2), size_bytes, "
-                                         "grad_size_bytes FROM weight_entries ORDER BY "
+                                         "grad_size_bytes FROM %3 ORDER BY "
                                          "size_bytes DESC, id LIMIT %1")
                               .arg(count)
-                              .arg(kMaxShownText));
+                              .arg(kMaxShownText)
+                              .arg(kWeights));
 }
 
 SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
@@ -185,11 +210,11 @@ SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
               {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
               {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
                CellFormat::Share}},
-             QStringLiteral("weight_entries"),
+             kWeights,
              {},
              QStringLiteral("name"),
              {}},
-            QStringLiteral("weight_entries"), report_format::kEntryTypeWeight),
+            kWeights, report_format::kEntryTypeWeight),
         parent);
 }
 
@@ -203,11 +228,11 @@ SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
               {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
               {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
                CellFormat::Share}},
-             QStringLiteral("activation_entries"),
+             kActivations,
              {},
              QStringLiteral("operation_name"),
              {}},
-            QStringLiteral("activation_entries"), report_format::kEntryTypeActivation),
+            kActivations, report_format::kEntryTypeActivation),
         parent);
 }
 
@@ -223,11 +248,11 @@ SqlTableModel* operationsModel(QSqlDatabase db, double iteration_ms, QObject* pa
                CellFormat::Milliseconds},
               {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
               {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
-             QStringLiteral("run_time_entries"),
+             kOperations,
              {},
              QStringLiteral("operation_name"),
              {}},
-            QStringLiteral("run_time_entries"), 0),
+            kOperations, 0),
         parent);
 }
 
@@ -246,7 +271,7 @@ SqlTableModel* groupedOperationsModel(QSqlDatabase db, double iteration_ms, QObj
           {QObject::tr("Mean (ms)"), QStringLiteral("%1 / COUNT(*)").arg(total),
            CellFormat::Milliseconds},
           {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
-         QStringLiteral("run_time_entries"),
+         kOperations,
          QStringLiteral("operation_name"),
          QStringLiteral("operation_name"),
          {}},
@@ -257,8 +282,9 @@ SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObje
     // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
     // MIN(), SQLite takes the bare columns from that row, in one pass over the frames.
     const QString from = QStringLiteral(
-        "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM stack_frames "
-        "GROUP BY entry_id) f JOIN run_time_entries e ON e.id = f.entry_id");
+                             "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM %1 "
+                             "GROUP BY entry_id) f JOIN %2 e ON e.id = f.entry_id")
+                             .arg(kStackFrames, kOperations);
     const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
     return new SqlTableModel(
         db,
@@ -280,12 +306,17 @@ SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObje
 }
 
 SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* parent) {
-    const QString from = QStringLiteral(
-        "(SELECT correlation_id, file_path, line_number, MIN(ordering) FROM stack_frames "
-        "GROUP BY correlation_id) f JOIN stack_correlation c "
-        "ON c.correlation_id = f.correlation_id "
-        "LEFT JOIN weight_entries w ON c.entry_type = 1 AND w.id = c.entry_id "
-        "LEFT JOIN activation_entries a ON c.entry_type = 2 AND a.id = c.entry_id");
+    const QString from =
+        QStringLiteral(
+            "(SELECT correlation_id, file_path, line_number, MIN(ordering) FROM %1 "
+            "GROUP BY correlation_id) f JOIN %2 c "
+            "ON c.correlation_id = f.correlation_id "
+            "LEFT JOIN %3 w ON c.entry_type = %4 AND w.id = c.entry_id "
+            "LEFT JOIN %5 a ON c.entry_type = %6 AND a.id = c.entry_id")
+            .arg(kStackFrames, kStackCorrelation, kWeights)
+            .arg(report_format::kEntryTypeWeight)
+            .arg(kActivations)
+            .arg(report_format::kEntryTypeActivation);
     const QString weights = QStringLiteral("SUM(IFNULL(w.size_bytes, 0))");
     const QString activations = QStringLiteral("SUM(IFNULL(a.size_bytes, 0))");
     const QString total = QStringLiteral("(%1 + %2)").arg(weights, activations);
@@ -306,35 +337,35 @@ SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* pa
 
 QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id, QString* error) {
     restartQueryClock();
-    const bool library = hasTable(db, QLatin1String(report_format::kLibraryFramesTable));
+    const bool library = hasTable(db, kLibraryFrames);
     // The frames of one entry from a frames table: (ordering, path, line, library root).
     QString project, libraries;
     if (table == EntryTable::Operation) {
         project = QStringLiteral(
-            "SELECT ordering, substr(file_path, 1, %1), line_number, '' FROM stack_frames "
+            "SELECT ordering, substr(file_path, 1, %1), line_number, '' FROM %2 "
             "WHERE entry_id = :id");
         libraries = QStringLiteral(
             "SELECT ordering, substr(file_path, 1, %1), line_number, substr(library_root, 1, %1) "
-            "FROM trainscope_library_frames WHERE entry_id = :id");
+            "FROM %2 WHERE entry_id = :id");
     } else {
         const QString correlation = QStringLiteral(
-            "(SELECT correlation_id FROM stack_correlation WHERE entry_type = :type AND "
-            "entry_id = :id)");
+                                        "(SELECT correlation_id FROM %1 WHERE entry_type = :type "
+                                        "AND entry_id = :id)")
+                                        .arg(kStackCorrelation);
         project = QStringLiteral(
                       "SELECT ordering, substr(file_path, 1, %1), line_number, '' FROM "
-                      "stack_frames WHERE correlation_id IN ") +
+                      "%2 WHERE correlation_id IN ") +
                   correlation;
         libraries = QStringLiteral(
                         "SELECT ordering, substr(file_path, 1, %1), line_number, "
-                        "substr(library_root, 1, %1) FROM trainscope_library_frames WHERE "
-                        "correlation_id IN ") +
+                        "substr(library_root, 1, %1) FROM %2 WHERE correlation_id IN ") +
                     correlation;
     }
-    QString sql = project;
+    QString sql = project.arg(kMaxShownText).arg(kStackFrames);
     if (library)
-        sql += QStringLiteral(" UNION ALL ") + libraries;
+        sql += QStringLiteral(" UNION ALL ") + libraries.arg(kMaxShownText).arg(kLibraryFrames);
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT * FROM (%1) ORDER BY 1").arg(sql.arg(kMaxShownText)));
+    query.prepare(QStringLiteral("SELECT * FROM (%1) ORDER BY 1").arg(sql));
     query.bindValue(QStringLiteral(":id"), entry_id);
     if (table != EntryTable::Operation)
         query.bindValue(QStringLiteral(":type"), table == EntryTable::Weight
@@ -357,13 +388,13 @@ QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id
 
 QStringList libraryRoots(QSqlDatabase db, QString* error) {
     QStringList roots;
-    if (!hasTable(db, QLatin1String(report_format::kLibraryFramesTable)))
+    if (!hasTable(db, kLibraryFrames))
         return roots;
     restartQueryClock();
     QSqlQuery query(db);
-    if (query.exec(QStringLiteral("SELECT DISTINCT substr(library_root, 1, %1) FROM "
-                                  "trainscope_library_frames LIMIT 100")
-                       .arg(kMaxShownText))) {
+    if (query.exec(QStringLiteral("SELECT DISTINCT substr(library_root, 1, %1) FROM %2 LIMIT 100")
+                       .arg(kMaxShownText)
+                       .arg(kLibraryFrames))) {
         while (query.next())
             roots << query.value(0).toString();
     }

@@ -61,6 +61,7 @@ struct TopEntry {
     QString name;
     double first = 0;   // bytes, or forward ms
     double second = 0;  // backward ms (time only)
+    QString module;     // the module path of the entry's operation (TrainScope reports only)
 };
 
 std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error);

@@ -35,16 +35,19 @@ QString exactMs(double ms) {
     return QObject::tr("%1 ms").arg(ms, 0, 'f', 6);
 }
 
-// Bars are labelled by operation name, numbered when a name repeats, so each is its own bar.
+// Bars are labelled by module and operation ("blocks_0.mlp.fc1 aten::linear") where the report
+// knows modules, and numbered by entry id when a label repeats, so that each is its own bar.
 QStringList categoriesOf(const QVector<TopEntry>& entries) {
-    QStringList names;
-    for (const TopEntry& entry : entries)
-        names << entry.name;
-    QStringList categories;
+    QStringList labels;
     for (const TopEntry& entry : entries) {
-        categories << (names.count(entry.name) > 1
-                           ? QStringLiteral("%1 #%2").arg(entry.name).arg(entry.id)
-                           : entry.name);
+        labels << (entry.module.isEmpty() ? entry.name
+                                          : QStringLiteral("%1 %2").arg(entry.module, entry.name));
+    }
+    QStringList categories;
+    for (int i = 0; i < entries.size(); ++i) {
+        categories << (labels.count(labels[i]) > 1
+                           ? QStringLiteral("%1 #%2").arg(labels[i]).arg(entries[i].id)
+                           : labels[i]);
     }
     // Highest first from the top: horizontal bar charts draw the first category at the bottom.
     std::reverse(categories.begin(), categories.end());

@@ -25,6 +25,15 @@ inline constexpr char kPeakOtherKey[] = "peak_other_bytes";
 // and the timeline's OP_MEMORY).
 inline constexpr char kOutsideOperations[] = "(outside operations)";
 
+// The standard tables that TrainScope's readers rely on (Skyline's and DeepView's memory and run
+// time reports; stack_frames is in both, with different columns).
+inline constexpr char kWeightEntriesTable[] = "weight_entries";
+inline constexpr char kActivationEntriesTable[] = "activation_entries";
+inline constexpr char kStackCorrelationTable[] = "stack_correlation";
+inline constexpr char kStackFramesTable[] = "stack_frames";
+inline constexpr char kMiscSizesTable[] = "misc_sizes";
+inline constexpr char kRunTimeEntriesTable[] = "run_time_entries";
+
 // entry_types rows of the memory report (stack_correlation.entry_type).
 inline constexpr int kEntryTypeWeight = 1;
 inline constexpr int kEntryTypeActivation = 2;
