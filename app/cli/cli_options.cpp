@@ -26,9 +26,10 @@ Integer parseInteger(const std::string& option, const std::string& text, Integer
 }
 
 const std::map<std::string, Command> kCommands = {
-    {"memory", Command::Memory},   {"time", Command::Time},     {"timeline", Command::Timeline},
-    {"profile", Command::Profile}, {"models", Command::Models}, {"help", Command::Help},
-    {"--help", Command::Help},     {"-h", Command::Help},       {"--version", Command::Version}};
+    {"memory", Command::Memory},   {"time", Command::Time},        {"timeline", Command::Timeline},
+    {"profile", Command::Profile}, {"show", Command::Show},        {"export", Command::Export},
+    {"models", Command::Models},   {"help", Command::Help},        {"--help", Command::Help},
+    {"-h", Command::Help},         {"--version", Command::Version}};
 
 }  // namespace
 
@@ -39,6 +40,11 @@ std::string usage() {
   trainscope-cli timeline --model MODEL [options] -o FILE    write a timeline report
   trainscope-cli profile  --model MODEL [options] -o PREFIX  write all three:
                                PREFIX.memory.sqlite, PREFIX.time.sqlite, PREFIX.timeline.sqlite
+  trainscope-cli show FILE...                                print the summary of reports:
+                               memory, run time or timeline reports (ours, Skyline's,
+                               DeepView's) and torch_npu's ascend_pytorch_profiler_*.db
+  trainscope-cli export --chrome-trace OUT.json FILE         write a timeline as Chrome Trace
+                               Event JSON (Perfetto, chrome://tracing)
   trainscope-cli models                                      list the built-in models
   trainscope-cli --help | --version
 
@@ -73,7 +79,9 @@ Output:
 CliOptions parseCommandLine(int argc, const char* const* argv) {
     CliOptions options;
     if (argc < 2) {
-        throw Error("no command given (memory, time, timeline, profile, models); see --help");
+        throw Error(
+            "no command given (memory, time, timeline, profile, show, export, models); see "
+            "--help");
     }
     auto command = kCommands.find(argv[1]);
     if (command == kCommands.end()) {
@@ -126,7 +134,9 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         {"--frames-root", [&](const std::string& v) { config.frames_roots.push_back(v); }},
         {"--output", [&](const std::string& v) { options.output = v; }},
         {"-o", [&](const std::string& v) { options.output = v; }},
+        {"--chrome-trace", [&](const std::string& v) { options.chrome_trace = v; }},
     };
+    const bool reads = options.command == Command::Show || options.command == Command::Export;
 
     for (int i = 2; i < argc; ++i) {
         std::string arg = argv[i];
@@ -151,8 +161,22 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
                 value = argv[++i];
             }
             handler->second(value);
+        } else if (reads && (arg.empty() || arg[0] != '-' || arg == "-")) {
+            options.files.push_back(arg);
         } else {
             throw Error("unknown option '" + arg + "'; see --help");
+        }
+    }
+    if (reads && options.files.empty()) {
+        throw Error(options.command == Command::Show ? "show expects one or more report files"
+                                                     : "export expects a timeline file");
+    }
+    if (options.command == Command::Export) {
+        if (options.chrome_trace.empty()) {
+            throw Error("export needs --chrome-trace OUT.json");
+        }
+        if (options.files.size() != 1) {
+            throw Error("export takes one timeline file");
         }
     }
 

@@ -2,17 +2,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "trainscope/run_config.h"
 
 namespace trainscope::cli {
 
-enum class Command { Memory, Time, Timeline, Profile, Models, Help, Version };
+enum class Command { Memory, Time, Timeline, Profile, Show, Export, Models, Help, Version };
 
 struct CliOptions {
     Command command = Command::Help;
     RunConfig config;
-    std::string output;  // a file (memory, time, timeline) or a prefix (profile)
+    std::string output;              // a file (memory, time, timeline) or a prefix (profile)
+    std::vector<std::string> files;  // the reports to show or export
+    std::string chrome_trace;        // export: the JSON file to write
     bool force = false;
     bool quiet = false;
 };

@@ -3,10 +3,12 @@
 #include <iostream>
 
 #include "cli/cli_options.h"
+#include "cli/file_summary.h"
 #include "cli/summary.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
+#include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run.h"
 
@@ -68,6 +70,30 @@ int run(const cli::CliOptions& options) {
     return 0;
 }
 
+// `show`: every file's summary; a file that cannot be read gets its line on stderr, and the
+// others are still shown.
+int show(const cli::CliOptions& options) {
+    int status = 0;
+    for (const std::string& path : options.files) {
+        try {
+            cli::printFileSummary(std::cout, path, summarizeReportFile(path));
+        } catch (const std::exception& e) {
+            std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+            status = kRunFailed;
+        }
+    }
+    return status;
+}
+
+int exportTrace(const cli::CliOptions& options) {
+    const ChromeTraceCounts counts =
+        exportChromeTrace(options.files[0], options.chrome_trace,
+                          options.force ? Overwrite::Allow : Overwrite::Refuse);
+    std::cout << "Wrote " << options.chrome_trace << ": " << counts.complete << " calls and tasks, "
+              << counts.counters << " memory samples, " << counts.flows << " links\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,6 +119,10 @@ int main(int argc, char** argv) {
             break;
     }
     try {
+        if (options.command == cli::Command::Show)
+            return show(options);
+        if (options.command == cli::Command::Export)
+            return exportTrace(options);
         return run(options);
     } catch (const std::exception& e) {
         std::cerr << "trainscope-cli: error: " << e.what() << std::endl;

@@ -9,84 +9,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/cli_fixture.h"
 #include "support/report_reader.h"
 
 namespace fs = std::filesystem;
+using trainscope::test::Cli;
 using trainscope::test::ReportReader;
+using trainscope::test::Result;
+using trainscope::test::slurp;
 
 namespace {
-
-struct Result {
-    int exit_code;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// In the sanitizer build (allocator_may_return_null=1), AddressSanitizer's allocator says on
-// stderr that it refused a huge allocation before returning null to the program. That note is
-// the sanitizer's, not the program's: it is left out of what the tests read.
-std::string withoutSanitizerNotes(const std::string& err) {
-    std::istringstream lines(err);
-    std::string kept;
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("==", 0) == 0 &&
-            line.find("==WARNING: AddressSanitizer failed to allocate") != std::string::npos)
-            continue;
-        kept += line + "\n";
-    }
-    return kept;
-}
-
-class Cli : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        dir_ = trainscope::test::makeTempDir();
-        fs::create_directories(fs::path(dir_) / "work");
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    Result run(const std::string& args) { return shell(std::string(TRAINSCOPE_CLI) + " " + args); }
-
-    // Runs a shell command in the working folder, capturing its output.
-    Result shell(const std::string& command_line) {
-        const fs::path out = fs::path(dir_) / "stdout.txt";
-        const fs::path err = fs::path(dir_) / "stderr.txt";
-        const std::string command = "cd '" + dir_ + "/work' && " + command_line + " >'" +
-                                    out.string() + "' 2>'" + err.string() + "'";
-        const int status = std::system(command.c_str());
-        Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out),
-                      withoutSanitizerNotes(slurp(err))};
-        fs::remove(out);
-        fs::remove(err);
-        return result;
-    }
-
-    // The files a run left in the working folder.
-    std::vector<std::string> workFiles() const {
-        return trainscope::test::fileNames(dir_ + "/work");
-    }
-
-    std::string work(const std::string& name) const { return dir_ + "/work/" + name; }
-
-    // A failed run: non-zero exit, exactly one line on stderr, the given files only.
-    void expectCleanFailure(const std::string& args, const std::string& needle,
-                            std::vector<std::string> files_after = {}) {
-        const Result result = run(args);
-        EXPECT_NE(result.exit_code, 0) << args;
-        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-        EXPECT_NE(result.err.find(needle), std::string::npos) << result.err;
-        EXPECT_EQ(workFiles(), files_after) << args;
-    }
-
-    std::string dir_;
-};
 
 const std::string kSmallMlp = "--model builtin:mlp --param d_model=32 --input 2x8x32 -q";
 

@@ -1,0 +1,91 @@
+#include "cli/file_summary.h"
+
+#include <cstdio>
+
+#include "cli/summary.h"
+
+namespace trainscope::cli {
+namespace {
+
+std::string bytes(int64_t value) {
+    return std::to_string(value) + " B (" + formatBytes(value) + ")";
+}
+
+std::string milliseconds(int64_t ns) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3f ms", static_cast<double>(ns) / 1e6);
+    return text;
+}
+
+void printTimeline(std::ostream& out, const ReportFileSummary& s) {
+    out << "  schema version: " << (s.schema_version.empty() ? "-" : s.schema_version) << "\n";
+    out << "  framework calls: " << s.api_calls << " on " << s.threads << " thread(s)";
+    if (s.api_calls > 0) {
+        out << ", spanning " << milliseconds(s.last_ns - s.first_ns);
+    }
+    out << "\n";
+    for (const NamedCount& type : s.calls_by_type) {
+        out << "    " << type.name << ": " << type.count << "\n";
+    }
+    for (const StepSpan& step : s.steps) {
+        out << "  step " << step.id << ": " << milliseconds(step.end_ns - step.start_ns) << "\n";
+    }
+    for (const ComponentPeak& m : s.memory) {
+        out << "  memory " << (m.component.empty() ? "-" : m.component) << " (" << m.records
+            << " records): peak allocated " << bytes(m.peak_allocated) << ", peak reserved "
+            << bytes(m.peak_reserved) << ", peak active " << bytes(m.peak_active) << "\n";
+    }
+    if (s.blocks > 0) {
+        out << "  blocks: " << s.blocks << " (" << s.blocks_never_freed
+            << " never freed in the recording)\n";
+    }
+    if (s.device_tasks > 0 || s.cann_calls > 0) {
+        out << "  device: " << s.device_tasks << " tasks, " << s.cann_calls << " CANN calls\n";
+    }
+    if (!s.top_operations.empty()) {
+        out << "  top operations by total time (nested calls inside their parents):\n";
+        for (const OperationTotal& op : s.top_operations) {
+            out << "    " << milliseconds(op.total_ns) << "  " << op.calls << " x " << op.name
+                << "\n";
+        }
+    }
+    if (!s.largest_allocations.empty()) {
+        out << "  largest allocations:\n";
+        for (const LargeAllocation& a : s.largest_allocations) {
+            out << "    " << bytes(a.size_bytes) << "  "
+                << (a.operation.empty() ? "-" : a.operation)
+                << (a.released_ns ? ", freed after " + milliseconds(*a.released_ns - a.allocated_ns)
+                                  : std::string(", never freed"))
+                << "\n";
+        }
+    }
+}
+
+}  // namespace
+
+void printFileSummary(std::ostream& out, const std::string& path, const ReportFileSummary& s) {
+    switch (s.kind) {
+        case ReportFileKind::Memory:
+            out << path << ": memory report\n";
+            out << "  peak: " << (s.peak_bytes ? bytes(*s.peak_bytes) : std::string("-")) << "\n";
+            out << "  weights: " << s.weights << ", " << bytes(s.weight_bytes) << "; gradients "
+                << bytes(s.gradient_bytes) << "\n";
+            out << "  activations: " << s.activations << ", " << bytes(s.activation_bytes) << "\n";
+            break;
+        case ReportFileKind::Time: {
+            char line[160];
+            std::snprintf(line, sizeof line,
+                          "  operations: %lld; forward %.3f ms, backward %.3f ms, total %.3f ms\n",
+                          static_cast<long long>(s.operations), s.forward_ms, s.backward_ms,
+                          s.forward_ms + s.backward_ms);
+            out << path << ": run time report\n" << line;
+            break;
+        }
+        case ReportFileKind::Timeline:
+            out << path << ": timeline\n";
+            printTimeline(out, s);
+            break;
+    }
+}
+
+}  // namespace trainscope::cli

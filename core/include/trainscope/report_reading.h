@@ -1,0 +1,97 @@
+// Reading any report file back, without the app: the summary that `trainscope-cli show`
+// prints, and the Chrome Trace Event export of a timeline. Report files are untrusted input:
+// they are opened read-only (report/readonly_db.h) and a damaged or foreign file gets a
+// trainscope::Error with one clear line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trainscope/report_writer.h"
+
+namespace trainscope {
+
+enum class ReportFileKind {
+    Memory,    // weight_entries (Skyline's, DeepView's or ours)
+    Time,      // run_time_entries
+    Timeline,  // seed 003's schema: ours, or torch_npu's ascend_pytorch_profiler_{rank}.db
+};
+
+struct NamedCount {
+    std::string name;
+    int64_t count = 0;
+};
+
+// Calls of one name, their durations summed (nested calls count inside their parents too).
+struct OperationTotal {
+    std::string name;
+    int64_t calls = 0;
+    int64_t total_ns = 0;
+};
+
+struct LargeAllocation {
+    std::string operation;
+    int64_t size_bytes = 0;
+    int64_t allocated_ns = 0;
+    std::optional<int64_t> released_ns;  // none: never freed in the recording
+};
+
+struct StepSpan {
+    int64_t id = 0, start_ns = 0, end_ns = 0;
+};
+
+// MEMORY_RECORD's maxima for one component ('PTA', 'GE', 'PTA+GE', ...).
+struct ComponentPeak {
+    std::string component;
+    int64_t records = 0;
+    int64_t peak_allocated = 0, peak_reserved = 0, peak_active = 0;
+};
+
+struct ReportFileSummary {
+    ReportFileKind kind = ReportFileKind::Memory;
+
+    // Memory reports.
+    std::optional<int64_t> peak_bytes;  // misc_sizes' peak_usage_bytes
+    int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
+    int64_t activations = 0, activation_bytes = 0;
+
+    // Time reports.
+    int64_t operations = 0;
+    double forward_ms = 0, backward_ms = 0;
+
+    // Timelines.
+    std::string schema_version;  // META_DATA's SCHEMA_VERSION
+    int64_t api_calls = 0;
+    std::vector<NamedCount> calls_by_type;  // ENUM_API_TYPE's names ("op", "queue", ...)
+    int64_t threads = 0;
+    int64_t first_ns = 0, last_ns = 0;  // of the framework calls
+    std::vector<StepSpan> steps;
+    std::vector<ComponentPeak> memory;
+    int64_t blocks = 0, blocks_never_freed = 0;  // OP_MEMORY
+    int64_t device_tasks = 0, cann_calls = 0;    // TASK, CANN_API (device activity)
+    std::vector<OperationTotal> top_operations;  // `op` calls by total time
+    std::vector<LargeAllocation> largest_allocations;
+};
+
+// Throws trainscope::Error for a missing file, a file that is not SQLite, or an SQLite file
+// that is none of the three kinds of report.
+ReportFileSummary summarizeReportFile(const std::string& path, int top = 10);
+
+struct ChromeTraceCounts {
+    int64_t complete = 0;  // "X" events: framework calls, CANN calls, device tasks
+    int64_t counters = 0;  // "C" events: one per MEMORY_RECORD row
+    int64_t flows = 0;     // "s"/"f" pairs: forward call -> backward call or device work
+    int64_t total() const { return complete + counters + 2 * flows; }
+};
+
+// Writes the timeline at `timeline_path` as Chrome Trace Event JSON (Perfetto and
+// chrome://tracing load it): ts/dur in µs as numbers with ns precision, counted from the
+// earliest timestamp in the file (given as otherData.origin_ns); pid and tid from globalTid.
+// The file is written whole or not at all, and an existing one is replaced only with
+// Overwrite::Allow.
+ChromeTraceCounts exportChromeTrace(const std::string& timeline_path, const std::string& json_path,
+                                    Overwrite overwrite);
+
+}  // namespace trainscope

@@ -1,0 +1,365 @@
+// exportChromeTrace(): seed 003's tables as Chrome Trace Event JSON, streamed row by row (a
+// timeline of millions of calls is never held in memory).
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "report/readonly_db.h"
+#include "report/staged_file.h"
+#include "report/timeline_reading.h"
+#include "trainscope/error.h"
+#include "trainscope/report_reading.h"
+
+namespace trainscope {
+namespace {
+
+// Device rows get process ids of their own, above any real pid (Linux pids stay below 2^22)
+// and within the 32 bits that trace viewers read.
+constexpr int64_t kDevicePidBase = 0x7f000000;
+
+class JsonWriter {
+  public:
+    explicit JsonWriter(const std::string& path) : file_(std::fopen(path.c_str(), "wb")) {
+        if (!file_) {
+            throw Error("cannot write " + path);
+        }
+    }
+    ~JsonWriter() {
+        if (file_) {
+            std::fclose(file_);
+        }
+    }
+    JsonWriter(const JsonWriter&) = delete;
+    JsonWriter& operator=(const JsonWriter&) = delete;
+
+    JsonWriter& raw(std::string_view text) {
+        buffer_.append(text);
+        if (buffer_.size() > (1 << 20)) {
+            flush();
+        }
+        return *this;
+    }
+    JsonWriter& string(std::string_view text) {
+        buffer_ += '"';
+        for (unsigned char c : text) {
+            switch (c) {
+                case '"':
+                    buffer_ += "\\\"";
+                    break;
+                case '\\':
+                    buffer_ += "\\\\";
+                    break;
+                case '\n':
+                    buffer_ += "\\n";
+                    break;
+                case '\r':
+                    buffer_ += "\\r";
+                    break;
+                case '\t':
+                    buffer_ += "\\t";
+                    break;
+                default:
+                    if (c < 0x20) {
+                        char escaped[8];
+                        std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+                        buffer_ += escaped;
+                    } else {
+                        buffer_ += static_cast<char>(c);  // UTF-8 passes through
+                    }
+            }
+        }
+        buffer_ += '"';
+        return *this;
+    }
+    JsonWriter& integer(int64_t value) {
+        char text[24];
+        std::snprintf(text, sizeof text, "%" PRId64, value);
+        return raw(text);
+    }
+    // ns as µs with all three decimals: exact text, never a rounded double.
+    JsonWriter& micros(int64_t ns) {
+        char text[32];
+        const char* sign = ns < 0 ? "-" : "";
+        const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : ns;
+        std::snprintf(text, sizeof text, "%s%" PRIu64 ".%03" PRIu64, sign, magnitude / 1000,
+                      magnitude % 1000);
+        return raw(text);
+    }
+    void finish() {
+        flush();
+        if (std::fflush(file_) != 0 || std::ferror(file_)) {
+            throw Error("cannot write the trace (disk full?)");
+        }
+    }
+
+  private:
+    void flush() {
+        if (!buffer_.empty() &&
+            std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
+            throw Error("cannot write the trace (disk full?)");
+        }
+        buffer_.clear();
+    }
+    std::FILE* file_;
+    std::string buffer_;
+};
+
+class TraceExport {
+  public:
+    TraceExport(const ReadOnlyDb& db, JsonWriter& out) : db_(db), out_(out) {}
+
+    ChromeTraceCounts run() {
+        origin_ = earliestTimestamp();
+        out_.raw("{\"traceEvents\":[\n");
+        if (db_.hasTable("PYTORCH_API")) {
+            frameworkCalls();
+        }
+        if (db_.hasTable("CANN_API")) {
+            cannCalls();
+        }
+        if (db_.hasTable("TASK")) {
+            deviceTasks();
+        }
+        if (db_.hasTable("MEMORY_RECORD")) {
+            memoryCounters();
+        }
+        if (db_.hasTable("CONNECTION_IDS") && db_.hasTable("PYTORCH_API")) {
+            flows();
+        }
+        names();
+        out_.raw("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"origin_ns\":");
+        out_.string(std::to_string(origin_)).raw(",\"source\":\"TrainScope\"}}\n");
+        out_.finish();
+        return counts_;
+    }
+
+  private:
+    // The earliest timestamp of any table (empty tables' NULL minima skipped).
+    int64_t earliestTimestamp() const {
+        std::string minima;
+        auto add = [&](const char* table, const char* column) {
+            if (db_.hasTable(table) && db_.columns(table).count(column)) {
+                minima += std::string(minima.empty() ? "" : " UNION ALL ") + "SELECT (SELECT MIN(" +
+                          nanosecondsOf(column) + ") FROM " + table + ") AS v";
+            }
+        };
+        add("PYTORCH_API", "startNs");
+        add("CANN_API", "startNs");
+        add("TASK", "startNs");
+        add("MEMORY_RECORD", "timestamp");
+        if (minima.empty()) {
+            return 0;
+        }
+        ReadQuery query(db_, "SELECT MIN(v) FROM (" + minima + ") WHERE v IS NOT NULL");
+        return query.step() && !query.isNull(0) ? query.integer(0) : 0;
+    }
+
+    void separator() {
+        if (!first_) {
+            out_.raw(",\n");
+        }
+        first_ = false;
+    }
+
+    void complete(const std::string& name, const std::string& category, int64_t start, int64_t end,
+                  int64_t pid, int64_t tid) {
+        separator();
+        out_.raw("{\"ph\":\"X\",\"name\":").string(name).raw(",\"cat\":").string(category);
+        out_.raw(",\"ts\":").micros(start - origin_).raw(",\"dur\":").micros(end - start);
+        out_.raw(",\"pid\":").integer(pid).raw(",\"tid\":").integer(tid);
+        ++counts_.complete;
+        threads_[pid].insert(tid);
+    }
+
+    void frameworkCalls() {
+        requireColumns(db_, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
+        const std::set<std::string> columns = db_.columns("PYTORCH_API");
+        auto optional = [&](const char* column, const std::string& expression) {
+            return columns.count(column) ? expression : std::string("NULL");
+        };
+        const bool types = columns.count("type") && db_.hasTable("ENUM_API_TYPE");
+        ReadQuery calls(
+            db_, "SELECT " + stringOf(db_, "a.name") + ", " + nanosecondsOf("a.startNs") + ", " +
+                     nanosecondsOf("a.endNs") + ", a.globalTid, " +
+                     (types ? "IFNULL((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), "
+                              "'op')"
+                            : "'op'") +
+                     ", " + optional("sequenceNumber", "a.sequenceNumber") + ", " +
+                     optional("inputShapes", stringOf(db_, "a.inputShapes")) + ", " +
+                     optional("inputDtypes", stringOf(db_, "a.inputDtypes")) + ", " +
+                     (db_.hasTable("trainscope_api_modules") && columns.count("connectionId")
+                          ? "(SELECT module_path FROM trainscope_api_modules m WHERE "
+                            "m.connection_id = a.connectionId)"
+                          : "NULL") +
+                     " FROM PYTORCH_API a ORDER BY 2");
+        while (calls.step()) {
+            const int64_t tid = calls.integer(3);
+            main_pid_ = main_pid_ ? main_pid_ : tid >> 32;
+            complete(calls.text(0), calls.text(4), calls.integer(1), calls.integer(2), tid >> 32,
+                     tid & 0xffffffff);
+            out_.raw(",\"args\":{");
+            bool any = false;
+            auto arg = [&](const char* key, int column) {
+                if (!calls.isNull(column) && !calls.text(column).empty()) {
+                    out_.raw(any ? "," : "").string(key).raw(":").string(calls.text(column));
+                    any = true;
+                }
+            };
+            arg("sequence number", 5);
+            arg("input shapes", 6);
+            arg("input dtypes", 7);
+            arg("module", 8);
+            out_.raw("}}");
+        }
+    }
+
+    void cannCalls() {
+        requireColumns(db_, "CANN_API", {"startNs", "endNs", "globalTid", "name"});
+        ReadQuery calls(db_, "SELECT " + stringOf(db_, "name") + ", " + nanosecondsOf("startNs") +
+                                 ", " + nanosecondsOf("endNs") + ", globalTid FROM CANN_API");
+        while (calls.step()) {
+            const int64_t tid = calls.integer(3);
+            complete(calls.text(0), "cann", calls.integer(1), calls.integer(2), tid >> 32,
+                     tid & 0xffffffff);
+            out_.raw("}");
+        }
+    }
+
+    void deviceTasks() {
+        requireColumns(db_, "TASK", {"startNs", "endNs", "deviceId", "streamId"});
+        const std::set<std::string> columns = db_.columns("TASK");
+        // A task's name: its compute kernel's, else its task type's.
+        std::string name = "''";
+        if (columns.count("globalTaskId") && db_.hasTable("COMPUTE_TASK_INFO")) {
+            name = "(SELECT " + stringOf(db_, "c.name") +
+                   " FROM COMPUTE_TASK_INFO c WHERE c.globalTaskId = t.globalTaskId)";
+        }
+        if (columns.count("taskType")) {
+            name = "IFNULL(" + name + ", " + stringOf(db_, "t.taskType") + ")";
+        }
+        ReadQuery tasks(db_, "SELECT " + name + ", " + nanosecondsOf("t.startNs") + ", " +
+                                 nanosecondsOf("t.endNs") +
+                                 ", t.deviceId, t.streamId FROM TASK t ORDER BY 2");
+        while (tasks.step()) {
+            const int64_t device = tasks.integer(3);
+            std::string task = tasks.text(0);
+            complete(task.empty() ? std::string("task") : task, "device", tasks.integer(1),
+                     tasks.integer(2), kDevicePidBase + device, tasks.integer(4));
+            out_.raw("}");
+            devices_.insert(device);
+        }
+    }
+
+    void memoryCounters() {
+        requireColumns(
+            db_, "MEMORY_RECORD",
+            {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive"});
+        ReadQuery samples(db_, "SELECT " + stringOf(db_, "component") + ", " +
+                                   nanosecondsOf("timestamp") +
+                                   ", totalAllocated, totalReserved, totalActive "
+                                   "FROM MEMORY_RECORD ORDER BY 2");
+        while (samples.step()) {
+            separator();
+            out_.raw("{\"ph\":\"C\",\"name\":").string("Memory " + samples.text(0));
+            out_.raw(",\"ts\":").micros(samples.integer(1) - origin_);
+            out_.raw(",\"pid\":").integer(main_pid_).raw(",\"args\":{\"allocated\":");
+            out_.integer(samples.integer(2)).raw(",\"reserved\":").integer(samples.integer(3));
+            out_.raw(",\"active\":").integer(samples.integer(4)).raw("}}");
+            ++counts_.counters;
+        }
+    }
+
+    // CONNECTION_IDS maps a framework call's connectionId to one or more global ids: those of
+    // its backward calls (TrainScope's files) or of the CANN calls and device tasks it
+    // launched (torch_npu's). Each link is a flow from the call's start to the target's.
+    void flows() {
+        requireColumns(db_, "CONNECTION_IDS", {"id", "connectionId"});
+        if (!db_.columns("PYTORCH_API").count("connectionId")) {
+            return;
+        }
+        std::string targets = "SELECT connectionId AS link, " + nanosecondsOf("startNs") +
+                              " AS start, globalTid >> 32 AS pid, globalTid & 4294967295 AS tid "
+                              "FROM PYTORCH_API";
+        if (db_.hasTable("CANN_API") && db_.columns("CANN_API").count("connectionId")) {
+            targets += " UNION ALL SELECT connectionId, " + nanosecondsOf("startNs") +
+                       ", globalTid >> 32, globalTid & 4294967295 FROM CANN_API";
+        }
+        if (db_.hasTable("TASK") && db_.columns("TASK").count("connectionId")) {
+            targets += " UNION ALL SELECT connectionId, " + nanosecondsOf("startNs") + ", " +
+                       std::to_string(kDevicePidBase) + " + deviceId, streamId FROM TASK";
+        }
+        ReadQuery links(db_, "SELECT " + nanosecondsOf("a.startNs") +
+                                 ", a.globalTid >> 32, a.globalTid & 4294967295, t.start, t.pid, "
+                                 "t.tid FROM CONNECTION_IDS c JOIN PYTORCH_API a ON "
+                                 "a.connectionId = c.id JOIN (" +
+                                 targets + ") t ON t.link = c.connectionId ORDER BY 1");
+        while (links.step()) {
+            const int64_t id = ++counts_.flows;
+            separator();
+            out_.raw("{\"ph\":\"s\",\"name\":\"link\",\"cat\":\"flow\",\"id\":").integer(id);
+            out_.raw(",\"ts\":").micros(links.integer(0) - origin_);
+            out_.raw(",\"pid\":").integer(links.integer(1)).raw(",\"tid\":");
+            out_.integer(links.integer(2)).raw("},\n");
+            out_.raw("{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"link\",\"cat\":\"flow\",\"id\":");
+            out_.integer(id).raw(",\"ts\":").micros(links.integer(3) - origin_);
+            out_.raw(",\"pid\":").integer(links.integer(4)).raw(",\"tid\":");
+            out_.integer(links.integer(5)).raw("}");
+        }
+    }
+
+    // Metadata events: readable process names (threads keep their numbers).
+    void names() {
+        for (const auto& [pid, tids] : threads_) {
+            (void)tids;
+            separator();
+            const bool device = pid >= kDevicePidBase;
+            out_.raw("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":").integer(pid);
+            out_.raw(",\"args\":{\"name\":");
+            out_.string(device ? "Device " + std::to_string(pid - kDevicePidBase)
+                               : "Process " + std::to_string(pid));
+            out_.raw("}}");
+        }
+    }
+
+    const ReadOnlyDb& db_;
+    JsonWriter& out_;
+    int64_t origin_ = 0;
+    int64_t main_pid_ = 0;
+    bool first_ = true;
+    ChromeTraceCounts counts_;
+    std::map<int64_t, std::set<int64_t>> threads_;
+    std::set<int64_t> devices_;
+};
+
+}  // namespace
+
+ChromeTraceCounts exportChromeTrace(const std::string& timeline_path, const std::string& json_path,
+                                    Overwrite overwrite) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(timeline_path, ec)) {
+        throw Error(timeline_path + ": no such file");
+    }
+    const ReadOnlyDb db(timeline_path);
+    if (reportKindOf(db) != ReportFileKind::Timeline) {
+        throw Error(timeline_path +
+                    ": not a timeline (a memory or run time report has no events over time)");
+    }
+    checkOutputPath(json_path, overwrite);
+    StagedFile staged(json_path);
+    ChromeTraceCounts counts;
+    {
+        JsonWriter out(staged.tempPath());
+        try {
+            counts = TraceExport(db, out).run();
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            throw Error(what.rfind(timeline_path, 0) == 0 ? what : timeline_path + ": " + what);
+        }
+    }
+    staged.sync();
+    commitTogether({&staged}, overwrite);
+    return counts;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,177 @@
+// summarizeReportFile(): the figures `trainscope-cli show` prints, each one SQL aggregate over
+// the file, so that they equal what sqlite3 computes from it.
+#include <filesystem>
+
+#include "report/readonly_db.h"
+#include "report/timeline_reading.h"
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
+
+namespace trainscope {
+namespace {
+
+void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
+    requireColumns(db, report_format::kWeightEntriesTable, {"size_bytes", "grad_size_bytes"});
+    ReadQuery weights(db, std::string("SELECT COUNT(*), IFNULL(SUM(size_bytes), 0), "
+                                      "IFNULL(SUM(grad_size_bytes), 0) FROM ") +
+                              report_format::kWeightEntriesTable);
+    if (weights.step()) {
+        s.weights = weights.integer(0);
+        s.weight_bytes = weights.integer(1);
+        s.gradient_bytes = weights.integer(2);
+    }
+    if (db.hasTable(report_format::kActivationEntriesTable)) {
+        ReadQuery activations(db, std::string("SELECT COUNT(*), IFNULL(SUM(size_bytes), 0) FROM ") +
+                                      report_format::kActivationEntriesTable);
+        if (activations.step()) {
+            s.activations = activations.integer(0);
+            s.activation_bytes = activations.integer(1);
+        }
+    }
+    if (db.hasTable(report_format::kMiscSizesTable)) {
+        ReadQuery peak(db, std::string("SELECT MAX(size_bytes) FROM ") +
+                               report_format::kMiscSizesTable + " WHERE key = ?");
+        peak.bind(1, std::string(report_format::kPeakUsageKey));
+        if (peak.step() && !peak.isNull(0)) {
+            s.peak_bytes = peak.integer(0);
+        }
+    }
+}
+
+void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
+    requireColumns(db, report_format::kRunTimeEntriesTable, {"forward_ms", "backward_ms"});
+    ReadQuery totals(db, std::string("SELECT COUNT(*), IFNULL(SUM(forward_ms), 0), "
+                                     "IFNULL(SUM(backward_ms), 0) FROM ") +
+                             report_format::kRunTimeEntriesTable);
+    if (totals.step()) {
+        s.operations = totals.integer(0);
+        s.forward_ms = totals.real(1);
+        s.backward_ms = totals.real(2);
+    }
+}
+
+void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
+    requireColumns(db, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
+    const std::string start = nanosecondsOf("startNs"), end = nanosecondsOf("endNs");
+    ReadQuery calls(db, "SELECT COUNT(*), COUNT(DISTINCT globalTid), MIN(" + start + "), MAX(" +
+                            end + ") FROM PYTORCH_API");
+    if (calls.step()) {
+        s.api_calls = calls.integer(0);
+        s.threads = calls.integer(1);
+        s.first_ns = calls.integer(2);
+        s.last_ns = calls.integer(3);
+    }
+    const bool typed = db.columns("PYTORCH_API").count("type") > 0;
+    if (typed) {
+        const std::string type_name =
+            db.hasTable("ENUM_API_TYPE")
+                ? "IFNULL((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), a.type)"
+                : "a.type";
+        ReadQuery types(db, "SELECT " + type_name +
+                                ", COUNT(*) FROM PYTORCH_API a GROUP BY a.type ORDER BY 2 DESC");
+        while (types.step()) {
+            s.calls_by_type.push_back({types.text(0), types.integer(1)});
+        }
+    }
+    // Operations: the `op` calls (50001) where the file types its calls; names through
+    // STRING_IDS, grouped by id (one id per distinct string).
+    ReadQuery ops(db, "SELECT " + stringOf(db, "name") + ", COUNT(*), SUM(" + end + " - " + start +
+                          ") AS total FROM PYTORCH_API " + (typed ? "WHERE type = 50001 " : "") +
+                          "GROUP BY name ORDER BY total DESC, 1 LIMIT ?");
+    ops.bind(1, int64_t{top});
+    while (ops.step()) {
+        s.top_operations.push_back({ops.text(0), ops.integer(1), ops.integer(2)});
+    }
+}
+
+void summarizeMemoryOverTime(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
+    if (db.hasTable("MEMORY_RECORD")) {
+        requireColumns(db, "MEMORY_RECORD",
+                       {"component", "totalAllocated", "totalReserved", "totalActive"});
+        ReadQuery peaks(db, "SELECT " + stringOf(db, "component") +
+                                ", COUNT(*), MAX(totalAllocated), MAX(totalReserved), "
+                                "MAX(totalActive) FROM MEMORY_RECORD GROUP BY component "
+                                "ORDER BY 1");
+        while (peaks.step()) {
+            s.memory.push_back({peaks.text(0), peaks.integer(1), peaks.integer(2), peaks.integer(3),
+                                peaks.integer(4)});
+        }
+    }
+    if (db.hasTable("OP_MEMORY")) {
+        requireColumns(db, "OP_MEMORY", {"name", "size", "allocationTime", "releaseTime"});
+        ReadQuery blocks(db, "SELECT COUNT(*), IFNULL(SUM(releaseTime IS NULL), 0) FROM OP_MEMORY");
+        if (blocks.step()) {
+            s.blocks = blocks.integer(0);
+            s.blocks_never_freed = blocks.integer(1);
+        }
+        ReadQuery largest(db, "SELECT " + stringOf(db, "name") +
+                                  ", size, allocationTime, releaseTime FROM OP_MEMORY "
+                                  "ORDER BY size DESC, allocationTime LIMIT ?");
+        largest.bind(1, int64_t{top});
+        while (largest.step()) {
+            LargeAllocation a{largest.text(0), largest.integer(1), largest.integer(2), {}};
+            if (!largest.isNull(3)) {
+                a.released_ns = largest.integer(3);
+            }
+            s.largest_allocations.push_back(a);
+        }
+    }
+}
+
+void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
+    if (db.hasTable("META_DATA")) {
+        ReadQuery version(db, "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'");
+        if (version.step()) {
+            s.schema_version = version.text(0);
+        }
+    }
+    if (db.hasTable("PYTORCH_API")) {
+        summarizeCalls(db, s, top);
+    }
+    if (db.hasTable("STEP_TIME")) {
+        ReadQuery steps(db, "SELECT id, " + nanosecondsOf("startNs") + ", " +
+                                nanosecondsOf("endNs") + " FROM STEP_TIME ORDER BY 2");
+        while (steps.step()) {
+            s.steps.push_back({steps.integer(0), steps.integer(1), steps.integer(2)});
+        }
+    }
+    summarizeMemoryOverTime(db, s, top);
+    if (db.hasTable("TASK")) {
+        s.device_tasks = integerOf(db, "SELECT COUNT(*) FROM TASK");
+    }
+    if (db.hasTable("CANN_API")) {
+        s.cann_calls = integerOf(db, "SELECT COUNT(*) FROM CANN_API");
+    }
+}
+
+}  // namespace
+
+ReportFileSummary summarizeReportFile(const std::string& path, int top) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        throw Error(path + ": no such file");
+    }
+    const ReadOnlyDb db(path);
+    ReportFileSummary summary;
+    summary.kind = reportKindOf(db);
+    try {
+        switch (summary.kind) {
+            case ReportFileKind::Memory:
+                summarizeMemory(db, summary);
+                break;
+            case ReportFileKind::Time:
+                summarizeTime(db, summary);
+                break;
+            case ReportFileKind::Timeline:
+                summarizeTimeline(db, summary, top);
+                break;
+        }
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        throw Error(what.rfind(path, 0) == 0 ? what : path + ": " + what);
+    }
+    return summary;
+}
+
+}  // namespace trainscope

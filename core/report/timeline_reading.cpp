@@ -1,0 +1,47 @@
+#include "report/timeline_reading.h"
+
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+
+namespace trainscope {
+
+ReportFileKind reportKindOf(const ReadOnlyDb& db) {
+    if (db.hasTable(report_format::kWeightEntriesTable)) {
+        return ReportFileKind::Memory;
+    }
+    if (db.hasTable(report_format::kRunTimeEntriesTable)) {
+        return ReportFileKind::Time;
+    }
+    for (const char* table : {"PYTORCH_API", "MEMORY_RECORD", "OP_MEMORY", "TASK", "CANN_API"}) {
+        if (db.hasTable(table)) {
+            return ReportFileKind::Timeline;
+        }
+    }
+    throw Error(db.path() +
+                ": an SQLite database, but not a known report (no weight_entries, "
+                "run_time_entries, PYTORCH_API, MEMORY_RECORD or TASK table)");
+}
+
+void requireColumns(const ReadOnlyDb& db, const std::string& table,
+                    std::initializer_list<const char*> columns) {
+    const std::set<std::string> present = db.columns(table);
+    for (const char* column : columns) {
+        if (!present.count(column)) {
+            throw Error(db.path() + ": table " + table + " has no column " + column +
+                        " (a damaged or unknown version of the report)");
+        }
+    }
+}
+
+std::string stringOf(const ReadOnlyDb& db, const std::string& column) {
+    if (!db.hasTable("STRING_IDS")) {
+        return "IFNULL(CAST(" + column + " AS TEXT), '')";
+    }
+    return "IFNULL((SELECT value FROM STRING_IDS WHERE id = " + column + "), '')";
+}
+
+std::string nanosecondsOf(const std::string& column) {
+    return "CAST(" + column + " AS INTEGER)";
+}
+
+}  // namespace trainscope

@@ -1,0 +1,28 @@
+// What readers of report files share: which kind a file is, and the SQL that reads seed 003's
+// tables as real files have them (TEXT timestamps, names through STRING_IDS, columns that drift
+// between versions).
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "report/readonly_db.h"
+#include "trainscope/report_reading.h"
+
+namespace trainscope {
+
+// Throws trainscope::Error when the file is SQLite but none of the known reports.
+ReportFileKind reportKindOf(const ReadOnlyDb& db);
+
+// Throws trainscope::Error naming the first of `columns` that `table` lacks.
+void requireColumns(const ReadOnlyDb& db, const std::string& table,
+                    std::initializer_list<const char*> columns);
+
+// An SQL expression for the text of a STRING_IDS id held in `column` ('' when it has none).
+std::string stringOf(const ReadOnlyDb& db, const std::string& column);
+
+// An SQL expression for a timestamp in ns: torch_npu stores PYTORCH_API's as TEXT. CAST keeps
+// all 19 digits (a REAL would not).
+std::string nanosecondsOf(const std::string& column);
+
+}  // namespace trainscope

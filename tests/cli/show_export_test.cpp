@@ -1,0 +1,192 @@
+// `trainscope-cli show` and `export --chrome-trace` on our own reports and on databases in the
+// format of torch_npu's profiler (made by tests/fixtures/make_ascend_db.py): the figures equal
+// what SQL computes from the same file, the trace loads in a JSON parser with every event, the
+// files read are left exactly as they were, and bad input gets one line and a non-zero exit.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "cli/cli_fixture.h"
+#include "support/report_reader.h"
+
+using namespace trainscope::test;
+
+namespace {
+
+class ShowExport : public Cli {
+  protected:
+    // An Ascend-format database in the working folder (WAL mode, TEXT timestamps, ...).
+    void makeAscendDb(const std::string& name, int calls = 300) {
+        const Result made = shell(std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR + " " +
+                                  name + " --calls " + std::to_string(calls));
+        ASSERT_EQ(made.exit_code, 0) << made.err;
+    }
+
+    // Counts of a Chrome trace's events by phase ("X", "C", "s", "f", "M"), as Python's json
+    // module reads the file; "bad" counts timestamps that are not numbers.
+    std::map<std::string, int64_t> traceEvents(const std::string& json) {
+        const std::string script =
+            "import json, collections, sys\n"
+            "events = json.load(open(sys.argv[1]))['traceEvents']\n"
+            "counts = collections.Counter(e['ph'] for e in events)\n"
+            "counts['bad'] = sum(1 for e in events if 'ts' in e and not isinstance(e['ts'], "
+            "(int, float)) or 'dur' in e and not isinstance(e['dur'], (int, float)) or "
+            "not isinstance(e['pid'], int))\n"
+            "print(' '.join('%s=%d' % kv for kv in sorted(counts.items())))\n";
+        std::ofstream(work("count.py")) << script;
+        const Result counted = shell(std::string(TRAINSCOPE_PYTHON) + " count.py " + json);
+        fs::remove(work("count.py"));
+        EXPECT_EQ(counted.exit_code, 0) << counted.err;
+        std::map<std::string, int64_t> counts;
+        std::istringstream items(counted.out);
+        for (std::string item; items >> item;) {
+            const size_t eq = item.find('=');
+            counts[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
+        }
+        return counts;
+    }
+
+    static int64_t count(const ReportReader& db, const std::string& sql) {
+        return std::stoll(db.scalar(sql));
+    }
+
+    static bool contains(const std::string& text, const std::string& needle) {
+        return text.find(needle) != std::string::npos;
+    }
+};
+
+TEST_F(ShowExport, AnAscendDatabaseShowsWhatSqlComputesAndIsLeftAsItWas) {
+    makeAscendDb("rank1.db");
+    const std::vector<std::string> before = workFiles();
+    const std::string header = slurp(work("rank1.db")).substr(0, 20);
+    ASSERT_EQ(header[18], 2) << "the generator did not leave the file in WAL mode";
+
+    const Result shown = run("show rank1.db");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    const Result exported = run("export --chrome-trace trace.json rank1.db");
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    // Reading created nothing beside the file (no -wal, no -shm) and changed nothing in it.
+    std::vector<std::string> expected = before;
+    expected.push_back("trace.json");
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(workFiles(), expected);
+    EXPECT_EQ(slurp(work("rank1.db")).substr(0, 20), header);
+
+    // The same figures, from SQL on a copy (the test's reader may write beside its file).
+    fs::copy_file(work("rank1.db"), dir_ + "/copy.db");
+    const ReportReader db(dir_ + "/copy.db");
+    const std::string out = shown.out;
+    EXPECT_TRUE(contains(
+        out, "framework calls: " + db.scalar("SELECT COUNT(*) FROM PYTORCH_API") + " on " +
+                 db.scalar("SELECT COUNT(DISTINCT globalTid) FROM PYTORCH_API") + " thread(s)"))
+        << out;
+    EXPECT_TRUE(contains(out, "op: " + db.scalar("SELECT COUNT(*) FROM PYTORCH_API "
+                                                 "WHERE type = 50001")))
+        << out;
+    for (const std::string component : {"PTA", "GE", "PTA+GE"}) {
+        const std::string of =
+            "FROM MEMORY_RECORD WHERE component = (SELECT id FROM STRING_IDS "
+            "WHERE value = '" +
+            component + "')";
+        EXPECT_TRUE(contains(out, "memory " + component + " (" +
+                                      db.scalar("SELECT COUNT(*) " + of) +
+                                      " records): peak allocated " +
+                                      db.scalar("SELECT MAX(totalAllocated) " + of) + " B ("))
+            << out;
+        EXPECT_TRUE(
+            contains(out, "peak reserved " + db.scalar("SELECT MAX(totalReserved) " + of) + " B ("))
+            << out;
+    }
+    EXPECT_TRUE(contains(out, "blocks: " + db.scalar("SELECT COUNT(*) FROM OP_MEMORY") + " (" +
+                                  db.scalar("SELECT COUNT(*) FROM OP_MEMORY WHERE releaseTime "
+                                            "IS NULL") +
+                                  " never freed"))
+        << out;
+    EXPECT_GT(count(db, "SELECT COUNT(*) FROM OP_MEMORY WHERE releaseTime IS NULL"), 0);
+    EXPECT_TRUE(contains(out, "step 50: ")) << out;
+    EXPECT_TRUE(contains(out, "device: " + db.scalar("SELECT COUNT(*) FROM TASK") + " tasks, " +
+                                  db.scalar("SELECT COUNT(*) FROM CANN_API") + " CANN calls"))
+        << out;
+    EXPECT_TRUE(contains(
+        out, "largest allocations:\n    " + db.scalar("SELECT MAX(size) FROM OP_MEMORY") + " B"))
+        << out;
+
+    // Every call, CANN call and device task is one complete event; every memory record one
+    // counter; every connection to a CANN call or a task one flow.
+    const auto events = traceEvents("trace.json");
+    EXPECT_EQ(events.at("X"), count(db,
+                                    "SELECT (SELECT COUNT(*) FROM PYTORCH_API) + (SELECT "
+                                    "COUNT(*) FROM CANN_API) + (SELECT COUNT(*) FROM TASK)"));
+    EXPECT_EQ(events.at("C"), count(db, "SELECT COUNT(*) FROM MEMORY_RECORD"));
+    const int64_t flows =
+        count(db,
+              "SELECT (SELECT COUNT(*) FROM CONNECTION_IDS c JOIN PYTORCH_API a ON a.connectionId "
+              "= c.id JOIN CANN_API n ON n.connectionId = c.connectionId) + (SELECT COUNT(*) FROM "
+              "CONNECTION_IDS c JOIN PYTORCH_API a ON a.connectionId = c.id JOIN TASK t ON "
+              "t.connectionId = c.connectionId)");
+    EXPECT_GT(flows, 0);
+    EXPECT_EQ(events.at("s"), flows);
+    EXPECT_EQ(events.at("f"), flows);
+    EXPECT_EQ(events.count("bad") ? events.at("bad") : 0, 0);
+    EXPECT_TRUE(contains(exported.out, std::to_string(flows) + " links")) << exported.out;
+}
+
+TEST_F(ShowExport, OurOwnReportsShowAndOurTimelineExports) {
+    ASSERT_EQ(
+        run("profile --model builtin:mlp --param d_model=32 --input 2x8x32 -q -o run").exit_code,
+        0);
+    const Result shown = run("show run.memory.sqlite run.time.sqlite run.timeline.sqlite");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    const ReportReader memory(work("run.memory.sqlite"));
+    EXPECT_TRUE(contains(shown.out, "peak: " +
+                                        memory.scalar("SELECT size_bytes FROM misc_sizes "
+                                                      "WHERE key = 'peak_usage_bytes'") +
+                                        " B"))
+        << shown.out;
+    const ReportReader time(work("run.time.sqlite"));
+    EXPECT_TRUE(
+        contains(shown.out, "operations: " + time.scalar("SELECT COUNT(*) FROM run_time_entries")))
+        << shown.out;
+
+    ASSERT_EQ(run("export --chrome-trace t.json run.timeline.sqlite").exit_code, 0);
+    const ReportReader timeline(work("run.timeline.sqlite"));
+    const auto events = traceEvents("t.json");
+    EXPECT_EQ(events.at("X"), count(timeline, "SELECT COUNT(*) FROM PYTORCH_API"));
+    EXPECT_EQ(events.at("C"), count(timeline, "SELECT COUNT(*) FROM MEMORY_RECORD"));
+    // Forward calls linked to their backward calls.
+    EXPECT_EQ(events.at("s"), count(timeline, "SELECT COUNT(*) FROM CONNECTION_IDS"));
+    EXPECT_GT(events.at("s"), 0);
+}
+
+TEST_F(ShowExport, BadInputGetsOneLineAndANonZeroExit) {
+    // SQLite, but no known report: a database holding only sqlite_sequence.
+    ASSERT_EQ(shell(std::string(TRAINSCOPE_PYTHON) +
+                    " -c \"import sqlite3; d = sqlite3.connect('seq.db'); d.execute('CREATE "
+                    "TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT)'); d.execute('INSERT INTO t "
+                    "DEFAULT VALUES'); d.execute('DROP TABLE t'); d.commit()\"")
+                  .exit_code,
+              0);
+    expectCleanFailure("show seq.db", "not a known report", {"seq.db"});
+    std::ofstream(work("notes.txt")) << "not a database, just text that is long enough to read";
+    expectCleanFailure("show notes.txt", "not an SQLite database", {"notes.txt", "seq.db"});
+    expectCleanFailure("show missing.db", "missing.db: no such file", {"notes.txt", "seq.db"});
+    expectCleanFailure("export --chrome-trace t.json missing.db", "no such file",
+                       {"notes.txt", "seq.db"});
+    expectCleanFailure("export seq.db", "--chrome-trace", {"notes.txt", "seq.db"});
+
+    // A memory report has nothing over time; an existing output is kept without --force.
+    ASSERT_EQ(run("memory --model builtin:mlp --param d_model=32 --input 2x8x32 -q -o m.sqlite")
+                  .exit_code,
+              0);
+    expectCleanFailure("export --chrome-trace t.json m.sqlite", "not a timeline",
+                       {"m.sqlite", "notes.txt", "seq.db"});
+    makeAscendDb("a.db", 20);
+    std::ofstream(work("t.json")) << "precious";
+    expectCleanFailure("export --chrome-trace t.json a.db", "t.json",
+                       {"a.db", "m.sqlite", "notes.txt", "seq.db", "t.json"});
+    EXPECT_EQ(slurp(work("t.json")), "precious");
+    EXPECT_EQ(run("export --force --chrome-trace t.json a.db").exit_code, 0);
+    EXPECT_NE(slurp(work("t.json")), "precious");
+}
+
+}  // namespace
