@@ -190,3 +190,72 @@ TEST_F(ShowExport, BadInputGetsOneLineAndANonZeroExit) {
 }
 
 }  // namespace
+
+namespace {
+
+// Damaged and hostile reports (the corpus the app's tests open) and damaged timelines: `show`
+// and `export` read each to the end or refuse it with one line, in one process (a crash or a
+// sanitizer report fails the test).
+TEST_F(ShowExport, HostileFilesAreReadOrRefusedWithOneLineEach) {
+    const std::vector<std::string> corpus = fileNames(HOSTILE_CORPUS);
+    ASSERT_GT(corpus.size(), 100u);
+    long refused = 0;
+    // In batches: one shell command line may not exceed 128 KiB.
+    for (size_t first = 0; first < corpus.size(); first += 200) {
+        std::string files;
+        for (size_t i = first; i < std::min(corpus.size(), first + 200); ++i) {
+            files += " '" + std::string(HOSTILE_CORPUS) + "/" + corpus[i] + "'";
+        }
+        const Result shown = run("show" + files);
+        EXPECT_TRUE(shown.exit_code == 0 || shown.exit_code == 1) << shown.exit_code;
+        refused += std::count(shown.err.begin(), shown.err.end(), '\n');
+    }
+    EXPECT_GT(refused, 0);  // the corpus has unreadable files
+    EXPECT_LT(refused, static_cast<long>(corpus.size()));
+
+    // Timelines damaged in the ways a reader meets: text where numbers belong, names without
+    // strings, a view in a table's place, missing columns and tables.
+    makeAscendDb("seed.db", 40);
+    const std::vector<std::pair<std::string, std::string>> damage = {
+        {"garbage-times", "UPDATE PYTORCH_API SET startNs = 'soon', endNs = x'00ff'"},
+        {"no-strings", "DROP TABLE STRING_IDS"},
+        {"huge-values", "UPDATE MEMORY_RECORD SET totalAllocated = 1e308, timestamp = -1"},
+        {"view-in-place",
+         "DROP TABLE PYTORCH_API; CREATE VIEW PYTORCH_API AS WITH RECURSIVE "
+         "r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS startNs "
+         "FROM r"},
+        {"no-columns",
+         "ALTER TABLE TASK DROP COLUMN streamId; ALTER TABLE MEMORY_RECORD DROP "
+         "COLUMN totalActive"},
+        {"no-calls", "DROP TABLE PYTORCH_API"},
+    };
+    std::string damaged;
+    for (const auto& [name, sql] : damage) {
+        fs::copy_file(work("seed.db"), work(name + ".db"));
+        std::ofstream(work(name + ".sql")) << sql;
+        const Result changed =
+            shell(std::string(TRAINSCOPE_PYTHON) +
+                  " -c \"import sqlite3, sys; d = "
+                  "sqlite3.connect(sys.argv[1]); d.executescript(open(sys.argv[2]).read()); "
+                  "d.commit()\" " +
+                  name + ".db " + name + ".sql");
+        ASSERT_EQ(changed.exit_code, 0) << name << ": " << changed.err;
+        damaged += " " + name + ".db";
+    }
+    const Result timelines = run("show" + damaged);
+    EXPECT_TRUE(timelines.exit_code == 0 || timelines.exit_code == 1) << timelines.err;
+    EXPECT_LE(std::count(timelines.err.begin(), timelines.err.end(), '\n'),
+              static_cast<long>(damage.size()));
+    for (const auto& [name, sql] : damage) {
+        const Result exported = run("export --chrome-trace " + name + ".json " + name + ".db");
+        EXPECT_TRUE(exported.exit_code == 0 || exported.exit_code == 1) << name;
+        if (exported.exit_code == 0) {
+            EXPECT_EQ(traceEvents(name + ".json").at("bad"), 0) << name;
+        } else {
+            EXPECT_EQ(std::count(exported.err.begin(), exported.err.end(), '\n'), 1) << name;
+            EXPECT_FALSE(fs::exists(work(name + ".json"))) << name;
+        }
+    }
+}
+
+}  // namespace
