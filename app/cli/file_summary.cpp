@@ -27,7 +27,7 @@ void printTimeline(std::ostream& out, const ReportFileSummary& s) {
     for (const NamedCount& type : s.calls_by_type) {
         out << "    " << type.name << ": " << type.count << "\n";
     }
-    for (const StepSpan& step : s.steps) {
+    for (const TimelineStep& step : s.steps) {
         out << "  step " << step.id << ": " << milliseconds(step.end_ns - step.start_ns) << "\n";
     }
     for (const ComponentPeak& m : s.memory) {

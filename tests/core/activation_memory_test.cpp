@@ -75,12 +75,18 @@ TEST(ActivationMemory, ReluOverGeluRatioMatchesSeed004) {
     EXPECT_NEAR(relu / gelu, 0.5556, 0.0001);
 }
 
-TEST(ActivationMemory, PeakCoversAdamStateOnAnIterationAfterWarmup) {
+// A small MLP trained with Adam, whose state appears in the first step.
+RunConfig smallMlpWithAdam() {
     RunConfig config;
     config.model = "builtin:mlp";
     config.params = {{"d_model", "64"}};
     config.inputs = {parseInputSpec("4x16x64")};
     config.optimizer = OptimizerKind::Adam;
+    return config;
+}
+
+TEST(ActivationMemory, PeakCoversAdamStateOnAnIterationAfterWarmup) {
+    RunConfig config = smallMlpWithAdam();
     const MemoryReport adam = Profiler(config).measureMemory();
     config.optimizer = OptimizerKind::Sgd;
     const MemoryReport sgd = Profiler(config).measureMemory();
@@ -109,12 +115,7 @@ TEST(DTypeCast, OnlyFloatingParametersAndBuffersAreCast) {
 // begins, plus that iteration's record, must be what is alive at its end, iteration after
 // iteration, with Adam's state created in the first step.
 TEST(MemoryRecord, LiveBlocksCarryOverFromIterationToIteration) {
-    RunConfig config;
-    config.model = "builtin:mlp";
-    config.params = {{"d_model", "64"}};
-    config.inputs = {parseInputSpec("4x16x64")};
-    config.optimizer = OptimizerKind::Adam;
-    Workload workload(config);
+    Workload workload(smallMlpWithAdam());
     MemoryObserver memory(c10::DeviceType::CPU);
     for (int iteration = 0; iteration < 4; ++iteration) {
         workload.runIteration(memory);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "trainscope/report_writer.h"
+#include "trainscope/reports.h"
 
 namespace trainscope {
 
@@ -38,10 +39,6 @@ struct LargeAllocation {
     std::optional<int64_t> released_ns;  // none: never freed in the recording
 };
 
-struct StepSpan {
-    int64_t id = 0, start_ns = 0, end_ns = 0;
-};
-
 // MEMORY_RECORD's maxima for one component ('PTA', 'GE', 'PTA+GE', ...).
 struct ComponentPeak {
     std::string component;
@@ -67,7 +64,7 @@ struct ReportFileSummary {
     std::vector<NamedCount> calls_by_type;  // ENUM_API_TYPE's names ("op", "queue", ...)
     int64_t threads = 0;
     int64_t first_ns = 0, last_ns = 0;  // of the framework calls
-    std::vector<StepSpan> steps;
+    std::vector<TimelineStep> steps;
     std::vector<ComponentPeak> memory;
     int64_t blocks = 0, blocks_never_freed = 0;  // OP_MEMORY
     int64_t device_tasks = 0, cann_calls = 0;    // TASK, CANN_API (device activity)
