@@ -24,10 +24,6 @@
         <translation>kein SQLite-Bericht (%1)</translation>
     </message>
     <message>
-        <source>an SQLite database, but not a memory or run time report (it has no weight_entries or run_time_entries table)</source>
-        <translation>eine SQLite-Datenbank, aber kein Speicher- oder Laufzeitbericht (ihr fehlt die Tabelle weight_entries bzw. run_time_entries)</translation>
-    </message>
-    <message>
         <source>no result for %1</source>
         <translation>kein Ergebnis für %1</translation>
     </message>
@@ -218,6 +214,38 @@
     <message>
         <source>Module</source>
         <translation>Modul</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1 (%2 Bytes)</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>Schritt %1: %2</translation>
+    </message>
+    <message>
+        <source>Framework calls: %1 on %2 threads, spanning %3 (%4)</source>
+        <translation>Framework-Aufrufe: %1 auf %2 Threads, über %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Memory %1: peak allocated %2, peak reserved %3</source>
+        <translation>Speicher %1: höchstens belegt %2, höchstens reserviert %3</translation>
+    </message>
+    <message>
+        <source>Blocks: %1, of which %2 never freed in the recording</source>
+        <translation>Blöcke: %1, davon %2 in der Aufzeichnung nie freigegeben</translation>
+    </message>
+    <message>
+        <source>Device: %1 tasks, %2 CANN calls</source>
+        <translation>Gerät: %1 Tasks, %2 CANN-Aufrufe</translation>
+    </message>
+    <message>
+        <source>Schema version %1</source>
+        <translation>Schemaversion %1</translation>
+    </message>
+    <message>
+        <source>an SQLite database, but not a known report (it has no weight_entries, run_time_entries or timeline table)</source>
+        <translation>eine SQLite-Datenbank, aber kein bekannter Bericht (ohne Tabelle weight_entries, run_time_entries oder eine Zeitleiste)</translation>
     </message>
 </context>
 <context>
@@ -922,6 +950,49 @@
     <message>
         <source>Top operations by time</source>
         <translation>Zeitintensivste Operationen</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::TimelineSummaryPage</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Lese %1 …</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Freed after</source>
+        <translation>Freigegeben nach</translation>
+    </message>
+    <message>
+        <source>Operations by total time (nested calls count inside their parents too)</source>
+        <translation>Operationen nach Gesamtzeit (verschachtelte Aufrufe zählen auch in ihren Aufrufern)</translation>
+    </message>
+    <message>
+        <source>Largest allocations</source>
+        <translation>Größte Allokationen</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>never freed</source>
+        <translation>nie freigegeben</translation>
     </message>
 </context>
 <context>

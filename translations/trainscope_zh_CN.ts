@@ -24,10 +24,6 @@
         <translation>不是 SQLite 报告（%1）</translation>
     </message>
     <message>
-        <source>an SQLite database, but not a memory or run time report (it has no weight_entries or run_time_entries table)</source>
-        <translation>是 SQLite 数据库，但不是内存报告或运行时间报告（没有 weight_entries 或 run_time_entries 表）</translation>
-    </message>
-    <message>
         <source>no result for %1</source>
         <translation>%1 没有结果</translation>
     </message>
@@ -218,6 +214,38 @@
     <message>
         <source>Module</source>
         <translation>模块</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1（%2 字节）</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>Framework calls: %1 on %2 threads, spanning %3 (%4)</source>
+        <translation>框架调用：%1 次，%2 个线程，跨度 %3（%4）</translation>
+    </message>
+    <message>
+        <source>Memory %1: peak allocated %2, peak reserved %3</source>
+        <translation>内存 %1：峰值已分配 %2，峰值已预留 %3</translation>
+    </message>
+    <message>
+        <source>Blocks: %1, of which %2 never freed in the recording</source>
+        <translation>内存块：%1 个，其中 %2 个在记录中从未释放</translation>
+    </message>
+    <message>
+        <source>Device: %1 tasks, %2 CANN calls</source>
+        <translation>设备：%1 个任务，%2 次 CANN 调用</translation>
+    </message>
+    <message>
+        <source>Schema version %1</source>
+        <translation>模式版本 %1</translation>
+    </message>
+    <message>
+        <source>an SQLite database, but not a known report (it has no weight_entries, run_time_entries or timeline table)</source>
+        <translation>是 SQLite 数据库，但不是已知的报告（没有 weight_entries、run_time_entries 或时间线表）</translation>
     </message>
 </context>
 <context>
@@ -922,6 +950,49 @@
     <message>
         <source>Top operations by time</source>
         <translation>耗时最多的算子</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::TimelineSummaryPage</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Freed after</source>
+        <translation>释放于</translation>
+    </message>
+    <message>
+        <source>Operations by total time (nested calls count inside their parents too)</source>
+        <translation>按总时间排列的操作（嵌套调用也计入其父调用）</translation>
+    </message>
+    <message>
+        <source>Largest allocations</source>
+        <translation>最大的分配</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>never freed</source>
+        <translation>从未释放</translation>
     </message>
 </context>
 <context>

@@ -20,7 +20,9 @@
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
 #include "views/report_browser.h"
+#include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
 
 namespace trainscope::ui {
@@ -28,6 +30,16 @@ namespace {
 
 const QString kMemorySuffix = QLatin1String(report_format::kMemorySuffix);
 const QString kTimeSuffix = QLatin1String(report_format::kTimeSuffix);
+
+// Whether a file is a timeline (seed 003's tables), from its table names; a file that cannot
+// be read is left to ReportFile, which says why.
+bool isTimeline(const QString& path) {
+    try {
+        return reportFileKind(path.toStdString()) == ReportFileKind::Timeline;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
 
 // A run's sibling report: run.memory.sqlite <-> run.time.sqlite.
 QString siblingOf(const QString& path) {
@@ -161,8 +173,12 @@ bool MainWindow::openReports(const QStringList& paths) {
     }
     wanted.removeDuplicates();  // a run's two reports given together, or a path given twice
     std::unique_ptr<ReportFile> memory, time;
-    QStringList errors;
+    QStringList errors, timelines;
     for (const QString& path : wanted) {
+        if (isTimeline(path)) {
+            timelines << path;
+            continue;
+        }
         QString error;
         auto report = ReportFile::open(path, &error);
         if (!report) {
@@ -174,11 +190,12 @@ bool MainWindow::openReports(const QStringList& paths) {
     if (!errors.isEmpty())
         showError(errors.join(QLatin1Char('\n')));
     if (!memory && !time)
-        return false;
+        return timelines.isEmpty() ? false : openTimelines(timelines);
 
     const QString title = QFileInfo((memory ? memory : time)->path()).fileName();
     browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
     welcome_ = nullptr;
+    timelines_ = nullptr;
     setCentralWidget(browser_);
     project_root_action_->setEnabled(true);
     // File names in the message: two full paths do not fit beside the run status, which
@@ -188,14 +205,40 @@ bool MainWindow::openReports(const QStringList& paths) {
         AppSettings::addRecentFile(path);
         names << QFileInfo(path).fileName();
     }
+    for (const QString& path : timelines) {
+        browser_->tabs()->addTab(new TimelineSummaryPage(path), QFileInfo(path).fileName());
+        AppSettings::addRecentFile(path);
+        names << QFileInfo(path).fileName();
+    }
     setWindowTitle(tr("%1 — TrainScope").arg(title));
     statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
     statusBar()->setToolTip(browser_->paths().join(QLatin1Char('\n')));
     return true;
 }
 
+// Timelines alone (ours, or torch_npu's databases, one per rank): a tab each.
+bool MainWindow::openTimelines(const QStringList& paths) {
+    auto* tabs = new QTabWidget;
+    QStringList names;
+    for (const QString& path : paths) {
+        tabs->addTab(new TimelineSummaryPage(path), QFileInfo(path).fileName());
+        AppSettings::addRecentFile(path);
+        names << QFileInfo(path).fileName();
+    }
+    browser_ = nullptr;
+    welcome_ = nullptr;
+    timelines_ = tabs;
+    setCentralWidget(tabs);
+    project_root_action_->setEnabled(false);
+    setWindowTitle(tr("%1 — TrainScope").arg(names.first()));
+    statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
+    statusBar()->setToolTip(paths.join(QLatin1Char('\n')));
+    return true;
+}
+
 void MainWindow::closeReports() {
     browser_ = nullptr;
+    timelines_ = nullptr;
     statusBar()->setToolTip({});
     if (project_root_action_)
         project_root_action_->setEnabled(false);

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <QStringList>
+#include <QTabWidget>
 
 class QAction;
 class QLabel;
@@ -41,6 +42,8 @@ class MainWindow : public QMainWindow {
     const QString& runsFolder() const { return runs_folder_; }
 
     ReportBrowser* browser() const { return browser_; }
+    // The timelines opened alone (without a memory or run time report), a tab each.
+    QTabWidget* timelines() const { return timelines_; }
     WelcomePage* welcomePage() const { return welcome_; }
     ProfileRunner* runner() const { return runner_; }
     QPushButton* cancelButton() const { return cancel_; }
@@ -53,6 +56,7 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    bool openTimelines(const QStringList& paths);
     void showError(const QString& message);
     void chooseAndOpen();
     void chooseProjectRoot();
@@ -62,6 +66,7 @@ class MainWindow : public QMainWindow {
     void runEnded(const QString& message);
 
     ReportBrowser* browser_ = nullptr;
+    QTabWidget* timelines_ = nullptr;
     WelcomePage* welcome_ = nullptr;
     ProfileRunner* runner_ = nullptr;
     QLabel* run_status_ = nullptr;

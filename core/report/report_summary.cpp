@@ -145,13 +145,22 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     }
 }
 
-}  // namespace
-
-ReportFileSummary summarizeReportFile(const std::string& path, int top) {
+void requireRegularFile(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
         throw Error(path + ": no such file");
     }
+}
+
+}  // namespace
+
+ReportFileKind reportFileKind(const std::string& path) {
+    requireRegularFile(path);
+    return reportKindOf(ReadOnlyDb(path));
+}
+
+ReportFileSummary summarizeReportFile(const std::string& path, int top) {
+    requireRegularFile(path);
     const ReadOnlyDb db(path);
     ReportFileSummary summary;
     summary.kind = reportKindOf(db);

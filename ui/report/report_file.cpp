@@ -238,8 +238,8 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
                         checkReport(db, kTimeTables, kTimeRules, names, "entry_id, module_path");
                 } else {
                     problem = QObject::tr(
-                        "an SQLite database, but not a memory or run time report (it has no "
-                        "weight_entries or run_time_entries table)");
+                        "an SQLite database, but not a known report (it has no "
+                        "weight_entries, run_time_entries or timeline table)");
                 }
             }
         }

@@ -76,6 +76,9 @@ struct ReportFileSummary {
 // that is none of the three kinds of report.
 ReportFileSummary summarizeReportFile(const std::string& path, int top = 10);
 
+// Which kind a report file is, from its table names alone (quick); throws as above.
+ReportFileKind reportFileKind(const std::string& path);
+
 struct ChromeTraceCounts {
     int64_t complete = 0;  // "X" events: framework calls, CANN calls, device tasks
     int64_t counters = 0;  // "C" events: one per MEMORY_RECORD row

@@ -1,0 +1,112 @@
+// Timelines in the app: a database in the format of torch_npu's profiler (made by
+// tests/fixtures/make_ascend_db.py) opened as a user opens it. Its summary is read off the GUI
+// thread and shows what SQL computes from the file; the file is left as it was.
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTest>
+#include <cstdlib>
+#include <filesystem>
+
+#include "main_window.h"
+#include "support/folder_snapshot.h"
+#include "support/report_reader.h"
+#include "views/timeline_summary_page.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+class TimelineSummaryTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = test::makeTempDir();
+        db_ = dir_ + "/ascend_pytorch_profiler_1.db";
+        const std::string command =
+            std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR + " " + db_ + " --calls 300";
+        ASSERT_EQ(std::system(command.c_str()), 0);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // The page's summary, once the worker has read it.
+    static TimelineSummaryPage* loadedPage(QTabWidget* tabs) {
+        auto* page = qobject_cast<TimelineSummaryPage*>(tabs->currentWidget());
+        if (page) {
+            EXPECT_TRUE(QTest::qWaitFor([page] { return page->loaded(); }, 10000));
+        }
+        return page;
+    }
+
+    std::string dir_, db_;
+};
+
+TEST_F(TimelineSummaryTest, AnAscendDatabaseOpensWithItsStepsPeaksAndTopOperations) {
+    const QStringList before = test::folderSnapshot(QString::fromStdString(dir_));
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(window.openReports({QString::fromStdString(db_)}))
+        << window.lastError().toStdString();
+    ASSERT_NE(window.timelines(), nullptr);
+    EXPECT_EQ(window.browser(), nullptr);
+    TimelineSummaryPage* page = loadedPage(window.timelines());
+    ASSERT_NE(page, nullptr);
+
+    const QString text = page->totals()->text();
+    const std::string copy = dir_ + "-copy.db";
+    fs::copy_file(db_, copy);
+    const test::ReportReader db(copy);
+    EXPECT_TRUE(text.contains(QStringLiteral("Step 50:"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(
+        QStringLiteral("Framework calls: %1 on")
+            .arg(QString::fromStdString(db.scalar("SELECT COUNT(*) FROM PYTORCH_API")))))
+        << text.toStdString();
+    const std::string pta =
+        "FROM MEMORY_RECORD WHERE component = (SELECT id FROM STRING_IDS "
+        "WHERE value = 'PTA')";
+    const QString peak =
+        QLocale().toString(std::stoll(db.scalar("SELECT MAX(totalAllocated) " + pta)));
+    EXPECT_TRUE(text.contains(QStringLiteral("Memory PTA: peak allocated")) &&
+                text.contains(QStringLiteral("(%1 bytes)").arg(peak)))
+        << text.toStdString();
+    EXPECT_TRUE(
+        text.contains(QStringLiteral("Device: %1 tasks")
+                          .arg(QString::fromStdString(db.scalar("SELECT COUNT(*) FROM TASK")))))
+        << text.toStdString();
+    fs::remove(copy);
+
+    // The tables: the `op` names by summed duration, the largest blocks first.
+    QTableWidget* ops = page->operationsTable();
+    ASSERT_GT(ops->rowCount(), 0);
+    const QString top_name = ops->item(0, 2)->text();
+    EXPECT_TRUE(top_name.startsWith(QStringLiteral("aten::"))) << top_name.toStdString();
+    EXPECT_GT(page->allocationsTable()->rowCount(), 0);
+    EXPECT_TRUE(page->allocationsTable()->item(0, 0)->text().contains(QStringLiteral("1 MiB")) ||
+                page->allocationsTable()->item(0, 0)->text().contains(QStringLiteral("1.0 MiB")))
+        << page->allocationsTable()->item(0, 0)->text().toStdString();
+
+    // Reading created and changed nothing (the file is in WAL mode).
+    EXPECT_EQ(test::folderSnapshot(QString::fromStdString(dir_)), before);
+}
+
+TEST_F(TimelineSummaryTest, AnSqliteFileWithNoKnownReportGetsAClearMessage) {
+    const std::string other = dir_ + "/other.db";
+    const std::string command = std::string(TRAINSCOPE_PYTHON) +
+                                " -c \"import sqlite3; d = sqlite3.connect('" + other +
+                                "'); d.execute('CREATE TABLE t (id INTEGER PRIMARY KEY "
+                                "AUTOINCREMENT)'); d.execute('INSERT INTO t DEFAULT VALUES'); "
+                                "d.execute('DROP TABLE t'); d.commit()\"";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    MainWindow window;
+    EXPECT_FALSE(window.openReports({QString::fromStdString(other)}));
+    EXPECT_TRUE(window.lastError().contains(QStringLiteral("not a known report")))
+        << window.lastError().toStdString();
+    EXPECT_EQ(window.timelines(), nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,127 @@
+#include "views/timeline_summary_page.h"
+
+#include <QHeaderView>
+#include <QLocale>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "report/sql_table_model.h"
+
+namespace trainscope::ui {
+namespace {
+
+QString milliseconds(int64_t ns) {
+    return QObject::tr("%1 ms").arg(QLocale().toString(double(ns) / 1e6, 'f', 3));
+}
+
+QString exactBytes(int64_t bytes) {
+    return QObject::tr("%1 (%2 bytes)").arg(formatBytes(bytes), QLocale().toString(qint64(bytes)));
+}
+
+QTableWidget* tableOf(const QStringList& headers) {
+    auto* table = new QTableWidget(0, int(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+void addRow(QTableWidget* table, const QStringList& cells) {
+    const int row = table->rowCount();
+    table->insertRow(row);
+    for (int column = 0; column < cells.size(); ++column)
+        table->setItem(row, column, new QTableWidgetItem(cells[column]));
+}
+
+// The summary in words: what a user looks at first.
+QString totalsText(const ReportFileSummary& s) {
+    QStringList lines;
+    for (const TimelineStep& step : s.steps)
+        lines << QObject::tr("Step %1: %2")
+                     .arg(step.id)
+                     .arg(milliseconds(step.end_ns - step.start_ns));
+    if (s.api_calls > 0) {
+        QStringList types;
+        for (const NamedCount& type : s.calls_by_type)
+            types << QStringLiteral("%1 %2").arg(QString::fromStdString(type.name)).arg(type.count);
+        lines << QObject::tr("Framework calls: %1 on %2 threads, spanning %3 (%4)")
+                     .arg(s.api_calls)
+                     .arg(s.threads)
+                     .arg(milliseconds(s.last_ns - s.first_ns), types.join(QStringLiteral(", ")));
+    }
+    for (const ComponentPeak& m : s.memory) {
+        lines << QObject::tr("Memory %1: peak allocated %2, peak reserved %3")
+                     .arg(QString::fromStdString(m.component), exactBytes(m.peak_allocated),
+                          exactBytes(m.peak_reserved));
+    }
+    if (s.blocks > 0)
+        lines << QObject::tr("Blocks: %1, of which %2 never freed in the recording")
+                     .arg(s.blocks)
+                     .arg(s.blocks_never_freed);
+    if (s.device_tasks > 0 || s.cann_calls > 0)
+        lines
+            << QObject::tr("Device: %1 tasks, %2 CANN calls").arg(s.device_tasks).arg(s.cann_calls);
+    if (!s.schema_version.empty())
+        lines << QObject::tr("Schema version %1").arg(QString::fromStdString(s.schema_version));
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
+TimelineSummaryPage::TimelineSummaryPage(const QString& path, QWidget* parent)
+    : QWidget(parent),
+      path_(path),
+      totals_(new QLabel(tr("Reading %1…").arg(path))),
+      operations_(tableOf({tr("Total"), tr("Calls"), tr("Operation")})),
+      allocations_(tableOf({tr("Size"), tr("Freed after"), tr("Operation")})) {
+    totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    totals_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(totals_);
+    layout->addWidget(
+        new QLabel(tr("Operations by total time (nested calls count inside their "
+                      "parents too)")));
+    layout->addWidget(operations_, 1);
+    layout->addWidget(new QLabel(tr("Largest allocations")));
+    layout->addWidget(allocations_, 1);
+
+    connect(&watcher_, &QFutureWatcher<TimelineLoad>::finished, this,
+            [this] { display(watcher_.result()); });
+    // The worker gets a copy of the path only: the page may close before it ends.
+    const std::string file = path.toStdString();
+    watcher_.setFuture(QtConcurrent::run([file] {
+        TimelineLoad load;
+        try {
+            load.summary = std::make_shared<const ReportFileSummary>(summarizeReportFile(file, 50));
+        } catch (const std::exception& e) {
+            load.error = QString::fromStdString(e.what());
+        }
+        return load;
+    }));
+}
+
+void TimelineSummaryPage::display(const TimelineLoad& load) {
+    loaded_ = true;
+    if (!load.summary) {
+        totals_->setText(tr("Cannot read %1: %2").arg(path_, load.error));
+        emit loadFinished(load.error);
+        return;
+    }
+    const ReportFileSummary& s = *load.summary;
+    totals_->setText(totalsText(s));
+    for (const OperationTotal& op : s.top_operations)
+        addRow(operations_, {milliseconds(op.total_ns), QString::number(op.calls),
+                             QString::fromStdString(op.name)});
+    for (const LargeAllocation& a : s.largest_allocations)
+        addRow(allocations_,
+               {exactBytes(a.size_bytes),
+                a.released_ns ? milliseconds(*a.released_ns - a.allocated_ns) : tr("never freed"),
+                QString::fromStdString(a.operation)});
+    operations_->resizeColumnsToContents();
+    allocations_->resizeColumnsToContents();
+    emit loadFinished({});
+}
+
+}  // namespace trainscope::ui
