@@ -483,10 +483,6 @@
         <source>Clear List</source>
         <translation>Liste leeren</translation>
     </message>
-    <message>
-        <source>Profile finished; timeline written to %1.</source>
-        <translation>Profil fertig; Zeitleiste geschrieben nach %1.</translation>
-    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryPage</name>

@@ -483,10 +483,6 @@
         <source>Clear List</source>
         <translation>清除列表</translation>
     </message>
-    <message>
-        <source>Profile finished; timeline written to %1.</source>
-        <translation>分析完成；时间线已写入 %1。</translation>
-    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryPage</name>

@@ -41,12 +41,21 @@ bool isTimeline(const QString& path) {
     }
 }
 
-// A run's sibling report: run.memory.sqlite <-> run.time.sqlite.
-QString siblingOf(const QString& path) {
-    if (path.endsWith(kMemorySuffix))
-        return path.chopped(kMemorySuffix.size()) + kTimeSuffix;
-    if (path.endsWith(kTimeSuffix))
-        return path.chopped(kTimeSuffix.size()) + kMemorySuffix;
+// The other reports of the same run: PREFIX.memory.sqlite, PREFIX.time.sqlite and
+// PREFIX.timeline.sqlite come together, whichever of them is opened.
+QStringList siblingsOf(const QString& path) {
+    const QString suffixes[] = {kMemorySuffix, kTimeSuffix,
+                                QLatin1String(report_format::kTimelineSuffix)};
+    for (const QString& suffix : suffixes) {
+        if (!path.endsWith(suffix))
+            continue;
+        QStringList siblings;
+        for (const QString& other : suffixes) {
+            if (other != suffix)
+                siblings << path.chopped(suffix.size()) + other;
+        }
+        return siblings;
+    }
     return {};
 }
 
@@ -86,19 +95,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(cancel_, &QPushButton::clicked, runner_, &ProfileRunner::cancel);
     connect(runner_, &ProfileRunner::progressed, this, &MainWindow::showProgress);
     connect(runner_, &ProfileRunner::finished, this, [this](const QStringList& paths) {
-        // The browser reads the memory and run time reports. The timeline is written beside
-        // them for the tools that read the Ascend profiler's database; the app does not view
-        // it yet, so it is named in the status, not opened.
-        QStringList browsable, timelines;
-        for (const QString& path : paths) {
-            (path.endsWith(QLatin1String(report_format::kTimelineSuffix)) ? timelines : browsable)
-                << path;
-        }
-        runEnded(timelines.isEmpty() ? tr("Profile finished.")
-                                     : tr("Profile finished; timeline written to %1.")
-                                           .arg(QFileInfo(timelines.first()).fileName()));
-        if (!browsable.isEmpty())
-            openReports(browsable);
+        runEnded(tr("Profile finished."));
+        openReports(paths);
     });
     connect(runner_, &ProfileRunner::failed, this, [this](const QString& message) {
         runEnded(tr("The run failed."));
@@ -167,9 +165,10 @@ bool MainWindow::openReports(const QStringList& paths) {
     QStringList wanted;
     for (const QString& path : paths) {
         wanted << path;
-        const QString sibling = siblingOf(path);
-        if (!sibling.isEmpty() && QFileInfo::exists(sibling))
-            wanted << sibling;
+        for (const QString& sibling : siblingsOf(path)) {
+            if (QFileInfo::exists(sibling))
+                wanted << sibling;
+        }
     }
     wanted.removeDuplicates();  // a run's two reports given together, or a path given twice
     std::unique_ptr<ReportFile> memory, time;

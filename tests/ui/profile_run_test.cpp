@@ -21,6 +21,7 @@
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
+#include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
 
 using namespace trainscope;
@@ -250,11 +251,16 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
         << window_.lastError().toStdString();
     EXPECT_EQ(window_.browser()->timeSummary()->operations, 4);
     EXPECT_EQ(filesInRuns().size(), 3);  // the memory, run time and timeline reports
-    // The two the browser reads are open, with no error about the third; the status names it.
+    // All three open, with no error: the timeline's summary in a tab of its own.
     EXPECT_TRUE(window_.lastError().isEmpty()) << window_.lastError().toStdString();
     EXPECT_EQ(window_.browser()->paths().size(), 2);
-    EXPECT_TRUE(window_.runStatus().contains(QStringLiteral(".timeline.sqlite")))
-        << window_.runStatus().toStdString();
+    QTabWidget* tabs = window_.browser()->tabs();
+    auto* timeline = qobject_cast<TimelineSummaryPage*>(tabs->widget(tabs->count() - 1));
+    ASSERT_NE(timeline, nullptr);
+    EXPECT_TRUE(timeline->path().endsWith(QStringLiteral(".timeline.sqlite")));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return timeline->loaded(); }, 10000));
+    EXPECT_TRUE(timeline->totals()->text().contains(QStringLiteral("Memory PTA: peak allocated")))
+        << timeline->totals()->text().toStdString();
     // The overview breaks the peak down at its instant, and the parts make the peak.
     const auto& memory = window_.browser()->memorySummary();
     ASSERT_TRUE(memory && memory->at_peak);
