@@ -1,6 +1,7 @@
 #include "tracking/operation_observer.h"
 
 #include <ATen/SequenceNumber.h>
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
@@ -214,11 +215,34 @@ void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
 // Shapes and dtypes as torch_npu lists them: one item per input, separated by ";\r\n"; a
 // tensor's shape is "4,16" and its dtype "float"; other inputs have an empty shape and a kind
 // ("Scalar", "ScalarList", "TensorList", "None", ...) for dtype.
+namespace {
+
+// How many of `fn.inputs()` are the operation's own arguments: the last ones. Under the
+// TorchScript interpreter the inputs are the interpreter's whole stack, which also holds the
+// values of the calling method (a module object, earlier tensors) below the arguments.
+size_t ownArgumentCount(const at::RecordFunction& fn) {
+    const size_t available = fn.inputs().size();
+    const auto name = fn.operator_name();
+    if (!name) {
+        return available;
+    }
+    const auto op = c10::Dispatcher::singleton().findSchema(*name);
+    if (!op) {
+        return available;
+    }
+    const c10::FunctionSchema& schema = op->schema();
+    return schema.is_vararg() ? available : std::min(available, schema.arguments().size());
+}
+
+}  // namespace
+
 void OperationObserver::noteInputs(const at::RecordFunction& fn) {
     CallInputs call;
     call.name = fn.name();
     const char* separator = "";
-    for (const c10::IValue& input : fn.inputs()) {
+    const auto inputs = fn.inputs();
+    for (size_t i = inputs.size() - ownArgumentCount(fn); i < inputs.size(); ++i) {
+        const c10::IValue& input = inputs[i];
         call.shapes += separator;
         call.dtypes += separator;
         separator = ";\r\n";

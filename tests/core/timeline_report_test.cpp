@@ -210,6 +210,25 @@ TEST_P(TimelineReportTest, ForwardCallsAreLinkedToTheirBackwardNodes) {
               "0");
 }
 
+// inputShapes and inputDtypes list an operation's own arguments, one item each: never what
+// else lay on the interpreter's stack (a module object under a method call).
+TEST_P(TimelineReportTest, InputsListEachOperationsOwnArguments) {
+    const ReportReader file = timeline();
+    EXPECT_EQ(file.scalar("SELECT COUNT(*) FROM PYTORCH_API a JOIN STRING_IDS d ON d.id = "
+                          "a.inputDtypes WHERE d.value LIKE '%Object%'"),
+              "0");
+    if (GetParam() == "mlp") {
+        // aten::linear(input, weight, bias) of the first layer.
+        const test::Row first = file.rows(
+            "SELECT s.value, d.value FROM PYTORCH_API a JOIN STRING_IDS n ON n.id = a.name "
+            "JOIN STRING_IDS s ON s.id = a.inputShapes JOIN STRING_IDS d ON d.id = "
+            "a.inputDtypes WHERE n.value = 'aten::linear' ORDER BY CAST(a.startNs AS INTEGER) "
+            "LIMIT 1")[0];
+        EXPECT_EQ(first[0], "2,16,64;\r\n256,64;\r\n256");  // d_model 64, hidden 4 x 64
+        EXPECT_EQ(first[1], "float;\r\nfloat;\r\nfloat");
+    }
+}
+
 TEST_P(TimelineReportTest, ThePeakBreakdownSumsToThePeak) {
     const ReportReader file = memory();
     const int64_t peak = std::stoll(file.scalar("SELECT size_bytes FROM misc_sizes WHERE key = '" +
