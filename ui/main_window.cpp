@@ -31,8 +31,8 @@ namespace {
 const QString kMemorySuffix = QLatin1String(report_format::kMemorySuffix);
 const QString kTimeSuffix = QLatin1String(report_format::kTimeSuffix);
 
-// Whether a file is a timeline (seed 003's tables), from its table names; a file that cannot
-// be read is left to ReportFile, which says why.
+// Whether a file is a timeline (seed 003's tables), from its table names; for a file that
+// cannot be read, ReportFile's message says why.
 bool isTimeline(const QString& path) {
     try {
         return reportFileKind(path.toStdString()) == ReportFileKind::Timeline;
@@ -174,64 +174,50 @@ bool MainWindow::openReports(const QStringList& paths) {
     std::unique_ptr<ReportFile> memory, time;
     QStringList errors, timelines;
     for (const QString& path : wanted) {
-        if (isTimeline(path)) {
-            timelines << path;
-            continue;
-        }
         QString error;
         auto report = ReportFile::open(path, &error);
-        if (!report) {
+        if (report)
+            (report->kind() == ReportKind::Memory ? memory : time) = std::move(report);
+        else if (isTimeline(path))  // ReportFile reads memory and run time reports only
+            timelines << path;
+        else
             errors << error;
-            continue;
-        }
-        (report->kind() == ReportKind::Memory ? memory : time) = std::move(report);
     }
     if (!errors.isEmpty())
         showError(errors.join(QLatin1Char('\n')));
-    if (!memory && !time)
-        return timelines.isEmpty() ? false : openTimelines(timelines);
+    if (!memory && !time && timelines.isEmpty())
+        return false;
 
-    const QString title = QFileInfo((memory ? memory : time)->path()).fileName();
-    browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
+    // The browser, with a tab for each timeline; timelines alone (torch_npu's databases, one
+    // per rank) in tabs of their own.
+    QTabWidget* tabs = nullptr;
+    QStringList opened;
+    if (memory || time) {
+        browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
+        timelines_ = nullptr;
+        tabs = browser_->tabs();
+        opened = browser_->paths();
+        setCentralWidget(browser_);
+    } else {
+        browser_ = nullptr;
+        timelines_ = tabs = new QTabWidget;
+        setCentralWidget(tabs);
+    }
     welcome_ = nullptr;
-    timelines_ = nullptr;
-    setCentralWidget(browser_);
-    project_root_action_->setEnabled(true);
+    project_root_action_->setEnabled(browser_ != nullptr);
+    for (const QString& path : timelines)
+        tabs->addTab(new TimelineSummaryPage(path), QFileInfo(path).fileName());
+    opened += timelines;
     // File names in the message: two full paths do not fit beside the run status, which
     // covers the end of the message. The tooltip has the full paths.
     QStringList names;
-    for (const QString& path : browser_->paths()) {
+    for (const QString& path : opened) {
         AppSettings::addRecentFile(path);
         names << QFileInfo(path).fileName();
     }
-    for (const QString& path : timelines) {
-        browser_->tabs()->addTab(new TimelineSummaryPage(path), QFileInfo(path).fileName());
-        AppSettings::addRecentFile(path);
-        names << QFileInfo(path).fileName();
-    }
-    setWindowTitle(tr("%1 — TrainScope").arg(title));
-    statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
-    statusBar()->setToolTip(browser_->paths().join(QLatin1Char('\n')));
-    return true;
-}
-
-// Timelines alone (ours, or torch_npu's databases, one per rank): a tab each.
-bool MainWindow::openTimelines(const QStringList& paths) {
-    auto* tabs = new QTabWidget;
-    QStringList names;
-    for (const QString& path : paths) {
-        tabs->addTab(new TimelineSummaryPage(path), QFileInfo(path).fileName());
-        AppSettings::addRecentFile(path);
-        names << QFileInfo(path).fileName();
-    }
-    browser_ = nullptr;
-    welcome_ = nullptr;
-    timelines_ = tabs;
-    setCentralWidget(tabs);
-    project_root_action_->setEnabled(false);
     setWindowTitle(tr("%1 — TrainScope").arg(names.first()));
     statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
-    statusBar()->setToolTip(paths.join(QLatin1Char('\n')));
+    statusBar()->setToolTip(opened.join(QLatin1Char('\n')));
     return true;
 }
 

@@ -56,7 +56,6 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    bool openTimelines(const QStringList& paths);
     void showError(const QString& message);
     void chooseAndOpen();
     void chooseProjectRoot();

@@ -3,7 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
-#include <map>
+#include <set>
 
 #include "report/readonly_db.h"
 #include "report/staged_file.h"
@@ -20,9 +20,11 @@ constexpr int64_t kDevicePidBase = 0x7f000000;
 
 class JsonWriter {
   public:
-    explicit JsonWriter(const std::string& path) : file_(std::fopen(path.c_str(), "wb")) {
+    // Writes `path`, which becomes `shown_path` (named in errors).
+    JsonWriter(const std::string& path, std::string shown_path)
+        : file_(std::fopen(path.c_str(), "wb")), shown_path_(std::move(shown_path)) {
         if (!file_) {
-            throw Error("cannot write " + path);
+            throw Error("cannot write " + shown_path_);
         }
     }
     ~JsonWriter() {
@@ -89,7 +91,7 @@ class JsonWriter {
     void finish() {
         flush();
         if (std::fflush(file_) != 0 || std::ferror(file_)) {
-            throw Error("cannot write the trace (disk full?)");
+            throw Error("cannot write " + shown_path_ + " (disk full?)");
         }
     }
 
@@ -97,11 +99,12 @@ class JsonWriter {
     void flush() {
         if (!buffer_.empty() &&
             std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-            throw Error("cannot write the trace (disk full?)");
+            throw Error("cannot write " + shown_path_ + " (disk full?)");
         }
         buffer_.clear();
     }
     std::FILE* file_;
+    std::string shown_path_;
     std::string buffer_;
 };
 
@@ -169,7 +172,7 @@ class TraceExport {
         out_.raw(",\"ts\":").micros(start - origin_).raw(",\"dur\":").micros(end - start);
         out_.raw(",\"pid\":").integer(pid).raw(",\"tid\":").integer(tid);
         ++counts_.complete;
-        threads_[pid].insert(tid);
+        pids_.insert(pid);
     }
 
     void frameworkCalls() {
@@ -247,7 +250,6 @@ class TraceExport {
             complete(task.empty() ? std::string("task") : task, "device", tasks.integer(1),
                      tasks.integer(2), kDevicePidBase + device, tasks.integer(4));
             out_.raw("}");
-            devices_.insert(device);
         }
     }
 
@@ -310,8 +312,7 @@ class TraceExport {
 
     // Metadata events: readable process names (threads keep their numbers).
     void names() {
-        for (const auto& [pid, tids] : threads_) {
-            (void)tids;
+        for (const int64_t pid : pids_) {
             separator();
             const bool device = pid >= kDevicePidBase;
             out_.raw("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":").integer(pid);
@@ -328,8 +329,7 @@ class TraceExport {
     int64_t main_pid_ = 0;
     bool first_ = true;
     ChromeTraceCounts counts_;
-    std::map<int64_t, std::set<int64_t>> threads_;
-    std::set<int64_t> devices_;
+    std::set<int64_t> pids_;  // of the complete events, to name
 };
 
 }  // namespace
@@ -349,13 +349,8 @@ ChromeTraceCounts exportChromeTrace(const std::string& timeline_path, const std:
     StagedFile staged(json_path);
     ChromeTraceCounts counts;
     {
-        JsonWriter out(staged.tempPath());
-        try {
-            counts = TraceExport(db, out).run();
-        } catch (const Error& e) {
-            const std::string what = e.what();
-            throw Error(what.rfind(timeline_path, 0) == 0 ? what : timeline_path + ": " + what);
-        }
+        JsonWriter out(staged.tempPath(), json_path);
+        counts = TraceExport(db, out).run();  // errors name the file they concern
     }
     staged.sync();
     commitTogether({&staged}, overwrite);

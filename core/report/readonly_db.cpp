@@ -74,7 +74,7 @@ std::set<std::string> ReadOnlyDb::columns(const std::string& table) const {
 
 ReadQuery::ReadQuery(const ReadOnlyDb& db, const std::string& sql) : db_(db) {
     if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
-        throw Error(sqlite3_errmsg(db.handle()));
+        throw Error(db.path() + ": " + sqlite3_errmsg(db.handle()));
     }
 }
 

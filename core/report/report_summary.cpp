@@ -164,21 +164,17 @@ ReportFileSummary summarizeReportFile(const std::string& path, int top) {
     const ReadOnlyDb db(path);
     ReportFileSummary summary;
     summary.kind = reportKindOf(db);
-    try {
-        switch (summary.kind) {
-            case ReportFileKind::Memory:
-                summarizeMemory(db, summary);
-                break;
-            case ReportFileKind::Time:
-                summarizeTime(db, summary);
-                break;
-            case ReportFileKind::Timeline:
-                summarizeTimeline(db, summary, top);
-                break;
-        }
-    } catch (const Error& e) {
-        const std::string what = e.what();
-        throw Error(what.rfind(path, 0) == 0 ? what : path + ": " + what);
+    // Every error below names the file already (ReadQuery, requireColumns).
+    switch (summary.kind) {
+        case ReportFileKind::Memory:
+            summarizeMemory(db, summary);
+            break;
+        case ReportFileKind::Time:
+            summarizeTime(db, summary);
+            break;
+        case ReportFileKind::Timeline:
+            summarizeTimeline(db, summary, top);
+            break;
     }
     return summary;
 }

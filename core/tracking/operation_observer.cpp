@@ -19,6 +19,23 @@ std::atomic<OperationObserver*> g_active{nullptr};
 thread_local int t_backward_depth = 0;
 thread_local std::chrono::steady_clock::time_point t_backward_started;
 
+// How many of `fn.inputs()` are the operation's own arguments: the last ones. Under the
+// TorchScript interpreter the inputs are the interpreter's whole stack, which also holds the
+// values of the calling method (a module object, earlier tensors) below the arguments.
+size_t ownArgumentCount(const at::RecordFunction& fn) {
+    const size_t available = fn.inputs().size();
+    const auto name = fn.operator_name();
+    if (!name) {
+        return available;
+    }
+    const auto op = c10::Dispatcher::singleton().findSchema(*name);
+    if (!op) {
+        return available;
+    }
+    const c10::FunctionSchema& schema = op->schema();
+    return schema.is_vararg() ? available : std::min(available, schema.arguments().size());
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
@@ -215,27 +232,6 @@ void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
 // Shapes and dtypes as torch_npu lists them: one item per input, separated by ";\r\n"; a
 // tensor's shape is "4,16" and its dtype "float"; other inputs have an empty shape and a kind
 // ("Scalar", "ScalarList", "TensorList", "None", ...) for dtype.
-namespace {
-
-// How many of `fn.inputs()` are the operation's own arguments: the last ones. Under the
-// TorchScript interpreter the inputs are the interpreter's whole stack, which also holds the
-// values of the calling method (a module object, earlier tensors) below the arguments.
-size_t ownArgumentCount(const at::RecordFunction& fn) {
-    const size_t available = fn.inputs().size();
-    const auto name = fn.operator_name();
-    if (!name) {
-        return available;
-    }
-    const auto op = c10::Dispatcher::singleton().findSchema(*name);
-    if (!op) {
-        return available;
-    }
-    const c10::FunctionSchema& schema = op->schema();
-    return schema.is_vararg() ? available : std::min(available, schema.arguments().size());
-}
-
-}  // namespace
-
 void OperationObserver::noteInputs(const at::RecordFunction& fn) {
     CallInputs call;
     call.name = fn.name();
