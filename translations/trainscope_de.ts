@@ -298,16 +298,16 @@
         <translation>Das Fenster nach dem Anzeigen als FILE.png speichern und beenden</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, lines)</source>
-        <translation>Den Reiter NAME zeigen (overview, memory, time, lines)</translation>
-    </message>
-    <message>
         <source>Select row ROW of the tab&apos;s first table</source>
         <translation>Zeile ROW der ersten Tabelle des Reiters auswählen</translation>
     </message>
     <message>
         <source>Profile the built-in example at once (what the first-launch button does)</source>
         <translation>Das eingebaute Beispiel sofort profilieren (wie die Schaltfläche beim ersten Start)</translation>
+    </message>
+    <message>
+        <source>Show the tab NAME (overview, memory, time, lines, timeline)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, lines, timeline)</translation>
     </message>
 </context>
 <context>

@@ -298,16 +298,16 @@
         <translation>窗口显示后保存为 FILE.png，然后退出</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, lines)</source>
-        <translation>显示标签页 NAME（overview、memory、time、lines）</translation>
-    </message>
-    <message>
         <source>Select row ROW of the tab&apos;s first table</source>
         <translation>选中该标签页第一个表格的第 ROW 行</translation>
     </message>
     <message>
         <source>Profile the built-in example at once (what the first-launch button does)</source>
         <translation>立即分析内置示例（与首次启动时的按钮相同）</translation>
+    </message>
+    <message>
+        <source>Show the tab NAME (overview, memory, time, lines, timeline)</source>
+        <translation>显示标签页 NAME（overview、memory、time、lines、timeline）</translation>
     </message>
 </context>
 <context>

@@ -16,15 +16,21 @@
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
 #include "views/time_page.h"
+#include "views/timeline_summary_page.h"
 
 namespace {
 
 // For screenshots and demos: a tab of the opened run, one of its rows selected.
 void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int row) {
     using trainscope::ui::EntryTableView;
+    if (!browser)
+        return;  // timelines alone: their tabs are the files
     EntryTableView* table = nullptr;
     QWidget* page = nullptr;
-    if (name == QLatin1String("memory") && browser->memoryPage()) {
+    if (name == QLatin1String("timeline")) {
+        for (int i = 0; i < browser->tabs()->count() && !page; ++i)
+            page = qobject_cast<trainscope::ui::TimelineSummaryPage*>(browser->tabs()->widget(i));
+    } else if (name == QLatin1String("memory") && browser->memoryPage()) {
         table = browser->activationsView();
         page = browser->memoryPage();
     } else if (name == QLatin1String("time") && browser->timePage()) {
@@ -73,7 +79,7 @@ int main(int argc, char** argv) {
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main",
                                                    "Show the tab NAME (overview, memory, "
-                                                   "time, lines)"),
+                                                   "time, lines, timeline)"),
                            QStringLiteral("NAME"));
     QCommandLineOption select(
         QStringLiteral("select"),
