@@ -35,13 +35,20 @@ QString exactMs(double ms) {
     return QObject::tr("%1 ms").arg(ms, 0, 'f', 6);
 }
 
-// Bars are labelled by module and operation ("blocks_0.mlp.fc1 aten::linear") where the report
-// knows modules, and numbered by entry id when a label repeats, so that each is its own bar.
+// Bars are labelled by module and operation ("blocks_0.mlp.fc1 linear") where the report knows
+// modules, and numbered by entry id when a label repeats, so that each is its own bar. Beside a
+// module, the operation drops ATen's "aten::" (every operation has it): the axis elides long
+// labels, and deep module paths (torchvision's "features.11.block.1.0") fill it already.
 QStringList categoriesOf(const QVector<TopEntry>& entries) {
+    const QString aten = QStringLiteral("aten::");
     QStringList labels;
     for (const TopEntry& entry : entries) {
-        labels << (entry.module.isEmpty() ? entry.name
-                                          : QStringLiteral("%1 %2").arg(entry.module, entry.name));
+        if (entry.module.isEmpty()) {
+            labels << entry.name;
+            continue;
+        }
+        const QString name = entry.name.startsWith(aten) ? entry.name.mid(aten.size()) : entry.name;
+        labels << QStringLiteral("%1 %2").arg(entry.module, name);
     }
     QStringList categories;
     for (int i = 0; i < entries.size(); ++i) {
@@ -57,6 +64,9 @@ QStringList categoriesOf(const QVector<TopEntry>& entries) {
 QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)(double),
                   QString (*exact)(double)) {
     auto* series = new QPieSeries;
+    // Room above and below the pie for the labels of thin slices at its top or bottom, which
+    // the default size (0.7 of the chart) pushes out of the plot area.
+    series->setPieSize(0.55);
     for (const auto& [name, value] : parts) {
         // append() refuses (returns null for) values that are not finite or are negative.
         QPieSlice* slice = series->append(QStringLiteral("%1 %2").arg(name, human(value)),
