@@ -231,18 +231,8 @@ class TraceExport {
 
     void deviceTasks() {
         requireColumns(db_, "TASK", {"startNs", "endNs", "deviceId", "streamId"});
-        const std::set<std::string> columns = db_.columns("TASK");
-        // A task's name: its compute kernel's, else its task type's.
-        std::string name = "''";
-        if (columns.count("globalTaskId") && db_.hasTable("COMPUTE_TASK_INFO")) {
-            name = "(SELECT " + stringOf(db_, "c.name") +
-                   " FROM COMPUTE_TASK_INFO c WHERE c.globalTaskId = t.globalTaskId)";
-        }
-        if (columns.count("taskType")) {
-            name = "IFNULL(" + name + ", " + stringOf(db_, "t.taskType") + ")";
-        }
-        ReadQuery tasks(db_, "SELECT " + name + ", " + nanosecondsOf("t.startNs") + ", " +
-                                 nanosecondsOf("t.endNs") +
+        ReadQuery tasks(db_, "SELECT " + deviceTaskName(db_, "t") + ", " +
+                                 nanosecondsOf("t.startNs") + ", " + nanosecondsOf("t.endNs") +
                                  ", t.deviceId, t.streamId FROM TASK t ORDER BY 2");
         while (tasks.step()) {
             const int64_t device = tasks.integer(3);

@@ -40,6 +40,19 @@ std::string stringOf(const ReadOnlyDb& db, const std::string& column) {
     return "IFNULL((SELECT value FROM STRING_IDS WHERE id = " + column + "), '')";
 }
 
+std::string deviceTaskName(const ReadOnlyDb& db, const std::string& task) {
+    const std::set<std::string> columns = db.columns("TASK");
+    std::string name = "''";
+    if (columns.count("globalTaskId") && db.hasTable("COMPUTE_TASK_INFO")) {
+        name = "(SELECT " + stringOf(db, "c.name") + " FROM COMPUTE_TASK_INFO c WHERE " +
+               "c.globalTaskId = " + task + ".globalTaskId)";
+    }
+    if (columns.count("taskType")) {
+        name = "IFNULL(" + name + ", " + stringOf(db, task + ".taskType") + ")";
+    }
+    return name;
+}
+
 std::string nanosecondsOf(const std::string& column) {
     return "CAST(" + column + " AS INTEGER)";
 }

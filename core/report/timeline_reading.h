@@ -21,6 +21,10 @@ void requireColumns(const ReadOnlyDb& db, const std::string& table,
 // An SQL expression for the text of a STRING_IDS id held in `column` ('' when it has none).
 std::string stringOf(const ReadOnlyDb& db, const std::string& column);
 
+// An SQL expression for the name of a TASK row (table alias `task`): its compute kernel's, else
+// its task type's, else ''.
+std::string deviceTaskName(const ReadOnlyDb& db, const std::string& task);
+
 // An SQL expression for a timestamp in ns: torch_npu stores PYTORCH_API's as TEXT. CAST keeps
 // all 19 digits (a REAL would not).
 std::string nanosecondsOf(const std::string& column);

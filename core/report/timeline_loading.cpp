@@ -1,0 +1,493 @@
+// loadTimelineData(): a timeline file read whole into TimelineData (trainscope/timeline_data.h).
+// Names stay STRING_IDS ids while rows are read and become indices into one string table, so a
+// million calls cost one integer each, not a string.
+#include <algorithm>
+#include <unordered_map>
+
+#include "report/readonly_db.h"
+#include "report/timeline_reading.h"
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+#include "trainscope/timeline_data.h"
+
+namespace trainscope {
+namespace {
+
+constexpr int64_t kOpType = 50001;  // ENUM_API_TYPE's `op`
+
+struct Phase {
+    std::string name;
+    int64_t start_ns = 0, end_ns = 0;
+};
+
+class TimelineLoader {
+  public:
+    TimelineLoader(const std::string& path, const std::atomic<bool>* cancel)
+        : db_(path), cancel_(cancel) {
+        data_.path = path;
+    }
+
+    TimelineData load() {
+        if (reportKindOf(db_) != ReportFileKind::Timeline) {
+            throw Error(db_.path() + ": a memory or run time report, not a timeline");
+        }
+        readStrings();
+        readPhases();
+        readModules();
+        readCallchains();
+        if (db_.hasTable("PYTORCH_API")) {
+            readFrameworkCalls();
+        }
+        if (db_.hasTable("CANN_API")) {
+            readCannCalls();
+        }
+        if (db_.hasTable("TASK")) {
+            readDeviceTasks();
+        }
+        for (TimelineLane& lane : data_.lanes) {
+            nest(lane);
+        }
+        readMemory();
+        readBlocks();
+        readSteps();
+        readLinks();
+        indexConnections();
+        return std::move(data_);
+    }
+
+  private:
+    void checkCancel() const {
+        if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
+            throw Error(db_.path() + ": reading cancelled");
+        }
+    }
+
+    // The index of a STRING_IDS id's text (kNoString for NULL or an id the table lacks).
+    int32_t stringIndex(const ReadQuery& query, int column) const {
+        if (query.isNull(column)) {
+            return kNoString;
+        }
+        auto it = by_id_.find(query.integer(column));
+        return it == by_id_.end() ? kNoString : it->second;
+    }
+
+    int32_t intern(const std::string& text) {
+        auto [it, added] = by_text_.try_emplace(text, int32_t(data_.strings.size()));
+        if (added) {
+            data_.strings.push_back(text);
+        }
+        return it->second;
+    }
+
+    void readStrings() {
+        if (!db_.hasTable("STRING_IDS")) {
+            return;
+        }
+        requireColumns(db_, "STRING_IDS", {"id", "value"});
+        ReadQuery rows(db_, "SELECT id, IFNULL(CAST(value AS TEXT), '') FROM STRING_IDS");
+        while (rows.step()) {
+            by_id_[rows.integer(0)] = intern(rows.text(1));
+        }
+    }
+
+    void readPhases() {
+        if (!db_.hasTable("trainscope_phases")) {
+            return;
+        }
+        requireColumns(db_, "trainscope_phases", {"name", "start_ns", "end_ns"});
+        ReadQuery rows(db_, "SELECT name, start_ns, end_ns FROM trainscope_phases");
+        while (rows.step()) {
+            phases_.push_back({rows.text(0), rows.integer(1), rows.integer(2)});
+        }
+    }
+
+    void readModules() {
+        if (!db_.hasTable("trainscope_api_modules")) {
+            return;
+        }
+        requireColumns(db_, "trainscope_api_modules", {"connection_id", "module_path"});
+        ReadQuery rows(db_, "SELECT connection_id, module_path FROM trainscope_api_modules");
+        while (rows.step()) {
+            module_of_[rows.integer(0)] = intern(rows.text(1));
+        }
+    }
+
+    // "path(line)" or "path(line): function"; a line without that shape stays whole as the
+    // path, line 0.
+    static TimelineFrame parseFrame(const std::string& line) {
+        TimelineFrame frame;
+        const size_t close = line.rfind(')');
+        const size_t open = close == std::string::npos ? close : line.rfind('(', close);
+        if (open == std::string::npos || open == 0) {
+            frame.file_path = line;
+            return frame;
+        }
+        try {
+            frame.line = std::stoi(line.substr(open + 1, close - open - 1));
+        } catch (const std::exception&) {
+            frame.file_path = line;
+            return frame;
+        }
+        frame.file_path = line.substr(0, open);
+        if (line.compare(close + 1, 2, ": ") == 0) {
+            frame.function = line.substr(close + 3);
+        }
+        return frame;
+    }
+
+    void readCallchains() {
+        if (!db_.hasTable("PYTORCH_CALLCHAINS")) {
+            return;
+        }
+        requireColumns(db_, "PYTORCH_CALLCHAINS", {"id", "stack", "stackDepth"});
+        // Library frames (TrainScope's) share stackDepth's sequence: merge by depth.
+        std::unordered_map<int64_t, std::vector<std::pair<int64_t, TimelineFrame>>> chains;
+        ReadQuery rows(db_, "SELECT id, stack, stackDepth FROM PYTORCH_CALLCHAINS");
+        while (rows.step()) {
+            const int32_t text = stringIndex(rows, 1);
+            chains[rows.integer(0)].emplace_back(
+                rows.integer(2),
+                parseFrame(text == kNoString ? std::string() : data_.strings[text]));
+        }
+        if (db_.hasTable(report_format::kLibraryFramesTable)) {
+            ReadQuery library(db_, std::string("SELECT callchain_id, stack_depth, file_path, "
+                                               "line_number, library_root FROM ") +
+                                       report_format::kLibraryFramesTable);
+            while (library.step()) {
+                TimelineFrame frame;
+                frame.file_path = library.text(2);
+                frame.line = int(library.integer(3));
+                frame.library_root = library.text(4);
+                chains[library.integer(0)].emplace_back(library.integer(1), std::move(frame));
+            }
+        }
+        for (auto& [id, frames] : chains) {
+            std::stable_sort(frames.begin(), frames.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+            callchain_index_[id] = int32_t(data_.callchains.size());
+            std::vector<TimelineFrame>& chain = data_.callchains.emplace_back();
+            for (auto& entry : frames) {
+                chain.push_back(std::move(entry.second));
+            }
+        }
+    }
+
+    TimelineLane& laneOf(LaneKind kind, int64_t pid, int64_t tid, int64_t device = -1) {
+        const auto key = std::make_tuple(int(kind), pid, tid, device);
+        auto [it, added] = lane_index_.try_emplace(key, data_.lanes.size());
+        if (added) {
+            TimelineLane& lane = data_.lanes.emplace_back();
+            lane.kind = kind;
+            lane.pid = pid;
+            lane.tid = tid;
+            lane.device = device;
+        }
+        return data_.lanes[it->second];
+    }
+
+    SpanCategory phaseAt(int64_t time_ns, SpanCategory otherwise) const {
+        for (const Phase& phase : phases_) {
+            if (time_ns >= phase.start_ns && time_ns <= phase.end_ns) {
+                if (phase.name == "backward") {
+                    return SpanCategory::Backward;
+                }
+                if (phase.name == "optimizer") {
+                    return SpanCategory::Optimizer;
+                }
+                return SpanCategory::Forward;
+            }
+        }
+        return otherwise;
+    }
+
+    void readFrameworkCalls() {
+        requireColumns(db_, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
+        const std::set<std::string> columns = db_.columns("PYTORCH_API");
+        auto optional = [&](const char* column) {
+            return columns.count(column) ? std::string(column) : std::string("NULL");
+        };
+        ReadQuery rows(db_, "SELECT " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
+                                ", globalTid, name, " + optional("connectionId") + ", " +
+                                optional("sequenceNumber") + ", " + optional("fwdThreadId") + ", " +
+                                optional("inputShapes") + ", " + optional("inputDtypes") + ", " +
+                                optional("callchainId") + ", " + optional("type") +
+                                " FROM PYTORCH_API");
+        size_t count = 0;
+        while (rows.step()) {
+            if (++count % 65536 == 0) {
+                checkCancel();
+            }
+            const int64_t global_tid = rows.integer(2);
+            TimelineSpan span;
+            span.start_ns = rows.integer(0);
+            span.end_ns = std::max(span.start_ns, rows.integer(1));
+            span.name = stringIndex(rows, 3);
+            if (!rows.isNull(4)) {
+                span.connection = rows.integer(4);
+                auto module = module_of_.find(span.connection);
+                span.module = module == module_of_.end() ? kNoString : module->second;
+            }
+            span.sequence = rows.isNull(5) ? -1 : rows.integer(5);
+            span.shapes = stringIndex(rows, 7);
+            span.dtypes = stringIndex(rows, 8);
+            if (!rows.isNull(9)) {
+                auto chain = callchain_index_.find(rows.integer(9));
+                span.callchain = chain == callchain_index_.end() ? -1 : chain->second;
+            }
+            const bool op = rows.isNull(10) || rows.integer(10) == kOpType;
+            const bool backward_node = !rows.isNull(6) && rows.integer(6) != 0;
+            span.category = !op             ? SpanCategory::Other
+                            : backward_node ? SpanCategory::Backward
+                                            : phaseAt(span.start_ns, SpanCategory::Forward);
+            laneOf(LaneKind::Thread, global_tid >> 32, global_tid & 0xffffffff)
+                .spans.push_back(span);
+        }
+    }
+
+    void readCannCalls() {
+        requireColumns(db_, "CANN_API", {"startNs", "endNs", "globalTid", "name"});
+        const bool linked = db_.columns("CANN_API").count("connectionId") > 0;
+        ReadQuery rows(db_, "SELECT " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
+                                ", globalTid, name, " + (linked ? "connectionId" : "NULL") +
+                                " FROM CANN_API");
+        while (rows.step()) {
+            const int64_t global_tid = rows.integer(2);
+            TimelineSpan span;
+            span.start_ns = rows.integer(0);
+            span.end_ns = std::max(span.start_ns, rows.integer(1));
+            span.name = stringIndex(rows, 3);
+            span.connection = rows.isNull(4) ? -1 : rows.integer(4);
+            span.category = SpanCategory::Cann;
+            laneOf(LaneKind::Cann, global_tid >> 32, global_tid & 0xffffffff).spans.push_back(span);
+        }
+    }
+
+    void readDeviceTasks() {
+        requireColumns(db_, "TASK", {"startNs", "endNs", "deviceId", "streamId"});
+        const bool linked = db_.columns("TASK").count("connectionId") > 0;
+        ReadQuery rows(db_, "SELECT " + nanosecondsOf("t.startNs") + ", " +
+                                nanosecondsOf("t.endNs") + ", t.deviceId, t.streamId, " +
+                                deviceTaskName(db_, "t") + ", " +
+                                (linked ? "t.connectionId" : "NULL") + " FROM TASK t");
+        while (rows.step()) {
+            TimelineSpan span;
+            span.start_ns = rows.integer(0);
+            span.end_ns = std::max(span.start_ns, rows.integer(1));
+            const std::string name = rows.text(4);
+            span.name = intern(name.empty() ? std::string("task") : name);
+            span.connection = rows.isNull(5) ? -1 : rows.integer(5);
+            span.category = SpanCategory::Device;
+            laneOf(LaneKind::Device, 0, rows.integer(3), rows.integer(2)).spans.push_back(span);
+        }
+    }
+
+    // Gives each span its depth (how many spans of the lane enclose it), orders the lane by
+    // (depth, start), and lets calls made inside a backward node or the optimizer step take its
+    // category (torch_npu's files have no phases).
+    void nest(TimelineLane& lane) {
+        checkCancel();
+        std::vector<TimelineSpan>& spans = lane.spans;
+        std::sort(spans.begin(), spans.end(), [](const TimelineSpan& a, const TimelineSpan& b) {
+            return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+        });
+        std::vector<const TimelineSpan*> open;
+        for (TimelineSpan& span : spans) {
+            while (!open.empty() && open.back()->end_ns <= span.start_ns) {
+                open.pop_back();
+            }
+            // A span that overlaps the open one without being inside it (torch_npu's queue
+            // calls) is drawn below it all the same: rows never hide a call.
+            if (lane.kind == LaneKind::Thread) {
+                inheritCategory(span, open.empty() ? nullptr : open.back());
+            }
+            span.depth = uint16_t(std::min<size_t>(open.size(), UINT16_MAX));
+            open.push_back(&span);
+        }
+        std::stable_sort(
+            spans.begin(), spans.end(),
+            [](const TimelineSpan& a, const TimelineSpan& b) { return a.depth < b.depth; });
+        lane.depth_begin.clear();
+        for (size_t i = 0; i < spans.size(); ++i) {
+            while (lane.depth_begin.size() <= spans[i].depth) {
+                lane.depth_begin.push_back(i);
+            }
+        }
+        lane.depth_begin.push_back(spans.size());
+        if (!spans.empty()) {
+            extend(spans.front().start_ns);
+            for (const TimelineSpan& span : spans) {
+                extend(span.start_ns);
+                extend(span.end_ns);
+            }
+        }
+    }
+
+    void inheritCategory(TimelineSpan& span, const TimelineSpan* parent) const {
+        if (span.category != SpanCategory::Forward) {
+            return;
+        }
+        if (parent && (parent->category == SpanCategory::Backward ||
+                       parent->category == SpanCategory::Optimizer)) {
+            span.category = parent->category;
+        } else if (span.name != kNoString && data_.strings[span.name].rfind("Optimizer.", 0) == 0) {
+            span.category = SpanCategory::Optimizer;  // torch.profiler's label of a step
+        }
+    }
+
+    void extend(int64_t time_ns) {
+        if (!any_time_) {
+            data_.first_ns = data_.last_ns = time_ns;
+            any_time_ = true;
+        }
+        data_.first_ns = std::min(data_.first_ns, time_ns);
+        data_.last_ns = std::max(data_.last_ns, time_ns);
+    }
+
+    // The curve of one component: PyTorch's allocator ('PTA') where the file has it, else the
+    // component with the most records.
+    void readMemory() {
+        if (!db_.hasTable("MEMORY_RECORD")) {
+            return;
+        }
+        requireColumns(
+            db_, "MEMORY_RECORD",
+            {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive"});
+        ReadQuery components(db_,
+                             "SELECT component, COUNT(*) FROM MEMORY_RECORD GROUP BY "
+                             "component ORDER BY 2 DESC");
+        bool chosen = false;
+        int64_t component = 0;
+        while (components.step()) {
+            const int32_t text = stringIndex(components, 0);
+            const std::string name = text == kNoString ? std::string() : data_.strings[text];
+            if (!chosen || name == "PTA") {
+                component = components.integer(0);
+                data_.memory_component = name;
+                chosen = true;
+            }
+        }
+        ReadQuery rows(db_, "SELECT " + nanosecondsOf("timestamp") +
+                                ", totalAllocated, totalReserved, totalActive FROM MEMORY_RECORD "
+                                "WHERE component = ? ORDER BY 1");
+        rows.bind(1, component);
+        size_t count = 0;
+        while (rows.step()) {
+            if (++count % 65536 == 0) {
+                checkCancel();
+            }
+            MemorySample& sample = data_.memory.emplace_back();
+            sample.timestamp_ns = rows.integer(0);
+            sample.total_allocated = rows.integer(1);
+            sample.total_reserved = rows.integer(2);
+            sample.total_active = rows.integer(3);
+            extend(sample.timestamp_ns);
+            if (sample.total_allocated > data_.memory[data_.peak_sample].total_allocated) {
+                data_.peak_sample = data_.memory.size() - 1;
+            }
+        }
+    }
+
+    void readBlocks() {
+        if (!db_.hasTable("OP_MEMORY")) {
+            return;
+        }
+        requireColumns(db_, "OP_MEMORY", {"name", "size", "allocationTime", "releaseTime"});
+        ReadQuery rows(db_, "SELECT name, size, " + nanosecondsOf("allocationTime") + ", " +
+                                nanosecondsOf("releaseTime") + " FROM OP_MEMORY ORDER BY 3");
+        while (rows.step()) {
+            MemoryBlock& block = data_.blocks.emplace_back();
+            block.name = stringIndex(rows, 0);
+            block.size = rows.integer(1);
+            block.allocated_ns = rows.integer(2);
+            if (!rows.isNull(3)) {
+                block.released_ns = rows.integer(3);
+            }
+        }
+    }
+
+    void readSteps() {
+        if (!db_.hasTable("STEP_TIME")) {
+            return;
+        }
+        requireColumns(db_, "STEP_TIME", {"id", "startNs", "endNs"});
+        ReadQuery rows(db_, "SELECT id, " + nanosecondsOf("startNs") + ", " +
+                                nanosecondsOf("endNs") + " FROM STEP_TIME ORDER BY 2");
+        while (rows.step()) {
+            data_.steps.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
+        }
+        if (db_.hasTable("RANK_DEVICE_MAP") && db_.columns("RANK_DEVICE_MAP").count("rankId")) {
+            ReadQuery rank(db_, "SELECT rankId FROM RANK_DEVICE_MAP LIMIT 1");
+            if (rank.step() && !rank.isNull(0)) {
+                data_.rank = int(rank.integer(0));
+            }
+        }
+    }
+
+    void readLinks() {
+        if (!db_.hasTable("CONNECTION_IDS")) {
+            return;
+        }
+        requireColumns(db_, "CONNECTION_IDS", {"id", "connectionId"});
+        ReadQuery rows(db_, "SELECT id, connectionId FROM CONNECTION_IDS");
+        while (rows.step()) {
+            data_.links.emplace_back(rows.integer(0), rows.integer(1));
+            data_.links.emplace_back(rows.integer(1), rows.integer(0));
+        }
+        std::sort(data_.links.begin(), data_.links.end());
+    }
+
+    void indexConnections() {
+        for (size_t l = 0; l < data_.lanes.size(); ++l) {
+            const std::vector<TimelineSpan>& spans = data_.lanes[l].spans;
+            for (size_t i = 0; i < spans.size(); ++i) {
+                if (spans[i].connection >= 0) {
+                    data_.by_connection.emplace_back(spans[i].connection,
+                                                     SpanRef{int32_t(l), int32_t(i)});
+                }
+            }
+        }
+        std::sort(data_.by_connection.begin(), data_.by_connection.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        // Labels: the ids that users see in their own tools.
+        for (TimelineLane& lane : data_.lanes) {
+            switch (lane.kind) {
+                case LaneKind::Thread:
+                    lane.label = "Thread " + std::to_string(lane.tid);
+                    break;
+                case LaneKind::Cann:
+                    lane.label = "CANN " + std::to_string(lane.tid);
+                    break;
+                case LaneKind::Device:
+                    lane.label = "Device " + std::to_string(lane.device) + " stream " +
+                                 std::to_string(lane.tid);
+                    break;
+            }
+        }
+    }
+
+    struct TupleHash {
+        size_t operator()(const std::tuple<int, int64_t, int64_t, int64_t>& t) const {
+            return std::hash<int64_t>()(std::get<1>(t) * 31 + std::get<2>(t)) ^
+                   std::hash<int64_t>()(std::get<3>(t) * 7 + std::get<0>(t));
+        }
+    };
+
+    ReadOnlyDb db_;
+    const std::atomic<bool>* cancel_;
+    TimelineData data_;
+    bool any_time_ = false;
+    std::unordered_map<int64_t, int32_t> by_id_;
+    std::unordered_map<std::string, int32_t> by_text_;
+    std::unordered_map<int64_t, int32_t> module_of_;
+    std::unordered_map<int64_t, int32_t> callchain_index_;
+    std::vector<Phase> phases_;
+    std::unordered_map<std::tuple<int, int64_t, int64_t, int64_t>, size_t, TupleHash> lane_index_;
+};
+
+}  // namespace
+
+TimelineData loadTimelineData(const std::string& path, const std::atomic<bool>* cancel) {
+    return TimelineLoader(path, cancel).load();
+}
+
+}  // namespace trainscope

@@ -1,0 +1,228 @@
+// loadTimelineData() and the queries over it, on our own timeline of the built-in transformer
+// and on a database in torch_npu's format (tests/fixtures/make_ascend_db.py): what the views
+// draw must equal what SQL computes from the same file.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "support/report_reader.h"
+#include "trainscope/error.h"
+#include "trainscope/run.h"
+#include "trainscope/timeline_data.h"
+
+using namespace trainscope;
+namespace fs = std::filesystem;
+using test::ReportReader;
+
+namespace {
+
+int64_t integer(const ReportReader& db, const std::string& sql) {
+    return std::stoll(db.scalar(sql));
+}
+
+// Every span of depth d > 0 starts inside a span of depth d - 1 on its lane; with `contained`,
+// it also ends inside it (calls on a thread nest; torch_npu's device tasks may overlap).
+void expectNested(const TimelineData& data, bool contained) {
+    for (const TimelineLane& lane : data.lanes) {
+        ASSERT_EQ(lane.depth_begin.back(), lane.spans.size());
+        for (int depth = 1; depth < lane.depths(); ++depth) {
+            for (size_t i = lane.depth_begin[size_t(depth)];
+                 i < lane.depth_begin[size_t(depth) + 1]; ++i) {
+                const TimelineSpan& span = lane.spans[i];
+                const size_t parent = firstSpanEndingAfter(lane, depth - 1, span.start_ns + 1);
+                ASSERT_LT(parent, lane.depth_begin[size_t(depth)]) << lane.label;
+                EXPECT_LE(lane.spans[parent].start_ns, span.start_ns) << data.text(span.name);
+                if (contained) {
+                    EXPECT_GE(lane.spans[parent].end_ns, span.end_ns) << data.text(span.name);
+                }
+            }
+        }
+    }
+}
+
+size_t spanCount(const TimelineData& data, LaneKind kind) {
+    size_t count = 0;
+    for (const TimelineLane& lane : data.lanes)
+        count += lane.kind == kind ? lane.spans.size() : 0;
+    return count;
+}
+
+class OwnTimeline : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new std::string(test::makeTempDir());
+        RunPlan plan;
+        plan.config.model = "builtin:transformer";
+        plan.config.params = {{"d_model", "32"},
+                              {"n_heads", "2"},
+                              {"n_layers", "2"},
+                              {"vocab", "64"},
+                              {"seq_len", "16"}};
+        plan.config.inputs = {parseInputSpec("2x16:int64:64")};
+        plan.config.warmup = 1;
+        plan.config.iterations = 1;
+        plan.output = *dir_ + "/run";
+        path_ = new std::string(runAndWrite(plan).paths.back());  // memory, time, timeline
+        data_ = new TimelineData(loadTimelineData(*path_));
+    }
+    static void TearDownTestSuite() {
+        fs::remove_all(*dir_);
+        delete data_;
+        delete path_;
+        delete dir_;
+    }
+    static std::string* dir_;
+    static std::string* path_;
+    static TimelineData* data_;
+};
+std::string* OwnTimeline::dir_ = nullptr;
+std::string* OwnTimeline::path_ = nullptr;
+TimelineData* OwnTimeline::data_ = nullptr;
+
+TEST_F(OwnTimeline, HoldsEveryCallAndMemoryRecordOfTheFile) {
+    const ReportReader db(*path_);
+    EXPECT_EQ(int64_t(spanCount(*data_, LaneKind::Thread)),
+              integer(db, "SELECT COUNT(*) FROM PYTORCH_API"));
+    EXPECT_EQ(int64_t(data_->lanes.size()),
+              integer(db, "SELECT COUNT(DISTINCT globalTid) FROM PYTORCH_API"));
+    EXPECT_EQ(int64_t(data_->memory.size()), integer(db, "SELECT COUNT(*) FROM MEMORY_RECORD"));
+    EXPECT_EQ(data_->memory[data_->peak_sample].total_allocated,
+              integer(db, "SELECT MAX(totalAllocated) FROM MEMORY_RECORD"));
+    EXPECT_EQ(int64_t(data_->blocks.size()), integer(db, "SELECT COUNT(*) FROM OP_MEMORY"));
+    ASSERT_EQ(data_->steps.size(), 1u);
+    EXPECT_EQ(data_->first_ns,
+              integer(db,
+                      "SELECT MIN(t) FROM (SELECT MIN(CAST(startNs AS INTEGER)) AS t FROM "
+                      "PYTORCH_API UNION ALL SELECT MIN(timestamp) FROM MEMORY_RECORD)"));
+}
+
+TEST_F(OwnTimeline, NestsCallsByDepthAndColoursThePhases) {
+    expectNested(*data_, true);
+    std::map<SpanCategory, int> categories;
+    int deepest = 0;
+    for (const TimelineLane& lane : data_->lanes) {
+        deepest = std::max(deepest, lane.depths());
+        for (const TimelineSpan& span : lane.spans)
+            ++categories[span.category];
+    }
+    EXPECT_GT(deepest, 1);
+    EXPECT_GT(categories[SpanCategory::Forward], 0);
+    EXPECT_GT(categories[SpanCategory::Backward], 0);
+    EXPECT_GT(categories[SpanCategory::Optimizer], 0);
+}
+
+TEST_F(OwnTimeline, ForwardCallsFindTheirBackwardNodes) {
+    int linked = 0;
+    for (size_t l = 0; l < data_->lanes.size(); ++l) {
+        const TimelineLane& lane = data_->lanes[l];
+        for (size_t i = 0; i < lane.depth_begin[1]; ++i) {
+            if (lane.spans[i].category != SpanCategory::Forward)
+                continue;
+            for (const SpanRef partner : linkedSpans(*data_, {int32_t(l), int32_t(i)})) {
+                EXPECT_EQ(data_->span(partner).category, SpanCategory::Backward);
+                EXPECT_GT(data_->span(partner).start_ns, lane.spans[i].end_ns);
+                ++linked;
+            }
+        }
+    }
+    EXPECT_GT(linked, 10);
+}
+
+TEST_F(OwnTimeline, BlocksAliveAtThePeakAreWhatSqlFindsWithModulesAndFrames) {
+    const int64_t peak = data_->memory[data_->peak_sample].timestamp_ns;
+    const std::vector<LiveBlockGroup> groups = liveBlocksAt(*data_, peak);
+    int64_t bytes = 0, blocks = 0, with_module = 0, with_frames = 0;
+    for (const LiveBlockGroup& group : groups) {
+        bytes += group.bytes;
+        blocks += int64_t(group.blocks.size());
+        for (const SpanRef call : group.calls) {
+            with_module += group.module != kNoString;
+            with_frames += call.valid() && data_->span(call).callchain >= 0;
+        }
+    }
+    const ReportReader db(*path_);
+    const std::string alive = " FROM OP_MEMORY WHERE allocationTime <= " + std::to_string(peak) +
+                              " AND (releaseTime IS NULL OR releaseTime > " + std::to_string(peak) +
+                              ")";
+    EXPECT_EQ(bytes, integer(db, "SELECT SUM(size)" + alive));
+    EXPECT_EQ(blocks, integer(db, "SELECT COUNT(*)" + alive));
+    for (size_t i = 1; i < groups.size(); ++i)
+        EXPECT_GE(groups[i - 1].bytes, groups[i].bytes);
+    EXPECT_GT(with_module, blocks / 2) << "blocks of module code name their module";
+    EXPECT_GT(with_frames, blocks / 2) << "and their source lines";
+}
+
+TEST_F(OwnTimeline, FindsCallsByNameIgnoringCase) {
+    const std::vector<SpanRef> found = findSpans(*data_, "ATEN::LINEAR");
+    const ReportReader db(*path_);
+    EXPECT_EQ(int64_t(found.size()),
+              integer(db,
+                      "SELECT COUNT(*) FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
+                      "WHERE s.value LIKE '%aten::linear%'"));
+    for (size_t i = 1; i < found.size(); ++i)
+        EXPECT_LE(data_->span(found[i - 1]).start_ns, data_->span(found[i]).start_ns);
+}
+
+TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
+    const std::string dir = test::makeTempDir();
+    const std::string path = dir + "/ascend_pytorch_profiler_1.db";
+    ASSERT_EQ(std::system((std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR + " " + path +
+                           " --calls 300")
+                              .c_str()),
+              0);
+    const TimelineData data = loadTimelineData(path);
+    const ReportReader db(path);
+    EXPECT_EQ(int64_t(spanCount(data, LaneKind::Thread)),
+              integer(db, "SELECT COUNT(*) FROM PYTORCH_API"));
+    EXPECT_EQ(int64_t(spanCount(data, LaneKind::Cann)),
+              integer(db, "SELECT COUNT(*) FROM CANN_API"));
+    EXPECT_EQ(int64_t(spanCount(data, LaneKind::Device)), integer(db, "SELECT COUNT(*) FROM TASK"));
+    EXPECT_EQ(data.first_ns > int64_t(1e18), true) << "ns since the epoch, parsed from TEXT";
+    expectNested(data, false);
+    ASSERT_FALSE(data.steps.empty());
+    EXPECT_EQ(data.steps.front().id, integer(db, "SELECT MIN(id) FROM STEP_TIME"));
+    EXPECT_EQ(data.memory_component, "PTA");
+    EXPECT_EQ(data.memory[data.peak_sample].total_allocated,
+              integer(db,
+                      "SELECT MAX(totalAllocated) FROM MEMORY_RECORD m JOIN STRING_IDS s ON "
+                      "s.id = m.component WHERE s.value = 'PTA'"));
+    EXPECT_EQ(int64_t(std::count_if(data.blocks.begin(), data.blocks.end(),
+                                    [](const MemoryBlock& b) { return !b.freed(); })),
+              integer(db, "SELECT COUNT(*) FROM OP_MEMORY WHERE releaseTime IS NULL"));
+    // A framework call reaches its device work through CONNECTION_IDS.
+    int device_links = 0;
+    for (size_t l = 0; l < data.lanes.size(); ++l) {
+        if (data.lanes[l].kind != LaneKind::Thread)
+            continue;
+        for (size_t i = 0; i < data.lanes[l].spans.size(); ++i)
+            for (const SpanRef partner : linkedSpans(data, {int32_t(l), int32_t(i)}))
+                device_links += data.lanes[size_t(partner.lane)].kind == LaneKind::Device;
+    }
+    EXPECT_EQ(device_links, integer(db,
+                                    "SELECT COUNT(*) FROM CONNECTION_IDS c JOIN TASK t ON "
+                                    "t.connectionId = c.connectionId"));
+    // Absolute callchain lines become file, line and function.
+    bool absolute = false;
+    for (const auto& chain : data.callchains)
+        for (const TimelineFrame& frame : chain)
+            absolute |=
+                frame.file_path.rfind('/', 0) == 0 && frame.line > 0 && !frame.function.empty();
+    EXPECT_TRUE(absolute);
+    fs::remove_all(dir);
+}
+
+TEST(AscendTimeline, RefusesAFileThatIsNoTimeline) {
+    const std::string dir = test::makeTempDir();
+    const std::string path = dir + "/empty.db";
+    ASSERT_EQ(
+        std::system(("sqlite3 " + path + " 'CREATE TABLE t(x);' 2>/dev/null || " +
+                     std::string(TRAINSCOPE_PYTHON) + " -c \"import sqlite3; sqlite3.connect('" +
+                     path + "').execute('CREATE TABLE t(x)')\"")
+                        .c_str()),
+        0);
+    EXPECT_THROW(loadTimelineData(path), Error);
+    fs::remove_all(dir);
+}
+
+}  // namespace
