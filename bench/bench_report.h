@@ -9,4 +9,7 @@ namespace trainscope::bench {
 bool report(const std::string& name, double value, const std::string& unit, double limit,
             const std::string& target);
 
+// Peak resident memory of this process so far (VmHWM), in MiB; -1 when unknown.
+double peakResidentMiB();
+
 }  // namespace trainscope::bench

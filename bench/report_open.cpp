@@ -22,18 +22,6 @@
 
 namespace {
 
-// Peak resident memory of this process (VmHWM), in MiB.
-double peakResidentMiB() {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray& line : status.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
-    }
-    return -1;
-}
-
 double secondsOf(const std::function<void()>& work) {
     QElapsedTimer timer;
     timer.start();
@@ -61,7 +49,7 @@ int main(int argc, char** argv) {
     trainscope::ui::MainWindow window;
     window.show();
     QApplication::processEvents();
-    const double before_mib = peakResidentMiB();
+    const double before_mib = trainscope::bench::peakResidentMiB();
 
     trainscope::ui::ReportBrowser* browser = nullptr;
     const double open_s = secondsOf([&] {
@@ -103,7 +91,7 @@ int main(int argc, char** argv) {
         sort_s, filter_s, group_s, lines_s);
     std::printf("Peak resident memory before opening: %.1f MiB\n", before_mib);
 
-    const double peak_mib = peakResidentMiB();
+    const double peak_mib = trainscope::bench::peakResidentMiB();
     bool met = trainscope::bench::report("open to painted overview and operations table", open_s,
                                          "s", 2.0, "< 2 s");
     std::printf("  ratio to target: %.2f\n", open_s / 2.0);

@@ -247,6 +247,14 @@
         <source>an SQLite database, but not a known report (it has no weight_entries, run_time_entries or timeline table)</source>
         <translation>eine SQLite-Datenbank, aber kein bekannter Bericht (ohne Tabelle weight_entries, run_time_entries oder eine Zeitleiste)</translation>
     </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -386,6 +394,53 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::LiveBlocksView</name>
+    <message>
+        <source>Click the memory curve, or Peak, to list the blocks alive then.</source>
+        <translation>Klicken Sie auf die Speicherkurve oder auf „Spitze“, um die dann belegten Blöcke aufzulisten.</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>Blöcke</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation>Belegt bei</translation>
+    </message>
+    <message>
+        <source>Freed at</source>
+        <translation>Freigegeben bei</translation>
+    </message>
+    <message>
+        <source>%1 (rank %2)</source>
+        <translation>%1 (Rang %2)</translation>
+    </message>
+    <message>
+        <source>never freed</source>
+        <translation>nie freigegeben</translation>
+    </message>
+    <message>
+        <source>… %1 more</source>
+        <translation>… %1 weitere</translation>
+    </message>
+    <message>
+        <source>Alive at %1: %2 allocated in all; %3 of it in %4 blocks allocated during the iteration, largest first</source>
+        <translation>Belegt bei %1: insgesamt %2; davon %3 in %4 während der Iteration belegten Blöcken, größte zuerst</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::MainWindow</name>
     <message>
         <source>Cancel</source>
@@ -482,6 +537,33 @@
     <message>
         <source>Clear List</source>
         <translation>Liste leeren</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Summary of %1</source>
+        <translation>Zusammenfassung von %1</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::MemoryCurveWidget</name>
+    <message>
+        <source>Click or drag to list the blocks alive at that moment</source>
+        <translation>Klicken oder ziehen, um die in diesem Moment belegten Blöcke aufzulisten</translation>
+    </message>
+    <message>
+        <source>allocated (filled)
+reserved (line)
+active (dotted)</source>
+        <translation>belegt (gefüllt)
+reserviert (Linie)
+aktiv (gepunktet)</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>Spitze %1</translation>
     </message>
 </context>
 <context>
@@ -894,6 +976,10 @@
         <source>%1:%2 (library code, read-only)</source>
         <translation>%1:%2 (Bibliothekscode, schreibgeschützt)</translation>
     </message>
+    <message>
+        <source>%1:%2 is not on this machine (it was in %3 where the report was recorded).</source>
+        <translation>%1:%2 ist nicht auf diesem Rechner (es lag in %3, wo der Bericht aufgezeichnet wurde).</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SourceViewer</name>
@@ -949,6 +1035,61 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::TimelinePage</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Lese %1 …</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Show the whole timeline (Ctrl+0)</source>
+        <translation>Die ganze Zeitleiste zeigen (Strg+0)</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>Verkleinern</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>List the blocks alive at the memory peak</source>
+        <translation>Die zur Speicherspitze belegten Blöcke auflisten</translation>
+    </message>
+    <message>
+        <source>Find operation (Ctrl+F, Enter for next)</source>
+        <translation>Operation suchen (Strg+F, Eingabe für die nächste)</translation>
+    </message>
+    <message>
+        <source>Cannot read the timeline: %1</source>
+        <translation>Die Zeitleiste kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>This timeline names its source files by absolute paths of the machine that recorded it. Show those files where they exist on this machine?</source>
+        <translation>Diese Zeitleiste nennt ihre Quelldateien mit absoluten Pfaden des Rechners, der sie aufgezeichnet hat. Diese Dateien anzeigen, wo sie auf diesem Rechner existieren?</translation>
+    </message>
+    <message>
+        <source>%1. Wheel: zoom · drag: pan · Shift+drag: zoom to a range · click: select · click the memory curve: blocks alive then</source>
+        <translation>%1. Mausrad: zoomen · Ziehen: verschieben · Umschalt+Ziehen: auf einen Bereich zoomen · Klick: auswählen · Klick auf die Speicherkurve: dann belegte Blöcke</translation>
+    </message>
+    <message>
+        <source>No operation matches “%1”.</source>
+        <translation>Keine Operation passt zu „%1“.</translation>
+    </message>
+    <message>
+        <source>“%1”: %2 of %3</source>
+        <translation>„%1“: %2 von %3</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::TimelineSummaryPage</name>
     <message>
         <source>Reading %1…</source>
@@ -989,6 +1130,57 @@
     <message>
         <source>never freed</source>
         <translation>nie freigegeben</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::TimelineWidget</name>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>Schritt %1 · %2</translation>
+    </message>
+    <message>
+        <source>from step start</source>
+        <translation>ab Schrittbeginn</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>%1 — step %2</source>
+        <translation>%1 – Schritt %2</translation>
+    </message>
+    <message>
+        <source> (slowest)</source>
+        <translation> (am langsamsten)</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>Dauer: %1</translation>
+    </message>
+    <message>
+        <source>Starts at %1</source>
+        <translation>Beginnt bei %1</translation>
+    </message>
+    <message>
+        <source>Module: %1</source>
+        <translation>Modul: %1</translation>
+    </message>
+    <message>
+        <source>Input shapes: %1</source>
+        <translation>Eingabeformen: %1</translation>
+    </message>
+    <message>
+        <source>Input types: %1</source>
+        <translation>Eingabetypen: %1</translation>
+    </message>
+    <message>
+        <source>Sequence number: %1</source>
+        <translation>Sequenznummer: %1</translation>
     </message>
 </context>
 <context>

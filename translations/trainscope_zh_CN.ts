@@ -247,6 +247,14 @@
         <source>an SQLite database, but not a known report (it has no weight_entries, run_time_entries or timeline table)</source>
         <translation>是 SQLite 数据库，但不是已知的报告（没有 weight_entries、run_time_entries 或时间线表）</translation>
     </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 微秒</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 纳秒</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -386,6 +394,53 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::LiveBlocksView</name>
+    <message>
+        <source>Click the memory curve, or Peak, to list the blocks alive then.</source>
+        <translation>点击内存曲线或“峰值”，列出该时刻存活的内存块。</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>块数</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Allocated at</source>
+        <translation>分配于</translation>
+    </message>
+    <message>
+        <source>Freed at</source>
+        <translation>释放于</translation>
+    </message>
+    <message>
+        <source>%1 (rank %2)</source>
+        <translation>%1（rank %2）</translation>
+    </message>
+    <message>
+        <source>never freed</source>
+        <translation>从未释放</translation>
+    </message>
+    <message>
+        <source>… %1 more</source>
+        <translation>… 另有 %1 个</translation>
+    </message>
+    <message>
+        <source>Alive at %1: %2 allocated in all; %3 of it in %4 blocks allocated during the iteration, largest first</source>
+        <translation>%1 时存活：共分配 %2；其中 %3 位于本次迭代中分配的 %4 个块，按大小降序</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::MainWindow</name>
     <message>
         <source>Cancel</source>
@@ -482,6 +537,33 @@
     <message>
         <source>Clear List</source>
         <translation>清除列表</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Summary of %1</source>
+        <translation>%1 摘要</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::MemoryCurveWidget</name>
+    <message>
+        <source>Click or drag to list the blocks alive at that moment</source>
+        <translation>点击或拖动以列出该时刻存活的块</translation>
+    </message>
+    <message>
+        <source>allocated (filled)
+reserved (line)
+active (dotted)</source>
+        <translation>已分配（填充）
+已保留（实线）
+活动（点线）</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
     </message>
 </context>
 <context>
@@ -894,6 +976,10 @@
         <source>%1:%2 (library code, read-only)</source>
         <translation>%1:%2（库代码，只读）</translation>
     </message>
+    <message>
+        <source>%1:%2 is not on this machine (it was in %3 where the report was recorded).</source>
+        <translation>%1:%2 不在本机上（记录报告时位于 %3）。</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SourceViewer</name>
@@ -949,6 +1035,61 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::TimelinePage</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show the whole timeline (Ctrl+0)</source>
+        <translation>显示整个时间线（Ctrl+0）</translation>
+    </message>
+    <message>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>List the blocks alive at the memory peak</source>
+        <translation>列出内存峰值时存活的块</translation>
+    </message>
+    <message>
+        <source>Find operation (Ctrl+F, Enter for next)</source>
+        <translation>查找操作（Ctrl+F，回车查找下一个）</translation>
+    </message>
+    <message>
+        <source>Cannot read the timeline: %1</source>
+        <translation>无法读取时间线：%1</translation>
+    </message>
+    <message>
+        <source>This timeline names its source files by absolute paths of the machine that recorded it. Show those files where they exist on this machine?</source>
+        <translation>此时间线以记录它的机器上的绝对路径命名源文件。若这些文件在本机存在，是否显示？</translation>
+    </message>
+    <message>
+        <source>%1. Wheel: zoom · drag: pan · Shift+drag: zoom to a range · click: select · click the memory curve: blocks alive then</source>
+        <translation>%1。滚轮：缩放 · 拖动：平移 · Shift+拖动：缩放到范围 · 点击：选择 · 点击内存曲线：该时刻存活的块</translation>
+    </message>
+    <message>
+        <source>No operation matches “%1”.</source>
+        <translation>没有与“%1”匹配的操作。</translation>
+    </message>
+    <message>
+        <source>“%1”: %2 of %3</source>
+        <translation>“%1”：第 %2 个，共 %3 个</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::TimelineSummaryPage</name>
     <message>
         <source>Reading %1…</source>
@@ -989,6 +1130,57 @@
     <message>
         <source>never freed</source>
         <translation>从未释放</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::TimelineWidget</name>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>步骤 %1 · %2</translation>
+    </message>
+    <message>
+        <source>from step start</source>
+        <translation>自步骤开始</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message>
+        <source>%1 — step %2</source>
+        <translation>%1 — 步骤 %2</translation>
+    </message>
+    <message>
+        <source> (slowest)</source>
+        <translation>（最慢）</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>时长：%1</translation>
+    </message>
+    <message>
+        <source>Starts at %1</source>
+        <translation>开始于 %1</translation>
+    </message>
+    <message>
+        <source>Module: %1</source>
+        <translation>模块：%1</translation>
+    </message>
+    <message>
+        <source>Input shapes: %1</source>
+        <translation>输入形状：%1</translation>
+    </message>
+    <message>
+        <source>Input types: %1</source>
+        <translation>输入类型：%1</translation>
+    </message>
+    <message>
+        <source>Sequence number: %1</source>
+        <translation>序列号：%1</translation>
     </message>
 </context>
 <context>

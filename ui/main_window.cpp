@@ -19,6 +19,7 @@
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
+#include "timeline/timeline_page.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "views/report_browser.h"
@@ -205,8 +206,17 @@ bool MainWindow::openReports(const QStringList& paths) {
     }
     welcome_ = nullptr;
     project_root_action_->setEnabled(browser_ != nullptr);
+    // The timeline of every rank in one tab (aligned at the step), then each file's summary.
+    if (!timelines.isEmpty()) {
+        auto* page = new TimelinePage(timelines, browser_ ? browser_->sourcePanel() : nullptr);
+        const int index = tabs->addTab(page, tr("Timeline"));
+        tabs->setTabToolTip(index, timelines.join(QLatin1Char('\n')));
+        if (!browser_)
+            tabs->setCurrentIndex(index);
+    }
     for (const QString& path : timelines)
-        tabs->addTab(new TimelineSummaryPage(path), QFileInfo(path).fileName());
+        tabs->addTab(new TimelineSummaryPage(path),
+                     tr("Summary of %1").arg(QFileInfo(path).fileName()));
     opened += timelines;
     // File names in the message: two full paths do not fit beside the run status, which
     // covers the end of the message. The tooltip has the full paths.

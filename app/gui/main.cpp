@@ -10,13 +10,13 @@
 #include "main_window.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
+#include "timeline/timeline_page.h"
 #include "trainscope/report_writer.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
 #include "views/time_page.h"
-#include "views/timeline_summary_page.h"
 
 namespace {
 
@@ -28,8 +28,14 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
     EntryTableView* table = nullptr;
     QWidget* page = nullptr;
     if (name == QLatin1String("timeline")) {
-        for (int i = 0; i < browser->tabs()->count() && !page; ++i)
-            page = qobject_cast<trainscope::ui::TimelineSummaryPage*>(browser->tabs()->widget(i));
+        trainscope::ui::TimelinePage* timeline = nullptr;
+        for (int i = 0; i < browser->tabs()->count() && !timeline; ++i)
+            timeline = qobject_cast<trainscope::ui::TimelinePage*>(browser->tabs()->widget(i));
+        if (timeline) {  // with the blocks alive at the peak listed, once read
+            QObject::connect(timeline, &trainscope::ui::TimelinePage::loadFinished, timeline,
+                             [timeline] { timeline->showPeak(); });
+        }
+        page = timeline;
     } else if (name == QLatin1String("memory") && browser->memoryPage()) {
         table = browser->activationsView();
         page = browser->memoryPage();

@@ -2,6 +2,8 @@
 // Names stay STRING_IDS ids while rows are read and become indices into one string table, so a
 // million calls cost one integer each, not a string.
 #include <algorithm>
+#include <future>
+#include <map>
 #include <unordered_map>
 
 #include "report/readonly_db.h"
@@ -14,6 +16,18 @@ namespace trainscope {
 namespace {
 
 constexpr int64_t kOpType = 50001;  // ENUM_API_TYPE's `op`
+
+// How many rows a table has, about (its highest rowid: no scan), for reserving vectors up front:
+// growing them by doubling would hold up to three times the rows at once. Capped, since a
+// hostile file can claim any rowid.
+size_t rowEstimate(const ReadOnlyDb& db, const std::string& table) {
+    try {
+        return size_t(std::clamp<int64_t>(integerOf(db, "SELECT MAX(rowid) FROM " + table), 0,
+                                          int64_t(1) << 24));
+    } catch (const Error&) {
+        return 0;  // a table without rowids
+    }
+}
 
 struct Phase {
     std::string name;
@@ -32,6 +46,11 @@ class TimelineLoader {
             throw Error(db_.path() + ": a memory or run time report, not a timeline");
         }
         readStrings();
+        // The memory tables are read meanwhile, through a connection of their own on another
+        // thread: they are half the rows of a large file. (The future waits for it also when
+        // reading the calls fails.)
+        std::future<MemoryPart> memory =
+            std::async(std::launch::async, [this] { return readMemoryPart(); });
         readPhases();
         readModules();
         readCallchains();
@@ -47,8 +66,7 @@ class TimelineLoader {
         for (TimelineLane& lane : data_.lanes) {
             nest(lane);
         }
-        readMemory();
-        readBlocks();
+        useMemory(memory.get());
         readSteps();
         readLinks();
         indexConnections();
@@ -213,6 +231,8 @@ class TimelineLoader {
                                 optional("callchainId") + ", " + optional("type") +
                                 " FROM PYTORCH_API");
         size_t count = 0;
+        TimelineLane* lane = nullptr;  // the last call's: calls come in runs of one thread
+        int64_t lane_tid = 0;
         while (rows.step()) {
             if (++count % 65536 == 0) {
                 checkCancel();
@@ -239,8 +259,14 @@ class TimelineLoader {
             span.category = !op             ? SpanCategory::Other
                             : backward_node ? SpanCategory::Backward
                                             : phaseAt(span.start_ns, SpanCategory::Forward);
-            laneOf(LaneKind::Thread, global_tid >> 32, global_tid & 0xffffffff)
-                .spans.push_back(span);
+            if (!lane || global_tid != lane_tid) {
+                lane_tid = global_tid;
+                lane = &laneOf(LaneKind::Thread, global_tid >> 32, global_tid & 0xffffffff);
+                if (data_.lanes.size() == 1 && lane->spans.empty()) {
+                    lane->spans.reserve(rowEstimate(db_, "PYTORCH_API"));  // most are its
+                }
+            }
+            lane->spans.push_back(span);
         }
     }
 
@@ -303,9 +329,12 @@ class TimelineLoader {
             span.depth = uint16_t(std::min<size_t>(open.size(), UINT16_MAX));
             open.push_back(&span);
         }
-        std::stable_sort(
-            spans.begin(), spans.end(),
-            [](const TimelineSpan& a, const TimelineSpan& b) { return a.depth < b.depth; });
+        // In place: a stable sort's buffer would hold a second copy of the lane.
+        std::sort(spans.begin(), spans.end(), [](const TimelineSpan& a, const TimelineSpan& b) {
+            return a.depth != b.depth         ? a.depth < b.depth
+                   : a.start_ns != b.start_ns ? a.start_ns < b.start_ns
+                                              : a.end_ns > b.end_ns;
+        });
         lane.depth_begin.clear();
         for (size_t i = 0; i < spans.size(); ++i) {
             while (lane.depth_begin.size() <= spans[i].depth) {
@@ -343,66 +372,106 @@ class TimelineLoader {
         data_.last_ns = std::max(data_.last_ns, time_ns);
     }
 
-    // The curve of one component: PyTorch's allocator ('PTA') where the file has it, else the
-    // component with the most records.
-    void readMemory() {
-        if (!db_.hasTable("MEMORY_RECORD")) {
-            return;
-        }
-        requireColumns(
-            db_, "MEMORY_RECORD",
-            {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive"});
-        ReadQuery components(db_,
-                             "SELECT component, COUNT(*) FROM MEMORY_RECORD GROUP BY "
-                             "component ORDER BY 2 DESC");
-        bool chosen = false;
-        int64_t component = 0;
-        while (components.step()) {
-            const int32_t text = stringIndex(components, 0);
-            const std::string name = text == kNoString ? std::string() : data_.strings[text];
-            if (!chosen || name == "PTA") {
-                component = components.integer(0);
-                data_.memory_component = name;
-                chosen = true;
+    // MEMORY_RECORD by component, and OP_MEMORY, as read on the memory thread. It touches no
+    // member but the read-only STRING_IDS index.
+    struct MemoryPart {
+        std::map<int64_t, std::vector<MemorySample>> by_component;
+        std::vector<MemoryBlock> blocks;
+    };
+
+    MemoryPart readMemoryPart() const {
+        MemoryPart part;
+        const ReadOnlyDb db(db_.path());
+        if (db.hasTable("MEMORY_RECORD")) {
+            requireColumns(
+                db, "MEMORY_RECORD",
+                {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive"});
+            // No ORDER BY: sorting a million rows in SQL costs more than checking their order.
+            ReadQuery rows(db, "SELECT component, " + nanosecondsOf("timestamp") +
+                                   ", totalAllocated, totalReserved, totalActive FROM "
+                                   "MEMORY_RECORD");
+            size_t count = 0;
+            std::vector<MemorySample>* samples = nullptr;
+            int64_t component = 0;
+            while (rows.step()) {
+                if (++count % 65536 == 0) {
+                    checkCancel();
+                }
+                const int64_t id = rows.isNull(0) ? -1 : rows.integer(0);
+                if (!samples || id != component) {
+                    component = id;
+                    samples = &part.by_component[id];
+                    if (part.by_component.size() == 1 && samples->empty()) {
+                        samples->reserve(rowEstimate(db, "MEMORY_RECORD"));
+                    }
+                }
+                samples->push_back(
+                    {rows.integer(1), rows.integer(2), rows.integer(3), rows.integer(4)});
             }
         }
-        ReadQuery rows(db_, "SELECT " + nanosecondsOf("timestamp") +
-                                ", totalAllocated, totalReserved, totalActive FROM MEMORY_RECORD "
-                                "WHERE component = ? ORDER BY 1");
-        rows.bind(1, component);
-        size_t count = 0;
-        while (rows.step()) {
-            if (++count % 65536 == 0) {
-                checkCancel();
-            }
-            MemorySample& sample = data_.memory.emplace_back();
-            sample.timestamp_ns = rows.integer(0);
-            sample.total_allocated = rows.integer(1);
-            sample.total_reserved = rows.integer(2);
-            sample.total_active = rows.integer(3);
-            extend(sample.timestamp_ns);
-            if (sample.total_allocated > data_.memory[data_.peak_sample].total_allocated) {
-                data_.peak_sample = data_.memory.size() - 1;
+        if (db.hasTable("OP_MEMORY")) {
+            requireColumns(db, "OP_MEMORY", {"name", "size", "allocationTime", "releaseTime"});
+            ReadQuery rows(db, "SELECT name, size, " + nanosecondsOf("allocationTime") + ", " +
+                                   nanosecondsOf("releaseTime") + " FROM OP_MEMORY");
+            part.blocks.reserve(rowEstimate(db, "OP_MEMORY"));
+            size_t count = 0;
+            while (rows.step()) {
+                if (++count % 65536 == 0) {
+                    checkCancel();
+                }
+                MemoryBlock& block = part.blocks.emplace_back();
+                block.name = stringIndex(rows, 0);
+                block.size = rows.integer(1);
+                block.allocated_ns = rows.integer(2);
+                if (!rows.isNull(3)) {
+                    block.released_ns = rows.integer(3);
+                }
             }
         }
+        return part;
     }
 
-    void readBlocks() {
-        if (!db_.hasTable("OP_MEMORY")) {
+    // The curve of one component: PyTorch's allocator ('PTA') where the file has it, else the
+    // component with the most records. Records and blocks in time order.
+    void useMemory(MemoryPart part) {
+        data_.blocks = std::move(part.blocks);
+        auto by_allocation = [](const MemoryBlock& a, const MemoryBlock& b) {
+            return a.allocated_ns < b.allocated_ns;
+        };
+        if (!std::is_sorted(data_.blocks.begin(), data_.blocks.end(), by_allocation)) {
+            std::stable_sort(data_.blocks.begin(), data_.blocks.end(), by_allocation);
+        }
+        if (part.by_component.empty()) {
             return;
         }
-        requireColumns(db_, "OP_MEMORY", {"name", "size", "allocationTime", "releaseTime"});
-        ReadQuery rows(db_, "SELECT name, size, " + nanosecondsOf("allocationTime") + ", " +
-                                nanosecondsOf("releaseTime") + " FROM OP_MEMORY ORDER BY 3");
-        while (rows.step()) {
-            MemoryBlock& block = data_.blocks.emplace_back();
-            block.name = stringIndex(rows, 0);
-            block.size = rows.integer(1);
-            block.allocated_ns = rows.integer(2);
-            if (!rows.isNull(3)) {
-                block.released_ns = rows.integer(3);
+        auto chosen = std::max_element(
+            part.by_component.begin(), part.by_component.end(),
+            [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+        for (auto it = part.by_component.begin(); it != part.by_component.end(); ++it) {
+            if (stringOfId(it->first) == "PTA") {
+                chosen = it;
             }
         }
+        data_.memory_component = stringOfId(chosen->first);
+        data_.memory = std::move(chosen->second);
+        auto by_time = [](const MemorySample& a, const MemorySample& b) {
+            return a.timestamp_ns < b.timestamp_ns;
+        };
+        if (!std::is_sorted(data_.memory.begin(), data_.memory.end(), by_time)) {
+            std::stable_sort(data_.memory.begin(), data_.memory.end(), by_time);
+        }
+        for (size_t i = 0; i < data_.memory.size(); ++i) {
+            if (data_.memory[i].total_allocated > data_.memory[data_.peak_sample].total_allocated) {
+                data_.peak_sample = i;
+            }
+        }
+        extend(data_.memory.front().timestamp_ns);
+        extend(data_.memory.back().timestamp_ns);
+    }
+
+    std::string stringOfId(int64_t id) const {
+        auto it = by_id_.find(id);
+        return it == by_id_.end() ? std::string() : data_.strings[size_t(it->second)];
     }
 
     void readSteps() {

@@ -36,7 +36,9 @@ class TimelineSummaryTest : public ::testing::Test {
 
     // The page's summary, once the worker has read it.
     static TimelineSummaryPage* loadedPage(QTabWidget* tabs) {
-        auto* page = qobject_cast<TimelineSummaryPage*>(tabs->currentWidget());
+        TimelineSummaryPage* page = nullptr;
+        for (int i = 0; i < tabs->count() && !page; ++i)
+            page = qobject_cast<TimelineSummaryPage*>(tabs->widget(i));
         if (page) {
             EXPECT_TRUE(QTest::qWaitFor([page] { return page->loaded(); }, 10000));
         }

@@ -1,5 +1,8 @@
 #include "views/source_panel.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -128,6 +131,16 @@ void SourcePanel::showFrame(int row) {
         viewer_->clearFile();
         location_->setText(tr("%1:%2 is library code in %3, a folder this report names; allow "
                               "the report's source folders to show it.")
+                               .arg(frame.file_path)
+                               .arg(frame.line_number)
+                               .arg(frame.library_root));
+        return;
+    }
+    if (frame.isLibrary() &&
+        !QFileInfo(QDir(frame.library_root).filePath(frame.file_path)).isFile()) {
+        viewer_->clearFile();
+        location_->setText(tr("%1:%2 is not on this machine (it was in %3 where the report was "
+                              "recorded).")
                                .arg(frame.file_path)
                                .arg(frame.line_number)
                                .arg(frame.library_root));

@@ -1,0 +1,116 @@
+// Issue 14's timeline targets, on a timeline of 1,000,000 framework calls and 1,200,001 memory
+// records (bench/make_large_timeline.cpp, the engine's own writer):
+//   - opening to a painted timeline and memory curve in < 2 s;
+//   - every repaint while zooming and panning <= 16 ms, zoomed fully out and anywhere else;
+//   - peak resident memory <= 400 MB.
+// A repaint is both widgets painted (QWidget::repaint, synchronous), timed from the call to its
+// return, on the offscreen platform at the default window size.
+//
+//   timeline_view [TIMELINE]   (default: generates /tmp/trainscope-large.timeline.sqlite once)
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTest>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "bench_report.h"
+#include "gui_bench_app.h"
+#include "timeline/memory_curve_widget.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_widget.h"
+
+using trainscope::ui::TimelinePage;
+using trainscope::ui::TimelineViewState;
+
+int main(int argc, char** argv) {
+    trainscope::bench::GuiBenchmarkApp app(argc, argv);
+    const QString path = argc > 1 ? QString::fromLocal8Bit(argv[1])
+                                  : QStringLiteral("/tmp/trainscope-large.timeline.sqlite");
+    if (!QFile::exists(path)) {
+        std::printf("Generating %s (1,000,000 calls)...\n", qPrintable(path));
+        std::fflush(stdout);
+        if (QProcess::execute(QStringLiteral(TRAINSCOPE_MAKE_LARGE_TIMELINE), {path}) != 0) {
+            std::fprintf(stderr, "timeline_view: could not generate %s\n", qPrintable(path));
+            return 1;
+        }
+    }
+    std::printf("Timeline: %s (%.0f MiB)\n", qPrintable(path), QFile(path).size() / 1048576.0);
+
+    // The default window size of the app's main window.
+    QWidget window;
+    window.resize(1100, 930);
+    QElapsedTimer open;
+    open.start();
+    auto* page = new TimelinePage({path}, nullptr, &window);
+    page->resize(window.size());
+    window.show();
+    if (!QTest::qWaitFor([page] { return page->loaded(); }, 60000) || !page->timeline()) {
+        std::fprintf(stderr, "timeline_view: the timeline did not load\n");
+        return 1;
+    }
+    page->timeline()->repaint();
+    page->memoryCurve()->repaint();
+    const double open_s = open.nsecsElapsed() / 1e9;
+    std::printf("Loaded and painted: timeline %.1f ms, memory curve %.1f ms to paint\n",
+                page->timeline()->lastPaintMs(), page->memoryCurve()->lastPaintMs());
+
+    // Zoom in from fully out towards several anchors, pan at each level, then zoom out again.
+    TimelineViewState* state = page->state();
+    std::vector<double> repaints;
+    double slowest_timeline = 0, slowest_curve = 0;
+    auto repaint = [&] {
+        QElapsedTimer timer;
+        timer.start();
+        page->timeline()->repaint();
+        page->memoryCurve()->repaint();
+        repaints.push_back(timer.nsecsElapsed() / 1e6);
+        slowest_timeline = std::max(slowest_timeline, page->timeline()->lastPaintMs());
+        slowest_curve = std::max(slowest_curve, page->memoryCurve()->lastPaintMs());
+    };
+    double fully_out_ms = 0;
+    for (const double where : {0.1, 0.5, 0.93}) {
+        state->fit();
+        repaint();
+        fully_out_ms = std::max(fully_out_ms, repaints.back());
+        for (int step = 0; step < 60; ++step) {
+            const int64_t anchor =
+                state->fullStart() + int64_t(where * double(state->fullEnd() - state->fullStart()));
+            state->zoom(1.25, anchor);
+            repaint();
+            const int64_t width = state->viewEnd() - state->viewStart();
+            for (int pan = 0; pan < 3; ++pan) {
+                state->setVisibleRange(state->viewStart() + width / 7,
+                                       state->viewEnd() + width / 7);
+                repaint();
+            }
+        }
+        for (int step = 0; step < 60; ++step) {
+            state->zoom(0.8, state->viewStart());
+            repaint();
+        }
+    }
+    std::vector<double> sorted = repaints;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf(
+        "Repaints: %zu; median %.2f ms, 99th percentile %.2f ms, slowest %.2f ms; "
+        "fully zoomed out: %.2f ms\n",
+        sorted.size(), sorted[sorted.size() / 2], sorted[sorted.size() * 99 / 100], sorted.back(),
+        fully_out_ms);
+    std::printf("Slowest paint of each: timeline %.2f ms, memory curve %.2f ms\n", slowest_timeline,
+                slowest_curve);
+
+    bool met = trainscope::bench::report("open to painted timeline and memory curve", open_s, "s",
+                                         2.0, "< 2 s");
+    std::printf("  ratio to target: %.2f\n", open_s / 2.0);
+    met &= trainscope::bench::report("slowest repaint while zooming and panning", sorted.back(),
+                                     "ms", 16.0, "<= 16 ms");
+    std::printf("  ratio to target: %.2f\n", sorted.back() / 16.0);
+    const double peak_mib = trainscope::bench::peakResidentMiB();
+    met &= trainscope::bench::report("peak resident memory of the process", peak_mib, "MiB",
+                                     400.0 * 1000 * 1000 / 1048576.0, "<= 400 MB");
+    std::printf("  ratio to target: %.2f\n", peak_mib * 1048576.0 / 400e6);
+    return met ? 0 : 1;
+}

@@ -1,0 +1,299 @@
+// The Timeline tab, clicked as a user clicks it: our own profile of the built-in transformer
+// (the memory curve's peak lists the live blocks with their modules and source lines; a call
+// shows its frames and its backward partners), and databases in torch_npu's format (device rows,
+// several ranks aligned at the step with the slowest marked).
+#include <gtest/gtest.h>
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeWidget>
+#include <filesystem>
+
+#include "main_window.h"
+#include "support/folder_snapshot.h"
+#include "support/report_reader.h"
+#include "timeline/live_blocks_view.h"
+#include "timeline/memory_curve_widget.h"
+#include "timeline/timeline_page.h"
+#include "timeline/timeline_widget.h"
+#include "trainscope/run.h"
+#include "views/report_browser.h"
+#include "views/source_panel.h"
+
+using namespace trainscope;
+using namespace trainscope::ui;
+namespace fs = std::filesystem;
+
+namespace {
+
+TimelinePage* loadedTimeline(QTabWidget* tabs) {
+    TimelinePage* page = nullptr;
+    for (int i = 0; tabs && i < tabs->count() && !page; ++i)
+        page = qobject_cast<TimelinePage*>(tabs->widget(i));
+    if (page) {
+        tabs->setCurrentWidget(page);
+        EXPECT_TRUE(QTest::qWaitFor([page] { return page->loaded(); }, 20000));
+    }
+    return page;
+}
+
+class OwnTimelineView : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new std::string(test::makeTempDir());
+        RunPlan plan;
+        plan.config.model = "builtin:transformer";
+        plan.config.params = {{"d_model", "32"},
+                              {"n_heads", "2"},
+                              {"n_layers", "2"},
+                              {"vocab", "64"},
+                              {"seq_len", "16"}};
+        plan.config.inputs = {parseInputSpec("2x16:int64:64")};
+        plan.config.warmup = 1;
+        plan.config.iterations = 1;
+        plan.output = *dir_ + "/run";
+        runAndWrite(plan);
+    }
+    static void TearDownTestSuite() {
+        fs::remove_all(*dir_);
+        delete dir_;
+    }
+    void SetUp() override {
+        window_.resize(1400, 1000);
+        window_.show();
+        ASSERT_TRUE(window_.openReports({QString::fromStdString(*dir_ + "/run.time.sqlite")}))
+            << window_.lastError().toStdString();
+        ASSERT_NE(window_.browser(), nullptr);
+        page_ = loadedTimeline(window_.browser()->tabs());
+        ASSERT_NE(page_, nullptr);
+        ASSERT_NE(page_->timeline(), nullptr) << page_->status()->text().toStdString();
+        QApplication::processEvents();
+    }
+    std::string timelinePath() const { return *dir_ + "/run.timeline.sqlite"; }
+
+    // A top-level forward call with backward partners, e.g. a linear layer's.
+    RankedSpan forwardCallWithPartners() const {
+        const TimelineData& data = *page_->state()->ranks()[0];
+        for (size_t l = 0; l < data.lanes.size(); ++l)
+            for (size_t i = 0; i < data.lanes[l].depth_begin[1]; ++i) {
+                const SpanRef ref{int32_t(l), int32_t(i)};
+                if (data.span(ref).category == SpanCategory::Forward &&
+                    data.text(data.span(ref).name) == "aten::linear" &&
+                    !linkedSpans(data, ref).empty())
+                    return {0, ref};
+            }
+        return {};
+    }
+
+    static std::string* dir_;
+    MainWindow window_;
+    TimelinePage* page_ = nullptr;
+};
+std::string* OwnTimelineView::dir_ = nullptr;
+
+TEST_F(OwnTimelineView, ClickingThePeakListsTheLiveBlocksWithModulesAndSourceLines) {
+    const TimelineData& data = *page_->state()->ranks()[0];
+    const int64_t peak = *page_->state()->peakMoment();
+    MemoryCurveWidget* curve = page_->memoryCurve();
+    QTest::mouseClick(curve, Qt::LeftButton, {}, QPoint(curve->xOf(peak), curve->height() / 2));
+    ASSERT_TRUE(page_->state()->moment());
+    // A click lands within a pixel of the peak: the blocks listed are those alive then.
+    const int64_t moment = *page_->state()->moment() + data.alignment_ns();
+    QTreeWidget* tree = page_->liveBlocks()->tree();
+    ASSERT_GT(tree->topLevelItemCount(), 0);
+
+    const test::ReportReader db(timelinePath());
+    const std::string alive = " FROM OP_MEMORY WHERE allocationTime <= " + std::to_string(moment) +
+                              " AND (releaseTime IS NULL OR releaseTime > " +
+                              std::to_string(moment) + ")";
+    int blocks = 0;
+    bool module_named = false;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        blocks += tree->topLevelItem(i)->text(1).toInt();
+        module_named |= tree->topLevelItem(i)->text(3).startsWith(QStringLiteral("blocks_"));
+    }
+    EXPECT_EQ(blocks, std::stoi(db.scalar("SELECT COUNT(*)" + alive)));
+    EXPECT_TRUE(module_named);
+    EXPECT_TRUE(page_->liveBlocks()->title()->text().contains(
+        QStringLiteral("in %1 blocks allocated during the iteration").arg(blocks)))
+        << page_->liveBlocks()->title()->text().toStdString();
+
+    // "Peak" is one click to the same list.
+    page_->state()->setMoment(std::nullopt);
+    page_->showPeak();
+    EXPECT_EQ(*page_->state()->moment(), peak);
+
+    // A block of a module's code shows its source line in the source panel.
+    QTreeWidgetItem* linear = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount() && !linear; ++i)
+        if (tree->topLevelItem(i)->text(3).startsWith(QStringLiteral("blocks_")))
+            linear = tree->topLevelItem(i);
+    ASSERT_NE(linear, nullptr);
+    tree->setCurrentItem(linear->child(0));
+    QListWidget* frames = window_.browser()->framesList();
+    ASSERT_GT(frames->count(), 0);
+    EXPECT_TRUE(frames->item(0)->text().contains(QStringLiteral("transformer.py:")))
+        << frames->item(0)->text().toStdString();
+    EXPECT_TRUE(page_->state()->selection().valid());
+}
+
+TEST_F(OwnTimelineView, ClickingACallSelectsItShowsItsFramesAndOutlinesItsBackwardNodes) {
+    const RankedSpan call = forwardCallWithPartners();
+    ASSERT_TRUE(call.valid());
+    page_->state()->reveal(call);
+    const QPoint at = page_->timeline()->pointOf(call);
+    ASSERT_FALSE(at.isNull());
+    QTest::mouseClick(page_->timeline(), Qt::LeftButton, {}, at);
+    EXPECT_EQ(page_->state()->selection(), call);
+    ASSERT_FALSE(page_->state()->partners().isEmpty());
+    const TimelineData& data = *page_->state()->ranks()[0];
+    for (const RankedSpan& partner : page_->state()->partners())
+        EXPECT_EQ(data.span(partner.span).category, SpanCategory::Backward);
+    QListWidget* frames = window_.browser()->framesList();
+    ASSERT_GT(frames->count(), 0);
+    EXPECT_TRUE(frames->item(0)->text().contains(QStringLiteral("transformer.py:")))
+        << frames->item(0)->text().toStdString();
+
+    // A backward node shows its forward call's frames.
+    frames->clear();
+    const RankedSpan backward = page_->state()->partners().front();
+    page_->state()->zoomTo(backward);  // as a user zooms in on a short call to click it
+    QTest::mouseClick(page_->timeline(), Qt::LeftButton, {}, page_->timeline()->pointOf(backward));
+    EXPECT_EQ(page_->state()->selection(), backward);
+    EXPECT_GT(frames->count(), 0);
+}
+
+TEST_F(OwnTimelineView, TheWheelZoomsDraggingPansAndFitShowsAll) {
+    TimelineViewState* state = page_->state();
+    TimelineWidget* timeline = page_->timeline();
+    const int64_t full = state->viewEnd() - state->viewStart();
+    const QPoint middle(timeline->width() / 2 + 80, 40);
+    QWheelEvent wheel(middle, timeline->mapToGlobal(middle), {}, QPoint(0, 360), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(timeline, &wheel);
+    const int64_t zoomed = state->viewEnd() - state->viewStart();
+    EXPECT_LT(zoomed, full * 6 / 10);
+
+    const int64_t before = state->viewStart();
+    QTest::mousePress(timeline, Qt::LeftButton, {}, middle);
+    QTest::mouseMove(timeline, middle + QPoint(-200, 0));
+    QTest::mouseRelease(timeline, Qt::LeftButton, {}, middle + QPoint(-200, 0));
+    EXPECT_GT(state->viewStart(), before);  // dragged left: later times come into view
+    EXPECT_EQ(state->viewEnd() - state->viewStart(), zoomed);
+
+    QTest::keyClick(timeline, Qt::Key_0, Qt::ControlModifier);
+    EXPECT_EQ(state->viewStart(), state->fullStart());
+    EXPECT_EQ(state->viewEnd(), state->fullEnd());
+}
+
+TEST_F(OwnTimelineView, CtrlFFindsOperationsByName) {
+    window_.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window_));
+    page_->timeline()->setFocus();
+    QTest::keyClick(page_->timeline(), Qt::Key_F, Qt::ControlModifier);
+    EXPECT_TRUE(page_->findField()->hasFocus());
+    QTest::keyClicks(page_->findField(), QStringLiteral("softmax"));
+    QTest::keyClick(page_->findField(), Qt::Key_Return);
+    const RankedSpan first = page_->state()->selection();
+    ASSERT_TRUE(first.valid()) << page_->status()->text().toStdString();
+    const TimelineData& data = *page_->state()->ranks()[0];
+    EXPECT_NE(data.text(data.span(first.span).name).find("softmax"), std::string::npos);
+    QTest::keyClick(page_->findField(), Qt::Key_Return);
+    EXPECT_NE(page_->state()->selection(), first);
+    EXPECT_TRUE(page_->status()->text().contains(QStringLiteral("2 of")))
+        << page_->status()->text().toStdString();
+}
+
+class AscendTimelineView : public ::testing::Test {
+  protected:
+    void SetUp() override { dir_ = test::makeTempDir(); }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string make(int rank, int calls) {
+        const std::string path = dir_ + "/ascend_pytorch_profiler_" + std::to_string(rank) + ".db";
+        const std::string command = std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR +
+                                    " " + path + " --rank " + std::to_string(rank) + " --calls " +
+                                    std::to_string(calls) + " --seed " + std::to_string(rank + 3);
+        EXPECT_EQ(std::system(command.c_str()), 0);
+        return path;
+    }
+    std::string dir_;
+};
+
+TEST_F(AscendTimelineView, OpensReadOnlyWithDeviceRowsAndLinksCallsToTheirDeviceWork) {
+    const std::string path = make(1, 300);
+    const QStringList before = test::folderSnapshot(QString::fromStdString(dir_));
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    ASSERT_TRUE(window.openReports({QString::fromStdString(path)}));
+    TimelinePage* page = loadedTimeline(window.timelines());
+    ASSERT_NE(page, nullptr);
+    ASSERT_NE(page->timeline(), nullptr) << page->status()->text().toStdString();
+    const TimelineData& data = *page->state()->ranks()[0];
+    bool device = false, cann = false;
+    for (const TimelineLane& lane : data.lanes) {
+        device |= lane.kind == LaneKind::Device;
+        cann |= lane.kind == LaneKind::Cann;
+    }
+    EXPECT_TRUE(device && cann);
+    // Click a framework call that launched device work: the task is among its partners.
+    RankedSpan launcher;
+    for (size_t l = 0; l < data.lanes.size() && !launcher.valid(); ++l)
+        for (size_t i = 0; i < data.lanes[l].spans.size() && !launcher.valid(); ++i)
+            if (data.lanes[l].kind == LaneKind::Thread)
+                for (const SpanRef partner : linkedSpans(data, {int32_t(l), int32_t(i)}))
+                    if (data.lanes[size_t(partner.lane)].kind == LaneKind::Device)
+                        launcher = {0, {int32_t(l), int32_t(i)}};
+    ASSERT_TRUE(launcher.valid());
+    page->state()->reveal(launcher);
+    QTest::mouseClick(page->timeline(), Qt::LeftButton, {}, page->timeline()->pointOf(launcher));
+    EXPECT_EQ(page->state()->selection(), launcher);
+    bool device_partner = false;
+    for (const RankedSpan& partner : page->state()->partners())
+        device_partner |= data.lanes[size_t(partner.span.lane)].kind == LaneKind::Device;
+    EXPECT_TRUE(device_partner);
+    // Frames are absolute paths of the machine that recorded them: once the user allows the
+    // report's folders, a file that is not here says so.
+    RankedSpan framed;
+    for (size_t l = 0; l < data.lanes.size() && !framed.valid(); ++l)
+        for (size_t i = 0; i < data.lanes[l].spans.size() && !framed.valid(); ++i)
+            if (data.lanes[l].spans[i].callchain >= 0)
+                framed = {0, {int32_t(l), int32_t(i)}};
+    ASSERT_TRUE(framed.valid());
+    EXPECT_FALSE(page->sourcePanel()->questionBar()->isHidden());
+    page->sourcePanel()->setLibrariesAllowed(true);
+    page->state()->select(framed);
+    ASSERT_GT(page->sourcePanel()->framesList()->count(), 0);
+    EXPECT_TRUE(page->sourcePanel()->message().contains(QStringLiteral("not on this machine")))
+        << page->sourcePanel()->message().toStdString();
+    EXPECT_EQ(test::folderSnapshot(QString::fromStdString(dir_)), before);
+}
+
+TEST_F(AscendTimelineView, SeveralRanksAreAlignedAtTheStepWithTheSlowestMarked) {
+    const std::string rank0 = make(0, 200), rank1 = make(1, 400);
+    MainWindow window;
+    window.resize(1400, 1000);
+    window.show();
+    ASSERT_TRUE(window.openReports({QString::fromStdString(rank0), QString::fromStdString(rank1)}));
+    TimelinePage* page = loadedTimeline(window.timelines());
+    ASSERT_NE(page, nullptr);
+    ASSERT_EQ(page->state()->ranks().size(), 2);
+    const TimelineRanks& ranks = page->state()->ranks();
+    // Aligned at the step: each rank's first step starts at 0.
+    for (int rank = 0; rank < 2; ++rank)
+        EXPECT_EQ(page->state()->toAligned(rank, ranks[rank]->steps.front().start_ns), 0);
+    auto stepTime = [](const TimelineData& d) {
+        return d.steps.front().end_ns - d.steps.front().start_ns;
+    };
+    const int slowest = stepTime(*ranks[1]) > stepTime(*ranks[0]) ? 1 : 0;
+    EXPECT_EQ(page->timeline()->slowestRank(), slowest);
+    const QString titles = page->timeline()->rankTitles().join(QLatin1Char('\n'));
+    EXPECT_TRUE(titles.contains(QStringLiteral("(slowest)"))) << titles.toStdString();
+    EXPECT_EQ(titles.count(QStringLiteral("step ")), 2) << titles.toStdString();
+}
+
+}  // namespace

@@ -1,0 +1,59 @@
+#include "timeline/time_axis.h"
+
+#include <QLocale>
+#include <QObject>
+#include <cmath>
+
+#include "timeline/timeline_view_state.h"
+
+namespace trainscope::ui {
+
+TimeAxis::TimeAxis(const TimelineViewState& state, int widget_width)
+    : start(state.viewStart()), end(state.viewEnd()), width(std::max(1, widget_width - left)) {}
+
+QVector<Tick> ticksOf(const TimeAxis& axis, int spacing) {
+    const double wanted = axis.nsPerPixel() * spacing;
+    double step = std::pow(10.0, std::floor(std::log10(std::max(wanted, 1.0))));
+    for (const double multiple : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * multiple >= wanted) {
+            step *= multiple;
+            break;
+        }
+    }
+    const auto whole = int64_t(step);
+    QVector<Tick> ticks;
+    int64_t ns = axis.start >= 0 ? (axis.start + whole - 1) / whole * whole
+                                 : -((-axis.start) / whole * whole);
+    for (; ns <= axis.end && ticks.size() < 1000; ns += whole)
+        ticks.push_back({ns, formatDuration(ns)});
+    return ticks;
+}
+
+QString formatDuration(int64_t ns) {
+    const double magnitude = std::fabs(double(ns));
+    if (magnitude >= 1e6)
+        return QObject::tr("%1 ms").arg(QLocale().toString(double(ns) / 1e6, 'g', 6));
+    if (magnitude >= 1e3)
+        return QObject::tr("%1 µs").arg(QLocale().toString(double(ns) / 1e3, 'g', 6));
+    return QObject::tr("%1 ns").arg(ns);
+}
+
+QColor categoryColor(SpanCategory category) {
+    switch (category) {
+        case SpanCategory::Forward:
+            return QColor(0x4e, 0x79, 0xa7);
+        case SpanCategory::Backward:
+            return QColor(0xf2, 0x8e, 0x2b);
+        case SpanCategory::Optimizer:
+            return QColor(0x59, 0xa1, 0x4f);
+        case SpanCategory::Other:
+            return QColor(0xba, 0xb0, 0xac);
+        case SpanCategory::Cann:
+            return QColor(0xb0, 0x7a, 0xa1);
+        case SpanCategory::Device:
+            return QColor(0xe1, 0x57, 0x59);
+    }
+    return Qt::gray;
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,42 @@
+// What the timeline and the memory curve share so that they line up: the gutter at the left,
+// the mapping between aligned ns and x, the ruler's ticks and the colours of call categories.
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QVector>
+#include <cstdint>
+
+#include "trainscope/timeline_data.h"
+
+class QPainter;
+
+namespace trainscope::ui {
+
+class TimelineViewState;
+
+constexpr int kGutterWidth = 170;  // lane labels; the memory curve's axis labels
+
+struct TimeAxis {
+    int64_t start = 0, end = 1;  // aligned ns at x = left and x = left + width
+    int left = kGutterWidth;
+    int width = 1;
+
+    TimeAxis(const TimelineViewState& state, int widget_width);
+    double nsPerPixel() const { return double(end - start) / double(width); }
+    double toX(int64_t ns) const { return left + double(ns - start) / nsPerPixel(); }
+    int64_t fromX(double x) const { return start + int64_t((x - left) * nsPerPixel()); }
+};
+
+struct Tick {
+    int64_t ns;
+    QString label;
+};
+// Ruler ticks at 1, 2 or 5 × 10^k ns, at least `spacing` pixels apart.
+QVector<Tick> ticksOf(const TimeAxis& axis, int spacing = 90);
+// "12.345 ms", "850 µs", "120 ns": a duration in the unit that reads best.
+QString formatDuration(int64_t ns);
+
+QColor categoryColor(SpanCategory category);
+
+}  // namespace trainscope::ui

@@ -1,0 +1,246 @@
+#include "timeline/timeline_page.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "settings/app_settings.h"
+#include "timeline/live_blocks_view.h"
+#include "timeline/memory_curve_widget.h"
+#include "timeline/time_axis.h"
+#include "timeline/timeline_widget.h"
+#include "views/source_panel.h"
+
+namespace trainscope::ui {
+namespace {
+
+// A frame as the source panel takes it. torch_npu's frames are absolute paths of the machine
+// that ran the job: they are shown like library frames, from their folder, only once the user
+// allows the report's folders.
+FrameRow frameRowOf(const TimelineFrame& frame) {
+    const QString path = QString::fromStdString(frame.file_path);
+    if (QDir::isAbsolutePath(path)) {
+        const QFileInfo info(path);
+        return {info.fileName(), frame.line, info.absolutePath()};
+    }
+    return {path, frame.line, QString::fromStdString(frame.library_root)};
+}
+
+TimelineRanksLoad loadRanks(const QStringList& paths, const std::atomic<bool>* cancel) {
+    TimelineRanksLoad load;
+    try {
+        for (const QString& path : paths)
+            load.ranks << std::make_shared<const TimelineData>(
+                loadTimelineData(path.toStdString(), cancel));
+    } catch (const std::exception& e) {
+        load.ranks.clear();
+        load.error = QString::fromStdString(e.what());
+    }
+    return load;
+}
+
+}  // namespace
+
+TimelinePage::TimelinePage(const QStringList& paths, SourcePanel* source_panel, QWidget* parent)
+    : QWidget(parent),
+      paths_(paths),
+      cancel_(std::make_shared<std::atomic<bool>>(false)),
+      state_(new TimelineViewState(this)),
+      stack_(new QStackedWidget),
+      status_(new QLabel(tr("Reading %1…").arg(paths.join(QStringLiteral(", "))))),
+      find_(new QLineEdit),
+      source_panel_(source_panel ? source_panel : new SourcePanel),
+      own_source_panel_(source_panel == nullptr) {
+    auto* tools = new QToolBar;
+    tools->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    QAction* fit = tools->addAction(tr("Fit"), state_, &TimelineViewState::fit);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fit->setToolTip(tr("Show the whole timeline (Ctrl+0)"));
+    QAction* zoom_in = tools->addAction(tr("Zoom In"), this, [this] {
+        state_->zoom(2.0, (state_->viewStart() + state_->viewEnd()) / 2);
+    });
+    zoom_in->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoom_out = tools->addAction(tr("Zoom Out"), this, [this] {
+        state_->zoom(0.5, (state_->viewStart() + state_->viewEnd()) / 2);
+    });
+    zoom_out->setShortcut(QKeySequence::ZoomOut);
+    QAction* peak = tools->addAction(tr("Peak"), this, &TimelinePage::showPeak);
+    peak->setToolTip(tr("List the blocks alive at the memory peak"));
+    for (QAction* action : {fit, zoom_in, zoom_out, peak})
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addActions({fit, zoom_in, zoom_out});
+    tools->addSeparator();
+    find_->setPlaceholderText(tr("Find operation (Ctrl+F, Enter for next)"));
+    find_->setClearButtonEnabled(true);
+    find_->setMaximumWidth(320);
+    tools->addWidget(find_);
+    auto* find_action = new QAction(this);
+    find_action->setShortcut(QKeySequence::Find);
+    find_action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(find_action, &QAction::triggered, this, [this] {
+        find_->setFocus();
+        find_->selectAll();
+    });
+    addAction(find_action);
+    connect(find_, &QLineEdit::returnPressed, this, &TimelinePage::findNext);
+    tools->setEnabled(false);
+
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stack_->addWidget(new QWidget);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(tools);
+    layout->addWidget(status_);
+    layout->addWidget(stack_, 1);
+
+    connect(&watcher_, &QFutureWatcher<TimelineRanksLoad>::finished, this, [this, tools] {
+        display(watcher_.result());
+        tools->setEnabled(loaded_ && !state_->ranks().isEmpty());
+    });
+    // The worker gets copies only: the page may close before it ends (it then cancels).
+    const QStringList files = paths_;
+    const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+    watcher_.setFuture(
+        QtConcurrent::run([files, cancel] { return loadRanks(files, cancel.get()); }));
+}
+
+TimelinePage::~TimelinePage() {
+    cancel_->store(true);
+    watcher_.waitForFinished();  // a cancelled load stops within 65536 rows
+}
+
+void TimelinePage::display(const TimelineRanksLoad& load) {
+    loaded_ = true;
+    if (!load.error.isEmpty()) {
+        status_->setText(tr("Cannot read the timeline: %1").arg(load.error));
+        emit loadFinished(load.error);
+        return;
+    }
+    state_->setRanks(load.ranks);
+    timeline_ = new TimelineWidget(state_);
+    memory_ = new MemoryCurveWidget(state_);
+    live_blocks_ = new LiveBlocksView(state_);
+    scroll_ = new QScrollArea;
+    scroll_->setWidget(timeline_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(live_blocks_);
+    if (own_source_panel_) {
+        bottom->addWidget(source_panel_);
+        // Our own timeline alone: frames relative to the folder it is in (or the one chosen).
+        const QString chosen = AppSettings::projectRootFor(paths_.first());
+        source_panel_->setProjectRoot(chosen.isEmpty() ? QFileInfo(paths_.first()).absolutePath()
+                                                       : chosen);
+        const int answer = AppSettings::sourceFoldersAnswer(paths_.first());
+        source_panel_->setLibrariesAllowed(answer == 1);
+        connect(source_panel_, &SourcePanel::sourceFoldersAnswered, this, [this](bool allowed) {
+            for (const QString& path : paths_)
+                AppSettings::setSourceFoldersAnswer(path, allowed);
+            source_panel_->setLibrariesAllowed(allowed);
+            source_panel_->askAboutSourceFolders({});
+        });
+        bool absolute = false;
+        for (const auto& rank : load.ranks)
+            for (const auto& chain : rank->callchains)
+                for (const TimelineFrame& frame : chain)
+                    absolute |= QDir::isAbsolutePath(QString::fromStdString(frame.file_path));
+        if (absolute && answer < 0)
+            source_panel_->askAboutSourceFolders(
+                tr("This timeline names its source files by absolute paths of the machine "
+                   "that recorded it. Show those files where they exist on this machine?"));
+    }
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(scroll_);
+    splitter->addWidget(memory_);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 2);
+    content_ = splitter;
+    stack_->addWidget(splitter);
+    stack_->setCurrentWidget(splitter);
+
+    connect(state_, &TimelineViewState::selectionChanged, this,
+            [this] { showCall(state_->selection()); });
+    connect(live_blocks_, &LiveBlocksView::callChosen, this, [this](const RankedSpan& call) {
+        if (call.valid()) {
+            state_->select(call);
+            state_->reveal(call);
+        }
+    });
+    QStringList names;
+    for (const QString& path : paths_)
+        names << QFileInfo(path).fileName();
+    status_->setText(tr("%1. Wheel: zoom · drag: pan · Shift+drag: zoom to a range · click: "
+                        "select · click the memory curve: blocks alive then")
+                         .arg(names.join(QStringLiteral(", "))));
+    emit loadFinished({});
+}
+
+void TimelinePage::showPeak() {
+    if (const auto peak = state_->peakMoment())
+        state_->setMoment(*peak);
+}
+
+void TimelinePage::findNext() {
+    const QString text = find_->text().trimmed();
+    if (text.isEmpty() || state_->ranks().isEmpty())
+        return;
+    if (text != found_text_) {
+        found_text_ = text;
+        found_.clear();
+        found_index_ = -1;
+        for (int rank = 0; rank < state_->ranks().size(); ++rank)
+            for (const SpanRef ref : findSpans(*state_->ranks()[rank], text.toStdString()))
+                found_.push_back({rank, ref});
+        std::stable_sort(
+            found_.begin(), found_.end(), [this](const RankedSpan& a, const RankedSpan& b) {
+                return state_->toAligned(a.rank, state_->ranks()[a.rank]->span(a.span).start_ns) <
+                       state_->toAligned(b.rank, state_->ranks()[b.rank]->span(b.span).start_ns);
+            });
+    }
+    if (found_.isEmpty()) {
+        status_->setText(tr("No operation matches “%1”.").arg(text));
+        return;
+    }
+    found_index_ = (found_index_ + 1) % int(found_.size());
+    state_->select(found_[found_index_]);
+    state_->reveal(found_[found_index_]);
+    status_->setText(tr("“%1”: %2 of %3").arg(text).arg(found_index_ + 1).arg(found_.size()));
+}
+
+// The call chain of a call; a backward node has none of its own and shows its forward call's.
+void TimelinePage::showCall(const RankedSpan& call) {
+    if (!call.valid())
+        return;
+    const TimelineData& data = *state_->ranks()[call.rank];
+    int32_t chain = data.span(call.span).callchain;
+    for (const RankedSpan& partner : state_->partners()) {
+        if (chain >= 0)
+            break;
+        chain = data.span(partner.span).callchain;
+    }
+    QVector<FrameRow> frames;
+    if (chain >= 0)
+        for (const TimelineFrame& frame : data.callchains[size_t(chain)])
+            frames << frameRowOf(frame);
+    source_panel_->showFrames(frames);
+    if (scroll_ && timeline_) {
+        const QPoint at = timeline_->pointOf(call);
+        if (!at.isNull())
+            scroll_->ensureVisible(0, at.y(), 0, 40);
+    }
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,78 @@
+// The Timeline tab: the timeline and the memory curve on one axis, the blocks alive at the
+// chosen moment, and the frames of the chosen call. Its files (one per rank) are read by a
+// background loader; the window stays responsive, and no SQL runs on its thread.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+#include "timeline/timeline_view_state.h"
+
+class QLabel;
+class QLineEdit;
+class QScrollArea;
+class QStackedWidget;
+
+namespace trainscope::ui {
+
+class LiveBlocksView;
+class MemoryCurveWidget;
+class SourcePanel;
+class TimelineWidget;
+
+// What the loader hands back: every rank, or why there is none.
+struct TimelineRanksLoad {
+    TimelineRanks ranks;
+    QString error;
+};
+
+class TimelinePage : public QWidget {
+    Q_OBJECT
+  public:
+    // Shows the frames of the chosen call in `source_panel` (the report browser's), or in a
+    // panel of its own when none is given.
+    explicit TimelinePage(const QStringList& paths, SourcePanel* source_panel = nullptr,
+                          QWidget* parent = nullptr);
+    ~TimelinePage() override;
+
+    bool loaded() const { return loaded_; }
+    TimelineViewState* state() const { return state_; }
+    TimelineWidget* timeline() const { return timeline_; }
+    MemoryCurveWidget* memoryCurve() const { return memory_; }
+    LiveBlocksView* liveBlocks() const { return live_blocks_; }
+    SourcePanel* sourcePanel() const { return source_panel_; }
+    QLineEdit* findField() const { return find_; }
+    QLabel* status() const { return status_; }
+    void showPeak();
+
+  signals:
+    void loadFinished(const QString& error);  // empty: shown
+
+  private:
+    void display(const TimelineRanksLoad& load);
+    void findNext();
+    void showCall(const RankedSpan& call);
+
+    QStringList paths_;
+    bool loaded_ = false;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    TimelineViewState* state_;
+    QStackedWidget* stack_;
+    QLabel* status_;
+    QLineEdit* find_;
+    QWidget* content_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
+    TimelineWidget* timeline_ = nullptr;
+    MemoryCurveWidget* memory_ = nullptr;
+    LiveBlocksView* live_blocks_ = nullptr;
+    SourcePanel* source_panel_;
+    bool own_source_panel_;
+    QString found_text_;
+    QVector<RankedSpan> found_;
+    int found_index_ = -1;
+    QFutureWatcher<TimelineRanksLoad> watcher_;
+};
+
+}  // namespace trainscope::ui

@@ -1,0 +1,79 @@
+// The timeline: one block of rows per thread, CANN host row and device stream (several ranks one
+// under another, aligned at the step), calls nested by depth and coloured by phase, under a
+// ruler and the step band. Painted by hand with level of detail: calls narrower than a pixel
+// merge into one pixel column, found by binary search, so a million calls paint in
+// milliseconds at any zoom.
+//
+// Wheel: zoom around the pointer. Drag: pan. Shift+drag: zoom to the range. Click: select (the
+// call's partners are outlined). Double-click: zoom to the call. Hover: a tooltip.
+#pragma once
+
+#include <QWidget>
+
+#include "timeline/timeline_view_state.h"
+
+namespace trainscope::ui {
+
+struct TimeAxis;
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TimelineWidget(TimelineViewState* state, QWidget* parent = nullptr);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+    // Where a call is drawn (the middle of its visible part), for tests and scrolling; a null
+    // point when it is not in the visible range.
+    QPoint pointOf(const RankedSpan& span) const;
+    RankedSpan spanAt(const QPoint& point) const;
+    // The rank with the longest step, when several are shown (-1 otherwise), and each rank's
+    // title ("Rank 1 — step 12.3 ms (slowest)").
+    int slowestRank() const { return slowest_rank_; }
+    QStringList rankTitles() const;
+    // How long the last paint took (for the benchmark).
+    double lastPaintMs() const { return last_paint_ms_; }
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    bool event(QEvent* event) override;
+
+  private:
+    struct Row {
+        int rank = 0;
+        int lane = 0;
+        int depth = 0;
+        int y = 0;
+    };
+    struct Header {
+        int rank = 0;
+        int y = 0;
+    };
+    void rebuildRows();
+    const Row* rowAt(int y) const;
+    void paintRow(QPainter& painter, const Row& row, const TimeAxis& axis);
+    void paintRuler(QPainter& painter, const TimeAxis& axis);
+    void paintHeaders(QPainter& painter);
+    void outline(QPainter& painter, const RankedSpan& span, const TimeAxis& axis,
+                 const QColor& color);
+    QString tooltipOf(const RankedSpan& span) const;
+
+    TimelineViewState* state_;
+    QVector<Row> rows_;
+    QVector<Header> headers_;
+    int height_ = 0;
+    int slowest_rank_ = -1;
+    QPoint press_;
+    int64_t press_start_ = 0, press_end_ = 0;
+    bool dragging_ = false, banding_ = false;
+    int band_x_ = 0;
+    double last_paint_ms_ = 0;
+};
+
+}  // namespace trainscope::ui
