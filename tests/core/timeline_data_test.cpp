@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "support/report_reader.h"
+#include "support/small_transformer.h"
 #include "trainscope/error.h"
 #include "trainscope/run.h"
 #include "trainscope/timeline_data.h"
@@ -52,17 +53,7 @@ class OwnTimeline : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new std::string(test::makeTempDir());
-        RunPlan plan;
-        plan.config.model = "builtin:transformer";
-        plan.config.params = {{"d_model", "32"},
-                              {"n_heads", "2"},
-                              {"n_layers", "2"},
-                              {"vocab", "64"},
-                              {"seq_len", "16"}};
-        plan.config.inputs = {parseInputSpec("2x16:int64:64")};
-        plan.config.warmup = 1;
-        plan.config.iterations = 1;
-        plan.output = *dir_ + "/run";
+        const RunPlan plan = test::smallTransformerPlan(*dir_ + "/run");
         path_ = new std::string(runAndWrite(plan).paths.back());  // memory, time, timeline
         data_ = new TimelineData(loadTimelineData(*path_));
     }

@@ -16,6 +16,7 @@
 #include "main_window.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
+#include "support/small_transformer.h"
 #include "timeline/live_blocks_view.h"
 #include "timeline/memory_curve_widget.h"
 #include "timeline/timeline_page.h"
@@ -45,17 +46,7 @@ class OwnTimelineView : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new std::string(test::makeTempDir());
-        RunPlan plan;
-        plan.config.model = "builtin:transformer";
-        plan.config.params = {{"d_model", "32"},
-                              {"n_heads", "2"},
-                              {"n_layers", "2"},
-                              {"vocab", "64"},
-                              {"seq_len", "16"}};
-        plan.config.inputs = {parseInputSpec("2x16:int64:64")};
-        plan.config.warmup = 1;
-        plan.config.iterations = 1;
-        plan.output = *dir_ + "/run";
+        const RunPlan plan = test::smallTransformerPlan(*dir_ + "/run");
         runAndWrite(plan);
     }
     static void TearDownTestSuite() {
