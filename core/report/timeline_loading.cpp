@@ -2,6 +2,7 @@
 // Names stay STRING_IDS ids while rows are read and become indices into one string table, so a
 // million calls cost one integer each, not a string.
 #include <algorithm>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <unordered_map>
@@ -18,12 +19,15 @@ namespace {
 constexpr int64_t kOpType = 50001;  // ENUM_API_TYPE's `op`
 
 // How many rows a table has, about (its highest rowid: no scan), for reserving vectors up front:
-// growing them by doubling would hold up to three times the rows at once. Capped, since a
-// hostile file can claim any rowid.
+// growing them by doubling would hold up to three times the rows at once. A hostile file can
+// claim any rowid, so the estimate is capped by what the file can hold: every row of these
+// tables takes more than 12 bytes on disk.
 size_t rowEstimate(const ReadOnlyDb& db, const std::string& table) {
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(db.path(), ec);
     try {
-        return size_t(std::clamp<int64_t>(integerOf(db, "SELECT MAX(rowid) FROM " + table), 0,
-                                          int64_t(1) << 24));
+        const int64_t rowid = integerOf(db, "SELECT MAX(rowid) FROM " + table);
+        return size_t(std::clamp<int64_t>(rowid, 0, ec ? 0 : int64_t(bytes / 12)));
     } catch (const Error&) {
         return 0;  // a table without rowids
     }

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "support/report_reader.h"
 #include "support/small_transformer.h"
@@ -213,6 +214,48 @@ TEST(AscendTimeline, RefusesAFileThatIsNoTimeline) {
                         .c_str()),
         0);
     EXPECT_THROW(loadTimelineData(path), Error);
+    fs::remove_all(dir);
+}
+
+TEST(AscendTimeline, DamagedValuesLoadWithoutBreakingTheViewsInvariants) {
+    const std::string dir = test::makeTempDir();
+    const std::string path = dir + "/damaged.db";
+    const std::string script =
+        "import sqlite3, sys\n"
+        "d = sqlite3.connect(sys.argv[1])\n"
+        "d.execute('CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, "
+        "name INTEGER, type INTEGER)')\n"
+        "rows = [('abc', 'def', 1, 5, 50001), ('100', '50', 1, None, None), "
+        "('10', '900', None, 99, 'x'), ('9223372036854775807', '-1', 1 << 40, 1, 50002)]\n"
+        "rows += [(str(i), str(1000 - i), 7, 1, 50001) for i in range(300)]\n"
+        "d.executemany('INSERT INTO PYTORCH_API VALUES (?, ?, ?, ?, ?)', rows)\n"
+        "d.execute('CREATE TABLE MEMORY_RECORD (component, timestamp, totalAllocated, "
+        "totalReserved, totalActive)')\n"
+        "d.executemany('INSERT INTO MEMORY_RECORD VALUES (?, ?, ?, ?, ?)', [(None, 5, None, "
+        "'x', 3), (1, None, 9, 9, 9), (1, 3, -5, 0, 0)])\n"
+        "d.execute('CREATE TABLE OP_MEMORY (name, size, allocationTime, releaseTime)')\n"
+        "d.execute('INSERT INTO OP_MEMORY VALUES (NULL, -3, 20, 10)')\n"
+        "d.execute('CREATE TABLE CONNECTION_IDS (id, connectionId)')\n"
+        "d.execute('INSERT INTO CONNECTION_IDS VALUES (1, 1)')\n"
+        "d.commit()\n";
+    std::ofstream(dir + "/make.py") << script;
+    ASSERT_EQ(
+        std::system((std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path).c_str()), 0);
+    const TimelineData data = loadTimelineData(path);
+    EXPECT_EQ(spanCount(data, LaneKind::Thread), 304u);
+    for (const TimelineLane& lane : data.lanes) {
+        ASSERT_EQ(lane.depth_begin.back(), lane.spans.size());
+        for (const TimelineSpan& span : lane.spans)
+            EXPECT_LE(span.start_ns, span.end_ns);
+    }
+    // 300 calls each inside the one before: deep, but every row is drawn.
+    int deepest = 0;
+    for (const TimelineLane& lane : data.lanes)
+        deepest = std::max(deepest, lane.depths());
+    EXPECT_EQ(deepest, 300);
+    EXPECT_EQ(data.memory.size(), 2u);
+    const std::vector<LiveBlockGroup> live = liveBlocksAt(data, 15);
+    EXPECT_EQ(live.size(), 0u) << "a block released before it was allocated is never alive";
     fs::remove_all(dir);
 }
 
