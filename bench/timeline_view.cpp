@@ -6,7 +6,7 @@
 // A repaint is both widgets painted (QWidget::repaint, synchronous), timed from the call to its
 // return, on the offscreen platform at the default window size.
 //
-//   timeline_view [TIMELINE]   (default: generates /tmp/trainscope-large.timeline.sqlite once)
+//   timeline_view [TIMELINE]   (default: generates /tmp/trainscope-large-calls.timeline.sqlite once)
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -28,7 +28,7 @@ using trainscope::ui::TimelineViewState;
 int main(int argc, char** argv) {
     trainscope::bench::GuiBenchmarkApp app(argc, argv);
     const QString path = argc > 1 ? QString::fromLocal8Bit(argv[1])
-                                  : QStringLiteral("/tmp/trainscope-large.timeline.sqlite");
+                                  : QStringLiteral("/tmp/trainscope-large-calls.timeline.sqlite");
     if (!QFile::exists(path)) {
         std::printf("Generating %s (1,000,000 calls)...\n", qPrintable(path));
         std::fflush(stdout);

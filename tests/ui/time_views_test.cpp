@@ -6,17 +6,22 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMenu>
+#include <QSet>
 #include <QTabWidget>
 #include <QTest>
 
 #include "main_window.h"
+#include "report/report_file.h"
 #include "report/report_queries.h"
 #include "report/sql_table_model.h"
 #include "settings/app_settings.h"
 #include "source/source_viewer.h"
+#include "support/report_reader.h"
+#include "trainscope/report_writer.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
@@ -186,6 +191,49 @@ TEST_F(TimeViewsTest, OpenRecentListsOpenedReportsAndReopensThem) {
     entry->trigger();
     ASSERT_NE(window_.browser(), nullptr);
     EXPECT_TRUE(window_.browser()->timeSummary().has_value());
+}
+
+// Tables are read in pages (LIMIT/OFFSET, doubling): every row comes exactly once, in order,
+// and the first screen reads one page only.
+TEST(PagedTable, EveryRowComesOnceInOrderAcrossPages) {
+    const QString dir = QString::fromStdString(test::makeTempDir());
+    TimeReport time;
+    for (int i = 0; i < 3000; ++i)
+        time.entries.push_back({"aten::op" + std::to_string(i % 7),
+                                double((i * 7919) % 1000) / 8,
+                                std::nullopt,
+                                {{"model.py", 1 + i % 40}},
+                                ""});
+    const QString path = dir + QStringLiteral("/paged.time.sqlite");
+    writeTimeReport(time, path.toStdString(), Overwrite::Refuse);
+    QString error;
+    auto file = ReportFile::open(path, &error);
+    ASSERT_TRUE(file) << error.toStdString();
+    std::unique_ptr<SqlTableModel> model(operationsModel(file->database(), 1.0, nullptr));
+    EXPECT_EQ(model->rowCount(), 256);
+    EXPECT_TRUE(model->canFetchMore({}));
+    model->sort(4, Qt::DescendingOrder);  // total (ms)
+    EXPECT_EQ(model->rowCount(), 256) << "a sort reads the first page again, no more";
+    while (model->canFetchMore({}))
+        model->fetchMore({});
+    ASSERT_EQ(model->rowCount(), 3000);
+    QSet<qint64> ids;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        ids.insert(model->entryId(row));
+        if (row > 0) {
+            const double before = model->rawValue(row - 1, 4).toDouble();
+            const double now = model->rawValue(row, 4).toDouble();
+            ASSERT_GE(before, now) << row;
+            if (before == now) {  // ties in id order: the unique column ends every order
+                ASSERT_LT(model->entryId(row - 1), model->entryId(row)) << row;
+            }
+        }
+    }
+    EXPECT_EQ(ids.size(), 3000);
+    EXPECT_TRUE(model->errorMessage().isEmpty());
+    model.reset();
+    file.reset();
+    QDir(dir).removeRecursively();
 }
 
 }  // namespace

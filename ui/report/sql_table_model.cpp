@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <QSqlQuery>
 #include <QStringList>
+#include <algorithm>
 
 #include "report/report_queries.h"
 #include "report/untrusted_sqlite.h"
@@ -20,15 +21,26 @@ QString formatBytes(qint64 bytes) {
     return QStringLiteral("%1 B").arg(bytes);
 }
 
+namespace {
+
+// The user's text matched literally, anywhere: LIKE's wildcards are escaped (ESCAPE '\').
+QString likePattern(QString text) {
+    text.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+        .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+    return QLatin1Char('%') + text + QLatin1Char('%');
+}
+
+}  // namespace
+
 SqlTableModel::SqlTableModel(QSqlDatabase db, SqlTableSpec spec, QObject* parent)
-    : QSqlQueryModel(parent), db_(db), spec_(std::move(spec)) {
+    : QAbstractTableModel(parent), db_(db), spec_(std::move(spec)) {
     if (!spec_.order_by.isEmpty())
         order_by_ = spec_.order_by;
     runQuery();
 }
 
 void SqlTableModel::runQuery() {
-    restartQueryClock();
     QStringList select;
     for (const SqlColumn& column : spec_.columns) {
         // A report may hold megabytes in one name: only the start is read and shown.
@@ -37,40 +49,94 @@ void SqlTableModel::runQuery() {
                     ? QStringLiteral("substr(%1, 1, %2)").arg(column.expression).arg(kMaxShownText)
                     : column.expression);
     }
-    QString sql =
+    select_ =
         QStringLiteral("SELECT %1 FROM %2").arg(select.join(QStringLiteral(", ")), spec_.from);
-    const bool filtered = !filter_.isEmpty() && !spec_.filter_expression.isEmpty();
-    if (filtered)
-        sql += QStringLiteral(" WHERE %1 LIKE ? ESCAPE '\\'").arg(spec_.filter_expression);
+    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty())
+        select_ += QStringLiteral(" WHERE %1 LIKE ? ESCAPE '\\'").arg(spec_.filter_expression);
     if (!spec_.group_by.isEmpty())
-        sql += QStringLiteral(" GROUP BY ") + spec_.group_by;
-    sql += QStringLiteral(" ORDER BY ") + order_by_;
+        select_ += QStringLiteral(" GROUP BY ") + spec_.group_by;
+    select_ += QStringLiteral(" ORDER BY ") + order_by_ + QStringLiteral(" LIMIT ? OFFSET ?");
 
+    beginResetModel();
+    rows_.clear();
+    page_ = kFirstPage;
+    rows_ = readPage();
+    endResetModel();
+}
+
+QVector<QVector<QVariant>> SqlTableModel::readPage() {
+    restartQueryClock();
     QSqlQuery query(db_);
-    query.setForwardOnly(false);
-    query.prepare(sql);
-    if (filtered) {
-        // The user's text is matched literally: LIKE's wildcards are escaped.
-        QString pattern = filter_;
-        pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
-            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
-            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
-        query.addBindValue(QLatin1Char('%') + pattern + QLatin1Char('%'));
+    query.setForwardOnly(true);
+    query.prepare(select_);
+    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty()) {
+        query.addBindValue(likePattern(filter_));
     }
-    query.exec();
+    query.addBindValue(page_);
+    query.addBindValue(rows_.size());
+    QVector<QVector<QVariant>> rows;
+    if (query.exec()) {
+        const int columns = int(spec_.columns.size());
+        while (query.next()) {
+            QVector<QVariant>& row = rows.emplace_back(columns);
+            for (int c = 0; c < columns; ++c)
+                row[c] = query.value(c);
+        }
+    }
+    // A row that cannot be read (a damaged file, the time budget) ends the table early; the
+    // error says so, or it would just look shorter than it is.
     const QSqlError error = query.lastError();
-    setQuery(std::move(query));
+    more_ = !error.isValid() && rows.size() == page_;
+    page_ = std::min(page_ * 2, 1 << 16);
     noteError(error);
-    for (int i = 0; i < spec_.columns.size(); ++i)
-        setHeaderData(i, Qt::Horizontal, spec_.columns[i].header);
+    return rows;
+}
+
+QString SqlTableModel::firstPageSql() const {
+    QString sql = select_;
+    auto bind = [&sql](const QString& value) {
+        const int at = int(sql.indexOf(QLatin1Char('?')));
+        if (at >= 0)
+            sql.replace(at, 1, value);
+    };
+    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty()) {
+        bind(QLatin1Char('\'') +
+             likePattern(filter_).replace(QLatin1Char('\''), QStringLiteral("''")) +
+             QLatin1Char('\''));
+    }
+    bind(QString::number(kFirstPage));
+    bind(QStringLiteral("0"));
+    return sql;
+}
+
+bool SqlTableModel::canFetchMore(const QModelIndex& parent) const {
+    return !parent.isValid() && more_;
 }
 
 void SqlTableModel::fetchMore(const QModelIndex& parent) {
-    restartQueryClock();
-    QSqlQueryModel::fetchMore(parent);
-    // A row that cannot be read ends the fetch early; without this the table would just look
-    // shorter than it is.
-    noteError(query().lastError());
+    if (!canFetchMore(parent))
+        return;
+    QVector<QVector<QVariant>> rows = readPage();
+    if (rows.isEmpty())
+        return;
+    beginInsertRows({}, int(rows_.size()), int(rows_.size() + rows.size()) - 1);
+    rows_ += std::move(rows);
+    endInsertRows();
+}
+
+int SqlTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+int SqlTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(spec_.columns.size());
+}
+
+QVariant SqlTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 &&
+        section < spec_.columns.size())
+        return spec_.columns[section].header;
+    return QAbstractTableModel::headerData(section, orientation, role);
 }
 
 void SqlTableModel::noteError(const QSqlError& error) {
@@ -110,13 +176,15 @@ qint64 SqlTableModel::entryId(int row) const {
 }
 
 QVariant SqlTableModel::rawValue(int row, int column) const {
-    return QSqlQueryModel::data(index(row, column), Qt::DisplayRole);
+    if (row < 0 || row >= rows_.size() || column < 0 || column >= spec_.columns.size())
+        return {};
+    return rows_[row][column];
 }
 
 QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.column() >= spec_.columns.size())
         return {};
-    const QVariant raw = QSqlQueryModel::data(index, Qt::DisplayRole);
+    const QVariant raw = rawValue(index.row(), index.column());
     const CellFormat format = spec_.columns[index.column()].format;
     switch (role) {
         case SortRole:
@@ -146,7 +214,7 @@ QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
                     return raw;
             }
         default:
-            return QSqlQueryModel::data(index, role);
+            return {};
     }
 }
 
