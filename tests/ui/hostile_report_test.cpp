@@ -99,6 +99,27 @@ TEST_F(HostileReportTest, LineNumbersBeyondAnIntAreRefused) {
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("out of range")));
 }
 
+// Large tables are checked in ranges of rows side by side: a bad row in a later range, or
+// bad rows in several, is still found, and the first of them in table order is named.
+TEST_F(HostileReportTest, ABadRowPastTheFirstMillionIsFoundAndTheFirstNamed) {
+    const char* many =
+        "WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 2500000) "
+        "INSERT INTO run_time_entries SELECT i, 'aten::op', 0.5, 0.25 FROM n; ";
+    EXPECT_FALSE(open(mutated(
+        QStringLiteral("late.time.sqlite"),
+        (std::string(many) + "UPDATE run_time_entries SET forward_ms = -1 WHERE id = 2400000")
+            .c_str())));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("(row 2400000)")))
+        << window_.lastError().toStdString();
+    EXPECT_FALSE(
+        open(mutated(QStringLiteral("two.time.sqlite"),
+                     (std::string(many) + "UPDATE run_time_entries SET forward_ms = -1 WHERE id IN "
+                                          "(1500000, 2400000)")
+                         .c_str())));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("(row 1500000)")))
+        << window_.lastError().toStdString();
+}
+
 TEST_F(HostileReportTest, AMegabyteNameIsShownCut) {
     ASSERT_TRUE(open(mutated(QStringLiteral("long.time.sqlite"),
                              "UPDATE run_time_entries SET operation_name = "

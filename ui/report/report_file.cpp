@@ -8,6 +8,11 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
+#include <algorithm>
+#include <atomic>
+#include <future>
+#include <thread>
+#include <vector>
 
 #include "report/untrusted_sqlite.h"
 
@@ -128,70 +133,163 @@ QString checkContract(QSqlDatabase& db, const TableContract (&tables)[N]) {
     return {};
 }
 
-// Checks the rules of one table, `rules[0, count)`, in one scan (a report may hold millions of
-// frames): the first row that breaks any of them is refused, with the first rule it breaks as
-// the reason.
-QString checkValues(QSqlDatabase& db, const ValueRule* rules, size_t count) {
-    const QLatin1String table(rules[0].table);
+// The rules of one table, `rules[0, count)`, over the rows with rowid in [first, last]: one
+// scan for all of them (a report may hold millions of frames). The first row that breaks any
+// of them is refused, with the first rule it breaks as the reason.
+struct RuleGroup {
+    const ValueRule* rules;
+    size_t count;
+};
+struct RowRange {
+    size_t group;
+    qint64 first, last;
+};
+
+QString checkValues(QSqlDatabase& db, const RuleGroup& group, const RowRange& range) {
+    const QLatin1String table(group.rules[0].table);
     QStringList conditions;
-    for (size_t i = 0; i < count; ++i)
-        conditions << QStringLiteral("(%1)").arg(QLatin1String(rules[i].condition));
+    for (size_t i = 0; i < group.count; ++i)
+        conditions << QStringLiteral("(%1)").arg(QLatin1String(group.rules[i].condition));
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("SELECT rowid, %2 FROM %1 WHERE NOT (%3) LIMIT 1")
-                        .arg(table, conditions.join(QStringLiteral(", ")),
-                             conditions.join(QStringLiteral(" AND ")))))
+    query.prepare(
+        QStringLiteral("SELECT rowid, %2 FROM %1 WHERE rowid BETWEEN ? AND ? AND NOT (%3) LIMIT 1")
+            .arg(table, conditions.join(QStringLiteral(", ")),
+                 conditions.join(QStringLiteral(" AND "))));
+    query.addBindValue(range.first);
+    query.addBindValue(range.last);
+    if (!query.exec())
         return QObject::tr("table %1 cannot be read (%2)")
             .arg(table, query.lastError().databaseText());
     if (!query.next())
         return {};
     size_t broken = 0;
-    while (broken + 1 < count && query.value(int(broken) + 1).toBool())
+    while (broken + 1 < group.count && query.value(int(broken) + 1).toBool())
         ++broken;
     return QObject::tr("table %1 holds %2 (row %3)")
-        .arg(table, QCoreApplication::translate("trainscope::ui::ReportFile", rules[broken].what))
+        .arg(table,
+             QCoreApplication::translate("trainscope::ui::ReportFile", group.rules[broken].what))
         .arg(query.value(0).toLongLong());
 }
 
-// The contract, then the value rules, each table's rules in one scan (rules of a table are
-// listed together).
+// Each table's rowids cut into ranges of about a million rows (at most 64 ranges a table: a
+// hostile file may claim any rowid), so that the scans spread evenly over the threads.
+std::vector<RowRange> rowRanges(QSqlDatabase& db, const std::vector<RuleGroup>& groups,
+                                QString* problem) {
+    constexpr qint64 kRangeRows = 1 << 20;
+    std::vector<RowRange> ranges;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        QSqlQuery bounds(db);
+        // Two subqueries: SQLite reads a lone MIN or MAX of the rowid off the b-tree's edge,
+        // but scans the whole table for both in one SELECT.
+        if (!bounds.exec(QStringLiteral("SELECT (SELECT MIN(rowid) FROM %1), "
+                                        "(SELECT MAX(rowid) FROM %1)")
+                             .arg(QLatin1String(groups[g].rules[0].table))) ||
+            !bounds.next()) {
+            *problem = QObject::tr("table %1 cannot be read (%2)")
+                           .arg(QLatin1String(groups[g].rules[0].table),
+                                bounds.lastError().databaseText());
+            return {};
+        }
+        if (bounds.value(0).isNull())
+            continue;  // an empty table
+        const qint64 first = bounds.value(0).toLongLong(), last = bounds.value(1).toLongLong();
+        const qint64 span = last / 64 - first / 64 + 1;  // (last - first) / 64, without overflow
+        const qint64 step = std::max(kRangeRows, span);
+        for (qint64 at = first;; at += step) {
+            const qint64 end = last - at < step ? last : at + step - 1;
+            ranges.push_back({g, at, end});
+            if (end == last)
+                break;
+        }
+    }
+    return ranges;
+}
+
+// The ranges in turn, from a shared counter, on a connection of this thread's own. The
+// caller's time budget holds on every thread, counted from when it opened its connection (as
+// the caller's from when it opened the report): the whole check stays within one budget.
+void checkRangesOnItsOwn(const QString& path, const std::vector<RuleGroup>& groups,
+                         const std::vector<RowRange>& ranges, std::atomic<size_t>& next,
+                         std::vector<QString>& problems, int budget) {
+    setQueryBudget(budget);
+    const QString connection = newConnectionName();
+    const QString failed = openUntrusted(path, connection);
+    {
+        QSqlDatabase db = QSqlDatabase::database(connection, false);
+        for (size_t i = next++; i < ranges.size(); i = next++) {
+            restartQueryClock();
+            problems[i] =
+                failed.isEmpty() ? checkValues(db, groups[ranges[i].group], ranges[i]) : failed;
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(connection);
+}
+
+// The contract, then the value rules: each table's rules in one scan per range of rows (rules
+// of a table are listed together), the ranges checked side by side on every core. The first
+// broken rule in table and row order is the reason given, whichever scan ends first.
 template <size_t N, size_t M>
-QString checkTables(QSqlDatabase& db, const TableContract (&tables)[N],
+QString checkTables(QSqlDatabase& db, const QString& path, const TableContract (&tables)[N],
                     const ValueRule (&rules)[M]) {
     QString problem = checkContract(db, tables);
-    for (size_t first = 0; first < M && problem.isEmpty();) {
+    if (!problem.isEmpty())
+        return problem;
+    std::vector<RuleGroup> groups;
+    for (size_t first = 0; first < M;) {
         size_t end = first + 1;
         while (end < M && qstrcmp(rules[end].table, rules[first].table) == 0)
             ++end;
-        problem = checkValues(db, rules + first, end - first);
+        groups.push_back({rules + first, end - first});
         first = end;
     }
-    return problem;
+    const std::vector<RowRange> ranges = rowRanges(db, groups, &problem);
+    if (!problem.isEmpty() || ranges.empty())
+        return problem;
+    std::vector<QString> problems(ranges.size());
+    std::atomic<size_t> next{0};
+    std::vector<std::future<void>> helpers;
+    const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+    for (size_t t = 1; t < threads && t < ranges.size(); ++t)
+        helpers.push_back(std::async(std::launch::async, checkRangesOnItsOwn, std::cref(path),
+                                     std::cref(groups), std::cref(ranges), std::ref(next),
+                                     std::ref(problems), queryBudget()));
+    for (size_t i = next++; i < ranges.size(); i = next++)
+        problems[i] = checkValues(db, groups[ranges[i].group], ranges[i]);
+    for (std::future<void>& helper : helpers)
+        helper.get();
+    for (const QString& found : problems) {
+        if (!found.isEmpty())
+            return found;
+    }
+    return {};
 }
 
 // `entry_module_columns`: the columns of trainscope_entry_modules that the report's kind has.
 template <size_t N, size_t M>
-QString checkReport(QSqlDatabase& db, const TableContract (&tables)[N], const ValueRule (&rules)[M],
-                    const QStringList& names, const char* entry_module_columns) {
-    QString problem = checkTables(db, tables, rules);
+QString checkReport(QSqlDatabase& db, const QString& path, const TableContract (&tables)[N],
+                    const ValueRule (&rules)[M], const QStringList& names,
+                    const char* entry_module_columns) {
+    QString problem = checkTables(db, path, tables, rules);
     // TrainScope's own tables are optional, but the app queries them when they are there: they
     // are held to the same rules (a recursive view in place of the metadata would hang it).
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kLibraryFramesTable))) {
         const TableContract library[] = {
             {report_format::kLibraryFramesTable, "ordering, file_path, line_number, library_root"}};
-        problem = checkTables(db, library, kLibraryFrameRules);
+        problem = checkTables(db, path, library, kLibraryFrameRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kMetadataTable))) {
         const TableContract metadata[] = {{report_format::kMetadataTable, "key, value"}};
-        problem = checkTables(db, metadata, kMetadataRules);
+        problem = checkTables(db, path, metadata, kMetadataRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kPeakByModuleTable))) {
         const TableContract peak[] = {
             {report_format::kPeakByModuleTable, "module_path, kind, size_bytes"}};
-        problem = checkTables(db, peak, kPeakByModuleRules);
+        problem = checkTables(db, path, peak, kPeakByModuleRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kEntryModulesTable))) {
         const TableContract modules[] = {{report_format::kEntryModulesTable, entry_module_columns}};
-        problem = checkTables(db, modules, kEntryModuleRules);
+        problem = checkTables(db, path, modules, kEntryModuleRules);
     }
     return problem;
 }
@@ -230,12 +328,12 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
                     names << tables.value(0).toString();
                 if (names.contains(QLatin1String(report_format::kWeightEntriesTable))) {
                     kind = ReportKind::Memory;
-                    problem = checkReport(db, kMemoryTables, kMemoryRules, names,
+                    problem = checkReport(db, path, kMemoryTables, kMemoryRules, names,
                                           "entry_type, entry_id, module_path");
                 } else if (names.contains(QLatin1String(report_format::kRunTimeEntriesTable))) {
                     kind = ReportKind::Time;
-                    problem =
-                        checkReport(db, kTimeTables, kTimeRules, names, "entry_id, module_path");
+                    problem = checkReport(db, path, kTimeTables, kTimeRules, names,
+                                          "entry_id, module_path");
                 } else {
                     problem = QObject::tr(
                         "an SQLite database, but not a known report (it has no "

@@ -37,6 +37,10 @@ void setQueryBudget(int milliseconds) {
     t_query_budget_ms = milliseconds;
 }
 
+int queryBudget() {
+    return t_query_budget_ms;
+}
+
 QString openUntrusted(const QString& path, const QString& connection) {
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
     // immutable=1: SQLite reads the file as a constant, so a WAL-mode report gets no -wal or

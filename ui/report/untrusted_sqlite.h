@@ -26,5 +26,6 @@ void restartQueryClock();
 // Changes the calling thread's budget (kQueryBudgetMs until then). The tests shorten it to see
 // what a user sees when a query over a large report is stopped.
 void setQueryBudget(int milliseconds);
+int queryBudget();  // the calling thread's
 
 }  // namespace trainscope::ui
