@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "support/report_reader.h"
+#include "support/small_transformer.h"
 #include "support/toynet.h"
 #include "trainscope/report_format.h"
 #include "trainscope/run.h"
@@ -41,13 +42,7 @@ class TimelineReportTest : public ::testing::TestWithParam<std::string> {
         if (name == "toynet") {
             config = test::toynetConfig(TOYNET_PROJECT, 1);
         } else if (name == "transformer") {
-            config.model = "builtin:transformer";
-            config.params = {{"d_model", "32"},
-                             {"n_heads", "2"},
-                             {"n_layers", "2"},
-                             {"vocab", "64"},
-                             {"seq_len", "16"}};
-            config.inputs = {parseInputSpec("2x16:int64:64")};
+            config = test::smallTransformerPlan({}).config;
             config.optimizer = OptimizerKind::Adam;  // optimizer state at the peak
         } else {
             config.model = "builtin:mlp";
@@ -261,15 +256,7 @@ INSTANTIATE_TEST_SUITE_P(Models, TimelineReportTest,
 // instance name TorchScript does not keep.
 TEST(ModulePaths, NameEachOperationsModuleInstance) {
     const std::string dir = test::makeTempDir();
-    RunPlan plan;
-    plan.config.model = "builtin:transformer";
-    plan.config.params = {
-        {"d_model", "32"}, {"n_heads", "2"}, {"n_layers", "2"}, {"vocab", "64"}, {"seq_len", "16"}};
-    plan.config.inputs = {parseInputSpec("2x16:int64:64")};
-    plan.config.warmup = 1;
-    plan.config.iterations = 1;
-    plan.output = dir + "/run";
-    const RunResult result = runAndWrite(plan);
+    const RunResult result = runAndWrite(test::smallTransformerPlan(dir + "/run"));
     fs::remove_all(dir);
     std::vector<std::string> linear_modules;
     for (const RunTimeEntry& entry : result.time->entries) {
