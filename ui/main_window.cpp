@@ -209,6 +209,9 @@ bool MainWindow::openReports(const QStringList& paths) {
     // The timeline of every rank in one tab (aligned at the step), then each file's summary.
     if (!timelines.isEmpty()) {
         auto* page = new TimelinePage(timelines, browser_ ? browser_->sourcePanel() : nullptr);
+        if (browser_)  // the Time table's selection, followed into the timeline
+            connect(browser_, &ReportBrowser::operationSelected, page,
+                    &TimelinePage::selectTimedOperation);
         const int index = tabs->addTab(page, tr("Timeline"));
         tabs->setTabToolTip(index, timelines.join(QLatin1Char('\n')));
         if (!browser_)

@@ -124,6 +124,21 @@ std::vector<LiveBlockGroup> liveBlocksAt(const TimelineData& data, int64_t time_
     return result;
 }
 
+SpanRef topLevelForwardCall(const TimelineData& data, int64_t ordinal) {
+    if (data.lanes.empty() || ordinal < 0) {
+        return {};
+    }
+    // The forward thread's lane is the first: its calls come first in the file.
+    const TimelineLane& lane = data.lanes.front();
+    int64_t seen = 0;
+    for (size_t i = 0; lane.depths() > 0 && i < lane.depth_begin[1]; ++i) {
+        if (lane.spans[i].category == SpanCategory::Forward && seen++ == ordinal) {
+            return {0, int32_t(i)};
+        }
+    }
+    return {};
+}
+
 std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle) {
     auto lower = [](std::string text) {
         for (char& c : text) {

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "main_window.h"
+#include "report/sql_table_model.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
 #include "support/small_transformer.h"
@@ -22,8 +23,11 @@
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_widget.h"
 #include "trainscope/run.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
 #include "views/report_browser.h"
 #include "views/source_panel.h"
+#include "views/time_page.h"
 
 using namespace trainscope;
 using namespace trainscope::ui;
@@ -179,6 +183,26 @@ TEST_F(OwnTimelineView, TheWheelZoomsDraggingPansAndFitShowsAll) {
     QTest::keyClick(timeline, Qt::Key_0, Qt::ControlModifier);
     EXPECT_EQ(state->viewStart(), state->fullStart());
     EXPECT_EQ(state->viewEnd(), state->fullEnd());
+}
+
+TEST_F(OwnTimelineView, SelectingAnOperationInTheTimeTableSelectsItsCallInTheTimeline) {
+    EntryTableView* operations = window_.browser()->operationsView();
+    window_.browser()->tabs()->setCurrentWidget(window_.browser()->timePage());
+    SqlTableModel* model = operations->entryModel();
+    ASSERT_GT(model->rowCount(), 10);
+    const TimelineData& data = *page_->state()->ranks()[0];
+    int64_t previous_start = 0;
+    for (const int row : {0, 5, model->rowCount() - 1}) {
+        test::clickRow(operations, row);
+        const RankedSpan selected = page_->state()->selection();
+        ASSERT_TRUE(selected.valid()) << row;
+        const TimelineSpan& call = data.span(selected.span);
+        EXPECT_EQ(QString::fromStdString(data.text(call.name)), model->rawValue(row, 1).toString());
+        EXPECT_EQ(call.depth, 0);
+        EXPECT_EQ(call.category, SpanCategory::Forward);
+        EXPECT_GT(call.start_ns, previous_start) << "entries in order are calls in order";
+        previous_start = call.start_ns;
+    }
 }
 
 TEST_F(OwnTimelineView, CtrlFFindsOperationsByName) {

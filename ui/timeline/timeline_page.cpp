@@ -185,7 +185,21 @@ void TimelinePage::display(const TimelineRanksLoad& load) {
     status_->setText(tr("%1. Wheel: zoom · drag: pan · Shift+drag: zoom to a range · click: "
                         "select · click the memory curve: blocks alive then")
                          .arg(names.join(QStringLiteral(", "))));
+    if (pending_entry_ > 0)
+        selectTimedOperation(pending_entry_);
     emit loadFinished({});
+}
+
+void TimelinePage::selectTimedOperation(qint64 entry_id) {
+    if (!loaded_ || state_->ranks().isEmpty()) {
+        pending_entry_ = entry_id;
+        return;
+    }
+    const SpanRef call = topLevelForwardCall(*state_->ranks().front(), entry_id - 1);
+    if (call.valid()) {
+        state_->select({0, call});
+        state_->reveal({0, call});
+    }
 }
 
 void TimelinePage::showPeak() {
@@ -222,7 +236,9 @@ void TimelinePage::findNext() {
 
 // The call chain of a call; a backward node has none of its own and shows its forward call's.
 void TimelinePage::showCall(const RankedSpan& call) {
-    if (!call.valid())
+    // The browser's source panel shows what its visible tab chose: a selection made from the
+    // Time table is shown there already.
+    if (!call.valid() || (!own_source_panel_ && !isVisible()))
         return;
     const TimelineData& data = *state_->ranks()[call.rank];
     int32_t chain = data.span(call.span).callchain;

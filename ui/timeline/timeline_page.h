@@ -46,6 +46,9 @@ class TimelinePage : public QWidget {
     QLineEdit* findField() const { return find_; }
     QLabel* status() const { return status_; }
     void showPeak();
+    // Selects the call behind run time entry `entry_id` of the same run (the browser's Time
+    // table follows into the timeline); once read, when the timeline is still being read.
+    void selectTimedOperation(qint64 entry_id);
 
   signals:
     void loadFinished(const QString& error);  // empty: shown
@@ -72,6 +75,7 @@ class TimelinePage : public QWidget {
     QString found_text_;
     QVector<RankedSpan> found_;
     int found_index_ = -1;
+    qint64 pending_entry_ = 0;
     QFutureWatcher<TimelineRanksLoad> watcher_;
 };
 

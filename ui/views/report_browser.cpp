@@ -226,6 +226,8 @@ void ReportBrowser::followSelection(EntryTableView* view, const ReportFile& file
         source_panel_->showFrames(frames);
         if (!error.isEmpty())
             source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
+        if (table == EntryTable::Operation && time_page_ && !time_page_->grouped())
+            emit operationSelected(view->entryModel()->entryId(row));
     });
 }
 

@@ -53,6 +53,10 @@ class ReportBrowser : public QWidget {
     const std::optional<TimeSummary>& timeSummary() const { return time_summary_; }
     QString overviewText() const { return overview_text_; }
 
+  signals:
+    // An operation of the per-invocation Time table was selected (its run time entry id).
+    void operationSelected(qint64 entry_id);
+
   private:
     void applySourceFolders();
     void followSelection(EntryTableView* view, const ReportFile& file, EntryTable table);

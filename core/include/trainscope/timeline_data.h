@@ -138,6 +138,11 @@ struct LiveBlockGroup {
 };
 std::vector<LiveBlockGroup> liveBlocksAt(const TimelineData& data, int64_t time_ns);
 
+// The `ordinal`-th (from 0) top-level forward call of the thread that ran the forward pass, in
+// TrainScope's timelines: the call behind run time entry `ordinal + 1` of the same run (the
+// report's documented invariant). Invalid when there is none.
+SpanRef topLevelForwardCall(const TimelineData& data, int64_t ordinal);
+
 // Spans whose name contains `needle` (case-insensitive), in time order across lanes.
 std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle);
 
