@@ -6,7 +6,8 @@
 // A repaint is both widgets painted (QWidget::repaint, synchronous), timed from the call to its
 // return, on the offscreen platform at the default window size.
 //
-//   timeline_view [TIMELINE]   (default: generates /tmp/trainscope-large-calls.timeline.sqlite once)
+//   timeline_view [TIMELINE]
+//   (default TIMELINE: /tmp/trainscope-large-calls.timeline.sqlite, generated once)
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
