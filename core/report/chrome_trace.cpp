@@ -9,6 +9,7 @@
 #include "report/staged_file.h"
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
+#include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 
 namespace trainscope {
@@ -183,19 +184,20 @@ class TraceExport {
         };
         const bool types = columns.count("type") && db_.hasTable("ENUM_API_TYPE");
         ReadQuery calls(
-            db_, "SELECT " + stringOf(db_, "a.name") + ", " + nanosecondsOf("a.startNs") + ", " +
-                     nanosecondsOf("a.endNs") + ", a.globalTid, " +
-                     (types ? "IFNULL((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), "
-                              "'op')"
-                            : "'op'") +
-                     ", " + optional("sequenceNumber", "a.sequenceNumber") + ", " +
-                     optional("inputShapes", stringOf(db_, "a.inputShapes")) + ", " +
-                     optional("inputDtypes", stringOf(db_, "a.inputDtypes")) + ", " +
-                     (db_.hasTable("trainscope_api_modules") && columns.count("connectionId")
-                          ? "(SELECT module_path FROM trainscope_api_modules m WHERE "
-                            "m.connection_id = a.connectionId)"
-                          : "NULL") +
-                     " FROM PYTORCH_API a ORDER BY 2");
+            db_,
+            "SELECT " + stringOf(db_, "a.name") + ", " + nanosecondsOf("a.startNs") + ", " +
+                nanosecondsOf("a.endNs") + ", a.globalTid, " +
+                (types ? "IFNULL((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), "
+                         "'op')"
+                       : "'op'") +
+                ", " + optional("sequenceNumber", "a.sequenceNumber") + ", " +
+                optional("inputShapes", stringOf(db_, "a.inputShapes")) + ", " +
+                optional("inputDtypes", stringOf(db_, "a.inputDtypes")) + ", " +
+                (db_.hasTable(report_format::kApiModulesTable) && columns.count("connectionId")
+                     ? std::string("(SELECT module_path FROM ") + report_format::kApiModulesTable +
+                           " m WHERE m.connection_id = a.connectionId)"
+                     : std::string("NULL")) +
+                " FROM PYTORCH_API a ORDER BY 2");
         while (calls.step()) {
             const int64_t tid = calls.integer(3);
             main_pid_ = main_pid_ ? main_pid_ : tid >> 32;

@@ -113,22 +113,24 @@ class TimelineLoader {
     }
 
     void readPhases() {
-        if (!db_.hasTable("trainscope_phases")) {
+        if (!db_.hasTable(report_format::kPhasesTable)) {
             return;
         }
-        requireColumns(db_, "trainscope_phases", {"name", "start_ns", "end_ns"});
-        ReadQuery rows(db_, "SELECT name, start_ns, end_ns FROM trainscope_phases");
+        requireColumns(db_, report_format::kPhasesTable, {"name", "start_ns", "end_ns"});
+        ReadQuery rows(
+            db_, std::string("SELECT name, start_ns, end_ns FROM ") + report_format::kPhasesTable);
         while (rows.step()) {
             phases_.push_back({rows.text(0), rows.integer(1), rows.integer(2)});
         }
     }
 
     void readModules() {
-        if (!db_.hasTable("trainscope_api_modules")) {
+        if (!db_.hasTable(report_format::kApiModulesTable)) {
             return;
         }
-        requireColumns(db_, "trainscope_api_modules", {"connection_id", "module_path"});
-        ReadQuery rows(db_, "SELECT connection_id, module_path FROM trainscope_api_modules");
+        requireColumns(db_, report_format::kApiModulesTable, {"connection_id", "module_path"});
+        ReadQuery rows(db_, std::string("SELECT connection_id, module_path FROM ") +
+                                report_format::kApiModulesTable);
         while (rows.step()) {
             module_of_[rows.integer(0)] = intern(rows.text(1));
         }

@@ -43,6 +43,9 @@ inline constexpr char kMetadataTable[] = "trainscope_metadata";
 inline constexpr char kLibraryFramesTable[] = "trainscope_library_frames";
 inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
+// ...and TrainScope's in the timeline report.
+inline constexpr char kApiModulesTable[] = "trainscope_api_modules";
+inline constexpr char kPhasesTable[] = "trainscope_phases";
 
 // trainscope_metadata keys that the app and the CLI read back.
 inline constexpr char kProjectRootKey[] = "project_root";
