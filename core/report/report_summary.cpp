@@ -129,13 +129,7 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     if (db.hasTable("PYTORCH_API")) {
         summarizeCalls(db, s, top);
     }
-    if (db.hasTable("STEP_TIME")) {
-        ReadQuery steps(db, "SELECT id, " + nanosecondsOf("startNs") + ", " +
-                                nanosecondsOf("endNs") + " FROM STEP_TIME ORDER BY 2");
-        while (steps.step()) {
-            s.steps.push_back({steps.integer(0), steps.integer(1), steps.integer(2)});
-        }
-    }
+    s.steps = timelineSteps(db);
     summarizeMemoryOverTime(db, s, top);
     if (db.hasTable("TASK")) {
         s.device_tasks = integerOf(db, "SELECT COUNT(*) FROM TASK");

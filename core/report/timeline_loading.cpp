@@ -71,7 +71,7 @@ class TimelineLoader {
             nest(lane);
         }
         useMemory(memory.get());
-        readSteps();
+        readStepsAndRank();
         readLinks();
         indexConnections();
         return std::move(data_);
@@ -480,16 +480,8 @@ class TimelineLoader {
         return it == by_id_.end() ? std::string() : data_.strings[size_t(it->second)];
     }
 
-    void readSteps() {
-        if (!db_.hasTable("STEP_TIME")) {
-            return;
-        }
-        requireColumns(db_, "STEP_TIME", {"id", "startNs", "endNs"});
-        ReadQuery rows(db_, "SELECT id, " + nanosecondsOf("startNs") + ", " +
-                                nanosecondsOf("endNs") + " FROM STEP_TIME ORDER BY 2");
-        while (rows.step()) {
-            data_.steps.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
-        }
+    void readStepsAndRank() {
+        data_.steps = timelineSteps(db_);
         if (db_.hasTable("RANK_DEVICE_MAP") && db_.columns("RANK_DEVICE_MAP").count("rankId")) {
             ReadQuery rank(db_, "SELECT rankId FROM RANK_DEVICE_MAP LIMIT 1");
             if (rank.step() && !rank.isNull(0)) {

@@ -40,6 +40,20 @@ std::string stringOf(const ReadOnlyDb& db, const std::string& column) {
     return "IFNULL((SELECT value FROM STRING_IDS WHERE id = " + column + "), '')";
 }
 
+std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db) {
+    std::vector<TimelineStep> steps;
+    if (!db.hasTable("STEP_TIME")) {
+        return steps;
+    }
+    requireColumns(db, "STEP_TIME", {"id", "startNs", "endNs"});
+    ReadQuery rows(db, "SELECT id, " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
+                           " FROM STEP_TIME ORDER BY 2");
+    while (rows.step()) {
+        steps.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
+    }
+    return steps;
+}
+
 std::string deviceTaskName(const ReadOnlyDb& db, const std::string& task) {
     const std::set<std::string> columns = db.columns("TASK");
     std::string name = "''";

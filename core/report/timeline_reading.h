@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "report/readonly_db.h"
 #include "trainscope/report_reading.h"
@@ -20,6 +21,10 @@ void requireColumns(const ReadOnlyDb& db, const std::string& table,
 
 // An SQL expression for the text of a STRING_IDS id held in `column` ('' when it has none).
 std::string stringOf(const ReadOnlyDb& db, const std::string& column);
+
+// STEP_TIME's steps, by start (none when the file has no such table); throws trainscope::Error
+// when its columns are missing.
+std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db);
 
 // An SQL expression for the name of a TASK row (table alias `task`): its compute kernel's, else
 // its task type's, else ''.
