@@ -205,6 +205,19 @@ class TimelineLoader {
             lane.pid = pid;
             lane.tid = tid;
             lane.device = device;
+            // The ids that users see in their own tools.
+            switch (kind) {
+                case LaneKind::Thread:
+                    lane.label = "Thread " + std::to_string(tid);
+                    break;
+                case LaneKind::Cann:
+                    lane.label = "CANN " + std::to_string(tid);
+                    break;
+                case LaneKind::Device:
+                    lane.label =
+                        "Device " + std::to_string(device) + " stream " + std::to_string(tid);
+                    break;
+            }
         }
         return data_.lanes[it->second];
     }
@@ -348,12 +361,9 @@ class TimelineLoader {
             }
         }
         lane.depth_begin.push_back(spans.size());
-        if (!spans.empty()) {
-            extend(spans.front().start_ns);
-            for (const TimelineSpan& span : spans) {
-                extend(span.start_ns);
-                extend(span.end_ns);
-            }
+        for (const TimelineSpan& span : spans) {
+            extend(span.start_ns);
+            extend(span.end_ns);
         }
     }
 
@@ -515,21 +525,6 @@ class TimelineLoader {
         }
         std::sort(data_.by_connection.begin(), data_.by_connection.end(),
                   [](const auto& a, const auto& b) { return a.first < b.first; });
-        // Labels: the ids that users see in their own tools.
-        for (TimelineLane& lane : data_.lanes) {
-            switch (lane.kind) {
-                case LaneKind::Thread:
-                    lane.label = "Thread " + std::to_string(lane.tid);
-                    break;
-                case LaneKind::Cann:
-                    lane.label = "CANN " + std::to_string(lane.tid);
-                    break;
-                case LaneKind::Device:
-                    lane.label = "Device " + std::to_string(lane.device) + " stream " +
-                                 std::to_string(lane.tid);
-                    break;
-            }
-        }
     }
 
     struct TupleHash {
