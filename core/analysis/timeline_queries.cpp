@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <tuple>
 
 #include "trainscope/timeline_data.h"
 
@@ -60,8 +61,11 @@ std::vector<SpanRef> linkedSpans(const TimelineData& data, SpanRef ref) {
             }
         }
     }
-    std::sort(linked.begin(), linked.end(),
-              [&](SpanRef a, SpanRef b) { return data.span(a).start_ns < data.span(b).start_ns; });
+    // By start, then by place: a total order, so that unique() meets every repeat.
+    std::sort(linked.begin(), linked.end(), [&](SpanRef a, SpanRef b) {
+        return std::make_tuple(data.span(a).start_ns, a.lane, a.index) <
+               std::make_tuple(data.span(b).start_ns, b.lane, b.index);
+    });
     linked.erase(std::unique(linked.begin(), linked.end()), linked.end());
     return linked;
 }
@@ -98,25 +102,16 @@ std::vector<LiveBlockGroup> liveBlocksAt(const TimelineData& data, int64_t time_
         group.operation = it->name;
         group.module = module;
         group.bytes += it->size;
-        group.blocks.push_back(size_t(it - data.blocks.begin()));
-        group.calls.push_back(call);
+        group.blocks.push_back({size_t(it - data.blocks.begin()), call});
     }
     std::vector<LiveBlockGroup> result;
     for (auto& entry : groups) {
         LiveBlockGroup& group = entry.second;
-        std::vector<size_t> order(group.blocks.size());
-        for (size_t i = 0; i < order.size(); ++i) {
-            order[i] = i;
-        }
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return data.blocks[group.blocks[a]].size > data.blocks[group.blocks[b]].size;
-        });
-        LiveBlockGroup sorted{group.operation, group.module, group.bytes, {}, {}};
-        for (size_t i : order) {
-            sorted.blocks.push_back(group.blocks[i]);
-            sorted.calls.push_back(group.calls[i]);
-        }
-        result.push_back(std::move(sorted));
+        std::stable_sort(group.blocks.begin(), group.blocks.end(),
+                         [&](const LiveBlock& a, const LiveBlock& b) {
+                             return data.blocks[a.block].size > data.blocks[b.block].size;
+                         });
+        result.push_back(std::move(group));
     }
     std::stable_sort(
         result.begin(), result.end(),

@@ -128,9 +128,9 @@ TEST_F(OwnTimeline, BlocksAliveAtThePeakAreWhatSqlFindsWithModulesAndFrames) {
     for (const LiveBlockGroup& group : groups) {
         bytes += group.bytes;
         blocks += int64_t(group.blocks.size());
-        for (const SpanRef call : group.calls) {
+        for (const LiveBlock& live : group.blocks) {
             with_module += group.module != kNoString;
-            with_frames += call.valid() && data_->span(call).callchain >= 0;
+            with_frames += live.call.valid() && data_->span(live.call).callchain >= 0;
         }
     }
     const ReportReader db(*path_);

@@ -70,15 +70,15 @@ void LiveBlocksView::showMoment() {
             auto callData = [rank](SpanRef call) {
                 return QVariant(QList<QVariant>{rank, call.lane, call.index});
             };
-            parent->setData(0, kCallRole, callData(group.calls.front()));
+            parent->setData(0, kCallRole, callData(group.blocks.front().call));
             for (size_t i = 0; i < group.blocks.size() && i < size_t(kShownBlocks); ++i) {
-                const MemoryBlock& block = data.blocks[group.blocks[i]];
+                const MemoryBlock& block = data.blocks[group.blocks[i].block];
                 auto* child = new QTreeWidgetItem(
                     parent, {formatBytes(block.size), QString(), operation, module,
                              formatDuration(block.allocated_ns - offset),
                              block.freed() ? formatDuration(block.released_ns - offset)
                                            : tr("never freed")});
-                child->setData(0, kCallRole, callData(group.calls[i]));
+                child->setData(0, kCallRole, callData(group.blocks[i].call));
             }
             if (group.blocks.size() > size_t(kShownBlocks))
                 new QTreeWidgetItem(parent,

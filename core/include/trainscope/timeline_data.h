@@ -129,12 +129,15 @@ SpanRef allocatingCall(const TimelineData& data, const MemoryBlock& block);
 
 // The blocks alive at `time_ns` (allocated at or before, released after), grouped by the
 // operation and module of their allocating call, largest group first, blocks largest first.
+struct LiveBlock {
+    size_t block = 0;  // index into TimelineData::blocks
+    SpanRef call;      // its allocating call (invalid: unknown)
+};
 struct LiveBlockGroup {
     int32_t operation = kNoString;
     int32_t module = kNoString;
     int64_t bytes = 0;
-    std::vector<size_t> blocks;  // indices into TimelineData::blocks
-    std::vector<SpanRef> calls;  // each block's allocating call (invalid: unknown)
+    std::vector<LiveBlock> blocks;
 };
 std::vector<LiveBlockGroup> liveBlocksAt(const TimelineData& data, int64_t time_ns);
 
