@@ -86,24 +86,14 @@ void MemoryCurveWidget::paintEvent(QPaintEvent*) {
     for (int rank = 0; rank < state_->ranks().size(); ++rank)
         paintCurves(painter, rank, axis, plot, bytes_per_pixel);
     painter.setPen(palette().color(QPalette::WindowText));
-    for (const Tick& tick : ticksOf(axis)) {
-        const double x = axis.toX(tick.ns);
-        painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
-        painter.drawText(QPointF(x + 3, plot.bottom() + 15), tick.label);
-    }
+    drawTicks(painter, axis, plot.bottom(), plot.bottom() + 4, plot.bottom() + 15);
 
     // Legend.
     painter.setPen(palette().color(QPalette::WindowText));
     painter.drawText(QRect(4, plot.top() + 22, kGutterWidth - 10, 60),
                      Qt::AlignRight | Qt::AlignTop,
                      tr("allocated (filled)\nreserved (line)\nactive (dotted)"));
-    if (const auto moment = state_->moment()) {
-        const double x = axis.toX(*moment);
-        if (x >= axis.left) {
-            painter.setPen(QPen(QColor(0xd6, 0x27, 0x28), 1, Qt::DashLine));
-            painter.drawLine(QPointF(x, 0), QPointF(x, height()));
-        }
-    }
+    drawMoment(painter, axis, state_->moment(), 0, height());
     last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
 }
 
@@ -157,8 +147,8 @@ void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis&
     const double x = axis.toX(peak.timestamp_ns - offset);
     if (x >= plot.left() && x <= plot.right()) {
         const QPointF top(x, yOf(peak.total_allocated));
-        painter.setPen(QPen(QColor(0xd6, 0x27, 0x28), 1.5));
-        painter.setBrush(QColor(0xd6, 0x27, 0x28));
+        painter.setPen(QPen(markColor(), 1.5));
+        painter.setBrush(markColor());
         painter.drawEllipse(top, 3.5, 3.5);
         const QString label = tr("peak %1").arg(formatBytes(peak.total_allocated));
         const int text_width = painter.fontMetrics().horizontalAdvance(label);

@@ -2,6 +2,7 @@
 
 #include <QLocale>
 #include <QObject>
+#include <QPainter>
 #include <cmath>
 
 #include "timeline/timeline_view_state.h"
@@ -54,6 +55,30 @@ QColor categoryColor(SpanCategory category) {
             return QColor(0xe1, 0x57, 0x59);
     }
     return Qt::gray;
+}
+
+QColor markColor() {
+    return QColor(0xd6, 0x27, 0x28);
+}
+
+void drawTicks(QPainter& painter, const TimeAxis& axis, double mark_from, double mark_to,
+               double label_y) {
+    for (const Tick& tick : ticksOf(axis)) {
+        const double x = axis.toX(tick.ns);
+        painter.drawLine(QPointF(x, mark_from), QPointF(x, mark_to));
+        painter.drawText(QPointF(x + 3, label_y), tick.label);
+    }
+}
+
+void drawMoment(QPainter& painter, const TimeAxis& axis, const std::optional<int64_t>& moment,
+                double top, double bottom) {
+    if (!moment)
+        return;
+    const double x = axis.toX(*moment);
+    if (x < axis.left)
+        return;
+    painter.setPen(QPen(markColor(), 1, Qt::DashLine));
+    painter.drawLine(QPointF(x, top), QPointF(x, bottom));
 }
 
 }  // namespace trainscope::ui

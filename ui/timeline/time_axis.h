@@ -6,6 +6,7 @@
 #include <QString>
 #include <QVector>
 #include <cstdint>
+#include <optional>
 
 #include "trainscope/timeline_data.h"
 
@@ -38,5 +39,14 @@ QVector<Tick> ticksOf(const TimeAxis& axis, int spacing = 90);
 QString formatDuration(int64_t ns);
 
 QColor categoryColor(SpanCategory category);
+// What draws the eye: the peak, the moment, the partners of the selection, the slowest rank.
+QColor markColor();
+
+// The ruler's ticks: a mark from y = mark_from to mark_to at each, its label at label_y.
+void drawTicks(QPainter& painter, const TimeAxis& axis, double mark_from, double mark_to,
+               double label_y);
+// The chosen moment, when there is one in view: a dashed line from y = top to bottom.
+void drawMoment(QPainter& painter, const TimeAxis& axis, const std::optional<int64_t>& moment,
+                double top, double bottom);
 
 }  // namespace trainscope::ui

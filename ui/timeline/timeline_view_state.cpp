@@ -66,13 +66,12 @@ void TimelineViewState::reveal(const RankedSpan& span) {
     const TimelineSpan& s = ranks_[span.rank]->span(span.span);
     const int64_t start = toAligned(span.rank, s.start_ns), end = toAligned(span.rank, s.end_ns);
     const int64_t width = view_end_ - view_start_;
-    if (end - start < width / 2) {
-        const int64_t middle = start + (end - start) / 2;
-        setVisibleRange(middle - width / 2, middle - width / 2 + width);
-    } else {
-        const int64_t margin = (end - start) / 10 + 1;
-        setVisibleRange(start - margin, end + margin);
+    if (end - start >= width / 2) {
+        zoomTo(span);
+        return;
     }
+    const int64_t middle = start + (end - start) / 2;
+    setVisibleRange(middle - width / 2, middle - width / 2 + width);
 }
 
 void TimelineViewState::zoomTo(const RankedSpan& span) {

@@ -101,16 +101,10 @@ void TimelineWidget::paintEvent(QPaintEvent* event) {
     }
     if (state_->selection().valid()) {
         for (const RankedSpan& partner : state_->partners())
-            outline(painter, partner, axis, QColor(0xd6, 0x27, 0x28));
+            outline(painter, partner, axis, markColor());
         outline(painter, state_->selection(), axis, palette().color(QPalette::Highlight));
     }
-    if (const auto moment = state_->moment()) {
-        const double x = axis.toX(*moment);
-        if (x >= axis.left) {
-            painter.setPen(QPen(QColor(0xd6, 0x27, 0x28), 1, Qt::DashLine));
-            painter.drawLine(QPointF(x, kRulerHeight), QPointF(x, height()));
-        }
-    }
+    drawMoment(painter, axis, state_->moment(), kRulerHeight, height());
     paintHeaders(painter);
     paintRuler(painter, axis);
     if (banding_) {
@@ -134,7 +128,7 @@ void TimelineWidget::paintRow(QPainter& painter, const Row& row, const TimeAxis&
     }
     if (lane.depths() == 0)
         return;
-    const int64_t offset = lane.spans.empty() ? 0 : data.alignment_ns();
+    const int64_t offset = data.alignment_ns();
     const size_t end = lane.depth_begin[size_t(row.depth) + 1];
     size_t i = firstSpanEndingAfter(lane, row.depth, axis.start + offset);
     const QFontMetrics metrics = painter.fontMetrics();
@@ -168,34 +162,33 @@ void TimelineWidget::paintRow(QPainter& painter, const Row& row, const TimeAxis&
     }
 }
 
+const TimelineWidget::Row* TimelineWidget::rowOf(const RankedSpan& span) const {
+    const int depth = state_->ranks()[span.rank]->span(span.span).depth;
+    for (const Row& row : rows_) {
+        if (row.rank == span.rank && row.lane == span.span.lane && row.depth == depth)
+            return &row;
+    }
+    return nullptr;
+}
+
 void TimelineWidget::outline(QPainter& painter, const RankedSpan& span, const TimeAxis& axis,
                              const QColor& color) {
-    for (const Row& row : rows_) {
-        if (row.rank != span.rank || row.lane != span.span.lane)
-            continue;
-        const TimelineData& data = *state_->ranks()[span.rank];
-        const TimelineSpan& s = data.span(span.span);
-        if (row.depth != s.depth)
-            continue;
-        const double x0 = axis.toX(state_->toAligned(span.rank, s.start_ns));
-        const double x1 = axis.toX(state_->toAligned(span.rank, s.end_ns));
-        painter.setPen(QPen(color, 2));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(QRectF(std::max(x0, double(axis.left)) - 1, row.y,
-                                std::max(2.0, std::min(x1, double(width())) - x0) + 2, kRowHeight));
+    const Row* row = rowOf(span);
+    if (!row)
         return;
-    }
+    const TimelineSpan& s = state_->ranks()[span.rank]->span(span.span);
+    const double x0 = axis.toX(state_->toAligned(span.rank, s.start_ns));
+    const double x1 = axis.toX(state_->toAligned(span.rank, s.end_ns));
+    painter.setPen(QPen(color, 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(std::max(x0, double(axis.left)) - 1, row->y,
+                            std::max(2.0, std::min(x1, double(width())) - x0) + 2, kRowHeight));
 }
 
 void TimelineWidget::paintRuler(QPainter& painter, const TimeAxis& axis) {
     painter.fillRect(QRect(0, 0, width(), kRulerHeight + kStepBandHeight), palette().window());
-    painter.fillRect(QRect(0, kRulerHeight + kStepBandHeight, kGutterWidth, 0), palette().window());
     painter.setPen(palette().color(QPalette::WindowText));
-    for (const Tick& tick : ticksOf(axis)) {
-        const double x = axis.toX(tick.ns);
-        painter.drawLine(QPointF(x, kRulerHeight - 6), QPointF(x, kRulerHeight));
-        painter.drawText(QPointF(x + 3, kRulerHeight - 8), tick.label);
-    }
+    drawTicks(painter, axis, kRulerHeight - 6, kRulerHeight, kRulerHeight - 8);
     painter.drawLine(0, kRulerHeight, width(), kRulerHeight);
     // The step band: each rank's steps (aligned, they coincide at their starts).
     const TimelineRanks& ranks = state_->ranks();
@@ -227,7 +220,7 @@ void TimelineWidget::paintHeaders(QPainter& painter) {
         bold.setBold(true);
         painter.save();
         painter.setFont(bold);
-        painter.setPen(header.rank == slowest_rank_ ? QColor(0xd6, 0x27, 0x28)
+        painter.setPen(header.rank == slowest_rank_ ? markColor()
                                                     : palette().color(QPalette::Text));
         painter.drawText(box.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                          titles.value(header.rank));
@@ -251,22 +244,18 @@ QStringList TimelineWidget::rankTitles() const {
 }
 
 QPoint TimelineWidget::pointOf(const RankedSpan& span) const {
-    if (!span.valid())
+    const Row* row = span.valid() ? rowOf(span) : nullptr;
+    if (!row)
         return {};
     const TimeAxis axis(*state_, width());
     const TimelineSpan& s = state_->ranks()[span.rank]->span(span.span);
-    for (const Row& row : rows_) {
-        if (row.rank == span.rank && row.lane == span.span.lane && row.depth == s.depth) {
-            const double x0 =
-                std::max(double(axis.left), axis.toX(state_->toAligned(span.rank, s.start_ns)));
-            const double x1 =
-                std::min(double(width() - 1), axis.toX(state_->toAligned(span.rank, s.end_ns)));
-            if (x1 < x0)
-                return {};
-            return QPoint(int((x0 + x1) / 2), row.y + kRowHeight / 2);
-        }
-    }
-    return {};
+    const double x0 =
+        std::max(double(axis.left), axis.toX(state_->toAligned(span.rank, s.start_ns)));
+    const double x1 =
+        std::min(double(width() - 1), axis.toX(state_->toAligned(span.rank, s.end_ns)));
+    if (x1 < x0)
+        return {};
+    return QPoint(int((x0 + x1) / 2), row->y + kRowHeight / 2);
 }
 
 RankedSpan TimelineWidget::spanAt(const QPoint& point) const {

@@ -57,6 +57,7 @@ class TimelineWidget : public QWidget {
     };
     void rebuildRows();
     const Row* rowAt(int y) const;
+    const Row* rowOf(const RankedSpan& span) const;  // the row a call is drawn in
     void paintRow(QPainter& painter, const Row& row, const TimeAxis& axis);
     void paintRuler(QPainter& painter, const TimeAxis& axis);
     void paintHeaders(QPainter& painter);
