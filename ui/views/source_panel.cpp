@@ -127,35 +127,31 @@ void SourcePanel::showFrame(int row) {
         return;
     }
     const FrameRow& frame = shown_[row];
+    QString error;
     if (frame.isLibrary() && !libraries_allowed_) {
-        viewer_->clearFile();
-        location_->setText(tr("%1:%2 is library code in %3, a folder this report names; allow "
-                              "the report's source folders to show it.")
-                               .arg(frame.file_path)
-                               .arg(frame.line_number)
-                               .arg(frame.library_root));
-        return;
-    }
-    if (frame.isLibrary() &&
-        !QFileInfo(QDir(frame.library_root).filePath(frame.file_path)).isFile()) {
-        viewer_->clearFile();
-        location_->setText(tr("%1:%2 is not on this machine (it was in %3 where the report was "
-                              "recorded).")
-                               .arg(frame.file_path)
-                               .arg(frame.line_number)
-                               .arg(frame.library_root));
-        return;
-    }
-    const ResolvedSource source =
-        resolveSource(frame.isLibrary() ? frame.library_root : root_, frame.file_path);
-    QString error = source.error;
-    if (error.isEmpty() && viewer_->showFile(source.path, frame.line_number, &error)) {
-        location_->setText(
-            frame.isLibrary()
-                ? tr("%1:%2 (library code, read-only)").arg(source.path).arg(frame.line_number)
-                : QStringLiteral("%1:%2").arg(source.path).arg(frame.line_number));
-        open_in_editor_->setEnabled(!frame.isLibrary());
-        return;
+        error = tr("%1:%2 is library code in %3, a folder this report names; allow the report's "
+                   "source folders to show it.")
+                    .arg(frame.file_path)
+                    .arg(frame.line_number)
+                    .arg(frame.library_root);
+    } else if (frame.isLibrary() &&
+               !QFileInfo(QDir(frame.library_root).filePath(frame.file_path)).isFile()) {
+        error = tr("%1:%2 is not on this machine (it was in %3 where the report was recorded).")
+                    .arg(frame.file_path)
+                    .arg(frame.line_number)
+                    .arg(frame.library_root);
+    } else {
+        const ResolvedSource source =
+            resolveSource(frame.isLibrary() ? frame.library_root : root_, frame.file_path);
+        error = source.error;
+        if (error.isEmpty() && viewer_->showFile(source.path, frame.line_number, &error)) {
+            location_->setText(
+                frame.isLibrary()
+                    ? tr("%1:%2 (library code, read-only)").arg(source.path).arg(frame.line_number)
+                    : QStringLiteral("%1:%2").arg(source.path).arg(frame.line_number));
+            open_in_editor_->setEnabled(!frame.isLibrary());
+            return;
+        }
     }
     viewer_->clearFile();
     location_->setText(error);
