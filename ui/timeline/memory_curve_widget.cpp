@@ -153,7 +153,15 @@ void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis&
         const QString label = tr("peak %1").arg(formatBytes(peak.total_allocated));
         const int text_width = painter.fontMetrics().horizontalAdvance(label);
         const double text_x = x + 6 + text_width > plot.right() ? x - 6 - text_width : x + 6;
-        painter.drawText(QPointF(text_x, std::max(double(plot.top() + 12), top.y() + 4)), label);
+        const double baseline = std::max(double(plot.top() + 12), top.y() + 4);
+        // On a backing of the plot's colour: the curve's top edge runs through the label.
+        const QFontMetrics metrics = painter.fontMetrics();
+        QColor backing = palette().color(QPalette::Base);
+        backing.setAlpha(210);
+        painter.fillRect(
+            QRectF(text_x - 2, baseline - metrics.ascent(), text_width + 4, metrics.height()),
+            backing);
+        painter.drawText(QPointF(text_x, baseline), label);
     }
 }
 

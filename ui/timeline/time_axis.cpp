@@ -1,5 +1,6 @@
 #include "timeline/time_axis.h"
 
+#include <QFontMetrics>
 #include <QLocale>
 #include <QObject>
 #include <QPainter>
@@ -26,7 +27,7 @@ QVector<Tick> ticksOf(const TimeAxis& axis, int spacing) {
     int64_t ns = axis.start >= 0 ? (axis.start + whole - 1) / whole * whole
                                  : -((-axis.start) / whole * whole);
     for (; ns <= axis.end && ticks.size() < 1000; ns += whole)
-        ticks.push_back({ns, formatDuration(ns)});
+        ticks.push_back({ns, ns == 0 ? QStringLiteral("0") : formatDuration(ns)});
     return ticks;
 }
 
@@ -63,10 +64,13 @@ QColor markColor() {
 
 void drawTicks(QPainter& painter, const TimeAxis& axis, double mark_from, double mark_to,
                double label_y) {
+    const double right = axis.left + axis.width;
     for (const Tick& tick : ticksOf(axis)) {
         const double x = axis.toX(tick.ns);
         painter.drawLine(QPointF(x, mark_from), QPointF(x, mark_to));
-        painter.drawText(QPointF(x + 3, label_y), tick.label);
+        // A label that would be cut at the right edge is left out: "1" for "14 ms" misleads.
+        if (x + 3 + painter.fontMetrics().horizontalAdvance(tick.label) <= right)
+            painter.drawText(QPointF(x + 3, label_y), tick.label);
     }
 }
 

@@ -33,7 +33,7 @@ struct Tick {
     int64_t ns;
     QString label;
 };
-// Ruler ticks at 1, 2 or 5 × 10^k ns, at least `spacing` pixels apart.
+// Ruler ticks at 1, 2 or 5 × 10^k ns, at least `spacing` pixels apart; the one at 0 reads "0".
 QVector<Tick> ticksOf(const TimeAxis& axis, int spacing = 90);
 // "12.345 ms", "850 µs", "120 ns": a duration in the unit that reads best.
 QString formatDuration(int64_t ns);
@@ -42,7 +42,8 @@ QColor categoryColor(SpanCategory category);
 // What draws the eye: the peak, the moment, the partners of the selection, the slowest rank.
 QColor markColor();
 
-// The ruler's ticks: a mark from y = mark_from to mark_to at each, its label at label_y.
+// The ruler's ticks: a mark from y = mark_from to mark_to at each, its label at label_y unless
+// the right edge would cut it.
 void drawTicks(QPainter& painter, const TimeAxis& axis, double mark_from, double mark_to,
                double label_y);
 // The chosen moment, when there is one in view: a dashed line from y = top to bottom.
