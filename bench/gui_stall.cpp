@@ -20,37 +20,6 @@
 
 namespace {
 
-// Records the worst lateness of a periodic timer while it runs.
-class StallMeter {
-  public:
-    static constexpr int kIntervalMs = 10;
-    StallMeter() {
-        timer_.setTimerType(Qt::PreciseTimer);
-        timer_.setInterval(kIntervalMs);
-        QObject::connect(&timer_, &QTimer::timeout, [this] {
-            const double now = clock_.nsecsElapsed() / 1e6;
-            worst_ms_ = std::max(worst_ms_, now - last_ms_ - kIntervalMs);
-            last_ms_ = now;
-        });
-    }
-    void start() {
-        clock_.start();
-        last_ms_ = 0;
-        worst_ms_ = 0;
-        timer_.start();
-    }
-    double stop() {
-        timer_.stop();
-        return worst_ms_;
-    }
-
-  private:
-    QTimer timer_;
-    QElapsedTimer clock_;
-    double last_ms_ = 0;
-    double worst_ms_ = 0;
-};
-
 trainscope::ui::RunRequest mlpRequest(const QString& folder, int iterations) {
     trainscope::ui::RunRequest request;
     request.config.model = "builtin:mlp";
@@ -70,7 +39,7 @@ int main(int argc, char** argv) {
     window.show();
     QApplication::processEvents();
 
-    StallMeter meter;
+    trainscope::bench::StallMeter meter;
     meter.start();
     window.startRun(mlpRequest(runs.path(), 5));
     QElapsedTimer run_clock;

@@ -3,6 +3,7 @@
 // under 2 s, the process staying under 400 MB; and the first screen of each sort, filter,
 // grouping and by-source-line view comes within 1.5x of the sqlite3 command-line tool running
 // the same SQL. "Usable" means painted: both tabs are rendered with their rows, not just queued.
+// Meanwhile the GUI event loop never stalls 50 ms or more: the reading is on the run's thread.
 //
 //   report_open [REPORT [ENTRIES]]   (default: /tmp/trainscope-large.time.sqlite, 1,000,000
 //                                     entries; a missing REPORT is generated once)
@@ -59,11 +60,24 @@ int main(int argc, char** argv) {
     QApplication::processEvents();
     const double before_mib = trainscope::bench::peakResidentMiB();
 
+    // The GUI thread's longest stall while the run reads (the paints excluded: they are the
+    // GUI thread's own work): no SQL runs on it.
+    trainscope::bench::StallMeter meter;
+    double worst_stall_ms = 0;
+    auto whileReading = [&](const std::function<bool()>& done) {
+        meter.start();
+        trainscope::bench::spinUntil(done);
+        worst_stall_ms = std::max(worst_stall_ms, meter.stop());
+    };
     trainscope::ui::ReportBrowser* browser = nullptr;
     const double open_s = secondsOf([&] {
-        if (!window.openReports({path}))
-            return;
+        window.openReports({path});
+        whileReading([&] { return !window.opening(); });
         browser = window.browser();
+        if (!browser)
+            return;
+        // The overview's totals, charts and the operations' first page are read.
+        whileReading([&] { return !browser->run().busy(); });
         window.grab();  // paints the overview
         browser->tabs()->setCurrentWidget(browser->timePage());
         window.grab();  // paints the operations table
@@ -102,6 +116,7 @@ int main(int argc, char** argv) {
                        const std::function<trainscope::ui::SqlTableModel*()> shown) {
         const double app_s = secondsOf([&] {
             work();
+            whileReading([&] { return !shown()->busy(); });
             window.grab();
         });
         screens.push_back({what, app_s, sqlite3Seconds(shown())});
@@ -124,6 +139,9 @@ int main(int argc, char** argv) {
     bool met = trainscope::bench::report("open to painted overview and operations table", open_s,
                                          "s", 2.0, "< 2 s");
     std::printf("  ratio to target: %.2f\n", open_s / 2.0);
+    met &= trainscope::bench::report("longest GUI event-loop stall while reading", worst_stall_ms,
+                                     "ms", 50.0, "< 50 ms");
+    std::printf("  ratio to target: %.2f\n", worst_stall_ms / 50.0);
     met &= trainscope::bench::report("peak resident memory of the process", peak_mib, "MiB",
                                      400.0 * 1000 * 1000 / 1048576.0, "< 400 MB");
     std::printf("  ratio to target: %.2f\n", peak_mib * 1048576.0 / 400e6);

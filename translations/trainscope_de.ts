@@ -394,6 +394,13 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::ChartSlot</name>
+    <message>
+        <source>Reading the largest entries…</source>
+        <translation>Die größten Einträge werden gelesen…</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::LiveBlocksView</name>
     <message>
         <source>Click the memory curve, or Peak, to list the blocks alive then.</source>
@@ -545,6 +552,10 @@
     <message>
         <source>Summary of %1</source>
         <translation>Zusammenfassung von %1</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet…</translation>
     </message>
 </context>
 <context>
@@ -882,6 +893,17 @@ aktiv (gepunktet)</translation>
     <message>
         <source>a module path that is not text</source>
         <translation>einen Modulpfad, der kein Text ist</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ReportRun</name>
+    <message>
+        <source>the report is not open</source>
+        <translation>der Bericht ist nicht geöffnet</translation>
+    </message>
+    <message>
+        <source>Not opened %1: a window shows one run, and %2 is already its report of that kind.</source>
+        <translation>%1 nicht geöffnet: Ein Fenster zeigt einen Lauf, und %2 ist bereits dessen Bericht dieser Art.</translation>
     </message>
 </context>
 <context>

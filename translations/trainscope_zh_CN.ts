@@ -394,6 +394,13 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::ChartSlot</name>
+    <message>
+        <source>Reading the largest entries…</source>
+        <translation>正在读取最大的条目…</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::LiveBlocksView</name>
     <message>
         <source>Click the memory curve, or Peak, to list the blocks alive then.</source>
@@ -545,6 +552,10 @@
     <message>
         <source>Summary of %1</source>
         <translation>%1 摘要</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
     </message>
 </context>
 <context>
@@ -882,6 +893,17 @@ active (dotted)</source>
     <message>
         <source>a module path that is not text</source>
         <translation>不是文本的模块路径</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ReportRun</name>
+    <message>
+        <source>the report is not open</source>
+        <translation>报告未打开</translation>
+    </message>
+    <message>
+        <source>Not opened %1: a window shows one run, and %2 is already its report of that kind.</source>
+        <translation>未打开 %1：一个窗口只显示一次运行，而 %2 已是该运行的同类报告。</translation>
     </message>
 </context>
 <context>

@@ -14,53 +14,17 @@
 #include <QProgressBar>
 #include <QPushButton>
 
-#include "report/report_file.h"
+#include "report/report_run.h"
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
-#include "trainscope/report_format.h"
-#include "trainscope/report_reading.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
 
 namespace trainscope::ui {
-namespace {
-
-const QString kMemorySuffix = QLatin1String(report_format::kMemorySuffix);
-const QString kTimeSuffix = QLatin1String(report_format::kTimeSuffix);
-
-// Whether a file is a timeline (seed 003's tables), from its table names; for a file that
-// cannot be read, ReportFile's message says why.
-bool isTimeline(const QString& path) {
-    try {
-        return reportFileKind(path.toStdString()) == ReportFileKind::Timeline;
-    } catch (const std::exception&) {
-        return false;
-    }
-}
-
-// The other reports of the same run: PREFIX.memory.sqlite, PREFIX.time.sqlite and
-// PREFIX.timeline.sqlite come together, whichever of them is opened.
-QStringList siblingsOf(const QString& path) {
-    const QString suffixes[] = {kMemorySuffix, kTimeSuffix,
-                                QLatin1String(report_format::kTimelineSuffix)};
-    for (const QString& suffix : suffixes) {
-        if (!path.endsWith(suffix))
-            continue;
-        QStringList siblings;
-        for (const QString& other : suffixes) {
-            if (other != suffix)
-                siblings << path.chopped(suffix.size()) + other;
-        }
-        return siblings;
-    }
-    return {};
-}
-
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -162,44 +126,41 @@ void MainWindow::chooseAndOpen() {
         openReports(paths);
 }
 
-bool MainWindow::openReports(const QStringList& paths) {
-    QStringList wanted;
-    for (const QString& path : paths) {
-        wanted << path;
-        for (const QString& sibling : siblingsOf(path)) {
-            if (QFileInfo::exists(sibling))
-                wanted << sibling;
-        }
+void MainWindow::openReports(const QStringList& paths) {
+    delete opening_;  // stops its reading within milliseconds
+    opening_ = new ReportRun(paths, this);
+    connect(opening_, &ReportRun::opened, this, &MainWindow::showRun);
+    QStringList names;
+    for (const QString& path : paths)
+        names << QFileInfo(path).fileName();
+    statusBar()->showMessage(tr("Opening %1…").arg(names.join(QStringLiteral(", "))));
+}
+
+void MainWindow::showRun() {
+    ReportRun* run = opening_;
+    opening_ = nullptr;
+    const RunContents contents = run->contents();
+    if (!contents.errors.isEmpty())
+        showError(contents.errors.join(QLatin1Char('\n')));
+    else
+        statusBar()->clearMessage();
+    if (contents.isEmpty()) {
+        run->deleteLater();  // it is still emitting opened()
+        emit reportsOpened(false);
+        return;
     }
-    wanted.removeDuplicates();  // a run's two reports given together, or a path given twice
-    std::unique_ptr<ReportFile> memory, time;
-    QStringList errors, timelines;
-    for (const QString& path : wanted) {
-        QString error;
-        auto report = ReportFile::open(path, &error);
-        if (report)
-            (report->kind() == ReportKind::Memory ? memory : time) = std::move(report);
-        else if (isTimeline(path))  // ReportFile reads memory and run time reports only
-            timelines << path;
-        else
-            errors << error;
-    }
-    if (!errors.isEmpty())
-        showError(errors.join(QLatin1Char('\n')));
-    if (!memory && !time && timelines.isEmpty())
-        return false;
 
     // The browser, with a tab for each timeline; timelines alone (torch_npu's databases, one
     // per rank) in tabs of their own.
     QTabWidget* tabs = nullptr;
-    QStringList opened;
-    if (memory || time) {
-        browser_ = new ReportBrowser(std::move(memory), std::move(time), this);
+    if (contents.memory || contents.time) {
+        run->setParent(nullptr);
+        browser_ = new ReportBrowser(std::unique_ptr<ReportRun>(run), this);
         timelines_ = nullptr;
         tabs = browser_->tabs();
-        opened = browser_->paths();
         setCentralWidget(browser_);
     } else {
+        run->deleteLater();  // the timeline pages read their files themselves
         browser_ = nullptr;
         timelines_ = tabs = new QTabWidget;
         setCentralWidget(tabs);
@@ -207,6 +168,7 @@ bool MainWindow::openReports(const QStringList& paths) {
     welcome_ = nullptr;
     project_root_action_->setEnabled(browser_ != nullptr);
     // The timeline of every rank in one tab (aligned at the step), then each file's summary.
+    const QStringList& timelines = contents.timelines;
     if (!timelines.isEmpty()) {
         auto* page = new TimelinePage(timelines, browser_ ? browser_->sourcePanel() : nullptr);
         if (browser_)  // the Time table's selection, followed into the timeline
@@ -220,21 +182,23 @@ bool MainWindow::openReports(const QStringList& paths) {
     for (const QString& path : timelines)
         tabs->addTab(new TimelineSummaryPage(path),
                      tr("Summary of %1").arg(QFileInfo(path).fileName()));
-    opened += timelines;
-    // File names in the message: two full paths do not fit beside the run status, which
-    // covers the end of the message. The tooltip has the full paths.
+    // File names in the title: two full paths do not fit. The tooltip has the full paths.
+    const QStringList opened = contents.paths();
     QStringList names;
     for (const QString& path : opened) {
         AppSettings::addRecentFile(path);
         names << QFileInfo(path).fileName();
     }
     setWindowTitle(tr("%1 — TrainScope").arg(names.first()));
-    statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
+    if (contents.errors.isEmpty())
+        statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
     statusBar()->setToolTip(opened.join(QLatin1Char('\n')));
-    return true;
+    emit reportsOpened(true);
 }
 
 void MainWindow::closeReports() {
+    delete opening_;
+    opening_ = nullptr;
     browser_ = nullptr;
     timelines_ = nullptr;
     statusBar()->setToolTip({});

@@ -19,6 +19,7 @@ namespace trainscope::ui {
 class NewProfileDialog;
 class ProfileRunner;
 class ReportBrowser;
+class ReportRun;
 class WelcomePage;
 struct RunProgress;
 struct RunRequest;
@@ -29,8 +30,11 @@ class MainWindow : public QMainWindow {
     explicit MainWindow(QWidget* parent = nullptr);
 
     // Opens the reports of one run: a PREFIX.memory.sqlite or PREFIX.time.sqlite brings its
-    // sibling along. Returns false and shows the problem when nothing could be opened.
-    bool openReports(const QStringList& paths);
+    // siblings along. They are read on the run's worker thread while the window goes on
+    // showing what it showed; then they are shown (reportsOpened(true)), or the window says
+    // why nothing could be opened (reportsOpened(false)). A run still opening is given up.
+    void openReports(const QStringList& paths);
+    bool opening() const { return opening_ != nullptr; }
     void closeReports();
 
     // Starts a run; its reports open here when it finishes. False while another run is busy.
@@ -51,11 +55,15 @@ class MainWindow : public QMainWindow {
     QMenu* recentMenu() const { return recent_menu_; }
     const QString& lastError() const { return last_error_; }
 
+  signals:
+    void reportsOpened(bool shown);
+
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
   private:
+    void showRun();
     void showError(const QString& message);
     void chooseAndOpen();
     void chooseProjectRoot();
@@ -64,6 +72,7 @@ class MainWindow : public QMainWindow {
     void showProgress(const RunProgress& progress);
     void runEnded(const QString& message);
 
+    ReportRun* opening_ = nullptr;  // a run being opened, shown once it is
     ReportBrowser* browser_ = nullptr;
     QTabWidget* timelines_ = nullptr;
     WelcomePage* welcome_ = nullptr;

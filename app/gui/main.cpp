@@ -8,6 +8,7 @@
 
 #include "i18n/language.h"
 #include "main_window.h"
+#include "report/sql_table_model.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "timeline/timeline_page.h"
@@ -49,8 +50,17 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
     }
     if (page)
         browser->tabs()->setCurrentWidget(page);
-    if (table && row >= 0 && row < table->model()->rowCount())
-        table->selectRow(row);
+    if (!table || row < 0)
+        return;
+    auto select = [table, row] {
+        if (row < table->model()->rowCount())
+            table->selectRow(row);
+    };
+    if (table->entryModel()->busy())  // its first rows are still being read
+        QObject::connect(table->entryModel(), &trainscope::ui::SqlTableModel::rowsRead, table,
+                         select, Qt::SingleShotConnection);
+    else
+        select();
 }
 
 }  // namespace
@@ -102,16 +112,25 @@ int main(int argc, char** argv) {
 
     trainscope::ui::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty() &&
-        window.openReports(parser.positionalArguments()) && parser.isSet(tab))
-        showTab(window.browser(), parser.value(tab), parser.value(select).toInt());
+    if (!parser.positionalArguments().isEmpty()) {
+        if (parser.isSet(tab)) {
+            QObject::connect(
+                &window, &trainscope::ui::MainWindow::reportsOpened, &window,
+                [&](bool shown) {
+                    if (shown)
+                        showTab(window.browser(), parser.value(tab), parser.value(select).toInt());
+                },
+                Qt::SingleShotConnection);
+        }
+        window.openReports(parser.positionalArguments());
+    }
     if (parser.isSet(example))
         window.runExample();
     if (parser.isSet(screenshot)) {
-        // Once the window has settled and no run is in flight.
+        // Once the window has settled and no run is in flight or opening.
         auto* poll = new QTimer(&window);
         QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
-            if (window.runner()->busy())
+            if (window.runner()->busy() || window.opening())
                 return;
             poll->stop();
             QTimer::singleShot(1000, &window, [&] {

@@ -24,6 +24,19 @@ namespace {
 
 QTemporaryDir* scratch = nullptr;
 
+// Reads each page at once, on this thread: the fuzzer exercises the SQL on hostile files; the
+// app's worker thread only carries the same requests to the same readRows().
+class DirectRows : public RowSource {
+  public:
+    explicit DirectRows(const ReportFile& report) : report_(report) {}
+    void read(RowRequest request, QObject*, std::function<void(const RowPage&)> done) override {
+        done(readRows(report_.database(), request));
+    }
+
+  private:
+    const ReportFile& report_;
+};
+
 // What a view does with a table: read every cell in every role, sort by each column both ways,
 // filter, and read it again.
 void exerciseModel(SqlTableModel* model) {
@@ -51,43 +64,45 @@ void exerciseModel(SqlTableModel* model) {
     model->setFilter({});
 }
 
-void exerciseFrames(QSqlDatabase db, EntryTable table, SqlTableModel* model) {
+void exerciseFrames(const ReportFile& report, EntryTable table, SqlTableModel* model) {
     for (int row = 0; row < qMin(model->rowCount(), 8); ++row)
-        (void)stackFrames(db, table, model->entryId(row));
+        (void)stackFrames(report, table, model->entryId(row));
 }
 
 void exerciseReport(const ReportFile& report) {
-    QSqlDatabase db = report.database();
     QString error;
-    (void)metadataValue(db, QStringLiteral("project_root"));
-    (void)metadataValue(db, QStringLiteral("frames_note"));
-    (void)libraryRoots(db);
+    (void)metadataValue(report, QStringLiteral("project_root"));
+    (void)metadataValue(report, QStringLiteral("frames_note"));
+    (void)libraryRoots(report);
+    DirectRows rows(report);
+    const QStringList& tables = report.tables();
     if (report.kind() == ReportKind::Memory) {
-        const auto summary = memorySummary(db, &error);
+        const auto summary = memorySummary(report, &error);
         if (!summary)
             return;
-        (void)topModulesAtPeak(db, 10);
-        (void)topWeights(db, 10);
-        (void)topActivations(db, 10);
-        std::unique_ptr<SqlTableModel> weights(weightsModel(db, summary->peak, nullptr));
-        std::unique_ptr<SqlTableModel> activations(activationsModel(db, summary->peak, nullptr));
-        std::unique_ptr<SqlTableModel> lines(memoryBySourceLineModel(db, summary->peak, nullptr));
-        for (SqlTableModel* model : {weights.get(), activations.get(), lines.get()})
+        (void)topModulesAtPeak(report, 10);
+        (void)topWeights(report, 10);
+        (void)topActivations(report, 10);
+        const qint64 peak = summary->peak;
+        SqlTableModel weights(&rows, weightsTable(tables, peak));
+        SqlTableModel activations(&rows, activationsTable(tables, peak));
+        SqlTableModel lines(&rows, memoryBySourceLineTable(peak));
+        for (SqlTableModel* model : {&weights, &activations, &lines})
             exerciseModel(model);
-        exerciseFrames(db, EntryTable::Weight, weights.get());
-        exerciseFrames(db, EntryTable::Activation, activations.get());
+        exerciseFrames(report, EntryTable::Weight, &weights);
+        exerciseFrames(report, EntryTable::Activation, &activations);
     } else {
-        const auto summary = timeSummary(db, &error);
+        const auto summary = timeSummary(report, &error);
         if (!summary)
             return;
-        (void)topOperationsByTime(db, 10);
+        (void)topOperationsByTime(report, 10);
         const double iteration_ms = summary->iteration_ms();
-        std::unique_ptr<SqlTableModel> operations(operationsModel(db, iteration_ms, nullptr));
-        std::unique_ptr<SqlTableModel> groups(groupedOperationsModel(db, iteration_ms, nullptr));
-        std::unique_ptr<SqlTableModel> lines(timeBySourceLineModel(db, iteration_ms, nullptr));
-        for (SqlTableModel* model : {operations.get(), groups.get(), lines.get()})
+        SqlTableModel operations(&rows, operationsTable(tables, iteration_ms));
+        SqlTableModel groups(&rows, groupedOperationsTable(iteration_ms));
+        SqlTableModel lines(&rows, timeBySourceLineTable(iteration_ms));
+        for (SqlTableModel* model : {&operations, &groups, &lines})
             exerciseModel(model);
-        exerciseFrames(db, EntryTable::Operation, operations.get());
+        exerciseFrames(report, EntryTable::Operation, &operations);
     }
 }
 

@@ -68,7 +68,7 @@ TEST(HostileCorpus, EveryReportOpensOrIsRefusedQuicklyAndChangesNothing) {
         const QStringList before = trainscope::test::folderSnapshot(dir.path());
         QElapsedTimer clock;
         clock.start();
-        if (window.openReports({report})) {
+        if (trainscope::test::openAndWait(window, {report})) {
             ++opened;
             visitEverything(window.browser());
         } else {

@@ -56,7 +56,7 @@ class HostileReportTest : public test::SampleRunTest {
         const QStringList before = test::folderSnapshot(dir_);
         QElapsedTimer clock;
         clock.start();
-        const bool opened = window_.openReports({report});
+        const bool opened = trainscope::test::openAndWait(window_, {report});
         if (opened) {
             window_.browser()->tabs()->setCurrentIndex(window_.browser()->tabs()->count() - 1);
             QTest::qWait(10);
@@ -143,8 +143,8 @@ TEST_F(HostileReportTest, AWalModeOrLockedReportOpensWithoutCreatingFilesOrWaiti
     ASSERT_EQ(sqlite3_exec(holder, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
     QElapsedTimer clock;
     clock.start();
-    window_.openReports({locked});
-    EXPECT_LT(clock.elapsed(), 2000) << "the window waited on a lock";
+    EXPECT_TRUE(trainscope::test::openAndWait(window_, {locked}));
+    EXPECT_LT(clock.elapsed(), 2000) << "opening waited on a lock";
     sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(holder);
 }
@@ -208,7 +208,7 @@ TEST_F(HostileReportTest, ARecordedRootThatHoldsTheReportIsUsedWithoutAsking) {
             .arg(dir_);
     ASSERT_EQ(sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
-    ASSERT_TRUE(window_.openReports({report}));
+    ASSERT_TRUE(trainscope::test::openAndWait(window_, {report}));
     EXPECT_EQ(window_.browser()->projectRoot(), QFileInfo(dir_).canonicalFilePath());
     EXPECT_FALSE(window_.browser()->sourcePanel()->questionBar()->isVisibleTo(window_.browser()));
 }
@@ -227,6 +227,7 @@ TEST_F(HostileReportTest, ATableWhoseQueryFailsSaysSoOverItsRows) {
     EXPECT_FALSE(view->errorLabel()->isVisibleTo(view));
     setQueryBudget(1);
     view->sortByColumn(1, Qt::DescendingOrder);  // by name: the sort has to read every row
+    test::waitForRows(view->entryModel());
     setQueryBudget(kQueryBudgetMs);
     const QString message = view->entryModel()->errorMessage();
     EXPECT_TRUE(message.contains(QStringLiteral("interrupt"))) << message.toStdString();
@@ -234,6 +235,7 @@ TEST_F(HostileReportTest, ATableWhoseQueryFailsSaysSoOverItsRows) {
     EXPECT_EQ(view->errorLabel()->text(), message);
     // A query that works again clears the message.
     view->sortByColumn(1, Qt::AscendingOrder);
+    test::waitForRows(view->entryModel());
     EXPECT_TRUE(view->entryModel()->errorMessage().isEmpty());
     EXPECT_FALSE(view->errorLabel()->isVisibleTo(view));
 }

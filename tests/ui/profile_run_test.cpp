@@ -77,6 +77,7 @@ TEST_F(ProfileRunTest, TheDialogRunsTheBuiltinMlpAndItsReportOpens) {
     ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
         << window_.lastError().toStdString();
     ReportBrowser* browser = window_.browser();
+    test::waitForReads();
     EXPECT_EQ(browser->paths(), (QStringList{runs_ + QStringLiteral("/small.memory.sqlite"),
                                              runs_ + QStringLiteral("/small.time.sqlite")}));
     ASSERT_TRUE(browser->timeSummary().has_value());

@@ -38,7 +38,8 @@ using test::items;
 TEST_F(BrowserTest, OpeningOneReportOfARunOpensItsSibling) {
     MainWindow window;
     window.show();
-    ASSERT_TRUE(window.openReports({path("run.time.sqlite")})) << window.lastError().toStdString();
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}))
+        << window.lastError().toStdString();
     ReportBrowser* browser = window.browser();
     ASSERT_NE(browser, nullptr);
     ASSERT_TRUE(browser->memorySummary().has_value());
@@ -56,7 +57,7 @@ TEST_F(BrowserTest, OpeningOneReportOfARunOpensItsSibling) {
 
 TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
     MainWindow window;
-    ASSERT_TRUE(window.openReports({path("run.memory.sqlite")}));
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.memory.sqlite")}));
     QTableView* ops = window.browser()->operationsView();
     ASSERT_NE(ops, nullptr);
     auto* model = qobject_cast<SqlTableModel*>(ops->model());
@@ -64,17 +65,26 @@ TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
     ASSERT_EQ(model->rowCount(), 6);
     EXPECT_EQ(model->index(1, 3).data().toString(), QStringLiteral("–"));
     ops->sortByColumn(4, Qt::DescendingOrder);  // total
+    EXPECT_EQ(model->rowCount(), 6) << "the rows stay until the sorted ones come";
+    trainscope::test::waitForRows(model);
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
     EXPECT_EQ(model->index(1, 1).data().toString(), QStringLiteral("aten::gelu"));
     EXPECT_EQ(model->index(3, 1).data().toString(), QStringLiteral("aten::zeros_like"));
     EXPECT_EQ(model->index(5, 1).data().toString(), QStringLiteral("aten::gone"));  // tie: by id
     ops->sortByColumn(1, Qt::AscendingOrder);                                       // name
+    trainscope::test::waitForRows(model);
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::escape"));
+    // Sorted again before the rows of a sort come: only the last order's rows are shown.
+    ops->sortByColumn(4, Qt::DescendingOrder);
+    ops->sortByColumn(1, Qt::DescendingOrder);
+    trainscope::test::waitForRows(model);
+    EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::zeros_like"));
 
     auto* activations = qobject_cast<SqlTableModel*>(window.browser()->activationsView()->model());
     QAbstractItemModelTester activation_tester(
         activations, QAbstractItemModelTester::FailureReportingMode::Warning);
     window.browser()->activationsView()->sortByColumn(2, Qt::DescendingOrder);
+    trainscope::test::waitForRows(activations);
     EXPECT_EQ(activations->index(0, 1).data().toString(), QStringLiteral("aten::gelu"));
     EXPECT_EQ(activations->index(0, 2).data(Qt::ToolTipRole).toString(),
               QStringLiteral("3,000 bytes"));
@@ -83,7 +93,7 @@ TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
 TEST_F(BrowserTest, ClickingAnEntryShowsItsFramesMostSpecificFirst) {
     MainWindow window;
     window.show();
-    ASSERT_TRUE(window.openReports({path("run.time.sqlite")}));
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
     ReportBrowser* browser = window.browser();
     browser->tabs()->setCurrentWidget(browser->timePage());
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -125,12 +135,12 @@ TEST_F(BrowserTest, BadFilesGiveAMessageAndTheWindowStaysUsable) {
                              QStringLiteral("foreign.sqlite"), QStringLiteral("truncated.sqlite"),
                              QStringLiteral("missing.sqlite")};
     for (const QString& name : bad) {
-        EXPECT_FALSE(window.openReports({path(name)})) << name.toStdString();
+        EXPECT_FALSE(trainscope::test::openAndWait(window, {path(name)})) << name.toStdString();
         EXPECT_TRUE(window.lastError().contains(path(name))) << window.lastError().toStdString();
         EXPECT_EQ(window.browser(), nullptr);
     }
     EXPECT_TRUE(window.lastError().contains(QStringLiteral("does not exist")));
-    EXPECT_TRUE(window.openReports({path("run.memory.sqlite")}));
+    EXPECT_TRUE(trainscope::test::openAndWait(window, {path("run.memory.sqlite")}));
 }
 
 TEST_F(BrowserTest, ViewingNeverModifiesTheFile) {
@@ -141,7 +151,7 @@ TEST_F(BrowserTest, ViewingNeverModifiesTheFile) {
     {
         MainWindow window;
         window.show();
-        ASSERT_TRUE(window.openReports({path("run.memory.sqlite")}));
+        ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.memory.sqlite")}));
         window.browser()->weightsView()->sortByColumn(2, Qt::DescendingOrder);
         clickRow(window.browser()->weightsView(), 0);
         window.closeReports();

@@ -1,13 +1,17 @@
 #include "ui/sample_run.h"
 
+#include <QApplication>
 #include <QFile>
 #include <QListWidget>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <filesystem>
 
+#include "report/sql_table_model.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
+#include "views/report_browser.h"
 
 namespace trainscope::test {
 namespace {
@@ -65,15 +69,45 @@ void SampleRunTest::TearDown() {
 void OpenedRunTest::SetUp() {
     SampleRunTest::SetUp();
     window_.show();
-    ASSERT_TRUE(window_.openReports({path("run.time.sqlite")}));
+    ASSERT_TRUE(openAndWait(window_, {path("run.time.sqlite")}));
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
     browser_ = window_.browser();
+    waitForReads();
+}
+
+bool openAndWait(ui::MainWindow& window, const QStringList& paths) {
+    QSignalSpy opened(&window, &ui::MainWindow::reportsOpened);
+    window.openReports(paths);
+    if (!opened.wait(120000))
+        return false;
+    waitForReads();
+    return opened.first().first().toBool();
+}
+
+void waitForReads() {
+    const bool done = QTest::qWaitFor(
+        [] {
+            for (QWidget* widget : QApplication::allWidgets()) {
+                auto* browser = qobject_cast<ui::ReportBrowser*>(widget);
+                if (browser && browser->run().busy())
+                    return false;
+            }
+            return true;
+        },
+        60000);
+    EXPECT_TRUE(done) << "the reports' reads did not finish within a minute";
+}
+
+void waitForRows(ui::SqlTableModel* model) {
+    EXPECT_TRUE(QTest::qWaitFor([model] { return !model->busy(); }, 60000))
+        << "the table's rows did not come within a minute";
 }
 
 void clickRow(QTableView* view, int row) {
     view->scrollTo(view->model()->index(row, 1));
     const QRect rect = view->visualRect(view->model()->index(row, 1));
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+    waitForReads();
 }
 
 void clickItem(QListWidget* list, int row) {

@@ -12,7 +12,8 @@ class QTableView;
 
 namespace trainscope::ui {
 class ReportBrowser;
-}
+class SqlTableModel;
+}  // namespace trainscope::ui
 
 namespace trainscope::test {
 
@@ -36,6 +37,15 @@ class OpenedRunTest : public SampleRunTest {
 inline constexpr int kModelLinearLine = 12;  // model.py: the call of the linear layer
 inline constexpr int kLayersLinearLine = 7;  // layers.py: the aten::linear call
 
+// Opens reports as a user does, then waits until the window shows them (true) or has said why
+// it cannot (false).
+bool openAndWait(ui::MainWindow& window, const QStringList& paths);
+// Waits until every read that the app's report browsers asked of their runs (table pages,
+// stack frames, charts) has come back and is shown.
+void waitForReads();
+// Waits until the model's page asked for last has come.
+void waitForRows(ui::SqlTableModel* model);
+// Clicks a row, then waits for what that reads (its frames).
 void clickRow(QTableView* view, int row);
 void clickItem(QListWidget* list, int row);
 QStringList items(QListWidget* list);

@@ -91,7 +91,7 @@ TEST_F(SourceNavigationTest, TheProjectRootIsRememberedPerReport) {
     EXPECT_EQ(viewer()->currentFile(), path("moved/layers.py"));
 
     window_.closeReports();
-    ASSERT_TRUE(window_.openReports({path("run.memory.sqlite")}));
+    ASSERT_TRUE(trainscope::test::openAndWait(window_, {path("run.memory.sqlite")}));
     EXPECT_EQ(window_.browser()->projectRoot(), path("moved"));
     AppSettings::setProjectRootFor(path("run.memory.sqlite"), {});
     AppSettings::setProjectRootFor(path("run.time.sqlite"), {});
@@ -170,7 +170,7 @@ TEST(BuiltinModelSource, AFrameOfTheBuiltinMlpOpensItsModelSource) {
     ASSERT_EQ(std::system(command.toLocal8Bit().constData()), 0) << command.toStdString();
     MainWindow window;
     window.show();
-    ASSERT_TRUE(window.openReports({dir + QStringLiteral("/mlp.time.sqlite")}));
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {dir + QStringLiteral("/mlp.time.sqlite")}));
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ReportBrowser* browser = window.browser();
     browser->tabs()->setCurrentWidget(browser->timePage());

@@ -11,12 +11,13 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSet>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
 
 #include "main_window.h"
-#include "report/report_file.h"
 #include "report/report_queries.h"
+#include "report/report_run.h"
 #include "report/sql_table_model.h"
 #include "settings/app_settings.h"
 #include "source/source_viewer.h"
@@ -54,13 +55,23 @@ TEST_F(TimeViewsTest, EveryModelPassesTheItemModelTester) {
     SourceLinesPage* lines = browser_->sourceLinesPage();
     ASSERT_NE(lines, nullptr);
     models << lines->timeView()->model() << lines->memoryView()->model();
+    test::waitForReads();
     for (QAbstractItemModel* model : models) {
         QAbstractItemModelTester tester(model,
                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
         EXPECT_GT(model->rowCount(), 0);
+        auto* table = qobject_cast<SqlTableModel*>(model);
+        // Each change while the rows of the one before are still on their way, then each alone.
         model->sort(2, Qt::DescendingOrder);
-        qobject_cast<SqlTableModel*>(model)->setFilter(QStringLiteral("e"));
-        qobject_cast<SqlTableModel*>(model)->setFilter(QString());
+        table->setFilter(QStringLiteral("e"));
+        table->setFilter(QString());
+        test::waitForRows(table);
+        for (const QString& filter : {QStringLiteral("e"), QString()}) {
+            table->setFilter(filter);
+            test::waitForRows(table);
+        }
+        model->sort(1, Qt::AscendingOrder);
+        test::waitForRows(table);
     }
 }
 
@@ -128,8 +139,10 @@ TEST_F(TimeViewsTest, GroupingByNameSumsCountsAndMeans) {
     QTest::keyClick(grouping->view(), Qt::Key_Return);
     ASSERT_TRUE(page->grouped());
     QAbstractItemModel* model = page->operationsView()->model();
+    test::waitForReads();
     ASSERT_EQ(model->rowCount(), 5);
     page->operationsView()->sortByColumn(5, Qt::DescendingOrder);  // total
+    test::waitForReads();
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
     EXPECT_EQ(model->index(0, 2).data().toString(), QStringLiteral("2"));      // count
     EXPECT_EQ(model->index(0, 3).data().toString(), QStringLiteral("2.000"));  // forward
@@ -145,6 +158,7 @@ TEST_F(TimeViewsTest, GroupingByNameSumsCountsAndMeans) {
         QTest::qWaitFor([&] { return page->operationsView()->model()->rowCount() == 1; }, 2000))
         << page->operationsView()->model()->rowCount();
     grouping->setCurrentIndex(0);
+    test::waitForReads();
     EXPECT_EQ(column(page->operationsView()->model(), 1),
               QStringList{QStringLiteral("aten::gelu")});
 }
@@ -153,6 +167,7 @@ TEST_F(TimeViewsTest, BySourceLineRanksTheMostSpecificFramesLines) {
     browser_->tabs()->setCurrentIndex(browser_->tabs()->count() - 1);
     SourceLinesPage* page = browser_->sourceLinesPage();
     ASSERT_NE(page, nullptr);
+    test::waitForReads();
     QAbstractItemModel* time = page->timeView()->model();
     // Sorted by share, highest first: layers.py:7 holds both aten::linear calls (4 + 1 ms).
     EXPECT_EQ(time->index(0, 1).data().toString(), QStringLiteral("layers.py"));
@@ -188,7 +203,9 @@ TEST_F(TimeViewsTest, OpenRecentListsOpenedReportsAndReopensThem) {
             entry = action;
     }
     ASSERT_NE(entry, nullptr);
+    QSignalSpy opened(&window_, &MainWindow::reportsOpened);
     entry->trigger();
+    ASSERT_TRUE(opened.wait(60000));
     ASSERT_NE(window_.browser(), nullptr);
     EXPECT_TRUE(window_.browser()->timeSummary().has_value());
 }
@@ -206,16 +223,22 @@ TEST(PagedTable, EveryRowComesOnceInOrderAcrossPages) {
                                 ""});
     const QString path = dir + QStringLiteral("/paged.time.sqlite");
     writeTimeReport(time, path.toStdString(), Overwrite::Refuse);
-    QString error;
-    auto file = ReportFile::open(path, &error);
-    ASSERT_TRUE(file) << error.toStdString();
-    std::unique_ptr<SqlTableModel> model(operationsModel(file->database(), 1.0, nullptr));
+    ReportRun run({path});
+    ASSERT_TRUE(QTest::qWaitFor([&run] { return run.isOpened(); }, 60000));
+    ASSERT_TRUE(run.contents().time_summary) << run.contents().errors.join('\n').toStdString();
+    std::unique_ptr<SqlTableModel> model(new SqlTableModel(
+        run.rows(ReportKind::Time), operationsTable(run.contents().time->tables, 1.0)));
+    test::waitForRows(model.get());
     EXPECT_EQ(model->rowCount(), 256);
     EXPECT_TRUE(model->canFetchMore({}));
     model->sort(4, Qt::DescendingOrder);  // total (ms)
+    test::waitForRows(model.get());
     EXPECT_EQ(model->rowCount(), 256) << "a sort reads the first page again, no more";
-    while (model->canFetchMore({}))
+    while (model->canFetchMore({})) {
         model->fetchMore({});
+        EXPECT_FALSE(model->canFetchMore({})) << "a second page asked for before the first came";
+        test::waitForRows(model.get());
+    }
     ASSERT_EQ(model->rowCount(), 3000);
     QSet<qint64> ids;
     for (int row = 0; row < model->rowCount(); ++row) {
@@ -232,7 +255,6 @@ TEST(PagedTable, EveryRowComesOnceInOrderAcrossPages) {
     EXPECT_EQ(ids.size(), 3000);
     EXPECT_TRUE(model->errorMessage().isEmpty());
     model.reset();
-    file.reset();
     QDir(dir).removeRecursively();
 }
 

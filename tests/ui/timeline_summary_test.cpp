@@ -15,6 +15,7 @@
 #include "main_window.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
+#include "ui/sample_run.h"
 #include "views/timeline_summary_page.h"
 
 namespace fs = std::filesystem;
@@ -52,7 +53,7 @@ TEST_F(TimelineSummaryTest, AnAscendDatabaseOpensWithItsStepsPeaksAndTopOperatio
     const QStringList before = test::folderSnapshot(QString::fromStdString(dir_));
     MainWindow window;
     window.show();
-    ASSERT_TRUE(window.openReports({QString::fromStdString(db_)}))
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {QString::fromStdString(db_)}))
         << window.lastError().toStdString();
     ASSERT_NE(window.timelines(), nullptr);
     EXPECT_EQ(window.browser(), nullptr);
@@ -105,7 +106,7 @@ TEST_F(TimelineSummaryTest, AnSqliteFileWithNoKnownReportGetsAClearMessage) {
                                 "d.execute('DROP TABLE t'); d.commit()\"";
     ASSERT_EQ(std::system(command.c_str()), 0);
     MainWindow window;
-    EXPECT_FALSE(window.openReports({QString::fromStdString(other)}));
+    EXPECT_FALSE(trainscope::test::openAndWait(window, {QString::fromStdString(other)}));
     EXPECT_TRUE(window.lastError().contains(QStringLiteral("not a known report")))
         << window.lastError().toStdString();
     EXPECT_EQ(window.timelines(), nullptr);

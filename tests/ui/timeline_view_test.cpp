@@ -60,7 +60,8 @@ class OwnTimelineView : public ::testing::Test {
     void SetUp() override {
         window_.resize(1400, 1000);
         window_.show();
-        ASSERT_TRUE(window_.openReports({QString::fromStdString(*dir_ + "/run.time.sqlite")}))
+        ASSERT_TRUE(trainscope::test::openAndWait(
+            window_, {QString::fromStdString(*dir_ + "/run.time.sqlite")}))
             << window_.lastError().toStdString();
         ASSERT_NE(window_.browser(), nullptr);
         page_ = loadedTimeline(window_.browser()->tabs());
@@ -244,7 +245,7 @@ TEST_F(AscendTimelineView, OpensReadOnlyWithDeviceRowsAndLinksCallsToTheirDevice
     MainWindow window;
     window.resize(1400, 1000);
     window.show();
-    ASSERT_TRUE(window.openReports({QString::fromStdString(path)}));
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {QString::fromStdString(path)}));
     TimelinePage* page = loadedTimeline(window.timelines());
     ASSERT_NE(page, nullptr);
     ASSERT_NE(page->timeline(), nullptr) << page->status()->text().toStdString();
@@ -293,7 +294,8 @@ TEST_F(AscendTimelineView, SeveralRanksAreAlignedAtTheStepWithTheSlowestMarked) 
     MainWindow window;
     window.resize(1400, 1000);
     window.show();
-    ASSERT_TRUE(window.openReports({QString::fromStdString(rank0), QString::fromStdString(rank1)}));
+    ASSERT_TRUE(trainscope::test::openAndWait(
+        window, {QString::fromStdString(rank0), QString::fromStdString(rank1)}));
     TimelinePage* page = loadedTimeline(window.timelines());
     ASSERT_NE(page, nullptr);
     ASSERT_EQ(page->state()->ranks().size(), 2);

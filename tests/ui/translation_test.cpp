@@ -183,7 +183,7 @@ class TranslationTest : public test::SampleRunTest,
         AppSettings::clearRecentFiles();  // the same Open Recent menu for each language
         auto window = std::make_unique<MainWindow>();
         window->show();
-        EXPECT_TRUE(window->openReports({path("run.time.sqlite")}));
+        EXPECT_TRUE(trainscope::test::openAndWait(*window, {path("run.time.sqlite")}));
         return window;
     }
 };

@@ -205,13 +205,14 @@ std::vector<RowRange> rowRanges(QSqlDatabase& db, const std::vector<RuleGroup>& 
     return ranges;
 }
 
-// The ranges in turn, from a shared counter, on a connection of this thread's own. The
-// caller's time budget holds on every thread, counted from when it opened its connection (as
-// the caller's from when it opened the report): the whole check stays within one budget.
+// The ranges in turn, from a shared counter, on a connection of this thread's own. The time
+// budget holds on every thread, counted from when it opened its connection (as the caller's
+// from when it opened the report): the whole check stays within one budget. The caller's
+// cancel flags stop the helpers too.
 void checkRangesOnItsOwn(const QString& path, const std::vector<RuleGroup>& groups,
                          const std::vector<RowRange>& ranges, std::atomic<size_t>& next,
-                         std::vector<QString>& problems, int budget) {
-    setQueryBudget(budget);
+                         std::vector<QString>& problems, CancelFlags cancel) {
+    watchCancelFlags(cancel);
     const QString connection = newConnectionName();
     const QString failed = openUntrusted(path, connection);
     {
@@ -253,7 +254,7 @@ QString checkTables(QSqlDatabase& db, const QString& path, const TableContract (
     for (size_t t = 1; t < threads && t < ranges.size(); ++t)
         helpers.push_back(std::async(std::launch::async, checkRangesOnItsOwn, std::cref(path),
                                      std::cref(groups), std::cref(ranges), std::ref(next),
-                                     std::ref(problems), queryBudget()));
+                                     std::ref(problems), watchedCancelFlags()));
     for (size_t i = next++; i < ranges.size(); i = next++)
         problems[i] = checkValues(db, groups[ranges[i].group], ranges[i]);
     for (std::future<void>& helper : helpers)
@@ -312,6 +313,7 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
     const QString connection = newConnectionName();
     ReportKind kind = ReportKind::Memory;
     QString problem;
+    QStringList names;
     {
         problem = openUntrusted(path, connection);
         QSqlDatabase db = QSqlDatabase::database(connection, false);
@@ -323,7 +325,6 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
                 problem =
                     QObject::tr("not an SQLite report (%1)").arg(tables.lastError().databaseText());
             } else {
-                QStringList names;
                 while (tables.next())
                     names << tables.value(0).toString();
                 if (names.contains(QLatin1String(report_format::kWeightEntriesTable))) {
@@ -348,11 +349,14 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
         QSqlDatabase::removeDatabase(connection);
         return fail(problem);
     }
-    return std::unique_ptr<ReportFile>(new ReportFile(path, connection, kind));
+    return std::unique_ptr<ReportFile>(new ReportFile(path, connection, kind, names));
 }
 
-ReportFile::ReportFile(QString path, QString connection, ReportKind kind)
-    : path_(std::move(path)), connection_(std::move(connection)), kind_(kind) {}
+ReportFile::ReportFile(QString path, QString connection, ReportKind kind, QStringList tables)
+    : path_(std::move(path)),
+      connection_(std::move(connection)),
+      kind_(kind),
+      tables_(std::move(tables)) {}
 
 ReportFile::~ReportFile() {
     {

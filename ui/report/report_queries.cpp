@@ -29,11 +29,6 @@ std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* er
     return query;
 }
 
-// TrainScope's own tables are optional: Skyline's and DeepView's reports lack them.
-bool hasTable(QSqlDatabase db, const QString& name) {
-    return db.tables().contains(name);
-}
-
 TopEntries topEntries(QSqlDatabase db, const QString& sql) {
     restartQueryClock();
     TopEntries entries;
@@ -66,8 +61,8 @@ const QString kOperationTotal = QStringLiteral("(forward_ms + IFNULL(backward_ms
 // The module of each entry of `entry_table` (empty outside any submodule), as an SQL
 // expression, when the report has TrainScope's module table (other tools' reports do not:
 // empty then). `entry_type` 0: the run time report, whose table is keyed by the entry id alone.
-QString moduleOfEntry(QSqlDatabase db, const QString& entry_table, int entry_type) {
-    if (!hasTable(db, QLatin1String(report_format::kEntryModulesTable)))
+QString moduleOfEntry(const QStringList& tables, const QString& entry_table, int entry_type) {
+    if (!tables.contains(QLatin1String(report_format::kEntryModulesTable)))
         return {};
     QString match = QStringLiteral("m.entry_id = %1.id").arg(entry_table);
     if (entry_type)
@@ -78,23 +73,24 @@ QString moduleOfEntry(QSqlDatabase db, const QString& entry_table, int entry_typ
 }
 
 // The Module column, where moduleOfEntry() has one.
-SqlTableSpec withModules(QSqlDatabase db, SqlTableSpec spec, const QString& entry_table,
+SqlTableSpec withModules(const QStringList& tables, SqlTableSpec spec, const QString& entry_table,
                          int entry_type) {
-    const QString module = moduleOfEntry(db, entry_table, entry_type);
+    const QString module = moduleOfEntry(tables, entry_table, entry_type);
     if (!module.isEmpty())
         spec.columns.push_back({QObject::tr("Module"), module, CellFormat::Text});
     return spec;
 }
 
 // moduleOfEntry() as a query's last column ('' where the report has no modules).
-QString moduleColumn(QSqlDatabase db, const QString& entry_table, int entry_type) {
-    const QString module = moduleOfEntry(db, entry_table, entry_type);
+QString moduleColumn(const ReportFile& report, const QString& entry_table, int entry_type) {
+    const QString module = moduleOfEntry(report.tables(), entry_table, entry_type);
     return module.isEmpty() ? QStringLiteral("''") : QStringLiteral("IFNULL(%1, '')").arg(module);
 }
 
 }  // namespace
 
-std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
+std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* error) {
+    QSqlDatabase db = report.database();
     auto row = single(
         db,
         QStringLiteral("SELECT (SELECT IFNULL(MAX(size_bytes), 0) FROM %1 WHERE key = '%2'), "
@@ -130,8 +126,8 @@ std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error) {
     return summary;
 }
 
-std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
-    auto row = single(db,
+std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {
+    auto row = single(report.database(),
                       QStringLiteral("SELECT IFNULL(SUM(forward_ms), 0), "
                                      "IFNULL(SUM(backward_ms), 0), COUNT(*) FROM %1")
                           .arg(kOperations),
@@ -142,9 +138,9 @@ std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error) {
                        row->value(2).toLongLong()};
 }
 
-QString metadataValue(QSqlDatabase db, const QString& key, QString* error) {
+QString metadataValue(const ReportFile& report, const QString& key, QString* error) {
     restartQueryClock();
-    QSqlQuery query(db);
+    QSqlQuery query(report.database());
     query.prepare(QStringLiteral("SELECT substr(value, 1, %1) FROM %2 WHERE key = ?")
                       .arg(kMaxShownText)
                       .arg(QLatin1String(report_format::kMetadataTable)));
@@ -152,133 +148,123 @@ QString metadataValue(QSqlDatabase db, const QString& key, QString* error) {
     if (query.exec() && query.next())
         return query.value(0).toString();
     // A report without the table (Skyline's, DeepView's) simply has no metadata.
-    if (error && query.lastError().isValid() &&
-        hasTable(db, QLatin1String(report_format::kMetadataTable)))
+    if (error && query.lastError().isValid() && report.hasTable(report_format::kMetadataTable))
         *error = query.lastError().databaseText();
     return {};
 }
 
-TopEntries topOperationsByTime(QSqlDatabase db, int count) {
-    return topEntries(db, QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
-                                         "IFNULL(backward_ms, 0), %4 FROM %5 "
-                                         "ORDER BY %1 DESC, id LIMIT %2")
-                              .arg(kOperationTotal)
-                              .arg(count)
-                              .arg(kMaxShownText)
-                              .arg(moduleColumn(db, kOperations, 0), kOperations));
-}
-
-TopEntries topActivations(QSqlDatabase db, int count) {
-    return topEntries(db,
-                      QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0, "
-                                     "%3 FROM %4 ORDER BY size_bytes DESC, id "
-                                     "LIMIT %1")
+TopEntries topOperationsByTime(const ReportFile& report, int count) {
+    return topEntries(report.database(),
+                      QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
+                                     "IFNULL(backward_ms, 0), %4 FROM %5 "
+                                     "ORDER BY %1 DESC, id LIMIT %2")
+                          .arg(kOperationTotal)
                           .arg(count)
                           .arg(kMaxShownText)
-                          .arg(moduleColumn(db, kActivations, report_format::kEntryTypeActivation),
-                               kActivations));
+                          .arg(moduleColumn(report, kOperations, 0), kOperations));
 }
 
-TopEntries topModulesAtPeak(QSqlDatabase db, int count) {
-    if (!hasTable(db, QLatin1String(report_format::kPeakByModuleTable)))
+TopEntries topActivations(const ReportFile& report, int count) {
+    return topEntries(
+        report.database(),
+        QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0, "
+                       "%3 FROM %4 ORDER BY size_bytes DESC, id "
+                       "LIMIT %1")
+            .arg(count)
+            .arg(kMaxShownText)
+            .arg(moduleColumn(report, kActivations, report_format::kEntryTypeActivation),
+                 kActivations));
+}
+
+TopEntries topModulesAtPeak(const ReportFile& report, int count) {
+    if (!report.hasTable(report_format::kPeakByModuleTable))
         return {};
-    return topEntries(db, QStringLiteral("SELECT 0, substr(module_path, 1, %2), SUM(size_bytes), 0 "
-                                         "FROM %3 WHERE module_path != '' GROUP BY module_path "
-                                         "ORDER BY 3 DESC, 2 LIMIT %1")
-                              .arg(count)
-                              .arg(kMaxShownText)
-                              .arg(QLatin1String(report_format::kPeakByModuleTable)));
+    return topEntries(report.database(),
+                      QStringLiteral("SELECT 0, substr(module_path, 1, %2), SUM(size_bytes), 0 "
+                                     "FROM %3 WHERE module_path != '' GROUP BY module_path "
+                                     "ORDER BY 3 DESC, 2 LIMIT %1")
+                          .arg(count)
+                          .arg(kMaxShownText)
+                          .arg(QLatin1String(report_format::kPeakByModuleTable)));
 }
 
-TopEntries topWeights(QSqlDatabase db, int count) {
-    return topEntries(db, QStringLiteral("SELECT id, substr(name, 1, %2), size_bytes, "
-                                         "grad_size_bytes FROM %3 ORDER BY "
-                                         "size_bytes DESC, id LIMIT %1")
-                              .arg(count)
-                              .arg(kMaxShownText)
-                              .arg(kWeights));
+TopEntries topWeights(const ReportFile& report, int count) {
+    return topEntries(report.database(),
+                      QStringLiteral("SELECT id, substr(name, 1, %2), size_bytes, "
+                                     "grad_size_bytes FROM %3 ORDER BY "
+                                     "size_bytes DESC, id LIMIT %1")
+                          .arg(count)
+                          .arg(kMaxShownText)
+                          .arg(kWeights));
 }
 
-SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
-    return new SqlTableModel(
-        db,
-        withModules(
-            db,
-            {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-              {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
-              {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-              {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
-              {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
-               CellFormat::Share}},
-             kWeights,
-             {},
-             QStringLiteral("name"),
-             {}},
-            kWeights, report_format::kEntryTypeWeight),
-        parent);
+SqlTableSpec weightsTable(const QStringList& tables, qint64 peak) {
+    return withModules(
+        tables,
+        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+          {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
+          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+          {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
+          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+           CellFormat::Share}},
+         kWeights,
+         {},
+         QStringLiteral("name"),
+         {}},
+        kWeights, report_format::kEntryTypeWeight);
 }
 
-SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent) {
-    return new SqlTableModel(
-        db,
-        withModules(
-            db,
-            {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-              {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-              {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-              {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
-               CellFormat::Share}},
-             kActivations,
-             {},
-             QStringLiteral("operation_name"),
-             {}},
-            kActivations, report_format::kEntryTypeActivation),
-        parent);
-}
-
-SqlTableModel* operationsModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
-    return new SqlTableModel(
-        db,
-        withModules(
-            db,
-            {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-              {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-              {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
-              {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"),
-               CellFormat::Milliseconds},
-              {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
-              {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
-             kOperations,
-             {},
-             QStringLiteral("operation_name"),
-             {}},
-            kOperations, 0),
-        parent);
-}
-
-SqlTableModel* groupedOperationsModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
-    const QString total = QStringLiteral("SUM%1").arg(kOperationTotal);
-    return new SqlTableModel(
-        db,
-        {{{QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
+SqlTableSpec activationsTable(const QStringList& tables, qint64 peak) {
+    return withModules(
+        tables,
+        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
           {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-          {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
-          {QObject::tr("Forward (ms)"), QStringLiteral("SUM(forward_ms)"),
-           CellFormat::Milliseconds},
-          {QObject::tr("Backward (ms)"), QStringLiteral("SUM(backward_ms)"),
-           CellFormat::Milliseconds},
-          {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
-          {QObject::tr("Mean (ms)"), QStringLiteral("%1 / COUNT(*)").arg(total),
-           CellFormat::Milliseconds},
-          {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
-         kOperations,
-         QStringLiteral("operation_name"),
+          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+           CellFormat::Share}},
+         kActivations,
+         {},
          QStringLiteral("operation_name"),
          {}},
-        parent);
+        kActivations, report_format::kEntryTypeActivation);
 }
 
-SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObject* parent) {
+SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms) {
+    return withModules(
+        tables,
+        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+          {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
+          {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
+          {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
+          {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
+         kOperations,
+         {},
+         QStringLiteral("operation_name"),
+         {}},
+        kOperations, 0);
+}
+
+SqlTableSpec groupedOperationsTable(double iteration_ms) {
+    const QString total = QStringLiteral("SUM%1").arg(kOperationTotal);
+    return {
+        {{QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
+         {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+         {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
+         {QObject::tr("Forward (ms)"), QStringLiteral("SUM(forward_ms)"), CellFormat::Milliseconds},
+         {QObject::tr("Backward (ms)"), QStringLiteral("SUM(backward_ms)"),
+          CellFormat::Milliseconds},
+         {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
+         {QObject::tr("Mean (ms)"), QStringLiteral("%1 / COUNT(*)").arg(total),
+          CellFormat::Milliseconds},
+         {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
+        kOperations,
+        QStringLiteral("operation_name"),
+        QStringLiteral("operation_name"),
+        {}};
+}
+
+SqlTableSpec timeBySourceLineTable(double iteration_ms) {
     // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
     // MIN(), SQLite takes the bare columns from that row, in one pass over the frames.
     const QString from = QStringLiteral(
@@ -286,26 +272,23 @@ SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObje
                              "GROUP BY entry_id) f JOIN %2 e ON e.id = f.entry_id")
                              .arg(kStackFrames, kOperations);
     const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
-    return new SqlTableModel(
-        db,
-        {{{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
-          {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
-          {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
-          {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
-          {QObject::tr("Forward (ms)"), QStringLiteral("SUM(e.forward_ms)"),
-           CellFormat::Milliseconds},
-          {QObject::tr("Backward (ms)"), QStringLiteral("SUM(e.backward_ms)"),
-           CellFormat::Milliseconds},
-          {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
-          {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
-         from,
-         QStringLiteral("f.file_path, f.line_number"),
-         QStringLiteral("f.file_path"),
-         largestShareFirst(8)},
-        parent);
+    return {{{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
+             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
+             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
+             {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
+             {QObject::tr("Forward (ms)"), QStringLiteral("SUM(e.forward_ms)"),
+              CellFormat::Milliseconds},
+             {QObject::tr("Backward (ms)"), QStringLiteral("SUM(e.backward_ms)"),
+              CellFormat::Milliseconds},
+             {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
+             {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
+            from,
+            QStringLiteral("f.file_path, f.line_number"),
+            QStringLiteral("f.file_path"),
+            largestShareFirst(8)};
 }
 
-SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* parent) {
+SqlTableSpec memoryBySourceLineTable(qint64 peak) {
     const QString from =
         QStringLiteral(
             "(SELECT correlation_id, file_path, line_number, MIN(ordering) FROM %1 "
@@ -320,24 +303,22 @@ SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* pa
     const QString weights = QStringLiteral("SUM(IFNULL(w.size_bytes, 0))");
     const QString activations = QStringLiteral("SUM(IFNULL(a.size_bytes, 0))");
     const QString total = QStringLiteral("(%1 + %2)").arg(weights, activations);
-    return new SqlTableModel(
-        db,
-        {{{QObject::tr("Id"), QStringLiteral("MIN(c.correlation_id)"), CellFormat::Integer},
-          {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
-          {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
-          {QObject::tr("Weights"), weights, CellFormat::Bytes},
-          {QObject::tr("Activations"), activations, CellFormat::Bytes},
-          {QObject::tr("Share of peak"), shareOf(total, peak), CellFormat::Share}},
-         from,
-         QStringLiteral("f.file_path, f.line_number"),
-         QStringLiteral("f.file_path"),
-         largestShareFirst(6)},
-        parent);
+    return {{{QObject::tr("Id"), QStringLiteral("MIN(c.correlation_id)"), CellFormat::Integer},
+             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
+             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
+             {QObject::tr("Weights"), weights, CellFormat::Bytes},
+             {QObject::tr("Activations"), activations, CellFormat::Bytes},
+             {QObject::tr("Share of peak"), shareOf(total, peak), CellFormat::Share}},
+            from,
+            QStringLiteral("f.file_path, f.line_number"),
+            QStringLiteral("f.file_path"),
+            largestShareFirst(6)};
 }
 
-QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id, QString* error) {
+QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64 entry_id,
+                              QString* error) {
     restartQueryClock();
-    const bool library = hasTable(db, kLibraryFrames);
+    const bool library = report.hasTable(report_format::kLibraryFramesTable);
     // The frames of one entry from a frames table: (ordering, path, line, library root).
     QString project, libraries;
     if (table == EntryTable::Operation) {
@@ -364,7 +345,7 @@ QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id
     QString sql = project.arg(kMaxShownText).arg(kStackFrames);
     if (library)
         sql += QStringLiteral(" UNION ALL ") + libraries.arg(kMaxShownText).arg(kLibraryFrames);
-    QSqlQuery query(db);
+    QSqlQuery query(report.database());
     query.prepare(QStringLiteral("SELECT * FROM (%1) ORDER BY 1").arg(sql));
     query.bindValue(QStringLiteral(":id"), entry_id);
     if (table != EntryTable::Operation)
@@ -386,12 +367,12 @@ QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id
     return frames;
 }
 
-QStringList libraryRoots(QSqlDatabase db, QString* error) {
+QStringList libraryRoots(const ReportFile& report, QString* error) {
     QStringList roots;
-    if (!hasTable(db, kLibraryFrames))
+    if (!report.hasTable(report_format::kLibraryFramesTable))
         return roots;
     restartQueryClock();
-    QSqlQuery query(db);
+    QSqlQuery query(report.database());
     if (query.exec(QStringLiteral("SELECT DISTINCT substr(library_root, 1, %1) FROM %2 LIMIT 100")
                        .arg(kMaxShownText)
                        .arg(kLibraryFrames))) {

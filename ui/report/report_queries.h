@@ -1,5 +1,5 @@
-// The SQL the app runs against reports, in one place: table models, totals, top entries,
-// stack frames. Everything here runs on the thread that owns the report's connection.
+// The SQL the app runs against reports, in one place: totals, top entries, stack frames (run
+// on the thread that owns the report's connection) and the tables' specifications.
 #pragma once
 
 #include <QSqlDatabase>
@@ -7,6 +7,7 @@
 #include <QVector>
 #include <optional>
 
+#include "report/report_file.h"
 #include "report/sql_table_model.h"
 
 namespace trainscope::ui {
@@ -64,11 +65,12 @@ struct TopEntry {
     QString module;     // the module path of the entry's operation (TrainScope reports only)
 };
 
-std::optional<MemorySummary> memorySummary(QSqlDatabase db, QString* error);
-std::optional<TimeSummary> timeSummary(QSqlDatabase db, QString* error);
+// The queries below run on the thread that opened the report (the run's worker thread).
+std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* error);
+std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error);
 // TrainScope's own metadata (absent from Skyline and DeepView reports: empty then).
 // Sets `error` when the report has the table but it cannot be read.
-QString metadataValue(QSqlDatabase db, const QString& key, QString* error = nullptr);
+QString metadataValue(const ReportFile& report, const QString& key, QString* error = nullptr);
 
 // The largest entries of a table, for a chart, largest first. When the query fails, `error`
 // says why, so that an empty chart is never mistaken for an empty table.
@@ -78,30 +80,31 @@ struct TopEntries {
     TopEntries first(int count) const { return {rows.mid(0, count), error}; }
 };
 
-TopEntries topOperationsByTime(QSqlDatabase db, int count);
-TopEntries topActivations(QSqlDatabase db, int count);
-TopEntries topWeights(QSqlDatabase db, int count);
+TopEntries topOperationsByTime(const ReportFile& report, int count);
+TopEntries topActivations(const ReportFile& report, int count);
+TopEntries topWeights(const ReportFile& report, int count);
 // The modules that held most at the instant of the peak (TrainScope's own table; none in
 // other tools' reports).
-TopEntries topModulesAtPeak(QSqlDatabase db, int count);
-
-SqlTableModel* weightsModel(QSqlDatabase db, qint64 peak, QObject* parent);
-SqlTableModel* activationsModel(QSqlDatabase db, qint64 peak, QObject* parent);
-SqlTableModel* operationsModel(QSqlDatabase db, double iteration_ms, QObject* parent);
-// One row per operation name: count, totals and mean.
-SqlTableModel* groupedOperationsModel(QSqlDatabase db, double iteration_ms, QObject* parent);
-
-// "By source line": entries summed per file:line of their most specific frame. Columns 1 and
-// 2 are the file and the line.
-SqlTableModel* timeBySourceLineModel(QSqlDatabase db, double iteration_ms, QObject* parent);
-SqlTableModel* memoryBySourceLineModel(QSqlDatabase db, qint64 peak, QObject* parent);
+TopEntries topModulesAtPeak(const ReportFile& report, int count);
 
 enum class EntryTable { Weight, Activation, Operation };
 // Project and library frames merged, most specific first. Sets `error` when the report's frames
 // cannot be read.
-QVector<FrameRow> stackFrames(QSqlDatabase db, EntryTable table, qint64 entry_id,
+QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64 entry_id,
                               QString* error = nullptr);
 // The library roots that a TrainScope report recorded (none for other reports).
-QStringList libraryRoots(QSqlDatabase db, QString* error = nullptr);
+QStringList libraryRoots(const ReportFile& report, QString* error = nullptr);
+
+// The tables the views show, as SQL for SqlTableModel; `tables`: the report's tables
+// (ReportFile::tables()), for TrainScope's optional module column.
+SqlTableSpec weightsTable(const QStringList& tables, qint64 peak);
+SqlTableSpec activationsTable(const QStringList& tables, qint64 peak);
+SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms);
+// One row per operation name: count, totals and mean.
+SqlTableSpec groupedOperationsTable(double iteration_ms);
+// "By source line": entries summed per file:line of their most specific frame. Columns 1 and
+// 2 are the file and the line.
+SqlTableSpec timeBySourceLineTable(double iteration_ms);
+SqlTableSpec memoryBySourceLineTable(qint64 peak);
 
 }  // namespace trainscope::ui

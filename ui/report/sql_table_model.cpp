@@ -1,6 +1,7 @@
 #include "report/sql_table_model.h"
 
 #include <QLocale>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
 #include <algorithm>
@@ -33,11 +34,38 @@ QString likePattern(QString text) {
 
 }  // namespace
 
-SqlTableModel::SqlTableModel(QSqlDatabase db, SqlTableSpec spec, QObject* parent)
-    : QAbstractTableModel(parent), db_(db), spec_(std::move(spec)) {
+RowPage readRows(QSqlDatabase db, const RowRequest& request) {
+    restartQueryClock();
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(request.sql);
+    for (const QVariant& value : request.values)
+        query.addBindValue(value);
+    RowPage page;
+    if (query.exec()) {
+        while (query.next()) {
+            QVector<QVariant>& row = page.rows.emplace_back(request.columns);
+            for (int c = 0; c < request.columns; ++c)
+                row[c] = query.value(c);
+        }
+    }
+    // A row that cannot be read (a damaged file, the time budget) ends the table early; the
+    // error says so, or it would just look shorter than it is.
+    if (query.lastError().isValid())
+        page.error = query.lastError().text();
+    return page;
+}
+
+SqlTableModel::SqlTableModel(RowSource* source, SqlTableSpec spec, QObject* parent)
+    : QAbstractTableModel(parent), source_(source), spec_(std::move(spec)) {
     if (!spec_.order_by.isEmpty())
         order_by_ = spec_.order_by;
     runQuery();
+}
+
+SqlTableModel::~SqlTableModel() {
+    if (pending_)
+        *pending_ = true;  // stops its query, if it runs
 }
 
 void SqlTableModel::runQuery() {
@@ -57,39 +85,45 @@ void SqlTableModel::runQuery() {
         select_ += QStringLiteral(" GROUP BY ") + spec_.group_by;
     select_ += QStringLiteral(" ORDER BY ") + order_by_ + QStringLiteral(" LIMIT ? OFFSET ?");
 
-    beginResetModel();
-    rows_.clear();
     page_ = kFirstPage;
-    rows_ = readPage();
-    endResetModel();
+    requestPage(0, [this](RowPage&& page) {
+        beginResetModel();
+        rows_ = std::move(page.rows);
+        endResetModel();
+    });
 }
 
-QVector<QVector<QVariant>> SqlTableModel::readPage() {
-    restartQueryClock();
-    QSqlQuery query(db_);
-    query.setForwardOnly(true);
-    query.prepare(select_);
-    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty()) {
-        query.addBindValue(likePattern(filter_));
-    }
-    query.addBindValue(page_);
-    query.addBindValue(rows_.size());
-    QVector<QVector<QVariant>> rows;
-    if (query.exec()) {
-        const int columns = int(spec_.columns.size());
-        while (query.next()) {
-            QVector<QVariant>& row = rows.emplace_back(columns);
-            for (int c = 0; c < columns; ++c)
-                row[c] = query.value(c);
-        }
-    }
-    // A row that cannot be read (a damaged file, the time budget) ends the table early; the
-    // error says so, or it would just look shorter than it is.
-    const QSqlError error = query.lastError();
-    more_ = !error.isValid() && rows.size() == page_;
-    page_ = std::min(page_ * 2, 1 << 16);
-    noteError(error);
-    return rows;
+void SqlTableModel::requestPage(int offset, std::function<void(RowPage&&)> shown) {
+    if (pending_)
+        *pending_ = true;  // its rows would belong to a query no longer shown
+    RowRequest request;
+    request.sql = select_;
+    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty())
+        request.values << likePattern(filter_);
+    const int limit = page_;
+    request.values << limit << offset;
+    request.columns = int(spec_.columns.size());
+    const std::shared_ptr<std::atomic<bool>> flag = request.abandoned;
+    setBusy(flag);
+    source_->read(std::move(request), this,
+                  [this, flag, limit, shown = std::move(shown)](const RowPage& page) {
+                      if (flag != pending_)
+                          return;  // abandoned while it was on its way
+                      more_ = page.error.isEmpty() && page.rows.size() == limit;
+                      page_ = std::min(limit * 2, 1 << 16);
+                      RowPage rows = page;
+                      shown(std::move(rows));
+                      noteError(page.error);
+                      setBusy(nullptr);
+                      emit rowsRead();
+                  });
+}
+
+void SqlTableModel::setBusy(std::shared_ptr<std::atomic<bool>> pending) {
+    const bool was = busy();
+    pending_ = std::move(pending);
+    if (busy() != was)
+        emit busyChanged(busy());
 }
 
 QString SqlTableModel::firstPageSql() const {
@@ -110,18 +144,19 @@ QString SqlTableModel::firstPageSql() const {
 }
 
 bool SqlTableModel::canFetchMore(const QModelIndex& parent) const {
-    return !parent.isValid() && more_;
+    return !parent.isValid() && more_ && !busy();
 }
 
 void SqlTableModel::fetchMore(const QModelIndex& parent) {
     if (!canFetchMore(parent))
         return;
-    QVector<QVector<QVariant>> rows = readPage();
-    if (rows.isEmpty())
-        return;
-    beginInsertRows({}, int(rows_.size()), int(rows_.size() + rows.size()) - 1);
-    rows_ += std::move(rows);
-    endInsertRows();
+    requestPage(int(rows_.size()), [this](RowPage&& page) {
+        if (page.rows.isEmpty())
+            return;
+        beginInsertRows({}, int(rows_.size()), int(rows_.size() + page.rows.size()) - 1);
+        rows_ += std::move(page.rows);
+        endInsertRows();
+    });
 }
 
 int SqlTableModel::rowCount(const QModelIndex& parent) const {
@@ -139,10 +174,9 @@ QVariant SqlTableModel::headerData(int section, Qt::Orientation orientation, int
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 
-void SqlTableModel::noteError(const QSqlError& error) {
-    const QString message = error.isValid()
-                                ? tr("This table could not be read in full: %1").arg(error.text())
-                                : QString();
+void SqlTableModel::noteError(const QString& error) {
+    const QString message =
+        error.isEmpty() ? QString() : tr("This table could not be read in full: %1").arg(error);
     if (message == error_)
         return;
     error_ = message;

@@ -1,16 +1,20 @@
 // A table of a report, read lazily from SQLite in pages (LIMIT/OFFSET) as the view scrolls to
-// them. Sorting, filtering and grouping re-run the query (ORDER BY, WHERE, GROUP BY), so
-// SQLite does the work, never a proxy model holding every row. The first page is small and
-// pages then double: with a LIMIT, SQLite keeps only the top rows while it scans instead of
-// sorting them all, so the first screen of a sorted million-row table comes as fast as
-// sqlite3 answers that question (every order ends with the unique column 1, so pages never
-// overlap).
+// them, each page read where the report's connection lives (a RowSource: the run's worker
+// thread in the app) and shown when it arrives, so that the GUI thread never runs SQL. Sorting,
+// filtering and grouping re-run the query (ORDER BY, WHERE, GROUP BY), so SQLite does the work,
+// never a proxy model holding every row. The first page is small and pages then double: with a
+// LIMIT, SQLite keeps only the top rows while it scans instead of sorting them all, so the first
+// screen of a sorted million-row table comes as fast as sqlite3 answers that question (every order
+// ends with the unique column 1, so pages never overlap).
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QSqlDatabase>
-#include <QSqlError>
+#include <QVariantList>
 #include <QVector>
+#include <atomic>
+#include <functional>
+#include <memory>
 
 namespace trainscope::ui {
 
@@ -30,10 +34,41 @@ struct SqlTableSpec {
     QString order_by;           // the first query's order; empty: column 1 (the id)
 };
 
+// One page of a table: its SQL with `?` placeholders, and their values.
+struct RowRequest {
+    QString sql;
+    QVariantList values;
+    int columns = 0;
+    // Set once nobody waits for the answer (the table was sorted or filtered again, or closed):
+    // a request not started yet is skipped, and a running query stops (watchCancelFlags).
+    std::shared_ptr<std::atomic<bool>> abandoned = std::make_shared<std::atomic<bool>>(false);
+};
+
+struct RowPage {
+    QVector<QVector<QVariant>> rows;
+    // Why the page ended early or is empty (a damaged report, the time budget); empty when the
+    // rows read are all there is.
+    QString error;
+};
+
+// Runs `request` on `db`, on the thread that opened it.
+RowPage readRows(QSqlDatabase db, const RowRequest& request);
+
+// Where a table's pages are read. `done` runs on the thread of `receiver` (the GUI thread),
+// unless `receiver` is gone by then.
+class RowSource {
+  public:
+    virtual ~RowSource() = default;
+    virtual void read(RowRequest request, QObject* receiver,
+                      std::function<void(const RowPage&)> done) = 0;
+};
+
 class SqlTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    SqlTableModel(QSqlDatabase db, SqlTableSpec spec, QObject* parent = nullptr);
+    // Asks `source` for the first page at once; the rows come in later (rowsRead()).
+    SqlTableModel(RowSource* source, SqlTableSpec spec, QObject* parent = nullptr);
+    ~SqlTableModel() override;
 
     static constexpr int SortRole = Qt::UserRole + 1;  // the raw value behind a cell
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -47,6 +82,9 @@ class SqlTableModel : public QAbstractTableModel {
     // an empty text shows every row. The current sort order is kept.
     void setFilter(const QString& text);
     const QString& filter() const { return filter_; }
+    // Whether a page was asked for and has not come yet. Until the first page of a new query
+    // comes, the rows of the previous one are shown.
+    bool busy() const { return pending_ != nullptr; }
     // Why the last query or fetch failed (a damaged report, or a query past its time budget);
     // empty when the rows shown are all there is.
     const QString& errorMessage() const { return error_; }
@@ -60,15 +98,19 @@ class SqlTableModel : public QAbstractTableModel {
   signals:
     // The error message changed: set after a failed query or fetch, cleared by a good query.
     void errorChanged(const QString& message);
+    void busyChanged(bool busy);
+    // A page came and is shown (the first of a query, or one more).
+    void rowsRead();
 
   private:
     static constexpr int kFirstPage = 256;  // rows: more than a screen
 
     void runQuery();
-    // Reads up to `page_` rows after those held; returns them (they are not added yet).
-    QVector<QVector<QVariant>> readPage();
-    void noteError(const QSqlError& error);
-    QSqlDatabase db_;
+    // Asks for up to `page_` rows after the first `offset`; `shown` takes them when they come.
+    void requestPage(int offset, std::function<void(RowPage&&)> shown);
+    void setBusy(std::shared_ptr<std::atomic<bool>> pending);
+    void noteError(const QString& error);
+    RowSource* source_;
     SqlTableSpec spec_;
     QString select_;  // the query, its LIMIT and OFFSET bound per page
     QVector<QVector<QVariant>> rows_;
@@ -77,6 +119,7 @@ class SqlTableModel : public QAbstractTableModel {
     QString order_by_ = QStringLiteral("1");
     QString filter_;
     QString error_;
+    std::shared_ptr<std::atomic<bool>> pending_;  // the outstanding request's abandon flag
 };
 
 QString formatBytes(qint64 bytes);

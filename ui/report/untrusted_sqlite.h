@@ -6,10 +6,12 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <atomic>
 
 namespace trainscope::ui {
 
-// Queries on the calling thread's report connections are interrupted after this long.
+// Queries on report connections are interrupted after this long (by default: see
+// setQueryBudget).
 constexpr int kQueryBudgetMs = 5000;
 // Longest text or blob a query may return; longer values fail the query ("string or blob
 // too big"), which the caller reports.
@@ -23,9 +25,20 @@ QString openUntrusted(const QString& path, const QString& connection);
 // point that runs SQL calls it.
 void restartQueryClock();
 
-// Changes the calling thread's budget (kQueryBudgetMs until then). The tests shorten it to see
-// what a user sees when a query over a large report is stopped.
+// Changes the budget of every query started from now on, on any thread (kQueryBudgetMs until
+// then). The tests shorten it to see what a user sees when a query over a large report is
+// stopped.
 void setQueryBudget(int milliseconds);
-int queryBudget();  // the calling thread's
+int queryBudget();
+
+// The queries that the calling thread runs next also stop as soon as one of these flags is set
+// (a null flag is never set): the app sets them when nobody waits for the answer any more (the
+// table was sorted again, the report was closed). Returns the flags watched until then.
+struct CancelFlags {
+    const std::atomic<bool>* first = nullptr;
+    const std::atomic<bool>* second = nullptr;
+};
+CancelFlags watchCancelFlags(CancelFlags flags);
+CancelFlags watchedCancelFlags();  // the calling thread's
 
 }  // namespace trainscope::ui

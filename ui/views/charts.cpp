@@ -7,9 +7,11 @@
 #include <QCursor>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QLabel>
 #include <QLocale>
 #include <QPieSeries>
 #include <QToolTip>
+#include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
 
@@ -18,12 +20,14 @@
 namespace trainscope::ui {
 namespace {
 
+constexpr int kChartMinimumHeight = 220;
+
 QChartView* viewOf(QChart* chart) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
+    view->setMinimumHeight(kChartMinimumHeight);
     return view;
 }
 
@@ -206,6 +210,24 @@ QChartView* sizeChart(const QString& title, const TopEntries& top) {
     QChartView* view = barChart(title, series, categories, QObject::tr("MiB"), top.error);
     view->chart()->legend()->hide();
     return view;
+}
+
+ChartSlot::ChartSlot(QWidget* parent)
+    : QWidget(parent), waiting_(new QLabel(tr("Reading the largest entries…"))) {
+    waiting_->setAlignment(Qt::AlignCenter);
+    waiting_->setEnabled(false);  // dimmed: a state, not content
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(waiting_);
+    setMinimumHeight(kChartMinimumHeight);  // as a chart's: the layout does not jump
+}
+
+void ChartSlot::setChart(QChartView* chart) {
+    delete waiting_;
+    waiting_ = nullptr;
+    delete chart_;
+    chart_ = chart;
+    layout()->addWidget(chart_);
 }
 
 }  // namespace trainscope::ui

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <QVector>
+#include <QWidget>
 
 #include "report/report_queries.h"
 
 class QChartView;
+class QLabel;
 
 namespace trainscope::ui {
 
@@ -18,5 +20,19 @@ QChartView* iterationSplitChart(const TimeSummary& summary);
 QChartView* operationTimeChart(const QString& title, const TopEntries& entries);
 // Entries by size in bytes (TopEntry first).
 QChartView* sizeChart(const QString& title, const TopEntries& entries);
+
+// Where a chart goes once the entries it shows are read (the run reads them after the totals):
+// it says so until then.
+class ChartSlot : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ChartSlot(QWidget* parent = nullptr);
+    void setChart(QChartView* chart);
+    QChartView* chart() const { return chart_; }
+
+  private:
+    QLabel* waiting_;
+    QChartView* chart_ = nullptr;
+};
 
 }  // namespace trainscope::ui

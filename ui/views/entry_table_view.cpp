@@ -41,7 +41,12 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
     } else {
         showError({});
     }
-    resizeColumnsToContents();  // from the rows fetched so far, never the whole table
+    // From the first page, never the whole table; once it has come, if it is on its way.
+    if (model && model->busy())
+        connect(model, &SqlTableModel::rowsRead, this, &QTableView::resizeColumnsToContents,
+                Qt::SingleShotConnection);
+    else
+        resizeColumnsToContents();
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid())

@@ -4,30 +4,33 @@
 #include <QHBoxLayout>
 #include <QSplitter>
 
+#include "report/report_run.h"
 #include "views/charts.h"
 #include "views/entry_table_view.h"
 
 namespace trainscope::ui {
-namespace {
 
-constexpr int kChartCount = 10;
+MemoryPage::MemoryPage(ReportRun& run, QWidget* parent)
+    : QWidget(parent),
+      weights_(new EntryTableView),
+      activations_(new EntryTableView),
+      largest_weights_(new ChartSlot),
+      largest_activations_(new ChartSlot) {
+    const RunContents& contents = run.contents();
+    const QStringList& tables = contents.memory->tables;
+    const qint64 peak = contents.memory_summary->peak;
+    RowSource* rows = run.rows(ReportKind::Memory);
+    weights_->setEntryModel(new SqlTableModel(rows, weightsTable(tables, peak), this));
+    activations_->setEntryModel(new SqlTableModel(rows, activationsTable(tables, peak), this));
 
-}  // namespace
-
-MemoryPage::MemoryPage(QSqlDatabase db, const MemorySummary& summary,
-                       const TopEntries& top_activations, QWidget* parent)
-    : QWidget(parent), weights_(new EntryTableView), activations_(new EntryTableView) {
-    weights_->setEntryModel(weightsModel(db, summary.peak, this));
-    activations_->setEntryModel(activationsModel(db, summary.peak, this));
-
-    auto* tables = new QSplitter(Qt::Vertical);
-    tables->addWidget(weights_);
-    tables->addWidget(activations_);
+    auto* views = new QSplitter(Qt::Vertical);
+    views->addWidget(weights_);
+    views->addWidget(activations_);
     auto* charts = new QSplitter(Qt::Vertical);
-    charts->addWidget(sizeChart(tr("Largest weights"), topWeights(db, kChartCount)));
-    charts->addWidget(sizeChart(tr("Largest activations"), top_activations));
+    charts->addWidget(largest_weights_);
+    charts->addWidget(largest_activations_);
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(tables);
+    split->addWidget(views);
     split->addWidget(charts);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -35,6 +38,11 @@ MemoryPage::MemoryPage(QSqlDatabase db, const MemorySummary& summary,
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
+
+    run.whenChartsRead(this, [this](const RunCharts& top) {
+        largest_weights_->setChart(sizeChart(tr("Largest weights"), top.weights));
+        largest_activations_->setChart(sizeChart(tr("Largest activations"), top.activations));
+    });
 }
 
 }  // namespace trainscope::ui

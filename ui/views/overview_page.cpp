@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QVBoxLayout>
 
+#include "report/report_run.h"
 #include "views/charts.h"
 
 namespace trainscope::ui {
@@ -17,14 +18,18 @@ constexpr int kStackedTopCount = 5;
 
 }  // namespace
 
-OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
-                           const TopEntries& top_activations, const TopEntries& top_modules,
-                           const std::optional<TimeSummary>& time_summary,
-                           const TopEntries& top_operations, const QString& error, QWidget* parent)
-    : QWidget(parent) {
+OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
+    const RunContents& contents = run.contents();
     QStringList lines;
     auto* charts = new QGridLayout;
-    if (memory_summary) {
+    // Each chart of top entries: its slot now, the chart once the entries are read.
+    QVector<std::function<void(const RunCharts&)>> fills;
+    auto topChart = [&](std::function<QChartView*(const RunCharts&)> chart) {
+        auto* slot = new ChartSlot;
+        fills << [slot, chart](const RunCharts& top) { slot->setChart(chart(top)); };
+        return slot;
+    };
+    if (const auto& memory_summary = contents.memory_summary) {
         const MemorySummary& m = *memory_summary;
         lines << tr("Peak memory: %1").arg(formatBytes(m.peak));
         if (const auto& p = m.at_peak) {
@@ -44,14 +49,19 @@ OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
         int row = 1;
         const int bars = m.at_peak ? kStackedTopCount : kTopCount;
         if (m.at_peak) {
-            charts->addWidget(sizeChart(tr("Modules at the peak"), top_modules.first(bars)), row++,
-                              0);
+            charts->addWidget(topChart([bars](const RunCharts& top) {
+                                  return sizeChart(tr("Modules at the peak"),
+                                                   top.modules.first(bars));
+                              }),
+                              row++, 0);
         }
-        charts->addWidget(
-            sizeChart(tr("Top operations by activation memory"), top_activations.first(bars)), row,
-            0);
+        charts->addWidget(topChart([bars](const RunCharts& top) {
+                              return sizeChart(tr("Top operations by activation memory"),
+                                               top.activations.first(bars));
+                          }),
+                          row, 0);
     }
-    if (time_summary) {
+    if (const auto& time_summary = contents.time_summary) {
         const TimeSummary& t = *time_summary;
         lines << tr("Iteration time (sum of operations): %1 ms   Forward: %2 ms   "
                     "Backward: %3 ms   Operations: %4")
@@ -61,12 +71,14 @@ OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
                      .arg(t.operations);
         charts->addWidget(iterationSplitChart(t), 0, 1);
         // Beside the memory column, which may have a chart more.
-        charts->addWidget(
-            operationTimeChart(tr("Top operations by time"), top_operations.first(kTopCount)), 1, 1,
-            charts->rowCount() > 2 ? 2 : 1, 1);
+        charts->addWidget(topChart([](const RunCharts& top) {
+                              return operationTimeChart(tr("Top operations by time"),
+                                                        top.operations.first(kTopCount));
+                          }),
+                          1, 1, charts->rowCount() > 2 ? 2 : 1, 1);
     }
-    if (!error.isEmpty())
-        lines << tr("Could not read the report's totals: %1").arg(error);
+    if (!contents.summary_error.isEmpty())
+        lines << tr("Could not read the report's totals: %1").arg(contents.summary_error);
     text_ = lines.join(QLatin1Char('\n'));
 
     auto* label = new QLabel(text_);
@@ -74,6 +86,10 @@ OverviewPage::OverviewPage(const std::optional<MemorySummary>& memory_summary,
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(label);
     layout->addLayout(charts, 1);
+    run.whenChartsRead(this, [fills](const RunCharts& top) {
+        for (const auto& fill : fills)
+            fill(top);
+    });
 }
 
 }  // namespace trainscope::ui

@@ -9,7 +9,6 @@
 
 #include "settings/app_settings.h"
 #include "trainscope/builtin_models.h"
-#include "trainscope/report_format.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/overview_page.h"
@@ -18,26 +17,10 @@
 #include "views/time_page.h"
 
 namespace trainscope::ui {
-namespace {
 
-// Bars in the memory and time tabs' charts (the overview shows fewer).
-constexpr int kActivationBars = 10;
-constexpr int kOperationBars = 15;
-constexpr int kModuleBars = 8;
-
-}  // namespace
-
-ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr<ReportFile> time,
-                             QWidget* parent)
-    : QWidget(parent), memory_(std::move(memory)), time_(std::move(time)) {
-    QString error;
-    if (memory_)
-        memory_summary_ = ui::memorySummary(memory_->database(), &error);
-    if (time_)
-        time_summary_ = ui::timeSummary(time_->database(), &error);
-    const QSqlDatabase memory_db = memory_summary_ ? memory_->database() : QSqlDatabase();
-    const QSqlDatabase time_db = time_summary_ ? time_->database() : QSqlDatabase();
-
+ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
+    : QWidget(parent), run_(std::move(run)) {
+    const RunContents& contents = run_->contents();
     source_panel_ = new SourcePanel;
     applySourceFolders();
     connect(source_panel_, &SourcePanel::sourceFoldersAnswered, this, [this](bool allowed) {
@@ -47,30 +30,22 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
     });
 
     tabs_ = new QTabWidget;
-    // The charts' top entries are read once (on a large report each is a scan of its table),
-    // then shared by the overview and the memory and time tabs.
-    const TopEntries top_activations =
-        memory_summary_ ? topActivations(memory_db, kActivationBars) : TopEntries();
-    const TopEntries top_operations =
-        time_summary_ ? topOperationsByTime(time_db, kOperationBars) : TopEntries();
-    const TopEntries top_modules =
-        memory_summary_ ? topModulesAtPeak(memory_db, kModuleBars) : TopEntries();
-    auto* overview = new OverviewPage(memory_summary_, top_activations, top_modules, time_summary_,
-                                      top_operations, error);
+    auto* overview = new OverviewPage(*run_);
     overview_text_ = overview->text();
     tabs_->addTab(overview, tr("Overview"));
-    if (memory_summary_) {
-        memory_page_ = new MemoryPage(memory_db, *memory_summary_, top_activations);
-        followSelection(memory_page_->weightsView(), *memory_, EntryTable::Weight);
-        followSelection(memory_page_->activationsView(), *memory_, EntryTable::Activation);
+    if (contents.memory_summary) {
+        memory_page_ = new MemoryPage(*run_);
+        followSelection(memory_page_->weightsView(), ReportKind::Memory, EntryTable::Weight);
+        followSelection(memory_page_->activationsView(), ReportKind::Memory,
+                        EntryTable::Activation);
         tabs_->addTab(memory_page_, tr("Memory"));
     }
-    if (time_summary_) {
-        time_page_ = new TimePage(time_db, *time_summary_, top_operations);
-        followSelection(time_page_->operationsView(), *time_, EntryTable::Operation);
+    if (contents.time_summary) {
+        time_page_ = new TimePage(*run_);
+        followSelection(time_page_->operationsView(), ReportKind::Time, EntryTable::Operation);
         tabs_->addTab(time_page_, tr("Time"));
     }
-    if (memory_summary_ || time_summary_) {
+    if (contents.memory_summary || contents.time_summary) {
         source_lines_tab_ = new QWidget;
         new QVBoxLayout(source_lines_tab_);
         source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
@@ -92,16 +67,15 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr
 }
 
 ReportBrowser::~ReportBrowser() {
-    // The models hold queries on the reports' connections: the widgets go first, then the
-    // reports close their connections.
+    // The models ask the run for pages: the widgets go first, then the run.
     qDeleteAll(findChildren<QObject*>(QString(), Qt::FindDirectChildrenOnly));
 }
 
 QStringList ReportBrowser::paths() const {
     QStringList paths;
-    for (const auto* report : {memory_.get(), time_.get()}) {
+    for (const auto& report : {run_->contents().memory, run_->contents().time}) {
         if (report)
-            paths << report->path();
+            paths << report->path;
     }
     return paths;
 }
@@ -125,20 +99,20 @@ void ReportBrowser::applySourceFolders() {
     QString chosen, recorded, note, error;
     QStringList libraries;
     int answer = -1;
-    for (const auto* file : {memory_.get(), time_.get()}) {
+    for (const auto& file : {run_->contents().memory, run_->contents().time}) {
         if (!file)
             continue;
         if (chosen.isEmpty())
-            chosen = AppSettings::projectRootFor(file->path());
+            chosen = AppSettings::projectRootFor(file->path);
         if (answer < 0)
-            answer = AppSettings::sourceFoldersAnswer(file->path());
+            answer = AppSettings::sourceFoldersAnswer(file->path);
         if (recorded.isEmpty())
-            recorded = metadataValue(file->database(),
-                                     QLatin1String(report_format::kProjectRootKey), &error);
+            recorded = file->project_root;
         if (note.isEmpty())
-            note = metadataValue(file->database(), QLatin1String(report_format::kFramesNoteKey),
-                                 &error);
-        for (const QString& root : libraryRoots(file->database(), &error)) {
+            note = file->frames_note;
+        if (error.isEmpty())
+            error = file->metadata_error;
+        for (const QString& root : file->library_roots) {
             if (!libraries.contains(root))
                 libraries << root;
         }
@@ -205,11 +179,7 @@ QListWidget* ReportBrowser::framesList() const {
 
 SourceLinesPage* ReportBrowser::sourceLinesPage() {
     if (!source_lines_page_ && source_lines_tab_) {
-        const QSqlDatabase time_db = time_summary_ ? time_->database() : QSqlDatabase();
-        const QSqlDatabase memory_db = memory_summary_ ? memory_->database() : QSqlDatabase();
-        source_lines_page_ =
-            new SourceLinesPage(time_db, time_summary_ ? time_summary_->iteration_ms() : 0.0,
-                                memory_db, memory_summary_ ? memory_summary_->peak : 0);
+        source_lines_page_ = new SourceLinesPage(*run_);
         connect(source_lines_page_, &SourceLinesPage::lineSelected, this,
                 [this](const FrameRow& location) { source_panel_->showFrames({location}); });
         source_lines_tab_->layout()->addWidget(source_lines_page_);
@@ -217,17 +187,22 @@ SourceLinesPage* ReportBrowser::sourceLinesPage() {
     return source_lines_page_;
 }
 
-void ReportBrowser::followSelection(EntryTableView* view, const ReportFile& file,
-                                    EntryTable table) {
-    connect(view, &EntryTableView::rowSelected, this, [this, view, &file, table](int row) {
-        QString error;
-        const QVector<FrameRow> frames =
-            stackFrames(file.database(), table, view->entryModel()->entryId(row), &error);
-        source_panel_->showFrames(frames);
-        if (!error.isEmpty())
-            source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
+void ReportBrowser::followSelection(EntryTableView* view, ReportKind kind, EntryTable table) {
+    connect(view, &EntryTableView::rowSelected, this, [this, view, kind, table](int row) {
+        const qint64 entry = view->entryModel()->entryId(row);
+        const quint64 asked = ++frames_asked_;
+        run_->readFrames(
+            kind, table, entry, this,
+            [this, asked](const QVector<FrameRow>& frames, const QString& error) {
+                if (asked != frames_asked_)
+                    return;  // another entry was selected meanwhile
+                source_panel_->showFrames(frames);
+                if (!error.isEmpty())
+                    source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
+                emit framesShown();
+            });
         if (table == EntryTable::Operation && time_page_ && !time_page_->grouped())
-            emit operationSelected(view->entryModel()->entryId(row));
+            emit operationSelected(entry);
     });
 }
 

@@ -1,13 +1,12 @@
 // One run's reports in one window: overview, memory, time and by-source-line tabs above the
 // source panel that shows the selected entry's frames and code. Either report may be missing
-// (a memory-only or time-only run).
+// (a memory-only or time-only run). Every page reads through the run, off the GUI thread.
 #pragma once
 
 #include <QWidget>
 #include <memory>
 
-#include "report/report_file.h"
-#include "report/report_queries.h"
+#include "report/report_run.h"
 
 class QListWidget;
 class QTabWidget;
@@ -23,13 +22,14 @@ class TimePage;
 class ReportBrowser : public QWidget {
     Q_OBJECT
   public:
-    // Takes the opened reports; when their totals cannot be read, the overview says why.
-    ReportBrowser(std::unique_ptr<ReportFile> memory, std::unique_ptr<ReportFile> time,
-                  QWidget* parent = nullptr);
+    // Takes the opened run (with a memory or run time report); when their totals cannot be
+    // read, the overview says why.
+    explicit ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent = nullptr);
     ~ReportBrowser() override;
 
-    // The report files shown, memory first.
+    // The report files shown, memory first (timelines excluded).
     QStringList paths() const;
+    ReportRun& run() const { return *run_; }
     // Frames are resolved against this folder. The default: the root last chosen for this
     // report; else the project root the report recorded, when it exists here and is trusted;
     // else the report's folder. A recorded root is trusted without asking only when it is the
@@ -49,22 +49,24 @@ class ReportBrowser : public QWidget {
     SourceLinesPage* sourceLinesPage();  // built on first use: grouping a large report costs
     SourcePanel* sourcePanel() const { return source_panel_; }
     QListWidget* framesList() const;
-    const std::optional<MemorySummary>& memorySummary() const { return memory_summary_; }
-    const std::optional<TimeSummary>& timeSummary() const { return time_summary_; }
+    const std::optional<MemorySummary>& memorySummary() const {
+        return run_->contents().memory_summary;
+    }
+    const std::optional<TimeSummary>& timeSummary() const { return run_->contents().time_summary; }
     QString overviewText() const { return overview_text_; }
 
   signals:
     // An operation of the per-invocation Time table was selected (its run time entry id).
     void operationSelected(qint64 entry_id);
+    // The frames of the entry selected last are read and shown in the source panel.
+    void framesShown();
 
   private:
     void applySourceFolders();
-    void followSelection(EntryTableView* view, const ReportFile& file, EntryTable table);
+    void followSelection(EntryTableView* view, ReportKind kind, EntryTable table);
 
-    std::unique_ptr<ReportFile> memory_;
-    std::unique_ptr<ReportFile> time_;
-    std::optional<MemorySummary> memory_summary_;
-    std::optional<TimeSummary> time_summary_;
+    std::unique_ptr<ReportRun> run_;
+    quint64 frames_asked_ = 0;  // the last request for frames: only its answer is shown
     QTabWidget* tabs_ = nullptr;
     MemoryPage* memory_page_ = nullptr;
     TimePage* time_page_ = nullptr;

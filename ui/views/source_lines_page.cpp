@@ -4,16 +4,17 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "report/report_run.h"
 #include "views/entry_table_view.h"
 #include "views/layout.h"
 
 namespace trainscope::ui {
 
-SourceLinesPage::SourceLinesPage(QSqlDatabase time, double iteration_ms, QSqlDatabase memory,
-                                 qint64 peak, QWidget* parent)
-    : QWidget(parent) {
+SourceLinesPage::SourceLinesPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
+    const RunContents& contents = run.contents();
     auto* split = new QSplitter(Qt::Vertical);
-    auto add = [&](const QString& title, SqlTableModel* model) {
+    auto add = [&](const QString& title, ReportKind kind, SqlTableSpec spec) {
+        auto* model = new SqlTableModel(run.rows(kind), std::move(spec), this);
         auto* view = new EntryTableView;
         // The model's query already ranks by share (the last column), highest first.
         view->setEntryModel(model, model->columnCount() - 1, Qt::DescendingOrder);
@@ -24,13 +25,13 @@ SourceLinesPage::SourceLinesPage(QSqlDatabase time, double iteration_ms, QSqlDat
         split->addWidget(withHeader(new QLabel(title), view));
         return view;
     };
-    if (time.isValid())
+    if (const auto& time = contents.time_summary)
         time_ = add(tr("Time by source line (forward and backward, per most specific frame)"),
-                    timeBySourceLineModel(time, iteration_ms, this));
-    if (memory.isValid())
+                    ReportKind::Time, timeBySourceLineTable(time->iteration_ms()));
+    if (const auto& memory = contents.memory_summary)
         memory_ = add(tr("Memory by source line (weights and activations, per most specific "
                          "frame)"),
-                      memoryBySourceLineModel(memory, peak, this));
+                      ReportKind::Memory, memoryBySourceLineTable(memory->peak));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);

@@ -2,7 +2,6 @@
 // specific frame, so the user's own lines are ranked. Selecting a line shows it.
 #pragma once
 
-#include <QSqlDatabase>
 #include <QWidget>
 
 #include "report/report_queries.h"
@@ -10,13 +9,13 @@
 namespace trainscope::ui {
 
 class EntryTableView;
+class ReportRun;
 
 class SourceLinesPage : public QWidget {
     Q_OBJECT
   public:
-    // Either database may be invalid (that report is missing from the run).
-    SourceLinesPage(QSqlDatabase time, double iteration_ms, QSqlDatabase memory, qint64 peak,
-                    QWidget* parent = nullptr);
+    // A table for each report of the opened run whose totals were read.
+    explicit SourceLinesPage(ReportRun& run, QWidget* parent = nullptr);
     EntryTableView* timeView() const { return time_; }
     EntryTableView* memoryView() const { return memory_; }
 

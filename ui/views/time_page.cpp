@@ -9,16 +9,17 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "report/report_run.h"
 #include "views/charts.h"
 #include "views/entry_table_view.h"
 #include "views/layout.h"
 
 namespace trainscope::ui {
-TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, const TopEntries& top_operations,
-                   QWidget* parent)
+
+TimePage::TimePage(ReportRun& run, QWidget* parent)
     : QWidget(parent),
-      db_(db),
-      summary_(summary),
+      rows_(run.rows(ReportKind::Time)),
+      iteration_ms_(run.contents().time_summary->iteration_ms()),
       view_(new EntryTableView),
       filter_(new QLineEdit),
       grouping_(new QComboBox),
@@ -33,7 +34,8 @@ TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, const TopEntries
     connect(filter_delay_, &QTimer::timeout, this, &TimePage::applyFilter);
     connect(grouping_, &QComboBox::currentIndexChanged, this, &TimePage::applyGrouping);
 
-    invocations_ = operationsModel(db_, summary_.iteration_ms(), this);
+    invocations_ =
+        new SqlTableModel(rows_, operationsTable(run.contents().time->tables, iteration_ms_), this);
     view_->setEntryModel(invocations_);
 
     auto* bar = new QHBoxLayout;
@@ -42,9 +44,13 @@ TimePage::TimePage(QSqlDatabase db, const TimeSummary& summary, const TopEntries
     bar->addWidget(filter_, 1);
     QWidget* table = withHeader(bar, view_);
 
+    auto* chart = new ChartSlot;
+    run.whenChartsRead(this, [chart](const RunCharts& top) {
+        chart->setChart(operationTimeChart(tr("Top operations by time"), top.operations));
+    });
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table);
-    split->addWidget(operationTimeChart(tr("Top operations by time"), top_operations));
+    split->addWidget(chart);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({600, 400});
@@ -63,7 +69,7 @@ void TimePage::applyFilter() {
 
 void TimePage::applyGrouping() {
     if (grouped() && !groups_)
-        groups_ = groupedOperationsModel(db_, summary_.iteration_ms(), this);
+        groups_ = new SqlTableModel(rows_, groupedOperationsTable(iteration_ms_), this);
     SqlTableModel* model = grouped() ? groups_ : invocations_;
     model->setFilter(filter_->text());
     view_->setEntryModel(model);

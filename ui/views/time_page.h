@@ -2,10 +2,7 @@
 // pauses, sorted by SQL, with the top operations' forward and backward time stacked.
 #pragma once
 
-#include <QSqlDatabase>
 #include <QWidget>
-
-#include "report/report_queries.h"
 
 class QComboBox;
 class QLineEdit;
@@ -14,15 +11,17 @@ class QTimer;
 namespace trainscope::ui {
 
 class EntryTableView;
+class ReportRun;
+class RowSource;
+class SqlTableModel;
 
 class TimePage : public QWidget {
     Q_OBJECT
   public:
     static constexpr int kFilterDelayMs = 300;
 
-    // `top_operations`: the operations by total time, largest first (read once by the browser).
-    TimePage(QSqlDatabase db, const TimeSummary& summary, const TopEntries& top_operations,
-             QWidget* parent = nullptr);
+    // The run must be opened, with its run time report's totals read.
+    explicit TimePage(ReportRun& run, QWidget* parent = nullptr);
     EntryTableView* operationsView() const { return view_; }
     QLineEdit* filterField() const { return filter_; }
     QComboBox* groupingChoice() const { return grouping_; }
@@ -32,8 +31,8 @@ class TimePage : public QWidget {
     void applyFilter();
     void applyGrouping();
 
-    QSqlDatabase db_;
-    TimeSummary summary_;
+    RowSource* rows_;
+    double iteration_ms_;
     EntryTableView* view_;
     QLineEdit* filter_;
     QComboBox* grouping_;

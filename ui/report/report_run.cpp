@@ -1,0 +1,235 @@
+#include "report/report_run.h"
+
+#include <QFileInfo>
+#include <QPointer>
+
+#include "report/untrusted_sqlite.h"
+#include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
+
+namespace trainscope::ui {
+namespace {
+
+// Bars in the memory and time tabs' charts (the overview shows fewer of them).
+constexpr int kActivationBars = 10;
+constexpr int kOperationBars = 15;
+constexpr int kModuleBars = 8;
+constexpr int kWeightBars = 10;
+
+const QString kMemorySuffix = QLatin1String(report_format::kMemorySuffix);
+const QString kTimeSuffix = QLatin1String(report_format::kTimeSuffix);
+const QString kTimelineSuffix = QLatin1String(report_format::kTimelineSuffix);
+
+// Whether a file is a timeline (seed 003's tables), from its table names; for a file that
+// cannot be read, ReportFile's message says why.
+bool isTimeline(const QString& path) {
+    try {
+        return reportFileKind(path.toStdString()) == ReportFileKind::Timeline;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// The paths with the other reports of their runs that exist: PREFIX.memory.sqlite,
+// PREFIX.time.sqlite and PREFIX.timeline.sqlite come together, whichever of them is opened.
+QStringList withSiblings(const QStringList& paths) {
+    QStringList wanted;
+    for (const QString& path : paths) {
+        wanted << path;
+        for (const QString& suffix : {kMemorySuffix, kTimeSuffix, kTimelineSuffix}) {
+            if (!path.endsWith(suffix))
+                continue;
+            for (const QString& other : {kMemorySuffix, kTimeSuffix, kTimelineSuffix}) {
+                const QString sibling = path.chopped(suffix.size()) + other;
+                if (other != suffix && QFileInfo::exists(sibling))
+                    wanted << sibling;
+            }
+        }
+    }
+    wanted.removeDuplicates();  // a run's reports given together, or a path given twice
+    return wanted;
+}
+
+ReportContents contentsOf(const ReportFile& report) {
+    ReportContents contents;
+    contents.path = report.path();
+    contents.tables = report.tables();
+    QString& error = contents.metadata_error;
+    contents.project_root =
+        metadataValue(report, QLatin1String(report_format::kProjectRootKey), &error);
+    contents.frames_note = metadataValue(report, QLatin1String(report_format::kFramesNoteKey), &error);
+    contents.library_roots = libraryRoots(report, &error);
+    return contents;
+}
+
+}  // namespace
+
+QStringList RunContents::paths() const {
+    QStringList paths;
+    for (const auto& report : {memory, time}) {
+        if (report)
+            paths << report->path;
+    }
+    return paths + timelines;
+}
+
+struct ReportRun::Files {
+    std::unique_ptr<ReportFile> memory, time;
+    const ReportFile* of(ReportKind kind) const {
+        return kind == ReportKind::Memory ? memory.get() : time.get();
+    }
+};
+
+// The pages of one report's tables, read on the worker thread.
+class ReportRun::Source : public RowSource {
+  public:
+    Source(ReportRun* run, ReportKind kind) : run_(run), kind_(kind) {}
+    void read(RowRequest request, QObject* receiver,
+              std::function<void(const RowPage&)> done) override {
+        const std::shared_ptr<std::atomic<bool>> abandoned = request.abandoned;
+        run_->post(receiver, abandoned.get(),
+                   [kind = kind_, request = std::move(request), done = std::move(done),
+                    abandoned](Files& files) -> std::function<void()> {
+                       const ReportFile* report = files.of(kind);
+                       RowPage page = report ? readRows(report->database(), request)
+                                             : RowPage{{}, tr("the report is not open")};
+                       return [done, page = std::move(page)] { done(page); };
+                   });
+    }
+
+  private:
+    ReportRun* run_;
+    ReportKind kind_;
+};
+
+ReportRun::ReportRun(const QStringList& paths, QObject* parent)
+    : QObject(parent),
+      worker_(new QObject),
+      files_(std::make_unique<Files>()),
+      memory_rows_(std::make_unique<Source>(this, ReportKind::Memory)),
+      time_rows_(std::make_unique<Source>(this, ReportKind::Time)) {
+    thread_.setObjectName(QStringLiteral("trainscope-report-run"));
+    worker_->moveToThread(&thread_);
+    thread_.start();
+
+    // Stage 1: what each file is, then the totals and source folders of the reports.
+    post(this, nullptr, [this, wanted = withSiblings(paths)](Files& files) {
+        RunContents contents;
+        for (const QString& path : wanted) {
+            QString error;
+            std::unique_ptr<ReportFile> report = ReportFile::open(path, &error);
+            if (report) {
+                std::unique_ptr<ReportFile>& slot =
+                    report->kind() == ReportKind::Memory ? files.memory : files.time;
+                if (slot)
+                    contents.errors << tr("Not opened %1: a window shows one run, and %2 is "
+                                          "already its report of that kind.")
+                                           .arg(path, slot->path());
+                else
+                    slot = std::move(report);
+            } else if (isTimeline(path)) {  // ReportFile reads memory and run time reports only
+                contents.timelines << path;
+            } else {
+                contents.errors << error;
+            }
+        }
+        if (files.memory) {
+            contents.memory = contentsOf(*files.memory);
+            contents.memory_summary = memorySummary(*files.memory, &contents.summary_error);
+        }
+        if (files.time) {
+            contents.time = contentsOf(*files.time);
+            contents.time_summary = timeSummary(*files.time, &contents.summary_error);
+        }
+        const bool memory_read = contents.memory_summary.has_value();
+        const bool time_read = contents.time_summary.has_value();
+        return [this, contents = std::move(contents), memory_read, time_read] {
+            contents_ = contents;
+            opened_ = true;
+            emit opened();
+            // Stage 2, once the pages exist: their first rows are asked for by now and come
+            // first. Each top entry is a scan of its table on a large report.
+            post(this, nullptr, [this, memory_read, time_read](Files& files) {
+                RunCharts charts;
+                if (memory_read) {
+                    charts.activations = topActivations(*files.memory, kActivationBars);
+                    charts.modules = topModulesAtPeak(*files.memory, kModuleBars);
+                    charts.weights = topWeights(*files.memory, kWeightBars);
+                }
+                if (time_read)
+                    charts.operations = topOperationsByTime(*files.time, kOperationBars);
+                return [this, charts] {
+                    charts_ = charts;
+                    emit chartsRead();
+                };
+            });
+        };
+    });
+}
+
+ReportRun::~ReportRun() {
+    closing_ = true;  // what is queued is skipped, and a running query stops
+    // The connections close on the thread that opened them; the worker's last job.
+    QMetaObject::invokeMethod(
+        worker_,
+        [this] {
+            files_.reset();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
+    thread_.wait();
+    delete worker_;
+}
+
+RowSource* ReportRun::rows(ReportKind kind) {
+    return kind == ReportKind::Memory ? memory_rows_.get() : time_rows_.get();
+}
+
+void ReportRun::whenChartsRead(QObject* receiver, std::function<void(const RunCharts&)> show) {
+    if (charts_)
+        show(*charts_);
+    else
+        connect(this, &ReportRun::chartsRead, receiver, [this, show] { show(*charts_); });
+}
+
+void ReportRun::readFrames(ReportKind kind, EntryTable table, qint64 entry_id, QObject* receiver,
+                           std::function<void(const QVector<FrameRow>&, const QString&)> done) {
+    post(receiver, nullptr,
+         [kind, table, entry_id, done = std::move(done)](Files& files) -> std::function<void()> {
+             QString error;
+             const ReportFile* report = files.of(kind);
+             QVector<FrameRow> frames;
+             if (report)
+                 frames = stackFrames(*report, table, entry_id, &error);
+             else
+                 error = tr("the report is not open");
+             return [done, frames, error] { done(frames, error); };
+         });
+}
+
+void ReportRun::post(QObject* receiver, const std::atomic<bool>* abandoned,
+                     std::function<std::function<void()>(Files&)> work) {
+    ++in_flight_;
+    QMetaObject::invokeMethod(
+        worker_,
+        [this, receiver = QPointer<QObject>(receiver), abandoned, work = std::move(work)] {
+            std::function<void()> deliver;
+            if (!closing_ && !(abandoned && *abandoned)) {
+                const CancelFlags previous = watchCancelFlags({&closing_, abandoned});
+                deliver = work(*files_);
+                watchCancelFlags(previous);
+            }
+            // Back on the run's thread, where the receiver lives.
+            QMetaObject::invokeMethod(
+                this,
+                [this, receiver, deliver = std::move(deliver)] {
+                    --in_flight_;
+                    if (receiver && deliver)
+                        deliver();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,98 @@
+// A run: the reports that belong together (PREFIX.memory.sqlite, PREFIX.time.sqlite and
+// PREFIX.timeline.sqlite, or foreign databases, or several ranks' timelines), opened and
+// queried on a worker thread of the run's own, so that no SQL ever runs on the GUI thread
+// (heaptrack's Parser is the model). What is read comes back in stages, each as a signal on
+// the thread that made the run: first what the files are with their totals (opened()), then
+// the charts' top entries (chartsRead()); table pages and stack frames come when asked for.
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+#include <QThread>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "report/report_file.h"
+#include "report/report_queries.h"
+#include "report/sql_table_model.h"
+
+namespace trainscope::ui {
+
+// What the views need to know of one opened memory or run time report.
+struct ReportContents {
+    QString path;
+    QStringList tables;
+    // TrainScope's metadata (empty in other tools' reports): where the sources were.
+    QString project_root;
+    QString frames_note;
+    QStringList library_roots;
+    QString metadata_error;  // why the above could not be read, if it could not
+};
+
+struct RunContents {
+    std::optional<ReportContents> memory;
+    std::optional<ReportContents> time;
+    // Empty when the report is missing or its totals could not be read (summary_error).
+    std::optional<MemorySummary> memory_summary;
+    std::optional<TimeSummary> time_summary;
+    QString summary_error;
+    QStringList timelines;  // seed 003 databases: ours or torch_npu's, one per rank
+    QStringList errors;     // one line per file that could not be opened, saying why
+    bool isEmpty() const { return !memory && !time && timelines.isEmpty(); }
+    QStringList paths() const;  // the memory, time and timeline files, in that order
+};
+
+// The largest entries that the charts show, read once for all pages.
+struct RunCharts {
+    TopEntries activations, operations, modules, weights;
+};
+
+class ReportRun : public QObject {
+    Q_OBJECT
+  public:
+    // Starts opening `paths` at once, with the other reports of each one's run (its siblings).
+    explicit ReportRun(const QStringList& paths, QObject* parent = nullptr);
+    // Stops the query that runs (within milliseconds) and waits for the worker to end.
+    ~ReportRun() override;
+
+    bool isOpened() const { return opened_; }
+    // Whether work was asked of the worker whose answer has not come back yet.
+    bool busy() const { return in_flight_ > 0; }
+    const RunContents& contents() const { return contents_; }
+    const std::optional<RunCharts>& charts() const { return charts_; }
+    // Calls `show` with the charts' entries once they are read: now, if they are.
+    void whenChartsRead(QObject* receiver, std::function<void(const RunCharts&)> show);
+    // Reads the pages of a memory or run time report's tables (the report must be open).
+    RowSource* rows(ReportKind kind);
+    // Reads an entry's stack frames; `done` gets them, or why they cannot be read.
+    void readFrames(ReportKind kind, EntryTable table, qint64 entry_id, QObject* receiver,
+                    std::function<void(const QVector<FrameRow>&, const QString&)> done);
+
+  signals:
+    void opened();
+    void chartsRead();
+
+  private:
+    class Source;
+    struct Files;  // the worker's: opened reports and their connections
+
+    // Runs `work` on the worker thread with the files; the function it returns is then run on
+    // this object's thread, unless `receiver` is gone by then. Work is skipped, or its query
+    // stopped, once the run closes or `abandoned` (may be null) is set.
+    void post(QObject* receiver, const std::atomic<bool>* abandoned,
+              std::function<std::function<void()>(Files&)> work);
+
+    QThread thread_;
+    QObject* worker_;  // lives in thread_: the target of posted work
+    std::unique_ptr<Files> files_;
+    std::atomic<bool> closing_{false};
+    bool opened_ = false;
+    int in_flight_ = 0;  // posted work not answered yet (answered when skipped, too)
+    RunContents contents_;
+    std::optional<RunCharts> charts_;
+    std::unique_ptr<Source> memory_rows_, time_rows_;
+};
+
+}  // namespace trainscope::ui
