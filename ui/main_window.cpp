@@ -171,9 +171,12 @@ void MainWindow::showRun() {
     const QStringList& timelines = contents.timelines;
     if (!timelines.isEmpty()) {
         auto* page = new TimelinePage(timelines, browser_ ? browser_->sourcePanel() : nullptr);
-        if (browser_)  // the Time table's selection, followed into the timeline
+        if (browser_) {  // one selection: the Time table's and the timeline's follow each other
             connect(browser_, &ReportBrowser::operationSelected, page,
                     &TimelinePage::selectTimedOperation);
+            connect(page, &TimelinePage::operationSelected, browser_,
+                    &ReportBrowser::selectOperation);
+        }
         const int index = tabs->addTab(page, tr("Timeline"));
         tabs->setTabToolTip(index, timelines.join(QLatin1Char('\n')));
         if (!browser_)

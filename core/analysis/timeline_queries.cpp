@@ -134,6 +134,43 @@ SpanRef topLevelForwardCall(const TimelineData& data, int64_t ordinal) {
     return {};
 }
 
+namespace {
+
+// The ordinal of the top-level forward call holding `ref` on the forward thread's lane, or -1.
+int64_t enclosingForwardOrdinal(const TimelineData& data, SpanRef ref) {
+    if (ref.lane != 0) {
+        return -1;
+    }
+    const SpanRef top = spanAt(data, 0, 0, data.span(ref).start_ns);
+    if (!top.valid() || data.span(top).category != SpanCategory::Forward) {
+        return -1;
+    }
+    const TimelineLane& lane = data.lanes.front();
+    return std::count_if(lane.spans.begin(), lane.spans.begin() + top.index,
+                         [](const TimelineSpan& s) { return s.category == SpanCategory::Forward; });
+}
+
+}  // namespace
+
+int64_t forwardCallOrdinal(const TimelineData& data, SpanRef ref) {
+    if (!ref.valid() || data.lanes.empty() || data.lanes.front().depths() == 0) {
+        return -1;
+    }
+    const int64_t ordinal = enclosingForwardOrdinal(data, ref);
+    if (ordinal >= 0) {
+        return ordinal;
+    }
+    // A backward node (on the autograd thread, or on the forward thread after the forward
+    // pass): its forward call's.
+    for (const SpanRef linked : linkedSpans(data, ref)) {
+        const int64_t linked_ordinal = enclosingForwardOrdinal(data, linked);
+        if (linked_ordinal >= 0) {
+            return linked_ordinal;
+        }
+    }
+    return -1;
+}
+
 std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle) {
     auto lower = [](std::string text) {
         for (char& c : text) {

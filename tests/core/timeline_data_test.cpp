@@ -145,6 +145,31 @@ TEST_F(OwnTimeline, BlocksAliveAtThePeakAreWhatSqlFindsWithModulesAndFrames) {
     EXPECT_GT(with_frames, blocks / 2) << "and their source lines";
 }
 
+// Run time entry k is the k-th top-level forward call; every call nested in it, and each of
+// its backward nodes, leads back to it.
+TEST_F(OwnTimeline, EveryCallLeadsToItsTopLevelForwardCall) {
+    int64_t forward_calls = 0;
+    for (; topLevelForwardCall(*data_, forward_calls).valid(); ++forward_calls) {
+        const SpanRef top = topLevelForwardCall(*data_, forward_calls);
+        ASSERT_EQ(forwardCallOrdinal(*data_, top), forward_calls);
+        for (const SpanRef partner : linkedSpans(*data_, top))
+            EXPECT_EQ(forwardCallOrdinal(*data_, partner), forward_calls);
+    }
+    EXPECT_GT(forward_calls, 10);
+    const TimelineLane& lane = data_->lanes.front();
+    int nested = 0;
+    for (size_t i = lane.depth_begin[1]; i < lane.spans.size(); ++i) {
+        const SpanRef ref{0, int32_t(i)};
+        const SpanRef top = spanAt(*data_, 0, 0, lane.spans[i].start_ns);
+        if (data_->span(top).category != SpanCategory::Forward)
+            continue;
+        EXPECT_EQ(topLevelForwardCall(*data_, forwardCallOrdinal(*data_, ref)), top);
+        ++nested;
+    }
+    EXPECT_GT(nested, 0);
+    EXPECT_EQ(forwardCallOrdinal(*data_, {}), -1);
+}
+
 TEST_F(OwnTimeline, FindsCallsByNameIgnoringCase) {
     const std::vector<SpanRef> found = findSpans(*data_, "ATEN::LINEAR");
     const ReportReader db(*path_);

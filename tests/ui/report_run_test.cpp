@@ -35,7 +35,8 @@ TEST_F(ReportRunTest, StagesComeInOrderOffTheGuiThread) {
     ReportRun run({path("run.time.sqlite")});
     EXPECT_FALSE(run.isOpened()) << "opening ran on the calling thread";
     bool charts_after_open = false;
-    QObject::connect(&run, &ReportRun::chartsRead, &run, [&] { charts_after_open = run.isOpened(); });
+    QObject::connect(&run, &ReportRun::chartsRead, &run,
+                     [&] { charts_after_open = run.isOpened(); });
     ASSERT_TRUE(waitUntilOpened(run));
     const RunContents& contents = run.contents();
     ASSERT_TRUE(contents.memory && contents.time) << "the sibling comes along";
@@ -82,8 +83,9 @@ TEST_F(ReportRunTest, AnAbandonedQueryStopsAtOnce) {
     RowRequest request = endlessQuery();
     const std::shared_ptr<std::atomic<bool>> abandoned = request.abandoned;
     std::optional<RowPage> answer;
-    run.rows(ReportKind::Time)->read(std::move(request), &run,
-                                      [&](const RowPage& page) { answer = page; });
+    run.rows(ReportKind::Time)->read(std::move(request), &run, [&](const RowPage& page) {
+        answer = page;
+    });
     QTest::qWait(200);  // the query runs
     EXPECT_FALSE(answer.has_value());
     QElapsedTimer clock;
@@ -100,8 +102,9 @@ TEST_F(ReportRunTest, ClosingARunStopsTheQueryItRuns) {
     ASSERT_TRUE(waitUntilOpened(*run));
     setQueryBudget(60000);
     bool answered = false;
-    run->rows(ReportKind::Time)->read(endlessQuery(), run.get(),
-                                       [&](const RowPage&) { answered = true; });
+    run->rows(ReportKind::Time)->read(endlessQuery(), run.get(), [&](const RowPage&) {
+        answered = true;
+    });
     QTest::qWait(200);
     QElapsedTimer clock;
     clock.start();

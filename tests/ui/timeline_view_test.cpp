@@ -206,6 +206,40 @@ TEST_F(OwnTimelineView, SelectingAnOperationInTheTimeTableSelectsItsCallInTheTim
     }
 }
 
+// One selection: clicking a call in the timeline (a forward call or one of its backward nodes)
+// selects its operation's row in the Time table, and the timeline keeps the call clicked.
+TEST_F(OwnTimelineView, ClickingACallSelectsItsOperationInTheTimeTable) {
+    EntryTableView* operations = window_.browser()->operationsView();
+    SqlTableModel* model = operations->entryModel();
+    const RankedSpan call = forwardCallWithPartners();
+    ASSERT_TRUE(call.valid());
+    const TimelineData& data = *page_->state()->ranks()[0];
+    // Which entry it is, counted independently: the top-level forward calls before it.
+    int64_t ordinal = 0;
+    for (int32_t i = 0; i < call.span.index; ++i)
+        ordinal += data.lanes[0].spans[size_t(i)].category == SpanCategory::Forward;
+    const qint64 entry = ordinal + 1;
+
+    page_->state()->reveal(call);
+    QTest::mouseClick(page_->timeline(), Qt::LeftButton, {}, page_->timeline()->pointOf(call));
+    test::waitForReads();
+    ASSERT_TRUE(operations->currentIndex().isValid());
+    EXPECT_EQ(model->entryId(operations->currentIndex().row()), entry);
+    EXPECT_EQ(model->rawValue(operations->currentIndex().row(), 1).toString(),
+              QStringLiteral("aten::linear"));
+    EXPECT_EQ(page_->state()->selection(), call) << "the table's echo moved the selection";
+
+    operations->clearSelection();
+    operations->setCurrentIndex({});
+    const RankedSpan backward = page_->state()->partners().front();
+    page_->state()->zoomTo(backward);
+    QTest::mouseClick(page_->timeline(), Qt::LeftButton, {}, page_->timeline()->pointOf(backward));
+    test::waitForReads();
+    ASSERT_TRUE(operations->currentIndex().isValid());
+    EXPECT_EQ(model->entryId(operations->currentIndex().row()), entry);
+    EXPECT_EQ(page_->state()->selection(), backward);
+}
+
 TEST_F(OwnTimelineView, CtrlFFindsOperationsByName) {
     window_.activateWindow();
     ASSERT_TRUE(QTest::qWaitForWindowActive(&window_));

@@ -57,7 +57,8 @@ ReportContents contentsOf(const ReportFile& report) {
     QString& error = contents.metadata_error;
     contents.project_root =
         metadataValue(report, QLatin1String(report_format::kProjectRootKey), &error);
-    contents.frames_note = metadataValue(report, QLatin1String(report_format::kFramesNoteKey), &error);
+    contents.frames_note =
+        metadataValue(report, QLatin1String(report_format::kFramesNoteKey), &error);
     contents.library_roots = libraryRoots(report, &error);
     return contents;
 }

@@ -209,6 +209,14 @@ qint64 SqlTableModel::entryId(int row) const {
     return rawValue(row, 0).toLongLong();
 }
 
+int SqlTableModel::rowOfEntry(qint64 id) const {
+    for (int row = 0; row < rows_.size(); ++row) {
+        if (rows_[row][0].toLongLong() == id)
+            return row;
+    }
+    return -1;
+}
+
 QVariant SqlTableModel::rawValue(int row, int column) const {
     if (row < 0 || row >= rows_.size() || column < 0 || column >= spec_.columns.size())
         return {};

@@ -89,6 +89,8 @@ class SqlTableModel : public QAbstractTableModel {
     // empty when the rows shown are all there is.
     const QString& errorMessage() const { return error_; }
     qint64 entryId(int row) const;
+    // The row of the rows read so far that shows entry `id`, or -1.
+    int rowOfEntry(qint64 id) const;
     // The raw value of a cell, without formatting.
     QVariant rawValue(int row, int column) const;
     // The SQL of the first page as it stands (values written in, for the sqlite3 command-line

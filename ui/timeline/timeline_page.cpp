@@ -171,8 +171,15 @@ void TimelinePage::display(const TimelineRanksLoad& load) {
     stack_->addWidget(splitter);
     stack_->setCurrentWidget(splitter);
 
-    connect(state_, &TimelineViewState::selectionChanged, this,
-            [this] { showCall(state_->selection()); });
+    connect(state_, &TimelineViewState::selectionChanged, this, [this] {
+        const RankedSpan call = state_->selection();
+        showCall(call);
+        if (!following_ && call.valid() && call.rank == 0) {
+            const int64_t ordinal = forwardCallOrdinal(*state_->ranks().front(), call.span);
+            if (ordinal >= 0)
+                emit operationSelected(ordinal + 1);
+        }
+    });
     connect(live_blocks_, &LiveBlocksView::callChosen, this, [this](const RankedSpan& call) {
         if (call.valid()) {
             state_->select(call);
@@ -197,7 +204,9 @@ void TimelinePage::selectTimedOperation(qint64 entry_id) {
     }
     const SpanRef call = topLevelForwardCall(*state_->ranks().front(), entry_id - 1);
     if (call.valid()) {
+        following_ = true;
         state_->select({0, call});
+        following_ = false;
         state_->reveal({0, call});
     }
 }

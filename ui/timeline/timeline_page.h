@@ -52,6 +52,9 @@ class TimelinePage : public QWidget {
 
   signals:
     void loadFinished(const QString& error);  // empty: shown
+    // The user selected a call of the run time entry `entry_id` (a top-level forward call, a
+    // call nested in one, or one of its backward nodes).
+    void operationSelected(qint64 entry_id);
 
   private:
     void display(const TimelineRanksLoad& load);
@@ -76,6 +79,7 @@ class TimelinePage : public QWidget {
     QVector<RankedSpan> found_;
     int found_index_ = -1;
     qint64 pending_entry_ = 0;
+    bool following_ = false;  // selecting what another view chose: not echoed back
     QFutureWatcher<TimelineRanksLoad> watcher_;
 };
 

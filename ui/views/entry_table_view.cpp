@@ -35,8 +35,10 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
         horizontalHeader()->setSortIndicator(sorted_column, order);
     }
     setSortingEnabled(true);
+    wanted_entry_ = -1;
     if (model) {
         connect(model, &SqlTableModel::errorChanged, this, &EntryTableView::showError);
+        connect(model, &SqlTableModel::rowsRead, this, &EntryTableView::revealWantedEntry);
         showError(model->errorMessage());
     } else {
         showError({});
@@ -49,9 +51,34 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
         resizeColumnsToContents();
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                if (current.isValid())
+                if (current.isValid() && !selecting_)
                     emit rowSelected(current.row());
             });
+}
+
+void EntryTableView::selectEntry(qint64 id) {
+    wanted_entry_ = id;
+    revealWantedEntry();
+}
+
+void EntryTableView::revealWantedEntry() {
+    SqlTableModel* model = entryModel();
+    if (!model || wanted_entry_ < 0 || model->busy())
+        return;  // a page is on its way: this runs again when it comes
+    const int row = model->rowOfEntry(wanted_entry_);
+    if (row < 0 && model->canFetchMore({}) && model->rowCount() < kMaxRevealedRows) {
+        model->fetchMore({});
+        return;
+    }
+    wanted_entry_ = -1;
+    selecting_ = true;
+    if (row >= 0) {
+        selectRow(row);
+        scrollTo(model->index(row, 1));
+    } else {
+        clearSelection();
+    }
+    selecting_ = false;
 }
 
 void EntryTableView::showError(const QString& message) {

@@ -19,6 +19,11 @@ class EntryTableView : public QTableView {
     void setEntryModel(SqlTableModel* model, int sorted_column = -1,
                        Qt::SortOrder order = Qt::AscendingOrder);
     SqlTableModel* entryModel() const;
+    // Selects the row of entry `id` as another view chose it: without rowSelected(). Pages are
+    // read until it comes, up to kMaxRevealedRows (a filter may hide it: nothing is selected
+    // then).
+    void selectEntry(qint64 id);
+    static constexpr int kMaxRevealedRows = 1 << 18;
     // The message shown over the rows when the model's query failed (hidden otherwise).
     QLabel* errorLabel() const { return error_label_; }
 
@@ -29,9 +34,12 @@ class EntryTableView : public QTableView {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    void revealWantedEntry();
     void showError(const QString& message);
     void placeErrorLabel();
     QLabel* error_label_;
+    qint64 wanted_entry_ = -1;  // selectEntry()'s, until its row is read
+    bool selecting_ = false;    // a selection made by selectEntry(), not the user
 };
 
 }  // namespace trainscope::ui

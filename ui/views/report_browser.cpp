@@ -187,6 +187,11 @@ SourceLinesPage* ReportBrowser::sourceLinesPage() {
     return source_lines_page_;
 }
 
+void ReportBrowser::selectOperation(qint64 entry_id) {
+    if (time_page_ && !time_page_->grouped())
+        time_page_->operationsView()->selectEntry(entry_id);
+}
+
 void ReportBrowser::followSelection(EntryTableView* view, ReportKind kind, EntryTable table) {
     connect(view, &EntryTableView::rowSelected, this, [this, view, kind, table](int row) {
         const qint64 entry = view->entryModel()->entryId(row);

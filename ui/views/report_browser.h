@@ -54,6 +54,9 @@ class ReportBrowser : public QWidget {
     }
     const std::optional<TimeSummary>& timeSummary() const { return run_->contents().time_summary; }
     QString overviewText() const { return overview_text_; }
+    // Selects run time entry `entry_id` in the per-invocation Time table, as another view (the
+    // timeline) chose it.
+    void selectOperation(qint64 entry_id);
 
   signals:
     // An operation of the per-invocation Time table was selected (its run time entry id).

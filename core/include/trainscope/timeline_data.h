@@ -145,6 +145,9 @@ std::vector<LiveBlockGroup> liveBlocksAt(const TimelineData& data, int64_t time_
 // TrainScope's timelines: the call behind run time entry `ordinal + 1` of the same run (the
 // report's documented invariant). Invalid when there is none.
 SpanRef topLevelForwardCall(const TimelineData& data, int64_t ordinal);
+// The reverse: the ordinal of the top-level forward call that `ref` belongs to (itself, the
+// call it is nested in, or, for a backward node, its forward call's), or -1.
+int64_t forwardCallOrdinal(const TimelineData& data, SpanRef ref);
 
 // Spans whose name contains `needle` (case-insensitive), in time order across lanes.
 std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle);
