@@ -557,6 +557,14 @@
         <source>Opening %1…</source>
         <translation>%1 wird geöffnet…</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Overview of %1</source>
+        <translation>Übersicht von %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>

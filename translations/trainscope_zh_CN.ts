@@ -557,6 +557,14 @@
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Overview of %1</source>
+        <translation>%1 的概览</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>

@@ -182,9 +182,19 @@ void MainWindow::showRun() {
         if (!browser_)
             tabs->setCurrentIndex(index);
     }
-    for (const QString& path : timelines)
-        tabs->addTab(new TimelineSummaryPage(path),
-                     tr("Summary of %1").arg(QFileInfo(path).fileName()));
+    // Each timeline's figures (steps, peaks, top operations, largest blocks): beside the
+    // browser's overview, or as the overview of timelines opened alone (first, as there).
+    for (int i = 0; i < timelines.size(); ++i) {
+        const QString name = QFileInfo(timelines[i]).fileName();
+        auto* summary = new TimelineSummaryPage(timelines[i]);
+        if (browser_)
+            tabs->addTab(summary, tr("Summary of %1").arg(name));
+        else
+            tabs->insertTab(
+                i, summary,
+                timelines.size() == 1 ? tr("Overview") : tr("Overview of %1").arg(name));
+        tabs->setTabToolTip(tabs->indexOf(summary), timelines[i]);
+    }
     // File names in the title: two full paths do not fit. The tooltip has the full paths.
     const QStringList opened = contents.paths();
     QStringList names;
