@@ -915,6 +915,41 @@ aktiv (gepunktet)</translation>
     </message>
 </context>
 <context>
+    <name>trainscope::ui::RunFilterBar</name>
+    <message>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>Reset Filter</source>
+        <translation>Filterung aufheben</translation>
+    </message>
+    <message>
+        <source>Undo the last range filter</source>
+        <translation>Den letzten Bereichsfilter rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Show every operation again</source>
+        <translation>Wieder alle Operationen zeigen</translation>
+    </message>
+    <message>
+        <source>operations %1–%2 (%3)</source>
+        <translation>Operationen %1–%2 (%3)</translation>
+    </message>
+    <message>
+        <source>names containing “%1”</source>
+        <translation>Namen mit „%1“</translation>
+    </message>
+    <message>
+        <source>Filtered to %1</source>
+        <translation>Gefiltert auf %1</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> und </translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::SettingsDialog</name>
     <message>
         <source>The new language applies when TrainScope next starts.</source>
@@ -1117,6 +1152,22 @@ aktiv (gepunktet)</translation>
     <message>
         <source>“%1”: %2 of %3</source>
         <translation>„%1“: %2 von %3</translation>
+    </message>
+    <message>
+        <source>Filter to View</source>
+        <translation>Auf Ansicht filtern</translation>
+    </message>
+    <message>
+        <source>Keep, in the run&apos;s tables, the operations whose forward calls are in view</source>
+        <translation>In den Tabellen des Laufs die Operationen behalten, deren Vorwärtsaufrufe sichtbar sind</translation>
+    </message>
+    <message>
+        <source>No forward call of an operation is in view: nothing to filter to.</source>
+        <translation>Kein Vorwärtsaufruf einer Operation ist sichtbar: nichts zu filtern.</translation>
+    </message>
+    <message>
+        <source>in view in the timeline: %1 to %2</source>
+        <translation>sichtbar in der Zeitleiste: %1 bis %2</translation>
     </message>
 </context>
 <context>

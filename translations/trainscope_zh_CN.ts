@@ -915,6 +915,41 @@ active (dotted)</source>
     </message>
 </context>
 <context>
+    <name>trainscope::ui::RunFilterBar</name>
+    <message>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <source>Reset Filter</source>
+        <translation>重置筛选</translation>
+    </message>
+    <message>
+        <source>Undo the last range filter</source>
+        <translation>撤销上一个范围筛选</translation>
+    </message>
+    <message>
+        <source>Show every operation again</source>
+        <translation>重新显示所有操作</translation>
+    </message>
+    <message>
+        <source>operations %1–%2 (%3)</source>
+        <translation>操作 %1–%2（%3）</translation>
+    </message>
+    <message>
+        <source>names containing “%1”</source>
+        <translation>名称包含“%1”</translation>
+    </message>
+    <message>
+        <source>Filtered to %1</source>
+        <translation>已筛选为 %1</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> 且 </translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::SettingsDialog</name>
     <message>
         <source>The new language applies when TrainScope next starts.</source>
@@ -1117,6 +1152,22 @@ active (dotted)</source>
     <message>
         <source>“%1”: %2 of %3</source>
         <translation>“%1”：第 %2 个，共 %3 个</translation>
+    </message>
+    <message>
+        <source>Filter to View</source>
+        <translation>筛选为视图</translation>
+    </message>
+    <message>
+        <source>Keep, in the run&apos;s tables, the operations whose forward calls are in view</source>
+        <translation>在本次运行的表格中只保留前向调用位于视图中的操作</translation>
+    </message>
+    <message>
+        <source>No forward call of an operation is in view: nothing to filter to.</source>
+        <translation>视图中没有操作的前向调用：无可筛选。</translation>
+    </message>
+    <message>
+        <source>in view in the timeline: %1 to %2</source>
+        <translation>时间线视图中：%1 至 %2</translation>
     </message>
 </context>
 <context>

@@ -176,6 +176,7 @@ void MainWindow::showRun() {
                     &TimelinePage::selectTimedOperation);
             connect(page, &TimelinePage::operationSelected, browser_,
                     &ReportBrowser::selectOperation);
+            page->followRunFilter(browser_->filter());
         }
         const int index = tabs->addTab(page, tr("Timeline"));
         tabs->setTabToolTip(index, timelines.join(QLatin1Char('\n')));

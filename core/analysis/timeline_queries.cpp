@@ -171,7 +171,29 @@ int64_t forwardCallOrdinal(const TimelineData& data, SpanRef ref) {
     return -1;
 }
 
-std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle) {
+std::pair<int64_t, int64_t> forwardCallsIn(const TimelineData& data, int64_t start_ns,
+                                           int64_t end_ns) {
+    std::pair<int64_t, int64_t> found{-1, -1};
+    if (data.lanes.empty() || data.lanes.front().depths() == 0) {
+        return found;
+    }
+    const TimelineLane& lane = data.lanes.front();
+    int64_t ordinal = 0;
+    for (size_t i = 0; i < lane.depth_begin[1]; ++i) {
+        const TimelineSpan& span = lane.spans[i];
+        if (span.category != SpanCategory::Forward) {
+            continue;
+        }
+        if (span.end_ns >= start_ns && span.start_ns <= end_ns) {
+            found.first = found.first < 0 ? ordinal : found.first;
+            found.second = ordinal;
+        }
+        ++ordinal;
+    }
+    return found;
+}
+
+std::vector<bool> namesContaining(const TimelineData& data, const std::string& needle) {
     auto lower = [](std::string text) {
         for (char& c : text) {
             c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -179,11 +201,16 @@ std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& need
         return text;
     };
     const std::string wanted = lower(needle);
-    // Which names match, decided once per distinct string.
     std::vector<bool> matches(data.strings.size());
     for (size_t i = 0; i < data.strings.size(); ++i) {
         matches[i] = !wanted.empty() && lower(data.strings[i]).find(wanted) != std::string::npos;
     }
+    return matches;
+}
+
+std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle) {
+    // Which names match, decided once per distinct string.
+    const std::vector<bool> matches = namesContaining(data, needle);
     std::vector<SpanRef> found;
     for (size_t l = 0; l < data.lanes.size(); ++l) {
         const std::vector<TimelineSpan>& spans = data.lanes[l].spans;

@@ -170,6 +170,19 @@ TEST_F(OwnTimeline, EveryCallLeadsToItsTopLevelForwardCall) {
     EXPECT_EQ(forwardCallOrdinal(*data_, {}), -1);
 }
 
+TEST_F(OwnTimeline, ForwardCallsInARangeAreThoseItOverlaps) {
+    int64_t count = 0;
+    while (topLevelForwardCall(*data_, count).valid())
+        ++count;
+    EXPECT_EQ(forwardCallsIn(*data_, data_->first_ns, data_->last_ns),
+              std::make_pair(int64_t(0), count - 1));
+    const TimelineSpan& third = data_->span(topLevelForwardCall(*data_, 3));
+    const int64_t middle = (third.start_ns + third.end_ns) / 2;
+    EXPECT_EQ(forwardCallsIn(*data_, middle, middle), std::make_pair(int64_t(3), int64_t(3)));
+    EXPECT_EQ(forwardCallsIn(*data_, data_->last_ns + 1, data_->last_ns + 2),
+              std::make_pair(int64_t(-1), int64_t(-1)));
+}
+
 TEST_F(OwnTimeline, FindsCallsByNameIgnoringCase) {
     const std::vector<SpanRef> found = findSpans(*data_, "ATEN::LINEAR");
     const ReportReader db(*path_);

@@ -4,12 +4,15 @@
 // several ranks aligned at the step with the slowest marked).
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolBar>
 #include <QTreeWidget>
 #include <filesystem>
 
@@ -25,7 +28,11 @@
 #include "trainscope/run.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
+#include "views/memory_page.h"
 #include "views/report_browser.h"
+#include "views/run_filter.h"
+#include "views/run_filter_bar.h"
+#include "views/source_lines_page.h"
 #include "views/source_panel.h"
 #include "views/time_page.h"
 
@@ -238,6 +245,86 @@ TEST_F(OwnTimelineView, ClickingACallSelectsItsOperationInTheTimeTable) {
     ASSERT_TRUE(operations->currentIndex().isValid());
     EXPECT_EQ(model->entryId(operations->currentIndex().row()), entry);
     EXPECT_EQ(page_->state()->selection(), backward);
+}
+
+// One filter for the run (hotspot's FilterAndZoomStack): "Filter to View" in the timeline keeps
+// the operations whose forward calls are in view in the Time tab and By Source Line; Back and
+// Reset undo it. The Time tab's name filter fades the other calls in the timeline and keeps
+// the matching activations.
+TEST_F(OwnTimelineView, OneFilterForTheRunFollowedByTheTablesAndTheTimeline) {
+    ReportBrowser* browser = window_.browser();
+    const TimelineData& data = *page_->state()->ranks()[0];
+    // Zoom to the 3rd to the 6th top-level forward calls.
+    const SpanRef from = topLevelForwardCall(data, 2), to = topLevelForwardCall(data, 5);
+    ASSERT_TRUE(from.valid() && to.valid());
+    const int64_t offset = data.alignment_ns();
+    page_->state()->setVisibleRange(data.span(from).start_ns - offset,
+                                    data.span(to).end_ns - offset);
+    const auto [first, last] = forwardCallsIn(data, page_->state()->viewStart() + offset,
+                                              page_->state()->viewEnd() + offset);
+    ASSERT_GE(first, 1);  // the calls next to the range may touch it; 2 to 5 are inside
+    ASSERT_LE(first, 2);
+    ASSERT_GE(last, 5);
+    QAction* filter_to_view = nullptr;
+    for (QAction* action : page_->findChild<QToolBar*>()->actions())
+        if (action->text() == QStringLiteral("Filter to View"))
+            filter_to_view = action;
+    ASSERT_NE(filter_to_view, nullptr);
+    filter_to_view->trigger();
+    test::waitForReads();
+
+    SqlTableModel* operations = browser->operationsView()->entryModel();
+    ASSERT_EQ(operations->rowCount(), last - first + 1);
+    for (int row = 0; row < operations->rowCount(); ++row)
+        EXPECT_EQ(operations->entryId(row), first + 1 + row);
+    EXPECT_TRUE(browser->timePage()->filterBar()->isVisibleTo(browser->timePage()));
+    EXPECT_TRUE(
+        browser->timePage()->filterBar()->text().contains(QStringLiteral("in the timeline")));
+    // By Source Line sums the same operations: their count over its lines.
+    SqlTableModel* lines = browser->sourceLinesPage()->timeView()->entryModel();
+    test::waitForReads();
+    qint64 counted = 0;
+    for (int row = 0; row < lines->rowCount(); ++row)
+        counted += lines->rawValue(row, 3).toLongLong();
+    EXPECT_EQ(counted, last - first + 1);
+
+    // A second step, then Back to the first, and Reset to everything.
+    page_->state()->setVisibleRange(data.span(from).start_ns - offset,
+                                    data.span(from).end_ns - offset);
+    filter_to_view->trigger();
+    test::waitForReads();
+    EXPECT_LT(operations->rowCount(), last - first + 1);
+    browser->timePage()->filterBar()->backButton()->click();
+    test::waitForReads();
+    EXPECT_EQ(operations->rowCount(), last - first + 1);
+    browser->timePage()->filterBar()->resetButton()->click();
+    test::waitForReads();
+    EXPECT_GT(operations->rowCount(), last - first + 1);
+    EXPECT_FALSE(browser->timePage()->filterBar()->isVisibleTo(browser->timePage()));
+
+    // The name, typed in the Time tab.
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    QTest::keyClicks(browser->timePage()->filterField(), QStringLiteral("softmax"));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [browser] { return browser->filter()->current().name == QStringLiteral("softmax"); },
+        5000));
+    test::waitForReads();
+    ASSERT_GT(operations->rowCount(), 0);
+    for (int row = 0; row < operations->rowCount(); ++row)
+        EXPECT_TRUE(operations->rawValue(row, 1).toString().contains(QStringLiteral("softmax")));
+    SqlTableModel* activations = browser->activationsView()->entryModel();
+    ASSERT_GT(activations->rowCount(), 0);
+    for (int row = 0; row < activations->rowCount(); ++row)
+        EXPECT_TRUE(activations->rawValue(row, 1).toString().contains(QStringLiteral("softmax")));
+    const std::vector<SpanRef> softmax = findSpans(data, "softmax");
+    ASSERT_FALSE(softmax.empty());
+    EXPECT_FALSE(page_->state()->isFaded(0, data.span(softmax.front()).name));
+    EXPECT_TRUE(page_->state()->isFaded(0, data.span(from).name))
+        << data.text(data.span(from).name);
+    browser->filter()->reset();
+    test::waitForReads();
+    EXPECT_TRUE(browser->timePage()->filterField()->text().isEmpty());
+    EXPECT_FALSE(page_->state()->isFaded(0, data.span(from).name));
 }
 
 TEST_F(OwnTimelineView, CtrlFFindsOperationsByName) {

@@ -210,7 +210,8 @@ SqlTableSpec weightsTable(const QStringList& tables, qint64 peak) {
          kWeights,
          {},
          QStringLiteral("name"),
-         {}},
+         {},
+         {}},  // no entry ids of the run time report
         kWeights, report_format::kEntryTypeWeight);
 }
 
@@ -225,6 +226,7 @@ SqlTableSpec activationsTable(const QStringList& tables, qint64 peak) {
          kActivations,
          {},
          QStringLiteral("operation_name"),
+         {},
          {}},
         kActivations, report_format::kEntryTypeActivation);
 }
@@ -241,7 +243,8 @@ SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms) {
          kOperations,
          {},
          QStringLiteral("operation_name"),
-         {}},
+         {},
+         QStringLiteral("id")},
         kOperations, 0);
 }
 
@@ -261,7 +264,8 @@ SqlTableSpec groupedOperationsTable(double iteration_ms) {
         kOperations,
         QStringLiteral("operation_name"),
         QStringLiteral("operation_name"),
-        {}};
+        {},
+        QStringLiteral("id")};
 }
 
 SqlTableSpec timeBySourceLineTable(double iteration_ms) {
@@ -285,7 +289,8 @@ SqlTableSpec timeBySourceLineTable(double iteration_ms) {
             from,
             QStringLiteral("f.file_path, f.line_number"),
             QStringLiteral("f.file_path"),
-            largestShareFirst(8)};
+            largestShareFirst(8),
+            QStringLiteral("e.id")};
 }
 
 SqlTableSpec memoryBySourceLineTable(qint64 peak) {
@@ -312,7 +317,8 @@ SqlTableSpec memoryBySourceLineTable(qint64 peak) {
             from,
             QStringLiteral("f.file_path, f.line_number"),
             QStringLiteral("f.file_path"),
-            largestShareFirst(6)};
+            largestShareFirst(6),
+            {}};
 }
 
 QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64 entry_id,

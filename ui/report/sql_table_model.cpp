@@ -79,8 +79,18 @@ void SqlTableModel::runQuery() {
     }
     select_ =
         QStringLiteral("SELECT %1 FROM %2").arg(select.join(QStringLiteral(", ")), spec_.from);
-    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty())
-        select_ += QStringLiteral(" WHERE %1 LIKE ? ESCAPE '\\'").arg(spec_.filter_expression);
+    QStringList conditions;
+    where_values_.clear();
+    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty()) {
+        conditions << QStringLiteral("%1 LIKE ? ESCAPE '\\'").arg(spec_.filter_expression);
+        where_values_ << likePattern(filter_);
+    }
+    if (entries_ && !spec_.entry_id_expression.isEmpty()) {
+        conditions << QStringLiteral("%1 BETWEEN ? AND ?").arg(spec_.entry_id_expression);
+        where_values_ << entries_->first << entries_->last;
+    }
+    if (!conditions.isEmpty())
+        select_ += QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
     if (!spec_.group_by.isEmpty())
         select_ += QStringLiteral(" GROUP BY ") + spec_.group_by;
     select_ += QStringLiteral(" ORDER BY ") + order_by_ + QStringLiteral(" LIMIT ? OFFSET ?");
@@ -98,8 +108,7 @@ void SqlTableModel::requestPage(int offset, std::function<void(RowPage&&)> shown
         *pending_ = true;  // its rows would belong to a query no longer shown
     RowRequest request;
     request.sql = select_;
-    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty())
-        request.values << likePattern(filter_);
+    request.values = where_values_;
     const int limit = page_;
     request.values << limit << offset;
     request.columns = int(spec_.columns.size());
@@ -133,10 +142,12 @@ QString SqlTableModel::firstPageSql() const {
         if (at >= 0)
             sql.replace(at, 1, value);
     };
-    if (!filter_.isEmpty() && !spec_.filter_expression.isEmpty()) {
-        bind(QLatin1Char('\'') +
-             likePattern(filter_).replace(QLatin1Char('\''), QStringLiteral("''")) +
-             QLatin1Char('\''));
+    for (const QVariant& value : where_values_) {
+        bind(value.typeId() == QMetaType::QString
+                 ? QLatin1Char('\'') +
+                       value.toString().replace(QLatin1Char('\''), QStringLiteral("''")) +
+                       QLatin1Char('\'')
+                 : value.toString());
     }
     bind(QString::number(kFirstPage));
     bind(QStringLiteral("0"));
@@ -196,6 +207,14 @@ void SqlTableModel::sort(int column, Qt::SortOrder order) {
         return;
     order_by_ = order_by;
     runQuery();
+}
+
+void SqlTableModel::setEntryRange(const std::optional<EntryRange>& range) {
+    if (range == entries_)
+        return;
+    entries_ = range;
+    if (!spec_.entry_id_expression.isEmpty())
+        runQuery();
 }
 
 void SqlTableModel::setFilter(const QString& text) {

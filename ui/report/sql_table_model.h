@@ -15,8 +15,17 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace trainscope::ui {
+
+// Run time entry ids, both ends included.
+struct EntryRange {
+    qint64 first = 0;
+    qint64 last = 0;
+    bool operator==(const EntryRange& o) const { return first == o.first && last == o.last; }
+    bool operator!=(const EntryRange& o) const { return !(*this == o); }
+};
 
 enum class CellFormat { Text, Integer, Bytes, Milliseconds, Share };
 
@@ -32,6 +41,8 @@ struct SqlTableSpec {
     QString group_by;           // empty: one row per entry
     QString filter_expression;  // what the filter text is matched against (LIKE)
     QString order_by;           // the first query's order; empty: column 1 (the id)
+    // The run time entry id of a row, for a range filter (setEntryRange); empty: none applies.
+    QString entry_id_expression;
 };
 
 // One page of a table: its SQL with `?` placeholders, and their values.
@@ -82,6 +93,8 @@ class SqlTableModel : public QAbstractTableModel {
     // an empty text shows every row. The current sort order is kept.
     void setFilter(const QString& text);
     const QString& filter() const { return filter_; }
+    // Keeps the rows of these entries (where the spec names an entry id); none: every row.
+    void setEntryRange(const std::optional<EntryRange>& range);
     // Whether a page was asked for and has not come yet. Until the first page of a new query
     // comes, the rows of the previous one are shown.
     bool busy() const { return pending_ != nullptr; }
@@ -120,6 +133,8 @@ class SqlTableModel : public QAbstractTableModel {
     bool more_ = false;  // the last page came full: there may be more rows
     QString order_by_ = QStringLiteral("1");
     QString filter_;
+    std::optional<EntryRange> entries_;
+    QVariantList where_values_;  // the values of the query's WHERE, in order
     QString error_;
     std::shared_ptr<std::atomic<bool>> pending_;  // the outstanding request's abandon flag
 };

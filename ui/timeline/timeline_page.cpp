@@ -18,6 +18,8 @@
 #include "timeline/memory_curve_widget.h"
 #include "timeline/time_axis.h"
 #include "timeline/timeline_widget.h"
+#include "views/run_filter.h"
+#include "views/run_filter_bar.h"
 #include "views/source_panel.h"
 
 namespace trainscope::ui {
@@ -75,6 +77,11 @@ TimelinePage::TimelinePage(const QStringList& paths, SourcePanel* source_panel, 
     zoom_out->setShortcut(QKeySequence::ZoomOut);
     QAction* peak = tools->addAction(tr("Peak"), this, &TimelinePage::showPeak);
     peak->setToolTip(tr("List the blocks alive at the memory peak"));
+    filter_to_view_ = tools->addAction(tr("Filter to View"), this, &TimelinePage::filterToView);
+    filter_to_view_->setToolTip(
+        tr("Keep, in the run's tables, the operations whose forward "
+           "calls are in view"));
+    filter_to_view_->setVisible(false);  // until there is a run filter to narrow
     for (QAction* action : {fit, zoom_in, zoom_out, peak})
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addActions({fit, zoom_in, zoom_out});
@@ -97,10 +104,10 @@ TimelinePage::TimelinePage(const QStringList& paths, SourcePanel* source_panel, 
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stack_->addWidget(new QWidget);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(tools);
-    layout->addWidget(status_);
-    layout->addWidget(stack_, 1);
+    layout_ = new QVBoxLayout(this);
+    layout_->addWidget(tools);
+    layout_->addWidget(status_);
+    layout_->addWidget(stack_, 1);
 
     connect(&watcher_, &QFutureWatcher<TimelineRanksLoad>::finished, this, [this, tools] {
         display(watcher_.result());
@@ -209,6 +216,32 @@ void TimelinePage::selectTimedOperation(qint64 entry_id) {
         following_ = false;
         state_->reveal({0, call});
     }
+}
+
+void TimelinePage::followRunFilter(RunFilter* filter) {
+    run_filter_ = filter;
+    filter_to_view_->setVisible(true);
+    layout_->insertWidget(1, new RunFilterBar(filter));
+    auto follow = [this] { state_->setNameFilter(run_filter_->current().name); };
+    follow();
+    connect(filter, &RunFilter::changed, this, follow);
+}
+
+void TimelinePage::filterToView() {
+    if (!run_filter_ || state_->ranks().isEmpty())
+        return;
+    const TimelineData& data = *state_->ranks().front();
+    const int64_t offset = data.alignment_ns();
+    const auto [first, last] =
+        forwardCallsIn(data, state_->viewStart() + offset, state_->viewEnd() + offset);
+    if (first < 0) {
+        status_->setText(tr("No forward call of an operation is in view: nothing to filter to."));
+        return;
+    }
+    run_filter_->filterToEntries(
+        {first + 1, last + 1},
+        tr("in view in the timeline: %1 to %2")
+            .arg(formatDuration(state_->viewStart()), formatDuration(state_->viewEnd())));
 }
 
 void TimelinePage::showPeak() {

@@ -10,7 +10,9 @@
 
 #include "timeline/timeline_view_state.h"
 
+class QAction;
 class QLabel;
+class QVBoxLayout;
 class QLineEdit;
 class QScrollArea;
 class QStackedWidget;
@@ -19,6 +21,7 @@ namespace trainscope::ui {
 
 class LiveBlocksView;
 class MemoryCurveWidget;
+class RunFilter;
 class SourcePanel;
 class TimelineWidget;
 
@@ -49,6 +52,11 @@ class TimelinePage : public QWidget {
     // Selects the call behind run time entry `entry_id` of the same run (the browser's Time
     // table follows into the timeline); once read, when the timeline is still being read.
     void selectTimedOperation(qint64 entry_id);
+    // Follows the run filter of the browser that shows this timeline: calls outside its name
+    // are faded, its bar is shown, and "Filter to View" narrows it to the operations whose
+    // forward calls are in view.
+    void followRunFilter(RunFilter* filter);
+    void filterToView();
 
   signals:
     void loadFinished(const QString& error);  // empty: shown
@@ -60,6 +68,9 @@ class TimelinePage : public QWidget {
     void display(const TimelineRanksLoad& load);
     void findNext();
     void showCall(const RankedSpan& call);
+    QVBoxLayout* layout_;
+    QAction* filter_to_view_;
+    RunFilter* run_filter_ = nullptr;
 
     QStringList paths_;
     bool loaded_ = false;

@@ -14,6 +14,7 @@ TimelineViewState::TimelineViewState(QObject* parent) : QObject(parent) {}
 
 void TimelineViewState::setRanks(const TimelineRanks& ranks) {
     ranks_ = ranks;
+    matchNames();
     bool any = false;
     for (int rank = 0; rank < ranks_.size(); ++rank) {
         const TimelineData& data = *ranks_[rank];
@@ -109,6 +110,20 @@ std::optional<int64_t> TimelineViewState::peakMoment() const {
             return toAligned(rank, data.memory[data.peak_sample].timestamp_ns);
     }
     return std::nullopt;
+}
+
+void TimelineViewState::setNameFilter(const QString& text) {
+    if (text == name_filter_)
+        return;
+    name_filter_ = text;
+    matchNames();
+    emit nameFilterChanged();
+}
+
+void TimelineViewState::matchNames() {
+    matching_names_.clear();
+    for (const auto& data : ranks_)
+        matching_names_ << namesContaining(*data, name_filter_.toStdString());
 }
 
 }  // namespace trainscope::ui

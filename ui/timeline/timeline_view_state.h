@@ -60,18 +60,28 @@ class TimelineViewState : public QObject {
     // The moment of the highest allocated total (of the first rank with memory records).
     std::optional<int64_t> peakMoment() const;
 
+    // Calls whose name lacks `text` are drawn faded (the run filter's name); empty: none is.
+    void setNameFilter(const QString& text);
+    bool isFaded(int rank, int32_t name) const {
+        return !name_filter_.isEmpty() && name >= 0 && !matching_names_[rank][size_t(name)];
+    }
+
   signals:
     void rangeChanged();
     void selectionChanged();
     void momentChanged();
+    void nameFilterChanged();
 
   private:
+    void matchNames();  // for the name filter, per rank
     TimelineRanks ranks_;
     int64_t full_start_ = 0, full_end_ = 1;
     int64_t view_start_ = 0, view_end_ = 1;
     RankedSpan selection_;
     QVector<RankedSpan> partners_;
     std::optional<int64_t> moment_;
+    QString name_filter_;
+    QVector<std::vector<bool>> matching_names_;  // per rank, per string: when filtered
 };
 
 }  // namespace trainscope::ui

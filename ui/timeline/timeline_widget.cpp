@@ -36,6 +36,7 @@ TimelineWidget::TimelineWidget(TimelineViewState* state, QWidget* parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     connect(state_, &TimelineViewState::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(state_, &TimelineViewState::selectionChanged, this, qOverload<>(&QWidget::update));
+    connect(state_, &TimelineViewState::nameFilterChanged, this, qOverload<>(&QWidget::update));
     connect(state_, &TimelineViewState::momentChanged, this, qOverload<>(&QWidget::update));
     rebuildRows();
 }
@@ -140,7 +141,9 @@ void TimelineWidget::paintRow(QPainter& painter, const Row& row, const TimeAxis&
         if (x0 >= right)
             break;
         const double x1 = std::min(right, axis.toX(span.end_ns - offset));
-        const QColor color = categoryColor(span.category);
+        QColor color = categoryColor(span.category);
+        if (state_->isFaded(row.rank, span.name))
+            color.setAlpha(45);  // left by the run filter: context, not content
         if (x1 - x0 < 1.0) {
             const double pixel = std::floor(x0);
             painter.fillRect(QRectF(pixel, row.y + 1, 1, kRowHeight - 2), color.darker(115));
@@ -152,7 +155,8 @@ void TimelineWidget::paintRow(QPainter& painter, const Row& row, const TimeAxis&
         const QRectF box(x0, row.y + 1, x1 - x0, kRowHeight - 2);
         painter.fillRect(box, color);
         if (box.width() > 30) {
-            painter.setPen(Qt::white);
+            painter.setPen(color.alpha() < 255 ? palette().color(QPalette::PlaceholderText)
+                                               : QColor(Qt::white));
             painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                              metrics.elidedText(QString::fromStdString(data.text(span.name)),
                                                 Qt::ElideRight, int(box.width()) - 5));

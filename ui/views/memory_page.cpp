@@ -7,10 +7,13 @@
 #include "report/report_run.h"
 #include "views/charts.h"
 #include "views/entry_table_view.h"
+#include "views/layout.h"
+#include "views/run_filter.h"
+#include "views/run_filter_bar.h"
 
 namespace trainscope::ui {
 
-MemoryPage::MemoryPage(ReportRun& run, QWidget* parent)
+MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       weights_(new EntryTableView),
       activations_(new EntryTableView),
@@ -21,11 +24,15 @@ MemoryPage::MemoryPage(ReportRun& run, QWidget* parent)
     const qint64 peak = contents.memory_summary->peak;
     RowSource* rows = run.rows(ReportKind::Memory);
     weights_->setEntryModel(new SqlTableModel(rows, weightsTable(tables, peak), this));
-    activations_->setEntryModel(new SqlTableModel(rows, activationsTable(tables, peak), this));
+    auto* activations = new SqlTableModel(rows, activationsTable(tables, peak), this);
+    activations_->setEntryModel(activations);
+    auto followFilter = [activations, filter] { activations->setFilter(filter->current().name); };
+    followFilter();
+    connect(filter, &RunFilter::changed, activations, followFilter);
 
     auto* views = new QSplitter(Qt::Vertical);
     views->addWidget(weights_);
-    views->addWidget(activations_);
+    views->addWidget(withHeader(new RunFilterBar(filter), activations_));
     auto* charts = new QSplitter(Qt::Vertical);
     charts->addWidget(largest_weights_);
     charts->addWidget(largest_activations_);

@@ -1,5 +1,6 @@
 // The Memory tab: weights (size, gradient, share of peak) and activations (operation, size,
-// share), sortable by SQL, with charts of the largest of each.
+// share), sortable by SQL, with charts of the largest of each. The activations follow the
+// run filter's operation name.
 #pragma once
 
 #include <QWidget>
@@ -9,12 +10,13 @@ namespace trainscope::ui {
 class ChartSlot;
 class EntryTableView;
 class ReportRun;
+class RunFilter;
 
 class MemoryPage : public QWidget {
     Q_OBJECT
   public:
     // The run must be opened, with its memory report's totals read.
-    explicit MemoryPage(ReportRun& run, QWidget* parent = nullptr);
+    MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent = nullptr);
     EntryTableView* weightsView() const { return weights_; }
     EntryTableView* activationsView() const { return activations_; }
 

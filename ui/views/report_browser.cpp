@@ -12,6 +12,7 @@
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/overview_page.h"
+#include "views/run_filter.h"
 #include "views/source_lines_page.h"
 #include "views/source_panel.h"
 #include "views/time_page.h"
@@ -19,7 +20,7 @@
 namespace trainscope::ui {
 
 ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
-    : QWidget(parent), run_(std::move(run)) {
+    : QWidget(parent), run_(std::move(run)), filter_(new RunFilter(this)) {
     const RunContents& contents = run_->contents();
     source_panel_ = new SourcePanel;
     applySourceFolders();
@@ -34,14 +35,14 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
     overview_text_ = overview->text();
     tabs_->addTab(overview, tr("Overview"));
     if (contents.memory_summary) {
-        memory_page_ = new MemoryPage(*run_);
+        memory_page_ = new MemoryPage(*run_, filter_);
         followSelection(memory_page_->weightsView(), ReportKind::Memory, EntryTable::Weight);
         followSelection(memory_page_->activationsView(), ReportKind::Memory,
                         EntryTable::Activation);
         tabs_->addTab(memory_page_, tr("Memory"));
     }
     if (contents.time_summary) {
-        time_page_ = new TimePage(*run_);
+        time_page_ = new TimePage(*run_, filter_);
         followSelection(time_page_->operationsView(), ReportKind::Time, EntryTable::Operation);
         tabs_->addTab(time_page_, tr("Time"));
     }
@@ -179,7 +180,7 @@ QListWidget* ReportBrowser::framesList() const {
 
 SourceLinesPage* ReportBrowser::sourceLinesPage() {
     if (!source_lines_page_ && source_lines_tab_) {
-        source_lines_page_ = new SourceLinesPage(*run_);
+        source_lines_page_ = new SourceLinesPage(*run_, filter_);
         connect(source_lines_page_, &SourceLinesPage::lineSelected, this,
                 [this](const FrameRow& location) { source_panel_->showFrames({location}); });
         source_lines_tab_->layout()->addWidget(source_lines_page_);

@@ -15,6 +15,7 @@ namespace trainscope::ui {
 
 class EntryTableView;
 class MemoryPage;
+class RunFilter;
 class SourceLinesPage;
 class SourcePanel;
 class TimePage;
@@ -30,6 +31,8 @@ class ReportBrowser : public QWidget {
     // The report files shown, memory first (timelines excluded).
     QStringList paths() const;
     ReportRun& run() const { return *run_; }
+    // The filter that every page follows (and the timeline, which MainWindow connects).
+    RunFilter* filter() const { return filter_; }
     // Frames are resolved against this folder. The default: the root last chosen for this
     // report; else the project root the report recorded, when it exists here and is trusted;
     // else the report's folder. A recorded root is trusted without asking only when it is the
@@ -69,6 +72,7 @@ class ReportBrowser : public QWidget {
     void followSelection(EntryTableView* view, ReportKind kind, EntryTable table);
 
     std::unique_ptr<ReportRun> run_;
+    RunFilter* filter_;
     quint64 frames_asked_ = 0;  // the last request for frames: only its answer is shown
     QTabWidget* tabs_ = nullptr;
     MemoryPage* memory_page_ = nullptr;

@@ -7,10 +7,13 @@
 #include "report/report_run.h"
 #include "views/entry_table_view.h"
 #include "views/layout.h"
+#include "views/run_filter.h"
+#include "views/run_filter_bar.h"
 
 namespace trainscope::ui {
 
-SourceLinesPage::SourceLinesPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
+SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* parent)
+    : QWidget(parent) {
     const RunContents& contents = run.contents();
     auto* split = new QSplitter(Qt::Vertical);
     auto add = [&](const QString& title, ReportKind kind, SqlTableSpec spec) {
@@ -32,8 +35,15 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, QWidget* parent) : QWidget(pare
         memory_ = add(tr("Memory by source line (weights and activations, per most specific "
                          "frame)"),
                       ReportKind::Memory, memoryBySourceLineTable(memory->peak));
+    if (time_) {
+        SqlTableModel* model = time_->entryModel();
+        auto followFilter = [model, filter] { model->setEntryRange(filter->current().entries); };
+        followFilter();
+        connect(filter, &RunFilter::changed, model, followFilter);
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new RunFilterBar(filter));
     layout->addWidget(split);
 }
 

@@ -10,12 +10,14 @@ namespace trainscope::ui {
 
 class EntryTableView;
 class ReportRun;
+class RunFilter;
 
 class SourceLinesPage : public QWidget {
     Q_OBJECT
   public:
-    // A table for each report of the opened run whose totals were read.
-    explicit SourceLinesPage(ReportRun& run, QWidget* parent = nullptr);
+    // A table for each report of the opened run whose totals were read; the time table
+    // follows the run filter's range.
+    SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* parent = nullptr);
     EntryTableView* timeView() const { return time_; }
     EntryTableView* memoryView() const { return memory_; }
 

@@ -13,15 +13,19 @@
 #include "views/charts.h"
 #include "views/entry_table_view.h"
 #include "views/layout.h"
+#include "views/run_filter.h"
+#include "views/run_filter_bar.h"
 
 namespace trainscope::ui {
 
-TimePage::TimePage(ReportRun& run, QWidget* parent)
+TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       rows_(run.rows(ReportKind::Time)),
       iteration_ms_(run.contents().time_summary->iteration_ms()),
+      run_filter_(filter),
       view_(new EntryTableView),
       filter_(new QLineEdit),
+      filter_bar_(new RunFilterBar(filter)),
       grouping_(new QComboBox),
       filter_delay_(new QTimer(this)) {
     filter_->setPlaceholderText(tr("Filter operations by name"));
@@ -31,7 +35,9 @@ TimePage::TimePage(ReportRun& run, QWidget* parent)
     filter_delay_->setSingleShot(true);
     filter_delay_->setInterval(kFilterDelayMs);
     connect(filter_, &QLineEdit::textChanged, filter_delay_, qOverload<>(&QTimer::start));
-    connect(filter_delay_, &QTimer::timeout, this, &TimePage::applyFilter);
+    connect(filter_delay_, &QTimer::timeout, this,
+            [this] { run_filter_->setName(filter_->text()); });
+    connect(run_filter_, &RunFilter::changed, this, &TimePage::followRunFilter);
     connect(grouping_, &QComboBox::currentIndexChanged, this, &TimePage::applyGrouping);
 
     invocations_ =
@@ -42,7 +48,10 @@ TimePage::TimePage(ReportRun& run, QWidget* parent)
     bar->addWidget(new QLabel(tr("Show:")));
     bar->addWidget(grouping_);
     bar->addWidget(filter_, 1);
-    QWidget* table = withHeader(bar, view_);
+    auto* header = new QVBoxLayout;
+    header->addLayout(bar);
+    header->addWidget(filter_bar_);
+    QWidget* table = withHeader(header, view_);
 
     auto* chart = new ChartSlot;
     run.whenChartsRead(this, [chart](const RunCharts& top) {
@@ -63,16 +72,22 @@ bool TimePage::grouped() const {
     return grouping_->currentIndex() == 1;
 }
 
-void TimePage::applyFilter() {
-    view_->entryModel()->setFilter(filter_->text());
+// The shown table takes the run's filter; the other when it is shown again.
+void TimePage::followRunFilter() {
+    const RunFilterState& state = run_filter_->current();
+    if (filter_->text() != state.name && !filter_delay_->isActive()) {
+        const QSignalBlocker blocker(filter_);  // set from elsewhere (Reset): no new delay
+        filter_->setText(state.name);
+    }
+    view_->entryModel()->setFilter(state.name);
+    view_->entryModel()->setEntryRange(state.entries);
 }
 
 void TimePage::applyGrouping() {
     if (grouped() && !groups_)
         groups_ = new SqlTableModel(rows_, groupedOperationsTable(iteration_ms_), this);
-    SqlTableModel* model = grouped() ? groups_ : invocations_;
-    model->setFilter(filter_->text());
-    view_->setEntryModel(model);
+    view_->setEntryModel(grouped() ? groups_ : invocations_);
+    followRunFilter();
 }
 
 }  // namespace trainscope::ui

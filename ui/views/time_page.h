@@ -1,5 +1,6 @@
 // The Time tab: operations per invocation or grouped by name, filtered by name once typing
-// pauses, sorted by SQL, with the top operations' forward and backward time stacked.
+// pauses (the run's filter, which other pages follow too) and to the run filter's range,
+// sorted by SQL, with the top operations' forward and backward time stacked.
 #pragma once
 
 #include <QWidget>
@@ -13,6 +14,8 @@ namespace trainscope::ui {
 class EntryTableView;
 class ReportRun;
 class RowSource;
+class RunFilter;
+class RunFilterBar;
 class SqlTableModel;
 
 class TimePage : public QWidget {
@@ -21,20 +24,23 @@ class TimePage : public QWidget {
     static constexpr int kFilterDelayMs = 300;
 
     // The run must be opened, with its run time report's totals read.
-    explicit TimePage(ReportRun& run, QWidget* parent = nullptr);
+    TimePage(ReportRun& run, RunFilter* filter, QWidget* parent = nullptr);
     EntryTableView* operationsView() const { return view_; }
     QLineEdit* filterField() const { return filter_; }
     QComboBox* groupingChoice() const { return grouping_; }
+    RunFilterBar* filterBar() const { return filter_bar_; }
     bool grouped() const;
 
   private:
-    void applyFilter();
+    void followRunFilter();
     void applyGrouping();
 
     RowSource* rows_;
     double iteration_ms_;
+    RunFilter* run_filter_;
     EntryTableView* view_;
     QLineEdit* filter_;
+    RunFilterBar* filter_bar_;
     QComboBox* grouping_;
     QTimer* filter_delay_;
     SqlTableModel* invocations_ = nullptr;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "trainscope/reports.h"
@@ -149,7 +150,15 @@ SpanRef topLevelForwardCall(const TimelineData& data, int64_t ordinal);
 // call it is nested in, or, for a backward node, its forward call's), or -1.
 int64_t forwardCallOrdinal(const TimelineData& data, SpanRef ref);
 
-// Spans whose name contains `needle` (case-insensitive), in time order across lanes.
+// The top-level forward calls that overlap [start_ns, end_ns] (the file's clock): the ordinals
+// of the first and the last (topLevelForwardCall's), or {-1, -1} when there is none.
+std::pair<int64_t, int64_t> forwardCallsIn(const TimelineData& data, int64_t start_ns,
+                                           int64_t end_ns);
+
+// For each of data.strings, whether it contains `needle` (case-insensitive for ASCII, as SQL's
+// LIKE); all false for an empty needle.
+std::vector<bool> namesContaining(const TimelineData& data, const std::string& needle);
+// Spans whose name contains `needle` (as above), in time order across lanes.
 std::vector<SpanRef> findSpans(const TimelineData& data, const std::string& needle);
 
 }  // namespace trainscope
