@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bench_report.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 namespace trainscope::bench {
@@ -20,6 +23,46 @@ double peakResidentMiB() {
             return std::stod(line.substr(6)) / 1024.0;  // "VmHWM:   123456 kB"
     }
     return -1;
+}
+
+std::vector<std::string> commandLine(int argc, char** argv, const char* usage, const char* about,
+                                     size_t min_positional, size_t max_positional,
+                                     const std::vector<std::string>& flags) {
+    std::vector<std::string> arguments(argv + 1, argv + argc);
+    size_t positional = 0;
+    for (const std::string& argument : arguments) {
+        if (argument == "--help" || argument == "-h") {
+            std::printf("usage: %s\n\n%s\n", usage, about);
+            std::exit(0);
+        }
+        const bool flag = argument.size() > 1 && argument[0] == '-';
+        bool known = false;
+        for (const std::string& f : flags)
+            known = known || f == argument;
+        if (flag && !known) {
+            std::fprintf(stderr, "%s: unknown option %s\nusage: %s\n", argv[0], argument.c_str(),
+                         usage);
+            std::exit(2);
+        }
+        positional += flag ? 0 : 1;
+    }
+    if (positional < min_positional || positional > max_positional) {
+        std::fprintf(stderr, "usage: %s\n", usage);
+        std::exit(2);
+    }
+    return arguments;
+}
+
+long positiveArgument(const std::string& text, const char* what) {
+    char* end = nullptr;
+    errno = 0;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || value < 1) {
+        std::fprintf(stderr, "%s must be a whole number of at least 1, not '%s'\n", what,
+                     text.c_str());
+        std::exit(2);
+    }
+    return value;
 }
 
 }  // namespace trainscope::bench

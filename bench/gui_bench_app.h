@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The application object of the desktop-app benchmarks (the offscreen platform unless one is
 // set, and settings kept apart from the user's), and what they measure the GUI thread with.
 #pragma once

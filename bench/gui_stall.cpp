@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue 4's responsiveness targets, on a real run of builtin:mlp at d_model=1024 (default
 // inputs 2x1024x1024) started from the window:
 // - the longest stall of the GUI event loop while the engine runs (target < 50 ms): a 10 ms
@@ -32,6 +33,12 @@ trainscope::ui::RunRequest mlpRequest(const QString& folder, int iterations) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    trainscope::bench::commandLine(
+        argc, argv, "gui_stall",
+        "Runs builtin:mlp at d_model=1024 from the window (offscreen) and prints the longest\n"
+        "stall of the GUI event loop during the run (target < 50 ms) and how long Cancel takes\n"
+        "to stop the engine (target < 1 s).",
+        0, 0);
     trainscope::bench::GuiBenchmarkApp app(argc, argv);
     QTemporaryDir runs;
     trainscope::ui::MainWindow window;

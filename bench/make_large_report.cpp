@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes a large run time report for the report-browser benchmark: N entries (default
 // 1,000,000) with 3 stack frames each, through the engine's own report writer, so its schema
 // is the real one. Names, files and times are drawn from a fixed seed to look like a long
@@ -10,15 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "bench_report.h"
 #include "trainscope/error.h"
 #include "trainscope/report_writer.h"
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: make_large_report OUT.time.sqlite [ENTRIES]\n");
-        return 2;
-    }
-    const long entries = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 1000000;
+    const std::vector<std::string> args = trainscope::bench::commandLine(
+        argc, argv, "make_large_report OUT.time.sqlite [ENTRIES]",
+        "Writes a run time report of ENTRIES entries (default 1,000,000), 3 stack frames each,\n"
+        "with the engine's writer, for bench/report_open. OUT must not exist.",
+        1, 2);
+    const long entries =
+        args.size() > 1 ? trainscope::bench::positiveArgument(args[1], "ENTRIES") : 1000000;
     const std::vector<std::string> operations = {
         "aten::linear", "aten::gelu",    "aten::layer_norm", "aten::matmul",    "aten::softmax",
         "aten::add",    "aten::dropout", "aten::embedding",  "aten::mul",       "aten::transpose",

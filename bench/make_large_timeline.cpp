@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes a large timeline report for the timeline view's benchmark, through the engine's own
 // timeline writer (so its schema is the real one): CALLS framework calls (default 1,000,000) and
 // 1.2 times as many MEMORY_RECORD rows, shaped like one long training step. The forward pass is
@@ -12,15 +13,22 @@
 #include <string>
 #include <vector>
 
+#include "bench_report.h"
 #include "trainscope/error.h"
 #include "trainscope/report_writer.h"
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: make_large_timeline OUT.timeline.sqlite [CALLS]\n");
+    const std::vector<std::string> args = trainscope::bench::commandLine(
+        argc, argv, "make_large_timeline OUT.timeline.sqlite [CALLS]",
+        "Writes a timeline of CALLS framework calls (default 1,000,000; at least 5) and 1.2\n"
+        "times as many memory records, with the engine's writer, for bench/timeline_view.",
+        1, 2);
+    const long calls =
+        args.size() > 1 ? trainscope::bench::positiveArgument(args[1], "CALLS") : 1000000;
+    if (calls < 5) {
+        std::fprintf(stderr, "CALLS must be at least 5 (an operation makes 5 calls)\n");
         return 2;
     }
-    const long calls = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 1000000;
     const long operations = calls / 5;  // 3 forward calls and 2 backward calls each
     const std::vector<std::string> names = {"aten::linear",  "aten::gelu",    "aten::layer_norm",
                                             "aten::matmul",  "aten::softmax", "aten::add",

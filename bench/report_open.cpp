@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report browser's scale targets: a run time report with 1,000,000 entries and 3,000,000
 // stack frames (or 3,000,000 and 9,000,000) opens to a usable overview and operations table in
 // under 2 s, the process staying under 400 MB; and the first screen of each sort, filter,
@@ -40,6 +41,16 @@ double secondsOf(const std::function<void()>& work) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    const std::vector<std::string> args = trainscope::bench::commandLine(
+        argc, argv, "report_open [REPORT [ENTRIES]]",
+        "Times the window from File > Open of a large run time report to a painted overview and\n"
+        "operations table, the first screen of each sort, filter, grouping and by-source-line\n"
+        "view against the sqlite3 tool, the GUI's longest stall and the peak memory. Default\n"
+        "REPORT: /tmp/trainscope-large.time.sqlite with 1,000,000 ENTRIES, generated once\n"
+        "(bench/make_large_report) when it does not exist.",
+        0, 2);
+    if (args.size() > 1)
+        trainscope::bench::positiveArgument(args[1], "ENTRIES");
     trainscope::bench::GuiBenchmarkApp app(argc, argv);
     const QString path = argc > 1 ? QString::fromLocal8Bit(argv[1])
                                   : QStringLiteral("/tmp/trainscope-large.time.sqlite");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue 14's timeline targets, on a timeline of 1,000,000 framework calls and 1,200,001 memory
 // records (bench/make_large_timeline.cpp, the engine's own writer):
 //   - opening to a painted timeline and memory curve in < 2 s;
@@ -27,6 +28,13 @@ using trainscope::ui::TimelinePage;
 using trainscope::ui::TimelineViewState;
 
 int main(int argc, char** argv) {
+    trainscope::bench::commandLine(
+        argc, argv, "timeline_view [TIMELINE]",
+        "Opens a timeline of 1,000,000 calls in the Timeline tab (offscreen), times it to a\n"
+        "painted timeline and memory curve, times every repaint while zooming and panning, and\n"
+        "prints the peak memory. Default TIMELINE: /tmp/trainscope-large-calls.timeline.sqlite,\n"
+        "generated once (bench/make_large_timeline) when it does not exist.",
+        0, 1);
     trainscope::bench::GuiBenchmarkApp app(argc, argv);
     const QString path = argc > 1 ? QString::fromLocal8Bit(argv[1])
                                   : QStringLiteral("/tmp/trainscope-large-calls.timeline.sqlite");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline writer against the floor of any SQLite writer: a plain prepared-statement
 // insert of the same rows. The writer's file is read back table by table (the rows exactly as
 // written, STRING_IDS included), then those rows are inserted into a fresh file with the same
@@ -162,7 +163,13 @@ void plainInsert(const std::vector<Table>& tables, const std::string& path) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    trainscope::bench::commandLine(
+        argc, argv, "timeline_writer",
+        "Writes a 300,000-call timeline with the engine's writer and the same rows with plain\n"
+        "prepared inserts into scratch files, best of 9 each, and prints the ratio against\n"
+        "its target (<= 1.2x).",
+        0, 0);
     const int calls = 300000;
     const TimelineReport report = syntheticTimeline(calls);
     const fs::path dir = fs::temp_directory_path() / "trainscope-writer-bench";

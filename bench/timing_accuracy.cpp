@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Do the per-operation times add up? The sum of forward and backward times of a time report,
 // against the forward and backward passes of the same model timed without any observer.
 #include <torch/csrc/jit/runtime/graph_executor.h>
@@ -13,7 +14,13 @@ using namespace trainscope::bench;
 
 int main(int argc, char** argv) {
     // Default: the acceptance model, seed 004's MLP in bfloat16 (about a second an iteration).
-    const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+    const std::vector<std::string> args = commandLine(
+        argc, argv, "timing_accuracy [--quick]",
+        "Compares the sum of a time report's forward and backward times with the unobserved\n"
+        "forward and backward passes of the MLP at d_model=1024 in bfloat16 (target: within\n"
+        "15%). --quick: a small float32 MLP, for a smoke test.",
+        0, 0, {"--quick"});
+    const bool quick = !args.empty();
     const RunConfig config = quick ? mlpConfig(256, "2x512x256", DType::Float32)
                                    : mlpConfig(1024, "2x4096x1024", DType::BFloat16);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "error_text.h"
 
 #include <c10/util/Exception.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LibTorch's exceptions carry multi-line texts (C++ backtraces, TorchScript tracebacks).
 // Users get one line: the cause, without the noise.
 #pragma once

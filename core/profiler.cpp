@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The profiling session: one pass for memory, one for time, each on a fresh workload, so the
 // memory hook never slows the timed iterations and timing never disturbs memory figures.
 #include "trainscope/profiler.h"

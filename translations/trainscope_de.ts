@@ -140,10 +140,6 @@
         <translation>Sonstiges</translation>
     </message>
     <message>
-        <source>Iteration %1 ms</source>
-        <translation>Iteration %1 ms</translation>
-    </message>
-    <message>
         <source>Forward</source>
         <translation>Vorwärts</translation>
     </message>
@@ -254,6 +250,10 @@
     <message>
         <source>%1 ns</source>
         <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>Sum of operations %1 ms</source>
+        <translation>Summe der Operationen %1 ms</translation>
     </message>
 </context>
 <context>
@@ -565,6 +565,22 @@
         <source>Overview of %1</source>
         <translation>Übersicht von %1</translation>
     </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About TrainScope</source>
+        <translation>&amp;Über TrainScope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;TrainScope %1&lt;/h3&gt;&lt;p&gt;Where the time and the memory of a PyTorch training iteration go.&lt;/p&gt;&lt;p&gt;Licensed under the Apache License, Version 2.0.&lt;/p&gt;&lt;p&gt;LibTorch %2 · Qt %3 · SQLite %4&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;TrainScope %1&lt;/h3&gt;&lt;p&gt;Wohin Zeit und Speicher einer PyTorch-Trainingsiteration gehen.&lt;/p&gt;&lt;p&gt;Lizenziert unter der Apache-Lizenz, Version 2.0.&lt;/p&gt;&lt;p&gt;LibTorch %2 · Qt %3 · SQLite %4&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About TrainScope</source>
+        <translation>Über TrainScope</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -810,10 +826,6 @@ aktiv (gepunktet)</translation>
         <translation>Operationen mit dem meisten Aktivierungsspeicher</translation>
     </message>
     <message>
-        <source>Iteration time (sum of operations): %1 ms   Forward: %2 ms   Backward: %3 ms   Operations: %4</source>
-        <translation>Iterationszeit (Summe der Operationen): %1 ms   Vorwärts: %2 ms   Rückwärts: %3 ms   Operationen: %4</translation>
-    </message>
-    <message>
         <source>Top operations by time</source>
         <translation>Zeitintensivste Operationen</translation>
     </message>
@@ -836,6 +848,14 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Modules at the peak</source>
         <translation>Module zur Spitze</translation>
+    </message>
+    <message>
+        <source>Sum of operations: %1 ms (forward %2 ms, backward %3 ms), %4 operations</source>
+        <translation>Summe der Operationen: %1 ms (vorwärts %2 ms, rückwärts %3 ms), %4 Operationen</translation>
+    </message>
+    <message>
+        <source>Iteration (wall): %1 ms   %2, %3% of the iteration</source>
+        <translation>Iteration (Echtzeit): %1 ms   %2, %3 % der Iteration</translation>
     </message>
 </context>
 <context>

@@ -140,10 +140,6 @@
         <translation>其他</translation>
     </message>
     <message>
-        <source>Iteration %1 ms</source>
-        <translation>迭代 %1 毫秒</translation>
-    </message>
-    <message>
         <source>Forward</source>
         <translation>前向</translation>
     </message>
@@ -254,6 +250,10 @@
     <message>
         <source>%1 ns</source>
         <translation>%1 纳秒</translation>
+    </message>
+    <message>
+        <source>Sum of operations %1 ms</source>
+        <translation>操作合计 %1 毫秒</translation>
     </message>
 </context>
 <context>
@@ -565,6 +565,22 @@
         <source>Overview of %1</source>
         <translation>%1 的概览</translation>
     </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About TrainScope</source>
+        <translation>关于 TrainScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;TrainScope %1&lt;/h3&gt;&lt;p&gt;Where the time and the memory of a PyTorch training iteration go.&lt;/p&gt;&lt;p&gt;Licensed under the Apache License, Version 2.0.&lt;/p&gt;&lt;p&gt;LibTorch %2 · Qt %3 · SQLite %4&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;TrainScope %1&lt;/h3&gt;&lt;p&gt;PyTorch 训练迭代的时间和内存花在了哪里。&lt;/p&gt;&lt;p&gt;依据 Apache 许可证 2.0 版授权。&lt;/p&gt;&lt;p&gt;LibTorch %2 · Qt %3 · SQLite %4&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About TrainScope</source>
+        <translation>关于 TrainScope</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -810,10 +826,6 @@ active (dotted)</source>
         <translation>激活内存最多的算子</translation>
     </message>
     <message>
-        <source>Iteration time (sum of operations): %1 ms   Forward: %2 ms   Backward: %3 ms   Operations: %4</source>
-        <translation>迭代时间（各算子之和）：%1 毫秒   前向：%2 毫秒   反向：%3 毫秒   算子数：%4</translation>
-    </message>
-    <message>
         <source>Top operations by time</source>
         <translation>耗时最多的算子</translation>
     </message>
@@ -836,6 +848,14 @@ active (dotted)</source>
     <message>
         <source>Modules at the peak</source>
         <translation>峰值时刻的模块</translation>
+    </message>
+    <message>
+        <source>Sum of operations: %1 ms (forward %2 ms, backward %3 ms), %4 operations</source>
+        <translation>操作合计：%1 毫秒（前向 %2 毫秒，反向 %3 毫秒），共 %4 个操作</translation>
+    </message>
+    <message>
+        <source>Iteration (wall): %1 ms   %2, %3% of the iteration</source>
+        <translation>迭代（实际耗时）：%1 毫秒   %2，占迭代的 %3%</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "main_window.h"
+
+#include <sqlite3.h>
 
 #include <QAction>
 #include <QDir>
@@ -20,6 +23,7 @@
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
+#include "trainscope/profiler.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
@@ -50,6 +54,8 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About TrainScope"), this, &MainWindow::showAbout);
 
     run_progress_->setMaximumWidth(160);
     statusBar()->addPermanentWidget(run_status_);
@@ -243,6 +249,23 @@ void MainWindow::chooseProjectRoot() {
         }
     });
     dialog->open();
+}
+
+QString MainWindow::aboutText() {
+    return tr("<h3>TrainScope %1</h3>"
+              "<p>Where the time and the memory of a PyTorch training iteration go.</p>"
+              "<p>Licensed under the Apache License, Version 2.0.</p>"
+              "<p>LibTorch %2 · Qt %3 · SQLite %4</p>")
+        .arg(QString::fromStdString(version()), QString::fromStdString(torchVersion()),
+             QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion()));
+}
+
+void MainWindow::showAbout() {
+    auto* box = new QMessageBox(QMessageBox::Information, tr("About TrainScope"), aboutText(),
+                                QMessageBox::Ok, this);
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::showSettings() {

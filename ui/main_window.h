@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The desktop app's window: opens reports (File › Open, Open Recent, the command line, drag
 // and drop) and shows them in a ReportBrowser; starts profiling runs (File › New Profile, the
 // first-launch example) on the engine's worker thread, with progress and Cancel in the status
@@ -54,6 +55,9 @@ class MainWindow : public QMainWindow {
     QString runStatus() const;
     QMenu* recentMenu() const { return recent_menu_; }
     const QString& lastError() const { return last_error_; }
+    // Help › About: the version, the licence, and the versions of LibTorch, Qt and SQLite.
+    static QString aboutText();
+    void showAbout();
 
   signals:
     void reportsOpened(bool shown);

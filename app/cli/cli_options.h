@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line of trainscope-cli, parsed into what to run.
 #pragma once
 

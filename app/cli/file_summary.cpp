@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cli/file_summary.h"
 
 #include <cstdio>
@@ -78,7 +79,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
                           "  operations: %lld; forward %.3f ms, backward %.3f ms, total %.3f ms\n",
                           static_cast<long long>(s.operations), s.forward_ms, s.backward_ms,
                           s.forward_ms + s.backward_ms);
-            out << path << ": run time report\n" << line;
+            out << path << ": run time report\n"
+                << line << "  " << iterationText(s.iteration_wall_ms, s.forward_ms, s.backward_ms)
+                << "\n";
             break;
         }
         case ReportFileKind::Timeline:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `trainscope-cli show` prints for one report file: exact figures first (as sqlite3 would
 // compute them from the file), readable units after.
 #pragma once

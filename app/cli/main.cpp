@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // trainscope-cli: the engine without a GUI, for GPU servers and CI.
 #include <cstdio>
 #include <iostream>

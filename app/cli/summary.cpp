@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cli/summary.h"
 
 #include <algorithm>
@@ -105,6 +106,21 @@ std::string moduleOrDash(const std::string& module_path) {
 
 }  // namespace
 
+std::string iterationText(std::optional<double> wall_ms, double forward_ms, double backward_ms) {
+    const double sum = forward_ms + backward_ms;
+    std::string text = "sum of operations " + format("%.3f ms", sum) + " (forward " +
+                       format("%.3f ms", forward_ms) + ", backward " +
+                       format("%.3f ms", backward_ms) + ")";
+    if (!wall_ms) {
+        return "Iteration: " + text;
+    }
+    text = "Iteration (wall) " + format("%.3f ms", *wall_ms) + ", " + text;
+    if (*wall_ms > 0) {
+        text += ", " + format("%.1f%%", 100.0 * sum / *wall_ms) + " of the iteration";
+    }
+    return text;
+}
+
 void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,
                   const TimelineReport* timeline) {
     const RunMetadata& meta = memory ? memory->metadata
@@ -117,9 +133,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         printPeak(out, *memory);
     }
     if (time) {
-        out << "  Iteration time  " << format("%.3f ms", time->iteration_ms) << " (forward "
-            << format("%.3f ms", time->forwardMs()) << ", backward "
-            << format("%.3f ms", time->backwardMs()) << ")\n";
+        out << "  " << iterationText(time->iteration_ms, time->forwardMs(), time->backwardMs())
+            << "\n";
         std::vector<const RunTimeEntry*> ranked;
         for (const RunTimeEntry& entry : time->entries) {
             ranked.push_back(&entry);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // trainscope: the desktop app. `trainscope [REPORT…]` opens the given reports.
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Module paths ("blocks.0.mlp.fc1") for the operations of an iteration, from the module
 // hierarchy that TorchScript's interpreter knows for each call.
 //

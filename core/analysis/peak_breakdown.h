@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What was allocated at the instant of the peak, by kind and by module, from the memory
 // observer's record of the measured iteration (replayed up to the event that first reached
 // the peak). Blocks that outlive the iteration are recognised by address: a parameter's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Assembles the timeline report of the measured iteration: the operation observer's events
 // from every thread, merged in time order and linked to the top-level operations (frames,
 // module paths, backward nodes), the inputs captured in an earlier iteration, and the memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The queries that the timeline views ask of a loaded timeline (trainscope/timeline_data.h):
 // binary searches over the lanes' sorted rows, so that they stay fast at a million calls.
 #include <algorithm>

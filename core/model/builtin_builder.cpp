@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/builtin_builder.h"
 
 #include <torch/torch.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds a built-in model from its TorchScript source and its parameters.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The list of built-in models and where their sources live. No LibTorch here: the CLI's
 // `models` command and the GUI's dialog read it.
 #include <unistd.h>

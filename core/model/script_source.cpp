@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/script_source.h"
 
 #include <torch/csrc/jit/frontend/lexer.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A TorchScript source file in Python syntax (the built-in models under resources/models),
 // parsed once so that C++ can build modules whose methods come from it. The methods are
 // compiled with the file's real path, so stack frames point at its lines.

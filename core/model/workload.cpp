@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/workload.h"
 
 #include <ATen/record_function.h>

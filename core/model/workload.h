@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One instance of the user's training setup: the model (an archive or a built-in), its
 // inputs, the loss and the optimizer, and the training iteration that runs them.
 #pragma once

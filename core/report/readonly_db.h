@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A report file opened for reading only, as untrusted input (anyone's report, a real torch_npu
 // database): nothing is created or changed beside it, not even in WAL mode or in a read-only
 // folder, and the reader's queries stay bounded. Errors become trainscope::Error.

@@ -1,6 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // summarizeReportFile(): the figures `trainscope-cli show` prints, each one SQL aggregate over
 // the file, so that they equal what sqlite3 computes from it.
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "report/readonly_db.h"
 #include "report/timeline_reading.h"
@@ -10,6 +14,16 @@
 
 namespace trainscope {
 namespace {
+
+// A number written as text (a metadata value): finite and not negative, or nothing.
+std::optional<double> nonNegativeNumber(const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0) {
+        return std::nullopt;
+    }
+    return value;
+}
 
 void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
     requireColumns(db, report_format::kWeightEntriesTable, {"size_bytes", "grad_size_bytes"});
@@ -48,6 +62,19 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
         s.operations = totals.integer(0);
         s.forward_ms = totals.real(1);
         s.backward_ms = totals.real(2);
+    }
+    // Other tools' reports have no metadata; a value that is no finite, non-negative number
+    // is left out rather than shown.
+    if (db.hasTable(report_format::kMetadataTable)) {
+        ReadQuery wall(db, std::string("SELECT value FROM ") + report_format::kMetadataTable +
+                               " WHERE key = ?");
+        wall.bind(1, std::string(report_format::kIterationMsKey));
+        if (wall.step()) {
+            const std::optional<double> ms = nonNegativeNumber(wall.text(0));
+            if (ms) {
+                s.iteration_wall_ms = ms;
+            }
+        }
     }
 }
 

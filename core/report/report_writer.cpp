@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "trainscope/report_writer.h"
 
 #include <charconv>
@@ -87,10 +88,10 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     db.exec(schema::kMemoryLibraryFramesTable);
     SqliteStatement entry_type(db, "INSERT INTO entry_types (entry_type, name) VALUES (?, ?)");
     entry_type.bind(1, int64_t{report_format::kEntryTypeWeight})
-        .bind(2, std::string("weight"))
+        .bind(2, std::string(report_format::kEntryTypeWeightName))
         .step();
     entry_type.bind(1, int64_t{report_format::kEntryTypeActivation})
-        .bind(2, std::string("activation"))
+        .bind(2, std::string(report_format::kEntryTypeActivationName))
         .step();
 
     MemoryFrameWriter frames(db);
@@ -171,7 +172,7 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         frames.add(id++, e.frames);
     }
     RunMetadata metadata = report.metadata;
-    metadata["iteration_ms"] = std::to_string(report.iteration_ms);
+    metadata[report_format::kIterationMsKey] = std::to_string(report.iteration_ms);
     insertMetadata(db, metadata);
 }
 

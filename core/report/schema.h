@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one home of the report schemas. The standard tables are a contract with Skyline and
 // DeepView.Profile (docs/report-formats.md): their DDL must not change.
 #pragma once

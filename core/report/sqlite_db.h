@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A thin RAII layer over the SQLite C API for the writers: errors become trainscope::Error.
 #pragma once
 

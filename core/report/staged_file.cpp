@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/staged_file.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Report files under construction, and how a run's set of them replaces what was there.
 //
 // Each report is written to a temporary file in its destination folder, synced, then moved

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // loadTimelineData(): a timeline file read whole into TimelineData (trainscope/timeline_data.h).
 // Names stay STRING_IDS ids while rows are read and become indices into one string table, so a
 // million calls cost one integer each, not a string.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/timeline_reading.h"
 
 #include "trainscope/error.h"

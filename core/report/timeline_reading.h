@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What readers of report files share: which kind a file is, and the SQL that reads seed 003's
 // tables as real files have them (TEXT timestamps, names through STRING_IDS, columns that drift
 // between versions).

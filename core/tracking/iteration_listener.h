@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The points of a training iteration that observers care about. The workload calls them in
 // order: forwardBegins (after the gradients were cleared), backwardBegins (after the loss),
 // backwardEnded, iterationEnded (after the optimizer step).

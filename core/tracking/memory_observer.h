@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Observes every allocation and free through c10's memory-reporting hook (the CPU allocator
 // and CUDA's caching allocator both report there). Installed for the current thread when
 // constructed, and meant to be constructed before the workload, so that every byte of the

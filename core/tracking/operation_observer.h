@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Observes the operations of one training iteration through LibTorch's RecordFunction.
 //
 // Only top-level operations of the forward pass (and the loss) become records; operations

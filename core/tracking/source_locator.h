@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Maps the TorchScript interpreter's call stack to source frames: the original file and line of
 // each frame. A file under the project root becomes a project frame, a path relative to that
 // root. Any other file becomes a library frame (torch, torchvision, a package of the user's),

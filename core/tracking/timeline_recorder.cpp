@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tracking/timeline_recorder.h"
 
 #include <sys/syscall.h>

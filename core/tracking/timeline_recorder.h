@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Records every RecordFunction event of an iteration (operations, nested operations, backward
 // nodes, optimizer operations, on every thread) with its start and end time, for the timeline
 // report. The operation observer owns one and feeds it from its callbacks, so one callback

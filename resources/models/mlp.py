@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # TrainScope built-in model "mlp": the transformer MLP block of seed 004
 # ("Activation Memory: A Deep Dive using PyTorch").
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # TrainScope built-in model "resnet": a ResNet-style image classifier with basic blocks.
 #
 #   stem: 7x7 conv (stride 2), BatchNorm, ReLU, 3x3 max pool (stride 2)

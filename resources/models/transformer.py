@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # TrainScope built-in model "transformer": a GPT-style decoder.
 #
 #   token + position embeddings -> n_layers x Block -> final LayerNorm -> LM head

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fixture of trainscope-cli's tests: the CLI run as a user runs it, as a real process in a
 // working folder of its own.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // trainscope-cli as a user runs it: real processes, real files.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

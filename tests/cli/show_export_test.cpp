@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `trainscope-cli show` and `export --chrome-trace` on our own reports and on databases in the
 // format of torch_npu's profiler (made by tests/fixtures/make_ascend_db.py): the figures equal
 // what SQL computes from the same file, the trace loads in a JSON parser with every event, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built-in transformer and ResNet: parameter counts against their closed formulas, the
 // transformer MLP sub-block's activation memory against seed 004's 18·b·s·d (GELU) and
 // 10·b·s·d (ReLU) in bfloat16, and stack frames that point into resources/models.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run time entries: one per top-level operation invocation, backward nodes linked to the
 // forward operation that created them.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reports must be byte-for-byte schema compatible with Skyline and DeepView.Profile
 // (docs/report-formats.md): the expected DDL below is copied from that contract.
 #include <gtest/gtest.h>
@@ -99,7 +100,8 @@ TEST_F(ReportFiles, MemoryReportHasTheStandardSchema) {
     ReportReader db(path("m.sqlite"));
     EXPECT_EQ(db.scalar("PRAGMA user_version"), "1");
     EXPECT_EQ(db.rows("SELECT entry_type, name FROM entry_types ORDER BY entry_type"),
-              (std::vector<test::Row>{{"1", "weight"}, {"2", "activation"}}));
+              (std::vector<test::Row>{{"1", "Weight"}, {"2", "Activation"}}))
+        << "the names Skyline's and DeepView.Profile's report builders write";
     EXPECT_EQ(db.scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"),
               "5000");
 }

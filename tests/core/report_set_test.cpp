@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How reports reach the disk: a run's set of files is replaced whole or not at all (also when
 // the process dies half-way), special files are never replaced, and temporary files of
 // interrupted or killed runs do not stay behind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one run flow that the CLI and the app share (trainscope/run.h): which files a plan
 // writes, that it refuses outputs before the long part, that a cancelled run writes nothing,
 // and that what it writes is what it returns.

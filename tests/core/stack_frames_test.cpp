@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stack frames of a TorchScript archive scripted from the toy project (fixtures/toyproject):
 // relative paths under the project root, the line of each call, most specific first.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // loadTimelineData() and the queries over it, on our own timeline of the built-in transformer
 // and on a database in torch_npu's format (tests/fixtures/make_ascend_db.py): what the views
 // draw must equal what SQL computes from the same file.

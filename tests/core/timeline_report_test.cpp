@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline report (seed 003's schema) against the other two reports of the same run: the
 // invariants that tie them together, checked by reading the three files written by one run
 // of built-in models and of the toy project. Also the peak broken down at its instant, and
@@ -250,7 +251,8 @@ TEST_P(TimelineReportTest, ThePeakBreakdownSumsToThePeak) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, TimelineReportTest,
-                         ::testing::Values("mlp", "transformer", "toynet"));
+                         ::testing::Values("mlp", "transformer", "toynet"),
+                         [](const auto& info) { return std::string(info.param); });
 
 // Module paths name the module instances, also those taken from a list of blocks, whose
 // instance name TorchScript does not keep.

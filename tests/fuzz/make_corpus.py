@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Makes the hostile-report corpus: damaged and hostile variants of real reports.
 
 Usage: make_corpus.py --cli TRAINSCOPE_CLI --archive TOYNET_ARCHIVE OUT_DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the code that opens, checks and queries reports that anyone may have
 // made (ui/report). Each input is written to a file and read as the app reads a report: open
 // and check it, then run every query the views run (summaries, charts, every table sorted by
@@ -96,7 +97,7 @@ void exerciseReport(const ReportFile& report) {
         if (!summary)
             return;
         (void)topOperationsByTime(report, 10);
-        const double iteration_ms = summary->iteration_ms();
+        const double iteration_ms = summary->operations_ms();
         SqlTableModel operations(&rows, operationsTable(tables, iteration_ms));
         SqlTableModel groups(&rows, groupedOperationsTable(iteration_ms));
         SqlTableModel lines(&rows, timeBySourceLineTable(iteration_ms));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: what a folder holds, to check that viewing a report created or changed nothing.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: reads a report file with plain SQLite, independently of the writer.
 #pragma once
 

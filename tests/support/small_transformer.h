@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built-in transformer at a size that profiles in a second: what the timeline tests run.
 #pragma once
 

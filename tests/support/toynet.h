@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: a run of the toy project's archive (tests/fixtures/make_fixture.py), whose
 // stack frames point into tests/fixtures/toyproject.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hostile-report corpus (tests/fuzz/make_corpus.py: damaged and hostile variants of real
 // reports) opened as a user would, one report at a time: each opens or is refused with a
 // message, within 10 s, without creating or changing a file; every page is shown and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reports from anyone: damaged or hostile files open with a message or not at all, never
 // crash, hang or change a file, and never make the app show a file outside a root the user
 // chose.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Starting runs from the window: the New Profile dialog, the worker thread, progress,
 // cancel, failures, and the first-launch example. Real engine runs of small built-in models.
 #include <gtest/gtest.h>

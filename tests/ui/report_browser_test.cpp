@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report browser as a user meets it: real reports from the engine's writer, real widgets.
 #include <gtest/gtest.h>
 
@@ -5,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTabWidget>
@@ -162,4 +164,57 @@ TEST_F(BrowserTest, ViewingNeverModifiesTheFile) {
     EXPECT_EQ(before_time, fs::last_write_time(file));
     EXPECT_FALSE(fs::exists(file + "-journal"));
     EXPECT_FALSE(fs::exists(file + "-wal"));
+}
+
+namespace {
+
+// The standard output of a command.
+std::string outputOf(const std::string& command) {
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    char buffer[4096];
+    while (pipe && fgets(buffer, sizeof buffer, pipe))
+        out += buffer;
+    EXPECT_EQ(pipe ? pclose(pipe) : -1, 0) << command;
+    return out;
+}
+
+// The first match's captured groups of `pattern` in `text`.
+QStringList capturedIn(const QString& text, const QString& pattern) {
+    const QRegularExpressionMatch match = QRegularExpression(pattern).match(text);
+    return match.hasMatch() ? match.capturedTexts().mid(1) : QStringList();
+}
+
+}  // namespace
+
+// "Iteration time" means two things: the measured iteration (wall) and the sum of the
+// operations' times. trainscope-cli's summary (after a run, and `show`) and the app's overview
+// name both, with the share the operations cover, and the same figures for the same run.
+TEST_F(BrowserTest, TheCliAndTheOverviewShowTheWallIterationAndTheSumOfOperationsAlike) {
+    const std::string prefix = dir_.toStdString() + "/mlp";
+    const std::string profiled = outputOf(std::string(TRAINSCOPE_CLI) +
+                                          " profile --model builtin:mlp --param d_model=32 "
+                                          "--input 2x8x32 -q -o " +
+                                          prefix);
+    const QString cli_pattern = QStringLiteral(
+        "Iteration \\(wall\\) ([0-9.]+) ms, sum of operations ([0-9.]+) ms \\(forward ([0-9.]+) "
+        "ms, backward ([0-9.]+) ms\\), ([0-9.]+)% of the iteration");
+    const QStringList cli = capturedIn(QString::fromStdString(profiled), cli_pattern);
+    ASSERT_EQ(cli.size(), 5) << profiled;
+    const QStringList shown =
+        capturedIn(QString::fromStdString(
+                       outputOf(std::string(TRAINSCOPE_CLI) + " show " + prefix + ".time.sqlite")),
+                   cli_pattern);
+    EXPECT_EQ(shown, cli) << "`show` and the run's summary differ";
+    EXPECT_LT(cli[1].toDouble(), cli[0].toDouble()) << "the operations cover less than the wall";
+
+    MainWindow window;
+    ASSERT_TRUE(
+        trainscope::test::openAndWait(window, {QString::fromStdString(prefix + ".time.sqlite")}));
+    const QStringList overview =
+        capturedIn(window.browser()->overviewText(),
+                   QStringLiteral("Iteration \\(wall\\): ([0-9.]+) ms   Sum of operations: "
+                                  "([0-9.]+) ms \\(forward ([0-9.]+) ms, backward ([0-9.]+) "
+                                  "ms\\), 4 operations, ([0-9.]+)% of the iteration"));
+    EXPECT_EQ(overview, cli) << window.browser()->overviewText().toStdString();
 }

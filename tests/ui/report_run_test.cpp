@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A run's reports are read on the run's worker thread: the GUI thread gets the stages in
 // order, a query nobody waits for any more stops at once, and closing a run stops whatever it
 // was reading instead of waiting for it.

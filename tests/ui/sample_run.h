@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper for the widget tests: a small run (both reports, written by the engine's own
 // writer) next to the project sources its frames point at, in a fresh folder.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From an entry to the user's code: frames, the source viewer, the project root, the editor.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Time and By Source Line views, and File › Open Recent, clicked as a user would.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timelines in the app: a database in the format of torch_npu's profiler (made by
 // tests/fixtures/make_ascend_db.py) opened as a user opens it. Its summary is read off the GUI
 // thread and shows what SQL computes from the file; the file is left as it was.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Timeline tab, clicked as a user clicks it: our own profile of the built-in transformer
 // (the memory curve's peak lists the live blocks with their modules and source lines; a call
 // shows its frames and its backward partners), and databases in torch_npu's format (device rows,

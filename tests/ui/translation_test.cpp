@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The German and Simplified Chinese interfaces: the embedded translations load and follow the
 // locale, and windows and dialogs built under them keep no English text of their own.
 #include <gtest/gtest.h>
@@ -68,6 +69,11 @@ QStringList interfaceTexts(QWidget* top) {
     QList<QWidget*> widgets{top};
     widgets += top->findChildren<QWidget*>();
     for (QWidget* widget : widgets) {
+        // Menus' texts come through the menu bar's actions below. A menu widget of its own
+        // may or may not exist: the menu bar makes one for its overflow button only when its
+        // titles did not fit at some moment, which depends on the language's text widths.
+        if (qobject_cast<QMenu*>(widget))
+            continue;
         texts << widget->toolTip();
         if (auto* bar = qobject_cast<QMenuBar*>(widget)) {
             for (QAction* action : bar->actions())
@@ -160,6 +166,11 @@ struct LanguageCase {
     const char* code;
     QStringList same_in_language;  // words it shares with English or keeps as technical terms
 };
+
+// How GoogleTest and `ctest -N` show a case: its language, not its bytes.
+void PrintTo(const LanguageCase& language, std::ostream* out) {
+    *out << language.code;
+}
 
 const LanguageCase kGerman{
     "de",

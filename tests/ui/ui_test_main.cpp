@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GoogleTest main for the widget tests: a real QApplication on the offscreen platform, with
 // settings kept apart from the user's and from other test processes running at the same time
 // (ctest -j): each process has its own settings folder, removed at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interface languages. TrainScope's own translations are embedded in the binary
 // (translations/*.ts, built by qt_add_translations into :/i18n); Qt's own strings (standard
 // dialog buttons, file dialogs) come from the system's Qt translations when they are installed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/report_file.h"
 
 #include "trainscope/report_format.h"

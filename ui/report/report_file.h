@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A report opened read-only through QtSql: a memory or a run time report, written by
 // TrainScope, Skyline or DeepView.Profile. The kind is recognised from the tables and columns;
 // anything else (not SQLite, a foreign database, a truncated file) is refused with a message.

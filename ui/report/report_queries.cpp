@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/report_queries.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
+#include <cmath>
 
 #include "report/untrusted_sqlite.h"
 #include "trainscope/report_format.h"
@@ -134,8 +136,15 @@ std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error)
                       error);
     if (!row)
         return std::nullopt;
-    return TimeSummary{row->value(0).toDouble(), row->value(1).toDouble(),
-                       row->value(2).toLongLong()};
+    TimeSummary summary{row->value(0).toDouble(), row->value(1).toDouble(),
+                        row->value(2).toLongLong(), std::nullopt};
+    // A value that is no finite, non-negative number is left out rather than shown.
+    bool number = false;
+    const double wall = metadataValue(report, QLatin1String(report_format::kIterationMsKey), error)
+                            .toDouble(&number);
+    if (number && std::isfinite(wall) && wall >= 0)
+        summary.wall_ms = wall;
+    return summary;
 }
 
 QString metadataValue(const ReportFile& report, const QString& key, QString* error) {
@@ -231,7 +240,7 @@ SqlTableSpec activationsTable(const QStringList& tables, qint64 peak) {
         kActivations, report_format::kEntryTypeActivation);
 }
 
-SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms) {
+SqlTableSpec operationsTable(const QStringList& tables, double operations_ms) {
     return withModules(
         tables,
         {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
@@ -239,7 +248,7 @@ SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms) {
           {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
           {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
           {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
-          {QObject::tr("Share"), shareOf(kOperationTotal, iteration_ms), CellFormat::Share}},
+          {QObject::tr("Share"), shareOf(kOperationTotal, operations_ms), CellFormat::Share}},
          kOperations,
          {},
          QStringLiteral("operation_name"),
@@ -248,7 +257,7 @@ SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms) {
         kOperations, 0);
 }
 
-SqlTableSpec groupedOperationsTable(double iteration_ms) {
+SqlTableSpec groupedOperationsTable(double operations_ms) {
     const QString total = QStringLiteral("SUM%1").arg(kOperationTotal);
     return {
         {{QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
@@ -260,7 +269,7 @@ SqlTableSpec groupedOperationsTable(double iteration_ms) {
          {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
          {QObject::tr("Mean (ms)"), QStringLiteral("%1 / COUNT(*)").arg(total),
           CellFormat::Milliseconds},
-         {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
+         {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
         kOperations,
         QStringLiteral("operation_name"),
         QStringLiteral("operation_name"),
@@ -268,7 +277,7 @@ SqlTableSpec groupedOperationsTable(double iteration_ms) {
         QStringLiteral("id")};
 }
 
-SqlTableSpec timeBySourceLineTable(double iteration_ms) {
+SqlTableSpec timeBySourceLineTable(double operations_ms) {
     // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
     // MIN(), SQLite takes the bare columns from that row, in one pass over the frames.
     const QString from = QStringLiteral(
@@ -285,7 +294,7 @@ SqlTableSpec timeBySourceLineTable(double iteration_ms) {
              {QObject::tr("Backward (ms)"), QStringLiteral("SUM(e.backward_ms)"),
               CellFormat::Milliseconds},
              {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
-             {QObject::tr("Share"), shareOf(total, iteration_ms), CellFormat::Share}},
+             {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
             from,
             QStringLiteral("f.file_path, f.line_number"),
             QStringLiteral("f.file_path"),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SQL the app runs against reports, in one place: totals, top entries, stack frames (run
 // on the thread that owns the report's connection) and the tables' specifications.
 #pragma once
@@ -36,11 +37,16 @@ struct MemorySummary {
     std::optional<PeakParts> at_peak;
 };
 
+// "Iteration time" means two things, each named: the measured iteration (wall time, the
+// median over the measured iterations; TrainScope's metadata, absent from other tools'
+// reports) and the sum of the operations' times, which is less (the work between them is
+// nobody's).
 struct TimeSummary {
     double forward_ms = 0;
     double backward_ms = 0;
     qint64 operations = 0;
-    double iteration_ms() const { return forward_ms + backward_ms; }
+    std::optional<double> wall_ms;
+    double operations_ms() const { return forward_ms + backward_ms; }
 };
 
 struct FrameRow {
@@ -99,12 +105,12 @@ QStringList libraryRoots(const ReportFile& report, QString* error = nullptr);
 // (ReportFile::tables()), for TrainScope's optional module column.
 SqlTableSpec weightsTable(const QStringList& tables, qint64 peak);
 SqlTableSpec activationsTable(const QStringList& tables, qint64 peak);
-SqlTableSpec operationsTable(const QStringList& tables, double iteration_ms);
+SqlTableSpec operationsTable(const QStringList& tables, double operations_ms);
 // One row per operation name: count, totals and mean.
-SqlTableSpec groupedOperationsTable(double iteration_ms);
+SqlTableSpec groupedOperationsTable(double operations_ms);
 // "By source line": entries summed per file:line of their most specific frame. Columns 1 and
 // 2 are the file and the line.
-SqlTableSpec timeBySourceLineTable(double iteration_ms);
+SqlTableSpec timeBySourceLineTable(double operations_ms);
 SqlTableSpec memoryBySourceLineTable(qint64 peak);
 
 }  // namespace trainscope::ui

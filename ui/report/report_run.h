@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A run: the reports that belong together (PREFIX.memory.sqlite, PREFIX.time.sqlite and
 // PREFIX.timeline.sqlite, or foreign databases, or several ranks' timelines), opened and
 // queried on a worker thread of the run's own, so that no SQL ever runs on the GUI thread

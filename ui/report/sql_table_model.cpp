@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/sql_table_model.h"
 
 #include <QLocale>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A table of a report, read lazily from SQLite in pages (LIMIT/OFFSET) as the view scrolls to
 // them, each page read where the report's connection lives (a RowSource: the run's worker
 // thread in the app) and shown when it arrives, so that the GUI thread never runs SQL. Sorting,

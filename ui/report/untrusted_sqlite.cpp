@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/untrusted_sqlite.h"
 
 #include <sqlite3.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opening a database that anyone may have made, as SQLite advises for untrusted files
 // (sqlite.org/security.html): read-only and immutable (viewing never creates or changes a
 // file, and never waits on a lock), defensive mode, no trusted schema, a cap on the length of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File › New Profile: what to profile (a TorchScript file or a built-in model with its
 // parameters), its inputs, device, loss, optimizer, iterations, what to measure and where to
 // save. Invalid values are marked before a run can start; the last values are remembered.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the engine for the app, off the GUI thread. ProfileRunner lives on the GUI thread and
 // owns a worker thread; each run carries its own cancellation flag, which the engine checks
 // between iterations and their phases. Signals are typed; a result that arrives after a

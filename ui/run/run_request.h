@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the app asks the engine to do: a run configuration, what to measure, and where the
 // reports go. Plain data, shared by the New Profile dialog, the first-launch offer and the
 // worker.

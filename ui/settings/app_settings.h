@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the app remembers between sessions, in one place (QSettings under the hood): the
 // editor command, the interface language, recent reports, each report's project root.
 #pragma once

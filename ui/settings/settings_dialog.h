@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Settings: the interface language, and the editor command behind "Open in Editor", typed or
 // taken from a preset.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The user's editor, as a command line with placeholders: %f the file, %l the line, %c the
 // column. Presets cover the common editors; Settings lets the user write any command.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "source/project_root.h"
 
 #include <QDir>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A read-only source viewer: line numbers in a margin, one highlighted line, scrolled to it.
 #pragma once
 

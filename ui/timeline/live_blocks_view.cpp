@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "timeline/live_blocks_view.h"
 
 #include <QHeaderView>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The blocks alive at the chosen moment (from OP_MEMORY), largest first, grouped by the
 // operation that allocated them and its module. Choosing a row asks for its allocating call's
 // frames.

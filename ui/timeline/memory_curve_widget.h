@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory over time, on the timeline's axis: allocated (filled), reserved and active bytes of
 // each rank, with the peak marked. Clicking or dragging chooses the moment whose live blocks
 // the page lists. Each pixel column draws the highest total within it, so a million records

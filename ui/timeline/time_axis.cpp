@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "timeline/time_axis.h"
 
 #include <QFontMetrics>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the timeline and the memory curve share so that they line up: the gutter at the left,
 // the mapping between aligned ns and x, the ruler's ticks and the colours of call categories.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Timeline tab: the timeline and the memory curve on one axis, the blocks alive at the
 // chosen moment, and the frames of the chosen call. Its files (one per rank) are read by a
 // background loader; the window stays responsive, and no SQL runs on its thread.

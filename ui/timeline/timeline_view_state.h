@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The state that every view of a timeline follows (hotspot's FilterAndZoomStack is the model):
 // the visible time range, the selected call and the chosen moment. Views change it through its
 // setters and repaint on its signals, so the timeline and the memory curve stay on one axis.

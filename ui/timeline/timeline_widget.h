@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timeline: one block of rows per thread, CANN host row and device stream (several ranks one
 // under another, aligned at the step), calls nested by depth and coloured by phase, under a
 // ruler and the step band. Painted by hand with level of detail: calls narrower than a pixel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "views/charts.h"
 
 #include <QBarCategoryAxis>
@@ -168,7 +169,7 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary) {
 
 QChartView* iterationSplitChart(const TimeSummary& summary) {
     auto* chart = new QChart;
-    chart->setTitle(QObject::tr("Iteration %1 ms").arg(summary.iteration_ms(), 0, 'f', 1));
+    chart->setTitle(QObject::tr("Sum of operations %1 ms").arg(summary.operations_ms(), 0, 'f', 1));
     chart->addSeries(pieOf({{QObject::tr("Forward"), summary.forward_ms},
                             {QObject::tr("Backward"), summary.backward_ms}},
                            humanMs, exactMs));

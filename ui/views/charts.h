@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Qt Charts the report browser shows. Values are drawn in human units; hovering shows
 // the exact figure.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "views/entry_table_view.h"
 
 #include <QHeaderView>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A table of report entries (an SqlTableModel): sortable by SQL, id column hidden, and a
 // signal when the user moves to another row, whatever model it shows at the time. When the
 // model's query fails, the reason is shown over the rows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Memory tab: weights (size, gradient, share of peak) and activations (operation, size,
 // share), sortable by SQL, with charts of the largest of each. The activations follow the
 // run filter's operation name.

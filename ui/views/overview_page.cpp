@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "views/overview_page.h"
 
 #include <QChartView>
@@ -63,12 +64,20 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
     }
     if (const auto& time_summary = contents.time_summary) {
         const TimeSummary& t = *time_summary;
-        lines << tr("Iteration time (sum of operations): %1 ms   Forward: %2 ms   "
-                    "Backward: %3 ms   Operations: %4")
-                     .arg(t.iteration_ms(), 0, 'f', 3)
-                     .arg(t.forward_ms, 0, 'f', 3)
-                     .arg(t.backward_ms, 0, 'f', 3)
-                     .arg(t.operations);
+        // The measured iteration and the operations' share of it (CLI: iterationText()).
+        const QString sum = tr("Sum of operations: %1 ms (forward %2 ms, backward %3 ms), "
+                               "%4 operations")
+                                .arg(t.operations_ms(), 0, 'f', 3)
+                                .arg(t.forward_ms, 0, 'f', 3)
+                                .arg(t.backward_ms, 0, 'f', 3)
+                                .arg(t.operations);
+        if (t.wall_ms && *t.wall_ms > 0)
+            lines << tr("Iteration (wall): %1 ms   %2, %3% of the iteration")
+                         .arg(*t.wall_ms, 0, 'f', 3)
+                         .arg(sum)
+                         .arg(100.0 * t.operations_ms() / *t.wall_ms, 0, 'f', 1);
+        else
+            lines << sum;
         charts->addWidget(iterationSplitChart(t), 0, 1);
         // Beside the memory column, which may have a chart more.
         charts->addWidget(topChart([](const RunCharts& top) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The first tab: the run's totals in words and charts (peak memory breakdown, forward and
 // backward split, the top operations by time and by activation memory).
 #pragma once

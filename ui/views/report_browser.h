@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One run's reports in one window: overview, memory, time and by-source-line tabs above the
 // source panel that shows the selected entry's frames and code. Either report may be missing
 // (a memory-only or time-only run). Every page reads through the run, off the GUI thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "views/run_filter.h"
 
 namespace trainscope::ui {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every page of a run follows, as hotspot's FilterAndZoomStack: an operation name filter
 // and a range of run time entries, kept as a stack that Back undoes and Reset clears.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bar that says which filter of the run is in force, with Back and Reset; hidden when none
 // is. The pages that follow the filter show one, so that a shorter table is never a mystery.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "views/source_lines_page.h"
 
 #include <QLabel>
@@ -30,7 +31,7 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* par
     };
     if (const auto& time = contents.time_summary)
         time_ = add(tr("Time by source line (forward and backward, per most specific frame)"),
-                    ReportKind::Time, timeBySourceLineTable(time->iteration_ms()));
+                    ReportKind::Time, timeBySourceLineTable(time->operations_ms()));
     if (const auto& memory = contents.memory_summary)
         memory_ = add(tr("Memory by source line (weights and activations, per most specific "
                          "frame)"),

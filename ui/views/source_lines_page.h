@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "By source line" tab: time and memory summed per file:line of each entry's most
 // specific frame, so the user's own lines are ranked. Selecting a line shows it.
 #pragma once

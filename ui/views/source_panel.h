@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bottom of the report browser: the selected entry's stack frames (most specific first)
 // and the source behind the chosen frame, resolved against the project root, with
 // "Open in Editor".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "views/time_page.h"
 
 #include <QChartView>
@@ -21,7 +22,7 @@ namespace trainscope::ui {
 TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       rows_(run.rows(ReportKind::Time)),
-      iteration_ms_(run.contents().time_summary->iteration_ms()),
+      operations_ms_(run.contents().time_summary->operations_ms()),
       run_filter_(filter),
       view_(new EntryTableView),
       filter_(new QLineEdit),
@@ -40,8 +41,8 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     connect(run_filter_, &RunFilter::changed, this, &TimePage::followRunFilter);
     connect(grouping_, &QComboBox::currentIndexChanged, this, &TimePage::applyGrouping);
 
-    invocations_ =
-        new SqlTableModel(rows_, operationsTable(run.contents().time->tables, iteration_ms_), this);
+    invocations_ = new SqlTableModel(
+        rows_, operationsTable(run.contents().time->tables, operations_ms_), this);
     view_->setEntryModel(invocations_);
 
     auto* bar = new QHBoxLayout;
@@ -85,7 +86,7 @@ void TimePage::followRunFilter() {
 
 void TimePage::applyGrouping() {
     if (grouped() && !groups_)
-        groups_ = new SqlTableModel(rows_, groupedOperationsTable(iteration_ms_), this);
+        groups_ = new SqlTableModel(rows_, groupedOperationsTable(operations_ms_), this);
     view_->setEntryModel(grouped() ? groups_ : invocations_);
     followRunFilter();
 }

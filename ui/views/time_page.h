@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Time tab: operations per invocation or grouped by name, filtered by name once typing
 // pauses (the run's filter, which other pages follow too) and to the run filter's range,
 // sorted by SQL, with the top operations' forward and backward time stacked.
@@ -36,7 +37,7 @@ class TimePage : public QWidget {
     void applyGrouping();
 
     RowSource* rows_;
-    double iteration_ms_;
+    double operations_ms_;
     RunFilter* run_filter_;
     EntryTableView* view_;
     QLineEdit* filter_;

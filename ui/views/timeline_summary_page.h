@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A timeline's summary (ours, or a torch_npu profiler database): steps, calls, memory peaks by
 // component, the operations with the most time and the largest blocks. Read by the engine's
 // report reader on a worker thread: the window stays responsive, and no SQL runs on its thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the window shows with no report open: on a first launch, a one-click profile of the
 // built-in example; always, New Profile, Open and the recent reports.
 #pragma once

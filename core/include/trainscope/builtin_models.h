@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built-in models: TorchScript sources under resources/models, compiled at run time.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors the engine reports to its callers. Every message is one line that a user can act on.
 #pragma once
 

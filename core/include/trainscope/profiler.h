@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The profiling session: loads the model once per pass, runs warm-up and measured training
 // iterations under the observers, and returns the reports. LibTorch stays behind this header.
 #pragma once

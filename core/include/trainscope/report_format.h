@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report format's names that writers and readers share: file suffixes, TrainScope's own
 // tables, keys and entry types. One home for them, used by the engine, the app and the tests.
 // The standard tables' DDL lives with the writer (core/report/schema.h); docs/report-formats.md
@@ -34,9 +35,12 @@ inline constexpr char kStackFramesTable[] = "stack_frames";
 inline constexpr char kMiscSizesTable[] = "misc_sizes";
 inline constexpr char kRunTimeEntriesTable[] = "run_time_entries";
 
-// entry_types rows of the memory report (stack_correlation.entry_type).
+// entry_types rows of the memory report (stack_correlation.entry_type), named as Skyline's
+// and DeepView.Profile's report builders name them (their enum members' names).
 inline constexpr int kEntryTypeWeight = 1;
 inline constexpr int kEntryTypeActivation = 2;
+inline constexpr char kEntryTypeWeightName[] = "Weight";
+inline constexpr char kEntryTypeActivationName[] = "Activation";
 
 // TrainScope's extra tables (other tools' reports lack them).
 inline constexpr char kMetadataTable[] = "trainscope_metadata";
@@ -50,5 +54,8 @@ inline constexpr char kPhasesTable[] = "trainscope_phases";
 // trainscope_metadata keys that the app and the CLI read back.
 inline constexpr char kProjectRootKey[] = "project_root";
 inline constexpr char kFramesNoteKey[] = "frames_note";
+// The run time report's measured iteration (forward + backward, wall time, median), in ms:
+// the operations' times add up to less (the work between them is nobody's).
+inline constexpr char kIterationMsKey[] = "iteration_ms";
 
 }  // namespace trainscope::report_format

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading any report file back, without the app: the summary that `trainscope-cli show`
 // prints, and the Chrome Trace Event export of a timeline. Report files are untrusted input:
 // they are opened read-only (report/readonly_db.h) and a damaged or foreign file gets a
@@ -56,7 +57,8 @@ struct ReportFileSummary {
 
     // Time reports.
     int64_t operations = 0;
-    double forward_ms = 0, backward_ms = 0;
+    double forward_ms = 0, backward_ms = 0;   // sums over the operations
+    std::optional<double> iteration_wall_ms;  // TrainScope's measured iteration (metadata)
 
     // Timelines.
     std::string schema_version;  // META_DATA's SCHEMA_VERSION

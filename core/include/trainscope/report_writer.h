@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes reports as the standard SQLite files. A report is written to a temporary file in
 // the destination folder and moved into place only when complete, so a failed or cancelled
 // run never leaves a partial report, and an existing file is replaced only when asked.

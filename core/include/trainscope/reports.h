@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The data of the two standard reports (Skyline / DeepView.Profile) as plain structs. The
 // SQLite writers in report_writer.h turn them into files; nothing here depends on LibTorch.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One profiling run from start to files: check the outputs, profile, measure what was chosen,
 // write the reports as one set. The CLI and the app's worker both run through here.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What to profile and how: the model, its inputs, the loss, the optimizer and the iteration
 // counts. Plain data shared by the CLI, the GUI and the tests; parse helpers turn the textual
 // forms that users type ("2x4096x1024", "bfloat16") into it.

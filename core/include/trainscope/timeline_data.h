@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A timeline file (seed 003's schema: ours, or torch_npu's ascend_pytorch_profiler_{rank}.db)
 // read whole into memory, in the shape that views draw and query without SQL: calls as spans
 // on lanes (one per thread, CANN host row and device stream) nested by depth, the memory
