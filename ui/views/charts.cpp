@@ -21,7 +21,7 @@
 namespace trainscope::ui {
 namespace {
 
-constexpr int kChartMinimumHeight = 220;
+constexpr int kChartMinimumHeight = 160;
 
 QChartView* viewOf(QChart* chart) {
     chart->setMargins(QMargins(4, 4, 4, 4));
