@@ -255,6 +255,10 @@
         <source>Sum of operations %1 ms</source>
         <translation>Summe der Operationen %1 ms</translation>
     </message>
+    <message>
+        <source>(no frame)</source>
+        <translation>(kein Frame)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -478,10 +482,6 @@
         <translation>Schl&amp;ießen</translation>
     </message>
     <message>
-        <source>Set Project &amp;Root…</source>
-        <translation>Projekt&amp;ordner festlegen …</translation>
-    </message>
-    <message>
         <source>&amp;Settings…</source>
         <translation>&amp;Einstellungen …</translation>
     </message>
@@ -580,6 +580,14 @@
     <message>
         <source>About TrainScope</source>
         <translation>Über TrainScope</translation>
+    </message>
+    <message>
+        <source>Set &amp;Project Root…</source>
+        <translation>Projekt&amp;ordner festlegen …</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>

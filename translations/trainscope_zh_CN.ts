@@ -255,6 +255,10 @@
         <source>Sum of operations %1 ms</source>
         <translation>操作合计 %1 毫秒</translation>
     </message>
+    <message>
+        <source>(no frame)</source>
+        <translation>（无栈帧）</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -478,10 +482,6 @@
         <translation>关闭(&amp;C)</translation>
     </message>
     <message>
-        <source>Set Project &amp;Root…</source>
-        <translation>设置项目根目录(&amp;R)…</translation>
-    </message>
-    <message>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
@@ -580,6 +580,14 @@
     <message>
         <source>About TrainScope</source>
         <translation>关于 TrainScope</translation>
+    </message>
+    <message>
+        <source>Set &amp;Project Root…</source>
+        <translation>设置项目根目录(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -24,11 +25,27 @@
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
+#include "trainscope/report_format.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
 
 namespace trainscope::ui {
+namespace {
+
+// What the window title calls a run: its reports' common name (run for run.memory.sqlite and
+// its siblings), or a foreign file's name.
+QString runName(const QString& path) {
+    const QString name = QFileInfo(path).fileName();
+    for (const char* suffix : {report_format::kMemorySuffix, report_format::kTimeSuffix,
+                               report_format::kTimelineSuffix}) {
+        if (name.endsWith(QLatin1String(suffix)) && name.size() > qsizetype(qstrlen(suffix)))
+            return name.chopped(int(qstrlen(suffix)));
+    }
+    return name;
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -50,7 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeReports);
     file->addSeparator();
     project_root_action_ =
-        file->addAction(tr("Set Project &Root…"), this, &MainWindow::chooseProjectRoot);
+        file->addAction(tr("Set &Project Root…"), this, &MainWindow::chooseProjectRoot);
     file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -205,11 +222,14 @@ void MainWindow::showRun() {
     // File names in the title: two full paths do not fit. The tooltip has the full paths.
     const QStringList opened = contents.paths();
     QStringList names;
-    for (const QString& path : opened) {
-        AppSettings::addRecentFile(path);
+    for (const QString& path : opened)
         names << QFileInfo(path).fileName();
-    }
-    setWindowTitle(tr("%1 — TrainScope").arg(names.first()));
+    // Open Recent: a run once (its first report brings the others along); timelines opened
+    // alone, each file (a rank). Added last first, so that the first is on top.
+    const QStringList recent = browser_ ? QStringList{opened.first()} : timelines;
+    for (auto path = recent.crbegin(); path != recent.crend(); ++path)
+        AppSettings::addRecentFile(*path);
+    setWindowTitle(tr("%1 — TrainScope").arg(runName(opened.first())));
     if (contents.errors.isEmpty())
         statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
     statusBar()->setToolTip(opened.join(QLatin1Char('\n')));
@@ -277,9 +297,14 @@ void MainWindow::showSettings() {
 void MainWindow::fillRecentMenu() {
     recent_menu_->clear();
     const QStringList files = AppSettings::recentFiles();
+    // Each run by its name and folder: every exported project's report may be "profile".
+    const QFontMetrics metrics(recent_menu_->font());
     for (const QString& path : files) {
+        const QString folder = metrics.elidedText(
+            QDir::toNativeSeparators(QFileInfo(path).absolutePath()), Qt::ElideMiddle, 400);
         recent_menu_
-            ->addAction(QFileInfo(path).fileName(), this, [this, path] { openReports({path}); })
+            ->addAction(tr("%1 — %2").arg(runName(path), folder), this,
+                        [this, path] { openReports({path}); })
             ->setToolTip(path);
     }
     if (files.isEmpty()) {

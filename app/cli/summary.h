@@ -18,8 +18,9 @@ std::string formatBytes(int64_t bytes);
 
 // The two meanings of "iteration time", each named: "iteration (wall) 234.657 ms, sum of
 // operations 220.100 ms (forward 94.489 ms, backward 125.611 ms), 93.8% of the iteration".
-// The wall time is the measured median iteration; the operations' times add up to less (the
-// work between them is nobody's). Without a wall time (other tools' reports) the sum alone.
+// The wall time is the measured median iteration; the operations' times usually add up to
+// less (the work between them is nobody's). Without a wall time (other tools' reports) the sum
+// alone.
 std::string iterationText(std::optional<double> wall_ms, double forward_ms, double backward_ms);
 
 }  // namespace trainscope::cli

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSet>
@@ -179,31 +180,44 @@ TEST_F(TimeViewsTest, BySourceLineRanksTheMostSpecificFramesLines) {
     EXPECT_EQ(time->index(1, 2).data().toString(), QStringLiteral("13"));
 
     QAbstractItemModel* memory = page->memoryView()->model();
-    ASSERT_EQ(memory->rowCount(), 3);  // model.py:12 (weight), layers.py:7, model.py:13
+    // model.py:12 (a weight), model.py:13, layers.py:7, and the bias without a frame: every
+    // entry is in one row, so the rows add up to the overview's totals.
+    ASSERT_EQ(memory->rowCount(), 4);
     EXPECT_EQ(memory->index(0, 1).data().toString(), QStringLiteral("model.py"));
     EXPECT_EQ(memory->index(0, 2).data().toString(), QStringLiteral("12"));
     EXPECT_EQ(memory->index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("4,096 bytes"));
+    EXPECT_EQ(memory->index(3, 1).data().toString(), QStringLiteral("(no frame)"));
+    EXPECT_EQ(memory->index(3, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("64 bytes"));
+    qint64 weights = 0, activations = 0;
+    for (int row = 0; row < memory->rowCount(); ++row) {
+        weights += memory->index(row, 3).data(SqlTableModel::SortRole).toLongLong();
+        activations += memory->index(row, 4).data(SqlTableModel::SortRole).toLongLong();
+    }
+    EXPECT_EQ(weights, browser_->memorySummary()->weights);
+    EXPECT_EQ(activations, browser_->memorySummary()->activations);
+    clickRow(page->memoryView(), 3);
+    EXPECT_EQ(test::items(browser_->framesList()), QStringList{"(no frames in the project)"});
 
     clickRow(page->timeView(), 1);
     EXPECT_EQ(browser_->sourcePanel()->viewer()->currentFile(), path("model.py"));
     EXPECT_EQ(browser_->sourcePanel()->viewer()->highlightedLine(), 13);
 }
 
-TEST_F(TimeViewsTest, OpenRecentListsOpenedReportsAndReopensThem) {
+// Open Recent lists runs, once each (not each of their reports), by name and folder.
+TEST_F(TimeViewsTest, OpenRecentListsOpenedRunsAndReopensThem) {
     const QStringList recent = AppSettings::recentFiles();
-    ASSERT_GE(recent.size(), 2);
-    EXPECT_TRUE(recent.contains(path("run.time.sqlite")));
-    EXPECT_TRUE(recent.contains(path("run.memory.sqlite")));
+    ASSERT_FALSE(recent.isEmpty());
+    EXPECT_EQ(recent.first(), path("run.memory.sqlite"));
+    EXPECT_FALSE(recent.contains(path("run.time.sqlite"))) << "the run is listed twice";
     window_.closeReports();
     ASSERT_EQ(window_.browser(), nullptr);
     QMenu* menu = window_.recentMenu();
     emit menu->aboutToShow();
-    QAction* entry = nullptr;
-    for (QAction* action : menu->actions()) {
-        if (action->toolTip() == path("run.time.sqlite"))
-            entry = action;
-    }
+    QAction* entry = menu->actions().value(0);
     ASSERT_NE(entry, nullptr);
+    EXPECT_EQ(entry->toolTip(), path("run.memory.sqlite"));
+    EXPECT_TRUE(entry->text().startsWith(QStringLiteral("run — "))) << entry->text().toStdString();
+    EXPECT_TRUE(entry->text().contains(QFileInfo(dir_).fileName())) << entry->text().toStdString();
     QSignalSpy opened(&window_, &MainWindow::reportsOpened);
     entry->trigger();
     ASSERT_TRUE(opened.wait(60000));

@@ -43,6 +43,8 @@ QLocale interfaceLocale(const QString& code) {
 }
 
 bool installTranslations(const QLocale& locale) {
+    // Numbers too: thousands separators and decimal marks of the interface language.
+    QLocale::setDefault(locale);
     auto* qt = new QTranslator(QCoreApplication::instance());
     const bool qt_loaded = qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
                                     QLibraryInfo::path(QLibraryInfo::TranslationsPath));

@@ -279,15 +279,18 @@ SqlTableSpec groupedOperationsTable(double operations_ms) {
 
 SqlTableSpec timeBySourceLineTable(double operations_ms) {
     // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
-    // MIN(), SQLite takes the bare columns from that row, in one pass over the frames.
+    // MIN(), SQLite takes the bare columns from that row, in one pass over the frames. Entries
+    // without a frame make a row of their own, so that the lines add up to the Overview's sum.
     const QString from = QStringLiteral(
-                             "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM %1 "
-                             "GROUP BY entry_id) f JOIN %2 e ON e.id = f.entry_id")
+                             "%2 e LEFT JOIN (SELECT entry_id, file_path, line_number, "
+                             "MIN(ordering) FROM %1 GROUP BY entry_id) f ON f.entry_id = e.id")
                              .arg(kStackFrames, kOperations);
     const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
     return {{{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
-             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
-             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
+             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text,
+              QObject::tr("(no frame)")},
+             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
+              QStringLiteral(" ")},
              {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
              {QObject::tr("Forward (ms)"), QStringLiteral("SUM(e.forward_ms)"),
               CellFormat::Milliseconds},
@@ -303,23 +306,36 @@ SqlTableSpec timeBySourceLineTable(double operations_ms) {
 }
 
 SqlTableSpec memoryBySourceLineTable(qint64 peak) {
+    // Every weight and activation, with its most specific frame where it has one: those
+    // without make a row of their own.
     const QString from =
         QStringLiteral(
-            "(SELECT correlation_id, file_path, line_number, MIN(ordering) FROM %1 "
-            "GROUP BY correlation_id) f JOIN %2 c "
-            "ON c.correlation_id = f.correlation_id "
-            "LEFT JOIN %3 w ON c.entry_type = %4 AND w.id = c.entry_id "
-            "LEFT JOIN %5 a ON c.entry_type = %6 AND a.id = c.entry_id")
+            "(SELECT %4 AS entry_type, id, size_bytes FROM %3 "
+            "UNION ALL SELECT %6, id, size_bytes FROM %5) x "
+            "LEFT JOIN %2 c ON c.entry_type = x.entry_type AND c.entry_id = x.id "
+            "LEFT JOIN (SELECT correlation_id, file_path, line_number, MIN(ordering) FROM %1 "
+            "GROUP BY correlation_id) f ON f.correlation_id = c.correlation_id")
             .arg(kStackFrames, kStackCorrelation, kWeights)
             .arg(report_format::kEntryTypeWeight)
             .arg(kActivations)
             .arg(report_format::kEntryTypeActivation);
-    const QString weights = QStringLiteral("SUM(IFNULL(w.size_bytes, 0))");
-    const QString activations = QStringLiteral("SUM(IFNULL(a.size_bytes, 0))");
+    const QString weights = QStringLiteral(
+                                "SUM(CASE x.entry_type WHEN %1 THEN x.size_bytes "
+                                "ELSE 0 END)")
+                                .arg(report_format::kEntryTypeWeight);
+    const QString activations = QStringLiteral(
+                                    "SUM(CASE x.entry_type WHEN %1 THEN x.size_bytes "
+                                    "ELSE 0 END)")
+                                    .arg(report_format::kEntryTypeActivation);
     const QString total = QStringLiteral("(%1 + %2)").arg(weights, activations);
-    return {{{QObject::tr("Id"), QStringLiteral("MIN(c.correlation_id)"), CellFormat::Integer},
-             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text},
-             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer},
+    // MIN(x.entry_type * 2^32 + x.id) is unique per row (each entry is in one), as every
+    // order's last column must be.
+    return {{{QObject::tr("Id"), QStringLiteral("MIN(x.entry_type * 4294967296 + x.id)"),
+              CellFormat::Integer},
+             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text,
+              QObject::tr("(no frame)")},
+             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
+              QStringLiteral(" ")},
              {QObject::tr("Weights"), weights, CellFormat::Bytes},
              {QObject::tr("Activations"), activations, CellFormat::Bytes},
              {QObject::tr("Share of peak"), shareOf(total, peak), CellFormat::Share}},

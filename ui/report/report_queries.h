@@ -39,7 +39,7 @@ struct MemorySummary {
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the
 // median over the measured iterations; TrainScope's metadata, absent from other tools'
-// reports) and the sum of the operations' times, which is less (the work between them is
+// reports) and the sum of the operations' times, usually less (the work between them is
 // nobody's).
 struct TimeSummary {
     double forward_ms = 0;

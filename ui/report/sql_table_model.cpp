@@ -12,15 +12,19 @@
 
 namespace trainscope::ui {
 
+QString formatNumber(double value, int decimals) {
+    return QLocale().toString(value, 'f', decimals);
+}
+
 QString formatBytes(qint64 bytes) {
     const double b = static_cast<double>(bytes);
     if (bytes >= (qint64{1} << 30))
-        return QStringLiteral("%1 GiB").arg(b / (1 << 30), 0, 'f', 2);
+        return QStringLiteral("%1 GiB").arg(formatNumber(b / (1 << 30), 2));
     if (bytes >= (qint64{1} << 20))
-        return QStringLiteral("%1 MiB").arg(b / (1 << 20), 0, 'f', 1);
+        return QStringLiteral("%1 MiB").arg(formatNumber(b / (1 << 20), 1));
     if (bytes >= (qint64{1} << 10))
-        return QStringLiteral("%1 KiB").arg(b / (1 << 10), 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(bytes);
+        return QStringLiteral("%1 KiB").arg(formatNumber(b / (1 << 10), 1));
+    return QStringLiteral("%1 B").arg(QLocale().toString(bytes));
 }
 
 namespace {
@@ -180,9 +184,14 @@ int SqlTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant SqlTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 &&
-        section < spec_.columns.size())
-        return spec_.columns[section].header;
+    if (orientation == Qt::Horizontal && section >= 0 && section < spec_.columns.size()) {
+        if (role == Qt::DisplayRole)
+            return spec_.columns[section].header;
+        // The first click on a figure's column shows the largest first (the header asks).
+        if (role == Qt::InitialSortOrderRole)
+            return spec_.columns[section].format == CellFormat::Text ? Qt::AscendingOrder
+                                                                     : Qt::DescendingOrder;
+    }
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 
@@ -258,20 +267,20 @@ QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
             if (format == CellFormat::Bytes)
                 return tr("%1 bytes").arg(QLocale().toString(raw.toLongLong()));
             if (format == CellFormat::Milliseconds && !raw.isNull())
-                return tr("%1 ms").arg(raw.toDouble(), 0, 'f', 6);
+                return tr("%1 ms").arg(formatNumber(raw.toDouble(), 6));
             return {};
         case Qt::DisplayRole:
             if (raw.isNull())
-                return QStringLiteral("–");
+                return spec_.columns[index.column()].null_text;
             switch (format) {
                 case CellFormat::Bytes:
                     return formatBytes(raw.toLongLong());
                 case CellFormat::Milliseconds:
-                    return QString::number(raw.toDouble(), 'f', 3);
+                    return formatNumber(raw.toDouble(), 3);
                 case CellFormat::Integer:
                     return QLocale().toString(raw.toLongLong());
                 case CellFormat::Share:
-                    return QStringLiteral("%1 %").arg(raw.toDouble() * 100.0, 0, 'f', 1);
+                    return QStringLiteral("%1 %").arg(formatNumber(raw.toDouble() * 100.0, 1));
                 default:
                     return raw;
             }

@@ -34,6 +34,7 @@ struct SqlColumn {
     QString header;
     QString expression;  // an SQL expression over the FROM clause
     CellFormat format;
+    QString null_text = QStringLiteral("–");  // what a NULL shows (a missing backward time)
 };
 
 struct SqlTableSpec {
@@ -140,6 +141,9 @@ class SqlTableModel : public QAbstractTableModel {
     std::shared_ptr<std::atomic<bool>> pending_;  // the outstanding request's abandon flag
 };
 
+// Numbers as the interface language writes them (QLocale's default: thousands separators,
+// decimal mark), with `decimals` digits after the mark.
+QString formatNumber(double value, int decimals);
 QString formatBytes(qint64 bytes);
 
 }  // namespace trainscope::ui

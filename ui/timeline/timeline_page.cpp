@@ -245,6 +245,13 @@ void TimelinePage::filterToView() {
             .arg(formatDuration(state_->viewStart()), formatDuration(state_->viewEnd())));
 }
 
+void TimelinePage::showSelectedCall() {
+    if (state_->selection().valid())
+        showCall(state_->selection());
+    else
+        source_panel_->clear();
+}
+
 void TimelinePage::showPeak() {
     if (const auto peak = state_->peakMoment())
         state_->setMoment(*peak);

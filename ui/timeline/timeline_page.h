@@ -50,6 +50,9 @@ class TimelinePage : public QWidget {
     QLineEdit* findField() const { return find_; }
     QLabel* status() const { return status_; }
     void showPeak();
+    // Shows the selected call's frames in the source panel (clears it when none is selected):
+    // what the browser asks when its Timeline tab comes to the front.
+    void showSelectedCall();
     // Selects the call behind run time entry `entry_id` of the same run (the browser's Time
     // table follows into the timeline); once read, when the timeline is still being read.
     void selectTimedOperation(qint64 entry_id);

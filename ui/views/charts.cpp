@@ -37,7 +37,7 @@ QString exactBytes(double bytes) {
 }
 
 QString exactMs(double ms) {
-    return QObject::tr("%1 ms").arg(ms, 0, 'f', 6);
+    return QObject::tr("%1 ms").arg(formatNumber(ms, 6));
 }
 
 // Bars are labelled by module and operation ("blocks_0.mlp.fc1 linear") where the report knows
@@ -96,7 +96,7 @@ QString humanBytes(double bytes) {
 }
 
 QString humanMs(double ms) {
-    return QObject::tr("%1 ms").arg(ms, 0, 'f', 1);
+    return QObject::tr("%1 ms").arg(formatNumber(ms, 1));
 }
 
 // Hovering bar i shows `values[i]` (the exact figure behind it) with its category.
@@ -169,7 +169,8 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary) {
 
 QChartView* iterationSplitChart(const TimeSummary& summary) {
     auto* chart = new QChart;
-    chart->setTitle(QObject::tr("Sum of operations %1 ms").arg(summary.operations_ms(), 0, 'f', 1));
+    chart->setTitle(
+        QObject::tr("Sum of operations %1 ms").arg(formatNumber(summary.operations_ms(), 1)));
     chart->addSeries(pieOf({{QObject::tr("Forward"), summary.forward_ms},
                             {QObject::tr("Backward"), summary.backward_ms}},
                            humanMs, exactMs));

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/entry_table_view.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <algorithm>
 
 #include "report/sql_table_model.h"
 
@@ -17,7 +21,7 @@ EntryTableView::EntryTableView(QWidget* parent)
     error_label_->setAutoFillBackground(true);
     error_label_->hide();
     setSelectionBehavior(QAbstractItemView::SelectRows);
-    setSelectionMode(QAbstractItemView::SingleSelection);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);  // rows to copy together
     setAlternatingRowColors(true);
     horizontalHeader()->setStretchLastSection(true);
     horizontalHeader()->setSortIndicatorShown(true);
@@ -93,6 +97,47 @@ void EntryTableView::placeErrorLabel() {
     const QRect area = viewport()->rect().adjusted(4, 4, -4, -4);
     const int height = qMin(area.height(), error_label_->heightForWidth(area.width()) + 8);
     error_label_->setGeometry(area.left(), area.bottom() - height + 1, area.width(), height);
+}
+
+QString EntryTableView::selectedRowsText() const {
+    const QAbstractItemModel* table = model();
+    if (!table || !selectionModel())
+        return {};
+    QList<int> columns;
+    for (int column = 0; column < table->columnCount(); ++column) {
+        if (!isColumnHidden(column))
+            columns << column;
+    }
+    // Tabs and line breaks inside a cell would break the rows apart: spaces instead.
+    auto cell = [](QString text) {
+        return text.replace(QLatin1Char('\t'), QLatin1Char(' '))
+            .replace(QLatin1Char('\n'), QLatin1Char(' '));
+    };
+    QStringList lines;
+    QStringList header;
+    for (int column : columns)
+        header << cell(table->headerData(column, Qt::Horizontal).toString());
+    lines << header.join(QLatin1Char('\t'));
+    QModelIndexList rows = selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end());
+    for (const QModelIndex& row : rows) {
+        QStringList cells;
+        for (int column : columns)
+            cells << cell(table->index(row.row(), column).data().toString());
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return rows.isEmpty() ? QString() : lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void EntryTableView::keyPressEvent(QKeyEvent* event) {
+    if (event->matches(QKeySequence::Copy)) {
+        const QString text = selectedRowsText();
+        if (!text.isEmpty())
+            QGuiApplication::clipboard()->setText(text);
+        event->accept();
+        return;
+    }
+    QTableView::keyPressEvent(event);
 }
 
 void EntryTableView::resizeEvent(QResizeEvent* event) {

@@ -28,11 +28,16 @@ class EntryTableView : public QTableView {
     // The message shown over the rows when the model's query failed (hidden otherwise).
     QLabel* errorLabel() const { return error_label_; }
 
+    // The selected rows as tab-separated text, the column headers first (hidden columns left
+    // out): what Ctrl+C puts on the clipboard.
+    QString selectedRowsText() const;
+
   signals:
     void rowSelected(int row);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
   private:
     void revealWantedEntry();

@@ -4,6 +4,7 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QStringList>
 #include <QVBoxLayout>
 
@@ -65,17 +66,15 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
     if (const auto& time_summary = contents.time_summary) {
         const TimeSummary& t = *time_summary;
         // The measured iteration and the operations' share of it (CLI: iterationText()).
-        const QString sum = tr("Sum of operations: %1 ms (forward %2 ms, backward %3 ms), "
-                               "%4 operations")
-                                .arg(t.operations_ms(), 0, 'f', 3)
-                                .arg(t.forward_ms, 0, 'f', 3)
-                                .arg(t.backward_ms, 0, 'f', 3)
-                                .arg(t.operations);
+        const QString sum =
+            tr("Sum of operations: %1 ms (forward %2 ms, backward %3 ms), "
+               "%4 operations")
+                .arg(formatNumber(t.operations_ms(), 3), formatNumber(t.forward_ms, 3),
+                     formatNumber(t.backward_ms, 3), QLocale().toString(t.operations));
         if (t.wall_ms && *t.wall_ms > 0)
             lines << tr("Iteration (wall): %1 ms   %2, %3% of the iteration")
-                         .arg(*t.wall_ms, 0, 'f', 3)
-                         .arg(sum)
-                         .arg(100.0 * t.operations_ms() / *t.wall_ms, 0, 'f', 1);
+                         .arg(formatNumber(*t.wall_ms, 3), sum,
+                              formatNumber(100.0 * t.operations_ms() / *t.wall_ms, 1));
         else
             lines << sum;
         charts->addWidget(iterationSplitChart(t), 0, 1);

@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "settings/app_settings.h"
+#include "timeline/timeline_page.h"
 #include "trainscope/builtin_models.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
@@ -37,14 +38,16 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
     tabs_->addTab(overview, tr("Overview"));
     if (contents.memory_summary) {
         memory_page_ = new MemoryPage(*run_, filter_);
-        followSelection(memory_page_->weightsView(), ReportKind::Memory, EntryTable::Weight);
-        followSelection(memory_page_->activationsView(), ReportKind::Memory,
+        followSelection(memory_page_, memory_page_->weightsView(), ReportKind::Memory,
+                        EntryTable::Weight);
+        followSelection(memory_page_, memory_page_->activationsView(), ReportKind::Memory,
                         EntryTable::Activation);
         tabs_->addTab(memory_page_, tr("Memory"));
     }
     if (contents.time_summary) {
         time_page_ = new TimePage(*run_, filter_);
-        followSelection(time_page_->operationsView(), ReportKind::Time, EntryTable::Operation);
+        followSelection(time_page_, time_page_->operationsView(), ReportKind::Time,
+                        EntryTable::Operation);
         tabs_->addTab(time_page_, tr("Time"));
     }
     if (contents.memory_summary || contents.time_summary) {
@@ -52,11 +55,8 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
         new QVBoxLayout(source_lines_tab_);
         source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
         tabs_->addTab(source_lines_tab_, tr("By Source Line"));
-        connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
-            if (tabs_->widget(index) == source_lines_tab_)
-                sourceLinesPage();
-        });
     }
+    connect(tabs_, &QTabWidget::currentChanged, this, &ReportBrowser::followTab);
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(tabs_);
@@ -183,7 +183,10 @@ SourceLinesPage* ReportBrowser::sourceLinesPage() {
     if (!source_lines_page_ && source_lines_tab_) {
         source_lines_page_ = new SourceLinesPage(*run_, filter_);
         connect(source_lines_page_, &SourceLinesPage::lineSelected, this,
-                [this](const FrameRow& location) { source_panel_->showFrames({location}); });
+                [this](const QVector<FrameRow>& line) {
+                    ++frames_asked_;  // frames on their way are for an earlier selection
+                    source_panel_->showFrames(line);
+                });
         source_lines_tab_->layout()->addWidget(source_lines_page_);
     }
     return source_lines_page_;
@@ -194,23 +197,51 @@ void ReportBrowser::selectOperation(qint64 entry_id) {
         time_page_->operationsView()->selectEntry(entry_id);
 }
 
-void ReportBrowser::followSelection(EntryTableView* view, ReportKind kind, EntryTable table) {
-    connect(view, &EntryTableView::rowSelected, this, [this, view, kind, table](int row) {
-        const qint64 entry = view->entryModel()->entryId(row);
-        const quint64 asked = ++frames_asked_;
-        run_->readFrames(
-            kind, table, entry, this,
-            [this, asked](const QVector<FrameRow>& frames, const QString& error) {
-                if (asked != frames_asked_)
-                    return;  // another entry was selected meanwhile
-                source_panel_->showFrames(frames);
-                if (!error.isEmpty())
-                    source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
-                emit framesShown();
-            });
+void ReportBrowser::followSelection(QWidget* page, EntryTableView* view, ReportKind kind,
+                                    EntryTable table) {
+    frames_source_.insert(view, {kind, table});
+    connect(view, &EntryTableView::rowSelected, this, [this, page, view, table](int row) {
+        last_selected_.insert(page, view);
+        showFramesOf(view, row);
         if (table == EntryTable::Operation && time_page_ && !time_page_->grouped())
-            emit operationSelected(entry);
+            emit operationSelected(view->entryModel()->entryId(row));
     });
+}
+
+void ReportBrowser::showFramesOf(EntryTableView* view, int row) {
+    const auto [kind, table] = frames_source_.value(view);
+    const quint64 asked = ++frames_asked_;
+    run_->readFrames(
+        kind, table, view->entryModel()->entryId(row), this,
+        [this, asked](const QVector<FrameRow>& frames, const QString& error) {
+            if (asked != frames_asked_)
+                return;  // another entry was selected meanwhile
+            source_panel_->showFrames(frames);
+            if (!error.isEmpty())
+                source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
+            emit framesShown();
+        });
+}
+
+void ReportBrowser::followTab(int index) {
+    QWidget* page = tabs_->widget(index);
+    if (page == source_lines_tab_) {
+        if (const auto line = sourceLinesPage()->selectedLine()) {
+            ++frames_asked_;
+            source_panel_->showFrames(*line);
+            return;
+        }
+    } else if (EntryTableView* view = last_selected_.value(page);
+               view && view->currentIndex().isValid()) {
+        showFramesOf(view, view->currentIndex().row());
+        return;
+    } else if (auto* timeline = qobject_cast<TimelinePage*>(page)) {
+        ++frames_asked_;
+        timeline->showSelectedCall();
+        return;
+    }
+    ++frames_asked_;  // frames on their way belong to the tab left
+    source_panel_->clear();
 }
 
 }  // namespace trainscope::ui

@@ -4,8 +4,10 @@
 // (a memory-only or time-only run). Every page reads through the run, off the GUI thread.
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 #include <memory>
+#include <utility>
 
 #include "report/report_run.h"
 
@@ -70,11 +72,17 @@ class ReportBrowser : public QWidget {
 
   private:
     void applySourceFolders();
-    void followSelection(EntryTableView* view, ReportKind kind, EntryTable table);
+    void followSelection(QWidget* page, EntryTableView* view, ReportKind kind, EntryTable table);
+    void showFramesOf(EntryTableView* view, int row);
+    // The frames panel follows the tab brought to the front: its selection's frames, or none.
+    void followTab(int index);
 
     std::unique_ptr<ReportRun> run_;
     RunFilter* filter_;
     quint64 frames_asked_ = 0;  // the last request for frames: only its answer is shown
+    // Where each table's frames come from, and the table of each page selected from last.
+    QHash<EntryTableView*, std::pair<ReportKind, EntryTable>> frames_source_;
+    QHash<QWidget*, EntryTableView*> last_selected_;
     QTabWidget* tabs_ = nullptr;
     MemoryPage* memory_page_ = nullptr;
     TimePage* time_page_ = nullptr;

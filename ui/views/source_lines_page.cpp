@@ -13,6 +13,24 @@
 
 namespace trainscope::ui {
 
+namespace {
+
+// The line a row shows as the source panel takes it: none for the entries without a frame.
+QVector<FrameRow> lineOf(const EntryTableView* view, int row) {
+    const SqlTableModel* model = view->entryModel();
+    if (model->rawValue(row, 1).isNull())
+        return {};
+    return {{model->rawValue(row, 1).toString(), model->rawValue(row, 2).toInt(), QString()}};
+}
+
+}  // namespace
+
+std::optional<QVector<FrameRow>> SourceLinesPage::selectedLine() const {
+    if (!last_selected_ || !last_selected_->currentIndex().isValid())
+        return std::nullopt;
+    return lineOf(last_selected_, last_selected_->currentIndex().row());
+}
+
 SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent) {
     const RunContents& contents = run.contents();
@@ -22,9 +40,9 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* par
         auto* view = new EntryTableView;
         // The model's query already ranks by share (the last column), highest first.
         view->setEntryModel(model, model->columnCount() - 1, Qt::DescendingOrder);
-        connect(view, &EntryTableView::rowSelected, this, [this, model](int row) {
-            emit lineSelected(
-                {model->rawValue(row, 1).toString(), model->rawValue(row, 2).toInt(), QString()});
+        connect(view, &EntryTableView::rowSelected, this, [this, view](int row) {
+            last_selected_ = view;
+            emit lineSelected(lineOf(view, row));
         });
         split->addWidget(withHeader(new QLabel(title), view));
         return view;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QWidget>
+#include <optional>
 
 #include "report/report_queries.h"
 
@@ -22,12 +23,18 @@ class SourceLinesPage : public QWidget {
     EntryTableView* timeView() const { return time_; }
     EntryTableView* memoryView() const { return memory_; }
 
+    // The line of the table whose row was selected last, if a row of it is still selected
+    // (empty for the row of the entries without a frame).
+    std::optional<QVector<FrameRow>> selectedLine() const;
+
   signals:
-    void lineSelected(const FrameRow& location);
+    // A row was selected: its line, or none for the entries without a frame.
+    void lineSelected(const QVector<FrameRow>& line);
 
   private:
     EntryTableView* time_ = nullptr;
     EntryTableView* memory_ = nullptr;
+    EntryTableView* last_selected_ = nullptr;
 };
 
 }  // namespace trainscope::ui

@@ -118,6 +118,15 @@ void SourcePanel::showFrames(const QVector<FrameRow>& frames) {
     showFrame(first);
 }
 
+void SourcePanel::clear() {
+    shown_.clear();
+    const QSignalBlocker blocker(frames_);
+    frames_->clear();
+    viewer_->clearFile();
+    open_in_editor_->setEnabled(false);
+    location_->clear();
+}
+
 void SourcePanel::showFrame(int row) {
     open_in_editor_->setEnabled(false);
     if (row < 0 || row >= shown_.size()) {

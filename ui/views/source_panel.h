@@ -35,6 +35,8 @@ class SourcePanel : public QWidget {
     void setNoFramesReason(const QString& reason) { no_frames_reason_ = reason; }
     // Lists the frames and shows the source of the most specific one.
     void showFrames(const QVector<FrameRow>& frames);
+    // Shows nothing: the current tab has no selection.
+    void clear();
 
     QListWidget* framesList() const { return frames_; }
     SourceViewer* viewer() const { return viewer_; }

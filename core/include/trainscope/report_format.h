@@ -55,7 +55,7 @@ inline constexpr char kPhasesTable[] = "trainscope_phases";
 inline constexpr char kProjectRootKey[] = "project_root";
 inline constexpr char kFramesNoteKey[] = "frames_note";
 // The run time report's measured iteration (forward + backward, wall time, median), in ms:
-// the operations' times add up to less (the work between them is nobody's).
+// the operations' times usually add up to less (the work between them is nobody's).
 inline constexpr char kIterationMsKey[] = "iteration_ms";
 
 }  // namespace trainscope::report_format
