@@ -280,10 +280,13 @@ SqlTableSpec groupedOperationsTable(double operations_ms) {
 SqlTableSpec timeBySourceLineTable(double operations_ms) {
     // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
     // MIN(), SQLite takes the bare columns from that row, in one pass over the frames. Entries
-    // without a frame make a row of their own, so that the lines add up to the Overview's sum.
+    // without a frame make a row of their own, so that the lines add up to the Overview's sum:
+    // a RIGHT JOIN (SQLite 3.39), which runs as the inner join and then a pass for the entries
+    // left over (1M entries: 1.74 s in sqlite3, against 1.95 s as a LEFT JOIN from the entries
+    // and 1.50 s for the inner join alone).
     const QString from = QStringLiteral(
-                             "%2 e LEFT JOIN (SELECT entry_id, file_path, line_number, "
-                             "MIN(ordering) FROM %1 GROUP BY entry_id) f ON f.entry_id = e.id")
+                             "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM %1 "
+                             "GROUP BY entry_id) f RIGHT JOIN %2 e ON e.id = f.entry_id")
                              .arg(kStackFrames, kOperations);
     const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
     return {{{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
