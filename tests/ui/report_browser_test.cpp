@@ -2,8 +2,12 @@
 // The report browser as a user meets it: real reports from the engine's writer, real widgets.
 #include <gtest/gtest.h>
 
+#include <QAbstractBarSeries>
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QClipboard>
 #include <QFile>
 #include <QFileInfo>
@@ -298,4 +302,54 @@ TEST_F(BrowserTest, TheFramesPanelFollowsTheTabInFront) {
     browser->tabs()->setCurrentWidget(browser->memoryPage());
     trainscope::test::waitForReads();
     EXPECT_EQ(items(browser->framesList()), QStringList{QStringLiteral("model.py:12")});
+}
+
+namespace {
+
+// The first bar set of the chart titled `title` under `page`.
+QBarSet* barsOf(QWidget* page, const QString& title) {
+    for (QChartView* view : page->findChildren<QChartView*>()) {
+        if (view->chart()->title() != title)
+            continue;
+        for (QAbstractSeries* series : view->chart()->series()) {
+            if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+                return bars->barSets().value(0);
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+// A click on a chart's bar selects its row (in the overview: in the tab of its table) and shows
+// its frames.
+TEST_F(BrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
+    ReportBrowser* browser = window.browser();
+    const QStringList linear{QStringLiteral("layers.py:7"), QStringLiteral("model.py:12")};
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    QBarSet* forward = barsOf(browser->timePage(), QStringLiteral("Top operations by time"));
+    ASSERT_NE(forward, nullptr);
+    // Bars are drawn bottom-up: the last is the operation with the most time, entry 1.
+    emit forward->clicked(int(forward->count()) - 1);
+    trainscope::test::waitForReads();
+    EntryTableView* ops = browser->operationsView();
+    ASSERT_TRUE(ops->currentIndex().isValid());
+    EXPECT_EQ(ops->entryModel()->entryId(ops->currentIndex().row()), 1);
+    EXPECT_EQ(items(browser->framesList()), linear);
+
+    browser->tabs()->setCurrentIndex(0);
+    QBarSet* activations =
+        barsOf(browser->tabs()->widget(0), QStringLiteral("Top operations by activation memory"));
+    ASSERT_NE(activations, nullptr);
+    emit activations->clicked(int(activations->count()) - 1);  // aten::gelu, 3000 bytes
+    trainscope::test::waitForReads();
+    EXPECT_EQ(browser->tabs()->currentWidget(), browser->memoryPage());
+    EntryTableView* view = browser->activationsView();
+    ASSERT_TRUE(view->currentIndex().isValid());
+    EXPECT_EQ(view->entryModel()->rawValue(view->currentIndex().row(), 1).toString(),
+              QStringLiteral("aten::gelu"));
+    EXPECT_EQ(items(browser->framesList()), QStringList{QStringLiteral("model.py:13")});
 }

@@ -114,6 +114,16 @@ void connectBarTooltip(QBarSet* set, const QStringList& categories, const QVecto
         });
 }
 
+// A click on bar i (drawn bottom-up: the last entry first) reports that entry's id.
+void connectBarClick(QBarSet* set, const QVector<TopEntry>& entries, const BarClicked& clicked) {
+    if (!clicked)
+        return;
+    QObject::connect(set, &QBarSet::clicked, set, [entries, clicked](int i) {
+        if (i >= 0 && i < entries.size())
+            clicked(entries[entries.size() - 1 - i].id);
+    });
+}
+
 // `error`: why the entries could not be read (empty when they were).
 QChartView* barChart(const QString& title, QAbstractBarSeries* series,
                      const QStringList& categories, const QString& unit, const QString& error) {
@@ -178,7 +188,7 @@ QChartView* iterationSplitChart(const TimeSummary& summary) {
     return viewOf(chart);
 }
 
-QChartView* operationTimeChart(const QString& title, const TopEntries& top) {
+QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarClicked clicked) {
     const QVector<TopEntry>& entries = top.rows;
     auto* forward = new QBarSet(QObject::tr("Forward"));
     auto* backward = new QBarSet(QObject::tr("Backward"));
@@ -192,12 +202,17 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& top) {
     const QStringList categories = categoriesOf(entries);
     connectBarTooltip(forward, categories, forward_ms, exactMs);
     connectBarTooltip(backward, categories, backward_ms, exactMs);
+    connectBarClick(forward, entries, clicked);
+    connectBarClick(backward, entries, clicked);
     auto* series = new QHorizontalStackedBarSeries;
     series->append(QList<QBarSet*>{forward, backward});
-    return barChart(title, series, categories, QObject::tr("ms"), top.error);
+    QChartView* view = barChart(title, series, categories, QObject::tr("ms"), top.error);
+    if (clicked)
+        view->setCursor(Qt::PointingHandCursor);
+    return view;
 }
 
-QChartView* sizeChart(const QString& title, const TopEntries& top) {
+QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked clicked) {
     const QVector<TopEntry>& entries = top.rows;
     auto* size = new QBarSet(QObject::tr("Size"));
     QVector<double> bytes;
@@ -207,10 +222,13 @@ QChartView* sizeChart(const QString& title, const TopEntries& top) {
     }
     const QStringList categories = categoriesOf(entries);
     connectBarTooltip(size, categories, bytes, exactBytes);
+    connectBarClick(size, entries, clicked);
     auto* series = new QHorizontalBarSeries;
     series->append(size);
     QChartView* view = barChart(title, series, categories, QObject::tr("MiB"), top.error);
     view->chart()->legend()->hide();
+    if (clicked)
+        view->setCursor(Qt::PointingHandCursor);
     return view;
 }
 

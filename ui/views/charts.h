@@ -5,6 +5,7 @@
 
 #include <QVector>
 #include <QWidget>
+#include <functional>
 
 #include "report/report_queries.h"
 
@@ -17,10 +18,13 @@ namespace trainscope::ui {
 QChartView* memoryBreakdownChart(const MemorySummary& summary);
 // The iteration split into forward and backward time.
 QChartView* iterationSplitChart(const TimeSummary& summary);
+// What a click on an entry's bar does, given its TopEntry id (none: bars are not clickable).
+using BarClicked = std::function<void(qint64 entry_id)>;
 // Operations by time, forward and backward stacked (TopEntry first/second).
-QChartView* operationTimeChart(const QString& title, const TopEntries& entries);
+QChartView* operationTimeChart(const QString& title, const TopEntries& entries,
+                               BarClicked clicked = {});
 // Entries by size in bytes (TopEntry first).
-QChartView* sizeChart(const QString& title, const TopEntries& entries);
+QChartView* sizeChart(const QString& title, const TopEntries& entries, BarClicked clicked = {});
 
 // Where a chart goes once the entries it shows are read (the run reads them after the totals):
 // it says so until then.

@@ -61,8 +61,9 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
             });
 }
 
-void EntryTableView::selectEntry(qint64 id) {
+void EntryTableView::selectEntry(qint64 id, bool as_user) {
     wanted_entry_ = id;
+    wanted_as_user_ = as_user;
     revealWantedEntry();
 }
 
@@ -84,6 +85,8 @@ void EntryTableView::revealWantedEntry() {
         clearSelection();
     }
     selecting_ = false;
+    if (row >= 0 && wanted_as_user_)
+        emit rowSelected(row);
 }
 
 void EntryTableView::showError(const QString& message) {

@@ -20,10 +20,10 @@ class EntryTableView : public QTableView {
     void setEntryModel(SqlTableModel* model, int sorted_column = -1,
                        Qt::SortOrder order = Qt::AscendingOrder);
     SqlTableModel* entryModel() const;
-    // Selects the row of entry `id` as another view chose it: without rowSelected(). Pages are
-    // read until it comes, up to kMaxRevealedRows (a filter may hide it: nothing is selected
-    // then).
-    void selectEntry(qint64 id);
+    // Selects the row of entry `id` as another view chose it: without rowSelected(), unless
+    // `as_user` (a click on its chart bar: the frames follow). Pages are read until it comes,
+    // up to kMaxRevealedRows (a filter may hide it: nothing is selected then).
+    void selectEntry(qint64 id, bool as_user = false);
     static constexpr int kMaxRevealedRows = 1 << 18;
     // The message shown over the rows when the model's query failed (hidden otherwise).
     QLabel* errorLabel() const { return error_label_; }
@@ -45,7 +45,8 @@ class EntryTableView : public QTableView {
     void placeErrorLabel();
     QLabel* error_label_;
     qint64 wanted_entry_ = -1;  // selectEntry()'s, until its row is read
-    bool selecting_ = false;    // a selection made by selectEntry(), not the user
+    bool wanted_as_user_ = false;
+    bool selecting_ = false;  // a selection made by selectEntry(), not the user
 };
 
 }  // namespace trainscope::ui

@@ -48,8 +48,13 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     layout->addWidget(split);
 
     run.whenChartsRead(this, [this](const RunCharts& top) {
-        largest_weights_->setChart(sizeChart(tr("Largest weights"), top.weights));
-        largest_activations_->setChart(sizeChart(tr("Largest activations"), top.activations));
+        // A bar's click selects its row, and the frames follow.
+        largest_weights_->setChart(sizeChart(tr("Largest weights"), top.weights, [this](qint64 id) {
+            weights_->selectEntry(id, true);
+        }));
+        largest_activations_->setChart(
+            sizeChart(tr("Largest activations"), top.activations,
+                      [this](qint64 id) { activations_->selectEntry(id, true); }));
     });
 }
 

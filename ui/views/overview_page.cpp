@@ -57,9 +57,10 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                               }),
                               row++, 0);
         }
-        charts->addWidget(topChart([bars](const RunCharts& top) {
+        charts->addWidget(topChart([this, bars](const RunCharts& top) {
                               return sizeChart(tr("Top operations by activation memory"),
-                                               top.activations.first(bars));
+                                               top.activations.first(bars),
+                                               [this](qint64 id) { emit activationClicked(id); });
                           }),
                           row, 0);
     }
@@ -79,9 +80,10 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
             lines << sum;
         charts->addWidget(iterationSplitChart(t), 0, 1);
         // Beside the memory column, which may have a chart more.
-        charts->addWidget(topChart([](const RunCharts& top) {
-                              return operationTimeChart(tr("Top operations by time"),
-                                                        top.operations.first(kTopCount));
+        charts->addWidget(topChart([this](const RunCharts& top) {
+                              return operationTimeChart(
+                                  tr("Top operations by time"), top.operations.first(kTopCount),
+                                  [this](qint64 id) { emit operationClicked(id); });
                           }),
                           1, 1, charts->rowCount() > 2 ? 2 : 1, 1);
     }

@@ -17,6 +17,11 @@ class OverviewPage : public QWidget {
     explicit OverviewPage(ReportRun& run, QWidget* parent = nullptr);
     const QString& text() const { return text_; }
 
+  signals:
+    // A bar of an activation or an operation was clicked (its entry's id).
+    void activationClicked(qint64 id);
+    void operationClicked(qint64 id);
+
   private:
     QString text_;
 };

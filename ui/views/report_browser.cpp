@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/report_browser.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QListWidget>
@@ -36,6 +37,16 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
     auto* overview = new OverviewPage(*run_);
     overview_text_ = overview->text();
     tabs_->addTab(overview, tr("Overview"));
+    // A bar of the overview leads to its row, in the tab of its table.
+    connect(overview, &OverviewPage::activationClicked, this, [this](qint64 id) {
+        tabs_->setCurrentWidget(memory_page_);
+        memory_page_->activationsView()->selectEntry(id, true);
+    });
+    connect(overview, &OverviewPage::operationClicked, this, [this](qint64 id) {
+        tabs_->setCurrentWidget(time_page_);
+        time_page_->groupingChoice()->setCurrentIndex(0);
+        time_page_->operationsView()->selectEntry(id, true);
+    });
     if (contents.memory_summary) {
         memory_page_ = new MemoryPage(*run_, filter_);
         followSelection(memory_page_, memory_page_->weightsView(), ReportKind::Memory,

@@ -55,8 +55,13 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     QWidget* table = withHeader(header, view_);
 
     auto* chart = new ChartSlot;
-    run.whenChartsRead(this, [chart](const RunCharts& top) {
-        chart->setChart(operationTimeChart(tr("Top operations by time"), top.operations));
+    run.whenChartsRead(this, [this, chart](const RunCharts& top) {
+        // A bar's click selects its invocation, and the frames follow.
+        chart->setChart(
+            operationTimeChart(tr("Top operations by time"), top.operations, [this](qint64 id) {
+                grouping_->setCurrentIndex(0);
+                view_->selectEntry(id, true);
+            }));
     });
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table);
