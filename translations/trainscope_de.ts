@@ -405,6 +405,17 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::EntryTableView</name>
+    <message>
+        <source>&amp;Copy Rows</source>
+        <translation>Zeilen &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Filter to “%1”</source>
+        <translation>Auf „%1“ &amp;filtern</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::LiveBlocksView</name>
     <message>
         <source>Click the memory curve, or Peak, to list the blocks alive then.</source>

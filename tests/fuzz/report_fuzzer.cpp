@@ -67,8 +67,11 @@ void exerciseModel(SqlTableModel* model) {
 }
 
 void exerciseFrames(const ReportFile& report, EntryTable table, SqlTableModel* model) {
-    for (int row = 0; row < qMin(model->rowCount(), 8); ++row)
+    for (int row = 0; row < qMin(model->rowCount(), 8); ++row) {
         (void)stackFrames(report, table, model->entryId(row));
+        if (table == EntryTable::Operation)  // a grouped row's call sites
+            (void)callSites(report, model->rawValue(row, 1).toString());
+    }
 }
 
 void exerciseReport(const ReportFile& report) {

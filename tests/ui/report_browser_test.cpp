@@ -9,10 +9,14 @@
 #include <QChart>
 #include <QChartView>
 #include <QClipboard>
+#include <QComboBox>
+#include <QContextMenuEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -352,4 +356,75 @@ TEST_F(BrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
     EXPECT_EQ(view->entryModel()->rawValue(view->currentIndex().row(), 1).toString(),
               QStringLiteral("aten::gelu"));
     EXPECT_EQ(items(browser->framesList()), QStringList{QStringLiteral("model.py:13")});
+}
+
+// A row's context menu copies the rows and filters the run to the row's operation.
+TEST_F(BrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
+    ReportBrowser* browser = window.browser();
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    EntryTableView* ops = browser->operationsView();
+    const QPoint at = ops->visualRect(ops->model()->index(2, 1)).center();  // aten::gelu
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, ops->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(ops->viewport(), &event);
+    QMenu* menu = ops->contextMenu();
+    ASSERT_NE(menu, nullptr);
+    QStringList texts;
+    for (QAction* action : menu->actions())
+        texts << action->text();
+    ASSERT_EQ(texts, (QStringList{QStringLiteral("&Copy Rows"),
+                                  QStringLiteral("&Filter to “aten::gelu”")}));
+    menu->actions()[0]->trigger();
+    EXPECT_TRUE(QApplication::clipboard()->text().contains(QStringLiteral("\naten::gelu\t")))
+        << QApplication::clipboard()->text().toStdString();
+    menu->actions()[1]->trigger();
+    menu->close();
+    trainscope::test::waitForReads();
+    EXPECT_EQ(browser->timePage()->filterField()->text(), QStringLiteral("aten::gelu"));
+    ASSERT_EQ(ops->model()->rowCount(), 1);
+    EXPECT_EQ(ops->model()->index(0, 1).data().toString(), QStringLiteral("aten::gelu"));
+    // The weights' rows are no operations: no filter there.
+    browser->tabs()->setCurrentWidget(browser->memoryPage());
+    EntryTableView* weights = browser->weightsView();
+    const QPoint weight = weights->visualRect(weights->model()->index(0, 1)).center();
+    QContextMenuEvent on_weight(QContextMenuEvent::Mouse, weight,
+                                weights->viewport()->mapToGlobal(weight));
+    QApplication::sendEvent(weights->viewport(), &on_weight);
+    ASSERT_NE(weights->contextMenu(), nullptr);
+    EXPECT_EQ(weights->contextMenu()->actions().size(), 1);
+    weights->contextMenu()->close();
+}
+
+// A row of many calls (grouped by operation) lists each line they were called from, the line
+// of most calls first, not just one call's frames.
+TEST_F(BrowserTest, AGroupedRowListsAllItsCallSites) {
+    TimeReport time;
+    time.entries = {{"aten::mm", 1.0, 1.0, {{"a.py", 3}, {"main.py", 1}}, ""},
+                    {"aten::mm", 1.0, 1.0, {{"b.py", 9}}, ""},
+                    {"aten::mm", 2.0, 2.0, {{"a.py", 3}, {"main.py", 2}}, ""},
+                    {"aten::add", 0.5, std::nullopt, {{"c.py", 4}}, ""}};
+    const QString report = path("sites.time.sqlite");
+    writeTimeReport(time, report.toStdString(), Overwrite::Refuse);
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {report}));
+    ReportBrowser* browser = window.browser();
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    browser->timePage()->groupingChoice()->setCurrentIndex(1);
+    trainscope::test::waitForReads();
+    EntryTableView* groups = browser->operationsView();
+    const int mm =
+        groups->model()->index(0, 1).data().toString() == QStringLiteral("aten::mm") ? 0 : 1;
+    ASSERT_EQ(groups->model()->index(mm, 1).data().toString(), QStringLiteral("aten::mm"));
+    clickRow(groups, mm);
+    EXPECT_EQ(items(browser->framesList()),
+              (QStringList{QStringLiteral("a.py:3"), QStringLiteral("b.py:9")}));
+    // Per invocation again: one call's frames.
+    browser->timePage()->groupingChoice()->setCurrentIndex(0);
+    trainscope::test::waitForReads();
+    clickRow(browser->operationsView(), 1);
+    EXPECT_EQ(items(browser->framesList()), QStringList{QStringLiteral("b.py:9")});
 }

@@ -51,12 +51,17 @@ TEST_F(ReportRunTest, StagesComeInOrderOffTheGuiThread) {
 
     QVector<FrameRow> frames;
     Qt::HANDLE answered_on = nullptr;
-    run.readFrames(ReportKind::Time, EntryTable::Operation, 1, &run,
-                   [&](const QVector<FrameRow>& read, const QString& error) {
-                       EXPECT_TRUE(error.isEmpty()) << error.toStdString();
-                       frames = read;
-                       answered_on = QThread::currentThreadId();
-                   });
+    run.readFrames(
+        ReportKind::Time,
+        [](const ReportFile& report, QString* error) {
+            return stackFrames(report, EntryTable::Operation, 1, error);
+        },
+        &run,
+        [&](const QVector<FrameRow>& read, const QString& error) {
+            EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+            frames = read;
+            answered_on = QThread::currentThreadId();
+        });
     ASSERT_TRUE(QTest::qWaitFor([&] { return answered_on != nullptr; }, 60000));
     EXPECT_EQ(answered_on, QThread::currentThreadId()) << "answers come on the run's thread";
     ASSERT_EQ(frames.size(), 2);

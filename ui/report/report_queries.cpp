@@ -401,6 +401,26 @@ QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64
     return frames;
 }
 
+QVector<FrameRow> callSites(const ReportFile& report, const QString& operation, QString* error) {
+    restartQueryClock();
+    QSqlQuery query(report.database());
+    query.prepare(QStringLiteral("SELECT substr(file_path, 1, %1), line_number, COUNT(*) FROM "
+                                 "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM %2 "
+                                 "WHERE entry_id IN (SELECT id FROM %3 WHERE operation_name = ?) "
+                                 "GROUP BY entry_id) GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 100")
+                      .arg(kMaxShownText)
+                      .arg(kStackFrames, kOperations));
+    query.addBindValue(operation);
+    QVector<FrameRow> sites;
+    if (query.exec()) {
+        while (query.next())
+            sites.push_back({query.value(0).toString(), query.value(1).toInt(), QString()});
+    }
+    if (error && query.lastError().isValid())
+        *error = query.lastError().databaseText();
+    return sites;
+}
+
 QStringList libraryRoots(const ReportFile& report, QString* error) {
     QStringList roots;
     if (!report.hasTable(report_format::kLibraryFramesTable))

@@ -98,6 +98,10 @@ enum class EntryTable { Weight, Activation, Operation };
 // cannot be read.
 QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64 entry_id,
                               QString* error = nullptr);
+// Where the run time entries named `operation` were called: the most specific project frame of
+// each, one per distinct line, the line with the most calls first (at most 100 lines).
+QVector<FrameRow> callSites(const ReportFile& report, const QString& operation,
+                            QString* error = nullptr);
 // The library roots that a TrainScope report recorded (none for other reports).
 QStringList libraryRoots(const ReportFile& report, QString* error = nullptr);
 

@@ -194,15 +194,16 @@ void ReportRun::whenChartsRead(QObject* receiver, std::function<void(const RunCh
         connect(this, &ReportRun::chartsRead, receiver, [this, show] { show(*charts_); });
 }
 
-void ReportRun::readFrames(ReportKind kind, EntryTable table, qint64 entry_id, QObject* receiver,
+void ReportRun::readFrames(ReportKind kind, FramesQuery query, QObject* receiver,
                            std::function<void(const QVector<FrameRow>&, const QString&)> done) {
     post(receiver, nullptr,
-         [kind, table, entry_id, done = std::move(done)](Files& files) -> std::function<void()> {
+         [kind, query = std::move(query),
+          done = std::move(done)](Files& files) -> std::function<void()> {
              QString error;
              const ReportFile* report = files.of(kind);
              QVector<FrameRow> frames;
              if (report)
-                 frames = stackFrames(*report, table, entry_id, &error);
+                 frames = query(*report, &error);
              else
                  error = tr("the report is not open");
              return [done, frames, error] { done(frames, error); };

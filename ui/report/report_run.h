@@ -67,8 +67,10 @@ class ReportRun : public QObject {
     void whenChartsRead(QObject* receiver, std::function<void(const RunCharts&)> show);
     // Reads the pages of a memory or run time report's tables (the report must be open).
     RowSource* rows(ReportKind kind);
-    // Reads an entry's stack frames; `done` gets them, or why they cannot be read.
-    void readFrames(ReportKind kind, EntryTable table, qint64 entry_id, QObject* receiver,
+    // Runs a frames query (stackFrames(), callSites() of report_queries) on the report of
+    // `kind`; `done` gets the frames, or why they cannot be read.
+    using FramesQuery = std::function<QVector<FrameRow>(const ReportFile&, QString* error)>;
+    void readFrames(ReportKind kind, FramesQuery query, QObject* receiver,
                     std::function<void(const QVector<FrameRow>&, const QString&)> done);
 
   signals:

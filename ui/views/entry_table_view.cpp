@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <algorithm>
 
 #include "report/sql_table_model.h"
@@ -141,6 +142,32 @@ void EntryTableView::keyPressEvent(QKeyEvent* event) {
         return;
     }
     QTableView::keyPressEvent(event);
+}
+
+QMenu* EntryTableView::contextMenu() const {
+    return context_menu_;
+}
+
+void EntryTableView::contextMenuEvent(QContextMenuEvent* event) {
+    const QModelIndex at = indexAt(viewport()->mapFromGlobal(event->globalPos()));
+    if (!at.isValid())
+        return;
+    if (!selectionModel()->isRowSelected(at.row(), {}))
+        setCurrentIndex(at);  // as a left click would: the row, its frames
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    QAction* copy = menu->addAction(tr("&Copy Rows"), this, [this] {
+        QGuiApplication::clipboard()->setText(selectedRowsText());
+    });
+    copy->setShortcut(QKeySequence::Copy);
+    if (offer_filter_) {
+        const QString name = entryModel()->rawValue(at.row(), 1).toString();
+        menu->addAction(
+            tr("&Filter to “%1”").arg(fontMetrics().elidedText(name, Qt::ElideMiddle, 300)), this,
+            [this, name] { emit filterRequested(name); });
+    }
+    context_menu_ = menu;
+    menu->popup(event->globalPos());
 }
 
 void EntryTableView::resizeEvent(QResizeEvent* event) {

@@ -4,9 +4,11 @@
 // model's query fails, the reason is shown over the rows.
 #pragma once
 
+#include <QPointer>
 #include <QTableView>
 
 class QLabel;
+class QMenu;
 
 namespace trainscope::ui {
 
@@ -31,13 +33,20 @@ class EntryTableView : public QTableView {
     // The selected rows as tab-separated text, the column headers first (hidden columns left
     // out): what Ctrl+C puts on the clipboard.
     QString selectedRowsText() const;
+    // The context menu offers "Filter to This Operation" (filterRequested with the row's
+    // column 1, the operation's name): for tables of operations.
+    void offerFilterByName(bool offer) { offer_filter_ = offer; }
+    // The context menu shown last (for tests; null once closed).
+    QMenu* contextMenu() const;
 
   signals:
     void rowSelected(int row);
+    void filterRequested(const QString& name);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
   private:
     void revealWantedEntry();
@@ -47,6 +56,8 @@ class EntryTableView : public QTableView {
     qint64 wanted_entry_ = -1;  // selectEntry()'s, until its row is read
     bool wanted_as_user_ = false;
     bool selecting_ = false;  // a selection made by selectEntry(), not the user
+    bool offer_filter_ = false;
+    QPointer<QMenu> context_menu_;
 };
 
 }  // namespace trainscope::ui

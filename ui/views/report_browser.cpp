@@ -211,6 +211,9 @@ void ReportBrowser::selectOperation(qint64 entry_id) {
 void ReportBrowser::followSelection(QWidget* page, EntryTableView* view, ReportKind kind,
                                     EntryTable table) {
     frames_source_.insert(view, {kind, table});
+    // Rows of operations (and of the activations they allocated) filter the run to their name.
+    view->offerFilterByName(table != EntryTable::Weight);
+    connect(view, &EntryTableView::filterRequested, filter_, &RunFilter::setName);
     connect(view, &EntryTableView::rowSelected, this, [this, page, view, table](int row) {
         last_selected_.insert(page, view);
         showFramesOf(view, row);
@@ -221,9 +224,22 @@ void ReportBrowser::followSelection(QWidget* page, EntryTableView* view, ReportK
 
 void ReportBrowser::showFramesOf(EntryTableView* view, int row) {
     const auto [kind, table] = frames_source_.value(view);
+    ReportRun::FramesQuery query;
+    if (table == EntryTable::Operation && time_page_->grouped()) {
+        // A row of many calls: each line they were called from.
+        query = [name = view->entryModel()->rawValue(row, 1).toString()](const ReportFile& report,
+                                                                         QString* error) {
+            return callSites(report, name, error);
+        };
+    } else {
+        query = [table = table, id = view->entryModel()->entryId(row)](const ReportFile& report,
+                                                                       QString* error) {
+            return stackFrames(report, table, id, error);
+        };
+    }
     const quint64 asked = ++frames_asked_;
     run_->readFrames(
-        kind, table, view->entryModel()->entryId(row), this,
+        kind, std::move(query), this,
         [this, asked](const QVector<FrameRow>& frames, const QString& error) {
             if (asked != frames_asked_)
                 return;  // another entry was selected meanwhile
