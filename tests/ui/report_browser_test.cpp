@@ -44,6 +44,7 @@ using namespace trainscope::ui;
 namespace {
 
 using BrowserTest = test::SampleRunTest;
+using OpenedBrowserTest = test::OpenedRunTest;  // the sample run open in a shown window
 using test::clickRow;
 using test::items;
 
@@ -233,13 +234,9 @@ TEST_F(BrowserTest, TheCliAndTheOverviewShowTheWallIterationAndTheSumOfOperation
 }
 
 // A figure's column shows the largest first on the first click; a name's, A to Z.
-TEST_F(BrowserTest, NumericColumnsSortLargestFirstOnTheFirstClick) {
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
-    EntryTableView* ops = window.browser()->operationsView();
-    window.browser()->tabs()->setCurrentWidget(window.browser()->timePage());
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+TEST_F(OpenedBrowserTest, NumericColumnsSortLargestFirstOnTheFirstClick) {
+    EntryTableView* ops = browser_->operationsView();
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
     QHeaderView* header = ops->horizontalHeader();
     auto clickHeader = [&](int column) {
         QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
@@ -256,13 +253,9 @@ TEST_F(BrowserTest, NumericColumnsSortLargestFirstOnTheFirstClick) {
 }
 
 // Ctrl+C copies the selected rows as tab-separated text with the headers, for a spreadsheet.
-TEST_F(BrowserTest, CtrlCCopiesTheSelectedRowsAsTabSeparatedText) {
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
-    EntryTableView* ops = window.browser()->operationsView();
-    window.browser()->tabs()->setCurrentWidget(window.browser()->timePage());
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+TEST_F(OpenedBrowserTest, CtrlCCopiesTheSelectedRowsAsTabSeparatedText) {
+    EntryTableView* ops = browser_->operationsView();
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
     clickRow(ops, 0);
     const QRect third = ops->visualRect(ops->model()->index(2, 1));
     QTest::mouseClick(ops->viewport(), Qt::LeftButton, Qt::ControlModifier, third.center());
@@ -280,12 +273,8 @@ TEST_F(BrowserTest, CtrlCCopiesTheSelectedRowsAsTabSeparatedText) {
 
 // The frames panel follows the tab in front: the frames of that tab's selection, or none, never
 // those of a tab left behind.
-TEST_F(BrowserTest, TheFramesPanelFollowsTheTabInFront) {
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
-    ReportBrowser* browser = window.browser();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+TEST_F(OpenedBrowserTest, TheFramesPanelFollowsTheTabInFront) {
+    ReportBrowser* browser = browser_;
     const QStringList linear{QStringLiteral("layers.py:7"), QStringLiteral("model.py:12")};
     browser->tabs()->setCurrentWidget(browser->timePage());
     clickRow(browser->operationsView(), 0);
@@ -327,11 +316,8 @@ QBarSet* barsOf(QWidget* page, const QString& title) {
 
 // A click on a chart's bar selects its row (in the overview: in the tab of its table) and shows
 // its frames.
-TEST_F(BrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
-    ReportBrowser* browser = window.browser();
+TEST_F(OpenedBrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
+    ReportBrowser* browser = browser_;
     const QStringList linear{QStringLiteral("layers.py:7"), QStringLiteral("model.py:12")};
     browser->tabs()->setCurrentWidget(browser->timePage());
     QBarSet* forward = barsOf(browser->timePage(), QStringLiteral("Top operations by time"));
@@ -359,13 +345,9 @@ TEST_F(BrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
 }
 
 // A row's context menu copies the rows and filters the run to the row's operation.
-TEST_F(BrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
-    MainWindow window;
-    window.show();
-    ASSERT_TRUE(trainscope::test::openAndWait(window, {path("run.time.sqlite")}));
-    ReportBrowser* browser = window.browser();
+TEST_F(OpenedBrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
+    ReportBrowser* browser = browser_;
     browser->tabs()->setCurrentWidget(browser->timePage());
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     EntryTableView* ops = browser->operationsView();
     const QPoint at = ops->visualRect(ops->model()->index(2, 1)).center();  // aten::gelu
     QContextMenuEvent event(QContextMenuEvent::Mouse, at, ops->viewport()->mapToGlobal(at));
