@@ -25,7 +25,6 @@
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
-#include "trainscope/report_format.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
@@ -37,12 +36,8 @@ namespace {
 // its siblings), or a foreign file's name.
 QString runName(const QString& path) {
     const QString name = QFileInfo(path).fileName();
-    for (const char* suffix : {report_format::kMemorySuffix, report_format::kTimeSuffix,
-                               report_format::kTimelineSuffix}) {
-        if (name.endsWith(QLatin1String(suffix)) && name.size() > qsizetype(qstrlen(suffix)))
-            return name.chopped(int(qstrlen(suffix)));
-    }
-    return name;
+    const QString suffix = runReportSuffix(name);
+    return name.size() > suffix.size() ? name.chopped(suffix.size()) : name;
 }
 
 }  // namespace

@@ -17,9 +17,10 @@ constexpr int kOperationBars = 15;
 constexpr int kModuleBars = 8;
 constexpr int kWeightBars = 10;
 
-const QString kMemorySuffix = QLatin1String(report_format::kMemorySuffix);
-const QString kTimeSuffix = QLatin1String(report_format::kTimeSuffix);
-const QString kTimelineSuffix = QLatin1String(report_format::kTimelineSuffix);
+// The names that a run's reports share but for these (PREFIX.memory.sqlite, ...).
+const QString kRunSuffixes[] = {QLatin1String(report_format::kMemorySuffix),
+                                QLatin1String(report_format::kTimeSuffix),
+                                QLatin1String(report_format::kTimelineSuffix)};
 
 // Whether a file is a timeline (seed 003's tables), from its table names; for a file that
 // cannot be read, ReportFile's message says why.
@@ -37,14 +38,13 @@ QStringList withSiblings(const QStringList& paths) {
     QStringList wanted;
     for (const QString& path : paths) {
         wanted << path;
-        for (const QString& suffix : {kMemorySuffix, kTimeSuffix, kTimelineSuffix}) {
-            if (!path.endsWith(suffix))
-                continue;
-            for (const QString& other : {kMemorySuffix, kTimeSuffix, kTimelineSuffix}) {
-                const QString sibling = path.chopped(suffix.size()) + other;
-                if (other != suffix && QFileInfo::exists(sibling))
-                    wanted << sibling;
-            }
+        const QString suffix = runReportSuffix(path);
+        if (suffix.isEmpty())
+            continue;
+        for (const QString& other : kRunSuffixes) {
+            const QString sibling = path.chopped(suffix.size()) + other;
+            if (other != suffix && QFileInfo::exists(sibling))
+                wanted << sibling;
         }
     }
     wanted.removeDuplicates();  // a run's reports given together, or a path given twice
@@ -66,13 +66,25 @@ ReportContents contentsOf(const ReportFile& report) {
 
 }  // namespace
 
-QStringList RunContents::paths() const {
-    QStringList paths;
-    for (const auto& report : {memory, time}) {
-        if (report)
-            paths << report->path;
+QString runReportSuffix(const QString& path) {
+    for (const QString& suffix : kRunSuffixes) {
+        if (path.endsWith(suffix))
+            return suffix;
     }
-    return paths + timelines;
+    return {};
+}
+
+QStringList RunContents::reportPaths() const {
+    QStringList paths;
+    for (const std::optional<ReportContents>* report : {&memory, &time}) {
+        if (*report)
+            paths << (*report)->path;
+    }
+    return paths;
+}
+
+QStringList RunContents::paths() const {
+    return reportPaths() + timelines;
 }
 
 struct ReportRun::Files {

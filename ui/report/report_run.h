@@ -42,8 +42,13 @@ struct RunContents {
     QStringList timelines;  // seed 003 databases: ours or torch_npu's, one per rank
     QStringList errors;     // one line per file that could not be opened, saying why
     bool isEmpty() const { return !memory && !time && timelines.isEmpty(); }
-    QStringList paths() const;  // the memory, time and timeline files, in that order
+    QStringList reportPaths() const;  // the memory and run time reports, in that order
+    QStringList paths() const;        // ... then the timelines
 };
+
+// The suffix of a run's report (".memory.sqlite", ".time.sqlite", ".timeline.sqlite") that
+// `path` ends with; empty for another tool's file.
+QString runReportSuffix(const QString& path);
 
 // The largest entries that the charts show, read once for all pages.
 struct RunCharts {

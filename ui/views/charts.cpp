@@ -124,9 +124,11 @@ void connectBarClick(QBarSet* set, const QVector<TopEntry>& entries, const BarCl
     });
 }
 
-// `error`: why the entries could not be read (empty when they were).
+// `error`: why the entries could not be read (empty when they were). `clickable`: its bars
+// lead somewhere (connectBarClick), which the pointer shows.
 QChartView* barChart(const QString& title, QAbstractBarSeries* series,
-                     const QStringList& categories, const QString& unit, const QString& error) {
+                     const QStringList& categories, const QString& unit, const QString& error,
+                     bool clickable) {
     auto* chart = new QChart;
     if (!error.isEmpty() || categories.isEmpty()) {
         // No bars: without values the axes' range would be NaN.
@@ -148,7 +150,10 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
     values->applyNiceNumbers();
-    return viewOf(chart);
+    QChartView* view = viewOf(chart);
+    if (clickable)
+        view->setCursor(Qt::PointingHandCursor);
+    return view;
 }
 
 }  // namespace
@@ -206,10 +211,7 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarC
     connectBarClick(backward, entries, clicked);
     auto* series = new QHorizontalStackedBarSeries;
     series->append(QList<QBarSet*>{forward, backward});
-    QChartView* view = barChart(title, series, categories, QObject::tr("ms"), top.error);
-    if (clicked)
-        view->setCursor(Qt::PointingHandCursor);
-    return view;
+    return barChart(title, series, categories, QObject::tr("ms"), top.error, bool(clicked));
 }
 
 QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked clicked) {
@@ -225,10 +227,9 @@ QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked cl
     connectBarClick(size, entries, clicked);
     auto* series = new QHorizontalBarSeries;
     series->append(size);
-    QChartView* view = barChart(title, series, categories, QObject::tr("MiB"), top.error);
+    QChartView* view =
+        barChart(title, series, categories, QObject::tr("MiB"), top.error, bool(clicked));
     view->chart()->legend()->hide();
-    if (clicked)
-        view->setCursor(Qt::PointingHandCursor);
     return view;
 }
 

@@ -85,12 +85,7 @@ ReportBrowser::~ReportBrowser() {
 }
 
 QStringList ReportBrowser::paths() const {
-    QStringList paths;
-    for (const auto& report : {run_->contents().memory, run_->contents().time}) {
-        if (report)
-            paths << report->path;
-    }
-    return paths;
+    return run_->contents().reportPaths();
 }
 
 namespace {
@@ -112,20 +107,22 @@ void ReportBrowser::applySourceFolders() {
     QString chosen, recorded, note, error;
     QStringList libraries;
     int answer = -1;
-    for (const auto& file : {run_->contents().memory, run_->contents().time}) {
-        if (!file)
+    const RunContents& contents = run_->contents();
+    for (const std::optional<ReportContents>* slot : {&contents.memory, &contents.time}) {
+        if (!*slot)
             continue;
+        const ReportContents& file = **slot;
         if (chosen.isEmpty())
-            chosen = AppSettings::projectRootFor(file->path);
+            chosen = AppSettings::projectRootFor(file.path);
         if (answer < 0)
-            answer = AppSettings::sourceFoldersAnswer(file->path);
+            answer = AppSettings::sourceFoldersAnswer(file.path);
         if (recorded.isEmpty())
-            recorded = file->project_root;
+            recorded = file.project_root;
         if (note.isEmpty())
-            note = file->frames_note;
+            note = file.frames_note;
         if (error.isEmpty())
-            error = file->metadata_error;
-        for (const QString& root : file->library_roots) {
+            error = file.metadata_error;
+        for (const QString& root : file.library_roots) {
             if (!libraries.contains(root))
                 libraries << root;
         }
