@@ -61,8 +61,13 @@ RowPage readRows(QSqlDatabase db, const RowRequest& request) {
     return page;
 }
 
-SqlTableModel::SqlTableModel(RowSource* source, SqlTableSpec spec, QObject* parent)
-    : QAbstractTableModel(parent), source_(source), spec_(std::move(spec)) {
+SqlTableModel::SqlTableModel(RowSource* source, SqlTableSpec spec, QObject* parent,
+                             RowFilter filter)
+    : QAbstractTableModel(parent),
+      source_(source),
+      spec_(std::move(spec)),
+      filter_(std::move(filter.text)),
+      entries_(filter.entries) {
     if (!spec_.order_by.isEmpty())
         order_by_ = spec_.order_by;
     runQuery();
@@ -219,18 +224,11 @@ void SqlTableModel::sort(int column, Qt::SortOrder order) {
     runQuery();
 }
 
-void SqlTableModel::setEntryRange(const std::optional<EntryRange>& range) {
-    if (range == entries_)
+void SqlTableModel::setRowFilter(const RowFilter& filter) {
+    if (filter.text == filter_ && filter.entries == entries_)
         return;
-    entries_ = range;
-    if (!spec_.entry_id_expression.isEmpty())
-        runQuery();
-}
-
-void SqlTableModel::setFilter(const QString& text) {
-    if (text == filter_)
-        return;
-    filter_ = text;
+    filter_ = filter.text;
+    entries_ = filter.entries;
     runQuery();
 }
 

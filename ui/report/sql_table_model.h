@@ -28,6 +28,13 @@ struct EntryRange {
     bool operator!=(const EntryRange& o) const { return !(*this == o); }
 };
 
+// The rows a table keeps: those whose filter expression contains `text` (case-insensitive
+// for ASCII; empty: every row), of the entries in `entries` (where the spec names an entry id).
+struct RowFilter {
+    QString text;
+    std::optional<EntryRange> entries;
+};
+
 enum class CellFormat { Text, Integer, Bytes, Milliseconds, Share };
 
 struct SqlColumn {
@@ -43,7 +50,7 @@ struct SqlTableSpec {
     QString group_by;           // empty: one row per entry
     QString filter_expression;  // what the filter text is matched against (LIKE)
     QString order_by;           // the first query's order; empty: column 1 (the id)
-    // The run time entry id of a row, for a range filter (setEntryRange); empty: none applies.
+    // The run time entry id of a row, for a range filter (RowFilter); empty: none applies.
     QString entry_id_expression;
 };
 
@@ -79,8 +86,10 @@ class RowSource {
 class SqlTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    // Asks `source` for the first page at once; the rows come in later (rowsRead()).
-    SqlTableModel(RowSource* source, SqlTableSpec spec, QObject* parent = nullptr);
+    // Asks `source` for the first page at once, of the rows `filter` keeps; the rows come in
+    // later (rowsRead()).
+    SqlTableModel(RowSource* source, SqlTableSpec spec, QObject* parent = nullptr,
+                  RowFilter filter = {});
     ~SqlTableModel() override;
 
     static constexpr int SortRole = Qt::UserRole + 1;  // the raw value behind a cell
@@ -91,12 +100,11 @@ class SqlTableModel : public QAbstractTableModel {
     void sort(int column, Qt::SortOrder order) override;
     bool canFetchMore(const QModelIndex& parent) const override;
     void fetchMore(const QModelIndex& parent) override;
-    // Keeps the rows whose filter expression contains `text` (case-insensitive for ASCII);
-    // an empty text shows every row. The current sort order is kept.
-    void setFilter(const QString& text);
+    // Keeps the rows `filter` keeps, in one query; the current sort order is kept.
+    void setRowFilter(const RowFilter& filter);
+    // The filter's text alone (its entries kept).
+    void setFilter(const QString& text) { setRowFilter({text, entries_}); }
     const QString& filter() const { return filter_; }
-    // Keeps the rows of these entries (where the spec names an entry id); none: every row.
-    void setEntryRange(const std::optional<EntryRange>& range);
     // Whether a page was asked for and has not come yet. Until the first page of a new query
     // comes, the rows of the previous one are shown.
     bool busy() const { return pending_ != nullptr; }

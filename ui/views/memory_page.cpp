@@ -25,11 +25,11 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     const qint64 peak = contents.memory_summary->peak;
     RowSource* rows = run.rows(ReportKind::Memory);
     weights_->setEntryModel(new SqlTableModel(rows, weightsTable(tables, peak), this));
-    auto* activations = new SqlTableModel(rows, activationsTable(tables, peak), this);
+    auto* activations = new SqlTableModel(rows, activationsTable(tables, peak), this,
+                                          {filter->current().name, std::nullopt});
     activations_->setEntryModel(activations);
-    auto followFilter = [activations, filter] { activations->setFilter(filter->current().name); };
-    followFilter();
-    connect(filter, &RunFilter::changed, activations, followFilter);
+    connect(filter, &RunFilter::changed, activations,
+            [activations, filter] { activations->setFilter(filter->current().name); });
 
     auto* views = new QSplitter(Qt::Vertical);
     views->addWidget(weights_);

@@ -35,8 +35,10 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* par
     : QWidget(parent) {
     const RunContents& contents = run.contents();
     auto* split = new QSplitter(Qt::Vertical);
+    // The time table keeps the run filter's range (its name is an operation's, not a file's).
     auto add = [&](const QString& title, ReportKind kind, SqlTableSpec spec) {
-        auto* model = new SqlTableModel(run.rows(kind), std::move(spec), this);
+        auto* model = new SqlTableModel(run.rows(kind), std::move(spec), this,
+                                        {QString(), filter->current().entries});
         auto* view = new EntryTableView;
         // The model's query already ranks by share (the last column), highest first.
         view->setEntryModel(model, model->columnCount() - 1, Qt::DescendingOrder);
@@ -56,9 +58,9 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* par
                       ReportKind::Memory, memoryBySourceLineTable(memory->peak));
     if (time_) {
         SqlTableModel* model = time_->entryModel();
-        auto followFilter = [model, filter] { model->setEntryRange(filter->current().entries); };
-        followFilter();
-        connect(filter, &RunFilter::changed, model, followFilter);
+        connect(filter, &RunFilter::changed, model, [model, filter] {
+            model->setRowFilter({QString(), filter->current().entries});
+        });
     }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

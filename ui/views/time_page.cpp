@@ -42,7 +42,7 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     connect(grouping_, &QComboBox::currentIndexChanged, this, &TimePage::applyGrouping);
 
     invocations_ = new SqlTableModel(
-        rows_, operationsTable(run.contents().time->tables, operations_ms_), this);
+        rows_, operationsTable(run.contents().time->tables, operations_ms_), this, rowFilter());
     view_->setEntryModel(invocations_);
 
     auto* bar = new QHBoxLayout;
@@ -78,6 +78,10 @@ bool TimePage::grouped() const {
     return grouping_->currentIndex() == 1;
 }
 
+RowFilter TimePage::rowFilter() const {
+    return {run_filter_->current().name, run_filter_->current().entries};
+}
+
 // The shown table takes the run's filter; the other when it is shown again.
 void TimePage::followRunFilter() {
     const RunFilterState& state = run_filter_->current();
@@ -85,13 +89,13 @@ void TimePage::followRunFilter() {
         const QSignalBlocker blocker(filter_);  // set from elsewhere (Reset): no new delay
         filter_->setText(state.name);
     }
-    view_->entryModel()->setFilter(state.name);
-    view_->entryModel()->setEntryRange(state.entries);
+    view_->entryModel()->setRowFilter(rowFilter());
 }
 
 void TimePage::applyGrouping() {
     if (grouped() && !groups_)
-        groups_ = new SqlTableModel(rows_, groupedOperationsTable(operations_ms_), this);
+        groups_ =
+            new SqlTableModel(rows_, groupedOperationsTable(operations_ms_), this, rowFilter());
     view_->setEntryModel(grouped() ? groups_ : invocations_);
     followRunFilter();
 }

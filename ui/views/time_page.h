@@ -15,6 +15,7 @@ namespace trainscope::ui {
 class EntryTableView;
 class ReportRun;
 class RowSource;
+struct RowFilter;
 class RunFilter;
 class RunFilterBar;
 class SqlTableModel;
@@ -33,6 +34,7 @@ class TimePage : public QWidget {
     bool grouped() const;
 
   private:
+    RowFilter rowFilter() const;  // the run filter's name and range, for the tables
     void followRunFilter();
     void applyGrouping();
 
