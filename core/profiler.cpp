@@ -288,9 +288,9 @@ MemoryMeasurement Profiler::measureMemoryAndTimeline() {
         }
         if (op >= 0) {
             report.activations.push_back(
-                {ops[op].name, bytes, ops[op].frames, captured.modules[op]});
+                {ops[op].name, bytes, ops[op].frames, captured.modules[op], op + 1});
         } else {
-            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}});
+            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}, 0});
         }
     }
     report.peak_usage_bytes = memory.peakBytes();

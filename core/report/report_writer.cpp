@@ -117,9 +117,16 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     }
     SqliteStatement activation(
         db, "INSERT INTO activation_entries (id, operation_name, size_bytes) VALUES (?, ?, ?)");
+    db.exec(schema::kActivationOperationsTable);
+    SqliteStatement operation(db,
+                              "INSERT INTO trainscope_activation_operations (entry_id, "
+                              "operation_number) VALUES (?, ?)");
     id = 1;
     for (const ActivationEntry& entry : report.activations) {
         activation.bind(1, id).bind(2, entry.operation_name).bind(3, entry.size_bytes).step();
+        if (entry.operation_number > 0) {  // memory allocated outside operations has no row
+            operation.bind(1, id).bind(2, entry.operation_number).step();
+        }
         add_module(report_format::kEntryTypeActivation, id, entry.module_path);
         frames.add(id++, report_format::kEntryTypeActivation, entry.frames);
     }

@@ -56,6 +56,11 @@ constexpr const char* kMemoryEntryModulesTable =
 constexpr const char* kTimeEntryModulesTable =
     "CREATE TABLE trainscope_entry_modules (entry_id INTEGER PRIMARY KEY, "
     "module_path TEXT NOT NULL)";
+// The operation that allocated each activation, by its number in the iteration (the run time
+// report's entry id): the same operation has the same number in both reports.
+constexpr const char* kActivationOperationsTable =
+    "CREATE TABLE trainscope_activation_operations (entry_id INTEGER PRIMARY KEY, "
+    "operation_number INTEGER NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

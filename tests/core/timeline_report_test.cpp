@@ -155,6 +155,31 @@ TEST_P(TimelineReportTest, BlocksAliveAtBackwardAreEachOperationsActivations) {
               expected);
 }
 
+// An activation's operation number is the run time report's entry id of the same operation
+// (same name, same module), so that both tabs number an operation alike.
+TEST_P(TimelineReportTest, ActivationsAreNumberedAsTheRunTimeEntriesOfTheirOperations) {
+    std::map<std::string, test::Row> timed;
+    for (const test::Row& row : time().rows(
+             "SELECT e.id, e.operation_name, coalesce(m.module_path, '') FROM run_time_entries e "
+             "LEFT JOIN trainscope_entry_modules m ON m.entry_id = e.id")) {
+        timed[row[0]] = {row[1], row[2]};
+    }
+    const std::vector<test::Row> numbered = memory().rows(
+        "SELECT o.operation_number, a.operation_name, coalesce(m.module_path, '') FROM "
+        "activation_entries a JOIN trainscope_activation_operations o ON o.entry_id = a.id "
+        "LEFT JOIN trainscope_entry_modules m ON m.entry_type = 2 AND m.entry_id = a.id");
+    ASSERT_FALSE(numbered.empty());
+    for (const test::Row& row : numbered) {
+        ASSERT_TRUE(timed.count(row[0])) << "no run time entry " << row[0];
+        EXPECT_EQ(timed[row[0]], (test::Row{row[1], row[2]})) << "operation " << row[0];
+    }
+    // Every activation but the memory allocated outside operations has its number.
+    EXPECT_EQ(memory().scalar("SELECT COUNT(*) FROM activation_entries WHERE operation_name != "
+                              "'(outside operations)' AND id NOT IN (SELECT entry_id FROM "
+                              "trainscope_activation_operations)"),
+              "0");
+}
+
 TEST_P(TimelineReportTest, EveryTimedOperationIsATopLevelCallWithItsNameAndInnermostFrame) {
     std::vector<test::Row> timed;
     for (const test::Row& row : time().rows(

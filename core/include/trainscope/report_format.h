@@ -47,6 +47,7 @@ inline constexpr char kMetadataTable[] = "trainscope_metadata";
 inline constexpr char kLibraryFramesTable[] = "trainscope_library_frames";
 inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
+inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
 // ...and TrainScope's in the timeline report.
 inline constexpr char kApiModulesTable[] = "trainscope_api_modules";
 inline constexpr char kPhasesTable[] = "trainscope_phases";

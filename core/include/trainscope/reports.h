@@ -50,6 +50,9 @@ struct ActivationEntry {
     int64_t size_bytes = 0;
     StackTrace frames;
     std::string module_path;  // the module whose code called the operation
+    // The operation's number in the iteration: top-level operations are numbered from 1 in the
+    // order they run, as the run time report's entry ids are. 0: allocated outside operations.
+    int64_t operation_number = 0;
 };
 
 // What was allocated at the instant of the peak, by kind. The five parts sum to the peak.
