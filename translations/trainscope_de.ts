@@ -259,6 +259,14 @@
         <source>(no frame)</source>
         <translation>(kein Frame)</translation>
     </message>
+    <message>
+        <source>Name</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>Nr.</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

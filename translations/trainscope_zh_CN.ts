@@ -259,6 +259,14 @@
         <source>(no frame)</source>
         <translation>（无栈帧）</translation>
     </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>序号</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -80,8 +80,8 @@ TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
     auto* model = qobject_cast<SqlTableModel*>(ops->model());
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Warning);
     ASSERT_EQ(model->rowCount(), 6);
-    EXPECT_EQ(model->index(1, 3).data().toString(), QStringLiteral("–"));
-    ops->sortByColumn(4, Qt::DescendingOrder);  // total
+    EXPECT_EQ(model->index(1, 4).data().toString(), QStringLiteral("–"));  // backward
+    ops->sortByColumn(5, Qt::DescendingOrder);                             // total
     EXPECT_EQ(model->rowCount(), 6) << "the rows stay until the sorted ones come";
     trainscope::test::waitForRows(model);
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
@@ -92,7 +92,7 @@ TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
     trainscope::test::waitForRows(model);
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::escape"));
     // Sorted again before the rows of a sort come: only the last order's rows are shown.
-    ops->sortByColumn(4, Qt::DescendingOrder);
+    ops->sortByColumn(5, Qt::DescendingOrder);
     ops->sortByColumn(1, Qt::DescendingOrder);
     trainscope::test::waitForRows(model);
     EXPECT_EQ(model->index(0, 1).data().toString(), QStringLiteral("aten::zeros_like"));
@@ -100,10 +100,10 @@ TEST_F(BrowserTest, TablesSortInSqlAndShowNullBackwardAsDash) {
     auto* activations = qobject_cast<SqlTableModel*>(window.browser()->activationsView()->model());
     QAbstractItemModelTester activation_tester(
         activations, QAbstractItemModelTester::FailureReportingMode::Warning);
-    window.browser()->activationsView()->sortByColumn(2, Qt::DescendingOrder);
+    window.browser()->activationsView()->sortByColumn(4, Qt::DescendingOrder);  // size
     trainscope::test::waitForRows(activations);
     EXPECT_EQ(activations->index(0, 1).data().toString(), QStringLiteral("aten::gelu"));
-    EXPECT_EQ(activations->index(0, 2).data(Qt::ToolTipRole).toString(),
+    EXPECT_EQ(activations->index(0, 4).data(Qt::ToolTipRole).toString(),
               QStringLiteral("3,000 bytes"));
 }
 
@@ -243,11 +243,11 @@ TEST_F(OpenedBrowserTest, NumericColumnsSortLargestFirstOnTheFirstClick) {
                           QPoint(header->sectionViewportPosition(column) + 5, 5));
         trainscope::test::waitForReads();
     };
-    clickHeader(4);  // total (ms)
+    clickHeader(5);  // total (ms)
     EXPECT_EQ(header->sortIndicatorOrder(), Qt::DescendingOrder);
     EXPECT_EQ(ops->model()->index(0, 1).data().toString(), QStringLiteral("aten::linear"));
-    EXPECT_EQ(ops->model()->index(0, 4).data().toString(), QStringLiteral("4.000"));
-    clickHeader(1);  // operation
+    EXPECT_EQ(ops->model()->index(0, 5).data().toString(), QStringLiteral("4.000"));
+    clickHeader(2);  // operation
     EXPECT_EQ(header->sortIndicatorOrder(), Qt::AscendingOrder);
     EXPECT_EQ(ops->model()->index(0, 1).data().toString(), QStringLiteral("aten::escape"));
 }
@@ -257,18 +257,19 @@ TEST_F(OpenedBrowserTest, CtrlCCopiesTheSelectedRowsAsTabSeparatedText) {
     EntryTableView* ops = browser_->operationsView();
     browser_->tabs()->setCurrentWidget(browser_->timePage());
     clickRow(ops, 0);
-    const QRect third = ops->visualRect(ops->model()->index(2, 1));
+    const QRect third = ops->visualRect(ops->model()->index(2, 2));
     QTest::mouseClick(ops->viewport(), Qt::LeftButton, Qt::ControlModifier, third.center());
     QApplication::clipboard()->clear();
     QTest::keyClick(ops, Qt::Key_C, Qt::ControlModifier);
     const QStringList lines =
         QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3) << QApplication::clipboard()->text().toStdString();
-    EXPECT_EQ(lines[0], QStringLiteral("Operation\tForward (ms)\tBackward (ms)\tTotal (ms)\tShare\t"
-                                       "Module"));
-    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("aten::linear\t1.500\t2.500\t4.000\t")))
+    EXPECT_EQ(lines[0],
+              QStringLiteral("#\tOperation\tForward (ms)\tBackward (ms)\tTotal (ms)\tShare"));
+    EXPECT_TRUE(
+        lines[1].startsWith(QStringLiteral("1\tlin_0 · aten::linear\t1.500\t2.500\t4.000\t")))
         << lines[1].toStdString();
-    EXPECT_TRUE(lines[2].startsWith(QStringLiteral("aten::gelu\t"))) << lines[2].toStdString();
+    EXPECT_TRUE(lines[2].startsWith(QStringLiteral("3\taten::gelu\t"))) << lines[2].toStdString();
 }
 
 // The frames panel follows the tab in front: the frames of that tab's selection, or none, never
@@ -322,8 +323,9 @@ TEST_F(OpenedBrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
     browser->tabs()->setCurrentWidget(browser->timePage());
     QBarSet* forward = barsOf(browser->timePage(), QStringLiteral("Top operations by time"));
     ASSERT_NE(forward, nullptr);
-    // Bars are drawn bottom-up: the last is the operation with the most time, entry 1.
-    emit forward->clicked(int(forward->count()) - 1);
+    // Bars are drawn bottom-up, below an empty category that holds the top bar's name: the
+    // last bar is the operation with the most time, entry 1.
+    emit forward->clicked(int(forward->count()) - 2);
     trainscope::test::waitForReads();
     EntryTableView* ops = browser->operationsView();
     ASSERT_TRUE(ops->currentIndex().isValid());
@@ -334,7 +336,7 @@ TEST_F(OpenedBrowserTest, ClickingAChartBarSelectsItsRowAndShowsItsFrames) {
     QBarSet* activations =
         barsOf(browser->tabs()->widget(0), QStringLiteral("Top operations by activation memory"));
     ASSERT_NE(activations, nullptr);
-    emit activations->clicked(int(activations->count()) - 1);  // aten::gelu, 3000 bytes
+    emit activations->clicked(int(activations->count()) - 2);  // aten::gelu, 3000 bytes
     trainscope::test::waitForReads();
     EXPECT_EQ(browser->tabs()->currentWidget(), browser->memoryPage());
     EntryTableView* view = browser->activationsView();
@@ -349,7 +351,7 @@ TEST_F(OpenedBrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
     ReportBrowser* browser = browser_;
     browser->tabs()->setCurrentWidget(browser->timePage());
     EntryTableView* ops = browser->operationsView();
-    const QPoint at = ops->visualRect(ops->model()->index(2, 1)).center();  // aten::gelu
+    const QPoint at = ops->visualRect(ops->model()->index(2, 2)).center();  // aten::gelu
     QContextMenuEvent event(QContextMenuEvent::Mouse, at, ops->viewport()->mapToGlobal(at));
     QApplication::sendEvent(ops->viewport(), &event);
     QMenu* menu = ops->contextMenu();
@@ -360,7 +362,7 @@ TEST_F(OpenedBrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
     ASSERT_EQ(texts, (QStringList{QStringLiteral("&Copy Rows"),
                                   QStringLiteral("&Filter to “aten::gelu”")}));
     menu->actions()[0]->trigger();
-    EXPECT_TRUE(QApplication::clipboard()->text().contains(QStringLiteral("\naten::gelu\t")))
+    EXPECT_TRUE(QApplication::clipboard()->text().contains(QStringLiteral("\n3\taten::gelu\t")))
         << QApplication::clipboard()->text().toStdString();
     menu->actions()[1]->trigger();
     menu->close();

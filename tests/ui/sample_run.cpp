@@ -105,8 +105,11 @@ void waitForRows(ui::SqlTableModel* model) {
 }
 
 void clickRow(QTableView* view, int row) {
-    view->scrollTo(view->model()->index(row, 1));
-    const QRect rect = view->visualRect(view->model()->index(row, 1));
+    int column = 0;  // the first column shown
+    while (view->isColumnHidden(column))
+        ++column;
+    view->scrollTo(view->model()->index(row, column));
+    const QRect rect = view->visualRect(view->model()->index(row, column));
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
     waitForReads();
 }

@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
-#include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QGraphicsSimpleTextItem>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSet>
@@ -26,6 +26,7 @@
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
 #include "ui/sample_run.h"
+#include "views/charts.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
@@ -77,38 +78,38 @@ TEST_F(TimeViewsTest, EveryModelPassesTheItemModelTester) {
     }
 }
 
-// TrainScope's reports name each entry's module; the tables show it in their last column.
-TEST_F(TimeViewsTest, TablesShowEachEntrysModule) {
-    for (QAbstractItemModel* model :
-         {browser_->operationsView()->model(), browser_->weightsView()->model(),
-          browser_->activationsView()->model()}) {
-        const int last = model->columnCount() - 1;
-        EXPECT_EQ(model->headerData(last, Qt::Horizontal).toString(), QStringLiteral("Module"));
-        EXPECT_EQ(model->index(0, last).data().toString(), QStringLiteral("lin_0"));
-    }
-    // An operation outside any submodule has no module: shown as a dash, like a missing time.
-    const QString none = QString::fromUtf8("\u2013");
-    EXPECT_EQ(column(browser_->operationsView()->model(),
-                     browser_->operationsView()->model()->columnCount() - 1),
-              (QStringList{"lin_0", none, none, "lin_1", none, none}));
+// TrainScope's reports name each entry's module: operations are shown as "module · operation",
+// numbered (#) as in the iteration on both tabs; weights have a Module column.
+TEST_F(TimeViewsTest, TablesNameEachOperationByItsModuleAndNumberIt) {
+    QAbstractItemModel* weights = browser_->weightsView()->model();
+    const int last = weights->columnCount() - 1;
+    EXPECT_EQ(weights->headerData(last, Qt::Horizontal).toString(), QStringLiteral("Module"));
+    EXPECT_EQ(weights->index(0, last).data().toString(), QStringLiteral("lin_0"));
+    // An operation outside any submodule keeps its bare name.
+    EXPECT_EQ(column(browser_->operationsView()->model(), 2),
+              (QStringList{"lin_0 · aten::linear", "aten::zeros_like", "aten::gelu",
+                           "lin_1 · aten::linear", "aten::escape", "aten::gone"}));
+    EXPECT_EQ(column(browser_->operationsView()->model(), 0),
+              (QStringList{"1", "2", "3", "4", "5", "6"}));
 }
 
-// The overview's bars name each operation by its module, so that two aten::linear bars can be
-// told apart ("lin_0 linear"); only an operation outside any submodule keeps its bare name.
-TEST_F(TimeViewsTest, ChartBarsNameTheModule) {
-    QStringList categories;
+// The bars name each operation as the tables do ("#1 lin_0 · linear", ATen's prefix dropped
+// beside a module), with the number of its table row.
+TEST_F(TimeViewsTest, ChartBarsNameTheModuleAndNumber) {
+    QStringList names;
     for (QChartView* view : browser_->findChildren<QChartView*>()) {
-        for (QAbstractAxis* axis : view->chart()->axes(Qt::Vertical)) {
-            if (auto* names = qobject_cast<QBarCategoryAxis*>(axis))
-                categories << names->categories();
+        for (QGraphicsItem* item : view->chart()->childItems()) {
+            auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+            if (text && text->data(kBarLabelFullText).isValid())
+                names << text->data(kBarLabelFullText).toString();
         }
     }
-    EXPECT_TRUE(categories.contains(QStringLiteral("lin_0 linear")))
-        << categories.join(", ").toStdString();
-    EXPECT_TRUE(categories.contains(QStringLiteral("lin_1 linear")))
-        << categories.join(", ").toStdString();
-    for (const QString& category : categories)
-        EXPECT_FALSE(category.startsWith(QStringLiteral("aten::linear"))) << category.toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("#1 lin_0 · linear")))
+        << names.join(", ").toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("#4 lin_1 · linear")))
+        << names.join(", ").toStdString();
+    for (const QString& name : names)
+        EXPECT_FALSE(name.contains(QStringLiteral("aten::linear"))) << name.toStdString();
 }
 
 TEST_F(TimeViewsTest, TheFilterAppliesOnceTypingPauses) {

@@ -39,7 +39,7 @@ TopEntries topEntries(QSqlDatabase db, const QString& sql) {
         while (query.next()) {
             entries.rows.push_back({query.value(0).toLongLong(), query.value(1).toString(),
                                     query.value(2).toDouble(), query.value(3).toDouble(),
-                                    query.value(4).toString()});
+                                    query.value(4).toString(), query.value(5).toLongLong()});
         }
     }
     if (query.lastError().isValid())
@@ -74,13 +74,22 @@ QString moduleOfEntry(const QStringList& tables, const QString& entry_table, int
         .arg(QLatin1String(report_format::kEntryModulesTable), match);
 }
 
-// The Module column, where moduleOfEntry() has one.
-SqlTableSpec withModules(const QStringList& tables, SqlTableSpec spec, const QString& entry_table,
-                         int entry_type) {
+// An operation as the app names it: "module · operation" (blocks_0.mlp.lin_0 · aten::linear)
+// where the report knows the module, else the operation's name alone.
+QString operationLabel(const QStringList& tables, const QString& entry_table, int entry_type) {
     const QString module = moduleOfEntry(tables, entry_table, entry_type);
-    if (!module.isEmpty())
-        spec.columns.push_back({QObject::tr("Module"), module, CellFormat::Text});
-    return spec;
+    if (module.isEmpty())
+        return QStringLiteral("operation_name");
+    return QStringLiteral("IFNULL(%1 || ' · ', '') || operation_name").arg(module);
+}
+
+// The number of the operation that allocated an activation (activation_entries' row), as an
+// SQL expression; NULL where the report does not record it.
+QString activationNumber(const QStringList& tables) {
+    if (!tables.contains(QLatin1String(report_format::kActivationOperationsTable)))
+        return QStringLiteral("NULL");
+    return QStringLiteral("(SELECT o.operation_number FROM %1 o WHERE o.entry_id = %2.id)")
+        .arg(QLatin1String(report_format::kActivationOperationsTable), kActivations);
 }
 
 // moduleOfEntry() as a query's last column ('' where the report has no modules).
@@ -165,7 +174,7 @@ QString metadataValue(const ReportFile& report, const QString& key, QString* err
 TopEntries topOperationsByTime(const ReportFile& report, int count) {
     return topEntries(report.database(),
                       QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
-                                     "IFNULL(backward_ms, 0), %4 FROM %5 "
+                                     "IFNULL(backward_ms, 0), %4, id FROM %5 "
                                      "ORDER BY %1 DESC, id LIMIT %2")
                           .arg(kOperationTotal)
                           .arg(count)
@@ -177,12 +186,12 @@ TopEntries topActivations(const ReportFile& report, int count) {
     return topEntries(
         report.database(),
         QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0, "
-                       "%3 FROM %4 ORDER BY size_bytes DESC, id "
+                       "%3, %5 FROM %4 ORDER BY size_bytes DESC, id "
                        "LIMIT %1")
             .arg(count)
             .arg(kMaxShownText)
             .arg(moduleColumn(report, kActivations, report_format::kEntryTypeActivation),
-                 kActivations));
+                 kActivations, activationNumber(report.tables())));
 }
 
 TopEntries topModulesAtPeak(const ReportFile& report, int count) {
@@ -208,53 +217,62 @@ TopEntries topWeights(const ReportFile& report, int count) {
 }
 
 SqlTableSpec weightsTable(const QStringList& tables, qint64 peak) {
-    return withModules(
-        tables,
-        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-          {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
-          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-          {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
-          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
-           CellFormat::Share}},
-         kWeights,
-         {},
-         QStringLiteral("name"),
-         {},
-         {}},  // no entry ids of the run time report
-        kWeights, report_format::kEntryTypeWeight);
+    SqlTableSpec spec{
+        {{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+         {QObject::tr("Weight"), QStringLiteral("name"), CellFormat::Text},
+         {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+         {QObject::tr("Gradient"), QStringLiteral("grad_size_bytes"), CellFormat::Bytes},
+         {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+          CellFormat::Share}},
+        kWeights,
+        {},
+        QStringLiteral("name"),
+        {},
+        {}};  // no entry ids of the run time report
+    // A weight's name holds its module (lin_0.weight), but the column sorts and copies alone.
+    const QString module = moduleOfEntry(tables, kWeights, report_format::kEntryTypeWeight);
+    if (!module.isEmpty())
+        spec.columns.push_back({QObject::tr("Module"), module, CellFormat::Text});
+    return spec;
 }
 
 SqlTableSpec activationsTable(const QStringList& tables, qint64 peak) {
-    return withModules(
-        tables,
-        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-          {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
-          {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
-           CellFormat::Share}},
-         kActivations,
-         {},
-         QStringLiteral("operation_name"),
-         {},
-         {}},
-        kActivations, report_format::kEntryTypeActivation);
+    // The operation's number (#, as on the Time tab), where the report records it.
+    const bool numbered = tables.contains(QLatin1String(report_format::kActivationOperationsTable));
+    const QString number = activationNumber(tables);
+    return {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
+             {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
+             {QObject::tr("#"), number, CellFormat::Integer},
+             {QObject::tr("Operation"),
+              operationLabel(tables, kActivations, report_format::kEntryTypeActivation),
+              CellFormat::Text},
+             {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},
+             {QObject::tr("Share of peak"), shareOf(QStringLiteral("size_bytes"), peak),
+              CellFormat::Share}},
+            kActivations,
+            {},
+            QStringLiteral("operation_name"),
+            {},
+            {},
+            numbered ? QVector<int>{0, 1} : QVector<int>{0, 1, 2}};
 }
 
 SqlTableSpec operationsTable(const QStringList& tables, double operations_ms) {
-    return withModules(
-        tables,
-        {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
-          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-          {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
-          {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
-          {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
-          {QObject::tr("Share"), shareOf(kOperationTotal, operations_ms), CellFormat::Share}},
-         kOperations,
-         {},
-         QStringLiteral("operation_name"),
-         {},
-         QStringLiteral("id")},
-        kOperations, 0);
+    // The entry id is the operation's number in the iteration: shown, as #.
+    return {
+        {{QObject::tr("#"), QStringLiteral("id"), CellFormat::Integer},
+         {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
+         {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text},
+         {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
+         {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
+         {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
+         {QObject::tr("Share"), shareOf(kOperationTotal, operations_ms), CellFormat::Share}},
+        kOperations,
+        {},
+        QStringLiteral("operation_name"),
+        {},
+        QStringLiteral("id"),
+        {1}};
 }
 
 SqlTableSpec groupedOperationsTable(double operations_ms) {

@@ -69,6 +69,7 @@ struct TopEntry {
     double first = 0;   // bytes, or forward ms
     double second = 0;  // backward ms (time only)
     QString module;     // the module path of the entry's operation (TrainScope reports only)
+    qint64 number = 0;  // the operation's number in the iteration (#); 0: none or not known
 };
 
 // The queries below run on the thread that opened the report (the run's worker thread).

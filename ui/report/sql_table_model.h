@@ -45,13 +45,16 @@ struct SqlColumn {
 };
 
 struct SqlTableSpec {
-    QVector<SqlColumn> columns;  // column 0: the row's entry id (hidden by views)
+    QVector<SqlColumn> columns;  // column 0: the row's entry id
     QString from;
     QString group_by;           // empty: one row per entry
     QString filter_expression;  // what the filter text is matched against (LIKE)
     QString order_by;           // the first query's order; empty: column 1 (the id)
     // The run time entry id of a row, for a range filter (RowFilter); empty: none applies.
     QString entry_id_expression;
+    // Columns that views do not show: the entry id, unless it is the operation's number (#),
+    // and raw values that other columns show formatted.
+    QVector<int> hidden_columns = {0};
 };
 
 // One page of a table: its SQL with `?` placeholders, and their values.
@@ -111,6 +114,7 @@ class SqlTableModel : public QAbstractTableModel {
     // Why the last query or fetch failed (a damaged report, or a query past its time budget);
     // empty when the rows shown are all there is.
     const QString& errorMessage() const { return error_; }
+    bool isColumnHidden(int column) const { return spec_.hidden_columns.contains(column); }
     qint64 entryId(int row) const;
     // The row of the rows read so far that shows entry `id`, or -1.
     int rowOfEntry(qint64 id) const;

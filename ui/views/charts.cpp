@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
@@ -40,30 +41,39 @@ QString exactMs(double ms) {
     return QObject::tr("%1 ms").arg(formatNumber(ms, 6));
 }
 
-// Bars are labelled by module and operation ("blocks_0.mlp.fc1 linear") where the report knows
-// modules, and numbered by entry id when a label repeats, so that each is its own bar. Beside a
-// module, the operation drops ATen's "aten::" (every operation has it): the axis elides long
-// labels, and deep module paths (torchvision's "features.11.block.1.0") fill it already.
-QStringList categoriesOf(const QVector<TopEntry>& entries) {
+// A bar's label and its tooltip's name: "#28 blocks_0.mlp.lin_0 · aten::linear", the operation's
+// number and name as the tables show them. The label drops ATen's "aten::" (every operation has
+// it) beside a module: deep module paths (torchvision's "features.11.block.1.0") fill the axis
+// already. Entries without a number that share a label get their id, so each is its own bar.
+struct BarNames {
+    QStringList labels, full;
+};
+
+BarNames namesOf(const QVector<TopEntry>& entries) {
     const QString aten = QStringLiteral("aten::");
-    QStringList labels;
+    BarNames names;
     for (const TopEntry& entry : entries) {
+        const QString number =
+            entry.number > 0 ? QStringLiteral("#%1 ").arg(entry.number) : QString();
         if (entry.module.isEmpty()) {
-            labels << entry.name;
+            names.labels << number + entry.name;
+            names.full << number + entry.name;
             continue;
         }
         const QString name = entry.name.startsWith(aten) ? entry.name.mid(aten.size()) : entry.name;
-        labels << QStringLiteral("%1 %2").arg(entry.module, name);
+        names.labels << QStringLiteral("%1%2 · %3").arg(number, entry.module, name);
+        names.full << QStringLiteral("%1%2 · %3").arg(number, entry.module, entry.name);
     }
-    QStringList categories;
     for (int i = 0; i < entries.size(); ++i) {
-        categories << (labels.count(labels[i]) > 1
-                           ? QStringLiteral("%1 #%2").arg(labels[i]).arg(entries[i].id)
-                           : labels[i]);
+        if (entries[i].number == 0 && names.labels.count(names.labels[i]) > 1) {
+            names.labels[i] += QStringLiteral(" #%1").arg(entries[i].id);
+            names.full[i] += QStringLiteral(" #%1").arg(entries[i].id);
+        }
     }
     // Highest first from the top: horizontal bar charts draw the first category at the bottom.
-    std::reverse(categories.begin(), categories.end());
-    return categories;
+    std::reverse(names.labels.begin(), names.labels.end());
+    std::reverse(names.full.begin(), names.full.end());
+    return names;
 }
 
 QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)(double),
@@ -124,6 +134,52 @@ void connectBarClick(QBarSet* set, const QVector<TopEntry>& entries, const BarCl
     });
 }
 
+// Names each bar above it, across the whole plot width, instead of on the category axis: an
+// axis beside the bars gets what width Qt Charts leaves it, which at the default window size
+// elided every name to "…" (module paths are long). A name wider than the plot is elided in
+// its middle, keeping the operation's number and name; the bar's tooltip has it in full.
+void labelBarsAbove(QChart* chart, QBarCategoryAxis* axis, QAbstractBarSeries* series,
+                    const QStringList& categories) {
+    axis->setLabelsVisible(false);
+    axis->setGridLineVisible(false);
+    // An empty category on top: the room for the top bar's name, below the chart's title.
+    axis->append(QStringLiteral(" "));
+    for (QBarSet* set : series->barSets())
+        set->append(0.0);
+    QVector<QGraphicsSimpleTextItem*> labels;
+    for (const QString& category : categories) {
+        auto* label = new QGraphicsSimpleTextItem(category, chart);
+        label->setData(kBarLabelFullText, category);
+        label->setZValue(10);  // over the grid lines
+        labels << label;
+    }
+    auto place = [axis, series, labels](const QRectF& plot) {
+        const double slot = plot.height() / double(labels.size() + 1);
+        // A name takes the gap above its bar: in a short chart, a smaller font and a thinner
+        // bar, down to a floor.
+        QFont font = axis->labelsFont();
+        const double full_height = QFontMetricsF(font).height();
+        const double fitting = qMax(0.62 * slot, 9.0);
+        if (full_height > fitting && font.pointSizeF() > 0)
+            font.setPointSizeF(qMax(6.5, font.pointSizeF() * fitting / full_height));
+        const QFontMetricsF metrics(font);
+        const double bar_width = qBound(0.2, 1.0 - (metrics.height() + 2) / slot, 0.5);
+        series->setBarWidth(bar_width);
+        for (int i = 0; i < labels.size(); ++i) {
+            QGraphicsSimpleTextItem* label = labels[i];
+            label->setFont(font);
+            label->setBrush(axis->labelsBrush());
+            label->setText(metrics.elidedText(label->data(kBarLabelFullText).toString(),
+                                              Qt::ElideMiddle, plot.width() - 4));
+            // Category i is drawn i slots up from the bottom; its bar fills the middle
+            // bar_width of the slot, and its name the space above the bar.
+            const double bar_top = plot.bottom() - (i + 0.5) * slot - bar_width * slot / 2;
+            label->setPos(plot.left() + 2, bar_top - metrics.height());
+        }
+    };
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, place);
+}
+
 // `error`: why the entries could not be read (empty when they were). `clickable`: its bars
 // lead somewhere (connectBarClick), which the pointer shows.
 QChartView* barChart(const QString& title, QAbstractBarSeries* series,
@@ -144,6 +200,7 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
     names->append(categories);
     chart->addAxis(names, Qt::AlignLeft);
     series->attachAxis(names);
+    labelBarsAbove(chart, names, series, categories);
     auto* values = new QValueAxis;
     values->setTitleText(unit);
     values->setLabelFormat(QStringLiteral("%.1f"));
@@ -204,14 +261,14 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarC
     }
     forward->append(QList<qreal>(forward_ms.begin(), forward_ms.end()));
     backward->append(QList<qreal>(backward_ms.begin(), backward_ms.end()));
-    const QStringList categories = categoriesOf(entries);
-    connectBarTooltip(forward, categories, forward_ms, exactMs);
-    connectBarTooltip(backward, categories, backward_ms, exactMs);
+    const BarNames names = namesOf(entries);
+    connectBarTooltip(forward, names.full, forward_ms, exactMs);
+    connectBarTooltip(backward, names.full, backward_ms, exactMs);
     connectBarClick(forward, entries, clicked);
     connectBarClick(backward, entries, clicked);
     auto* series = new QHorizontalStackedBarSeries;
     series->append(QList<QBarSet*>{forward, backward});
-    return barChart(title, series, categories, QObject::tr("ms"), top.error, bool(clicked));
+    return barChart(title, series, names.labels, QObject::tr("ms"), top.error, bool(clicked));
 }
 
 QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked clicked) {
@@ -222,13 +279,13 @@ QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked cl
         bytes << it->first;
         size->append(it->first / double(1 << 20));
     }
-    const QStringList categories = categoriesOf(entries);
-    connectBarTooltip(size, categories, bytes, exactBytes);
+    const BarNames names = namesOf(entries);
+    connectBarTooltip(size, names.full, bytes, exactBytes);
     connectBarClick(size, entries, clicked);
     auto* series = new QHorizontalBarSeries;
     series->append(size);
     QChartView* view =
-        barChart(title, series, categories, QObject::tr("MiB"), top.error, bool(clicked));
+        barChart(title, series, names.labels, QObject::tr("MiB"), top.error, bool(clicked));
     view->chart()->legend()->hide();
     return view;
 }

@@ -18,6 +18,9 @@ namespace trainscope::ui {
 QChartView* memoryBreakdownChart(const MemorySummary& summary);
 // The iteration split into forward and backward time.
 QChartView* iterationSplitChart(const TimeSummary& summary);
+// The data key of a bar's name (a QGraphicsSimpleTextItem above the bar, in the chart) that
+// holds the name in full; the item's text is the name as shown, elided when the plot is narrow.
+constexpr int kBarLabelFullText = 0;
 // What a click on an entry's bar does, given its TopEntry id (none: bars are not clickable).
 using BarClicked = std::function<void(qint64 entry_id)>;
 // Operations by time, forward and backward stacked (TopEntry first/second).

@@ -35,7 +35,8 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
         disconnect(previous, nullptr, this, nullptr);
     setSortingEnabled(false);  // so that setting the model does not re-run its query
     setModel(model);
-    hideColumn(0);
+    for (int column = 0; model && column < model->columnCount(); ++column)
+        setColumnHidden(column, model->isColumnHidden(column));
     {
         const QSignalBlocker blocker(horizontalHeader());
         horizontalHeader()->setSortIndicator(sorted_column, order);
