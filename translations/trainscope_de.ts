@@ -267,6 +267,26 @@
         <source>#</source>
         <translation>Nr.</translation>
     </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -326,8 +346,8 @@
         <translation>Das eingebaute Beispiel sofort profilieren (wie die Schaltfläche beim ersten Start)</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, lines, timeline)</source>
-        <translation>Den Reiter NAME zeigen (overview, memory, time, lines, timeline)</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline)</translation>
     </message>
 </context>
 <context>
@@ -421,6 +441,23 @@
     <message>
         <source>&amp;Filter to “%1”</source>
         <translation>Auf „%1“ &amp;filtern</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::IcicleChart</name>
+    <message>
+        <source>%1
+Time: %2 %3 (%4 %), forward %5, backward %6
+Activations: %7 %8 (%9 %)
+Weights: %10 %11 (%12 %)</source>
+        <translation>%1
+Zeit: %2 %3 (%4 %), vorwärts %5, rückwärts %6
+Aktivierungen: %7 %8 (%9 %)
+Gewichte: %10 %11 (%12 %)</translation>
+    </message>
+    <message>
+        <source>(model)</source>
+        <translation>(Modell)</translation>
     </message>
 </context>
 <context>
@@ -637,6 +674,116 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Largest activations</source>
         <translation>Größte Aktivierungen</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ModulesModel</name>
+    <message>
+        <source>%1 of its %2 operations are listed</source>
+        <translation>%1 seiner %2 Operationen sind aufgeführt</translation>
+    </message>
+    <message>
+        <source>%1  (%2 %)</source>
+        <translation>%1  (%2 %)</translation>
+    </message>
+    <message>
+        <source>The model itself, and code outside its submodules</source>
+        <translation>Das Modell selbst und Code außerhalb seiner Untermodule</translation>
+    </message>
+    <message>
+        <source>(model)</source>
+        <translation>(Modell)</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>Modul</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>Nr.</translation>
+    </message>
+    <message>
+        <source>Forward (%1)</source>
+        <translation>Vorwärts (%1)</translation>
+    </message>
+    <message>
+        <source>Backward (%1)</source>
+        <translation>Rückwärts (%1)</translation>
+    </message>
+    <message>
+        <source>Total (%1)</source>
+        <translation>Gesamt (%1)</translation>
+    </message>
+    <message>
+        <source>Activations (%1)</source>
+        <translation>Aktivierungen (%1)</translation>
+    </message>
+    <message>
+        <source>Weights (%1)</source>
+        <translation>Gewichte (%1)</translation>
+    </message>
+    <message>
+        <source>Gradients (%1)</source>
+        <translation>Gradienten (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ModulesPage</name>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>Zoom &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Reading the modules…</source>
+        <translation>Die Module werden gelesen …</translation>
+    </message>
+    <message>
+        <source>Inclusive (with submodules)</source>
+        <translation>Einschließlich (mit Untermodulen)</translation>
+    </message>
+    <message>
+        <source>Self (its own operations)</source>
+        <translation>Nur eigene (seine eigenen Operationen)</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>Weights and gradients</source>
+        <translation>Gewichte und Gradienten</translation>
+    </message>
+    <message>
+        <source>&amp;Figures:</source>
+        <translation>&amp;Werte:</translation>
+    </message>
+    <message>
+        <source>Chart &amp;width:</source>
+        <translation>&amp;Breite im Diagramm:</translation>
+    </message>
+    <message>
+        <source>The modules could not be read in full: %1</source>
+        <translation>Die Module konnten nicht vollständig gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Filter to This Module</source>
+        <translation>Auf dieses Modul &amp;filtern</translation>
+    </message>
+    <message>
+        <source>(model)</source>
+        <translation>(Modell)</translation>
+    </message>
+    <message>
+        <source>%1 (#%2–%3)</source>
+        <translation>%1 (Nr. %2–%3)</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom Chart Here</source>
+        <translation>Diagramm hierher &amp;zoomen</translation>
     </message>
 </context>
 <context>
@@ -922,6 +1069,10 @@ aktiv (gepunktet)</translation>
         <source>This report&apos;s source folders could not be read: %1</source>
         <translation>Die Quellordner dieses Berichts konnten nicht gelesen werden: %1</translation>
     </message>
+    <message>
+        <source>Modules</source>
+        <translation>Module</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportFile</name>
@@ -948,6 +1099,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>a module path that is not text</source>
         <translation>einen Modulpfad, der kein Text ist</translation>
+    </message>
+    <message>
+        <source>an operation number that is not a count</source>
+        <translation>eine Operationsnummer, die keine Anzahl ist</translation>
     </message>
 </context>
 <context>

@@ -267,6 +267,26 @@
         <source>#</source>
         <translation>序号</translation>
     </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>字节</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -326,8 +346,8 @@
         <translation>立即分析内置示例（与首次启动时的按钮相同）</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, lines, timeline)</source>
-        <translation>显示标签页 NAME（overview、memory、time、lines、timeline）</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline)</source>
+        <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline）</translation>
     </message>
 </context>
 <context>
@@ -421,6 +441,23 @@
     <message>
         <source>&amp;Filter to “%1”</source>
         <translation>筛选为“%1”(&amp;F)</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::IcicleChart</name>
+    <message>
+        <source>%1
+Time: %2 %3 (%4 %), forward %5, backward %6
+Activations: %7 %8 (%9 %)
+Weights: %10 %11 (%12 %)</source>
+        <translation>%1
+时间：%2 %3（%4 %），前向 %5，反向 %6
+激活：%7 %8（%9 %）
+权重：%10 %11（%12 %）</translation>
+    </message>
+    <message>
+        <source>(model)</source>
+        <translation>（模型）</translation>
     </message>
 </context>
 <context>
@@ -637,6 +674,116 @@ active (dotted)</source>
     <message>
         <source>Largest activations</source>
         <translation>最大的激活</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ModulesModel</name>
+    <message>
+        <source>%1 of its %2 operations are listed</source>
+        <translation>列出了其 %2 个算子中的 %1 个</translation>
+    </message>
+    <message>
+        <source>%1  (%2 %)</source>
+        <translation>%1（%2 %）</translation>
+    </message>
+    <message>
+        <source>The model itself, and code outside its submodules</source>
+        <translation>模型本身，以及其子模块之外的代码</translation>
+    </message>
+    <message>
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>Forward (%1)</source>
+        <translation>前向（%1）</translation>
+    </message>
+    <message>
+        <source>Backward (%1)</source>
+        <translation>反向（%1）</translation>
+    </message>
+    <message>
+        <source>Total (%1)</source>
+        <translation>合计（%1）</translation>
+    </message>
+    <message>
+        <source>Activations (%1)</source>
+        <translation>激活（%1）</translation>
+    </message>
+    <message>
+        <source>Weights (%1)</source>
+        <translation>权重（%1）</translation>
+    </message>
+    <message>
+        <source>Gradients (%1)</source>
+        <translation>梯度（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ModulesPage</name>
+    <message>
+        <source>&amp;Reset Zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Reading the modules…</source>
+        <translation>正在读取模块…</translation>
+    </message>
+    <message>
+        <source>Inclusive (with submodules)</source>
+        <translation>包含子模块</translation>
+    </message>
+    <message>
+        <source>Self (its own operations)</source>
+        <translation>仅自身（自己的算子）</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Weights and gradients</source>
+        <translation>权重和梯度</translation>
+    </message>
+    <message>
+        <source>&amp;Figures:</source>
+        <translation>数值(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Chart &amp;width:</source>
+        <translation>图表宽度(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>The modules could not be read in full: %1</source>
+        <translation>无法完整读取模块：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Filter to This Module</source>
+        <translation>筛选到此模块(&amp;F)</translation>
+    </message>
+    <message>
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <source>%1 (#%2–%3)</source>
+        <translation>%1（#%2–%3）</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom Chart Here</source>
+        <translation>图表缩放到此处(&amp;Z)</translation>
     </message>
 </context>
 <context>
@@ -922,6 +1069,10 @@ active (dotted)</source>
         <source>This report&apos;s source folders could not be read: %1</source>
         <translation>无法读取此报告的源文件夹：%1</translation>
     </message>
+    <message>
+        <source>Modules</source>
+        <translation>模块</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportFile</name>
@@ -948,6 +1099,10 @@ active (dotted)</source>
     <message>
         <source>a module path that is not text</source>
         <translation>不是文本的模块路径</translation>
+    </message>
+    <message>
+        <source>an operation number that is not a count</source>
+        <translation>不是计数的算子序号</translation>
     </message>
 </context>
 <context>

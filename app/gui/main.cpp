@@ -16,6 +16,7 @@
 #include "trainscope/report_writer.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
+#include "views/modules_page.h"
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
 #include "views/time_page.h"
@@ -44,6 +45,17 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
     } else if (name == QLatin1String("time") && browser->timePage()) {
         table = browser->operationsView();
         page = browser->timePage();
+    } else if (name == QLatin1String("modules") && browser->modulesPage()) {
+        auto* modules = browser->modulesPage();
+        page = modules->parentWidget();
+        if (row >= 0) {  // the module `row` of the tree (its nodes, in path order)
+            auto select = [modules, row] { modules->selectModule(row); };
+            if (modules->isRead())
+                select();
+            else
+                QObject::connect(modules, &trainscope::ui::ModulesPage::read, modules, select,
+                                 Qt::SingleShotConnection);
+        }
     } else if (name == QLatin1String("lines") && browser->sourceLinesPage()) {
         auto* lines = browser->sourceLinesPage();
         table = lines->timeView() ? lines->timeView() : lines->memoryView();
@@ -96,7 +108,7 @@ int main(int argc, char** argv) {
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main",
                                                    "Show the tab NAME (overview, memory, "
-                                                   "time, lines, timeline)"),
+                                                   "time, modules, lines, timeline)"),
                            QStringLiteral("NAME"));
     QCommandLineOption select(
         QStringLiteral("select"),

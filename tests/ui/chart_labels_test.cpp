@@ -11,7 +11,6 @@
 #include <QTest>
 
 #include "main_window.h"
-#include "trainscope/run.h"
 #include "ui/sample_run.h"
 #include "views/charts.h"
 #include "views/report_browser.h"
@@ -40,18 +39,13 @@ class ChartLabelsTest : public ::testing::TestWithParam<const char*> {};
 TEST_P(ChartLabelsTest, EveryBarIsNamedInFullAtTheDefaultSize) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    RunPlan plan;
-    plan.config.model = std::string("builtin:") + GetParam();
-    plan.config.warmup = 1;
-    plan.config.iterations = 1;
-    plan.output = dir.filePath(QStringLiteral("run")).toStdString();
-    const RunResult result = runAndWrite(plan);
-    ASSERT_GE(result.paths.size(), 2u);
+    const QStringList paths = profileBuiltin(QString::fromLatin1(GetParam()), dir.path());
+    ASSERT_EQ(paths.size(), 3);
 
     ui::MainWindow window;  // its default size
     window.show();
     ASSERT_EQ(window.size(), QSize(1100, 760));
-    ASSERT_TRUE(openAndWait(window, {QString::fromStdString(result.paths[1])}));
+    ASSERT_TRUE(openAndWait(window, {paths[1]}));
     waitForReads();
     QTabWidget* tabs = window.browser()->tabs();
     int charts = 0;

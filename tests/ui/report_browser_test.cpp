@@ -67,7 +67,7 @@ TEST_F(BrowserTest, OpeningOneReportOfARunOpensItsSibling) {
     EXPECT_DOUBLE_EQ(browser->timeSummary()->backward_ms, 3.75);
     EXPECT_TRUE(browser->overviewText().contains(QStringLiteral("Peak memory: 19.5 KiB")))
         << browser->overviewText().toStdString();
-    EXPECT_EQ(browser->tabs()->count(), 4);  // overview, memory, time, by source line
+    EXPECT_EQ(browser->tabs()->count(), 5);  // overview, memory, time, modules, by source line
     EXPECT_EQ(window.windowTitle(), QStringLiteral("run — TrainScope"))
         << "the title names the run";
 }

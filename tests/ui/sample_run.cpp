@@ -12,6 +12,7 @@
 #include "report/sql_table_model.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
+#include "trainscope/run.h"
 #include "views/report_browser.h"
 
 namespace trainscope::test {
@@ -102,6 +103,18 @@ void waitForReads() {
 void waitForRows(ui::SqlTableModel* model) {
     EXPECT_TRUE(QTest::qWaitFor([model] { return !model->busy(); }, 60000))
         << "the table's rows did not come within a minute";
+}
+
+QStringList profileBuiltin(const QString& name, const QString& dir) {
+    RunPlan plan;
+    plan.config.model = "builtin:" + name.toStdString();
+    plan.config.warmup = 1;
+    plan.config.iterations = 1;
+    plan.output = (dir + QLatin1Char('/') + name).toStdString();
+    QStringList paths;
+    for (const std::string& path : runAndWrite(plan).paths)
+        paths << QString::fromStdString(path);
+    return paths;
 }
 
 void clickRow(QTableView* view, int row) {

@@ -38,6 +38,10 @@ class OpenedRunTest : public SampleRunTest {
 inline constexpr int kModelLinearLine = 12;  // model.py: the call of the linear layer
 inline constexpr int kLayersLinearLine = 7;  // layers.py: the aten::linear call
 
+// Profiles built-in model `name` (one warm-up, one measured iteration) into PREFIX.*.sqlite in
+// `dir`; returns the files written (memory, time, timeline).
+QStringList profileBuiltin(const QString& name, const QString& dir);
+
 // Opens reports as a user does, then waits until the window shows them (true) or has said why
 // it cannot (false).
 bool openAndWait(ui::MainWindow& window, const QStringList& paths);

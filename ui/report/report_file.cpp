@@ -99,6 +99,11 @@ const ValueRule kEntryModuleRules[] = {
     {report_format::kEntryModulesTable, TS_INDEX("entry_id") " AND " TS_TEXT("module_path"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a module path that is not text")},
 };
+const ValueRule kActivationOperationRules[] = {
+    {report_format::kActivationOperationsTable,
+     TS_SIZE("entry_id") " AND " TS_SIZE("operation_number"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "an operation number that is not a count")},
+};
 const ValueRule kMetadataRules[] = {
     {report_format::kMetadataTable, TS_TEXT("key") " AND " TS_TEXT("value"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
@@ -288,6 +293,12 @@ QString checkReport(QSqlDatabase& db, const QString& path, const TableContract (
         const TableContract peak[] = {
             {report_format::kPeakByModuleTable, "module_path, kind, size_bytes"}};
         problem = checkTables(db, path, peak, kPeakByModuleRules);
+    }
+    if (problem.isEmpty() &&
+        names.contains(QLatin1String(report_format::kActivationOperationsTable))) {
+        const TableContract numbers[] = {
+            {report_format::kActivationOperationsTable, "entry_id, operation_number"}};
+        problem = checkTables(db, path, numbers, kActivationOperationRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kEntryModulesTable))) {
         const TableContract modules[] = {{report_format::kEntryModulesTable, entry_module_columns}};

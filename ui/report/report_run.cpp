@@ -222,6 +222,14 @@ void ReportRun::readFrames(ReportKind kind, FramesQuery query, QObject* receiver
          });
 }
 
+void ReportRun::postToReports(
+    QObject* receiver,
+    std::function<std::function<void()>(const ReportFile* memory, const ReportFile* time)> work) {
+    post(receiver, nullptr, [work = std::move(work)](Files& files) {
+        return work(files.memory.get(), files.time.get());
+    });
+}
+
 void ReportRun::post(QObject* receiver, const std::atomic<bool>* abandoned,
                      std::function<std::function<void()>(Files&)> work) {
     ++in_flight_;

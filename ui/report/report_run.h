@@ -78,6 +78,18 @@ class ReportRun : public QObject {
     void readFrames(ReportKind kind, FramesQuery query, QObject* receiver,
                     std::function<void(const QVector<FrameRow>&, const QString&)> done);
 
+    // Runs `query` on the worker thread with the run's memory and run time reports (either may
+    // be null: not in the run); `done` gets its result on this thread, unless `receiver` is gone.
+    template <typename Result>
+    void readReports(std::function<Result(const ReportFile* memory, const ReportFile* time)> query,
+                     QObject* receiver, std::function<void(const Result&)> done) {
+        postToReports(receiver, [query = std::move(query), done = std::move(done)](
+                                    const ReportFile* memory, const ReportFile* time) {
+            Result result = query(memory, time);
+            return std::function<void()>([done, result = std::move(result)] { done(result); });
+        });
+    }
+
   signals:
     void opened();
     void chartsRead();
@@ -91,6 +103,10 @@ class ReportRun : public QObject {
     // stopped, once the run closes or `abandoned` (may be null) is set.
     void post(QObject* receiver, const std::atomic<bool>* abandoned,
               std::function<std::function<void()>(Files&)> work);
+    void postToReports(
+        QObject* receiver,
+        std::function<std::function<void()>(const ReportFile* memory, const ReportFile* time)>
+            work);
 
     QThread thread_;
     QObject* worker_;  // lives in thread_: the target of posted work

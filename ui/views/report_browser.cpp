@@ -14,6 +14,7 @@
 #include "trainscope/builtin_models.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
+#include "views/modules_page.h"
 #include "views/overview_page.h"
 #include "views/run_filter.h"
 #include "views/source_lines_page.h"
@@ -62,6 +63,10 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
         tabs_->addTab(time_page_, tr("Time"));
     }
     if (contents.memory_summary || contents.time_summary) {
+        modules_tab_ = new QWidget;
+        new QVBoxLayout(modules_tab_);
+        modules_tab_->layout()->setContentsMargins(0, 0, 0, 0);
+        tabs_->addTab(modules_tab_, tr("Modules"));
         source_lines_tab_ = new QWidget;
         new QVBoxLayout(source_lines_tab_);
         source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
@@ -200,6 +205,28 @@ SourceLinesPage* ReportBrowser::sourceLinesPage() {
     return source_lines_page_;
 }
 
+ModulesPage* ReportBrowser::modulesPage() {
+    if (!modules_page_ && modules_tab_) {
+        modules_page_ = new ModulesPage(*run_, filter_);
+        connect(modules_page_, &ModulesPage::operationChosen, this, [this](qint64 number) {
+            if (!run_->contents().time) {  // a memory report alone: no run time entry to show
+                ++frames_asked_;
+                source_panel_->clear();
+                return;
+            }
+            showFrames(ReportKind::Time, [number](const ReportFile& report, QString* error) {
+                return stackFrames(report, EntryTable::Operation, number, error);
+            });
+        });
+        connect(modules_page_, &ModulesPage::nothingChosen, this, [this] {
+            ++frames_asked_;
+            source_panel_->clear();
+        });
+        modules_tab_->layout()->addWidget(modules_page_);
+    }
+    return modules_page_;
+}
+
 void ReportBrowser::selectOperation(qint64 entry_id) {
     if (time_page_ && !time_page_->grouped())
         time_page_->operationsView()->selectEntry(entry_id);
@@ -234,6 +261,10 @@ void ReportBrowser::showFramesOf(EntryTableView* view, int row) {
             return stackFrames(report, table, id, error);
         };
     }
+    showFrames(kind, std::move(query));
+}
+
+void ReportBrowser::showFrames(ReportKind kind, ReportRun::FramesQuery query) {
     const quint64 asked = ++frames_asked_;
     run_->readFrames(
         kind, std::move(query), this,
@@ -249,6 +280,10 @@ void ReportBrowser::showFramesOf(EntryTableView* view, int row) {
 
 void ReportBrowser::followTab(int index) {
     QWidget* page = tabs_->widget(index);
+    if (page == modules_tab_) {
+        modulesPage()->announceSelection();
+        return;
+    }
     if (page == source_lines_tab_) {
         if (const auto line = sourceLinesPage()->selectedLine()) {
             ++frames_asked_;

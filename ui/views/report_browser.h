@@ -18,6 +18,7 @@ namespace trainscope::ui {
 
 class EntryTableView;
 class MemoryPage;
+class ModulesPage;
 class RunFilter;
 class SourceLinesPage;
 class SourcePanel;
@@ -53,6 +54,7 @@ class ReportBrowser : public QWidget {
     MemoryPage* memoryPage() const { return memory_page_; }
     TimePage* timePage() const { return time_page_; }
     SourceLinesPage* sourceLinesPage();  // built on first use: grouping a large report costs
+    ModulesPage* modulesPage();          // likewise
     SourcePanel* sourcePanel() const { return source_panel_; }
     QListWidget* framesList() const;
     const std::optional<MemorySummary>& memorySummary() const {
@@ -74,6 +76,7 @@ class ReportBrowser : public QWidget {
     void applySourceFolders();
     void followSelection(QWidget* page, EntryTableView* view, ReportKind kind, EntryTable table);
     void showFramesOf(EntryTableView* view, int row);
+    void showFrames(ReportKind kind, ReportRun::FramesQuery query);
     // The frames panel follows the tab brought to the front: its selection's frames, or none.
     void followTab(int index);
 
@@ -87,6 +90,8 @@ class ReportBrowser : public QWidget {
     MemoryPage* memory_page_ = nullptr;
     TimePage* time_page_ = nullptr;
     QWidget* source_lines_tab_ = nullptr;
+    QWidget* modules_tab_ = nullptr;
+    ModulesPage* modules_page_ = nullptr;
     SourceLinesPage* source_lines_page_ = nullptr;
     SourcePanel* source_panel_ = nullptr;
     QString overview_text_;

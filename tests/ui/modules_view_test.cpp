@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Modules tab on a real built-in transformer run: the tree's totals are the report's, a
+// module's operations add up to its own figures, and the tree and the icicle chart select
+// together, with the frames following.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QListWidget>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "main_window.h"
+#include "ui/sample_run.h"
+#include "views/icicle_chart.h"
+#include "views/modules_model.h"
+#include "views/modules_page.h"
+#include "views/report_browser.h"
+#include "views/run_filter.h"
+
+namespace trainscope::test {
+namespace {
+
+using ui::ModulesModel;
+using ui::ModuleTree;
+
+class ModulesViewTest : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new QTemporaryDir;
+        paths_ = profileBuiltin(QStringLiteral("transformer"), dir_->path());
+    }
+    static void TearDownTestSuite() { delete dir_; }
+
+    void SetUp() override {
+        ASSERT_EQ(paths_.size(), 3);
+        window_.show();
+        ASSERT_TRUE(openAndWait(window_, {paths_[0]}));
+        browser_ = window_.browser();
+        page_ = browser_->modulesPage();
+        ASSERT_NE(page_, nullptr);
+        browser_->tabs()->setCurrentWidget(page_->parentWidget());
+        ASSERT_TRUE(QTest::qWaitFor([&] { return page_->isRead(); }, 10000));
+        model_ = page_->model();
+    }
+
+    const ModuleTree& tree() const { return model_->tree(); }
+
+    static inline QTemporaryDir* dir_ = nullptr;
+    static inline QStringList paths_;
+    ui::MainWindow window_;
+    ui::ReportBrowser* browser_ = nullptr;
+    ui::ModulesPage* page_ = nullptr;
+    ModulesModel* model_ = nullptr;
+};
+
+TEST_F(ModulesViewTest, TheTreesTotalsAreTheReportsTotals) {
+    const ui::ModuleFigures& all = tree().node(ModuleTree::kRoot).inclusive;
+    const auto& time = *browser_->timeSummary();
+    const auto& memory = *browser_->memorySummary();
+    EXPECT_NEAR(all.forward_ms, time.forward_ms, 1e-9 * time.forward_ms);
+    EXPECT_NEAR(all.backward_ms, time.backward_ms, 1e-9 * time.backward_ms);
+    EXPECT_EQ(all.operations, time.operations);
+    EXPECT_EQ(all.activation_bytes, memory.activations);
+    EXPECT_EQ(all.weight_bytes, memory.weights);
+    EXPECT_EQ(all.gradient_bytes, memory.gradients);
+    EXPECT_EQ(all.first_operation, 1);
+    EXPECT_EQ(all.last_operation, time.operations);
+    // Each module's figures are its own plus its submodules'.
+    for (int module = 0; module < tree().size(); ++module) {
+        ui::ModuleFigures sum = tree().node(module).self;
+        for (int child : tree().node(module).children)
+            sum.add(tree().node(child).inclusive);
+        EXPECT_EQ(sum.activation_bytes, tree().node(module).inclusive.activation_bytes);
+        EXPECT_EQ(sum.operations, tree().node(module).inclusive.operations);
+    }
+    // The transformer's modules, nested as their paths say.
+    const int mlp = tree().find(QStringLiteral("blocks_0.mlp"));
+    ASSERT_GE(mlp, 0);
+    EXPECT_EQ(tree().node(tree().node(mlp).parent).path, QStringLiteral("blocks_0"));
+    EXPECT_GE(tree().find(QStringLiteral("blocks_0.mlp.lin_0")), 0);
+    EXPECT_GE(tree().find(QStringLiteral("lm_head")), 0);
+}
+
+TEST_F(ModulesViewTest, ExpandingAModuleListsItsOperationsWhichAddUpToItsOwnFigures) {
+    const int mlp = tree().find(QStringLiteral("blocks_0.mlp"));
+    ASSERT_GE(mlp, 0);
+    page_->selectModule(mlp);  // its parent expands, which reads the parent's operations
+    const QModelIndex index = model_->indexOfModule(mlp);
+    page_->treeView()->expand(
+        qobject_cast<QSortFilterProxyModel*>(page_->treeView()->model())->mapFromSource(index));
+    // Its own operations come after its two submodules.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return model_->rowCount(index) > tree().node(mlp).children.size(); }, 10000));
+    const ui::ModuleFigures& own = tree().node(mlp).self;
+    double forward = 0;
+    qint64 activations = 0, operations = 0;
+    for (int row = 0; row < model_->rowCount(index); ++row) {
+        const QModelIndex child = model_->index(row, 0, index);
+        if (child.data(ModulesModel::ModuleRole).toInt() >= 0)
+            continue;  // a submodule
+        ++operations;
+        const qint64 number = child.data(ModulesModel::NumberRole).toLongLong();
+        EXPECT_GE(number, tree().node(mlp).inclusive.first_operation);
+        EXPECT_LE(number, tree().node(mlp).inclusive.last_operation);
+        forward += model_->index(row, ModulesModel::Forward, index)
+                       .data(ModulesModel::SortRole)
+                       .toDouble();
+        activations += model_->index(row, ModulesModel::Activations, index)
+                           .data(ModulesModel::SortRole)
+                           .toLongLong();
+    }
+    EXPECT_EQ(operations, own.operations);
+    EXPECT_GT(operations, 0);  // the gelu between the two linear layers
+    EXPECT_NEAR(forward, own.forward_ms, 1e-9);
+    EXPECT_EQ(activations, own.activation_bytes);
+}
+
+TEST_F(ModulesViewTest, ClickingTheChartSelectsTheModuleAndShowsWhereItIsCalled) {
+    const int attn = tree().find(QStringLiteral("blocks_1.attn"));
+    ASSERT_GE(attn, 0);
+    ui::IcicleChart* chart = page_->chart();
+    const QRectF rect = chart->rectOf(attn);
+    ASSERT_FALSE(rect.isEmpty());
+    QTest::mouseClick(chart, Qt::LeftButton, {}, rect.center().toPoint());
+    waitForReads();
+    const QModelIndex current = page_->treeView()->currentIndex();
+    ASSERT_TRUE(current.isValid());
+    EXPECT_EQ(current.data(ModulesModel::ModuleRole).toInt(), attn);
+    EXPECT_EQ(chart->selected(), attn);
+    EXPECT_FALSE(items(browser_->framesList()).isEmpty());
+    EXPECT_TRUE(chart->toolTipOf(attn).startsWith(QStringLiteral("blocks_1.attn\n")));
+    // A double click zooms into it: it fills the width.
+    QTest::mouseDClick(chart, Qt::LeftButton, {}, rect.center().toPoint());
+    EXPECT_EQ(chart->zoomed(), attn);
+    EXPECT_NEAR(chart->rectOf(attn).width(), chart->width(), 1.0);
+}
+
+TEST_F(ModulesViewTest, SelfFiguresLeaveOutTheSubmodules) {
+    const QModelIndex root = model_->index(0, ModulesModel::Forward);
+    const double inclusive = root.data(ModulesModel::SortRole).toDouble();
+    page_->figuresChoice()->setCurrentIndex(1);
+    EXPECT_FALSE(model_->inclusive());
+    const double self = root.data(ModulesModel::SortRole).toDouble();
+    EXPECT_LT(self, inclusive);
+    EXPECT_DOUBLE_EQ(self, tree().node(ModuleTree::kRoot).self.forward_ms);
+}
+
+TEST_F(ModulesViewTest, FilteringToAModuleKeepsTheOperationsItRan) {
+    const int block = tree().find(QStringLiteral("blocks_2"));
+    ASSERT_GE(block, 0);
+    page_->selectModule(block);
+    const QModelIndex index = page_->treeView()->currentIndex();
+    const QPoint at = page_->treeView()->visualRect(index).center();
+    QMetaObject::invokeMethod(page_->treeView(), "customContextMenuRequested", Q_ARG(QPoint, at));
+    auto* menu = page_->findChild<QMenu*>();
+    ASSERT_NE(menu, nullptr);
+    menu->actions().first()->trigger();
+    const auto& entries = browser_->filter()->current().entries;
+    ASSERT_TRUE(entries.has_value());
+    EXPECT_EQ(entries->first, tree().node(block).inclusive.first_operation);
+    EXPECT_EQ(entries->last, tree().node(block).inclusive.last_operation);
+}
+
+}  // namespace
+}  // namespace trainscope::test

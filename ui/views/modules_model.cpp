@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/modules_model.h"
+
+#include "report/report_run.h"
+#include "report/sql_table_model.h"
+
+namespace trainscope::ui {
+
+ModulesModel::ModulesModel(ReportRun& run, ModuleTree tree, QObject* parent)
+    : QAbstractItemModel(parent), run_(run), tree_(std::move(tree)) {
+    total_ = tree_.node(ModuleTree::kRoot).inclusive;
+    fetched_.fill(Fetch::NotAsked, tree_.size());
+    notes_.resize(tree_.size());
+    module_children_.resize(tree_.size());
+    row_of_module_.resize(tree_.size());
+    // Rows for every module, parents first (the tree's order).
+    for (int module = 0; module < tree_.size(); ++module) {
+        const ModuleNode& node = tree_.node(module);
+        Row row;
+        row.module = module;
+        row.parent = node.parent < 0 ? -1 : row_of_module_[node.parent];
+        rows_.push_back(row);
+        row_of_module_[module] = int(rows_.size()) - 1;
+    }
+    for (int module = 0; module < tree_.size(); ++module) {
+        for (int child : tree_.node(module).children)
+            rows_[row_of_module_[module]].children.push_back(row_of_module_[child]);
+        module_children_[module] = int(tree_.node(module).children.size());
+    }
+    units_.resize(Count);
+    units_[Forward] = timeUnit(total_.forward_ms);
+    units_[Backward] = timeUnit(total_.backward_ms);
+    units_[Total] = timeUnit(total_.totalMs());
+    units_[Activations] = byteUnit(double(total_.activation_bytes));
+    units_[Weights] = byteUnit(double(total_.weight_bytes));
+    units_[Gradients] = byteUnit(double(total_.gradient_bytes));
+}
+
+void ModulesModel::setInclusive(bool inclusive) {
+    if (inclusive == inclusive_)
+        return;
+    inclusive_ = inclusive;
+    // Every module's figures change (operations have only their own).
+    emit dataChanged(index(0, 0), index(0, Count - 1));
+    for (int module = 0; module < tree_.size(); ++module) {
+        const int children = module_children_[module];
+        if (children == 0)
+            continue;
+        const QModelIndex parent = indexOfModule(module);
+        emit dataChanged(index(0, 0, parent), index(children - 1, Count - 1, parent));
+    }
+}
+
+QModelIndex ModulesModel::indexOfModule(int module) const {
+    if (module < 0 || module >= tree_.size())
+        return {};
+    const int row = row_of_module_[module];
+    const int parent = rows_[row].parent;
+    if (parent < 0)
+        return createIndex(0, 0, quintptr(row));
+    return createIndex(int(rows_[parent].children.indexOf(row)), 0, quintptr(row));
+}
+
+QModelIndex ModulesModel::index(int row, int column, const QModelIndex& parent) const {
+    if (column < 0 || column >= Count || row < 0)
+        return {};
+    if (!parent.isValid())
+        return row == 0 ? createIndex(0, column, quintptr(0)) : QModelIndex();
+    const Row& up = rows_[int(parent.internalId())];
+    if (row >= up.children.size())
+        return {};
+    return createIndex(row, column, quintptr(up.children[row]));
+}
+
+QModelIndex ModulesModel::parent(const QModelIndex& child) const {
+    if (!child.isValid())
+        return {};
+    const int parent = rows_[int(child.internalId())].parent;
+    if (parent < 0)
+        return {};
+    const int grand = rows_[parent].parent;
+    const int row = grand < 0 ? 0 : int(rows_[grand].children.indexOf(parent));
+    return createIndex(row, 0, quintptr(parent));
+}
+
+int ModulesModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid())
+        return rows_.isEmpty() ? 0 : 1;
+    if (parent.column() != 0)
+        return 0;
+    return int(rows_[int(parent.internalId())].children.size());
+}
+
+int ModulesModel::columnCount(const QModelIndex&) const {
+    return Count;
+}
+
+bool ModulesModel::hasChildren(const QModelIndex& parent) const {
+    if (!parent.isValid())
+        return !rows_.isEmpty();
+    const Row& row = rows_[int(parent.internalId())];
+    if (row.module < 0)
+        return false;
+    // Its operations, once expanded, even before they are read.
+    const ModuleFigures& own = tree_.node(row.module).self;
+    return !row.children.isEmpty() || (fetched_[row.module] != Fetch::Done &&
+                                       (own.operations > 0 || own.activation_bytes > 0));
+}
+
+bool ModulesModel::canFetchMore(const QModelIndex& parent) const {
+    if (!parent.isValid())
+        return false;
+    const Row& row = rows_[int(parent.internalId())];
+    return row.module >= 0 && fetched_[row.module] == Fetch::NotAsked && hasChildren(parent);
+}
+
+void ModulesModel::fetchMore(const QModelIndex& parent) {
+    if (canFetchMore(parent))
+        readOperations(rows_[int(parent.internalId())].module);
+}
+
+void ModulesModel::readOperations(int module) {
+    fetched_[module] = Fetch::Asked;
+    const QString path = tree_.node(module).path;
+    run_.readReports<ModuleOperations>(
+        [path](const ReportFile* memory, const ReportFile* time) {
+            return readModuleOperations(memory, time, path, kMaxOperations);
+        },
+        this,
+        [this, module](const ModuleOperations& read) {
+            fetched_[module] = Fetch::Done;
+            notes_[module] = read.error;
+            const int parent_row = row_of_module_[module];
+            const QModelIndex parent = indexOfModule(module);
+            const qint64 all =
+                qMax(tree_.node(module).self.operations, qint64(read.operations.size()));
+            if (read.error.isEmpty() && all > read.operations.size())
+                notes_[module] = tr("%1 of its %2 operations are listed")
+                                     .arg(formatNumber(double(read.operations.size()), 0),
+                                          formatNumber(double(all), 0));
+            if (!read.operations.isEmpty()) {
+                const int first = int(rows_[parent_row].children.size());
+                beginInsertRows(parent, first, first + int(read.operations.size()) - 1);
+                for (const ModuleOperation& operation : read.operations) {
+                    operations_.push_back(operation);
+                    Row row;
+                    row.operation = int(operations_.size()) - 1;
+                    row.parent = parent_row;
+                    rows_.push_back(row);
+                    rows_[parent_row].children.push_back(int(rows_.size()) - 1);
+                }
+                endInsertRows();
+            }
+            emit dataChanged(parent, parent.siblingAtColumn(Count - 1));
+            emit operationsRead(parent);
+        });
+}
+
+double ModulesModel::figure(const ModuleFigures& f, int column) const {
+    switch (column) {
+        case Forward:
+            return f.forward_ms;
+        case Backward:
+            return f.backward_ms;
+        case Total:
+            return f.totalMs();
+        case Activations:
+            return double(f.activation_bytes);
+        case Weights:
+            return double(f.weight_bytes);
+        case Gradients:
+            return double(f.gradient_bytes);
+        default:
+            return 0;
+    }
+}
+
+QString ModulesModel::cellText(const ModuleFigures& f, int column) const {
+    const double value = figure(f, column);
+    const double total = figure(total_, column);
+    const QString share = total > 0 ? formatNumber(100.0 * value / total, 1) : QStringLiteral("–");
+    return tr("%1  (%2 %)").arg(inUnit(value, units_[column]), share);
+}
+
+QVariant ModulesModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid())
+        return {};
+    const Row& row = rows_[int(index.internalId())];
+    const int column = index.column();
+    ModuleFigures figures;
+    if (row.module >= 0) {
+        const ModuleNode& node = tree_.node(row.module);
+        figures = inclusive_ ? node.inclusive : node.self;
+    } else {
+        const ModuleOperation& op = operations_[row.operation];
+        figures.forward_ms = op.forward_ms;
+        figures.backward_ms = op.backward_ms;
+        figures.activation_bytes = op.activation_bytes;
+    }
+    if (role == ModuleRole)
+        return row.module;
+    if (role == NumberRole)
+        return row.module >= 0 ? qint64(0) : operations_[row.operation].number;
+    if (role == Qt::TextAlignmentRole && column >= Number)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        if (row.module >= 0) {
+            const ModuleNode& node = tree_.node(row.module);
+            QString tip = node.path.isEmpty()
+                              ? tr("The model itself, and code outside its submodules")
+                              : node.path;
+            if (!notes_[row.module].isEmpty())
+                tip += QLatin1Char('\n') + notes_[row.module];
+            return tip;
+        }
+        return operations_[row.operation].name;
+    }
+    if (role != Qt::DisplayRole && role != SortRole)
+        return {};
+    const bool sort = role == SortRole;
+    switch (column) {
+        case Name:
+            if (row.module >= 0) {
+                const QString& name = tree_.node(row.module).name;
+                return row.module == ModuleTree::kRoot ? tr("(model)") : name;
+            }
+            return operations_[row.operation].name;
+        case Number: {
+            if (row.module < 0) {
+                const qint64 number = operations_[row.operation].number;
+                if (sort)
+                    return number;
+                return number > 0 ? QStringLiteral("#%1").arg(number) : QStringLiteral("–");
+            }
+            // A module runs its operations in one stretch: their numbers' range.
+            const ModuleFigures& all = tree_.node(row.module).inclusive;
+            if (sort)
+                return all.first_operation;
+            if (all.first_operation == 0)
+                return QString();
+            return all.first_operation == all.last_operation
+                       ? QStringLiteral("#%1").arg(all.first_operation)
+                       : QStringLiteral("#%1–%2").arg(all.first_operation).arg(all.last_operation);
+        }
+        default:
+            if (sort)
+                return figure(figures, column);
+            if (row.module < 0 && (column == Weights || column == Gradients))
+                return QString();
+            return cellText(figures, column);
+    }
+}
+
+QVariant ModulesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::InitialSortOrderRole)
+        return section <= Number ? Qt::AscendingOrder : Qt::DescendingOrder;
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+        case Name:
+            return tr("Module");
+        case Number:
+            return tr("#");
+        case Forward:
+            return tr("Forward (%1)").arg(units_[section].name);
+        case Backward:
+            return tr("Backward (%1)").arg(units_[section].name);
+        case Total:
+            return tr("Total (%1)").arg(units_[section].name);
+        case Activations:
+            return tr("Activations (%1)").arg(units_[section].name);
+        case Weights:
+            return tr("Weights (%1)").arg(units_[section].name);
+        case Gradients:
+            return tr("Gradients (%1)").arg(units_[section].name);
+        default:
+            return {};
+    }
+}
+
+}  // namespace trainscope::ui

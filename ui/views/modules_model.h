@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Modules tab's tree: modules nested as their paths say, each with its forward and backward
+// time, activation, weight and gradient bytes, inclusive of its submodules or its own (self),
+// each with its share of the run. Expanding a module reads its operations from the run.
+#pragma once
+
+#include <QAbstractItemModel>
+#include <memory>
+
+#include "report/module_tree.h"
+#include "views/units.h"
+
+namespace trainscope::ui {
+
+class ReportRun;
+
+class ModulesModel : public QAbstractItemModel {
+    Q_OBJECT
+  public:
+    enum Column { Name, Number, Forward, Backward, Total, Activations, Weights, Gradients, Count };
+    static constexpr int SortRole = Qt::UserRole + 1;  // the raw figure behind a cell
+    // An operation row's # (0 for a module's row): its run time entry id.
+    static constexpr int NumberRole = Qt::UserRole + 2;
+    // A module row's index in tree() (-1 for an operation's row).
+    static constexpr int ModuleRole = Qt::UserRole + 3;
+    // Operations read when a module is expanded (the rest are counted in a last row).
+    static constexpr int kMaxOperations = 2000;
+
+    ModulesModel(ReportRun& run, ModuleTree tree, QObject* parent = nullptr);
+
+    const ModuleTree& tree() const { return tree_; }
+    // Inclusive (with submodules) or self figures.
+    void setInclusive(bool inclusive);
+    bool inclusive() const { return inclusive_; }
+    QModelIndex indexOfModule(int module) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    bool hasChildren(const QModelIndex& parent = {}) const override;
+    bool canFetchMore(const QModelIndex& parent) const override;
+    void fetchMore(const QModelIndex& parent) override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  signals:
+    // The operations of a module were read (or why they could not be).
+    void operationsRead(const QModelIndex& module);
+
+  private:
+    // A row: a module (its tree node) or one of a module's operations.
+    struct Row {
+        int module = -1;     // the tree node, for a module's row
+        int operation = -1;  // index in operations_, for an operation's row
+        int parent = -1;     // the parent row
+        QVector<int> children;
+    };
+    enum class Fetch { NotAsked, Asked, Done };
+    double figure(const ModuleFigures& figures, int column) const;
+    QString cellText(const ModuleFigures& figures, int column) const;
+    void readOperations(int module);
+
+    ReportRun& run_;
+    ModuleTree tree_;
+    bool inclusive_ = true;
+    QVector<Row> rows_;             // rows_[0]: the model itself
+    QVector<int> row_of_module_;    // tree node -> row
+    QVector<Fetch> fetched_;        // per tree node
+    QVector<int> module_children_;  // per tree node: how many of its rows are submodules
+    QVector<ModuleOperation> operations_;
+    QVector<QString> notes_;  // per tree node: why operations are missing, if they are
+    ModuleFigures total_;     // the root's inclusive figures: the shares' denominators
+    QVector<Unit> units_;     // per column, for its largest figure (the total)
+};
+
+}  // namespace trainscope::ui

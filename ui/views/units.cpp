@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/units.h"
+
+#include <QObject>
+#include <cmath>
+
+#include "report/sql_table_model.h"
+
+namespace trainscope::ui {
+
+Unit timeUnit(double largest_ms) {
+    if (largest_ms >= 10000)
+        return {QObject::tr("s"), 1000, 3};
+    if (largest_ms > 0 && largest_ms < 1)
+        return {QObject::tr("µs"), 0.001, 1};
+    return {QObject::tr("ms"), 1, 3};
+}
+
+Unit byteUnit(double largest_bytes) {
+    const double kib = 1024;
+    if (largest_bytes >= kib * kib * kib)
+        return {QObject::tr("GiB"), kib * kib * kib, 2};
+    if (largest_bytes >= kib * kib)
+        return {QObject::tr("MiB"), kib * kib, 1};
+    if (largest_bytes >= kib)
+        return {QObject::tr("KiB"), kib, 1};
+    return {QObject::tr("B"), 1, 0};
+}
+
+QString inUnit(double base, const Unit& unit) {
+    return formatNumber(std::isfinite(base) ? unit.of(base) : 0.0, unit.decimals);
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// One unit per column: a column of times or sizes picks the unit that suits its largest
+// figure (µs, ms or s; B, KiB, MiB or GiB), so that its figures compare at a glance.
+#pragma once
+
+#include <QString>
+
+namespace trainscope::ui {
+
+struct Unit {
+    QString name;      // "ms", "MiB"
+    double per = 1;    // base units (ms, bytes) per one of this unit
+    int decimals = 0;  // digits after the decimal mark
+    double of(double base) const { return base / per; }
+};
+
+Unit timeUnit(double largest_ms);
+Unit byteUnit(double largest_bytes);
+// `base` in `unit`, as the interface language writes numbers (no unit name).
+QString inUnit(double base, const Unit& unit);
+
+}  // namespace trainscope::ui
