@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <QTabWidget>
+#include <QTreeView>
 
 #include "i18n/language.h"
 #include "main_window.h"
@@ -48,8 +49,11 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
     } else if (name == QLatin1String("modules") && browser->modulesPage()) {
         auto* modules = browser->modulesPage();
         page = modules->parentWidget();
-        if (row >= 0) {  // the module `row` of the tree (its nodes, in path order)
-            auto select = [modules, row] { modules->selectModule(row); };
+        if (row >= 0) {  // the module `row` of the tree (its nodes, in path order), expanded
+            auto select = [modules, row] {
+                modules->selectModule(row);
+                modules->treeView()->expand(modules->treeView()->currentIndex());
+            };
             if (modules->isRead())
                 select();
             else
