@@ -43,6 +43,25 @@ class SourceNavigationTest : public test::OpenedRunTest {
     SourceViewer* viewer() const { return panel()->viewer(); }
 };
 
+// The viewer's margin shows what each line costs: every entry whose stack passes through the
+// line, once, with its time (run time report) and bytes (memory report).
+TEST_F(SourceNavigationTest, TheMarginShowsEachLinesTimeAndMemory) {
+    clickRow(browser_->operationsView(), 0);  // lin_0's aten::linear
+    ASSERT_EQ(viewer()->currentFile(), path("layers.py"));
+    test::waitForReads();
+    // layers.py:7 runs both linear layers: 1.5 + 2.5 and 0.5 + 0.5 ms; of the activations,
+    // the first layer's 1,000 bytes (the second's report entry has none).
+    EXPECT_EQ(viewer()->costText(test::kLayersLinearLine), QStringLiteral("5.000 ms  1,000 B"));
+    EXPECT_EQ(viewer()->costText(1), QString());  // no entry passes line 1
+    clickItem(browser_->framesList(), 1);
+    test::waitForReads();
+    ASSERT_EQ(viewer()->currentFile(), path("model.py"));
+    // model.py:12 calls the first layer only (4 ms); its weight (4,096 bytes) and activation
+    // (1,000) were made there: 5,096 bytes, in KiB as the column's largest figure is.
+    EXPECT_EQ(viewer()->costText(test::kModelLinearLine), QStringLiteral("4.000 ms  5.0 KiB"));
+    EXPECT_EQ(viewer()->costText(13), QStringLiteral("1.250 ms  2.9 KiB"));  // aten::gelu
+}
+
 TEST_F(SourceNavigationTest, ClickingAFrameShowsItsFileWithTheLineHighlighted) {
     EXPECT_EQ(browser_->projectRoot(), dir_);  // no recorded root: the report's folder
     clickRow(browser_->operationsView(), 0);

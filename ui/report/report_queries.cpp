@@ -439,6 +439,46 @@ QVector<FrameRow> callSites(const ReportFile& report, const QString& operation, 
     return sites;
 }
 
+void addLineCosts(const ReportFile& report, const QString& file, LineCosts* costs) {
+    restartQueryClock();
+    QSqlQuery query(report.database());
+    query.setForwardOnly(true);
+    const bool time = report.kind() == ReportKind::Time;
+    // DISTINCT: an entry whose stack passes a line twice (recursion) counts there once.
+    if (time) {
+        query.prepare(QStringLiteral("SELECT f.line_number, SUM(%1) FROM (SELECT DISTINCT "
+                                     "entry_id, line_number FROM %2 WHERE file_path = ?) f "
+                                     "JOIN %3 e ON e.id = f.entry_id GROUP BY 1")
+                          .arg(QStringLiteral("e.forward_ms + IFNULL(e.backward_ms, 0)"),
+                               kStackFrames, kOperations));
+    } else {
+        query.prepare(
+            QStringLiteral(
+                "SELECT f.line_number, SUM(x.size_bytes) FROM (SELECT DISTINCT correlation_id, "
+                "line_number FROM %1 WHERE file_path = ?) f JOIN %2 c ON c.correlation_id = "
+                "f.correlation_id JOIN (SELECT %3 AS entry_type, id, size_bytes FROM %4 UNION "
+                "ALL SELECT %5, id, size_bytes FROM %6) x ON x.entry_type = c.entry_type AND "
+                "x.id = c.entry_id GROUP BY 1")
+                .arg(kStackFrames, kStackCorrelation)
+                .arg(report_format::kEntryTypeWeight)
+                .arg(kWeights)
+                .arg(report_format::kEntryTypeActivation)
+                .arg(kActivations));
+    }
+    query.addBindValue(file);
+    if (query.exec()) {
+        while (query.next()) {
+            const int line = query.value(0).toInt();
+            if (time)
+                costs->time_ms[line] += query.value(1).toDouble();
+            else
+                costs->bytes[line] += query.value(1).toLongLong();
+        }
+    }
+    if (query.lastError().isValid() && costs->error.isEmpty())
+        costs->error = query.lastError().databaseText();
+}
+
 QStringList libraryRoots(const ReportFile& report, QString* error) {
     QStringList roots;
     if (!report.hasTable(report_format::kLibraryFramesTable))

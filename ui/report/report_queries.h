@@ -3,6 +3,7 @@
 // on the thread that owns the report's connection) and the tables' specifications.
 #pragma once
 
+#include <QHash>
 #include <QSqlDatabase>
 #include <QString>
 #include <QVector>
@@ -72,6 +73,15 @@ struct TopEntry {
     qint64 number = 0;  // the operation's number in the iteration (#); 0: none or not known
 };
 
+// What the lines of one source file cost, for the source viewer's gutter: every entry whose
+// stack passes through a line counts there once (inclusive, as the line's share of the run).
+struct LineCosts {
+    QHash<int, double> time_ms;  // the entries' forward + backward time (run time report)
+    QHash<int, qint64> bytes;    // their weights' and activations' bytes (memory report)
+    QString error;
+    bool isEmpty() const { return time_ms.isEmpty() && bytes.isEmpty(); }
+};
+
 // The queries below run on the thread that opened the report (the run's worker thread).
 std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* error);
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error);
@@ -104,6 +114,9 @@ QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64
 QVector<FrameRow> callSites(const ReportFile& report, const QString& operation,
                             QString* error = nullptr);
 // The library roots that a TrainScope report recorded (none for other reports).
+// Adds the lines of project file `file` (a stack_frames path) to `costs`: times from a run time
+// report, bytes from a memory report.
+void addLineCosts(const ReportFile& report, const QString& file, LineCosts* costs);
 QStringList libraryRoots(const ReportFile& report, QString* error = nullptr);
 
 // The tables the views show, as SQL for SqlTableModel; `tables`: the report's tables

@@ -55,8 +55,10 @@ bool SourceViewer::showFile(const QString& path, int line, QString* error) {
         clearFile();
         return false;
     }
-    if (path != file_)
+    if (path != file_) {
+        setLineCosts({}, {});
         setPlainText(QString::fromUtf8(file.readAll()));
+    }
     file_ = path;
     line_ = line;
     highlight();
@@ -64,6 +66,7 @@ bool SourceViewer::showFile(const QString& path, int line, QString* error) {
 }
 
 void SourceViewer::clearFile() {
+    setLineCosts({}, {});
     file_.clear();
     line_ = 0;
     setExtraSelections({});
@@ -92,9 +95,60 @@ void SourceViewer::highlight() {
     });
 }
 
+void SourceViewer::setLineCosts(const QHash<int, double>& time_ms,
+                                const QHash<int, qint64>& bytes) {
+    time_ms_ = time_ms;
+    bytes_ = bytes;
+    max_ms_ = 0;
+    qint64 max_bytes = 0;
+    for (double ms : time_ms_)
+        max_ms_ = qMax(max_ms_, ms);
+    for (qint64 size : bytes_)
+        max_bytes = qMax(max_bytes, size);
+    time_unit_ = timeUnit(max_ms_);
+    byte_unit_ = byteUnit(double(max_bytes));
+    time_width_ = bytes_width_ = 0;
+    for (auto it = time_ms_.cbegin(); it != time_ms_.cend(); ++it)
+        time_width_ = qMax(time_width_, fontMetrics().horizontalAdvance(timeText(it.key())) + 10);
+    for (auto it = bytes_.cbegin(); it != bytes_.cend(); ++it)
+        bytes_width_ =
+            qMax(bytes_width_, fontMetrics().horizontalAdvance(bytesText(it.key())) + 10);
+    updateMargin();
+    const QRect area = contentsRect();
+    line_numbers_->setGeometry(area.left(), area.top(), lineNumberAreaWidth(), area.height());
+    line_numbers_->update();
+}
+
+QString SourceViewer::timeText(int line) const {
+    const auto it = time_ms_.constFind(line);
+    return it == time_ms_.cend()
+               ? QString()
+               : QStringLiteral("%1 %2").arg(inUnit(*it, time_unit_), time_unit_.name);
+}
+
+QString SourceViewer::bytesText(int line) const {
+    const auto it = bytes_.constFind(line);
+    return it == bytes_.cend()
+               ? QString()
+               : QStringLiteral("%1 %2").arg(inUnit(double(*it), byte_unit_), byte_unit_.name);
+}
+
+QString SourceViewer::costText(int line) const {
+    QStringList parts;
+    if (!timeText(line).isEmpty())
+        parts << timeText(line);
+    if (!bytesText(line).isEmpty())
+        parts << bytesText(line);
+    return parts.join(QStringLiteral("  "));
+}
+
+int SourceViewer::costColumnsWidth() const {
+    return time_width_ + bytes_width_;
+}
+
 int SourceViewer::lineNumberAreaWidth() const {
     const int digits = QString::number(qMax(1, blockCount())).size();
-    return 12 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+    return costColumnsWidth() + 12 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
 }
 
 void SourceViewer::updateMargin() {
@@ -123,6 +177,20 @@ void SourceViewer::paintLineNumbers(QPaintEvent* event) {
                                            : palette().color(QPalette::PlaceholderText));
             painter.drawText(0, top, line_numbers_->width() - 6, fontMetrics().height(),
                              Qt::AlignRight, QString::number(number));
+            // The line's costs, left of its number; the time's cell tinted by its share.
+            painter.setPen(palette().color(QPalette::Text));
+            const QString time = timeText(number);
+            if (!time.isEmpty()) {
+                QColor tint = palette().color(QPalette::Highlight);
+                tint.setAlphaF(float(0.12 + 0.5 * time_ms_.value(number) / qMax(max_ms_, 1e-12)));
+                painter.fillRect(0, top, time_width_ - 4, bottom - top, tint);
+                painter.drawText(0, top, time_width_ - 8, fontMetrics().height(), Qt::AlignRight,
+                                 time);
+            }
+            const QString bytes = bytesText(number);
+            if (!bytes.isEmpty())
+                painter.drawText(time_width_, top, bytes_width_ - 8, fontMetrics().height(),
+                                 Qt::AlignRight, bytes);
         }
         block = block.next();
         top = bottom;

@@ -27,6 +27,19 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
     : QWidget(parent), run_(std::move(run)), filter_(new RunFilter(this)) {
     const RunContents& contents = run_->contents();
     source_panel_ = new SourcePanel;
+    source_panel_->setLineCostReader(
+        [this](const QString& file, QObject* receiver, std::function<void(const LineCosts&)> done) {
+            run_->readReports<LineCosts>(
+                [file](const ReportFile* memory, const ReportFile* time) {
+                    LineCosts costs;
+                    for (const ReportFile* report : {time, memory}) {
+                        if (report)
+                            addLineCosts(*report, file, &costs);
+                    }
+                    return costs;
+                },
+                receiver, std::move(done));
+        });
     applySourceFolders();
     connect(source_panel_, &SourcePanel::sourceFoldersAnswered, this, [this](bool allowed) {
         for (const QString& path : paths())

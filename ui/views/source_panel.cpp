@@ -160,11 +160,27 @@ void SourcePanel::showFrame(int row) {
                     ? tr("%1:%2 (library code, read-only)").arg(source.path).arg(frame.line_number)
                     : QStringLiteral("%1:%2").arg(source.path).arg(frame.line_number));
             open_in_editor_->setEnabled(!frame.isLibrary());
+            if (!frame.isLibrary())
+                showLineCosts(frame.file_path, source.path);
             return;
         }
     }
     viewer_->clearFile();
     location_->setText(error);
+}
+
+void SourcePanel::showLineCosts(const QString& file, const QString& shown_path) {
+    if (const auto it = costs_read_.constFind(file); it != costs_read_.cend()) {
+        viewer_->setLineCosts(it->time_ms, it->bytes);
+        return;
+    }
+    if (!line_costs_)
+        return;
+    line_costs_(file, this, [this, file, shown_path](const LineCosts& costs) {
+        costs_read_.insert(file, costs);
+        if (viewer_->currentFile() == shown_path)
+            viewer_->setLineCosts(costs.time_ms, costs.bytes);
+    });
 }
 
 void SourcePanel::openInEditor() {

@@ -4,7 +4,9 @@
 // "Open in Editor".
 #pragma once
 
+#include <QHash>
 #include <QWidget>
+#include <functional>
 
 #include "report/report_queries.h"
 
@@ -33,6 +35,11 @@ class SourcePanel : public QWidget {
     QPushButton* allowButton() const { return allow_; }
     // Why the report has no project frames, shown when an entry has none.
     void setNoFramesReason(const QString& reason) { no_frames_reason_ = reason; }
+    // How the panel reads the costs of a project file's lines for the viewer's margin (the
+    // report browser reads them from the run); unset, the margin shows line numbers alone.
+    using LineCostReader = std::function<void(const QString& file, QObject* receiver,
+                                              std::function<void(const LineCosts&)> done)>;
+    void setLineCostReader(LineCostReader reader) { line_costs_ = std::move(reader); }
     // Lists the frames and shows the source of the most specific one.
     void showFrames(const QVector<FrameRow>& frames);
     // Shows nothing: the current tab has no selection.
@@ -50,12 +57,15 @@ class SourcePanel : public QWidget {
 
   private:
     void showFrame(int row);
+    void showLineCosts(const QString& file, const QString& shown_path);
     void openInEditor();
 
     QString root_;
     bool libraries_allowed_ = false;
     QString no_frames_reason_;
     QVector<FrameRow> shown_;
+    LineCostReader line_costs_;
+    QHash<QString, LineCosts> costs_read_;  // by project file, as the frames name it
     QListWidget* frames_;
     SourceViewer* viewer_;
     QLabel* location_;

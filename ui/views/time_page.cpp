@@ -68,7 +68,7 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     split->addWidget(chart);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({600, 400});
+    split->setSizes({680, 420});  // the table's columns; bar names sit above the bars
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
