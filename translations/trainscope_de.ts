@@ -287,6 +287,38 @@
         <source>B</source>
         <translation>B</translation>
     </message>
+    <message>
+        <source>TrainScope Manual</source>
+        <translation>TrainScope-Handbuch</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Save Chart</source>
+        <translation>Diagramm speichern</translation>
+    </message>
+    <message>
+        <source>Save Chart as &amp;PNG…</source>
+        <translation>Diagramm als &amp;PNG speichern …</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Save Chart as &amp;SVG…</source>
+        <translation>Diagramm als &amp;SVG speichern …</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -348,6 +380,10 @@
     <message>
         <source>Show the tab NAME (overview, memory, time, modules, lines, timeline)</source>
         <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline)</translation>
+    </message>
+    <message>
+        <source>Use the THEME (system, light, dark) instead of the one in Settings</source>
+        <translation>Das Farbschema THEME (system, light, dark) statt des in den Einstellungen gewählten verwenden</translation>
     </message>
 </context>
 <context>
@@ -441,6 +477,26 @@
     <message>
         <source>&amp;Filter to “%1”</source>
         <translation>Auf „%1“ &amp;filtern</translation>
+    </message>
+    <message>
+        <source>&amp;Export Table as CSV…</source>
+        <translation>Tabelle als &amp;CSV exportieren …</translation>
+    </message>
+    <message>
+        <source>There is no table to export.</source>
+        <translation>Es gibt keine Tabelle zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>The table could not be read in full: %1</source>
+        <translation>Die Tabelle konnte nicht vollständig gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -645,6 +701,50 @@ Gewichte: %10 %11 (%12 %)</translation>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
+    <message>
+        <source>&amp;Export Table as CSV…</source>
+        <translation>Tabelle als &amp;CSV exportieren …</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>The tab in front has no table to export.</source>
+        <translation>Der vordere Reiter hat keine Tabelle zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen …</translation>
+    </message>
+    <message>
+        <source>The tab in front has no find field.</source>
+        <translation>Der vordere Reiter hat kein Suchfeld.</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>&amp;Nächster Reiter</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>&amp;Vorheriger Reiter</translation>
+    </message>
+    <message>
+        <source>TrainScope &amp;Manual</source>
+        <translation>TrainScope-&amp;Handbuch</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Hauptleiste</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -784,6 +884,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>&amp;Zoom Chart Here</source>
         <translation>Diagramm hierher &amp;zoomen</translation>
+    </message>
+    <message>
+        <source>Find modules and operations</source>
+        <translation>Module und Operationen suchen</translation>
     </message>
 </context>
 <context>
@@ -1152,6 +1256,13 @@ aktiv (gepunktet)</translation>
     </message>
 </context>
 <context>
+    <name>trainscope::ui::RunFilterField</name>
+    <message>
+        <source>Filter operations by name</source>
+        <translation>Operationen nach Namen filtern</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::SettingsDialog</name>
     <message>
         <source>The new language applies when TrainScope next starts.</source>
@@ -1184,6 +1295,22 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Editor command:</source>
         <translation>Editor-Befehl:</translation>
+    </message>
+    <message>
+        <source>As the desktop</source>
+        <translation>Wie der Desktop</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>Farbschema:</translation>
     </message>
 </context>
 <context>
@@ -1280,10 +1407,6 @@ aktiv (gepunktet)</translation>
 </context>
 <context>
     <name>trainscope::ui::TimePage</name>
-    <message>
-        <source>Filter operations by name</source>
-        <translation>Operationen nach Namen filtern</translation>
-    </message>
     <message>
         <source>Per invocation</source>
         <translation>Je Aufruf</translation>

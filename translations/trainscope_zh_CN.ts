@@ -287,6 +287,38 @@
         <source>B</source>
         <translation>字节</translation>
     </message>
+    <message>
+        <source>TrainScope Manual</source>
+        <translation>TrainScope 手册</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Save Chart</source>
+        <translation>保存图表</translation>
+    </message>
+    <message>
+        <source>Save Chart as &amp;PNG…</source>
+        <translation>将图表另存为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save Chart as &amp;SVG…</source>
+        <translation>将图表另存为 SVG(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -348,6 +380,10 @@
     <message>
         <source>Show the tab NAME (overview, memory, time, modules, lines, timeline)</source>
         <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline）</translation>
+    </message>
+    <message>
+        <source>Use the THEME (system, light, dark) instead of the one in Settings</source>
+        <translation>使用主题 THEME（system、light、dark）而不是设置中的主题</translation>
     </message>
 </context>
 <context>
@@ -441,6 +477,26 @@
     <message>
         <source>&amp;Filter to “%1”</source>
         <translation>筛选为“%1”(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Table as CSV…</source>
+        <translation>将表格导出为 CSV(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>There is no table to export.</source>
+        <translation>没有可导出的表格。</translation>
+    </message>
+    <message>
+        <source>The table could not be read in full: %1</source>
+        <translation>无法完整读取该表格：%1</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -645,6 +701,50 @@ Weights: %10 %11 (%12 %)</source>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
+    <message>
+        <source>&amp;Export Table as CSV…</source>
+        <translation>将表格导出为 CSV(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>The tab in front has no table to export.</source>
+        <translation>当前标签页没有可导出的表格。</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>The tab in front has no find field.</source>
+        <translation>当前标签页没有查找框。</translation>
+    </message>
+    <message>
+        <source>&amp;Next Tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
+        <source>TrainScope &amp;Manual</source>
+        <translation>TrainScope 手册(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -784,6 +884,10 @@ active (dotted)</source>
     <message>
         <source>&amp;Zoom Chart Here</source>
         <translation>图表缩放到此处(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Find modules and operations</source>
+        <translation>查找模块和算子</translation>
     </message>
 </context>
 <context>
@@ -1152,6 +1256,13 @@ active (dotted)</source>
     </message>
 </context>
 <context>
+    <name>trainscope::ui::RunFilterField</name>
+    <message>
+        <source>Filter operations by name</source>
+        <translation>按名称筛选算子</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::SettingsDialog</name>
     <message>
         <source>The new language applies when TrainScope next starts.</source>
@@ -1184,6 +1295,22 @@ active (dotted)</source>
     <message>
         <source>Editor command:</source>
         <translation>编辑器命令：</translation>
+    </message>
+    <message>
+        <source>As the desktop</source>
+        <translation>跟随桌面</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>主题：</translation>
     </message>
 </context>
 <context>
@@ -1280,10 +1407,6 @@ active (dotted)</source>
 </context>
 <context>
     <name>trainscope::ui::TimePage</name>
-    <message>
-        <source>Filter operations by name</source>
-        <translation>按名称筛选算子</translation>
-    </message>
     <message>
         <source>Per invocation</source>
         <translation>按每次调用</translation>

@@ -4,20 +4,27 @@
 #include <sqlite3.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
 
 #include <QProgressBar>
 #include <QPushButton>
 
+#include "help/help_windows.h"
 #include "report/report_run.h"
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
@@ -25,6 +32,7 @@
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
+#include "views/entry_table_view.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
@@ -40,6 +48,12 @@ QString runName(const QString& path) {
     return name.size() > suffix.size() ? name.chopped(suffix.size()) : name;
 }
 
+// The desktop theme's icon, else Qt's own.
+QIcon standardIcon(const char* theme_name, QStyle::StandardPixmap fallback) {
+    return QIcon::fromTheme(QLatin1String(theme_name),
+                            QApplication::style()->standardIcon(fallback));
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -51,23 +65,68 @@ MainWindow::MainWindow(QWidget* parent)
       runs_folder_(defaultRunsFolder()) {
     setWindowTitle(tr("TrainScope"));
     setAcceptDrops(true);
-    resize(1100, 760);
+    // The default size, within the screen at any scale factor.
+    QSize size(1100, 760);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.95);
+    resize(size);
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New Profile…"), QKeySequence::New, this,
-                    &MainWindow::showNewProfileDialog);
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+    QAction* new_profile =
+        file->addAction(standardIcon("document-new", QStyle::SP_FileIcon), tr("&New Profile…"),
+                        QKeySequence::New, this, &MainWindow::showNewProfileDialog);
+    QAction* open =
+        file->addAction(standardIcon("document-open", QStyle::SP_DialogOpenButton), tr("&Open…"),
+                        QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     fillRecentMenu();
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeReports);
+    file->addSeparator();
+    export_table_ = file->addAction(
+        standardIcon("document-export", QStyle::SP_DialogSaveButton), tr("&Export Table as CSV…"),
+        QKeySequence(tr("Ctrl+E")), this, [this] {
+            if (EntryTableView* table = browser_ ? browser_->currentTable() : nullptr)
+                table->chooseAndExportCsv();
+            else
+                statusBar()->showMessage(tr("The tab in front has no table to export."), 4000);
+        });
     file->addSeparator();
     project_root_action_ =
         file->addAction(tr("Set &Project Root…"), this, &MainWindow::chooseProjectRoot);
     file->addAction(tr("&Settings…"), QKeySequence::Preferences, this, &MainWindow::showSettings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* find = view->addAction(standardIcon("edit-find", QStyle::SP_FileDialogContentsView),
+                                    tr("&Find…"), QKeySequence::Find, this, [this] {
+                                        if (!findInFrontTab())
+                                            statusBar()->showMessage(
+                                                tr("The tab in front has no find field."), 4000);
+                                    });
+    view->addAction(tr("&Next Tab"), QKeySequence::NextChild, this, [this] { stepTab(1); });
+    view->addAction(tr("&Previous Tab"), QKeySequence::PreviousChild, this,
+                    [this] { stepTab(-1); });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* manual = help->addAction(standardIcon("help-contents", QStyle::SP_DialogHelpButton),
+                                      tr("TrainScope &Manual"), QKeySequence::HelpContents, this,
+                                      [this] { showManual(this); });
+    help->addAction(tr("&Keyboard Shortcuts"), this,
+                    [this] { showShortcuts(this, shortcutActions()); });
+    help->addSeparator();
     help->addAction(tr("&About TrainScope"), this, &MainWindow::showAbout);
+
+    QToolBar* tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->setMovable(false);
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->addAction(new_profile);
+    tools->addAction(open);
+    tools->addAction(export_table_);
+    tools->addSeparator();
+    tools->addAction(find);
+    tools->addAction(manual);
 
     run_progress_->setMaximumWidth(160);
     statusBar()->addPermanentWidget(run_status_);
@@ -131,6 +190,41 @@ void MainWindow::runEnded(const QString& message) {
     cancel_->hide();
     if (welcome_)
         welcome_->setEnabled(true);
+}
+
+QList<QAction*> MainWindow::shortcutActions() const {
+    QList<QAction*> actions;
+    for (QAction* menu : menuBar()->actions()) {
+        if (menu->menu())
+            actions << menu->menu()->actions();
+    }
+    return actions;
+}
+
+QTabWidget* MainWindow::frontTabs() const {
+    return browser_ ? browser_->tabs() : timelines_;
+}
+
+bool MainWindow::findInFrontTab() {
+    QTabWidget* tabs = frontTabs();
+    QWidget* page = tabs ? tabs->currentWidget() : nullptr;
+    if (!page)
+        return false;
+    for (QLineEdit* field : page->findChildren<QLineEdit*>(QStringLiteral("find"))) {
+        if (field->isVisibleTo(page)) {
+            field->setFocus(Qt::ShortcutFocusReason);
+            field->selectAll();
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::stepTab(int step) {
+    QTabWidget* tabs = frontTabs();
+    if (!tabs || tabs->count() == 0)
+        return;
+    tabs->setCurrentIndex((tabs->currentIndex() + step + tabs->count()) % tabs->count());
 }
 
 QString MainWindow::runStatus() const {

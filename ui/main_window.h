@@ -59,6 +59,16 @@ class MainWindow : public QMainWindow {
     static QString aboutText();
     void showAbout();
 
+    // Every menu action (Help › Keyboard Shortcuts lists those with a shortcut).
+    QList<QAction*> shortcutActions() const;
+    // The tabs in front: the run's, or the timelines opened alone.
+    QTabWidget* frontTabs() const;
+    // Ctrl+F: focuses the find field of the tab in front (false when it has none).
+    bool findInFrontTab();
+    // Brings the next (1) or previous (-1) tab to the front (Ctrl+Tab, Ctrl+Shift+Tab).
+    void stepTab(int step);
+    QAction* exportTableAction() const { return export_table_; }
+
   signals:
     void reportsOpened(bool shown);
 
@@ -87,6 +97,7 @@ class MainWindow : public QMainWindow {
     QString runs_folder_;
     QMenu* recent_menu_ = nullptr;
     QAction* project_root_action_ = nullptr;
+    QAction* export_table_ = nullptr;
     QString last_error_;
 };
 

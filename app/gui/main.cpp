@@ -13,6 +13,7 @@
 #include "report/sql_table_model.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
+#include "settings/theme.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/report_writer.h"
 #include "views/entry_table_view.h"
@@ -122,10 +123,21 @@ int main(int argc, char** argv) {
                                QApplication::translate("main",
                                                        "Profile the built-in example at once "
                                                        "(what the first-launch button does)"));
+    QCommandLineOption theme(QStringLiteral("theme"),
+                             QApplication::translate("main",
+                                                     "Use the THEME (system, light, dark) instead "
+                                                     "of the one in Settings"),
+                             QStringLiteral("THEME"));
+    parser.addOption(theme);
     parser.addOption(example);
     parser.addOption(tab);
     parser.addOption(select);
     parser.process(app);
+
+    const QString chosen_theme =
+        parser.isSet(theme) ? parser.value(theme) : trainscope::ui::AppSettings::theme();
+    if (chosen_theme != QLatin1String("system"))
+        trainscope::ui::applyTheme(trainscope::ui::themeFromCode(chosen_theme));
 
     trainscope::ui::MainWindow window;
     window.show();

@@ -42,7 +42,10 @@ TEST_P(ChartLabelsTest, EveryBarIsNamedInFullAtTheDefaultSize) {
     const QStringList paths = profileBuiltin(QString::fromLatin1(GetParam()), dir.path());
     ASSERT_EQ(paths.size(), 3);
 
-    ui::MainWindow window;  // its default size
+    ui::MainWindow window;
+    // The default size (on the offscreen platform's 800x800 screen, the window would take the
+    // screen's size instead).
+    window.resize(1100, 760);
     window.show();
     ASSERT_EQ(window.size(), QSize(1100, 760));
     ASSERT_TRUE(openAndWait(window, {paths[1]}));

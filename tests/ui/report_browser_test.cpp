@@ -359,12 +359,13 @@ TEST_F(OpenedBrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
     QStringList texts;
     for (QAction* action : menu->actions())
         texts << action->text();
-    ASSERT_EQ(texts, (QStringList{QStringLiteral("&Copy Rows"),
-                                  QStringLiteral("&Filter to “aten::gelu”")}));
+    ASSERT_EQ(texts,
+              (QStringList{QStringLiteral("&Copy Rows"), QStringLiteral("&Export Table as CSV…"),
+                           QStringLiteral("&Filter to “aten::gelu”")}));
     menu->actions()[0]->trigger();
     EXPECT_TRUE(QApplication::clipboard()->text().contains(QStringLiteral("\n3\taten::gelu\t")))
         << QApplication::clipboard()->text().toStdString();
-    menu->actions()[1]->trigger();
+    menu->actions()[2]->trigger();
     menu->close();
     trainscope::test::waitForReads();
     EXPECT_EQ(browser->timePage()->filterField()->text(), QStringLiteral("aten::gelu"));
@@ -378,7 +379,7 @@ TEST_F(OpenedBrowserTest, ARowsContextMenuCopiesAndFiltersToItsOperation) {
                                 weights->viewport()->mapToGlobal(weight));
     QApplication::sendEvent(weights->viewport(), &on_weight);
     ASSERT_NE(weights->contextMenu(), nullptr);
-    EXPECT_EQ(weights->contextMenu()->actions().size(), 1);
+    EXPECT_EQ(weights->contextMenu()->actions().size(), 2);  // copy and export: no filter
     weights->contextMenu()->close();
 }
 

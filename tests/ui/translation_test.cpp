@@ -7,6 +7,8 @@
 #include <QAbstractItemView>
 #include <QChartView>
 #include <QComboBox>
+#include <QFontInfo>
+#include <QFontMetrics>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLegendMarker>
@@ -30,6 +32,7 @@
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
 #include "source/editor_command.h"
+#include "source/source_viewer.h"
 #include "trainscope/builtin_models.h"
 #include "ui/sample_run.h"
 #include "views/welcome_page.h"
@@ -310,6 +313,20 @@ TEST(Translations, TheSettingFollowsTheSystemUnlessALanguageIsChosen) {
     dialog.accept();
     EXPECT_EQ(AppSettings::language(), QStringLiteral("de"));
     AppSettings::setLanguage(QString());
+}
+
+// Source code stays aligned in every language: with Chinese as the interface language,
+// fontconfig's "monospace" is a proportional CJK font on Debian; the viewer names its fonts.
+TEST_P(TranslationTest, TheSourceViewerIsMonospacedInEveryLanguage) {
+    ASSERT_TRUE(installTranslations(QLocale(QString::fromLatin1(GetParam().code))));
+    SourceViewer viewer;
+    const QFontMetrics metrics(viewer.font());
+    EXPECT_EQ(metrics.horizontalAdvance(QLatin1Char('i')),
+              metrics.horizontalAdvance(QLatin1Char('W')))
+        << QFontInfo(viewer.font()).family().toStdString();
+    EXPECT_TRUE(QFontInfo(viewer.font()).fixedPitch())
+        << QFontInfo(viewer.font()).family().toStdString();
+    installTranslations(QLocale(QStringLiteral("en")));
 }
 
 TEST_P(TranslationTest, TheMainWindowWithARunOpenKeepsNoEnglish) {

@@ -113,6 +113,15 @@ void SqlTableModel::runQuery() {
     });
 }
 
+void SqlTableModel::readAllRows(QObject* receiver, std::function<void(const RowPage&)> done) const {
+    RowRequest request;
+    request.sql = select_;
+    request.values = where_values_;
+    request.values << -1 << 0;  // LIMIT -1: no limit
+    request.columns = int(spec_.columns.size());
+    source_->read(std::move(request), receiver, std::move(done));
+}
+
 void SqlTableModel::requestPage(int offset, std::function<void(RowPage&&)> shown) {
     if (pending_)
         *pending_ = true;  // its rows would belong to a query no longer shown

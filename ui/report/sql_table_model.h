@@ -120,6 +120,9 @@ class SqlTableModel : public QAbstractTableModel {
     int rowOfEntry(qint64 id) const;
     // The raw value of a cell, without formatting.
     QVariant rawValue(int row, int column) const;
+    // Reads every row of the table in its current order and filter (not only the pages read so
+    // far), for an export: raw values, as rawValue() gives them, or why they could not be read.
+    void readAllRows(QObject* receiver, std::function<void(const RowPage&)> done) const;
     // The SQL of the first page as it stands (values written in, for the sqlite3 command-line
     // tool): what the benchmarks compare with.
     QString firstPageSql() const;

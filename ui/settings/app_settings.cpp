@@ -12,6 +12,7 @@ namespace {
 
 const QString kEditorKey = QStringLiteral("editor/command");
 const QString kLanguageKey = QStringLiteral("interface/language");
+const QString kThemeKey = QStringLiteral("interface/theme");
 const QString kRecentKey = QStringLiteral("recentFiles");
 
 // QSettings treats '/' as a group separator: a report's path is stored percent-encoded.
@@ -28,6 +29,14 @@ QString AppSettings::editorCommand() {
 
 void AppSettings::setEditorCommand(const QString& command) {
     QSettings().setValue(kEditorKey, command);
+}
+
+QString AppSettings::theme() {
+    return QSettings().value(kThemeKey, QStringLiteral("system")).toString();
+}
+
+void AppSettings::setTheme(const QString& code) {
+    QSettings().setValue(kThemeKey, code);
 }
 
 QString AppSettings::language() {

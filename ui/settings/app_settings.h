@@ -14,6 +14,9 @@ class AppSettings {
     static void setEditorCommand(const QString& command);
 
     // A code of availableLanguages(), or empty to follow the system's locale (the default).
+    // "system", "light" or "dark" (theme.h).
+    static QString theme();
+    static void setTheme(const QString& code);
     static QString language();
     static void setLanguage(const QString& code);
 

@@ -9,6 +9,7 @@
 
 #include "i18n/language.h"
 #include "settings/app_settings.h"
+#include "settings/theme.h"
 #include "source/editor_command.h"
 
 namespace trainscope::ui {
@@ -16,6 +17,7 @@ namespace trainscope::ui {
 SettingsDialog::SettingsDialog(QWidget* parent)
     : QDialog(parent),
       language_(new QComboBox),
+      theme_(new QComboBox),
       restart_note_(new QLabel(tr("The new language applies when TrainScope next starts."))),
       presets_(new QComboBox),
       command_(new QLineEdit) {
@@ -31,6 +33,11 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     connect(language_, &QComboBox::currentIndexChanged, this, [this] {
         restart_note_->setVisible(language_->currentData().toString() != AppSettings::language());
     });
+
+    theme_->addItem(tr("As the desktop"), themeCode(Theme::System));
+    theme_->addItem(tr("Light"), themeCode(Theme::Light));
+    theme_->addItem(tr("Dark"), themeCode(Theme::Dark));
+    theme_->setCurrentIndex(qMax(0, theme_->findData(AppSettings::theme())));
 
     presets_->addItem(tr("Custom"));
     for (const EditorPreset& preset : editorPresets())
@@ -56,6 +63,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     auto* form = new QFormLayout(this);
     form->addRow(tr("Language:"), language_);
     form->addRow(restart_note_);
+    form->addRow(tr("Theme:"), theme_);
     form->addRow(tr("Editor:"), presets_);
     form->addRow(tr("Editor command:"), command_);
     form->addRow(hint);
@@ -65,6 +73,11 @@ SettingsDialog::SettingsDialog(QWidget* parent)
 void SettingsDialog::accept() {
     AppSettings::setEditorCommand(command_->text().trimmed());
     AppSettings::setLanguage(language_->currentData().toString());
+    const QString theme = theme_->currentData().toString();
+    if (theme != AppSettings::theme()) {
+        AppSettings::setTheme(theme);
+        applyTheme(themeFromCode(theme));  // at once: widgets and charts follow the palette
+    }
     QDialog::accept();
 }
 

@@ -18,12 +18,14 @@ class SettingsDialog : public QDialog {
     QLineEdit* editorCommandField() const { return command_; }
     QComboBox* presetChoice() const { return presets_; }
     QComboBox* languageChoice() const { return language_; }
+    QComboBox* themeChoice() const { return theme_; }
     QLabel* restartNote() const { return restart_note_; }
 
     void accept() override;
 
   private:
     QComboBox* language_;
+    QComboBox* theme_;
     QLabel* restart_note_;
     QComboBox* presets_;
     QLineEdit* command_;

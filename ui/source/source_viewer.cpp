@@ -27,11 +27,24 @@ class LineNumberArea : public QWidget {
 
 }  // namespace
 
+QFont SourceViewer::sourceFont() {
+    // The desktop's fixed font, but named families first: fontconfig's "monospace" for Chinese
+    // is Droid Sans Fallback on Debian, whose Latin letters are proportional. DejaVu Sans Mono
+    // (fonts-dejavu-core, a dependency) keeps code aligned; CJK characters fall back to a CJK
+    // font, Noto Sans Mono CJK where it is installed.
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    font.setFamilies({QStringLiteral("DejaVu Sans Mono"), QStringLiteral("Noto Sans Mono"),
+                      QStringLiteral("Noto Sans Mono CJK SC"), font.family()});
+    font.setStyleHint(QFont::Monospace);
+    font.setFixedPitch(true);
+    return font;
+}
+
 SourceViewer::SourceViewer(QWidget* parent)
     : QPlainTextEdit(parent), line_numbers_(new LineNumberArea(this)) {
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
-    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setFont(sourceFont());
     setPlaceholderText(tr("Select a stack frame to see its source."));
     connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateMargin(); });
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {

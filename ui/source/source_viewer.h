@@ -15,6 +15,8 @@ class SourceViewer : public QPlainTextEdit {
     Q_OBJECT
   public:
     explicit SourceViewer(QWidget* parent = nullptr);
+    // A monospaced font in every interface language.
+    static QFont sourceFont();
 
     // Loads `path` and highlights `line` (1-based). Returns false and sets `error` when the
     // file cannot be read; the viewer is then cleared.

@@ -87,18 +87,11 @@ TimelinePage::TimelinePage(const QStringList& paths, SourcePanel* source_panel, 
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addActions({fit, zoom_in, zoom_out});
     tools->addSeparator();
+    find_->setObjectName(QStringLiteral("find"));  // Ctrl+F (the window's View › Find) comes here
     find_->setPlaceholderText(tr("Find operation (Ctrl+F, Enter for next)"));
     find_->setClearButtonEnabled(true);
     find_->setMaximumWidth(320);
     tools->addWidget(find_);
-    auto* find_action = new QAction(this);
-    find_action->setShortcut(QKeySequence::Find);
-    find_action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    connect(find_action, &QAction::triggered, this, [this] {
-        find_->setFocus();
-        find_->selectAll();
-    });
-    addAction(find_action);
     connect(find_, &QLineEdit::returnPressed, this, &TimelinePage::findNext);
     tools->setEnabled(false);
 

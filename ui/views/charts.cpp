@@ -18,18 +18,42 @@
 #include <cmath>
 
 #include "report/sql_table_model.h"
+#include "settings/theme.h"
+#include "views/export.h"
 
 namespace trainscope::ui {
 namespace {
 
 constexpr int kChartMinimumHeight = 160;
 
+// A chart view whose chart takes Qt Charts' light or dark theme, as the palette in force is,
+// now and whenever the palette changes (Settings › Theme, the desktop's theme).
+class ThemedChartView : public QChartView {
+  public:
+    using QChartView::QChartView;
+    void followPalette() {
+        const QChart::ChartTheme theme =
+            isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+        if (chart()->theme() != theme)
+            chart()->setTheme(theme);
+    }
+
+  protected:
+    void changeEvent(QEvent* event) override {
+        QChartView::changeEvent(event);
+        if (event->type() == QEvent::PaletteChange)
+            followPalette();
+    }
+};
+
 QChartView* viewOf(QChart* chart) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
-    auto* view = new QChartView(chart);
+    auto* view = new ThemedChartView(chart);
+    view->followPalette();
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(kChartMinimumHeight);
+    offerImageExport(view);
     return view;
 }
 
@@ -81,7 +105,7 @@ QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)
     auto* series = new QPieSeries;
     // Room above and below the pie for the labels of thin slices at its top or bottom, which
     // the default size (0.7 of the chart) pushes out of the plot area.
-    series->setPieSize(0.55);
+    series->setPieSize(0.5);
     for (const auto& [name, value] : parts) {
         // append() refuses (returns null for) values that are not finite or are negative.
         QPieSlice* slice = series->append(QStringLiteral("%1 %2").arg(name, human(value)),

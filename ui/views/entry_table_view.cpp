@@ -2,14 +2,17 @@
 #include "views/entry_table_view.h"
 
 #include <QClipboard>
+#include <QFileDialog>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <algorithm>
 
 #include "report/sql_table_model.h"
+#include "views/export.h"
 
 namespace trainscope::ui {
 
@@ -161,6 +164,7 @@ void EntryTableView::contextMenuEvent(QContextMenuEvent* event) {
         QGuiApplication::clipboard()->setText(selectedRowsText());
     });
     copy->setShortcut(QKeySequence::Copy);
+    menu->addAction(tr("&Export Table as CSV…"), this, &EntryTableView::chooseAndExportCsv);
     if (offer_filter_) {
         const QString name = entryModel()->rawValue(at.row(), 1).toString();
         menu->addAction(
@@ -169,6 +173,52 @@ void EntryTableView::contextMenuEvent(QContextMenuEvent* event) {
     }
     context_menu_ = menu;
     menu->popup(event->globalPos());
+}
+
+void EntryTableView::exportCsv(const QString& path,
+                               std::function<void(const QString& error)> done) {
+    SqlTableModel* model = entryModel();
+    if (!model) {
+        done(tr("There is no table to export."));
+        return;
+    }
+    QList<int> columns;
+    QStringList header;
+    for (int column = 0; column < model->columnCount(); ++column) {
+        if (!isColumnHidden(column)) {
+            columns << column;
+            header << model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        }
+    }
+    model->readAllRows(this, [path, columns, header, done](const RowPage& page) {
+        if (!page.error.isEmpty()) {  // never a file that looks whole but is not
+            done(tr("The table could not be read in full: %1").arg(page.error));
+            return;
+        }
+        QString text = csvRecord(header) + QLatin1Char('\n');
+        for (const QVector<QVariant>& row : page.rows) {
+            QStringList fields;
+            for (int column : columns)
+                fields << csvField(row.value(column));
+            text += csvRecord(fields) + QLatin1Char('\n');
+        }
+        QString error;
+        writeTextFile(path, text, &error);
+        done(error);
+    });
+}
+
+void EntryTableView::chooseAndExportCsv() {
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Table"), QString(), tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+        path += QLatin1String(".csv");
+    exportCsv(path, [this](const QString& error) {
+        if (!error.isEmpty())
+            QMessageBox::warning(this, tr("Export Table"), error);
+    });
 }
 
 void EntryTableView::resizeEvent(QResizeEvent* event) {

@@ -6,6 +6,7 @@
 
 #include <QPointer>
 #include <QTableView>
+#include <functional>
 
 class QLabel;
 class QMenu;
@@ -33,6 +34,11 @@ class EntryTableView : public QTableView {
     // The selected rows as tab-separated text, the column headers first (hidden columns left
     // out): what Ctrl+C puts on the clipboard.
     QString selectedRowsText() const;
+    // Writes the whole table (every row, in the current order and filter; the columns shown)
+    // to `path` as CSV (export.h); `done` gets the error, empty when it was written.
+    void exportCsv(const QString& path, std::function<void(const QString& error)> done);
+    // Asks where, then exports (File › Export Table, the context menu).
+    void chooseAndExportCsv();
     // The context menu offers "Filter to This Operation" (filterRequested with the row's
     // column 1, the operation's name): for tables of operations.
     void offerFilterByName(bool offer) { offer_filter_ = offer; }

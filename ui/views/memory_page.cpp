@@ -4,6 +4,7 @@
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QSplitter>
+#include <QVBoxLayout>
 
 #include "report/report_run.h"
 #include "views/charts.h"
@@ -11,6 +12,7 @@
 #include "views/layout.h"
 #include "views/run_filter.h"
 #include "views/run_filter_bar.h"
+#include "views/run_filter_field.h"
 
 namespace trainscope::ui {
 
@@ -33,7 +35,10 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
 
     auto* views = new QSplitter(Qt::Vertical);
     views->addWidget(weights_);
-    views->addWidget(withHeader(new RunFilterBar(filter), activations_));
+    auto* header = new QVBoxLayout;
+    header->addWidget(new RunFilterField(filter));
+    header->addWidget(new RunFilterBar(filter));
+    views->addWidget(withHeader(header, activations_));
     auto* charts = new QSplitter(Qt::Vertical);
     charts->addWidget(largest_weights_);
     charts->addWidget(largest_activations_);

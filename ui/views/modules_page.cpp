@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "report/report_run.h"
+#include "views/export.h"
 #include "views/icicle_chart.h"
 #include "views/modules_model.h"
 #include "views/run_filter.h"
@@ -34,7 +36,20 @@ ModulesPage::ModulesPage(ReportRun& run, RunFilter* filter, QWidget* parent)
       figures_(new QComboBox),
       width_(new QComboBox),
       reset_zoom_(new QPushButton(tr("&Reset Zoom"))),
+      find_(new QLineEdit),
       message_(new QLabel(tr("Reading the modules…"))) {
+    // Keeps the modules and operations whose name contains the text, with their ancestors.
+    find_->setObjectName(QStringLiteral("find"));
+    find_->setPlaceholderText(tr("Find modules and operations"));
+    find_->setClearButtonEnabled(true);
+    sorted_->setRecursiveFilteringEnabled(true);
+    sorted_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    sorted_->setFilterKeyColumn(ModulesModel::Name);
+    connect(find_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        sorted_->setFilterFixedString(text);
+        if (!text.isEmpty())
+            tree_->expandAll();
+    });
     figures_->addItem(tr("Inclusive (with submodules)"));
     figures_->addItem(tr("Self (its own operations)"));
     width_->addItem(tr("Time"));
@@ -49,7 +64,7 @@ ModulesPage::ModulesPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     tree_->setSortingEnabled(false);  // in the order modules run, until a header is clicked
     tree_->header()->setSortIndicatorShown(true);
     tree_->setContextMenuPolicy(Qt::CustomContextMenu);
-    chart_->setToolTip(QString());
+    offerImageExport(chart_);
 
     auto* bar = new QHBoxLayout;
     auto* figures_label = new QLabel(tr("&Figures:"));
@@ -62,7 +77,8 @@ ModulesPage::ModulesPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     bar->addWidget(width_label);
     bar->addWidget(width_);
     bar->addWidget(reset_zoom_);
-    bar->addStretch(1);
+    bar->addSpacing(12);
+    bar->addWidget(find_, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(tree_);
     split->addWidget(chart_);

@@ -8,6 +8,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTreeView;
 class QSortFilterProxyModel;
@@ -32,6 +33,7 @@ class ModulesPage : public QWidget {
     QComboBox* figuresChoice() const { return figures_; }
     QComboBox* widthChoice() const { return width_; }
     QLabel* message() const { return message_; }
+    QLineEdit* findField() const { return find_; }
     // Selects module `module` (a ModuleTree node) in the tree and the chart.
     void selectModule(int module);
     // Says again what is selected (operationChosen() or nothingChosen()): the tab is back.
@@ -58,6 +60,7 @@ class ModulesPage : public QWidget {
     QComboBox* figures_;
     QComboBox* width_;
     QPushButton* reset_zoom_;
+    QLineEdit* find_;
     QLabel* message_;
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/overview_page.h"
 
+#include <QChart>
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLocale>
 #include <QStringList>
 #include <QVBoxLayout>
@@ -14,11 +16,11 @@
 namespace trainscope::ui {
 namespace {
 
+// Bars per chart: the charts are laid out in two rows, so that the page fits the window at its
+// default size below the toolbar; each bar's name needs the room above it.
 constexpr int kTopCount = 8;
-// Bars per chart when the memory column stacks three charts: fewer, so that their labels fit
-// at the default window size (with 5, a torchvision mobilenet_v2 showed every other label as
-// "…" once the charts were 160 px high).
-constexpr int kStackedTopCount = 4;
+constexpr int kTimeTopCount = 5;
+constexpr int kMemoryTopCount = 4;
 
 }  // namespace
 
@@ -49,22 +51,22 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
         lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
                      .arg(formatBytes(m.weights), formatBytes(m.gradients),
                           formatBytes(m.activations));
+        // Two rows of three: the pies and the modules above, the top entries below.
         charts->addWidget(memoryBreakdownChart(m), 0, 0);
-        int row = 1;
-        const int bars = m.at_peak ? kStackedTopCount : kTopCount;
+        const int bars = m.at_peak ? kMemoryTopCount : kTopCount;
         if (m.at_peak) {
             charts->addWidget(topChart([bars](const RunCharts& top) {
                                   return sizeChart(tr("Modules at the peak"),
                                                    top.modules.first(bars));
                               }),
-                              row++, 0);
+                              0, 2);
         }
         charts->addWidget(topChart([this, bars](const RunCharts& top) {
                               return sizeChart(tr("Top operations by activation memory"),
                                                top.activations.first(bars),
                                                [this](qint64 id) { emit activationClicked(id); });
                           }),
-                          row, 0);
+                          1, 0);
     }
     if (const auto& time_summary = contents.time_summary) {
         const TimeSummary& t = *time_summary;
@@ -81,13 +83,15 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
         else
             lines << sum;
         charts->addWidget(iterationSplitChart(t), 0, 1);
-        // Beside the memory column, which may have a chart more.
         charts->addWidget(topChart([this](const RunCharts& top) {
-                              return operationTimeChart(
-                                  tr("Top operations by time"), top.operations.first(kTopCount),
+                              QChartView* view = operationTimeChart(
+                                  tr("Top operations by time"), top.operations.first(kTimeTopCount),
                                   [this](qint64 id) { emit operationClicked(id); });
+                              // Two columns wide and one row high: the legend beside the bars.
+                              view->chart()->legend()->setAlignment(Qt::AlignRight);
+                              return view;
                           }),
-                          1, 1, charts->rowCount() > 2 ? 2 : 1, 1);
+                          1, 1, 1, 2);
     }
     if (!contents.summary_error.isEmpty())
         lines << tr("Could not read the report's totals: %1").arg(contents.summary_error);

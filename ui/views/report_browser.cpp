@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -50,7 +51,13 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
     tabs_ = new QTabWidget;
     auto* overview = new OverviewPage(*run_);
     overview_text_ = overview->text();
-    tabs_->addTab(overview, tr("Overview"));
+    // Scrolled where the window is too low for its charts (a small screen, a large scale
+    // factor): the window never has to be taller than the screen.
+    auto* overview_scroll = new QScrollArea;
+    overview_scroll->setWidget(overview);
+    overview_scroll->setWidgetResizable(true);
+    overview_scroll->setFrameShape(QFrame::NoFrame);
+    tabs_->addTab(overview_scroll, tr("Overview"));
     // A bar of the overview leads to its row, in the tab of its table.
     connect(overview, &OverviewPage::activationClicked, this, [this](qint64 id) {
         tabs_->setCurrentWidget(memory_page_);
@@ -238,6 +245,17 @@ ModulesPage* ReportBrowser::modulesPage() {
         modules_tab_->layout()->addWidget(modules_page_);
     }
     return modules_page_;
+}
+
+EntryTableView* ReportBrowser::currentTable() const {
+    QWidget* page = tabs_->currentWidget();
+    if (EntryTableView* chosen = last_selected_.value(page))
+        return chosen;
+    for (EntryTableView* table : page->findChildren<EntryTableView*>()) {
+        if (table->isVisibleTo(page))
+            return table;
+    }
+    return nullptr;
 }
 
 void ReportBrowser::selectOperation(qint64 entry_id) {

@@ -62,6 +62,9 @@ class ReportBrowser : public QWidget {
     }
     const std::optional<TimeSummary>& timeSummary() const { return run_->contents().time_summary; }
     QString overviewText() const { return overview_text_; }
+    // The table of the tab in front that File › Export Table writes: the one selected from
+    // last, else its first; null when the tab has none.
+    EntryTableView* currentTable() const;
     // Selects run time entry `entry_id` in the per-invocation Time table, as another view (the
     // timeline) chose it.
     void selectOperation(qint64 entry_id);

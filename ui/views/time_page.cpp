@@ -7,7 +7,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include "report/report_run.h"
@@ -16,6 +15,7 @@
 #include "views/layout.h"
 #include "views/run_filter.h"
 #include "views/run_filter_bar.h"
+#include "views/run_filter_field.h"
 
 namespace trainscope::ui {
 
@@ -25,19 +25,11 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
       operations_ms_(run.contents().time_summary->operations_ms()),
       run_filter_(filter),
       view_(new EntryTableView),
-      filter_(new QLineEdit),
+      filter_(new RunFilterField(filter)),
       filter_bar_(new RunFilterBar(filter)),
-      grouping_(new QComboBox),
-      filter_delay_(new QTimer(this)) {
-    filter_->setPlaceholderText(tr("Filter operations by name"));
-    filter_->setClearButtonEnabled(true);
+      grouping_(new QComboBox) {
     grouping_->addItem(tr("Per invocation"));
     grouping_->addItem(tr("Grouped by operation"));
-    filter_delay_->setSingleShot(true);
-    filter_delay_->setInterval(kFilterDelayMs);
-    connect(filter_, &QLineEdit::textChanged, filter_delay_, qOverload<>(&QTimer::start));
-    connect(filter_delay_, &QTimer::timeout, this,
-            [this] { run_filter_->setName(filter_->text()); });
     connect(run_filter_, &RunFilter::changed, this, &TimePage::followRunFilter);
     connect(grouping_, &QComboBox::currentIndexChanged, this, &TimePage::applyGrouping);
 
@@ -84,11 +76,6 @@ RowFilter TimePage::rowFilter() const {
 
 // The shown table takes the run's filter; the other when it is shown again.
 void TimePage::followRunFilter() {
-    const RunFilterState& state = run_filter_->current();
-    if (filter_->text() != state.name && !filter_delay_->isActive()) {
-        const QSignalBlocker blocker(filter_);  // set from elsewhere (Reset): no new delay
-        filter_->setText(state.name);
-    }
     view_->entryModel()->setRowFilter(rowFilter());
 }
 

@@ -6,9 +6,9 @@
 
 #include <QWidget>
 
+#include "views/run_filter_field.h"
+
 class QComboBox;
-class QLineEdit;
-class QTimer;
 
 namespace trainscope::ui {
 
@@ -23,12 +23,12 @@ class SqlTableModel;
 class TimePage : public QWidget {
     Q_OBJECT
   public:
-    static constexpr int kFilterDelayMs = 300;
+    static constexpr int kFilterDelayMs = RunFilterField::kDelayMs;
 
     // The run must be opened, with its run time report's totals read.
     TimePage(ReportRun& run, RunFilter* filter, QWidget* parent = nullptr);
     EntryTableView* operationsView() const { return view_; }
-    QLineEdit* filterField() const { return filter_; }
+    RunFilterField* filterField() const { return filter_; }
     QComboBox* groupingChoice() const { return grouping_; }
     RunFilterBar* filterBar() const { return filter_bar_; }
     bool grouped() const;
@@ -42,10 +42,9 @@ class TimePage : public QWidget {
     double operations_ms_;
     RunFilter* run_filter_;
     EntryTableView* view_;
-    QLineEdit* filter_;
+    RunFilterField* filter_;
     RunFilterBar* filter_bar_;
     QComboBox* grouping_;
-    QTimer* filter_delay_;
     SqlTableModel* invocations_ = nullptr;
     SqlTableModel* groups_ = nullptr;  // made when first asked for
 };

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// The keyboard and the exports, as a user meets them: Ctrl+F, Ctrl+Tab and F1 in the window,
+// a table written as CSV and read back, a chart saved as PNG and SVG.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QChartView>
+#include <QFile>
+#include <QImage>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "help/help_windows.h"
+#include "main_window.h"
+#include "report/sql_table_model.h"
+#include "ui/sample_run.h"
+#include "views/entry_table_view.h"
+#include "views/export.h"
+#include "views/memory_page.h"
+#include "views/modules_page.h"
+#include "views/report_browser.h"
+#include "views/time_page.h"
+
+namespace trainscope::test {
+namespace {
+
+using ui::EntryTableView;
+
+class NavigationExportTest : public OpenedRunTest {};
+
+TEST_F(NavigationExportTest, CtrlFGoesToTheFindFieldOfTheTabInFront) {
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
+    QTest::keyClick(&window_, Qt::Key_F, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), browser_->timePage()->filterField());
+    browser_->tabs()->setCurrentWidget(browser_->memoryPage());
+    QTest::keyClick(&window_, Qt::Key_F, Qt::ControlModifier);
+    auto* field = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+    ASSERT_NE(field, nullptr);
+    EXPECT_EQ(field->objectName(), QStringLiteral("find"));
+    EXPECT_TRUE(browser_->memoryPage()->isAncestorOf(field));
+    // Typing there filters the run, as the Time tab's field does; both fields show it.
+    QTest::keyClicks(field, QStringLiteral("gelu"));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return browser_->timePage()->filterField()->text() == QStringLiteral("gelu"); },
+        2000));
+    ui::ModulesPage* modules = browser_->modulesPage();
+    browser_->tabs()->setCurrentWidget(modules->parentWidget());
+    QTest::keyClick(&window_, Qt::Key_F, Qt::ControlModifier);
+    EXPECT_EQ(QApplication::focusWidget(), modules->findField());
+}
+
+TEST_F(NavigationExportTest, CtrlTabStepsThroughTheTabs) {
+    QTabWidget* tabs = browser_->tabs();
+    tabs->setCurrentIndex(0);
+    QTest::keyClick(&window_, Qt::Key_Tab, Qt::ControlModifier);
+    EXPECT_EQ(tabs->currentIndex(), 1);
+    QTest::keyClick(&window_, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_EQ(tabs->currentIndex(), 0);
+    QTest::keyClick(&window_, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_EQ(tabs->currentIndex(), tabs->count() - 1) << "from the first to the last";
+}
+
+TEST_F(NavigationExportTest, F1OpensTheManualAndTheShortcutsAreListed) {
+    QTest::keyClick(&window_, Qt::Key_F1);
+    QTextBrowser* manual = nullptr;
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            manual = window_.findChild<QTextBrowser*>(QStringLiteral("manual"));
+            return manual != nullptr;
+        },
+        2000));
+    ASSERT_NE(manual, nullptr);
+    EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("TrainScope manual")));
+    EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("Ctrl+F")));
+    const QString shortcuts = ui::shortcutsText(window_.shortcutActions());
+    for (const char* line : {"Ctrl+F\tFind", "Ctrl+E\tExport Table as CSV", "F1\tTrainScope Manual",
+                             "Ctrl+Tab\tNext Tab"})
+        EXPECT_TRUE(shortcuts.contains(QLatin1String(line))) << shortcuts.toStdString();
+}
+
+TEST_F(NavigationExportTest, ATableExportsInFullAsCsvAndReadsBack) {
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
+    EntryTableView* ops = browser_->operationsView();
+    ASSERT_EQ(browser_->currentTable(), ops);
+    const QString file = path(QStringLiteral("ops.csv"));
+    QString error = QStringLiteral("not called");
+    ops->exportCsv(file, [&](const QString& e) { error = e; });
+    ASSERT_TRUE(QTest::qWaitFor([&] { return error != QStringLiteral("not called"); }, 5000));
+    ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+    QFile csv(file);
+    ASSERT_TRUE(csv.open(QIODevice::ReadOnly));
+    const QVector<QStringList> records = ui::parseCsv(QString::fromUtf8(csv.readAll()));
+    ui::SqlTableModel* model = ops->entryModel();
+    ASSERT_EQ(records.size(), model->rowCount() + 1);
+    EXPECT_EQ(records[0], (QStringList{"#", "Operation", "Forward (ms)", "Backward (ms)",
+                                       "Total (ms)", "Share"}));
+    // Each row holds the raw values: numbers as C writes them, a missing backward empty.
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QStringList& record = records[row + 1];
+        EXPECT_EQ(record[0].toLongLong(), model->entryId(row));
+        EXPECT_EQ(record[1], model->rawValue(row, 2).toString());
+        EXPECT_EQ(record[2].toDouble(), model->rawValue(row, 3).toDouble());
+        EXPECT_EQ(record[3].isEmpty(), model->rawValue(row, 4).isNull());
+    }
+    EXPECT_EQ(records[1][1], QStringLiteral("lin_0 · aten::linear"));
+    EXPECT_EQ(records[1][2], QStringLiteral("1.5"));
+    // A field with a comma or a quote is quoted, and reads back whole.
+    const QStringList tricky{QStringLiteral("a,b"), QStringLiteral("say \"hi\""),
+                             QStringLiteral("two\nlines")};
+    EXPECT_EQ(ui::parseCsv(ui::csvRecord(tricky) + QLatin1Char('\n')),
+              QVector<QStringList>{tricky});
+}
+
+TEST_F(NavigationExportTest, AChartSavesAsPngAndSvg) {
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
+    waitForReads();
+    auto* chart = browser_->timePage()->findChild<QChartView*>();
+    ASSERT_NE(chart, nullptr);
+    QString error;
+    ASSERT_TRUE(ui::saveWidgetImage(chart, path(QStringLiteral("chart.png")), &error))
+        << error.toStdString();
+    const QImage png(path(QStringLiteral("chart.png")));
+    EXPECT_EQ(png.size(), chart->size() * chart->devicePixelRatio());
+    ASSERT_TRUE(ui::saveWidgetImage(chart, path(QStringLiteral("chart.svg")), &error))
+        << error.toStdString();
+    QFile svg(path(QStringLiteral("chart.svg")));
+    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    EXPECT_TRUE(text.contains("<svg")) << text.left(200).toStdString();
+    EXPECT_TRUE(text.contains("Top operations by time"));  // its title, as text
+    // A folder that cannot be written says so, and writes nothing.
+    EXPECT_FALSE(ui::saveWidgetImage(chart, QStringLiteral("/proc/no/chart.svg"), &error));
+    EXPECT_FALSE(error.isEmpty());
+}
+
+}  // namespace
+}  // namespace trainscope::test
