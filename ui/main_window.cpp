@@ -32,6 +32,7 @@
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
+#include "views/elided_label.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       runner_(new ProfileRunner(this)),
       run_status_(new QLabel),
+      status_message_(new ElidedLabel),
       run_progress_(new QProgressBar),
       cancel_(new QPushButton(tr("Cancel"))),
       runs_folder_(defaultRunsFolder()) {
@@ -129,6 +131,12 @@ MainWindow::MainWindow(QWidget* parent)
     tools->addAction(manual);
 
     run_progress_->setMaximumWidth(160);
+    // What the window says (left, elided in the middle when long: a path keeps its ends), then
+    // the run's stage, progress and Cancel (right): side by side, never over each other.
+    status_message_->setObjectName(QStringLiteral("statusMessage"));
+    status_message_->setMinimumWidth(80);
+    status_message_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    statusBar()->addWidget(status_message_, 1);
     statusBar()->addPermanentWidget(run_status_);
     statusBar()->addPermanentWidget(run_progress_);
     statusBar()->addPermanentWidget(cancel_);
@@ -178,9 +186,9 @@ bool MainWindow::startRun(const RunRequest& request) {
 
 void MainWindow::showProgress(const RunProgress& progress) {
     run_status_->setText(progress.text());
-    if (progress.total > 0) {
-        run_progress_->setRange(0, progress.total);
-        run_progress_->setValue(progress.iteration);
+    if (progress.run_planned > 0) {  // the whole run's iterations: it only moves forward
+        run_progress_->setRange(0, progress.run_planned);
+        run_progress_->setValue(progress.run_done);
     }
 }
 
@@ -245,7 +253,7 @@ void MainWindow::openReports(const QStringList& paths) {
     QStringList names;
     for (const QString& path : paths)
         names << QFileInfo(path).fileName();
-    statusBar()->showMessage(tr("Opening %1…").arg(names.join(QStringLiteral(", "))));
+    status_message_->setFullText(tr("Opening %1…").arg(names.join(QStringLiteral(", "))));
 }
 
 void MainWindow::showRun() {
@@ -320,7 +328,7 @@ void MainWindow::showRun() {
         AppSettings::addRecentFile(*path);
     setWindowTitle(tr("%1 — TrainScope").arg(runName(opened.first())));
     if (contents.errors.isEmpty())
-        statusBar()->showMessage(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
+        status_message_->setFullText(tr("Opened %1").arg(names.join(QStringLiteral(", "))));
     statusBar()->setToolTip(opened.join(QLatin1Char('\n')));
     emit reportsOpened(true);
 }
@@ -354,7 +362,7 @@ void MainWindow::chooseProjectRoot() {
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& root) {
         if (browser_) {
             browser_->setProjectRoot(root);
-            statusBar()->showMessage(tr("Project root: %1").arg(browser_->projectRoot()));
+            status_message_->setFullText(tr("Project root: %1").arg(browser_->projectRoot()));
         }
     });
     dialog->open();
@@ -406,7 +414,7 @@ void MainWindow::fillRecentMenu() {
 
 void MainWindow::showError(const QString& message) {
     last_error_ = message;
-    statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0));
+    status_message_->setFullText(message.section(QLatin1Char('\n'), 0, 0));
     auto* box =
         new QMessageBox(QMessageBox::Warning, tr("TrainScope"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);

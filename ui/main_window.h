@@ -17,6 +17,7 @@ class QPushButton;
 
 namespace trainscope::ui {
 
+class ElidedLabel;
 class NewProfileDialog;
 class ProfileRunner;
 class ReportBrowser;
@@ -53,6 +54,8 @@ class MainWindow : public QMainWindow {
     ProfileRunner* runner() const { return runner_; }
     QPushButton* cancelButton() const { return cancel_; }
     QString runStatus() const;
+    QProgressBar* runProgress() const { return run_progress_; }
+    ElidedLabel* statusMessage() const { return status_message_; }
     QMenu* recentMenu() const { return recent_menu_; }
     const QString& lastError() const { return last_error_; }
     // Help › About: the version, the licence, and the versions of LibTorch, Qt and SQLite.
@@ -92,6 +95,7 @@ class MainWindow : public QMainWindow {
     WelcomePage* welcome_ = nullptr;
     ProfileRunner* runner_ = nullptr;
     QLabel* run_status_ = nullptr;
+    ElidedLabel* status_message_ = nullptr;
     QProgressBar* run_progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QString runs_folder_;

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -18,6 +19,7 @@
 #include "main_window.h"
 #include "report/sql_table_model.h"
 #include "ui/sample_run.h"
+#include "views/elided_label.h"
 #include "views/entry_table_view.h"
 #include "views/export.h"
 #include "views/memory_page.h"
@@ -135,6 +137,22 @@ TEST_F(NavigationExportTest, AChartSavesAsPngAndSvg) {
     // A folder that cannot be written says so, and writes nothing.
     EXPECT_FALSE(ui::saveWidgetImage(chart, QStringLiteral("/proc/no/chart.svg"), &error));
     EXPECT_FALSE(error.isEmpty());
+}
+
+// The status bar's parts sit side by side: a long message is shortened in its middle, with
+// the whole of it in the tooltip, and never runs under the run's stage or progress.
+TEST_F(NavigationExportTest, TheStatusBarShortensALongMessageBesideTheRunsParts) {
+    ui::ElidedLabel* message = window_.statusMessage();
+    const QString path = QStringLiteral("/home/user/") + QString(300, QLatin1Char('d')) +
+                         QStringLiteral("/run.time.sqlite");
+    message->setFullText(QStringLiteral("Opened ") + path);
+    window_.runProgress()->show();
+    QApplication::processEvents();
+    EXPECT_TRUE(message->text().contains(QChar(0x2026))) << message->text().toStdString();
+    EXPECT_TRUE(message->text().endsWith(QStringLiteral("run.time.sqlite")));
+    EXPECT_EQ(message->toolTip(), QStringLiteral("Opened ") + path);
+    EXPECT_LE(message->fontMetrics().horizontalAdvance(message->text()), message->width());
+    EXPECT_LT(message->geometry().right(), window_.runProgress()->geometry().left());
 }
 
 }  // namespace

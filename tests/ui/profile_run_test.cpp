@@ -3,11 +3,14 @@
 // cancel, failures, and the first-launch example. Real engine runs of small built-in models.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
@@ -74,9 +77,17 @@ TEST_F(ProfileRunTest, TheDialogRunsTheBuiltinMlpAndItsReportOpens) {
     NewProfileDialog* dialog = fillSmallMlp(runs_ + QStringLiteral("/small"));
     ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
     ASSERT_TRUE(dialog->startButton()->isEnabled());
+    // The progress bar moves forward across the whole run (both passes), never back.
+    QVector<double> progress;
+    QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_, [&](int value) {
+        progress << double(value) / qMax(1, window_.runProgress()->maximum());
+    });
     QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
         << window_.lastError().toStdString();
+    ASSERT_GE(progress.size(), 4) << "each pass's iterations move the bar";
+    EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+    EXPECT_DOUBLE_EQ(progress.last(), 1.0);
     ReportBrowser* browser = window_.browser();
     test::waitForReads();
     EXPECT_EQ(browser->paths(), (QStringList{runs_ + QStringLiteral("/small.memory.sqlite"),

@@ -61,6 +61,8 @@ void ProfileWorker::run(int run, const RunRequest& request,
             ++done;
             out.seconds_left = qMax(0, planned - done) * progress.last_iteration_ms / 1000.0;
         }
+        out.run_done = qMin(done, planned);
+        out.run_planned = planned;
         emit progressed(run, out);
     };
     try {

@@ -27,7 +27,11 @@ struct RunProgress {
     int iteration = 0;  // 1-based within the stage; 0 when it has none
     int total = 0;
     double seconds_left = -1;  // estimate once an iteration has been measured; -1 unknown
-    QString text() const;      // for the status bar
+    // Iterations of the whole run (every pass) ended so far, and planned: the progress bar
+    // moves forward across the run, never back at a new pass.
+    int run_done = 0;
+    int run_planned = 0;
+    QString text() const;  // for the status bar
 };
 
 class ProfileWorker;
