@@ -52,28 +52,12 @@
         <translation>Operation</translation>
     </message>
     <message>
-        <source>Forward (ms)</source>
-        <translation>Vorwärts (ms)</translation>
-    </message>
-    <message>
-        <source>Backward (ms)</source>
-        <translation>Rückwärts (ms)</translation>
-    </message>
-    <message>
-        <source>Total (ms)</source>
-        <translation>Gesamt (ms)</translation>
-    </message>
-    <message>
         <source>Share</source>
         <translation>Anteil</translation>
     </message>
     <message>
         <source>Count</source>
         <translation>Anzahl</translation>
-    </message>
-    <message>
-        <source>Mean (ms)</source>
-        <translation>Mittel (ms)</translation>
     </message>
     <message>
         <source>File</source>
@@ -318,6 +302,14 @@
     <message>
         <source>SVG images (*.svg)</source>
         <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Gesamt</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mittel</translation>
     </message>
 </context>
 <context>
@@ -1374,6 +1366,14 @@ aktiv (gepunktet)</translation>
         <source>%1:%2 is not on this machine (it was in %3 where the report was recorded).</source>
         <translation>%1:%2 ist nicht auf diesem Rechner (es lag in %3, wo der Bericht aufgezeichnet wurde).</translation>
     </message>
+    <message>
+        <source>&amp;Open in Editor</source>
+        <translation>Im &amp;Editor öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Location</source>
+        <translation>Ort &amp;kopieren</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SourceViewer</name>
@@ -1403,6 +1403,18 @@ aktiv (gepunktet)</translation>
     <message>
         <source>This table could not be read in full: %1</source>
         <translation>Diese Tabelle konnte nicht vollständig gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <source>%1 (bytes)</source>
+        <translation>%1 (Bytes)</translation>
     </message>
 </context>
 <context>

@@ -52,28 +52,12 @@
         <translation>算子</translation>
     </message>
     <message>
-        <source>Forward (ms)</source>
-        <translation>前向（毫秒）</translation>
-    </message>
-    <message>
-        <source>Backward (ms)</source>
-        <translation>反向（毫秒）</translation>
-    </message>
-    <message>
-        <source>Total (ms)</source>
-        <translation>合计（毫秒）</translation>
-    </message>
-    <message>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
         <source>Count</source>
         <translation>次数</translation>
-    </message>
-    <message>
-        <source>Mean (ms)</source>
-        <translation>平均（毫秒）</translation>
     </message>
     <message>
         <source>File</source>
@@ -318,6 +302,14 @@
     <message>
         <source>SVG images (*.svg)</source>
         <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
     </message>
 </context>
 <context>
@@ -1374,6 +1366,14 @@ active (dotted)</source>
         <source>%1:%2 is not on this machine (it was in %3 where the report was recorded).</source>
         <translation>%1:%2 不在本机上（记录报告时位于 %3）。</translation>
     </message>
+    <message>
+        <source>&amp;Open in Editor</source>
+        <translation>在编辑器中打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Location</source>
+        <translation>复制位置(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SourceViewer</name>
@@ -1403,6 +1403,18 @@ active (dotted)</source>
     <message>
         <source>This table could not be read in full: %1</source>
         <translation>无法完整读取此表：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1（毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 (bytes)</source>
+        <translation>%1（字节）</translation>
     </message>
 </context>
 <context>

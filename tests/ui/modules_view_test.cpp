@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QListWidget>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -15,7 +16,9 @@
 #include <QTreeView>
 
 #include "main_window.h"
+#include "report/sql_table_model.h"
 #include "ui/sample_run.h"
+#include "views/entry_table_view.h"
 #include "views/icicle_chart.h"
 #include "views/modules_model.h"
 #include "views/modules_page.h"
@@ -164,6 +167,37 @@ TEST_F(ModulesViewTest, FilteringToAModuleKeepsTheOperationsItRan) {
     ASSERT_TRUE(entries.has_value());
     EXPECT_EQ(entries->first, tree().node(block).inclusive.first_operation);
     EXPECT_EQ(entries->last, tree().node(block).inclusive.last_operation);
+}
+
+// A column of sizes or times has one unit, chosen for its largest figure: the transformer's
+// activations go up to 32 MiB, so every size there is in MiB, even a 1 KiB one.
+TEST_F(ModulesViewTest, EachColumnOfFiguresHasOneUnit) {
+    waitForReads();
+    QAbstractItemModel* activations = browser_->activationsView()->model();
+    int size = -1;
+    for (int column = 0; column < activations->columnCount(); ++column) {
+        if (activations->headerData(column, Qt::Horizontal).toString().startsWith("Size"))
+            size = column;
+    }
+    ASSERT_GE(size, 0);
+    EXPECT_EQ(activations->headerData(size, Qt::Horizontal).toString(),
+              QStringLiteral("Size (MiB)"));
+    for (int row = 0; row < activations->rowCount(); ++row) {
+        const QString text = activations->index(row, size).data().toString();
+        EXPECT_FALSE(text.contains(QLatin1Char('B')))
+            << "a unit in the cell: " << text.toStdString();
+        const double bytes =
+            activations->index(row, size).data(ui::SqlTableModel::SortRole).toDouble();
+        EXPECT_EQ(text, QString::number(bytes / (1 << 20), 'f', 1)
+                            .replace(QRegularExpression(QStringLiteral("(\\d)(?=(\\d{3})+\\.)")),
+                                     QStringLiteral("\\1,")));
+    }
+    // The CSV's header names the raw values' unit instead.
+    EXPECT_EQ(
+        activations->headerData(size, Qt::Horizontal, ui::SqlTableModel::RawHeaderRole).toString(),
+        QStringLiteral("Size (bytes)"));
+    QAbstractItemModel* operations = browser_->operationsView()->model();
+    EXPECT_EQ(operations->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Forward (ms)"));
 }
 
 }  // namespace

@@ -5,10 +5,16 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChart>
 #include <QChartView>
+#include <QClipboard>
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPieSeries>
+#include <QPieSlice>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -25,6 +31,7 @@
 #include "views/memory_page.h"
 #include "views/modules_page.h"
 #include "views/report_browser.h"
+#include "views/source_panel.h"
 #include "views/time_page.h"
 
 namespace trainscope::test {
@@ -137,6 +144,46 @@ TEST_F(NavigationExportTest, AChartSavesAsPngAndSvg) {
     // A folder that cannot be written says so, and writes nothing.
     EXPECT_FALSE(ui::saveWidgetImage(chart, QStringLiteral("/proc/no/chart.svg"), &error));
     EXPECT_FALSE(error.isEmpty());
+}
+
+// A pie's slice leads to the table of its entries: memory's to the Memory tab, time's to Time.
+TEST_F(NavigationExportTest, APieSliceLeadsToTheTableOfItsEntries) {
+    QTabWidget* tabs = browser_->tabs();
+    tabs->setCurrentIndex(0);
+    QPieSeries* memory = nullptr;
+    QPieSeries* time = nullptr;
+    for (QChartView* view : tabs->widget(0)->findChildren<QChartView*>()) {
+        for (QAbstractSeries* series : view->chart()->series()) {
+            if (auto* pie = qobject_cast<QPieSeries*>(series))
+                (view->chart()->title().startsWith(QStringLiteral("Sum")) ? time : memory) = pie;
+        }
+    }
+    ASSERT_NE(memory, nullptr);
+    ASSERT_NE(time, nullptr);
+    emit memory->slices().last()->clicked();  // activations
+    EXPECT_EQ(tabs->currentWidget(), browser_->memoryPage());
+    tabs->setCurrentIndex(0);
+    emit time->slices().first()->clicked();  // forward
+    EXPECT_EQ(tabs->currentWidget(), browser_->timePage());
+}
+
+// A frame's context menu opens it in the editor or copies its location.
+TEST_F(NavigationExportTest, AFramesContextMenuCopiesItsLocation) {
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
+    clickRow(browser_->operationsView(), 0);
+    QListWidget* frames = browser_->framesList();
+    ASSERT_EQ(frames->count(), 2);
+    const QPoint at = frames->visualItemRect(frames->item(1)).center();
+    emit frames->customContextMenuRequested(at);
+    QMenu* menu = browser_->sourcePanel()->framesContextMenu();
+    ASSERT_NE(menu, nullptr);
+    ASSERT_EQ(menu->actions().size(), 2);
+    EXPECT_EQ(menu->actions()[0]->text(), QStringLiteral("&Open in Editor"));
+    EXPECT_TRUE(menu->actions()[0]->isEnabled());
+    menu->actions()[1]->trigger();
+    EXPECT_EQ(QApplication::clipboard()->text(), QStringLiteral("model.py:12"));
+    EXPECT_EQ(frames->currentRow(), 1);
+    menu->close();
 }
 
 // The status bar's parts sit side by side: a long message is shortened in its middle, with

@@ -259,20 +259,19 @@ SqlTableSpec activationsTable(const QStringList& tables, qint64 peak) {
 
 SqlTableSpec operationsTable(const QStringList& tables, double operations_ms) {
     // The entry id is the operation's number in the iteration: shown, as #.
-    return {
-        {{QObject::tr("#"), QStringLiteral("id"), CellFormat::Integer},
-         {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
-         {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text},
-         {QObject::tr("Forward (ms)"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
-         {QObject::tr("Backward (ms)"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
-         {QObject::tr("Total (ms)"), kOperationTotal, CellFormat::Milliseconds},
-         {QObject::tr("Share"), shareOf(kOperationTotal, operations_ms), CellFormat::Share}},
-        kOperations,
-        {},
-        QStringLiteral("operation_name"),
-        {},
-        QStringLiteral("id"),
-        {1}};
+    return {{{QObject::tr("#"), QStringLiteral("id"), CellFormat::Integer},
+             {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
+             {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text},
+             {QObject::tr("Forward"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
+             {QObject::tr("Backward"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
+             {QObject::tr("Total"), kOperationTotal, CellFormat::Milliseconds},
+             {QObject::tr("Share"), shareOf(kOperationTotal, operations_ms), CellFormat::Share}},
+            kOperations,
+            {},
+            QStringLiteral("operation_name"),
+            {},
+            QStringLiteral("id"),
+            {1}};
 }
 
 SqlTableSpec groupedOperationsTable(double operations_ms) {
@@ -281,11 +280,10 @@ SqlTableSpec groupedOperationsTable(double operations_ms) {
         {{QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
          {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
          {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
-         {QObject::tr("Forward (ms)"), QStringLiteral("SUM(forward_ms)"), CellFormat::Milliseconds},
-         {QObject::tr("Backward (ms)"), QStringLiteral("SUM(backward_ms)"),
-          CellFormat::Milliseconds},
-         {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
-         {QObject::tr("Mean (ms)"), QStringLiteral("%1 / COUNT(*)").arg(total),
+         {QObject::tr("Forward"), QStringLiteral("SUM(forward_ms)"), CellFormat::Milliseconds},
+         {QObject::tr("Backward"), QStringLiteral("SUM(backward_ms)"), CellFormat::Milliseconds},
+         {QObject::tr("Total"), total, CellFormat::Milliseconds},
+         {QObject::tr("Mean"), QStringLiteral("%1 / COUNT(*)").arg(total),
           CellFormat::Milliseconds},
          {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
         kOperations,
@@ -307,23 +305,22 @@ SqlTableSpec timeBySourceLineTable(double operations_ms) {
                              "GROUP BY entry_id) f RIGHT JOIN %2 e ON e.id = f.entry_id")
                              .arg(kStackFrames, kOperations);
     const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
-    return {{{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
-             {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text,
-              QObject::tr("(no frame)")},
-             {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
-              QStringLiteral(" ")},
-             {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
-             {QObject::tr("Forward (ms)"), QStringLiteral("SUM(e.forward_ms)"),
-              CellFormat::Milliseconds},
-             {QObject::tr("Backward (ms)"), QStringLiteral("SUM(e.backward_ms)"),
-              CellFormat::Milliseconds},
-             {QObject::tr("Total (ms)"), total, CellFormat::Milliseconds},
-             {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
-            from,
-            QStringLiteral("f.file_path, f.line_number"),
-            QStringLiteral("f.file_path"),
-            largestShareFirst(8),
-            QStringLiteral("e.id")};
+    return {
+        {{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
+         {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text,
+          QObject::tr("(no frame)")},
+         {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
+          QStringLiteral(" ")},
+         {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
+         {QObject::tr("Forward"), QStringLiteral("SUM(e.forward_ms)"), CellFormat::Milliseconds},
+         {QObject::tr("Backward"), QStringLiteral("SUM(e.backward_ms)"), CellFormat::Milliseconds},
+         {QObject::tr("Total"), total, CellFormat::Milliseconds},
+         {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
+        from,
+        QStringLiteral("f.file_path, f.line_number"),
+        QStringLiteral("f.file_path"),
+        largestShareFirst(8),
+        QStringLiteral("e.id")};
 }
 
 SqlTableSpec memoryBySourceLineTable(qint64 peak) {

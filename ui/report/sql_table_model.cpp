@@ -111,6 +111,56 @@ void SqlTableModel::runQuery() {
         rows_ = std::move(page.rows);
         endResetModel();
     });
+    if (!units_asked_)  // after the first page, which the screen waits for
+        readColumnUnits();
+}
+
+void SqlTableModel::readColumnUnits() {
+    units_asked_ = true;
+    // The largest figure of each column of times or sizes, over the whole table.
+    QStringList inner, maxima;
+    QVector<int> measured;
+    for (int column = 0; column < spec_.columns.size(); ++column) {
+        const CellFormat format = spec_.columns[column].format;
+        if (format != CellFormat::Bytes && format != CellFormat::Milliseconds)
+            continue;
+        inner << QStringLiteral("%1 AS c%2").arg(spec_.columns[column].expression).arg(column);
+        maxima << QStringLiteral("MAX(c%1)").arg(column);
+        measured << column;
+    }
+    if (measured.isEmpty())
+        return;
+    RowRequest request;
+    request.sql =
+        QStringLiteral("SELECT %1 FROM (SELECT %2 FROM %3%4)")
+            .arg(maxima.join(QStringLiteral(", ")), inner.join(QStringLiteral(", ")), spec_.from,
+                 spec_.group_by.isEmpty() ? QString()
+                                          : QStringLiteral(" GROUP BY ") + spec_.group_by);
+    request.columns = int(measured.size());
+    source_->read(std::move(request), this, [this, measured](const RowPage& page) {
+        if (page.rows.isEmpty())
+            return;  // an empty or unreadable table: the default units stay
+        units_.resize(spec_.columns.size());
+        for (int i = 0; i < measured.size(); ++i) {
+            const int column = measured[i];
+            const double largest = page.rows[0].value(i).toDouble();
+            units_[column] = spec_.columns[column].format == CellFormat::Bytes ? byteUnit(largest)
+                                                                               : timeUnit(largest);
+        }
+        emit headerDataChanged(Qt::Horizontal, 0, int(spec_.columns.size()) - 1);
+        if (!rows_.isEmpty())
+            emit dataChanged(index(0, 0),
+                             index(int(rows_.size()) - 1, int(spec_.columns.size()) - 1));
+    });
+}
+
+std::optional<Unit> SqlTableModel::columnUnit(int column) const {
+    if (column >= 0 && column < units_.size() && units_[column])
+        return units_[column];
+    if (column >= 0 && column < spec_.columns.size() &&
+        spec_.columns[column].format == CellFormat::Milliseconds)
+        return timeUnit(1);  // ms until the largest figure is known
+    return std::nullopt;
 }
 
 void SqlTableModel::readAllRows(QObject* receiver, std::function<void(const RowPage&)> done) const {
@@ -199,8 +249,18 @@ int SqlTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant SqlTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Horizontal && section >= 0 && section < spec_.columns.size()) {
-        if (role == Qt::DisplayRole)
-            return spec_.columns[section].header;
+        const SqlColumn& column = spec_.columns[section];
+        if (role == Qt::DisplayRole) {
+            const std::optional<Unit> unit = columnUnit(section);
+            return unit ? tr("%1 (%2)").arg(column.header, unit->name) : column.header;
+        }
+        if (role == RawHeaderRole) {
+            if (column.format == CellFormat::Milliseconds)
+                return tr("%1 (ms)").arg(column.header);
+            if (column.format == CellFormat::Bytes)
+                return tr("%1 (bytes)").arg(column.header);
+            return column.header;
+        }
         // The first click on a figure's column shows the largest first (the header asks).
         if (role == Qt::InitialSortOrderRole)
             return spec_.columns[section].format == CellFormat::Text ? Qt::AscendingOrder
@@ -281,9 +341,11 @@ QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
                 return spec_.columns[index.column()].null_text;
             switch (format) {
                 case CellFormat::Bytes:
+                    if (const std::optional<Unit> unit = columnUnit(index.column()))
+                        return inUnit(raw.toDouble(), *unit);
                     return formatBytes(raw.toLongLong());
                 case CellFormat::Milliseconds:
-                    return formatNumber(raw.toDouble(), 3);
+                    return inUnit(raw.toDouble(), *columnUnit(index.column()));
                 case CellFormat::Integer:
                     return QLocale().toString(raw.toLongLong());
                 case CellFormat::Share:

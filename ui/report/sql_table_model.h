@@ -18,6 +18,8 @@
 #include <memory>
 #include <optional>
 
+#include "report/units.h"
+
 namespace trainscope::ui {
 
 // Run time entry ids, both ends included.
@@ -96,6 +98,8 @@ class SqlTableModel : public QAbstractTableModel {
     ~SqlTableModel() override;
 
     static constexpr int SortRole = Qt::UserRole + 1;  // the raw value behind a cell
+    // A header with the unit of the raw values ("Forward (ms)", "Size (bytes)"): a CSV's.
+    static constexpr int RawHeaderRole = Qt::UserRole + 2;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
@@ -115,6 +119,10 @@ class SqlTableModel : public QAbstractTableModel {
     // empty when the rows shown are all there is.
     const QString& errorMessage() const { return error_; }
     bool isColumnHidden(int column) const { return spec_.hidden_columns.contains(column); }
+    // The unit a column of times or sizes is shown in: the one that suits its largest figure
+    // (read once, after the first page), so that a column compares at a glance. Until it is
+    // read, times are in ms and sizes each in its own unit. None for other columns.
+    std::optional<Unit> columnUnit(int column) const;
     qint64 entryId(int row) const;
     // The row of the rows read so far that shows entry `id`, or -1.
     int rowOfEntry(qint64 id) const;
@@ -138,6 +146,7 @@ class SqlTableModel : public QAbstractTableModel {
     static constexpr int kFirstPage = 256;  // rows: more than a screen
 
     void runQuery();
+    void readColumnUnits();
     // Asks for up to `page_` rows after the first `offset`; `shown` takes them when they come.
     void requestPage(int offset, std::function<void(RowPage&&)> shown);
     void setBusy(std::shared_ptr<std::atomic<bool>> pending);
@@ -154,6 +163,8 @@ class SqlTableModel : public QAbstractTableModel {
     QVariantList where_values_;  // the values of the query's WHERE, in order
     QString error_;
     std::shared_ptr<std::atomic<bool>> pending_;  // the outstanding request's abandon flag
+    QVector<std::optional<Unit>> units_;          // per column, once read
+    bool units_asked_ = false;
 };
 
 // Numbers as the interface language writes them (QLocale's default: thousands separators,

@@ -95,7 +95,9 @@ void SourceViewer::highlight() {
     const QTextBlock block = document()->findBlockByNumber(qMax(0, line_ - 1));
     QTextCursor cursor(block);
     QTextEdit::ExtraSelection selection;
-    selection.format.setBackground(palette().color(QPalette::Highlight).lighter(160));
+    // The palette's own selection colours: readable in light and dark themes alike.
+    selection.format.setBackground(palette().color(QPalette::Highlight));
+    selection.format.setForeground(palette().color(QPalette::HighlightedText));
     selection.format.setProperty(QTextFormat::FullWidthSelection, true);
     selection.cursor = cursor;
     setExtraSelections({selection});

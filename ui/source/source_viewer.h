@@ -7,7 +7,7 @@
 #include <QHash>
 #include <QPlainTextEdit>
 
-#include "views/units.h"
+#include "report/units.h"
 
 namespace trainscope::ui {
 

@@ -100,8 +100,9 @@ BarNames namesOf(const QVector<TopEntry>& entries) {
     return names;
 }
 
+// `clicked`: what a click on slice i does (none: slices are not clickable).
 QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)(double),
-                  QString (*exact)(double)) {
+                  QString (*exact)(double), const std::function<void(int)>& clicked) {
     auto* series = new QPieSeries;
     // Room above and below the pie for the labels of thin slices at its top or bottom, which
     // the default size (0.7 of the chart) pushes out of the plot area.
@@ -113,6 +114,10 @@ QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)
         if (!slice)
             continue;
         slice->setLabelVisible(value > 0);
+        if (clicked) {
+            QObject::connect(slice, &QPieSlice::clicked, slice,
+                             [clicked, part = int(series->count()) - 1] { clicked(part); });
+        }
         QObject::connect(slice, &QPieSlice::hovered, slice,
                          [slice, name = name, value = value, exact](bool state) {
                              if (state)
@@ -239,9 +244,12 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
 
 }  // namespace
 
-QChartView* memoryBreakdownChart(const MemorySummary& summary) {
+QChartView* memoryBreakdownChart(const MemorySummary& summary, MemoryPartClicked clicked) {
     auto* chart = new QChart;
+    std::function<void(int)> slice_clicked;
     if (const auto& peak = summary.at_peak) {
+        if (clicked)
+            slice_clicked = [clicked](int part) { clicked(static_cast<MemoryPart>(part)); };
         chart->setTitle(
             QObject::tr("Peak memory %1, at that instant").arg(formatBytes(summary.peak)));
         chart->addSeries(pieOf({{QObject::tr("Weights"), double(peak->weights)},
@@ -249,29 +257,41 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary) {
                                 {QObject::tr("Optimizer state"), double(peak->optimizer_state)},
                                 {QObject::tr("Activations"), double(peak->activations)},
                                 {QObject::tr("Other"), double(peak->other)}},
-                               humanBytes, exactBytes));
+                               humanBytes, exactBytes, slice_clicked));
     } else {
         // Another tool's report: only totals over the iteration, which were not all allocated
         // at once, so they are not shown as parts of the peak.
         chart->setTitle(QObject::tr("Memory over the iteration (no breakdown at the peak)"));
+        const MemoryPart parts[] = {MemoryPart::Weights, MemoryPart::Gradients,
+                                    MemoryPart::Activations};
+        if (clicked)
+            slice_clicked = [clicked, parts](int part) { clicked(parts[part]); };
         chart->addSeries(pieOf({{QObject::tr("Weights"), double(summary.weights)},
                                 {QObject::tr("Gradients"), double(summary.gradients)},
                                 {QObject::tr("Activations"), double(summary.activations)}},
-                               humanBytes, exactBytes));
+                               humanBytes, exactBytes, slice_clicked));
     }
     chart->legend()->hide();
-    return viewOf(chart);
+    QChartView* view = viewOf(chart);
+    if (clicked)
+        view->setCursor(Qt::PointingHandCursor);
+    return view;
 }
 
-QChartView* iterationSplitChart(const TimeSummary& summary) {
+QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()> clicked) {
     auto* chart = new QChart;
     chart->setTitle(
         QObject::tr("Sum of operations %1 ms").arg(formatNumber(summary.operations_ms(), 1)));
     chart->addSeries(pieOf({{QObject::tr("Forward"), summary.forward_ms},
                             {QObject::tr("Backward"), summary.backward_ms}},
-                           humanMs, exactMs));
+                           humanMs, exactMs,
+                           clicked ? std::function<void(int)>([clicked](int) { clicked(); })
+                                   : std::function<void(int)>()));
     chart->legend()->hide();
-    return viewOf(chart);
+    QChartView* view = viewOf(chart);
+    if (clicked)
+        view->setCursor(Qt::PointingHandCursor);
+    return view;
 }
 
 QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarClicked clicked) {

@@ -14,10 +14,13 @@ class QLabel;
 
 namespace trainscope::ui {
 
+// The parts of the memory pie, for what a click on a slice does.
+enum class MemoryPart { Weights, Gradients, OptimizerState, Activations, Other };
+using MemoryPartClicked = std::function<void(MemoryPart)>;
 // Peak memory: weights, gradients, activations and the rest of the peak.
-QChartView* memoryBreakdownChart(const MemorySummary& summary);
-// The iteration split into forward and backward time.
-QChartView* iterationSplitChart(const TimeSummary& summary);
+QChartView* memoryBreakdownChart(const MemorySummary& summary, MemoryPartClicked clicked = {});
+// The iteration split into forward and backward time (`clicked`: either slice's click).
+QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()> clicked = {});
 // The data key of a bar's name (a QGraphicsSimpleTextItem above the bar, in the chart) that
 // holds the name in full; the item's text is the name as shown, elided when the plot is narrow.
 constexpr int kBarLabelFullText = 0;

@@ -49,6 +49,9 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
     if (model) {
         connect(model, &SqlTableModel::errorChanged, this, &EntryTableView::showError);
         connect(model, &SqlTableModel::rowsRead, this, &EntryTableView::revealWantedEntry);
+        // The columns' units come after the first rows: the headers grow by them.
+        connect(model, &QAbstractItemModel::headerDataChanged, this,
+                &QTableView::resizeColumnsToContents);
         showError(model->errorMessage());
     } else {
         showError({});
@@ -187,7 +190,8 @@ void EntryTableView::exportCsv(const QString& path,
     for (int column = 0; column < model->columnCount(); ++column) {
         if (!isColumnHidden(column)) {
             columns << column;
-            header << model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+            header << model->headerData(column, Qt::Horizontal, SqlTableModel::RawHeaderRole)
+                          .toString();
         }
     }
     model->readAllRows(this, [path, columns, header, done](const RowPage& page) {

@@ -7,7 +7,7 @@
 #include <QToolTip>
 
 #include "report/sql_table_model.h"
-#include "views/units.h"
+#include "report/units.h"
 
 namespace trainscope::ui {
 namespace {

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "report/module_tree.h"
-#include "views/units.h"
+#include "report/units.h"
 
 namespace trainscope::ui {
 

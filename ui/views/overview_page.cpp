@@ -52,7 +52,15 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                      .arg(formatBytes(m.weights), formatBytes(m.gradients),
                           formatBytes(m.activations));
         // Two rows of three: the pies and the modules above, the top entries below.
-        charts->addWidget(memoryBreakdownChart(m), 0, 0);
+        // A slice leads to the table of its entries (weights and their gradients, activations).
+        charts->addWidget(memoryBreakdownChart(m,
+                                               [this](MemoryPart part) {
+                                                   if (part == MemoryPart::Activations)
+                                                       emit activationsPartClicked();
+                                                   else if (part != MemoryPart::Other)
+                                                       emit weightsPartClicked();
+                                               }),
+                          0, 0);
         const int bars = m.at_peak ? kMemoryTopCount : kTopCount;
         if (m.at_peak) {
             charts->addWidget(topChart([bars](const RunCharts& top) {
@@ -82,7 +90,7 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                               formatNumber(100.0 * t.operations_ms() / *t.wall_ms, 1));
         else
             lines << sum;
-        charts->addWidget(iterationSplitChart(t), 0, 1);
+        charts->addWidget(iterationSplitChart(t, [this] { emit timePartClicked(); }), 0, 1);
         charts->addWidget(topChart([this](const RunCharts& top) {
                               QChartView* view = operationTimeChart(
                                   tr("Top operations by time"), top.operations.first(kTimeTopCount),

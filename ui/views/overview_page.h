@@ -20,6 +20,10 @@ class OverviewPage : public QWidget {
   signals:
     // A bar of an activation or an operation was clicked (its entry's id).
     void activationClicked(qint64 id);
+    // A slice of the memory or time pie: the tab of its entries.
+    void weightsPartClicked();
+    void activationsPartClicked();
+    void timePartClicked();
     void operationClicked(qint64 id);
 
   private:

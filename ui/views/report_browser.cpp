@@ -63,6 +63,18 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
         tabs_->setCurrentWidget(memory_page_);
         memory_page_->activationsView()->selectEntry(id, true);
     });
+    connect(overview, &OverviewPage::weightsPartClicked, this, [this] {
+        tabs_->setCurrentWidget(memory_page_);
+        memory_page_->weightsView()->setFocus();
+    });
+    connect(overview, &OverviewPage::activationsPartClicked, this, [this] {
+        tabs_->setCurrentWidget(memory_page_);
+        memory_page_->activationsView()->setFocus();
+    });
+    connect(overview, &OverviewPage::timePartClicked, this, [this] {
+        tabs_->setCurrentWidget(time_page_);
+        time_page_->operationsView()->setFocus();
+    });
     connect(overview, &OverviewPage::operationClicked, this, [this](qint64 id) {
         tabs_->setCurrentWidget(time_page_);
         time_page_->groupingChoice()->setCurrentIndex(0);

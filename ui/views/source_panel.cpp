@@ -4,9 +4,12 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -68,6 +71,25 @@ SourcePanel::SourcePanel(QWidget* parent)
     connect(frames_, &QListWidget::currentRowChanged, this, &SourcePanel::showFrame);
     connect(frames_, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { showFrame(frames_->row(item)); });
+    // A frame's context menu: the editor, or its location for a bug report or a terminal.
+    frames_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(frames_, &QListWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const int row = frames_->indexAt(pos).row();
+        if (row < 0 || row >= shown_.size())
+            return;
+        frames_->setCurrentRow(row);  // shows it, as a click would
+        auto* menu = new QMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(tr("&Open in Editor"), this, &SourcePanel::openInEditor)
+            ->setEnabled(open_in_editor_->isEnabled());
+        const FrameRow frame = shown_[row];
+        menu->addAction(tr("&Copy Location"), this, [frame] {
+            QGuiApplication::clipboard()->setText(
+                QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
+        });
+        frames_context_menu_ = menu;
+        menu->popup(frames_->viewport()->mapToGlobal(pos));
+    });
     connect(open_in_editor_, &QPushButton::clicked, this, &SourcePanel::openInEditor);
 }
 
@@ -181,6 +203,10 @@ void SourcePanel::showLineCosts(const QString& file, const QString& shown_path) 
         if (viewer_->currentFile() == shown_path)
             viewer_->setLineCosts(costs.time_ms, costs.bytes);
     });
+}
+
+QMenu* SourcePanel::framesContextMenu() const {
+    return frames_context_menu_;
 }
 
 void SourcePanel::openInEditor() {

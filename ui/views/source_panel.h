@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QHash>
+#include <QPointer>
 #include <QWidget>
 #include <functional>
 
@@ -12,6 +13,7 @@
 
 class QLabel;
 class QListWidget;
+class QMenu;
 class QPushButton;
 
 namespace trainscope::ui {
@@ -46,6 +48,8 @@ class SourcePanel : public QWidget {
     void clear();
 
     QListWidget* framesList() const { return frames_; }
+    // The frames list's context menu shown last (for tests; null once closed).
+    QMenu* framesContextMenu() const;
     SourceViewer* viewer() const { return viewer_; }
     QPushButton* openInEditorButton() const { return open_in_editor_; }
     // What the panel says about the shown frame: its location, or why it cannot be shown.
@@ -67,6 +71,7 @@ class SourcePanel : public QWidget {
     LineCostReader line_costs_;
     QHash<QString, LineCosts> costs_read_;  // by project file, as the frames name it
     QListWidget* frames_;
+    QPointer<QMenu> frames_context_menu_;
     SourceViewer* viewer_;
     QLabel* location_;
     QPushButton* open_in_editor_;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "views/units.h"
+#include "report/units.h"
 
 #include <QObject>
 #include <cmath>
