@@ -24,6 +24,11 @@
 namespace trainscope {
 namespace {
 
+Spread spreadOf(const std::vector<double>& values) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return values.empty() ? Spread{} : Spread{*low, *high};
+}
+
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
@@ -352,12 +357,15 @@ TimeReport Profiler::measureTime() {
             has_backward = has_backward || run[i].has_backward;
         }
         RunTimeEntry entry{op.name, median(forward), std::nullopt, op.frames, captured.modules[i]};
+        entry.forward_spread = spreadOf(forward);
         if (has_backward) {
             entry.backward_ms = median(backward);
+            entry.backward_spread = spreadOf(backward);
         }
         report.entries.push_back(std::move(entry));
     }
     report.iteration_ms = median(iteration_ms);
+    report.iteration_spread = spreadOf(iteration_ms);
     report.metadata = self.metadata(workload, "time");
     std::vector<const StackTrace*> traces;
     for (const RunTimeEntry& entry : report.entries) {

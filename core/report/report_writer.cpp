@@ -164,6 +164,11 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
                            "INSERT INTO trainscope_entry_modules (entry_id, module_path) "
                            "VALUES (?, ?)");
     FrameWriter frames(db, "entry_id");
+    db.exec(schema::kTimeSpreadTable);
+    SqliteStatement spread(db,
+                           "INSERT INTO trainscope_time_spread (entry_id, forward_min_ms, "
+                           "forward_max_ms, backward_min_ms, backward_max_ms) "
+                           "VALUES (?, ?, ?, ?, ?)");
     int64_t id = 1;
     for (const RunTimeEntry& e : report.entries) {
         entry.bind(1, id).bind(2, e.operation_name).bind(3, e.forward_ms);
@@ -176,10 +181,19 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         if (!e.module_path.empty()) {  // an entry outside any submodule has no row
             module.bind(1, id).bind(2, e.module_path).step();
         }
+        spread.bind(1, id).bind(2, e.forward_spread.min_ms).bind(3, e.forward_spread.max_ms);
+        if (e.backward_spread) {
+            spread.bind(4, e.backward_spread->min_ms).bind(5, e.backward_spread->max_ms);
+        } else {
+            spread.bindNull(4).bindNull(5);
+        }
+        spread.step();
         frames.add(id++, e.frames);
     }
     RunMetadata metadata = report.metadata;
     metadata[report_format::kIterationMsKey] = std::to_string(report.iteration_ms);
+    metadata[report_format::kIterationMinMsKey] = std::to_string(report.iteration_spread.min_ms);
+    metadata[report_format::kIterationMaxMsKey] = std::to_string(report.iteration_spread.max_ms);
     insertMetadata(db, metadata);
 }
 

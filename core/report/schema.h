@@ -61,6 +61,12 @@ constexpr const char* kTimeEntryModulesTable =
 constexpr const char* kActivationOperationsTable =
     "CREATE TABLE trainscope_activation_operations (entry_id INTEGER PRIMARY KEY, "
     "operation_number INTEGER NOT NULL)";
+// The spread of each run time entry's times over the measured iterations (their median is
+// run_time_entries' figure): what tells a real difference between two runs from noise.
+constexpr const char* kTimeSpreadTable =
+    "CREATE TABLE trainscope_time_spread (entry_id INTEGER PRIMARY KEY, "
+    "forward_min_ms REAL NOT NULL, forward_max_ms REAL NOT NULL, backward_min_ms REAL, "
+    "backward_max_ms REAL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

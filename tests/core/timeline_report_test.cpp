@@ -180,6 +180,30 @@ TEST_P(TimelineReportTest, ActivationsAreNumberedAsTheRunTimeEntriesOfTheirOpera
               "0");
 }
 
+// Each time is the median of the measured iterations, within their spread, which the report
+// keeps so that a comparison of two runs can tell a difference from noise.
+TEST_P(TimelineReportTest, EveryTimeLiesWithinTheSpreadOfItsIterations) {
+    const std::vector<test::Row> rows = time().rows(
+        "SELECT e.forward_ms, s.forward_min_ms, s.forward_max_ms, "
+        "coalesce(e.backward_ms, -1), coalesce(s.backward_min_ms, -1), "
+        "coalesce(s.backward_max_ms, -1) FROM run_time_entries e "
+        "JOIN trainscope_time_spread s ON s.entry_id = e.id");
+    ASSERT_EQ(std::to_string(rows.size()), time().scalar("SELECT COUNT(*) FROM run_time_entries"));
+    for (const test::Row& row : rows) {
+        EXPECT_LE(std::stod(row[1]), std::stod(row[0]));
+        EXPECT_LE(std::stod(row[0]), std::stod(row[2]));
+        EXPECT_LE(std::stod(row[4]), std::stod(row[3]));  // both -1 without a backward time
+        EXPECT_LE(std::stod(row[3]), std::stod(row[5]));
+        EXPECT_EQ(row[3] == "-1", row[4] == "-1");
+    }
+    auto metadata = [&](const std::string& key) {
+        return std::stod(
+            time().scalar("SELECT value FROM trainscope_metadata WHERE key = '" + key + "'"));
+    };
+    EXPECT_LE(metadata("iteration_min_ms"), metadata("iteration_ms"));
+    EXPECT_LE(metadata("iteration_ms"), metadata("iteration_max_ms"));
+}
+
 TEST_P(TimelineReportTest, EveryTimedOperationIsATopLevelCallWithItsNameAndInnermostFrame) {
     std::vector<test::Row> timed;
     for (const test::Row& row : time().rows(

@@ -48,6 +48,7 @@ inline constexpr char kLibraryFramesTable[] = "trainscope_library_frames";
 inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
+inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
 // ...and TrainScope's in the timeline report.
 inline constexpr char kApiModulesTable[] = "trainscope_api_modules";
 inline constexpr char kPhasesTable[] = "trainscope_phases";
@@ -58,5 +59,8 @@ inline constexpr char kFramesNoteKey[] = "frames_note";
 // The run time report's measured iteration (forward + backward, wall time, median), in ms:
 // the operations' times usually add up to less (the work between them is nobody's).
 inline constexpr char kIterationMsKey[] = "iteration_ms";
+// ...and the fastest and slowest of the measured iterations, in ms.
+inline constexpr char kIterationMinMsKey[] = "iteration_min_ms";
+inline constexpr char kIterationMaxMsKey[] = "iteration_max_ms";
 
 }  // namespace trainscope::report_format

@@ -91,17 +91,28 @@ struct MemoryReport {
     int64_t activationBytes() const;
 };
 
+// The spread of one figure over the measured iterations: what a difference between two runs
+// must exceed to count (a run compared with a rerun of itself differs by about this much).
+struct Spread {
+    double min_ms = 0.0;
+    double max_ms = 0.0;
+    double width() const { return max_ms - min_ms; }
+};
+
 struct RunTimeEntry {
     std::string operation_name;
     double forward_ms = 0.0;
     std::optional<double> backward_ms;  // empty: the operation takes no part in backward
     StackTrace frames;
     std::string module_path;
+    Spread forward_spread{};  // over the measured iterations (forward_ms is their median)
+    std::optional<Spread> backward_spread{};
 };
 
 struct TimeReport {
     std::vector<RunTimeEntry> entries;
     double iteration_ms = 0.0;  // median wall time of a whole measured iteration
+    Spread iteration_spread{};
     RunMetadata metadata;
 
     double forwardMs() const;
