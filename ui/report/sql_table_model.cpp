@@ -106,17 +106,24 @@ void SqlTableModel::runQuery() {
     select_ += QStringLiteral(" ORDER BY ") + order_by_ + QStringLiteral(" LIMIT ? OFFSET ?");
 
     page_ = kFirstPage;
+    // A units query still on its way would hold up this query's pages: it is stopped, and
+    // asked again once this query's first page has come.
+    if (units_pending_) {
+        *units_pending_ = true;
+        units_pending_.reset();
+    }
     requestPage(0, [this](RowPage&& page) {
         beginResetModel();
         rows_ = std::move(page.rows);
         endResetModel();
+        // Queued behind what was asked meanwhile (the charts' entries when a run opens): the
+        // first screen never waits for a scan of the whole table.
+        if (units_.isEmpty() && !units_pending_)
+            readColumnUnits();
     });
-    if (!units_asked_)  // after the first page, which the screen waits for
-        readColumnUnits();
 }
 
 void SqlTableModel::readColumnUnits() {
-    units_asked_ = true;
     // The largest figure of each column of times or sizes, over the whole table.
     QStringList inner, maxima;
     QVector<int> measured;
@@ -137,21 +144,27 @@ void SqlTableModel::readColumnUnits() {
                  spec_.group_by.isEmpty() ? QString()
                                           : QStringLiteral(" GROUP BY ") + spec_.group_by);
     request.columns = int(measured.size());
-    source_->read(std::move(request), this, [this, measured](const RowPage& page) {
-        if (page.rows.isEmpty())
-            return;  // an empty or unreadable table: the default units stay
-        units_.resize(spec_.columns.size());
-        for (int i = 0; i < measured.size(); ++i) {
-            const int column = measured[i];
-            const double largest = page.rows[0].value(i).toDouble();
-            units_[column] = spec_.columns[column].format == CellFormat::Bytes ? byteUnit(largest)
-                                                                               : timeUnit(largest);
-        }
-        emit headerDataChanged(Qt::Horizontal, 0, int(spec_.columns.size()) - 1);
-        if (!rows_.isEmpty())
-            emit dataChanged(index(0, 0),
-                             index(int(rows_.size()) - 1, int(spec_.columns.size()) - 1));
-    });
+    units_pending_ = request.abandoned;
+    source_->read(
+        std::move(request), this, [this, measured, flag = units_pending_](const RowPage& page) {
+            if (flag != units_pending_)
+                return;  // stopped for a newer query: asked again after it
+            units_pending_.reset();
+            units_.resize(spec_.columns.size());  // asked once: not again after each query
+            if (page.rows.isEmpty() || !page.error.isEmpty())
+                return;  // an empty or unreadable table: the default units stay
+            for (int i = 0; i < measured.size(); ++i) {
+                const int column = measured[i];
+                const double largest = page.rows[0].value(i).toDouble();
+                units_[column] = spec_.columns[column].format == CellFormat::Bytes
+                                     ? byteUnit(largest)
+                                     : timeUnit(largest);
+            }
+            emit headerDataChanged(Qt::Horizontal, 0, int(spec_.columns.size()) - 1);
+            if (!rows_.isEmpty())
+                emit dataChanged(index(0, 0),
+                                 index(int(rows_.size()) - 1, int(spec_.columns.size()) - 1));
+        });
 }
 
 std::optional<Unit> SqlTableModel::columnUnit(int column) const {

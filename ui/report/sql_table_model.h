@@ -162,9 +162,9 @@ class SqlTableModel : public QAbstractTableModel {
     std::optional<EntryRange> entries_;
     QVariantList where_values_;  // the values of the query's WHERE, in order
     QString error_;
-    std::shared_ptr<std::atomic<bool>> pending_;  // the outstanding request's abandon flag
-    QVector<std::optional<Unit>> units_;          // per column, once read
-    bool units_asked_ = false;
+    std::shared_ptr<std::atomic<bool>> pending_;        // the outstanding request's abandon flag
+    QVector<std::optional<Unit>> units_;                // per column, once read
+    std::shared_ptr<std::atomic<bool>> units_pending_;  // the units query's abandon flag
 };
 
 // Numbers as the interface language writes them (QLocale's default: thousands separators,
