@@ -176,24 +176,24 @@ std::optional<Unit> SqlTableModel::columnUnit(int column) const {
     return std::nullopt;
 }
 
-void SqlTableModel::readAllRows(QObject* receiver, std::function<void(const RowPage&)> done) const {
+RowRequest SqlTableModel::pageRequest(int limit, int offset) const {
     RowRequest request;
     request.sql = select_;
     request.values = where_values_;
-    request.values << -1 << 0;  // LIMIT -1: no limit
+    request.values << limit << offset;
     request.columns = int(spec_.columns.size());
-    source_->read(std::move(request), receiver, std::move(done));
+    return request;
+}
+
+void SqlTableModel::readAllRows(QObject* receiver, std::function<void(const RowPage&)> done) const {
+    source_->read(pageRequest(-1, 0), receiver, std::move(done));  // LIMIT -1: no limit
 }
 
 void SqlTableModel::requestPage(int offset, std::function<void(RowPage&&)> shown) {
     if (pending_)
         *pending_ = true;  // its rows would belong to a query no longer shown
-    RowRequest request;
-    request.sql = select_;
-    request.values = where_values_;
     const int limit = page_;
-    request.values << limit << offset;
-    request.columns = int(spec_.columns.size());
+    RowRequest request = pageRequest(limit, offset);
     const std::shared_ptr<std::atomic<bool>> flag = request.abandoned;
     setBusy(flag);
     source_->read(std::move(request), this,

@@ -147,6 +147,8 @@ class SqlTableModel : public QAbstractTableModel {
 
     void runQuery();
     void readColumnUnits();
+    // The current query's rows from `offset` on, at most `limit` (-1: all of them).
+    RowRequest pageRequest(int limit, int offset) const;
     // Asks for up to `page_` rows after the first `offset`; `shown` takes them when they come.
     void requestPage(int offset, std::function<void(RowPage&&)> shown);
     void setBusy(std::shared_ptr<std::atomic<bool>> pending);
