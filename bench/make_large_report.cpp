@@ -4,7 +4,10 @@
 // is the real one. Names, files and times are drawn from a fixed seed to look like a long
 // training step of a large model.
 //
-//   make_large_report OUT.time.sqlite [ENTRIES]
+//   make_large_report OUT.time.sqlite [ENTRIES [TIMES_SEED]]
+//
+// TIMES_SEED draws other times for the same operations, files and lines: a rerun of the same
+// model, for bench/compare_runs.
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -17,10 +20,11 @@
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args = trainscope::bench::commandLine(
-        argc, argv, "make_large_report OUT.time.sqlite [ENTRIES]",
+        argc, argv, "make_large_report OUT.time.sqlite [ENTRIES [TIMES_SEED]]",
         "Writes a run time report of ENTRIES entries (default 1,000,000), 3 stack frames each,\n"
-        "with the engine's writer, for bench/report_open. OUT must not exist.",
-        1, 2);
+        "with the engine's writer, for bench/report_open. OUT must not exist. TIMES_SEED draws\n"
+        "other times for the same operations and frames (a rerun, for bench/compare_runs).",
+        1, 3);
     const long entries =
         args.size() > 1 ? trainscope::bench::positiveArgument(args[1], "ENTRIES") : 1000000;
     const std::vector<std::string> operations = {
@@ -31,7 +35,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 40; ++i)
         files.push_back("project/module_" + std::to_string(i) + ".py");
 
+    const long times_seed =
+        args.size() > 2 ? trainscope::bench::positiveArgument(args[2], "TIMES_SEED") : 2026;
     std::mt19937_64 random(2026);
+    std::mt19937_64 times(static_cast<uint64_t>(times_seed));
     std::uniform_int_distribution<size_t> pick_op(0, operations.size() - 1);
     std::uniform_int_distribution<size_t> pick_file(0, files.size() - 1);
     std::uniform_int_distribution<int> pick_line(1, 400);
@@ -43,9 +50,9 @@ int main(int argc, char** argv) {
     for (long i = 0; i < entries; ++i) {
         trainscope::RunTimeEntry entry;
         entry.operation_name = operations[pick_op(random)];
-        entry.forward_ms = duration(random);
+        entry.forward_ms = duration(times);
         if (has_backward(random))
-            entry.backward_ms = 2.0 * duration(random);
+            entry.backward_ms = 2.0 * duration(times);
         for (int f = 0; f < 3; ++f)
             entry.frames.push_back({files[pick_file(random)], pick_line(random)});
         report.entries.push_back(std::move(entry));

@@ -13,6 +13,7 @@
 #include <QIcon>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -20,10 +21,12 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 #include <QProgressBar>
 #include <QPushButton>
 
+#include "compare/compare_page.h"
 #include "help/help_windows.h"
 #include "report/report_run.h"
 #include "run/new_profile_dialog.h"
@@ -32,6 +35,7 @@
 #include "settings/settings_dialog.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
+#include "trainscope/report_format.h"
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
@@ -82,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent)
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     fillRecentMenu();
+    compare_action_ = file->addAction(tr("Co&mpare With…"), QKeySequence(tr("Ctrl+D")), this,
+                                      &MainWindow::chooseAndCompare);
     file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeReports);
     file->addSeparator();
     export_table_ = file->addAction(
@@ -244,6 +250,56 @@ void MainWindow::chooseAndOpen() {
         this, tr("Open Report"), QString(), tr("Reports (*.sqlite *.db);;All files (*)"));
     if (!paths.isEmpty())
         openReports(paths);
+}
+
+void MainWindow::chooseAndCompare() {
+    if (!browser_) {
+        statusBar()->showMessage(tr("Open a run first: it is the base of the comparison."), 4000);
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With"), QFileInfo(browser_->paths().value(0)).absolutePath(),
+        tr("Reports (*.sqlite *.db);;All files (*)"));
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
+ComparePage* MainWindow::comparePage() const {
+    return compare_window_ ? compare_window_->findChild<ComparePage*>() : nullptr;
+}
+
+bool MainWindow::compareWith(const QString& path) {
+    if (!browser_)
+        return false;
+    // The base: the open run's reports, and its timeline beside them.
+    RunReports base;
+    const RunContents& contents = browser_->run().contents();
+    if (contents.memory)
+        base.memory = contents.memory->path.toStdString();
+    if (contents.time)
+        base.time = contents.time->path.toStdString();
+    const QString first = browser_->paths().value(0);
+    const QString suffix = runReportSuffix(first);
+    const QString prefix = suffix.isEmpty() ? first : first.chopped(suffix.size());
+    base.label = prefix.toStdString();
+    if (!suffix.isEmpty() && QFileInfo::exists(prefix + report_format::kTimelineSuffix))
+        base.timeline = (prefix + report_format::kTimelineSuffix).toStdString();
+    // The new run: its prefix brings its siblings along.
+    const QString new_suffix = runReportSuffix(path);
+    const QString changed = new_suffix.isEmpty() ? path : path.chopped(new_suffix.size());
+
+    delete compare_window_;
+    compare_window_ = new QWidget(this, Qt::Window);
+    compare_window_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(compare_window_, &QObject::destroyed, this, [this] { compare_window_ = nullptr; });
+    compare_window_->setWindowTitle(
+        tr("Compare: %1 with %2").arg(QFileInfo(changed).fileName(), QFileInfo(prefix).fileName()));
+    auto* layout = new QVBoxLayout(compare_window_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new ComparePage(base, changed, browser_->projectRoot()));
+    compare_window_->resize(size());
+    compare_window_->show();
+    return true;
 }
 
 void MainWindow::openReports(const QStringList& paths) {
@@ -432,8 +488,20 @@ void MainWindow::dropEvent(QDropEvent* event) {
         if (url.isLocalFile())
             paths << url.toLocalFile();
     }
-    if (!paths.isEmpty())
+    if (paths.isEmpty())
+        return;
+    if (!browser_ || paths.size() != 1) {
         openReports(paths);
+        return;
+    }
+    // One report dropped on an open run: open it instead, or compare the two.
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addAction(tr("Open %1").arg(QFileInfo(paths[0]).fileName()), this,
+                    [this, paths] { openReports(paths); });
+    menu->addAction(tr("Compare With the Open Run"), this,
+                    [this, paths] { compareWith(paths[0]); });
+    menu->popup(mapToGlobal(event->position().toPoint()));
 }
 
 }  // namespace trainscope::ui

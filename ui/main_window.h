@@ -17,6 +17,7 @@ class QPushButton;
 
 namespace trainscope::ui {
 
+class ComparePage;
 class ElidedLabel;
 class NewProfileDialog;
 class ProfileRunner;
@@ -72,6 +73,12 @@ class MainWindow : public QMainWindow {
     void stepTab(int step);
     QAction* exportTableAction() const { return export_table_; }
 
+    // File › Compare With…: compares the open run (base) with the run of `path` (a report file
+    // of it, or its prefix) in a Compare window. False when no run is open.
+    bool compareWith(const QString& path);
+    QWidget* compareWindow() const { return compare_window_; }
+    ComparePage* comparePage() const;
+
   signals:
     void reportsOpened(bool shown);
 
@@ -83,6 +90,7 @@ class MainWindow : public QMainWindow {
     void showRun();
     void showError(const QString& message);
     void chooseAndOpen();
+    void chooseAndCompare();
     void chooseProjectRoot();
     void showSettings();
     void fillRecentMenu();
@@ -102,6 +110,8 @@ class MainWindow : public QMainWindow {
     QMenu* recent_menu_ = nullptr;
     QAction* project_root_action_ = nullptr;
     QAction* export_table_ = nullptr;
+    QAction* compare_action_ = nullptr;
+    QWidget* compare_window_ = nullptr;  // a top-level window, deleted when closed
     QString last_error_;
 };
 

@@ -2,6 +2,7 @@
 #include "cli/cli_options.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -26,11 +27,22 @@ Integer parseInteger(const std::string& option, const std::string& text, Integer
     return value;
 }
 
+// A percentage limit: a finite number, 0 or more.
+double parsePercent(const std::string& option, const std::string& text) {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0) {
+        throw Error(option + " expects a percentage of 0 or more, not '" + text + "'");
+    }
+    return value;
+}
+
 const std::map<std::string, Command> kCommands = {
-    {"memory", Command::Memory},   {"time", Command::Time},        {"timeline", Command::Timeline},
-    {"profile", Command::Profile}, {"show", Command::Show},        {"export", Command::Export},
-    {"models", Command::Models},   {"help", Command::Help},        {"--help", Command::Help},
-    {"-h", Command::Help},         {"--version", Command::Version}};
+    {"memory", Command::Memory},   {"time", Command::Time},     {"timeline", Command::Timeline},
+    {"profile", Command::Profile}, {"show", Command::Show},     {"export", Command::Export},
+    {"compare", Command::Compare}, {"models", Command::Models}, {"help", Command::Help},
+    {"--help", Command::Help},     {"-h", Command::Help},       {"--version", Command::Version}};
 
 }  // namespace
 
@@ -46,6 +58,9 @@ std::string usage() {
                                DeepView's) and torch_npu's ascend_pytorch_profiler_*.db
   trainscope-cli export --chrome-trace OUT.json FILE         write a timeline as Chrome Trace
                                Event JSON (Perfetto, chrome://tracing)
+  trainscope-cli compare BASE NEW [options]                  compare two runs (each a run's
+                               PREFIX or one report file); exit code 0: within the limits,
+                               1: a limit exceeded (one line per item), 2: cannot compare
   trainscope-cli models                                      list the built-in models
   trainscope-cli --help | --version
 
@@ -74,6 +89,15 @@ Output:
   -o, --output FILE|PREFIX     where to write
   -f, --force                  replace existing output files
   -q, --quiet                  no progress on stderr
+Compare:
+  --max-time-increase PCT      the largest time increase allowed, in percent of the base,
+                               counted only beyond both runs' spread (default 10)
+  --max-memory-increase PCT    the largest memory increase allowed, in percent (default 0:
+                               memory is exact)
+  --format text|json|markdown  json for tools (schema: docs/comparison.md), markdown for a
+                               merge request's comment (default text)
+  --top N                      list the N largest changes of each kind (0: all; default 10,
+                               JSON all)
 )";
 }
 
@@ -81,7 +105,8 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     CliOptions options;
     if (argc < 2) {
         throw Error(
-            "no command given (memory, time, timeline, profile, show, export, models); see "
+            "no command given (memory, time, timeline, profile, show, export, compare, models); "
+            "see "
             "--help");
     }
     auto command = kCommands.find(argv[1]);
@@ -136,8 +161,31 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         {"--output", [&](const std::string& v) { options.output = v; }},
         {"-o", [&](const std::string& v) { options.output = v; }},
         {"--chrome-trace", [&](const std::string& v) { options.chrome_trace = v; }},
+        {"--max-time-increase",
+         [&](const std::string& v) {
+             options.limits.max_time_increase_pct = parsePercent("--max-time-increase", v);
+         }},
+        {"--max-memory-increase",
+         [&](const std::string& v) {
+             options.limits.max_memory_increase_pct = parsePercent("--max-memory-increase", v);
+         }},
+        {"--format",
+         [&](const std::string& v) {
+             static const std::map<std::string, CompareFormat> formats = {
+                 {"text", CompareFormat::Text},
+                 {"json", CompareFormat::Json},
+                 {"markdown", CompareFormat::Markdown}};
+             const auto found = formats.find(v);
+             if (found == formats.end()) {
+                 throw Error("--format must be text, json or markdown, not '" + v + "'");
+             }
+             options.format = found->second;
+         }},
+        {"--top",
+         [&](const std::string& v) { options.top = parseInteger<int>("--top", v, 0, INT32_MAX); }},
     };
-    const bool reads = options.command == Command::Show || options.command == Command::Export;
+    const bool reads = options.command == Command::Show || options.command == Command::Export ||
+                       options.command == Command::Compare;
 
     for (int i = 2; i < argc; ++i) {
         std::string arg = argv[i];
@@ -169,8 +217,12 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         }
     }
     if (reads && options.files.empty()) {
-        throw Error(options.command == Command::Show ? "show expects one or more report files"
-                                                     : "export expects a timeline file");
+        throw Error(options.command == Command::Show      ? "show expects one or more report files"
+                    : options.command == Command::Compare ? "compare expects BASE and NEW"
+                                                          : "export expects a timeline file");
+    }
+    if (options.command == Command::Compare && options.files.size() != 2) {
+        throw Error("compare takes two runs, BASE and NEW (run prefixes or report files)");
     }
     if (options.command == Command::Export) {
         if (options.chrome_trace.empty()) {

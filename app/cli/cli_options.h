@@ -5,18 +5,36 @@
 #include <string>
 #include <vector>
 
+#include "trainscope/comparison.h"
 #include "trainscope/run_config.h"
 
 namespace trainscope::cli {
 
-enum class Command { Memory, Time, Timeline, Profile, Show, Export, Models, Help, Version };
+enum class Command {
+    Memory,
+    Time,
+    Timeline,
+    Profile,
+    Show,
+    Export,
+    Compare,
+    Models,
+    Help,
+    Version
+};
+
+enum class CompareFormat { Text, Json, Markdown };
 
 struct CliOptions {
     Command command = Command::Help;
     RunConfig config;
     std::string output;              // a file (memory, time, timeline) or a prefix (profile)
-    std::vector<std::string> files;  // the reports to show or export
+    std::vector<std::string> files;  // the reports to show or export; compare: BASE and NEW
     std::string chrome_trace;        // export: the JSON file to write
+    // compare: the gate's limits, the output, and how many items of each kind it lists (0: all)
+    GateLimits limits;
+    CompareFormat format = CompareFormat::Text;
+    int top = -1;  // -1: the format's default (text and markdown 10, JSON all)
     bool force = false;
     bool quiet = false;
 };

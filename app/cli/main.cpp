@@ -4,9 +4,11 @@
 #include <iostream>
 
 #include "cli/cli_options.h"
+#include "cli/compare_output.h"
 #include "cli/file_summary.h"
 #include "cli/summary.h"
 #include "trainscope/builtin_models.h"
+#include "trainscope/comparison.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
 #include "trainscope/report_reading.h"
@@ -19,6 +21,8 @@ namespace {
 
 constexpr int kRunFailed = 1;
 constexpr int kUsageError = 2;
+constexpr int kLimitExceeded = 1;  // compare
+constexpr int kCannotCompare = 2;
 
 void printModels() {
     for (const BuiltinModelInfo& model : builtinModels()) {
@@ -86,6 +90,28 @@ int show(const cli::CliOptions& options) {
     return status;
 }
 
+// `compare`: exit code 0 within the limits, 1 over a limit, 2 when the runs cannot be compared.
+int compare(const cli::CliOptions& options) {
+    try {
+        const Comparison comparison =
+            compareRuns(findRunReports(options.files[0]), findRunReports(options.files[1]));
+        const std::vector<GateViolation> violations = gateViolations(comparison, options.limits);
+        cli::printComparison(std::cout, options.format, comparison, options.limits, violations,
+                             options.top);
+        // The offending items also on stderr, one line each, where a CI log shows them beside
+        // a JSON or markdown document on stdout.
+        if (options.format != cli::CompareFormat::Text) {
+            for (const GateViolation& v : violations)
+                std::cerr << "trainscope-cli: over the limit: "
+                          << cli::violationLine(v, options.limits) << "\n";
+        }
+        return violations.empty() ? 0 : kLimitExceeded;
+    } catch (const std::exception& e) {
+        std::cerr << "trainscope-cli: error: cannot compare: " << e.what() << std::endl;
+        return kCannotCompare;
+    }
+}
+
 int exportTrace(const cli::CliOptions& options) {
     const ChromeTraceCounts counts =
         exportChromeTrace(options.files[0], options.chrome_trace,
@@ -124,6 +150,8 @@ int main(int argc, char** argv) {
             return show(options);
         if (options.command == cli::Command::Export)
             return exportTrace(options);
+        if (options.command == cli::Command::Compare)
+            return compare(options);
         return run(options);
     } catch (const std::exception& e) {
         std::cerr << "trainscope-cli: error: " << e.what() << std::endl;

@@ -8,6 +8,7 @@
 #include <QTabWidget>
 #include <QTreeView>
 
+#include "compare/compare_page.h"
 #include "i18n/language.h"
 #include "main_window.h"
 #include "report/sql_table_model.h"
@@ -128,6 +129,12 @@ int main(int argc, char** argv) {
                                                      "Use the THEME (system, light, dark) instead "
                                                      "of the one in Settings"),
                              QStringLiteral("THEME"));
+    QCommandLineOption compare(QStringLiteral("compare"),
+                               QApplication::translate("main",
+                                                       "Compare the opened run with the run of "
+                                                       "REPORT (File › Compare With…)"),
+                               QStringLiteral("REPORT"));
+    parser.addOption(compare);
     parser.addOption(theme);
     parser.addOption(example);
     parser.addOption(tab);
@@ -151,6 +158,15 @@ int main(int argc, char** argv) {
                 },
                 Qt::SingleShotConnection);
         }
+        if (parser.isSet(compare)) {
+            QObject::connect(
+                &window, &trainscope::ui::MainWindow::reportsOpened, &window,
+                [&](bool shown) {
+                    if (shown)
+                        window.compareWith(parser.value(compare));
+                },
+                Qt::SingleShotConnection);
+        }
         window.openReports(parser.positionalArguments());
     }
     if (parser.isSet(example))
@@ -161,9 +177,17 @@ int main(int argc, char** argv) {
         QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
             if (window.runner()->busy() || window.opening())
                 return;
+            // A comparison asked for: its window, once computed.
+            if (parser.isSet(compare) && window.browser()) {
+                const trainscope::ui::ComparePage* comparing = window.comparePage();
+                if (!comparing || (!comparing->isComputed() && comparing->errorText().isEmpty()))
+                    return;
+            }
             poll->stop();
             QTimer::singleShot(1000, &window, [&] {
-                const bool saved = window.grab().save(parser.value(screenshot));
+                QWidget* shown = window.compareWindow() ? window.compareWindow()
+                                                        : static_cast<QWidget*>(&window);
+                const bool saved = shown->grab().save(parser.value(screenshot));
                 QApplication::exit(saved ? 0 : 1);
             });
         });

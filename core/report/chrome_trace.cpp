@@ -10,6 +10,7 @@
 #include "report/staged_file.h"
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
+#include "trainscope/json_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 
@@ -45,35 +46,7 @@ class JsonWriter {
         return *this;
     }
     JsonWriter& string(std::string_view text) {
-        buffer_ += '"';
-        for (unsigned char c : text) {
-            switch (c) {
-                case '"':
-                    buffer_ += "\\\"";
-                    break;
-                case '\\':
-                    buffer_ += "\\\\";
-                    break;
-                case '\n':
-                    buffer_ += "\\n";
-                    break;
-                case '\r':
-                    buffer_ += "\\r";
-                    break;
-                case '\t':
-                    buffer_ += "\\t";
-                    break;
-                default:
-                    if (c < 0x20) {
-                        char escaped[8];
-                        std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                        buffer_ += escaped;
-                    } else {
-                        buffer_ += static_cast<char>(c);  // UTF-8 passes through
-                    }
-            }
-        }
-        buffer_ += '"';
+        appendJsonString(buffer_, text);
         return *this;
     }
     JsonWriter& integer(int64_t value) {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // summarizeReportFile(): the figures `trainscope-cli show` prints, each one SQL aggregate over
 // the file, so that they equal what sqlite3 computes from it.
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
@@ -14,16 +12,6 @@
 
 namespace trainscope {
 namespace {
-
-// A number written as text (a metadata value): finite and not negative, or nothing.
-std::optional<double> nonNegativeNumber(const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0) {
-        return std::nullopt;
-    }
-    return value;
-}
 
 void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
     requireColumns(db, report_format::kWeightEntriesTable, {"size_bytes", "grad_size_bytes"});
@@ -65,16 +53,8 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     }
     // Other tools' reports have no metadata; a value that is no finite, non-negative number
     // is left out rather than shown.
-    if (db.hasTable(report_format::kMetadataTable)) {
-        ReadQuery wall(db, std::string("SELECT value FROM ") + report_format::kMetadataTable +
-                               " WHERE key = ?");
-        wall.bind(1, std::string(report_format::kIterationMsKey));
-        if (wall.step()) {
-            const std::optional<double> ms = nonNegativeNumber(wall.text(0));
-            if (ms) {
-                s.iteration_wall_ms = ms;
-            }
-        }
+    if (const auto wall = metadataValue(db, report_format::kIterationMsKey)) {
+        s.iteration_wall_ms = nonNegativeNumber(*wall);
     }
 }
 

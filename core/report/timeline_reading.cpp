@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/timeline_reading.h"
 
+#include <cmath>
+#include <cstdlib>
+
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
 
@@ -32,6 +35,28 @@ void requireColumns(const ReadOnlyDb& db, const std::string& table,
                         " (a damaged or unknown version of the report)");
         }
     }
+}
+
+std::optional<double> nonNegativeNumber(const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string& key) {
+    if (!db.hasTable(report_format::kMetadataTable)) {
+        return std::nullopt;
+    }
+    ReadQuery query(
+        db, std::string("SELECT value FROM ") + report_format::kMetadataTable + " WHERE key = ?");
+    query.bind(1, key);
+    if (!query.step()) {
+        return std::nullopt;
+    }
+    return query.text(0);
 }
 
 std::string stringOf(const ReadOnlyDb& db, const std::string& column) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ ReportFileKind reportKindOf(const ReadOnlyDb& db);
 // Throws trainscope::Error naming the first of `columns` that `table` lacks.
 void requireColumns(const ReadOnlyDb& db, const std::string& table,
                     std::initializer_list<const char*> columns);
+
+// A number written as text (a metadata value): finite and not negative, or nothing.
+std::optional<double> nonNegativeNumber(const std::string& text);
+
+// trainscope_metadata's value for `key`; none in a report without it (other tools' reports).
+std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string& key);
 
 // An SQL expression for the text of a STRING_IDS id held in `column` ('' when it has none).
 std::string stringOf(const ReadOnlyDb& db, const std::string& column);

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QObject>
 
+#include "trainscope/builtin_models.h"
+
 namespace trainscope::ui {
 namespace {
 
@@ -13,6 +15,25 @@ bool isInside(const QString& root, const QString& path) {
 }
 
 }  // namespace
+
+QString realPath(const QString& path) {
+    return path.isEmpty() ? QString() : QFileInfo(path).canonicalFilePath();
+}
+
+QString trustedProjectRoot(const QString& recorded, const QString& report) {
+    const QString real_recorded = realPath(recorded);
+    if (real_recorded.isEmpty())
+        return {};
+    if (real_recorded == realPath(QString::fromStdString(builtinModelsDir())))
+        return real_recorded;
+    const QString home = realPath(QDir::homePath());
+    const auto holds = [](const QString& folder, const QString& path) {
+        return !folder.isEmpty() && !path.isEmpty() && isInside(folder, path);
+    };
+    const bool too_wide =
+        real_recorded == QStringLiteral("/") || real_recorded == home || holds(real_recorded, home);
+    return !too_wide && holds(real_recorded, realPath(report)) ? real_recorded : QString();
+}
 
 ResolvedSource resolveSource(const QString& project_root, const QString& frame_path) {
     if (project_root.isEmpty())

@@ -15,4 +15,12 @@ struct ResolvedSource {
 
 ResolvedSource resolveSource(const QString& project_root, const QString& frame_path);
 
+// The real location of an existing folder or file (symbolic links resolved); empty otherwise.
+QString realPath(const QString& path);
+
+// The project root a report recorded, where it may be used without asking the user: the
+// built-in models' folder, or a folder that holds the report (but not `/`, the home folder or
+// its parents, which hold every report the user has). Empty otherwise.
+QString trustedProjectRoot(const QString& recorded, const QString& report);
+
 }  // namespace trainscope::ui

@@ -46,7 +46,9 @@ class ThemedChartView : public QChartView {
     }
 };
 
-QChartView* viewOf(QChart* chart) {
+}  // namespace
+
+QChartView* chartView(QChart* chart) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new ThemedChartView(chart);
@@ -56,6 +58,8 @@ QChartView* viewOf(QChart* chart) {
     offerImageExport(view);
     return view;
 }
+
+namespace {
 
 QString exactBytes(double bytes) {
     return QObject::tr("%1 bytes").arg(QLocale().toString(qint64(bytes)));
@@ -221,7 +225,7 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
                             ? QObject::tr("%1 (none in this report)").arg(title)
                             : QObject::tr("%1 (could not be read: %2)").arg(title, error));
         delete series;
-        return viewOf(chart);
+        return chartView(chart);
     }
     chart->setTitle(title);
     chart->addSeries(series);
@@ -236,7 +240,7 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
     values->applyNiceNumbers();
-    QChartView* view = viewOf(chart);
+    QChartView* view = chartView(chart);
     if (clickable)
         view->setCursor(Qt::PointingHandCursor);
     return view;
@@ -272,7 +276,7 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary, MemoryPartClicked
                                humanBytes, exactBytes, slice_clicked));
     }
     chart->legend()->hide();
-    QChartView* view = viewOf(chart);
+    QChartView* view = chartView(chart);
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);
     return view;
@@ -288,7 +292,7 @@ QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()
                            clicked ? std::function<void(int)>([clicked](int) { clicked(); })
                                    : std::function<void(int)>()));
     chart->legend()->hide();
-    QChartView* view = viewOf(chart);
+    QChartView* view = chartView(chart);
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);
     return view;

@@ -9,6 +9,7 @@
 
 #include "report/report_queries.h"
 
+class QChart;
 class QChartView;
 class QLabel;
 
@@ -29,6 +30,10 @@ using BarClicked = std::function<void(qint64 entry_id)>;
 // Operations by time, forward and backward stacked (TopEntry first/second).
 QChartView* operationTimeChart(const QString& title, const TopEntries& entries,
                                BarClicked clicked = {});
+// A view of `chart` that follows the palette's light or dark theme and offers to save the chart
+// as an image (the other charts' views are made here).
+QChartView* chartView(QChart* chart);
+
 // Entries by size in bytes (TopEntry first).
 QChartView* sizeChart(const QString& title, const TopEntries& entries, BarClicked clicked = {});
 

@@ -11,8 +11,8 @@
 #include <QVBoxLayout>
 
 #include "settings/app_settings.h"
+#include "source/project_root.h"
 #include "timeline/timeline_page.h"
-#include "trainscope/builtin_models.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/modules_page.h"
@@ -125,20 +125,6 @@ QStringList ReportBrowser::paths() const {
     return run_->contents().reportPaths();
 }
 
-namespace {
-
-// The real location of an existing folder or file (symbolic links resolved); empty otherwise.
-QString realPath(const QString& path) {
-    return path.isEmpty() ? QString() : QFileInfo(path).canonicalFilePath();
-}
-
-bool holds(const QString& folder, const QString& path) {
-    return !folder.isEmpty() && !path.isEmpty() &&
-           path.startsWith(folder.endsWith(QLatin1Char('/')) ? folder : folder + QLatin1Char('/'));
-}
-
-}  // namespace
-
 void ReportBrowser::applySourceFolders() {
     const QString report = paths().value(0);
     QString chosen, recorded, note, error;
@@ -165,14 +151,7 @@ void ReportBrowser::applySourceFolders() {
         }
     }
     const QString real_recorded = realPath(recorded);
-    // `/`, the home folder and its parents hold every report the user has: holding this one says
-    // nothing of whether the report belongs to that folder, so they are asked about.
-    const QString home = realPath(QDir::homePath());
-    const bool too_wide =
-        real_recorded == QStringLiteral("/") || real_recorded == home || holds(real_recorded, home);
-    const bool trusted = !real_recorded.isEmpty() &&
-                         (real_recorded == realPath(QString::fromStdString(builtinModelsDir())) ||
-                          (!too_wide && holds(real_recorded, realPath(report))));
+    const bool trusted = !trustedProjectRoot(recorded, report).isEmpty();
     QString root = QFileInfo(report).absolutePath();
     if (!chosen.isEmpty())
         root = chosen;

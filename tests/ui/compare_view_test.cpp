@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Compare window on real runs of the built-in transformer, two blocks against three: the
+// added block is listed as added, the rows follow the sort and the find field, selecting an
+// operation shows its source in both runs, and both memory curves are drawn.
+#include <gtest/gtest.h>
+
+#include <QAbstractSeries>
+#include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QDropEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QUrl>
+
+#include "compare/compare_model.h"
+#include "compare/compare_page.h"
+#include "main_window.h"
+#include "source/source_viewer.h"
+#include "support/small_transformer.h"
+#include "ui/sample_run.h"
+#include "views/report_browser.h"
+
+namespace trainscope::test {
+namespace {
+
+using ui::CompareModel;
+
+class CompareViewTest : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new QTemporaryDir;
+        const std::string dir = dir_->path().toStdString();
+        RunPlan two = smallTransformerPlan(dir + "/two");
+        RunPlan three = smallTransformerPlan(dir + "/three");
+        three.config.params["n_layers"] = "3";
+        runAndWrite(two);
+        runAndWrite(three);
+    }
+    static void TearDownTestSuite() { delete dir_; }
+    static QString path(const QString& name) { return dir_->path() + QLatin1Char('/') + name; }
+
+    void SetUp() override {
+        window_.show();
+        ASSERT_TRUE(openAndWait(window_, {path("two.memory.sqlite")}));
+    }
+
+    // Compares the open run with `other` and waits for the comparison.
+    ui::ComparePage* compare(const QString& other) {
+        EXPECT_TRUE(window_.compareWith(other));
+        ui::ComparePage* page = window_.comparePage();
+        EXPECT_NE(page, nullptr);
+        if (page) {
+            EXPECT_TRUE(QTest::qWaitFor(
+                [page] { return page->isComputed() || !page->errorText().isEmpty(); }, 30000));
+        }
+        return page;
+    }
+
+    // The item rows of a section, as the tree shows them.
+    static QStringList itemNames(ui::ComparePage* page, ItemKind kind) {
+        CompareModel* model = page->model();
+        const QModelIndex section = model->sectionIndex(kind);
+        QStringList names;
+        for (int row = 0; row < model->rowCount(section); ++row)
+            names << model->index(row, CompareModel::Name, section).data().toString();
+        return names;
+    }
+
+    static inline QTemporaryDir* dir_ = nullptr;
+    ui::MainWindow window_;
+};
+
+TEST_F(CompareViewTest, TheAddedBlockIsListedAsAddedAndTheTotalsComeFirst) {
+    // File › Compare With… is in the menu; the comparison itself is asked as the action does.
+    bool in_menu = false;
+    for (QAction* action : window_.menuBar()->actions().first()->menu()->actions())
+        in_menu |= action->text().remove(QLatin1Char('&')).contains(QStringLiteral("Compare With"));
+    EXPECT_TRUE(in_menu);
+
+    ui::ComparePage* page = compare(path("three.time.sqlite"));
+    ASSERT_TRUE(page && page->isComputed()) << page->errorText().toStdString();
+    EXPECT_TRUE(window_.compareWindow()->isVisible());
+    CompareModel* model = page->model();
+    ASSERT_EQ(model->rowCount(), 4);
+    EXPECT_EQ(model->index(0, 0).data().toString(), QStringLiteral("Totals"));
+    EXPECT_TRUE(model->index(1, 0).data().toString().startsWith(QStringLiteral("Modules")));
+    EXPECT_TRUE(model->index(2, 0).data().toString().startsWith(QStringLiteral("Operations")));
+    EXPECT_TRUE(model->index(3, 0).data().toString().startsWith(QStringLiteral("Parameters")));
+    EXPECT_TRUE(page->summary()->text().contains(QStringLiteral("0 removed")));
+
+    const Comparison& c = model->comparison();
+    ASSERT_GT(c.added_operations, 0);
+    const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
+    EXPECT_EQ(model->rowCount(operations), c.matched_operations + c.added_operations);
+    int added = 0;
+    for (int row = 0; row < model->rowCount(operations); ++row) {
+        const QModelIndex status = model->index(row, CompareModel::Status, operations);
+        if (status.data().toString() != QStringLiteral("added"))
+            continue;
+        ++added;
+        EXPECT_TRUE(model->index(row, 0, operations).data().toString().startsWith("blocks_2"));
+        EXPECT_EQ(status.data(CompareModel::DirectionRole).toInt(), 1);  // a cost: red
+        // Its time is the new run's alone: no base, no Δ.
+        EXPECT_EQ(model->index(row, CompareModel::TimeBase, operations).data().toString(), "");
+        EXPECT_NE(model->index(row, CompareModel::TimeNew, operations).data().toString(), "");
+    }
+    EXPECT_EQ(added, c.added_operations);
+    EXPECT_TRUE(itemNames(page, ItemKind::Module).contains(QStringLiteral("blocks_2")));
+
+    // The weights grew by exactly the third block's parameters: the totals row says so.
+    const QModelIndex totals = model->sectionIndex(ItemKind::Total);
+    int64_t block_bytes = 0;
+    for (const ComparedItem& item : c.items)
+        if (item.kind == ItemKind::Weight && item.name.rfind("blocks_2.", 0) == 0)
+            block_bytes += static_cast<int64_t>(*item.figure(Figure::WeightBytes)->changed);
+    bool weights_row = false;
+    for (int row = 0; row < model->rowCount(totals); ++row) {
+        const ComparedItem* item = model->itemAt(model->index(row, 0, totals));
+        if (item->name == "weights") {
+            weights_row = true;
+            EXPECT_EQ(item->memory().delta(), static_cast<double>(block_bytes));
+            EXPECT_EQ(model->index(row, CompareModel::MemoryDelta, totals)
+                          .data(CompareModel::DirectionRole)
+                          .toInt(),
+                      1);
+        }
+    }
+    EXPECT_TRUE(weights_row);
+}
+
+TEST_F(CompareViewTest, RowsFollowTheSortAndTheFindField) {
+    ui::ComparePage* page = compare(path("three"));
+    ASSERT_TRUE(page && page->isComputed());
+    CompareModel* model = page->model();
+    const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
+    const auto sortedBy = [&](int column) {
+        double previous = 1e300;
+        for (int row = 0; row < model->rowCount(operations); ++row) {
+            const double key =
+                model->index(row, column, operations).data(CompareModel::SortRole).toDouble();
+            if (key > previous)
+                return false;
+            previous = key;
+        }
+        return true;
+    };
+    EXPECT_TRUE(sortedBy(CompareModel::TimeDelta));  // by |Δ time|, the largest first
+    // A click on the Δ memory header sorts by it (ascending, then descending).
+    QHeaderView* header = page->tree()->header();
+    const QPoint at(header->sectionViewportPosition(CompareModel::MemoryDelta) + 5,
+                    header->height() / 2);
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+    if (header->sortIndicatorOrder() != Qt::DescendingOrder)
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+    EXPECT_EQ(header->sortIndicatorSection(), CompareModel::MemoryDelta);
+    EXPECT_TRUE(sortedBy(CompareModel::MemoryDelta));
+
+    QTest::keyClicks(page->findField(), QStringLiteral("blocks_2"));
+    const QStringList modules = itemNames(page, ItemKind::Module);
+    ASSERT_FALSE(modules.isEmpty());
+    for (const QString& name : modules)
+        EXPECT_TRUE(name.startsWith(QStringLiteral("blocks_2"))) << name.toStdString();
+    const QStringList ops = itemNames(page, ItemKind::Operation);
+    EXPECT_EQ(ops.size(), model->comparison().added_operations);
+    EXPECT_FALSE(itemNames(page, ItemKind::Total).isEmpty());  // the totals stay
+    page->findField()->clear();
+    EXPECT_EQ(model->rowCount(model->sectionIndex(ItemKind::Operation)),
+              model->comparison().matched_operations + model->comparison().added_operations);
+}
+
+TEST_F(CompareViewTest, SelectingAnOperationShowsItsSourceInBothRuns) {
+    ui::ComparePage* page = compare(path("three.memory.sqlite"));
+    ASSERT_TRUE(page && page->isComputed());
+    CompareModel* model = page->model();
+    QTreeView* tree = page->tree();
+    const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
+    tree->expand(operations);
+    // The first matched operation inside a module (its frames end in the model's source).
+    QModelIndex target;
+    for (int row = 0; row < model->rowCount(operations) && !target.isValid(); ++row) {
+        const ComparedItem* item = model->itemAt(model->index(row, 0, operations));
+        if (item->presence == Presence::Both && !item->module_path.empty())
+            target = model->index(row, 0, operations);
+    }
+    ASSERT_TRUE(target.isValid());
+    tree->scrollTo(target);
+    QSignalSpy shown(page, &ui::ComparePage::framesShown);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(target).center());
+    ASSERT_TRUE(shown.wait(10000));
+    for (int side = 0; side < 2; ++side) {
+        SCOPED_TRACE(side);
+        QListWidget* frames = page->framesList(side);
+        ASSERT_GT(frames->count(), 0);
+        const QString first = frames->item(0)->text();
+        EXPECT_TRUE(first.contains(QStringLiteral("transformer.py:"))) << first.toStdString();
+        const int line = first.section(QLatin1Char(':'), -1).toInt();
+        EXPECT_TRUE(page->sourceViewer(side)->currentFile().endsWith("transformer.py"));
+        EXPECT_EQ(page->sourceViewer(side)->highlightedLine(), line);
+    }
+    // The same operation: the same line on both sides.
+    EXPECT_EQ(page->framesList(0)->item(0)->text(), page->framesList(1)->item(0)->text());
+}
+
+TEST_F(CompareViewTest, BothRunsMemoryCurvesAreDrawnOverEachOther) {
+    ui::ComparePage* page = compare(path("three"));
+    ASSERT_TRUE(page && page->isComputed());
+    ASSERT_NE(page->memoryChart(), nullptr);
+    const QList<QAbstractSeries*> series = page->memoryChart()->chart()->series();
+    ASSERT_EQ(series.size(), 2);
+    for (QAbstractSeries* s : series)
+        EXPECT_GT(static_cast<QLineSeries*>(s)->count(), 10);
+    // The third block's weights and activations: the new run's curve goes higher.
+    const auto highest = [](QAbstractSeries* s) {
+        double y = 0;
+        for (const QPointF& p : static_cast<QLineSeries*>(s)->points())
+            y = std::max(y, p.y());
+        return y;
+    };
+    EXPECT_GT(highest(series[1]), highest(series[0]));
+}
+
+TEST_F(CompareViewTest, ADroppedRunCanBeComparedAndANonReportIsRefusedWithAMessage) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path("three.time.sqlite"))});
+    // As the window system delivers a drag to the window: it enters, then drops.
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_.windowHandle(), &enter);
+    ASSERT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_.windowHandle(), &drop);
+    QMenu* menu = nullptr;
+    ASSERT_TRUE(QTest::qWaitFor([&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* m = qobject_cast<QMenu*>(w); m && m->isVisible())
+                menu = m;
+        return menu != nullptr;
+    }));
+    QAction* compare_action = nullptr;
+    for (QAction* action : menu->actions())
+        if (action->text().contains(QStringLiteral("Compare")))
+            compare_action = action;
+    ASSERT_NE(compare_action, nullptr);
+    compare_action->trigger();
+    menu->close();
+    ui::ComparePage* page = window_.comparePage();
+    ASSERT_NE(page, nullptr);
+    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isComputed(); }, 30000));
+
+    const QString junk = path("junk.sqlite");
+    QFile file(junk);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("not a database");
+    file.close();
+    ui::ComparePage* refused = compare(junk);
+    ASSERT_NE(refused, nullptr);
+    EXPECT_FALSE(refused->isComputed());
+    EXPECT_TRUE(refused->summary()->text().contains(QStringLiteral("cannot be compared")));
+    EXPECT_TRUE(refused->summary()->text().contains(QStringLiteral("junk.sqlite")));
+}
+
+}  // namespace
+}  // namespace trainscope::test

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "compare/compare_page.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "compare/compare_model.h"
+#include "report/units.h"
+#include "settings/app_settings.h"
+#include "source/project_root.h"
+#include "source/source_viewer.h"
+#include "views/charts.h"
+
+namespace trainscope::ui {
+
+// What a task off the GUI thread hands back: the comparison and the curves, or an item's
+// frames on both sides, or why not.
+struct ComparePage::Result {
+    std::shared_ptr<const Comparison> comparison;
+    RunReports changed;
+    std::vector<MemorySample> curves[2];
+    EntryFrames frames[2];
+    quint64 asked = 0;
+    QString error;
+};
+
+namespace {
+
+// The new run's report that names its project root.
+QString reportOf(const RunReports& run) {
+    return QString::fromStdString(!run.time.empty() ? run.time : run.memory);
+}
+
+// The folder the new run's frames are resolved against: the one the user chose for it, else
+// the root it recorded when that is trusted (as the browser trusts one), else its report's
+// folder.
+QString rootOf(const RunReports& run, const std::string& recorded) {
+    const QString report = reportOf(run);
+    if (const QString chosen = AppSettings::projectRootFor(report); !chosen.isEmpty())
+        return chosen;
+    const QString trusted = trustedProjectRoot(QString::fromStdString(recorded), report);
+    return trusted.isEmpty() ? QFileInfo(report).absolutePath() : trusted;
+}
+
+QString sideTitle(int side, const RunReports& run) {
+    const QString name = QFileInfo(QString::fromStdString(run.label)).fileName();
+    return side == 0 ? ComparePage::tr("Base: %1").arg(name) : ComparePage::tr("New: %1").arg(name);
+}
+
+}  // namespace
+
+ComparePage::ComparePage(RunReports base, QString changed, QString base_root, QWidget* parent)
+    : QWidget(parent),
+      runs_{std::move(base), RunReports{changed.toStdString(), {}, {}, {}}},
+      roots_{std::move(base_root), QString()},
+      summary_(new QLabel(tr("Comparing…"))),
+      find_(new QLineEdit),
+      tree_(new QTreeView),
+      details_(new QTabWidget) {
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    find_->setObjectName(QStringLiteral("find"));
+    find_->setPlaceholderText(tr("Find a module, operation or parameter"));
+    find_->setClearButtonEnabled(true);
+    tree_->setObjectName(QStringLiteral("compareTree"));
+    tree_->setUniformRowHeights(true);
+    tree_->setSortingEnabled(true);
+    tree_->setAlternatingRowColors(true);
+
+    auto* sources = new QSplitter(Qt::Horizontal);
+    for (int side = 0; side < 2; ++side) {
+        auto* column = new QWidget;
+        auto* layout = new QVBoxLayout(column);
+        layout->setContentsMargins(0, 0, 0, 0);
+        titles_[side] = new QLabel(sideTitle(side, runs_[side]));
+        frames_[side] = new QListWidget;
+        frames_[side]->setMaximumHeight(90);
+        viewers_[side] = new SourceViewer;
+        layout->addWidget(titles_[side]);
+        layout->addWidget(frames_[side]);
+        layout->addWidget(viewers_[side], 1);
+        sources->addWidget(column);
+        connect(frames_[side], &QListWidget::currentRowChanged, this,
+                [this, side](int row) { showFrame(side, row); });
+    }
+    details_->addTab(sources, tr("Source"));
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(tree_);
+    split->addWidget(details_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary_);
+    layout->addWidget(find_);
+    layout->addWidget(split, 1);
+
+    connect(find_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (model_) {
+            model_->setFindText(text.trimmed());
+            tree_->expand(model_->sectionIndex(ItemKind::Total));
+        }
+    });
+    connect(&computing_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this,
+            &ComparePage::showResult);
+    connect(&reading_frames_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this, [this] {
+        const std::shared_ptr<Result> result = reading_frames_.result();
+        if (result->asked != frames_asked_)
+            return;  // an older selection's
+        // The new run's root as its report recorded it (read with the frames).
+        if (!result->frames[1].project_root.empty())
+            roots_[1] = rootOf(runs_[1], result->frames[1].project_root);
+        for (int side = 0; side < 2; ++side) {
+            frames_[side]->clear();
+            shown_frames_[side] = result->frames[side].frames;
+            for (const StackFrame& frame : shown_frames_[side])
+                frames_[side]->addItem(QStringLiteral("%1:%2")
+                                           .arg(QString::fromStdString(frame.file_path))
+                                           .arg(frame.line_number));
+            if (!result->error.isEmpty())
+                frames_[side]->addItem(result->error);
+            if (shown_frames_[side].empty()) {
+                viewers_[side]->clearFile();
+                if (result->error.isEmpty())
+                    frames_[side]->addItem(tr("No project frames on this side."));
+            } else {
+                frames_[side]->setCurrentRow(0);
+            }
+        }
+        emit framesShown();
+    });
+
+    const RunReports base_run = runs_[0];
+    const std::string new_spec = changed.toStdString();
+    computing_.setFuture(QtConcurrent::run([base_run, new_spec] {
+        auto result = std::make_shared<Result>();
+        try {
+            result->changed = findRunReports(new_spec);
+            const RunReports& new_run = result->changed;
+            result->comparison = std::make_shared<Comparison>(compareRuns(base_run, new_run));
+            if (!base_run.timeline.empty() && !new_run.timeline.empty()) {
+                result->curves[0] = readMemoryCurve(base_run.timeline);
+                result->curves[1] = readMemoryCurve(new_run.timeline);
+            }
+        } catch (const std::exception& e) {
+            result->error = QString::fromStdString(e.what());
+        }
+        return result;
+    }));
+}
+
+ComparePage::~ComparePage() {
+    // The tasks hold copies of what they read: they finish on their own and are dropped.
+    computing_.disconnect(this);
+    reading_frames_.disconnect(this);
+}
+
+void ComparePage::showResult() {
+    const std::shared_ptr<Result> result = computing_.result();
+    if (!result->comparison) {
+        error_ = result->error;
+        summary_->setText(tr("These runs cannot be compared: %1").arg(error_));
+        emit computed(false);
+        return;
+    }
+    const Comparison& c = *result->comparison;
+    runs_[1] = result->changed;
+    roots_[1] = rootOf(runs_[1], {});
+    const auto model = [](const std::string& name) {
+        return name.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(name));
+    };
+    const size_t significant = gateViolations(c, GateLimits{0.0, 0.0}).size();
+    QString text = tr("<b>Base</b> %1%2 &nbsp; <b>New</b> %3%4")
+                       .arg(QString::fromStdString(c.base.label).toHtmlEscaped(),
+                            model(c.base_model).toHtmlEscaped(),
+                            QString::fromStdString(c.changed.label).toHtmlEscaped(),
+                            model(c.new_model).toHtmlEscaped());
+    text += QStringLiteral("<br>") +
+            tr("Operations: %1 matched, %2 added, %3 removed. %4 increases beyond noise.")
+                .arg(c.matched_operations)
+                .arg(c.added_operations)
+                .arg(c.removed_operations)
+                .arg(significant);
+    for (const std::string& note : c.notes)
+        text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(note).toHtmlEscaped());
+    summary_->setText(text);
+
+    model_ = new CompareModel(result->comparison, this);
+    tree_->setModel(model_);
+    tree_->sortByColumn(CompareModel::TimeDelta, Qt::DescendingOrder);
+    for (ItemKind kind : {ItemKind::Total, ItemKind::Module})
+        tree_->expand(model_->sectionIndex(kind));
+    tree_->header()->setSectionResizeMode(CompareModel::Name, QHeaderView::Interactive);
+    tree_->setColumnWidth(CompareModel::Name, 320);
+    for (int column = CompareModel::Status; column < CompareModel::Count; ++column)
+        tree_->resizeColumnToContents(column);
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showItem(model_->itemAt(current)); });
+    if (!result->curves[0].empty() && !result->curves[1].empty())
+        showMemoryCurves(result->curves[0], result->curves[1]);
+    emit computed(true);
+}
+
+void ComparePage::showItem(const ComparedItem* item) {
+    const quint64 asked = ++frames_asked_;
+    if (!item || item->entry_kind == EntryKind::None) {
+        for (int side = 0; side < 2; ++side) {
+            frames_[side]->clear();
+            viewers_[side]->clearFile();
+        }
+        return;
+    }
+    const RunReports base = runs_[0], changed = runs_[1];
+    const EntryKind kind = item->entry_kind;
+    const int64_t ids[2] = {item->base_entry, item->new_entry};
+    reading_frames_.setFuture(QtConcurrent::run([=] {
+        auto result = std::make_shared<Result>();
+        result->asked = asked;
+        try {
+            if (ids[0] > 0)
+                result->frames[0] = readEntryFrames(base, kind, ids[0]);
+            if (ids[1] > 0)
+                result->frames[1] = readEntryFrames(changed, kind, ids[1]);
+        } catch (const std::exception& e) {
+            result->error = QString::fromStdString(e.what());
+        }
+        return result;
+    }));
+}
+
+void ComparePage::showFrame(int side, int row) {
+    if (row < 0 || row >= static_cast<int>(shown_frames_[side].size()))
+        return;
+    const StackFrame& frame = shown_frames_[side][row];
+    const ResolvedSource source =
+        resolveSource(roots_[side], QString::fromStdString(frame.file_path));
+    QString error = source.error;
+    if (source.path.isEmpty() || !viewers_[side]->showFile(source.path, frame.line_number, &error))
+        viewers_[side]->setPlainText(error);
+}
+
+void ComparePage::showMemoryCurves(const std::vector<MemorySample>& base,
+                                   const std::vector<MemorySample>& changed) {
+    double largest = 0, longest = 0;
+    for (const auto* curve : {&base, &changed}) {
+        for (const MemorySample& s : *curve)
+            largest = std::max(largest, static_cast<double>(s.total_allocated));
+        longest = std::max(longest, curve->back().timestamp_ns / 1e6);
+    }
+    const Unit unit = byteUnit(largest);
+    auto* chart = new QChart;
+    int side = 0;
+    for (const auto* curve : {&base, &changed}) {
+        auto* series = new QLineSeries;
+        series->setName(side++ == 0 ? tr("Base") : tr("New"));
+        // A step curve: the total holds until the next allocation or free.
+        double last = 0;
+        for (const MemorySample& s : *curve) {
+            const double ms = s.timestamp_ns / 1e6;
+            series->append(ms, last);
+            last = unit.of(static_cast<double>(s.total_allocated));
+            series->append(ms, last);
+        }
+        chart->addSeries(series);
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("Time since the first allocation (ms)"));
+    x->setRange(0, longest);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("Allocated (%1)").arg(unit.name));
+    y->setRange(0, unit.of(largest) * 1.05);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* series : chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    chart->setTitle(tr("Memory over one iteration"));
+    chart_ = chartView(chart);
+    chart_->setObjectName(QStringLiteral("compareMemoryChart"));
+    details_->addTab(chart_, tr("Memory over Time"));
+}
+
+}  // namespace trainscope::ui
