@@ -377,6 +377,10 @@
         <source>Use the THEME (system, light, dark) instead of the one in Settings</source>
         <translation>Das Farbschema THEME (system, light, dark) statt des in den Einstellungen gewählten verwenden</translation>
     </message>
+    <message>
+        <source>Compare the opened run with the run of REPORT (File › Compare With…)</source>
+        <translation>Den geöffneten Lauf mit dem Lauf von REPORT vergleichen (Datei › Vergleichen mit …)</translation>
+    </message>
 </context>
 <context>
     <name>trainscope</name>
@@ -458,6 +462,233 @@
     <message>
         <source>Reading the largest entries…</source>
         <translation>Die größten Einträge werden gelesen…</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::CompareModel</name>
+    <message>
+        <source>Iteration (wall time, peak memory)</source>
+        <translation>Iteration (Gesamtzeit, Spitzenspeicher)</translation>
+    </message>
+    <message>
+        <source>Forward pass (activations)</source>
+        <translation>Vorwärtsdurchlauf (Aktivierungen)</translation>
+    </message>
+    <message>
+        <source>Backward pass (gradients)</source>
+        <translation>Rückwärtsdurchlauf (Gradienten)</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <source>At the peak: weights</source>
+        <translation>Zur Spitze: Gewichte</translation>
+    </message>
+    <message>
+        <source>At the peak: gradients</source>
+        <translation>Zur Spitze: Gradienten</translation>
+    </message>
+    <message>
+        <source>At the peak: optimizer state</source>
+        <translation>Zur Spitze: Optimiererzustand</translation>
+    </message>
+    <message>
+        <source>At the peak: activations</source>
+        <translation>Zur Spitze: Aktivierungen</translation>
+    </message>
+    <message>
+        <source>At the peak: other</source>
+        <translation>Zur Spitze: Sonstiges</translation>
+    </message>
+    <message>
+        <source>Iteration (wall time)</source>
+        <translation>Iteration (Gesamtzeit)</translation>
+    </message>
+    <message>
+        <source>Forward time</source>
+        <translation>Vorwärtszeit</translation>
+    </message>
+    <message>
+        <source>Backward time</source>
+        <translation>Rückwärtszeit</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>Weights at the peak</source>
+        <translation>Gewichte zur Spitze</translation>
+    </message>
+    <message>
+        <source>Gradients at the peak</source>
+        <translation>Gradienten zur Spitze</translation>
+    </message>
+    <message>
+        <source>Optimizer state at the peak</source>
+        <translation>Optimiererzustand zur Spitze</translation>
+    </message>
+    <message>
+        <source>Activations at the peak</source>
+        <translation>Aktivierungen zur Spitze</translation>
+    </message>
+    <message>
+        <source>Other at the peak</source>
+        <translation>Sonstiges zur Spitze</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>neu</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>Summen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Modules (%n)</source>
+        <translation>
+            <numerusform>Module (%n)</numerusform>
+            <numerusform>Module (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Operations (%n)</source>
+        <translation>
+            <numerusform>Operationen (%n)</numerusform>
+            <numerusform>Operationen (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Parameters (%n)</source>
+        <translation>
+            <numerusform>Parameter (%n)</numerusform>
+            <numerusform>Parameter (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>im Rauschen</translation>
+    </message>
+    <message>
+        <source>Fastest to slowest measured iteration: base %1 to %2, new %3 to %4</source>
+        <translation>Schnellste bis langsamste gemessene Iteration: Basis %1 bis %2, neu %3 bis %4</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugekommen</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfallen</translation>
+    </message>
+    <message>
+        <source>Forward + backward time (for the iteration: its wall time). A change counts when the runs&apos; fastest and slowest iterations do not overlap.</source>
+        <translation>Vorwärts- + Rückwärtszeit (für die Iteration: ihre Gesamtzeit). Eine Änderung zählt, wenn sich die schnellsten und langsamsten Iterationen der Läufe nicht überschneiden.</translation>
+    </message>
+    <message>
+        <source>Activations + weights + gradients (for the iteration: the peak). Memory is exact: every change counts.</source>
+        <translation>Aktivierungen + Gewichte + Gradienten (für die Iteration: die Spitze). Speicher ist exakt: jede Änderung zählt.</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Time: base</source>
+        <translation>Zeit: Basis</translation>
+    </message>
+    <message>
+        <source>Δ time</source>
+        <translation>Δ Zeit</translation>
+    </message>
+    <message>
+        <source>Δ%</source>
+        <translation>Δ%</translation>
+    </message>
+    <message>
+        <source>Memory: base</source>
+        <translation>Speicher: Basis</translation>
+    </message>
+    <message>
+        <source>Δ memory</source>
+        <translation>Δ Speicher</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ComparePage</name>
+    <message>
+        <source>Base: %1</source>
+        <translation>Basis: %1</translation>
+    </message>
+    <message>
+        <source>New: %1</source>
+        <translation>Neu: %1</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>Wird verglichen …</translation>
+    </message>
+    <message>
+        <source>Find a module, operation or parameter</source>
+        <translation>Modul, Operation oder Parameter suchen</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelltext</translation>
+    </message>
+    <message>
+        <source>No project frames on this side.</source>
+        <translation>Auf dieser Seite keine Projekt-Frames.</translation>
+    </message>
+    <message>
+        <source>These runs cannot be compared: %1</source>
+        <translation>Diese Läufe lassen sich nicht vergleichen: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Base&lt;/b&gt; %1%2 &amp;nbsp; &lt;b&gt;New&lt;/b&gt; %3%4</source>
+        <translation>&lt;b&gt;Basis&lt;/b&gt; %1%2 &amp;nbsp; &lt;b&gt;Neu&lt;/b&gt; %3%4</translation>
+    </message>
+    <message>
+        <source>Operations: %1 matched, %2 added, %3 removed. %4 increases beyond noise.</source>
+        <translation>Operationen: %1 zugeordnet, %2 hinzugekommen, %3 entfallen. %4 Zunahmen über dem Rauschen.</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Neu</translation>
+    </message>
+    <message>
+        <source>Time since the first allocation (ms)</source>
+        <translation>Zeit seit der ersten Allokation (ms)</translation>
+    </message>
+    <message>
+        <source>Allocated (%1)</source>
+        <translation>Belegt (%1)</translation>
+    </message>
+    <message>
+        <source>Memory over one iteration</source>
+        <translation>Speicher über eine Iteration</translation>
+    </message>
+    <message>
+        <source>Memory over Time</source>
+        <translation>Speicher über die Zeit</translation>
     </message>
 </context>
 <context>
@@ -736,6 +967,34 @@ Gewichte: %10 %11 (%12 %)</translation>
     <message>
         <source>Main</source>
         <translation>Hauptleiste</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare With…</source>
+        <translation>&amp;Vergleichen mit …</translation>
+    </message>
+    <message>
+        <source>Ctrl+D</source>
+        <translation>Ctrl+D</translation>
+    </message>
+    <message>
+        <source>Open a run first: it is the base of the comparison.</source>
+        <translation>Zuerst einen Lauf öffnen: Er ist die Basis des Vergleichs.</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>Vergleichen mit</translation>
+    </message>
+    <message>
+        <source>Compare: %1 with %2</source>
+        <translation>Vergleich: %1 mit %2</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <source>Compare With the Open Run</source>
+        <translation>Mit dem geöffneten Lauf vergleichen</translation>
     </message>
 </context>
 <context>

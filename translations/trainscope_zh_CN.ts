@@ -377,6 +377,10 @@
         <source>Use the THEME (system, light, dark) instead of the one in Settings</source>
         <translation>使用主题 THEME（system、light、dark）而不是设置中的主题</translation>
     </message>
+    <message>
+        <source>Compare the opened run with the run of REPORT (File › Compare With…)</source>
+        <translation>将打开的运行与 REPORT 的运行比较（文件 › 与…比较）</translation>
+    </message>
 </context>
 <context>
     <name>trainscope</name>
@@ -458,6 +462,230 @@
     <message>
         <source>Reading the largest entries…</source>
         <translation>正在读取最大的条目…</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::CompareModel</name>
+    <message>
+        <source>Iteration (wall time, peak memory)</source>
+        <translation>迭代（墙钟时间，峰值内存）</translation>
+    </message>
+    <message>
+        <source>Forward pass (activations)</source>
+        <translation>前向传播（激活）</translation>
+    </message>
+    <message>
+        <source>Backward pass (gradients)</source>
+        <translation>反向传播（梯度）</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>At the peak: weights</source>
+        <translation>峰值时刻：权重</translation>
+    </message>
+    <message>
+        <source>At the peak: gradients</source>
+        <translation>峰值时刻：梯度</translation>
+    </message>
+    <message>
+        <source>At the peak: optimizer state</source>
+        <translation>峰值时刻：优化器状态</translation>
+    </message>
+    <message>
+        <source>At the peak: activations</source>
+        <translation>峰值时刻：激活</translation>
+    </message>
+    <message>
+        <source>At the peak: other</source>
+        <translation>峰值时刻：其他</translation>
+    </message>
+    <message>
+        <source>Iteration (wall time)</source>
+        <translation>迭代（墙钟时间）</translation>
+    </message>
+    <message>
+        <source>Forward time</source>
+        <translation>前向时间</translation>
+    </message>
+    <message>
+        <source>Backward time</source>
+        <translation>反向时间</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Weights at the peak</source>
+        <translation>峰值时刻的权重</translation>
+    </message>
+    <message>
+        <source>Gradients at the peak</source>
+        <translation>峰值时刻的梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer state at the peak</source>
+        <translation>峰值时刻的优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations at the peak</source>
+        <translation>峰值时刻的激活</translation>
+    </message>
+    <message>
+        <source>Other at the peak</source>
+        <translation>峰值时刻的其他</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>新</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>总计</translation>
+    </message>
+    <message numerus="yes">
+        <source>Modules (%n)</source>
+        <translation>
+            <numerusform>模块（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Operations (%n)</source>
+        <translation>
+            <numerusform>操作（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Parameters (%n)</source>
+        <translation>
+            <numerusform>参数（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>在噪声内</translation>
+    </message>
+    <message>
+        <source>Fastest to slowest measured iteration: base %1 to %2, new %3 to %4</source>
+        <translation>最快到最慢的测量迭代：基准 %1 至 %2，新 %3 至 %4</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Forward + backward time (for the iteration: its wall time). A change counts when the runs&apos; fastest and slowest iterations do not overlap.</source>
+        <translation>前向 + 反向时间（对迭代而言：其墙钟时间）。仅当两次运行的最快与最慢迭代不重叠时，变化才计入。</translation>
+    </message>
+    <message>
+        <source>Activations + weights + gradients (for the iteration: the peak). Memory is exact: every change counts.</source>
+        <translation>激活 + 权重 + 梯度（对迭代而言：峰值）。内存是精确的：每个变化都计入。</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Time: base</source>
+        <translation>时间：基准</translation>
+    </message>
+    <message>
+        <source>Δ time</source>
+        <translation>Δ 时间</translation>
+    </message>
+    <message>
+        <source>Δ%</source>
+        <translation>Δ%</translation>
+    </message>
+    <message>
+        <source>Memory: base</source>
+        <translation>内存：基准</translation>
+    </message>
+    <message>
+        <source>Δ memory</source>
+        <translation>Δ 内存</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::ComparePage</name>
+    <message>
+        <source>Base: %1</source>
+        <translation>基准：%1</translation>
+    </message>
+    <message>
+        <source>New: %1</source>
+        <translation>新：%1</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <source>Find a module, operation or parameter</source>
+        <translation>查找模块、操作或参数</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>No project frames on this side.</source>
+        <translation>此侧没有项目栈帧。</translation>
+    </message>
+    <message>
+        <source>These runs cannot be compared: %1</source>
+        <translation>无法比较这两次运行：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Base&lt;/b&gt; %1%2 &amp;nbsp; &lt;b&gt;New&lt;/b&gt; %3%4</source>
+        <translation>&lt;b&gt;基准&lt;/b&gt; %1%2 &amp;nbsp; &lt;b&gt;新&lt;/b&gt; %3%4</translation>
+    </message>
+    <message>
+        <source>Operations: %1 matched, %2 added, %3 removed. %4 increases beyond noise.</source>
+        <translation>操作：%1 个匹配，%2 个新增，%3 个移除。%4 项增长超出噪声。</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>基准</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新</translation>
+    </message>
+    <message>
+        <source>Time since the first allocation (ms)</source>
+        <translation>自首次分配起的时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>Allocated (%1)</source>
+        <translation>已分配（%1）</translation>
+    </message>
+    <message>
+        <source>Memory over one iteration</source>
+        <translation>一次迭代中的内存</translation>
+    </message>
+    <message>
+        <source>Memory over Time</source>
+        <translation>内存随时间变化</translation>
     </message>
 </context>
 <context>
@@ -736,6 +964,34 @@ Weights: %10 %11 (%12 %)</source>
     <message>
         <source>Main</source>
         <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare With…</source>
+        <translation>与…比较(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Ctrl+D</source>
+        <translation>Ctrl+D</translation>
+    </message>
+    <message>
+        <source>Open a run first: it is the base of the comparison.</source>
+        <translation>请先打开一次运行：它是比较的基准。</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>与…比较</translation>
+    </message>
+    <message>
+        <source>Compare: %1 with %2</source>
+        <translation>比较：%1 与 %2</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Compare With the Open Run</source>
+        <translation>与打开的运行比较</translation>
     </message>
 </context>
 <context>

@@ -96,8 +96,8 @@ Compare:
                                memory is exact)
   --format text|json|markdown  json for tools (schema: docs/comparison.md), markdown for a
                                merge request's comment (default text)
-  --top N                      list the N largest changes of each kind (0: all; default 10,
-                               JSON all)
+  --top N                      list the N largest changes of the modules, operations and
+                               parameters (0: all; default 10, JSON all); totals always
 )";
 }
 

@@ -94,8 +94,8 @@ std::vector<const FigureChange*> shownFigures(const ComparedItem& item) {
     return shown;
 }
 
-// The items of one kind to list: the first `top` (they come sorted by the size of their change),
-// of those that changed (text and markdown) or of all (JSON).
+// The items of one kind to list: the first `top` (they come sorted by the size of their change;
+// the totals all), of those that changed (text and markdown) or of all (JSON).
 std::vector<const ComparedItem*> itemsOf(const Comparison& c, ItemKind kind, int top, size_t* total,
                                          bool changed_only = true) {
     std::vector<const ComparedItem*> items;
@@ -105,7 +105,7 @@ std::vector<const ComparedItem*> itemsOf(const Comparison& c, ItemKind kind, int
             continue;
         }
         ++*total;
-        if (top <= 0 || items.size() < static_cast<size_t>(top)) {
+        if (kind == ItemKind::Total || top <= 0 || items.size() < static_cast<size_t>(top)) {
             items.push_back(&item);
         }
     }

@@ -162,8 +162,18 @@ int main(int argc, char** argv) {
             QObject::connect(
                 &window, &trainscope::ui::MainWindow::reportsOpened, &window,
                 [&](bool shown) {
-                    if (shown)
-                        window.compareWith(parser.value(compare));
+                    if (!shown || !window.compareWith(parser.value(compare)))
+                        return;
+                    // --select ROW: that operation of the comparison, with its source.
+                    trainscope::ui::ComparePage* page = window.comparePage();
+                    if (parser.isSet(select)) {
+                        QObject::connect(page, &trainscope::ui::ComparePage::computed, page,
+                                         [&, page](bool ok) {
+                                             if (ok)
+                                                 page->selectRow(trainscope::ItemKind::Operation,
+                                                                 parser.value(select).toInt());
+                                         });
+                    }
                 },
                 Qt::SingleShotConnection);
         }

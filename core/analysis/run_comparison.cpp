@@ -89,11 +89,17 @@ ComparedItem itemOf(ItemKind kind, std::string name, const Figures* base, const 
     item.kind = kind;
     item.name = std::move(name);
     item.presence = !base ? Presence::Added : !changed ? Presence::Removed : Presence::Both;
+    const auto has = [&](Figure figure) {
+        return valueOf(base, figure) || valueOf(changed, figure);
+    };
+    size_t count = 0;
+    for (size_t i = 0; i < kFigureCount; ++i)
+        count += has(static_cast<Figure>(i)) ? 1 : 0;
+    item.figures.reserve(count);
     for (size_t i = 0; i < kFigureCount; ++i) {
         const Figure figure = static_cast<Figure>(i);
-        const std::optional<Value> x = valueOf(base, figure), y = valueOf(changed, figure);
-        if (x || y) {
-            item.figures.push_back(change(figure, x, y));
+        if (has(figure)) {
+            item.figures.push_back(change(figure, valueOf(base, figure), valueOf(changed, figure)));
         }
     }
     return item;
@@ -257,9 +263,10 @@ Figures figuresOf(const ActivationFigures& activation,
 
 // Both sides' operations as items: matched ones in the base's order, then the base's alone
 // (removed), then the new run's alone (added). `activations`: each side's activation bytes by
-// operation number, when both memory reports number them.
+// operation number, when both memory reports number them. The entries' module paths and
+// lines move into the items (a million of each are not copied).
 template <typename Entry>
-void addOperations(const std::vector<Entry>& a, const std::vector<Entry>& b, EntryKind kind,
+void addOperations(std::vector<Entry>& a, std::vector<Entry>& b, EntryKind kind,
                    const std::unordered_map<int64_t, int64_t>* base_activations,
                    const std::unordered_map<int64_t, int64_t>* new_activations, Comparison& c) {
     c.items.reserve(c.items.size() + a.size() + b.size());
@@ -286,17 +293,17 @@ void addOperations(const std::vector<Entry>& a, const std::vector<Entry>& b, Ent
             ++j;
         }
     }
-    const auto add = [&](const Entry* base_entry, const Entry* new_entry, uint32_t occurrence) {
+    const auto add = [&](Entry* base_entry, Entry* new_entry, uint32_t occurrence) {
         const Figures base = base_entry ? figuresOf(*base_entry, base_activations) : Figures{};
         const Figures changed = new_entry ? figuresOf(*new_entry, new_activations) : Figures{};
-        const Entry& entry = base_entry ? *base_entry : *new_entry;
+        Entry& entry = base_entry ? *base_entry : *new_entry;
         ComparedItem item = itemOf(ItemKind::Operation, operationName(entry, occurrence),
                                    base_entry ? &base : nullptr, new_entry ? &changed : nullptr);
-        item.module_path = entry.module_path;
         item.operation = operationOf(entry);
         if (entry.module_path.empty()) {
-            item.location = entry.location;
+            item.location = std::move(entry.location);
         }
+        item.module_path = std::move(entry.module_path);
         item.entry_kind = kind;
         item.base_entry = base_entry ? base_entry->entry_id : 0;
         item.new_entry = new_entry ? new_entry->entry_id : 0;
@@ -650,8 +657,8 @@ Comparison compareRuns(const RunReports& base, const RunReports& changed) {
     c.changed = changed;
     // The two runs' files are read side by side (each with its own connection).
     std::future<RunFigures> reading_base = std::async(std::launch::async, readRunFigures, base);
-    const RunFigures b = readRunFigures(changed);
-    const RunFigures a = reading_base.get();
+    RunFigures b = readRunFigures(changed);
+    RunFigures a = reading_base.get();
     if (!(a.has_time && b.has_time) && !(a.has_memory && b.has_memory)) {
         throw Error("nothing to compare: " + base.label + " and " + changed.label +
                     " have no memory or run time report of the same kind (a timeline is "

@@ -108,6 +108,8 @@ void readTimeReport(const std::string& path, RunFigures& run) {
             (spreads ? std::string(" LEFT JOIN ") + rf::kTimeSpreadTable + " s ON s.entry_id = e.id"
                      : "") +
             " ORDER BY e.id");
+    run.operations.reserve(static_cast<size_t>(std::max<int64_t>(
+        0, integerOf(db, std::string("SELECT COUNT(*) FROM ") + rf::kRunTimeEntriesTable))));
     while (entries.step()) {
         OperationFigures op;
         op.entry_id = entries.integer(0);

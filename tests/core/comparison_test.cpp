@@ -185,8 +185,11 @@ TEST_F(ComparisonTest, AnAddedLayerIsListedAsAdded) {
 }
 
 TEST_F(ComparisonTest, ARerunOfTheSameConfigurationPassesTheDefaultGateTenTimesOfTen) {
+    // A small model measured over 20 iterations: the spread must sample the machine's noise,
+    // and 5 iterations of a millisecond span less time than one time slice of another process.
     RunPlan plan = mlpPlan(path("small"), 64);
     plan.config.inputs = {parseInputSpec("2x64x64")};
+    plan.config.iterations = 20;
     runAndWrite(plan);
     plan.overwrite = Overwrite::Allow;
     plan.output = path("rerun");

@@ -214,6 +214,19 @@ void ComparePage::showResult() {
     emit computed(true);
 }
 
+void ComparePage::selectRow(ItemKind kind, int row) {
+    if (!model_)
+        return;
+    const QModelIndex section = model_->sectionIndex(kind);
+    const QModelIndex index = model_->index(row, 0, section);
+    if (!index.isValid())
+        return;
+    for (ItemKind other : {ItemKind::Module, ItemKind::Operation, ItemKind::Weight})
+        tree_->setExpanded(model_->sectionIndex(other), other == kind);
+    tree_->setCurrentIndex(index);
+    tree_->scrollTo(index);
+}
+
 void ComparePage::showItem(const ComparedItem* item) {
     const quint64 asked = ++frames_asked_;
     if (!item || item->entry_kind == EntryKind::None) {

@@ -42,6 +42,8 @@ class ComparePage : public QWidget {
     QListWidget* framesList(int side) const { return frames_[side]; }
     SourceViewer* sourceViewer(int side) const { return viewers_[side]; }
     QChartView* memoryChart() const { return chart_; }
+    // Selects row `row` of a section (for demos and screenshots): its source follows.
+    void selectRow(ItemKind kind, int row);
     // The base run's root, and the new run's (recorded and trusted, else its report's folder).
     QString projectRoot(int side) const { return roots_[side]; }
 
