@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "error_text.h"
 
+#include <new>
+
 #include <c10/util/Exception.h>
 
 #include <sstream>
@@ -44,6 +46,15 @@ std::string oneLineMessage(const std::exception& error) {
         }
     }
     return firstMeaningfulLine(text);
+}
+
+bool isOutOfMemory(const std::exception& error) {
+    if (dynamic_cast<const std::bad_alloc*>(&error)) {
+        return true;
+    }
+    const std::string text = error.what();
+    return text.find("out of memory") != std::string::npos ||
+           text.find("can't allocate memory") != std::string::npos;
 }
 
 }  // namespace trainscope

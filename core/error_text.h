@@ -10,4 +10,8 @@ namespace trainscope {
 
 std::string oneLineMessage(const std::exception& error);
 
+// Whether LibTorch's error says that an allocation failed (CUDA's "out of memory", the CPU
+// allocator's "can't allocate memory", std::bad_alloc).
+bool isOutOfMemory(const std::exception& error);
+
 }  // namespace trainscope

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "trainscope/error.h"
+#include "trainscope/sweep.h"
 
 namespace trainscope::cli {
 namespace {
@@ -39,10 +40,11 @@ double parsePercent(const std::string& option, const std::string& text) {
 }
 
 const std::map<std::string, Command> kCommands = {
-    {"memory", Command::Memory},   {"time", Command::Time},     {"timeline", Command::Timeline},
-    {"profile", Command::Profile}, {"show", Command::Show},     {"export", Command::Export},
-    {"compare", Command::Compare}, {"models", Command::Models}, {"help", Command::Help},
-    {"--help", Command::Help},     {"-h", Command::Help},       {"--version", Command::Version}};
+    {"memory", Command::Memory},    {"time", Command::Time},   {"timeline", Command::Timeline},
+    {"profile", Command::Profile},  {"show", Command::Show},   {"export", Command::Export},
+    {"compare", Command::Compare},  {"sweep", Command::Sweep}, {"models", Command::Models},
+    {"help", Command::Help},        {"--help", Command::Help}, {"-h", Command::Help},
+    {"--version", Command::Version}};
 
 }  // namespace
 
@@ -58,6 +60,9 @@ std::string usage() {
                                DeepView's) and torch_npu's ascend_pytorch_profiler_*.db
   trainscope-cli export --chrome-trace OUT.json FILE         write a timeline as Chrome Trace
                                Event JSON (Perfetto, chrome://tracing)
+  trainscope-cli sweep    --model MODEL [options] -o PREFIX  profile several batch sizes, fit
+                               peak memory and iteration time, predict the largest batch
+                               within a memory budget; writes PREFIX.sweep.sqlite
   trainscope-cli compare BASE NEW [options]                  compare two runs (each a run's
                                PREFIX or one report file); exit code 0: within the limits,
                                1: a limit exceeded (one line per item), 2: cannot compare
@@ -89,6 +94,12 @@ Output:
   -o, --output FILE|PREFIX     where to write
   -f, --force                  replace existing output files
   -q, --quiet                  no progress on stderr
+Sweep:
+  --batch-sizes N,N,...        the batch sizes to measure (default: half, the same and twice
+                               the configured batch)
+  --memory-budget SIZE         e.g. 24GiB, 512MiB, 8GB (default: on CUDA the device's free
+                               memory, on the CPU the available RAM)
+  --verify                     also measure the predicted largest batch and report the error
 Compare:
   --max-time-increase PCT      the largest time increase allowed, in percent of the base,
                                counted only beyond both runs' spread (default 10)
@@ -105,7 +116,8 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     CliOptions options;
     if (argc < 2) {
         throw Error(
-            "no command given (memory, time, timeline, profile, show, export, compare, models); "
+            "no command given (memory, time, timeline, profile, sweep, show, export, compare, "
+            "models); "
             "see "
             "--help");
     }
@@ -181,6 +193,9 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
              }
              options.format = found->second;
          }},
+        {"--batch-sizes", [&](const std::string& v) { options.batch_sizes = parseBatchSizes(v); }},
+        {"--memory-budget",
+         [&](const std::string& v) { options.memory_budget = parseByteSize(v); }},
         {"--top",
          [&](const std::string& v) { options.top = parseInteger<int>("--top", v, 0, INT32_MAX); }},
     };
@@ -198,6 +213,8 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         }
         if (arg == "-f" || arg == "--force") {
             options.force = true;
+        } else if (arg == "--verify" && options.command == Command::Sweep) {
+            options.verify = true;
         } else if (arg == "-q" || arg == "--quiet") {
             options.quiet = true;
         } else if (arg == "-h" || arg == "--help") {
@@ -234,7 +251,8 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     }
 
     const bool runs = options.command == Command::Memory || options.command == Command::Time ||
-                      options.command == Command::Timeline || options.command == Command::Profile;
+                      options.command == Command::Timeline || options.command == Command::Profile ||
+                      options.command == Command::Sweep;
     if (runs && config.model.empty()) {
         throw Error("--model is required (a TorchScript archive or builtin:NAME)");
     }

@@ -2,6 +2,7 @@
 // The command line of trainscope-cli, parsed into what to run.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ enum class Command {
     Show,
     Export,
     Compare,
+    Sweep,
     Models,
     Help,
     Version
@@ -35,6 +37,11 @@ struct CliOptions {
     GateLimits limits;
     CompareFormat format = CompareFormat::Text;
     int top = -1;  // -1: the format's default (text and markdown 10, JSON all)
+    // sweep: the batch sizes (empty: three around the configured one), the memory budget
+    // (empty: the device's), and whether to measure the predicted largest batch
+    std::vector<int64_t> batch_sizes;
+    std::optional<int64_t> memory_budget;
+    bool verify = false;
     bool force = false;
     bool quiet = false;
 };

@@ -7,13 +7,16 @@
 #include "cli/compare_output.h"
 #include "cli/file_summary.h"
 #include "cli/summary.h"
+#include "cli/sweep_output.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
+#include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run.h"
+#include "trainscope/sweep.h"
 
 using namespace trainscope;
 
@@ -90,6 +93,31 @@ int show(const cli::CliOptions& options) {
     return status;
 }
 
+void printSweepProgress(const SweepProgress& progress) {
+    if (progress.verifying) {
+        std::cerr << "[verify: batch " << progress.batch_size << "] ";
+    } else {
+        std::cerr << "[batch " << progress.batch_size << ", " << progress.index << "/"
+                  << progress.of << "] ";
+    }
+    printProgress(progress.run);
+}
+
+int sweep(const cli::CliOptions& options) {
+    SweepPlan plan;
+    plan.config = options.config;
+    plan.batch_sizes = options.batch_sizes;
+    plan.memory_budget = options.memory_budget;
+    plan.verify = options.verify;
+    plan.output = options.output;
+    plan.overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
+    const SweepReport report =
+        runSweep(plan, options.quiet ? SweepProgressCallback{} : printSweepProgress);
+    cli::printSweep(std::cout, report);
+    std::cout << "Wrote " << options.output << report_format::kSweepSuffix << "\n";
+    return 0;
+}
+
 // `compare`: exit code 0 within the limits, 1 over a limit, 2 when the runs cannot be compared.
 int compare(const cli::CliOptions& options) {
     try {
@@ -152,6 +180,8 @@ int main(int argc, char** argv) {
             return exportTrace(options);
         if (options.command == cli::Command::Compare)
             return compare(options);
+        if (options.command == cli::Command::Sweep)
+            return sweep(options);
         return run(options);
     } catch (const std::exception& e) {
         std::cerr << "trainscope-cli: error: " << e.what() << std::endl;

@@ -81,9 +81,13 @@ torch::Tensor makeCheckedInput(const InputSpec& spec, DType run_dtype, torch::De
     try {
         return makeInput(spec, run_dtype, device);
     } catch (const std::bad_alloc&) {
-        throw Error(which + " does not fit in memory: it needs " + std::to_string(bytes) +
-                    " bytes");
+        throw OutOfMemory(which + " does not fit in memory: it needs " + std::to_string(bytes) +
+                          " bytes");
     } catch (const std::exception& e) {
+        if (isOutOfMemory(e)) {
+            throw OutOfMemory(which + " does not fit in memory: it needs " + std::to_string(bytes) +
+                              " bytes");
+        }
         throw Error("cannot make " + which + " (" + std::to_string(bytes) +
                     " bytes): " + oneLineMessage(e));
     }
@@ -421,6 +425,9 @@ void Workload::runIteration(IterationListener& listener) {
     } catch (const Error&) {
         throw;
     } catch (const std::exception& e) {
+        if (isOutOfMemory(e)) {
+            throw OutOfMemory("out of memory in the forward pass: " + oneLineMessage(e));
+        }
         throw Error("the model failed on its inputs: " + oneLineMessage(e));
     }
     if (!loss.requires_grad()) {
@@ -430,6 +437,9 @@ void Workload::runIteration(IterationListener& listener) {
     try {
         loss.backward();
     } catch (const std::exception& e) {
+        if (isOutOfMemory(e)) {
+            throw OutOfMemory("out of memory in the backward pass: " + oneLineMessage(e));
+        }
         throw Error("the backward pass failed: " + oneLineMessage(e));
     }
     listener.backwardEnded();

@@ -118,6 +118,19 @@ constexpr int64_t kMemoryStringIds = int64_t{1} << 29;
 constexpr const char* kTimelineSchemaVersion = "1.0.0";
 
 // TrainScope's own table, in both reports: facts about the run (allowed as an extra table).
+// The batch-size sweep (PREFIX.sweep.sqlite): each batch size's measurement ('measured',
+// 'out_of_memory' without figures, or 'verified': the predicted largest batch measured), and
+// the lines fitted to them ('peak_bytes', 'activation_bytes', 'iteration_ms' against the batch
+// size). The budget and the largest batch are metadata.
+constexpr const char* kSweepTables[] = {
+    "CREATE TABLE trainscope_sweep_points (batch_size INTEGER NOT NULL, outcome TEXT NOT NULL, "
+    "peak_bytes INTEGER, activation_bytes INTEGER, weight_bytes INTEGER, iteration_ms REAL, "
+    "samples_per_s REAL, PRIMARY KEY (batch_size, outcome))",
+    "CREATE TABLE trainscope_sweep_fits (quantity TEXT PRIMARY KEY, intercept REAL NOT NULL, "
+    "slope REAL NOT NULL, r_squared REAL NOT NULL, max_residual REAL NOT NULL, "
+    "points INTEGER NOT NULL)",
+};
+
 constexpr const char* kMetadataTable =
     "CREATE TABLE trainscope_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 

@@ -14,6 +14,13 @@ class Error : public std::runtime_error {
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// The device ran out of memory (the model at this size does not fit): a batch-size sweep takes
+// it as the edge of what fits.
+class OutOfMemory : public Error {
+  public:
+    explicit OutOfMemory(const std::string& message) : Error(message) {}
+};
+
 // The run was cancelled through its cancellation flag.
 class Cancelled : public Error {
   public:

@@ -11,6 +11,8 @@ namespace trainscope::report_format {
 inline constexpr char kMemorySuffix[] = ".memory.sqlite";
 inline constexpr char kTimeSuffix[] = ".time.sqlite";
 inline constexpr char kTimelineSuffix[] = ".timeline.sqlite";
+// A batch-size sweep's report: PREFIX.sweep.sqlite.
+inline constexpr char kSweepSuffix[] = ".sweep.sqlite";
 
 // misc_sizes key of the memory report's peak.
 inline constexpr char kPeakUsageKey[] = "peak_usage_bytes";
@@ -49,6 +51,12 @@ inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
 inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
+// ...in the sweep report...
+inline constexpr char kSweepPointsTable[] = "trainscope_sweep_points";
+inline constexpr char kSweepFitsTable[] = "trainscope_sweep_fits";
+inline constexpr char kBudgetBytesKey[] = "budget_bytes";
+inline constexpr char kBudgetSourceKey[] = "budget_source";
+inline constexpr char kLargestBatchKey[] = "largest_batch";
 // ...and TrainScope's in the timeline report.
 inline constexpr char kApiModulesTable[] = "trainscope_api_modules";
 inline constexpr char kPhasesTable[] = "trainscope_phases";

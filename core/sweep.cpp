@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+// runSweep(): the profiler run once per batch size (a memory pass and a time pass, as a
+// `profile` run), then the lines and the prediction.
+#include "trainscope/sweep.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "model/workload.h"
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+
+#if __has_include(<cuda_runtime_api.h>)
+#include <cuda_runtime_api.h>
+#define TRAINSCOPE_HAS_CUDA_RUNTIME 1
+#endif
+
+namespace trainscope {
+namespace {
+
+std::string gib(int64_t bytes) {
+    std::ostringstream text;
+    text.precision(3);
+    text << static_cast<double>(bytes) / (1 << 30) << " GiB";
+    return text.str();
+}
+
+// The configured batch: --batch-size, else the first dimension of the first input (the
+// built-ins' default inputs resolved as a run resolves them).
+int64_t configuredBatch(const RunConfig& config) {
+    if (config.batch_size) {
+        return *config.batch_size;
+    }
+    if (!config.inputs.empty()) {
+        return config.inputs.front().shape.front();
+    }
+    const Workload workload(config);
+    if (workload.inputSpecs().empty() || workload.inputSpecs().front().shape.empty()) {
+        throw Error("the model has no input whose first dimension could be the batch");
+    }
+    return workload.inputSpecs().front().shape.front();
+}
+
+// One batch size measured: the memory pass (peak, activations, weights), then the time pass.
+SweepPoint measure(const RunConfig& base, int64_t batch, const SweepProgressCallback& progress,
+                   SweepProgress where, const std::atomic<bool>* cancel, RunMetadata* metadata) {
+    RunConfig config = base;
+    config.batch_size = batch;
+    SweepPoint point;
+    point.batch_size = batch;
+    const ProgressCallback inner = [&](const Progress& p) {
+        if (progress) {
+            where.run = p;
+            progress(where);
+        }
+    };
+    try {
+        Profiler profiler(config, inner, cancel);
+        const MemoryReport memory = profiler.measureMemory();
+        point.peak_bytes = memory.peak_usage_bytes;
+        point.activation_bytes = memory.activationBytes();
+        point.weight_bytes = memory.weightBytes();
+        point.iteration_ms = profiler.measureTime().iteration_ms;
+        if (metadata && metadata->empty()) {
+            *metadata = memory.metadata;
+        }
+    } catch (const OutOfMemory&) {
+        point.out_of_memory = true;
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const Error& e) {
+        throw Error("at batch size " + std::to_string(batch) + ": " + e.what() +
+                    " (is the first dimension of every input the batch?)");
+    }
+    return point;
+}
+
+LinearFit fitOf(const std::vector<SweepPoint>& points, double (*y)(const SweepPoint&)) {
+    std::vector<double> xs, ys;
+    for (const SweepPoint& p : points) {
+        if (!p.out_of_memory) {
+            xs.push_back(static_cast<double>(p.batch_size));
+            ys.push_back(y(p));
+        }
+    }
+    return fitLine(xs, ys);
+}
+
+}  // namespace
+
+std::vector<int64_t> defaultBatchSizes(int64_t configured) {
+    if (configured <= 1) {
+        return {1, 2, 4};
+    }
+    return {std::max<int64_t>(1, configured / 2), configured, configured * 2};
+}
+
+std::vector<int64_t> parseBatchSizes(const std::string& text) {
+    std::vector<int64_t> sizes;
+    std::stringstream items(text);
+    for (std::string item; std::getline(items, item, ',');) {
+        int64_t value = 0;
+        const char* end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(item.data(), end, value);
+        if (item.empty() || ec != std::errc() || ptr != end || value < 1) {
+            throw Error(
+                "--batch-sizes expects positive integers separated by commas (4,8,16), "
+                "not '" +
+                text + "'");
+        }
+        sizes.push_back(value);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    if (sizes.size() < 2) {
+        throw Error("--batch-sizes needs two or more different sizes to fit a line, not '" + text +
+                    "'");
+    }
+    return sizes;
+}
+
+int64_t parseByteSize(const std::string& text) {
+    double value = 0;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    std::string unit(ptr, end);
+    unit.erase(std::remove_if(unit.begin(), unit.end(), ::isspace), unit.end());
+    std::transform(unit.begin(), unit.end(), unit.begin(), ::tolower);
+    static const std::pair<const char*, double> units[] = {
+        {"", 1},          {"b", 1},
+        {"kib", 1024.0},  {"mib", 1048576.0},
+        {"gib", 1 << 30}, {"tib", 1099511627776.0},
+        {"kb", 1e3},      {"mb", 1e6},
+        {"gb", 1e9},      {"tb", 1e12}};
+    for (const auto& [name, factor] : units) {
+        if (ec == std::errc() && ptr != begin && unit == name && std::isfinite(value) &&
+            value > 0 && value * factor < 9e18) {
+            return static_cast<int64_t>(value * factor);
+        }
+    }
+    throw Error("--memory-budget expects a size such as 24GiB, 512MiB or 8GB, not '" + text + "'");
+}
+
+int64_t memoryBudget(Device device, std::string* source) {
+    if (device == Device::Cuda) {
+#ifdef TRAINSCOPE_HAS_CUDA_RUNTIME
+        size_t free_bytes = 0, total_bytes = 0;
+        if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+            *source = "CUDA device: " + gib(static_cast<int64_t>(total_bytes)) +
+                      " total, less what the runtime and other processes hold";
+            return static_cast<int64_t>(free_bytes);
+        }
+#endif
+        throw Error("cannot read the CUDA device's memory; give --memory-budget");
+    }
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string line; std::getline(meminfo, line);) {
+        if (line.rfind("MemAvailable:", 0) == 0) {
+            const int64_t kib = std::atoll(line.c_str() + std::strlen("MemAvailable:"));
+            *source = "available RAM";
+            return kib * 1024;
+        }
+    }
+    throw Error("cannot read the available RAM (/proc/meminfo); give --memory-budget");
+}
+
+SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progress,
+                     const std::atomic<bool>* cancel) {
+    const std::string path = plan.output + report_format::kSweepSuffix;
+    checkOutputPath(path, plan.overwrite);  // before the long part
+    validateConfig(plan.config);
+    if (!plan.config.inputs_file.empty()) {
+        throw Error(
+            "a sweep changes the batch size of the inputs: give them as shapes "
+            "(--input), not as a saved file");
+    }
+    const std::vector<int64_t> sizes = plan.batch_sizes.empty()
+                                           ? defaultBatchSizes(configuredBatch(plan.config))
+                                           : plan.batch_sizes;
+    SweepReport report;
+    report.budget_bytes = plan.memory_budget ? *plan.memory_budget : 0;
+    report.budget_source = "--memory-budget";
+    if (!plan.memory_budget) {
+        report.budget_bytes = memoryBudget(plan.config.device, &report.budget_source);
+    }
+
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        if (cancel && cancel->load()) {
+            throw Cancelled();
+        }
+        SweepPoint point =
+            measure(plan.config, sizes[i], progress,
+                    {sizes[i], static_cast<int>(i) + 1, static_cast<int>(sizes.size()), false, {}},
+                    cancel, &report.metadata);
+        report.points.push_back(point);
+        if (point.out_of_memory) {
+            break;  // the larger sizes do not fit either: this is the edge
+        }
+    }
+    const size_t fitted = std::count_if(report.points.begin(), report.points.end(),
+                                        [](const SweepPoint& p) { return !p.out_of_memory; });
+    if (fitted < 2) {
+        throw Error("only " + std::to_string(fitted) +
+                    " batch size(s) fit in memory: a line needs two; try smaller sizes");
+    }
+    report.peak =
+        fitOf(report.points, [](const SweepPoint& p) { return static_cast<double>(p.peak_bytes); });
+    report.activations = fitOf(
+        report.points, [](const SweepPoint& p) { return static_cast<double>(p.activation_bytes); });
+    report.iteration = fitOf(report.points, [](const SweepPoint& p) { return p.iteration_ms; });
+    if (report.activations.slope <= 0) {
+        throw Error(
+            "activation memory does not grow with the first dimension of the inputs: "
+            "it is not the batch of this model, and a sweep cannot predict by it");
+    }
+    const int64_t weights = report.points.front().weight_bytes;
+    if (report.budget_bytes < weights) {
+        throw Error("the memory budget (" + gib(report.budget_bytes) +
+                    ") is smaller than the model's weights alone (" + gib(weights) + ")");
+    }
+    report.largest_batch = largestBatchWithin(report.peak, report.budget_bytes);
+
+    if (plan.verify && report.largest_batch) {
+        if (progress) {
+            progress({*report.largest_batch, 1, 1, true, {}});
+        }
+        report.verified = measure(plan.config, *report.largest_batch, progress,
+                                  {*report.largest_batch, 1, 1, true, {}}, cancel, nullptr);
+    }
+    if (cancel && cancel->load()) {
+        throw Cancelled();
+    }
+    report.metadata["pass"] = "sweep";
+    report.metadata.erase("inputs");  // each batch size had its own
+    report.metadata.erase("iteration_ms");
+    writeSweepReport(report, path, plan.overwrite);
+    return report;
+}
+
+}  // namespace trainscope

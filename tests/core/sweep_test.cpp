@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// The batch-size sweep: the line fit on synthetic points, the parsing of its options, and real
+// sweeps of the built-in MLP (exact memory lines, the largest batch, --verify, the out-of-memory
+// edge, bad input, cancel).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+
+#include "support/report_reader.h"
+#include "trainscope/error.h"
+#include "trainscope/sweep.h"
+
+using namespace trainscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+TEST(LinearFit, PointsOnALineGiveItExactly) {
+    const LinearFit fit = fitLine({1, 2, 4, 8}, {13, 23, 43, 83});
+    EXPECT_DOUBLE_EQ(fit.slope, 10.0);
+    EXPECT_DOUBLE_EQ(fit.intercept, 3.0);
+    EXPECT_DOUBLE_EQ(fit.r_squared, 1.0);
+    EXPECT_NEAR(fit.max_residual, 0.0, 1e-12);
+    EXPECT_EQ(fit.points, 4);
+    EXPECT_DOUBLE_EQ(fit.at(16), 163.0);
+}
+
+TEST(LinearFit, ANoisyLineGivesTheLeastSquaresFitAndItsQuality) {
+    // y = 2x + 1 with residuals +1, -1, -1, +1 at x = 0..3: the least-squares line is still
+    // y = 2x + 1 (the residuals are symmetric), R² = 1 - 4 / Σ(y - ȳ)².
+    const std::vector<double> x = {0, 1, 2, 3}, y = {2, 2, 4, 8};
+    const LinearFit fit = fitLine(x, y);
+    EXPECT_NEAR(fit.slope, 2.0, 1e-12);
+    EXPECT_NEAR(fit.intercept, 1.0, 1e-12);
+    EXPECT_NEAR(fit.max_residual, 1.0, 1e-12);
+    double mean = 4.0, total = 0;
+    for (double v : y)
+        total += (v - mean) * (v - mean);
+    EXPECT_NEAR(fit.r_squared, 1.0 - 4.0 / total, 1e-12);
+    EXPECT_THROW(fitLine({2, 2}, {1, 5}), Error);  // one batch size: no line
+}
+
+TEST(LinearFit, TheLargestBatchIsTheLastOneUnderTheBudget) {
+    const LinearFit peak{100.0, 10.0, 1.0, 0.0, 3};  // 100 B + 10 B per sample
+    EXPECT_EQ(largestBatchWithin(peak, 1000), 90);
+    EXPECT_EQ(largestBatchWithin(peak, 1009), 90);
+    EXPECT_EQ(largestBatchWithin(peak, 1010), 91);
+    EXPECT_EQ(largestBatchWithin(peak, 109), std::nullopt);  // not even 1
+}
+
+TEST(SweepOptions, BatchSizesAndBudgetsAreParsedOrRefusedWithTheirText) {
+    EXPECT_EQ(parseBatchSizes("16,4,8,4"), (std::vector<int64_t>{4, 8, 16}));
+    for (const char* bad : {"4", "4,4", "0,2", "-1,2", "2,x", "", "2,,4", "1.5,2"}) {
+        try {
+            parseBatchSizes(bad);
+            ADD_FAILURE() << bad;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("--batch-sizes"), std::string::npos) << bad;
+        }
+    }
+    EXPECT_EQ(parseByteSize("24GiB"), int64_t{24} << 30);
+    EXPECT_EQ(parseByteSize("512 MiB"), int64_t{512} << 20);
+    EXPECT_EQ(parseByteSize("8GB"), int64_t{8000000000});
+    EXPECT_EQ(parseByteSize("1.5KiB"), 1536);
+    EXPECT_EQ(parseByteSize("1000000"), 1000000);
+    for (const char* bad : {"", "GiB", "-1GiB", "0", "12 parsecs", "1e30GiB", "nanGiB"})
+        EXPECT_THROW(parseByteSize(bad), Error) << bad;
+    EXPECT_EQ(defaultBatchSizes(8), (std::vector<int64_t>{4, 8, 16}));
+    EXPECT_EQ(defaultBatchSizes(1), (std::vector<int64_t>{1, 2, 4}));
+    std::string source;
+    EXPECT_GT(memoryBudget(Device::Cpu, &source), 0);
+    EXPECT_EQ(source, "available RAM");
+}
+
+class SweepTest : public ::testing::Test {
+  protected:
+    void SetUp() override { dir_ = test::makeTempDir(); }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    SweepPlan smallMlp(std::vector<int64_t> sizes = {1, 2, 4}) const {
+        SweepPlan plan;
+        plan.config.model = "builtin:mlp";
+        plan.config.params = {{"d_model", "64"}};
+        plan.config.inputs = {parseInputSpec("2x64x64")};
+        plan.config.warmup = 1;
+        plan.config.iterations = 3;
+        plan.batch_sizes = std::move(sizes);
+        plan.memory_budget = int64_t{64} << 20;
+        plan.output = dir_ + "/sweep";
+        return plan;
+    }
+
+    std::string dir_;
+};
+
+TEST_F(SweepTest, MemoryGrowsOnALineAndTheLargestBatchIsVerified) {
+    SweepPlan plan = smallMlp();
+    plan.verify = true;
+    const SweepReport report = runSweep(plan);
+    ASSERT_EQ(report.points.size(), 3u);
+    // Activations are exactly proportional to the batch: a line through the points.
+    EXPECT_NEAR(report.activations.r_squared, 1.0, 1e-12);
+    EXPECT_NEAR(report.peak.r_squared, 1.0, 1e-9);
+    // ...byte for byte: each sample adds the same (the loss, a few bytes, is the constant).
+    const int64_t per_sample =
+        report.points[1].activation_bytes - report.points[0].activation_bytes;
+    EXPECT_EQ(report.points[2].activation_bytes - report.points[1].activation_bytes,
+              2 * per_sample);
+    EXPECT_LT(report.points[0].activation_bytes - per_sample, 16);
+    EXPECT_EQ(report.points[0].weight_bytes, report.points[2].weight_bytes);
+    ASSERT_TRUE(report.largest_batch);
+    EXPECT_LE(report.predictedPeak(*report.largest_batch), double(report.budget_bytes));
+    EXPECT_GT(report.predictedPeak(*report.largest_batch + 1), double(report.budget_bytes));
+    EXPECT_TRUE(report.extrapolates(*report.largest_batch));
+    // --verify: the largest batch measured; the prediction is within 5% of it.
+    ASSERT_TRUE(report.verified);
+    EXPECT_EQ(report.verified->batch_size, *report.largest_batch);
+    const double error = std::abs(report.predictedPeak(report.verified->batch_size) -
+                                  double(report.verified->peak_bytes)) /
+                         double(report.verified->peak_bytes);
+    EXPECT_LT(error, 0.05) << report.verified->peak_bytes;
+
+    // The report holds the same, and reads back.
+    const std::string path = plan.output + ".sweep.sqlite";
+    test::ReportReader file(path);
+    EXPECT_EQ(file.scalar("SELECT COUNT(*) FROM trainscope_sweep_points WHERE outcome = "
+                          "'measured'"),
+              "3");
+    EXPECT_EQ(file.scalar("SELECT value FROM trainscope_metadata WHERE key = 'largest_batch'"),
+              std::to_string(*report.largest_batch));
+    const SweepReport back = readSweepReport(path);
+    ASSERT_EQ(back.points.size(), 3u);
+    EXPECT_EQ(back.points[2].peak_bytes, report.points[2].peak_bytes);
+    EXPECT_EQ(back.largest_batch, report.largest_batch);
+    ASSERT_TRUE(back.verified);
+    EXPECT_EQ(back.verified->peak_bytes, report.verified->peak_bytes);
+    EXPECT_DOUBLE_EQ(back.peak.slope, report.peak.slope);
+    EXPECT_EQ(back.budget_bytes, int64_t{64} << 20);
+    EXPECT_EQ(back.metadata.at("model"), "builtin:mlp");
+}
+
+TEST_F(SweepTest, AnOutOfMemoryBatchIsTheEdgeNotACrash) {
+    // 2^40 samples of 64x64 floats: 16 PiB, which no machine allocates.
+    const SweepReport report = runSweep(smallMlp({1, 2, int64_t{1} << 40}));
+    ASSERT_EQ(report.points.size(), 3u);
+    EXPECT_TRUE(report.points[2].out_of_memory);
+    EXPECT_EQ(report.peak.points, 2);
+    const SweepReport back = readSweepReport(dir_ + "/sweep.sweep.sqlite");
+    ASSERT_EQ(back.points.size(), 3u);
+    EXPECT_TRUE(back.points[2].out_of_memory);
+}
+
+TEST_F(SweepTest, BadInputGetsAClearMessageAndWritesNothing) {
+    const auto refused = [&](SweepPlan plan) -> std::string {
+        try {
+            runSweep(plan);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "";
+    };
+    SweepPlan tiny_budget = smallMlp();
+    tiny_budget.memory_budget = 1024;
+    EXPECT_NE(refused(tiny_budget).find("smaller than the model's weights"), std::string::npos);
+    SweepPlan too_big = smallMlp({int64_t{1} << 40, int64_t{1} << 41});
+    EXPECT_NE(refused(too_big).find("a line needs two"), std::string::npos);
+    SweepPlan saved = smallMlp();
+    saved.config.inputs.clear();
+    saved.config.inputs_file = dir_ + "/inputs.pt";
+    EXPECT_NE(refused(saved).find("inputs"), std::string::npos);
+    EXPECT_EQ(test::fileNames(dir_), std::vector<std::string>{});
+}
+
+TEST_F(SweepTest, CancelStopsBetweenAndInsideBatchSizesAndWritesNothing) {
+    std::atomic<bool> cancel{false};
+    int second_batch_progress = 0;
+    const auto progress = [&](const SweepProgress& p) {
+        if (p.index == 2 && ++second_batch_progress == 2)
+            cancel = true;  // inside the second batch size
+    };
+    EXPECT_THROW(runSweep(smallMlp(), progress, &cancel), Cancelled);
+    EXPECT_EQ(test::fileNames(dir_), std::vector<std::string>{});
+}
+
+}  // namespace
