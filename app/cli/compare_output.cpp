@@ -258,6 +258,7 @@ std::string figureJson(const FigureChange& f) {
            ", \"delta\": " + (f.compared() ? jsonNumber(f.delta()) : "null") +
            ", \"percent\": " + number(f.percent()) + ", \"base_spread\": " + spread(f.base_spread) +
            ", \"new_spread\": " + spread(f.new_spread) +
+           ", \"min_change\": " + jsonNumber(f.min_change) +
            ", \"significant\": " + (f.significant() ? "true" : "false") + "}";
 }
 

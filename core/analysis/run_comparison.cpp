@@ -496,6 +496,24 @@ void addNotes(const RunFigures& a, const RunFigures& b, Comparison& c) {
     }
 }
 
+// See FigureChange::min_change: 1% of the base run's iteration (its wall time, else the sum
+// of its operations' times).
+void setTimeFloor(const RunFigures& base, Comparison& c) {
+    double iteration = base.iteration_ms.value_or(0.0);
+    if (iteration <= 0) {
+        for (const OperationFigures& op : base.operations)
+            iteration += op.forward_ms + op.backward_ms.value_or(0.0);
+    }
+    const double floor = 0.01 * iteration;
+    for (ComparedItem& item : c.items) {
+        for (FigureChange& f : item.figures) {
+            if (isTime(f.figure)) {
+                f.min_change = floor;
+            }
+        }
+    }
+}
+
 bool sharesAnything(const Comparison& c) {
     for (const ComparedItem& item : c.items) {
         if (item.kind != ItemKind::Total && item.presence == Presence::Both) {
@@ -548,7 +566,7 @@ const char* figureKey(Figure figure) {
 }
 
 bool FigureChange::significant() const {
-    if (!compared() || delta() == 0) {
+    if (!compared() || delta() == 0 || std::abs(delta()) <= min_change) {
         return false;
     }
     if (!base_spread || !new_spread) {
@@ -599,6 +617,7 @@ FigureChange sumOf(const std::vector<FigureChange>& figures, bool time) {
         if (isTime(f.figure) != time) {
             continue;
         }
+        sum.min_change = std::max(sum.min_change, f.min_change);
         add(sum.base, sum.base_spread, f.base, f.base_spread);
         add(sum.changed, sum.new_spread, f.changed, f.new_spread);
     }
@@ -690,6 +709,7 @@ Comparison compareRuns(const RunReports& base, const RunReports& changed) {
                     "models?");
     }
     addNotes(a, b, c);
+    setTimeFloor(a, c);
     sortItems(c.items);
     return c;
 }

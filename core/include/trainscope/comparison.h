@@ -50,13 +50,17 @@ struct FigureChange {
     // sums of their fastest and of their slowest). None for memory, which is exact, and for
     // other tools' reports, which keep no spread.
     std::optional<Spread> base_spread, new_spread;
+    // The smallest difference that counts. Times: 1% of the base run's iteration, since a
+    // smaller change cannot move the iteration by more, and a rerun's tiny operations differ
+    // by a few microseconds (timer and scheduling noise). Memory: 0.
+    double min_change = 0.0;
 
     bool compared() const { return base.has_value() && changed.has_value(); }
     double delta() const { return compared() ? *changed - *base : 0.0; }
     std::optional<double> percent() const;  // none when not compared or the base is 0
-    // Whether the difference is told from noise. Memory: any difference. Time: the two runs'
-    // spreads do not overlap (the new run's fastest iteration is slower than the base's
-    // slowest, or the reverse); without spreads, any difference.
+    // Whether the difference is told from noise. Memory: any difference. Time: larger than
+    // min_change, and the two runs' spreads do not overlap (the new run's fastest iteration
+    // is slower than the base's slowest, or the reverse; without spreads, the first alone).
     bool significant() const;
 };
 
