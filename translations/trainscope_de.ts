@@ -458,6 +458,137 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::BatchSizePage</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batchgröße</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Spitze</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>Batchgröße:</translation>
+    </message>
+    <message>
+        <source>This sweep report cannot be read: %1</source>
+        <translation>Dieser Sweep-Bericht lässt sich nicht lesen: %1</translation>
+    </message>
+    <message>
+        <source>Batch %1: predicted peak %2 (%3% of the %4 budget), %5 samples/s</source>
+        <translation>Batch %1: vorhergesagte Spitze %2 (%3 % des Budgets von %4), %5 Samples/s</translation>
+    </message>
+    <message>
+        <source> — over the budget</source>
+        <translation> – über dem Budget</translation>
+    </message>
+    <message>
+        <source>Extrapolated: outside the measured batch sizes the prediction assumes that memory and time keep growing on the same line.</source>
+        <translation>Extrapoliert: Außerhalb der gemessenen Batchgrößen nimmt die Vorhersage an, dass Speicher und Zeit auf derselben Geraden weiterwachsen.</translation>
+    </message>
+    <message>
+        <source>Within the measured batch sizes.</source>
+        <translation>Innerhalb der gemessenen Batchgrößen.</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>Spitzenspeicher</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Verified</source>
+        <translation>Überprüft</translation>
+    </message>
+    <message>
+        <source>Budget (%1)</source>
+        <translation>Budget (%1)</translation>
+    </message>
+    <message>
+        <source>Chosen batch</source>
+        <translation>Gewählter Batch</translation>
+    </message>
+    <message>
+        <source>Peak (%1)</source>
+        <translation>Spitze (%1)</translation>
+    </message>
+    <message>
+        <source> (out of memory)</source>
+        <translation> (Speicher erschöpft)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: measured at batch sizes %2. Memory budget %3 (%4).</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;: gemessen bei Batchgrößen %2. Speicherbudget %3 (%4).</translation>
+    </message>
+    <message>
+        <source>Largest batch within it: &lt;b&gt;%1&lt;/b&gt; (predicted peak %2, %3 samples/s)%4.</source>
+        <translation>Größter Batch darin: &lt;b&gt;%1&lt;/b&gt; (vorhergesagte Spitze %2, %3 Samples/s)%4.</translation>
+    </message>
+    <message>
+        <source>, extrapolated</source>
+        <translation>, extrapoliert</translation>
+    </message>
+    <message>
+        <source>Not even a batch of 1 is predicted to fit the budget.</source>
+        <translation>Laut Vorhersage passt nicht einmal ein Batch von 1 ins Budget.</translation>
+    </message>
+    <message>
+        <source>Fit: peak R² %1 (largest residual %2); iteration time R² %3 (largest residual %4 ms).</source>
+        <translation>Anpassung: Spitze R² %1 (größtes Residuum %2); Iterationszeit R² %3 (größtes Residuum %4 ms).</translation>
+    </message>
+    <message>
+        <source>Verified: batch %1 ran out of memory.</source>
+        <translation>Überprüft: Batch %1 hat den Speicher erschöpft.</translation>
+    </message>
+    <message>
+        <source>Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s (off by %5%).</source>
+        <translation>Überprüft bei Batch %1: Spitze %2 (Vorhersage um %3 % daneben), %4 Samples/s (um %5 % daneben).</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::ChartSlot</name>
     <message>
         <source>Reading the largest entries…</source>
@@ -996,6 +1127,10 @@ Gewichte: %10 %11 (%12 %)</translation>
         <source>Compare With the Open Run</source>
         <translation>Mit dem geöffneten Lauf vergleichen</translation>
     </message>
+    <message>
+        <source>Batch Size: %1</source>
+        <translation>Batchgröße: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -1343,6 +1478,42 @@ aktiv (gepunktet)</translation>
         <source>Timeline only</source>
         <translation>Nur Zeitleiste</translation>
     </message>
+    <message>
+        <source>Sweep batch sizes</source>
+        <translation>Batchgrößen durchlaufen</translation>
+    </message>
+    <message>
+        <source>automatic: half, the same and twice the batch</source>
+        <translation>automatisch: halber, gleicher und doppelter Batch</translation>
+    </message>
+    <message>
+        <source>Batch sizes to profile, separated by commas: 4,8,16</source>
+        <translation>Zu profilierende Batchgrößen, durch Kommas getrennt: 4,8,16</translation>
+    </message>
+    <message>
+        <source>default: the device&apos;s free memory (CUDA) or the available RAM</source>
+        <translation>Standard: freier Gerätespeicher (CUDA) oder verfügbarer Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <source>default: the available RAM</source>
+        <translation>Standard: verfügbarer Arbeitsspeicher</translation>
+    </message>
+    <message>
+        <source>The memory the largest batch must fit in: 24GiB, 512MiB</source>
+        <translation>Der Speicher, in den der größte Batch passen muss: 24GiB, 512MiB</translation>
+    </message>
+    <message>
+        <source>Batch sizes:</source>
+        <translation>Batchgrößen:</translation>
+    </message>
+    <message>
+        <source>Memory budget:</source>
+        <translation>Speicherbudget:</translation>
+    </message>
+    <message>
+        <source>A sweep changes the batch size: give the inputs as shapes, not a file.</source>
+        <translation>Ein Sweep ändert die Batchgröße: Eingaben als Formen angeben, nicht als Datei.</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::OverviewPage</name>
@@ -1392,6 +1563,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>The run ran out of memory.</source>
         <translation>Dem Lauf ist der Speicher ausgegangen.</translation>
+    </message>
+    <message>
+        <source>Batch %1 (%2 of %3): </source>
+        <translation>Batch %1 (%2 von %3): </translation>
     </message>
 </context>
 <context>

@@ -458,6 +458,137 @@
     </message>
 </context>
 <context>
+    <name>trainscope::ui::BatchSizePage</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>This sweep report cannot be read: %1</source>
+        <translation>无法读取此扫描报告：%1</translation>
+    </message>
+    <message>
+        <source>Batch %1: predicted peak %2 (%3% of the %4 budget), %5 samples/s</source>
+        <translation>批 %1：预测峰值 %2（占 %4 预算的 %3%），%5 样本/秒</translation>
+    </message>
+    <message>
+        <source> — over the budget</source>
+        <translation> — 超出预算</translation>
+    </message>
+    <message>
+        <source>Extrapolated: outside the measured batch sizes the prediction assumes that memory and time keep growing on the same line.</source>
+        <translation>外推：在已测量的批大小之外，预测假设内存和时间沿同一直线继续增长。</translation>
+    </message>
+    <message>
+        <source>Within the measured batch sizes.</source>
+        <translation>在已测量的批大小范围内。</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>已测量</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Verified</source>
+        <translation>已验证</translation>
+    </message>
+    <message>
+        <source>Budget (%1)</source>
+        <translation>预算（%1）</translation>
+    </message>
+    <message>
+        <source>Chosen batch</source>
+        <translation>所选批</translation>
+    </message>
+    <message>
+        <source>Peak (%1)</source>
+        <translation>峰值（%1）</translation>
+    </message>
+    <message>
+        <source> (out of memory)</source>
+        <translation>（内存不足）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: measured at batch sizes %2. Memory budget %3 (%4).</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：在批大小 %2 下测量。内存预算 %3（%4）。</translation>
+    </message>
+    <message>
+        <source>Largest batch within it: &lt;b&gt;%1&lt;/b&gt; (predicted peak %2, %3 samples/s)%4.</source>
+        <translation>预算内最大批：&lt;b&gt;%1&lt;/b&gt;（预测峰值 %2，%3 样本/秒）%4。</translation>
+    </message>
+    <message>
+        <source>, extrapolated</source>
+        <translation>，外推</translation>
+    </message>
+    <message>
+        <source>Not even a batch of 1 is predicted to fit the budget.</source>
+        <translation>预测即使批大小为 1 也超出预算。</translation>
+    </message>
+    <message>
+        <source>Fit: peak R² %1 (largest residual %2); iteration time R² %3 (largest residual %4 ms).</source>
+        <translation>拟合：峰值 R² %1（最大残差 %2）；迭代时间 R² %3（最大残差 %4 毫秒）。</translation>
+    </message>
+    <message>
+        <source>Verified: batch %1 ran out of memory.</source>
+        <translation>已验证：批 %1 内存不足。</translation>
+    </message>
+    <message>
+        <source>Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s (off by %5%).</source>
+        <translation>在批 %1 验证：峰值 %2（预测偏差 %3%），%4 样本/秒（偏差 %5%）。</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>已测量</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::ChartSlot</name>
     <message>
         <source>Reading the largest entries…</source>
@@ -993,6 +1124,10 @@ Weights: %10 %11 (%12 %)</source>
         <source>Compare With the Open Run</source>
         <translation>与打开的运行比较</translation>
     </message>
+    <message>
+        <source>Batch Size: %1</source>
+        <translation>批大小：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -1340,6 +1475,42 @@ active (dotted)</source>
         <source>Timeline only</source>
         <translation>仅时间线</translation>
     </message>
+    <message>
+        <source>Sweep batch sizes</source>
+        <translation>扫描批大小</translation>
+    </message>
+    <message>
+        <source>automatic: half, the same and twice the batch</source>
+        <translation>自动：批大小的一半、相同和两倍</translation>
+    </message>
+    <message>
+        <source>Batch sizes to profile, separated by commas: 4,8,16</source>
+        <translation>要分析的批大小，以逗号分隔：4,8,16</translation>
+    </message>
+    <message>
+        <source>default: the device&apos;s free memory (CUDA) or the available RAM</source>
+        <translation>默认：设备空闲内存（CUDA）或可用内存</translation>
+    </message>
+    <message>
+        <source>default: the available RAM</source>
+        <translation>默认：可用内存</translation>
+    </message>
+    <message>
+        <source>The memory the largest batch must fit in: 24GiB, 512MiB</source>
+        <translation>最大批必须容纳于的内存：24GiB、512MiB</translation>
+    </message>
+    <message>
+        <source>Batch sizes:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>Memory budget:</source>
+        <translation>内存预算：</translation>
+    </message>
+    <message>
+        <source>A sweep changes the batch size: give the inputs as shapes, not a file.</source>
+        <translation>扫描会改变批大小：请以形状给出输入，而不是文件。</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::OverviewPage</name>
@@ -1389,6 +1560,10 @@ active (dotted)</source>
     <message>
         <source>The run ran out of memory.</source>
         <translation>运行时内存不足。</translation>
+    </message>
+    <message>
+        <source>Batch %1 (%2 of %3): </source>
+        <translation>批 %1（第 %2/%3 个）：</translation>
     </message>
 </context>
 <context>

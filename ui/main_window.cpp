@@ -33,6 +33,7 @@
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
+#include "sweep/batch_size_page.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
 #include "trainscope/report_format.h"
@@ -302,7 +303,43 @@ bool MainWindow::compareWith(const QString& path) {
     return true;
 }
 
+BatchSizePage* MainWindow::sweepPage() const {
+    return sweep_window_ ? sweep_window_->findChild<BatchSizePage*>() : nullptr;
+}
+
+void MainWindow::openSweep(const QString& path) {
+    delete sweep_window_;
+    sweep_window_ = new QWidget(this, Qt::Window);
+    sweep_window_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(sweep_window_, &QObject::destroyed, this, [this] { sweep_window_ = nullptr; });
+    sweep_window_->setWindowTitle(tr("Batch Size: %1").arg(QFileInfo(path).fileName()));
+    auto* layout = new QVBoxLayout(sweep_window_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* page = new BatchSizePage(path);
+    layout->addWidget(page);
+    connect(page, &BatchSizePage::read, this, [this, path](bool ok) {
+        if (ok)
+            AppSettings::addRecentFile(path);
+    });
+    sweep_window_->resize(size());
+    sweep_window_->show();
+}
+
 void MainWindow::openReports(const QStringList& paths) {
+    // A sweep's report is no run's: it has a window of its own.
+    QStringList runs;
+    for (const QString& path : paths) {
+        if (path.endsWith(QLatin1String(report_format::kSweepSuffix)))
+            openSweep(path);
+        else
+            runs << path;
+    }
+    if (runs.isEmpty())
+        return;
+    openRunReports(runs);
+}
+
+void MainWindow::openRunReports(const QStringList& paths) {
     delete opening_;  // stops its reading within milliseconds
     opening_ = new ReportRun(paths, this);
     connect(opening_, &ReportRun::opened, this, &MainWindow::showRun);

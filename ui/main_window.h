@@ -17,6 +17,7 @@ class QPushButton;
 
 namespace trainscope::ui {
 
+class BatchSizePage;
 class ComparePage;
 class ElidedLabel;
 class NewProfileDialog;
@@ -78,6 +79,10 @@ class MainWindow : public QMainWindow {
     bool compareWith(const QString& path);
     QWidget* compareWindow() const { return compare_window_; }
     ComparePage* comparePage() const;
+    // A batch-size sweep's report (PREFIX.sweep.sqlite) opens in a Batch Size window.
+    void openSweep(const QString& path);
+    QWidget* sweepWindow() const { return sweep_window_; }
+    BatchSizePage* sweepPage() const;
 
   signals:
     void reportsOpened(bool shown);
@@ -87,6 +92,7 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    void openRunReports(const QStringList& paths);
     void showRun();
     void showError(const QString& message);
     void chooseAndOpen();
@@ -112,6 +118,7 @@ class MainWindow : public QMainWindow {
     QAction* export_table_ = nullptr;
     QAction* compare_action_ = nullptr;
     QWidget* compare_window_ = nullptr;  // a top-level window, deleted when closed
+    QWidget* sweep_window_ = nullptr;    // likewise
     QString last_error_;
 };
 

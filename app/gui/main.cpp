@@ -15,6 +15,7 @@
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/theme.h"
+#include "sweep/batch_size_page.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/report_writer.h"
 #include "views/entry_table_view.h"
@@ -193,9 +194,14 @@ int main(int argc, char** argv) {
                 if (!comparing || (!comparing->isComputed() && comparing->errorText().isEmpty()))
                     return;
             }
+            // A sweep's report: its Batch Size window, once read.
+            if (const trainscope::ui::BatchSizePage* sweep = window.sweepPage();
+                sweep && !sweep->isRead() && sweep->errorText().isEmpty())
+                return;
             poll->stop();
             QTimer::singleShot(1000, &window, [&] {
                 QWidget* shown = window.compareWindow() ? window.compareWindow()
+                                 : window.sweepWindow() ? window.sweepWindow()
                                                         : static_cast<QWidget*>(&window);
                 const bool saved = shown->grab().save(parser.value(screenshot));
                 QApplication::exit(saved ? 0 : 1);

@@ -22,6 +22,7 @@
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
 #include "support/report_reader.h"
+#include "sweep/batch_size_page.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
@@ -102,6 +103,33 @@ TEST_F(ProfileRunTest, TheDialogRunsTheBuiltinMlpAndItsReportOpens) {
     EXPECT_EQ(weights->index(0, 1).data().toString(), QStringLiteral("lin_0.weight"));
     EXPECT_TRUE(window_.runStatus().contains(QStringLiteral("finished")));
     EXPECT_FALSE(window_.cancelButton()->isVisible());
+}
+
+TEST_F(ProfileRunTest, TheDialogSweepsBatchSizesAndTheBatchSizeViewOpens) {
+    NewProfileDialog* dialog = fillSmallMlp(runs_ + QStringLiteral("/sweep"));
+    dialog->measureChoice()->setCurrentIndex(NewProfileDialog::kSweepChoice);
+    EXPECT_TRUE(dialog->sweepSizes()->isEnabled());
+    // A bad list is marked, and the run cannot start.
+    QTest::keyClicks(dialog->sweepSizes(), QStringLiteral("4"));
+    EXPECT_FALSE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->problems().join(' ').contains(QStringLiteral("--batch-sizes")));
+    QTest::keyClicks(dialog->sweepSizes(), QStringLiteral(",1,2"));
+    QTest::keyClicks(dialog->sweepBudget(), QStringLiteral("8MiB"));
+    ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
+    QVector<double> progress;
+    QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_, [&](int value) {
+        progress << double(value) / qMax(1, window_.runProgress()->maximum());
+    });
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.sweepPage() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.sweepPage()->isRead(); }, 10000));
+    EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+    EXPECT_EQ(filesInRuns(), QStringList{QStringLiteral("sweep.sweep.sqlite")});
+    const SweepReport* report = window_.sweepPage()->report();
+    ASSERT_EQ(report->points.size(), 3u);  // 1, 2 and 4
+    EXPECT_EQ(report->budget_bytes, int64_t{8} << 20);
+    EXPECT_EQ(report->points[2].batch_size, 4);
 }
 
 TEST_F(ProfileRunTest, InvalidValuesAreMarkedBeforeARunStarts) {

@@ -81,8 +81,10 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
       warmup_(new QSpinBox),
       iterations_(new QSpinBox),
       measure_(comboOf({tr("Memory, time and timeline"), tr("Memory only"), tr("Time only"),
-                        tr("Timeline only")})),
+                        tr("Timeline only"), tr("Sweep batch sizes")})),
       output_(new QLineEdit),
+      sweep_sizes_(new QLineEdit),
+      sweep_budget_(new QLineEdit),
       problem_(new QLabel),
       start_(nullptr),
       runs_folder_(runs_folder) {
@@ -147,6 +149,15 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     run_form->addRow(tr("Warm-up iterations:"), warmup_);
     run_form->addRow(tr("Measured iterations:"), iterations_);
     run_form->addRow(tr("Measure:"), measure_);
+    sweep_sizes_->setPlaceholderText(tr("automatic: half, the same and twice the batch"));
+    sweep_sizes_->setToolTip(tr("Batch sizes to profile, separated by commas: 4,8,16"));
+    sweep_budget_->setPlaceholderText(cudaAvailable()
+                                          ? tr("default: the device's free memory (CUDA) or "
+                                               "the available RAM")
+                                          : tr("default: the available RAM"));
+    sweep_budget_->setToolTip(tr("The memory the largest batch must fit in: 24GiB, 512MiB"));
+    run_form->addRow(tr("Batch sizes:"), sweep_sizes_);
+    run_form->addRow(tr("Memory budget:"), sweep_budget_);
     run_form->addRow(tr("Save as:"), rowOf(output_, browse_output));
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
@@ -210,6 +221,8 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     connect(inputs_, &QTableWidget::cellChanged, this, &NewProfileDialog::validate);
     connect(batch_enabled_, &QCheckBox::toggled, this, &NewProfileDialog::validate);
     connect(measure_, &QComboBox::currentIndexChanged, this, &NewProfileDialog::validate);
+    connect(sweep_sizes_, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
+    connect(sweep_budget_, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
 
     restore();
     validate();
@@ -355,7 +368,8 @@ QStringList NewProfileDialog::problems() const {
         output_problem = tr("The folder %1 does not exist.").arg(QFileInfo(prefix).absolutePath());
     } else {
         RunRequest probe;
-        probe.measure = static_cast<Measure>(measure_->currentIndex());
+        probe.sweep = measure_->currentIndex() == kSweepChoice;
+        probe.measure = probe.sweep ? Measure::All : static_cast<Measure>(measure_->currentIndex());
         probe.output_prefix = prefix;
         for (const QString& path : probe.outputPaths()) {
             if (QFileInfo::exists(path))
@@ -363,6 +377,23 @@ QStringList NewProfileDialog::problems() const {
         }
     }
     check(output_, output_problem);
+    // A sweep's batch sizes and budget, as the CLI parses them.
+    const bool sweep = measure_->currentIndex() == kSweepChoice;
+    const auto parsed = [&](QLineEdit* field, auto parse) {
+        QString problem;
+        if (sweep && !field->text().trimmed().isEmpty()) {
+            try {
+                parse(field->text().trimmed().toStdString());
+            } catch (const Error& error) {
+                problem = QString::fromUtf8(error.what());
+            }
+        }
+        check(field, problem);
+    };
+    parsed(sweep_sizes_, [](const std::string& text) { parseBatchSizes(text); });
+    parsed(sweep_budget_, [](const std::string& text) { parseByteSize(text); });
+    if (sweep && usesInputsFile())
+        problems << tr("A sweep changes the batch size: give the inputs as shapes, not a file.");
     return problems;
 }
 
@@ -383,6 +414,8 @@ void NewProfileDialog::validate() {
     inputs_->setEnabled(shapes);
     batch_enabled_->setEnabled(shapes);
     batch_size_->setEnabled(shapes && batch_enabled_->isChecked());
+    sweep_sizes_->setEnabled(measure_->currentIndex() == kSweepChoice);
+    sweep_budget_->setEnabled(measure_->currentIndex() == kSweepChoice);
     QStringList found = problems();
     if (found.isEmpty()) {
         // The engine's own checks, as the CLI runs them (parameter combinations, counts, ...).
@@ -432,8 +465,15 @@ RunRequest NewProfileDialog::request() const {
     config.optimizer = parseOptimizer(optimizer_->currentText().toStdString());
     config.warmup = warmup_->value();
     config.iterations = iterations_->value();
-    request.measure = static_cast<Measure>(measure_->currentIndex());
+    request.sweep = measure_->currentIndex() == kSweepChoice;
+    request.measure = request.sweep ? Measure::All : static_cast<Measure>(measure_->currentIndex());
     request.output_prefix = output_->text().trimmed();
+    if (request.sweep) {  // problems() has checked both
+        if (!sweep_sizes_->text().trimmed().isEmpty())
+            request.batch_sizes = parseBatchSizes(sweep_sizes_->text().trimmed().toStdString());
+        if (!sweep_budget_->text().trimmed().isEmpty())
+            request.memory_budget = parseByteSize(sweep_budget_->text().trimmed().toStdString());
+    }
     return request;
 }
 

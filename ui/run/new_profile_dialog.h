@@ -48,6 +48,10 @@ class NewProfileDialog : public QDialog {
     QSpinBox* warmup() const { return warmup_; }
     QSpinBox* iterations() const { return iterations_; }
     QLineEdit* outputPrefix() const { return output_; }
+    QLineEdit* sweepSizes() const { return sweep_sizes_; }
+    QLineEdit* sweepBudget() const { return sweep_budget_; }
+    // The Measure choice that sweeps batch sizes (after the engine's Measure values).
+    static constexpr int kSweepChoice = 4;
     QPushButton* startButton() const { return start_; }
 
     void accept() override;
@@ -81,6 +85,8 @@ class NewProfileDialog : public QDialog {
     QSpinBox* iterations_;
     QComboBox* measure_;
     QLineEdit* output_;
+    QLineEdit* sweep_sizes_;  // Measure: Sweep batch sizes
+    QLineEdit* sweep_budget_;
     QLabel* problem_;
     QPushButton* start_;
     bool output_edited_ = false;

@@ -6,6 +6,7 @@
 
 #include "trainscope/error.h"
 #include "trainscope/run.h"
+#include "trainscope/sweep.h"
 
 namespace trainscope::ui {
 namespace {
@@ -13,6 +14,13 @@ namespace {
 // How many iterations the engine will run, for the estimate of the time left.
 int plannedIterations(const RunRequest& request) {
     const RunConfig& config = request.config;
+    if (request.sweep) {  // a memory and a time pass per batch size (three when not given)
+        RunRequest each = request;
+        each.sweep = false;
+        each.measure = Measure::All;
+        const int sizes = request.batch_sizes.empty() ? 3 : int(request.batch_sizes.size());
+        return sizes * plannedIterations(each);
+    }
     int planned = 0;
     // Each pass: its warm-up (at least one, which captures the frames), then what it measures.
     if (request.measure != Measure::Time)
@@ -55,8 +63,10 @@ void ProfileWorker::run(int run, const RunRequest& request,
                         std::shared_ptr<std::atomic<bool>> cancel) {
     const int planned = plannedIterations(request);
     int done = 0;
+    QString context;  // a sweep's batch size
     auto report_progress = [&](const Progress& progress) {
-        RunProgress out{RunProgress::stageText(progress), progress.iteration, progress.total, -1};
+        RunProgress out{context + RunProgress::stageText(progress), progress.iteration,
+                        progress.total, -1};
         if (progress.iteration > 0 && progress.last_iteration_ms > 0) {
             ++done;
             out.seconds_left = qMax(0, planned - done) * progress.last_iteration_ms / 1000.0;
@@ -68,6 +78,18 @@ void ProfileWorker::run(int run, const RunRequest& request,
     try {
         // Never over a user's file: the plan refuses existing paths, and writes all the reports
         // of a run or none.
+        if (request.sweep) {
+            const auto sweep_progress = [&](const SweepProgress& progress) {
+                context = tr("Batch %1 (%2 of %3): ")
+                              .arg(progress.batch_size)
+                              .arg(progress.index)
+                              .arg(progress.of);
+                report_progress(progress.run);
+            };
+            runSweep(request.sweepPlan(), sweep_progress, cancel.get());
+            emit finished(run, request.outputPaths());
+            return;
+        }
         const RunResult result = runAndWrite(request.plan(), report_progress, cancel.get());
         QStringList paths;
         for (const std::string& path : result.paths)

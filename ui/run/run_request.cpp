@@ -33,7 +33,18 @@ RunPlan RunRequest::plan() const {
     return plan;
 }
 
+SweepPlan RunRequest::sweepPlan() const {
+    SweepPlan plan;
+    plan.config = config;
+    plan.batch_sizes = batch_sizes;
+    plan.memory_budget = memory_budget;
+    plan.output = output_prefix.toStdString();
+    return plan;
+}
+
 QStringList RunRequest::outputPaths() const {
+    if (sweep)
+        return {output_prefix + report_format::kSweepSuffix};
     QStringList paths;
     for (const std::string& path : reportPaths(plan()))
         paths << QString::fromStdString(path);

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include "trainscope/run.h"
+#include "trainscope/sweep.h"
 
 namespace trainscope::ui {
 
@@ -15,9 +16,15 @@ struct RunRequest {
     RunConfig config;
     Measure measure = Measure::All;  // the dialog's choices are in this order
     QString output_prefix;           // reports go to PREFIX.memory.sqlite and PREFIX.time.sqlite
+    // A batch-size sweep instead (PREFIX.sweep.sqlite): its sizes (empty: three around the
+    // configured batch) and memory budget (empty: the device's).
+    bool sweep = false;
+    std::vector<int64_t> batch_sizes;
+    std::optional<int64_t> memory_budget;
 
     // The engine's plan: every report is named after its run, whatever is measured.
     RunPlan plan() const;
+    SweepPlan sweepPlan() const;
     QStringList outputPaths() const;  // the files this run writes, memory first
 };
 

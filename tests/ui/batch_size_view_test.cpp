@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Batch Size window on a real sweep of the built-in MLP: the measured points and the fitted
+// lines are drawn, and moving the slider reads out the prediction at the chosen batch size.
+#include <gtest/gtest.h>
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "main_window.h"
+#include "sweep/batch_size_page.h"
+#include "trainscope/sweep.h"
+
+namespace trainscope::test {
+namespace {
+
+class BatchSizeViewTest : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        dir_ = new QTemporaryDir;
+        SweepPlan plan;
+        plan.config.model = "builtin:mlp";
+        plan.config.params = {{"d_model", "64"}};
+        plan.config.inputs = {parseInputSpec("2x64x64")};
+        plan.config.warmup = 1;
+        plan.config.iterations = 3;
+        plan.batch_sizes = {1, 2, 4};
+        plan.memory_budget = int64_t{16} << 20;
+        plan.output = (dir_->path() + QStringLiteral("/mlp")).toStdString();
+        report_ = new SweepReport(runSweep(plan));
+    }
+    static void TearDownTestSuite() {
+        delete report_;
+        delete dir_;
+    }
+
+    void SetUp() override {
+        window_.show();
+        window_.openReports({dir_->path() + QStringLiteral("/mlp.sweep.sqlite")});
+        page_ = window_.sweepPage();
+        ASSERT_NE(page_, nullptr);
+        ASSERT_TRUE(QTest::qWaitFor([this] { return page_->isRead(); }, 10000))
+            << page_->errorText().toStdString();
+    }
+
+    static inline QTemporaryDir* dir_ = nullptr;
+    static inline SweepReport* report_ = nullptr;
+    ui::MainWindow window_;
+    ui::BatchSizePage* page_ = nullptr;
+};
+
+TEST_F(BatchSizeViewTest, MovingTheSliderReadsOutThePredictionAtThatBatch) {
+    ASSERT_TRUE(report_->largest_batch);
+    QSlider* slider = page_->slider();
+    // It starts at the largest batch within the budget.
+    EXPECT_EQ(slider->value(), *report_->largest_batch);
+    EXPECT_EQ(page_->batchSize()->value(), *report_->largest_batch);
+    // A measured size: within the measured range, the prediction as the report's line gives it.
+    slider->setFocus();
+    while (slider->value() > 2)
+        QTest::keyClick(slider, Qt::Key_Left);  // as a user moves it, one step at a time
+    EXPECT_EQ(page_->batchSize()->value(), 2);
+    EXPECT_EQ(page_->prediction()->text(), page_->predictionText(2));
+    EXPECT_TRUE(page_->prediction()->text().contains(QStringLiteral("Within the measured")));
+    const QString peak2 = page_->prediction()->text();
+    // Past the measured sizes the read-out says that it extrapolates.
+    page_->batchSize()->setValue(static_cast<int>(*report_->largest_batch));
+    EXPECT_EQ(slider->value(), *report_->largest_batch);
+    EXPECT_TRUE(page_->prediction()->text().contains(QStringLiteral("Extrapolated")));
+    EXPECT_NE(page_->prediction()->text(), peak2);
+    // One past the largest batch is over the budget.
+    QTest::keyClick(slider, Qt::Key_Right);
+    EXPECT_TRUE(page_->prediction()->text().contains(QStringLiteral("over the budget")))
+        << page_->prediction()->text().toStdString();
+    // The read-out's figures are the fitted line's.
+    const int64_t batch = slider->value();
+    const double peak = report_->predictedPeak(batch);
+    EXPECT_GT(peak, double(report_->budget_bytes));
+}
+
+TEST_F(BatchSizeViewTest, TheChartsShowTheMeasuredPointsTheLinesAndTheBudget) {
+    const QList<QAbstractSeries*> memory = page_->memoryChart()->chart()->series();
+    int measured = 0, lines = 0;
+    bool budget = false;
+    for (QAbstractSeries* series : memory) {
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+            measured += scatter->count();
+            // Each measured point in the report's unit (MiB here): the report's peaks.
+            for (int i = 0; i < scatter->count(); ++i) {
+                const QPointF p = scatter->at(i);
+                const SweepPoint& point = report_->points[i];
+                EXPECT_EQ(p.x(), double(point.batch_size));
+                EXPECT_NEAR(p.y() * (1 << 20), double(point.peak_bytes), 1.0);
+            }
+        } else if (series->name().startsWith(QStringLiteral("Budget"))) {
+            budget = true;
+        } else {
+            ++lines;
+        }
+    }
+    EXPECT_EQ(measured, 3);
+    EXPECT_TRUE(budget);
+    EXPECT_GE(lines, 2);  // the fitted line and the chosen batch's marker
+    EXPECT_EQ(page_->pointsTable()->rowCount(), 3);
+    EXPECT_TRUE(page_->summary()->text().contains(
+        QStringLiteral("Largest batch within it: <b>%1</b>").arg(*report_->largest_batch)));
+}
+
+TEST_F(BatchSizeViewTest, ADamagedSweepReportGetsAMessage) {
+    const QString junk = dir_->path() + QStringLiteral("/junk.sweep.sqlite");
+    QFile file(junk);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("SQLite format 3 and then nothing of the sort");
+    file.close();
+    window_.openReports({junk});
+    ui::BatchSizePage* page = window_.sweepPage();
+    ASSERT_NE(page, nullptr);
+    ASSERT_TRUE(QTest::qWaitFor([page] { return !page->errorText().isEmpty(); }, 10000));
+    EXPECT_TRUE(page->summary()->text().contains(QStringLiteral("cannot be read")));
+    EXPECT_FALSE(page->slider()->isEnabled());
+}
+
+}  // namespace
+}  // namespace trainscope::test

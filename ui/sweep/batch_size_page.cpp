@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sweep/batch_size_page.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPen>
+#include <QScatterSeries>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+
+#include "report/units.h"
+#include "views/charts.h"
+
+namespace trainscope::ui {
+
+struct BatchSizePage::Result {
+    std::unique_ptr<SweepReport> report;
+    QString error;
+};
+
+namespace {
+
+QString bytesText(double bytes) {
+    const Unit unit = byteUnit(std::abs(bytes));
+    return inUnit(bytes, unit) + QLatin1Char(' ') + unit.name;
+}
+
+QString number(double value, int decimals) {
+    return QLocale().toString(value, 'f', decimals);
+}
+
+// The largest batch size the view offers: past the largest within the budget and past the
+// measured sizes, so that both ends of the prediction can be explored; bounded for a slider.
+int64_t slideLimit(const SweepReport& report) {
+    int64_t measured = 1;
+    for (const SweepPoint& point : report.points)
+        measured = std::max(measured, point.batch_size);
+    int64_t limit = 4 * measured;
+    if (report.largest_batch)
+        limit = std::max(limit, *report.largest_batch + *report.largest_batch / 4 + 1);
+    return std::min<int64_t>(limit, 1 << 20);
+}
+
+}  // namespace
+
+BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
+    : QWidget(parent),
+      path_(path),
+      summary_(new QLabel(tr("Reading %1…").arg(QFileInfo(path).fileName()))),
+      prediction_(new QLabel),
+      slider_(new QSlider(Qt::Horizontal)),
+      spin_(new QSpinBox),
+      points_(new QTableWidget) {
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    prediction_->setObjectName(QStringLiteral("prediction"));
+    prediction_->setWordWrap(true);
+    slider_->setObjectName(QStringLiteral("batchSlider"));
+    spin_->setObjectName(QStringLiteral("batchSize"));
+    slider_->setEnabled(false);
+    spin_->setEnabled(false);
+    points_->setColumnCount(6);
+    points_->setHorizontalHeaderLabels({tr("Batch size"), tr("Outcome"), tr("Peak"),
+                                        tr("Activations"), tr("Iteration"), tr("Samples/s")});
+    points_->verticalHeader()->hide();
+    points_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    points_->horizontalHeader()->setStretchLastSection(true);
+
+    auto* choose_row = new QHBoxLayout;
+    choose_row->addWidget(new QLabel(tr("Batch size:")));
+    choose_row->addWidget(slider_, 1);
+    choose_row->addWidget(spin_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary_);
+    layout->addLayout(choose_row);
+    layout->addWidget(prediction_);
+    connect(slider_, &QSlider::valueChanged, this, [this](int value) { choose(value); });
+    connect(spin_, &QSpinBox::valueChanged, this, [this](int value) { choose(value); });
+
+    connect(&reading_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this, [this] {
+        const std::shared_ptr<Result> result = reading_.result();
+        if (!result->report) {
+            error_ = result->error;
+            summary_->setText(tr("This sweep report cannot be read: %1").arg(error_));
+            emit read(false);
+            return;
+        }
+        report_ = std::move(result->report);
+        show(*report_);
+        emit read(true);
+    });
+    const std::string file = path.toStdString();
+    reading_.setFuture(QtConcurrent::run([file] {
+        auto result = std::make_shared<Result>();
+        try {
+            result->report = std::make_unique<SweepReport>(readSweepReport(file));
+            if (result->report->points.empty() || result->report->peak.points < 2) {
+                result->report.reset();
+                result->error = QString::fromStdString(file + ": no fitted batch sizes");
+            }
+        } catch (const std::exception& e) {
+            result->error = QString::fromStdString(e.what());
+        }
+        return result;
+    }));
+}
+
+BatchSizePage::~BatchSizePage() {
+    reading_.disconnect(this);  // the task holds its own copy of the path
+}
+
+QString BatchSizePage::predictionText(int64_t batch) const {
+    if (!report_) {
+        return {};
+    }
+    const SweepReport& r = *report_;
+    const double peak = r.predictedPeak(batch);
+    QString text =
+        tr("Batch %1: predicted peak %2 (%3% of the %4 budget), %5 samples/s")
+            .arg(batch)
+            .arg(bytesText(peak), number(100.0 * peak / double(r.budget_bytes), 1),
+                 bytesText(double(r.budget_bytes)), number(r.predictedThroughput(batch), 1));
+    if (peak > double(r.budget_bytes)) {
+        text += tr(" — over the budget");
+    }
+    if (r.extrapolates(batch)) {
+        text += QStringLiteral("\n") +
+                tr("Extrapolated: outside the measured batch sizes the prediction assumes that "
+                   "memory and time keep growing on the same line.");
+    } else {
+        text += QStringLiteral("\n") + tr("Within the measured batch sizes.");
+    }
+    return text;
+}
+
+void BatchSizePage::choose(int64_t batch) {
+    if (!report_) {
+        return;
+    }
+    {
+        const QSignalBlocker a(slider_), b(spin_);
+        slider_->setValue(static_cast<int>(batch));
+        spin_->setValue(static_cast<int>(batch));
+    }
+    prediction_->setText(predictionText(batch));
+    const double x = static_cast<double>(batch);
+    for (int chart = 0; chart < 2; ++chart) {
+        if (!markers_[chart])
+            continue;
+        auto* y = qobject_cast<QValueAxis*>(markers_[chart]->attachedAxes().value(1));
+        if (!y)
+            continue;
+        markers_[chart]->replace({QPointF(x, y->min()), QPointF(x, y->max())});
+    }
+}
+
+QChartView* BatchSizePage::chartOf(bool memory) {
+    const SweepReport& r = *report_;
+    const Unit unit =
+        byteUnit(std::max<double>(double(r.budget_bytes) / 4, r.predictedPeak(largest_shown_)));
+    auto* chart = new QChart;
+    chart->setTitle(memory ? tr("Peak memory") : tr("Throughput"));
+    auto* measured = new QScatterSeries;
+    measured->setName(tr("Measured"));
+    measured->setMarkerSize(9);
+    auto* fitted = new QLineSeries;
+    fitted->setName(tr("Predicted"));
+    double top = 0;
+    for (const SweepPoint& p : r.points) {
+        if (p.out_of_memory)
+            continue;
+        const double y = memory ? unit.of(double(p.peak_bytes)) : p.samplesPerSecond();
+        measured->append(double(p.batch_size), y);
+        top = std::max(top, y);
+    }
+    // The fitted line: peak memory is a line; throughput b / (a + s·b) a curve.
+    const int steps = 100;
+    for (int i = 0; i <= steps; ++i) {
+        const double b = 1.0 + (double(largest_shown_) - 1.0) * i / steps;
+        const double y = memory ? unit.of(r.peak.at(b))
+                                : r.predictedThroughput(static_cast<int64_t>(std::llround(b)));
+        fitted->append(b, y);
+        top = std::max(top, y);
+    }
+    chart->addSeries(fitted);
+    chart->addSeries(measured);
+    if (const auto& v = r.verified; v && !v->out_of_memory) {  // --verify's measurement
+        auto* verified = new QScatterSeries;
+        verified->setName(tr("Verified"));
+        verified->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        verified->setMarkerSize(10);
+        const double y = memory ? unit.of(double(v->peak_bytes)) : v->samplesPerSecond();
+        verified->append(double(v->batch_size), y);
+        top = std::max(top, y);
+        chart->addSeries(verified);
+    }
+    if (memory) {
+        auto* budget = new QLineSeries;
+        budget->setName(tr("Budget (%1)").arg(bytesText(double(r.budget_bytes))));
+        QPen dashed = budget->pen();
+        dashed.setStyle(Qt::DashLine);
+        budget->setPen(dashed);
+        const double y = unit.of(double(r.budget_bytes));
+        budget->append(1, y);
+        budget->append(double(largest_shown_), y);
+        top = std::max(top, y);
+        chart->addSeries(budget);
+    }
+    auto* marker = new QLineSeries;
+    marker->setName(tr("Chosen batch"));
+    chart->addSeries(marker);
+    markers_[memory ? 0 : 1] = marker;
+
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("Batch size"));
+    x->setRange(0, double(largest_shown_));
+    x->applyNiceNumbers();
+    x->setLabelFormat(QStringLiteral("%d"));
+    auto* y = new QValueAxis;
+    y->setTitleText(memory ? tr("Peak (%1)").arg(unit.name) : tr("Samples/s"));
+    y->setRange(0, top * 1.08);
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* series : chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    return chartView(chart);
+}
+
+void BatchSizePage::show(const SweepReport& r) {
+    QStringList sizes;
+    int64_t measured_max = 1;
+    for (const SweepPoint& p : r.points) {
+        sizes << QString::number(p.batch_size) + (p.out_of_memory ? tr(" (out of memory)") : "");
+        if (!p.out_of_memory)
+            measured_max = std::max(measured_max, p.batch_size);
+    }
+    const auto model = r.metadata.find("model");
+    const QString name = model == r.metadata.end() ? QFileInfo(path_).fileName()
+                                                   : QString::fromStdString(model->second);
+    QString text = tr("<b>%1</b>: measured at batch sizes %2. Memory budget %3 (%4).")
+                       .arg(name.toHtmlEscaped(), sizes.join(QStringLiteral(", ")),
+                            bytesText(double(r.budget_bytes)),
+                            QString::fromStdString(r.budget_source).toHtmlEscaped());
+    text += QStringLiteral("<br>");
+    if (r.largest_batch) {
+        text += tr("Largest batch within it: <b>%1</b> (predicted peak %2, %3 samples/s)%4.")
+                    .arg(*r.largest_batch)
+                    .arg(bytesText(r.predictedPeak(*r.largest_batch)),
+                         number(r.predictedThroughput(*r.largest_batch), 1),
+                         r.extrapolates(*r.largest_batch) ? tr(", extrapolated") : QString());
+    } else {
+        text += tr("Not even a batch of 1 is predicted to fit the budget.");
+    }
+    text += QStringLiteral("<br>") +
+            tr("Fit: peak R² %1 (largest residual %2); iteration time R² %3 (largest residual "
+               "%4 ms).")
+                .arg(number(r.peak.r_squared, 6), bytesText(r.peak.max_residual),
+                     number(r.iteration.r_squared, 4), number(r.iteration.max_residual, 2));
+    if (const auto& v = r.verified) {
+        text +=
+            QStringLiteral("<br>") +
+            (v->out_of_memory
+                 ? tr("Verified: batch %1 ran out of memory.").arg(v->batch_size)
+                 : tr("Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s "
+                      "(off by %5%).")
+                       .arg(v->batch_size)
+                       .arg(
+                           bytesText(double(v->peak_bytes)),
+                           number(100.0 * (r.predictedPeak(v->batch_size) - double(v->peak_bytes)) /
+                                      double(v->peak_bytes),
+                                  1),
+                           number(v->samplesPerSecond(), 1),
+                           number(
+                               100.0 *
+                                   (r.predictedThroughput(v->batch_size) - v->samplesPerSecond()) /
+                                   v->samplesPerSecond(),
+                               1)));
+    }
+    summary_->setText(text);
+
+    points_->setRowCount(static_cast<int>(r.points.size()));
+    for (int row = 0; row < static_cast<int>(r.points.size()); ++row) {
+        const SweepPoint& p = r.points[row];
+        const QStringList cells =
+            p.out_of_memory
+                ? QStringList{QString::number(p.batch_size), tr("out of memory"), {}, {}, {}, {}}
+                : QStringList{
+                      QString::number(p.batch_size),         tr("measured"),
+                      bytesText(double(p.peak_bytes)),       bytesText(double(p.activation_bytes)),
+                      number(p.iteration_ms, 2) + tr(" ms"), number(p.samplesPerSecond(), 1)};
+        for (int column = 0; column < cells.size(); ++column)
+            points_->setItem(row, column, new QTableWidgetItem(cells[column]));
+    }
+
+    largest_shown_ = slideLimit(r);
+    memory_chart_ = chartOf(true);
+    throughput_chart_ = chartOf(false);
+    memory_chart_->setObjectName(QStringLiteral("memoryChart"));
+    throughput_chart_->setObjectName(QStringLiteral("throughputChart"));
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(memory_chart_);
+    charts->addWidget(throughput_chart_);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(charts);
+    split->addWidget(points_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout()->addWidget(split);
+
+    slider_->setRange(1, static_cast<int>(largest_shown_));
+    spin_->setRange(1, static_cast<int>(largest_shown_));
+    slider_->setEnabled(true);
+    spin_->setEnabled(true);
+    choose(r.largest_batch ? std::min(*r.largest_batch, largest_shown_) : measured_max);
+}
+
+}  // namespace trainscope::ui

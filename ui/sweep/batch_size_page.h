@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Batch Size view of a sweep report (PREFIX.sweep.sqlite): the measured batch sizes and the
+// lines fitted to them, for peak memory and for throughput, with the memory budget and the
+// largest batch within it; a slider and a spin box choose any batch size, and the predicted
+// peak and throughput are read out as they move (Skyline's interaction), saying when the
+// prediction extrapolates beyond what was measured. The report is read off the GUI thread.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <memory>
+
+#include "trainscope/sweep.h"
+
+class QChartView;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QTableWidget;
+class QValueAxis;
+class QLineSeries;
+
+namespace trainscope::ui {
+
+class BatchSizePage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit BatchSizePage(const QString& path, QWidget* parent = nullptr);
+    ~BatchSizePage() override;
+
+    bool isRead() const { return report_ != nullptr; }
+    const QString& errorText() const { return error_; }
+    const SweepReport* report() const { return report_.get(); }
+    QSlider* slider() const { return slider_; }
+    QSpinBox* batchSize() const { return spin_; }
+    QLabel* prediction() const { return prediction_; }
+    QLabel* summary() const { return summary_; }
+    QChartView* memoryChart() const { return memory_chart_; }
+    QChartView* throughputChart() const { return throughput_chart_; }
+    QTableWidget* pointsTable() const { return points_; }
+
+    // The read-out for batch size `batch`: predicted peak against the budget, throughput, and
+    // whether it extrapolates.
+    QString predictionText(int64_t batch) const;
+
+  signals:
+    void read(bool ok);
+
+  private:
+    struct Result;
+    void show(const SweepReport& report);
+    void choose(int64_t batch);
+    QChartView* chartOf(bool memory);
+
+    QString path_;
+    QFutureWatcher<std::shared_ptr<Result>> reading_;
+    std::unique_ptr<SweepReport> report_;
+    QString error_;
+    QLabel* summary_;
+    QLabel* prediction_;
+    QSlider* slider_;
+    QSpinBox* spin_;
+    QTableWidget* points_;
+    QChartView* memory_chart_ = nullptr;
+    QChartView* throughput_chart_ = nullptr;
+    QLineSeries* markers_[2] = {nullptr, nullptr};  // the chosen batch, on each chart
+    int64_t largest_shown_ = 1;                     // the x axes' end
+};
+
+}  // namespace trainscope::ui
