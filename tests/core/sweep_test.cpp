@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "support/report_reader.h"
@@ -170,7 +171,54 @@ TEST_F(SweepTest, BadInputGetsAClearMessageAndWritesNothing) {
     saved.config.inputs.clear();
     saved.config.inputs_file = dir_ + "/inputs.pt";
     EXPECT_NE(refused(saved).find("inputs"), std::string::npos);
+    // A model whose first input dimension is not the batch (it averages over it).
+    SweepPlan pooled = smallMlp();
+    pooled.config.model = POOLED_ARCHIVE;
+    pooled.config.params.clear();
+    pooled.config.inputs = {parseInputSpec("8x16")};
+    pooled.config.loss = LossKind::Sum;
+    EXPECT_NE(refused(pooled).find("is not the batch"), std::string::npos) << refused(pooled);
     EXPECT_EQ(test::fileNames(dir_), std::vector<std::string>{});
+}
+
+TEST_F(SweepTest, AHostileSweepReportIsRefusedWithOneLine) {
+    const std::string path = dir_ + "/sweep.sweep.sqlite";
+    runSweep(smallMlp());
+    const auto damaged = [&](const std::string& sql) -> std::string {
+        const std::string copy = dir_ + "/damaged.sweep.sqlite";
+        fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
+        // Python's sqlite3 module: the tests' Python is there on every machine that runs them.
+        const std::string command = std::string(TRAINSCOPE_PYTHON) +
+                                    " -c \"import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); "
+                                    "d.execute(sys.argv[2]); d.commit()\" '" +
+                                    copy + "' \"" + sql + "\"";
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        try {
+            readSweepReport(copy);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_NE(damaged("UPDATE trainscope_sweep_points SET iteration_ms = 1e999 WHERE "
+                      "batch_size = 2")
+                  .find("not a finite number"),
+              std::string::npos);
+    EXPECT_NE(damaged("UPDATE trainscope_sweep_points SET batch_size = -3 WHERE batch_size = 2")
+                  .find("batch size below 1"),
+              std::string::npos);
+    EXPECT_NE(damaged("UPDATE trainscope_sweep_points SET peak_bytes = NULL").find("without"),
+              std::string::npos);
+    EXPECT_NE(damaged("DROP TABLE trainscope_sweep_fits").find("not a sweep report"),
+              std::string::npos);
+    EXPECT_NE(damaged("ALTER TABLE trainscope_sweep_fits DROP COLUMN r_squared")
+                  .find("no column r_squared"),
+              std::string::npos);
+    EXPECT_NE(damaged("UPDATE trainscope_sweep_fits SET slope = 1e999").find("finite"),
+              std::string::npos);
+    EXPECT_EQ(damaged("UPDATE trainscope_metadata SET value = '1e999' WHERE key = "
+                      "'largest_batch'"),
+              "");  // clamped, not undefined
 }
 
 TEST_F(SweepTest, CancelStopsBetweenAndInsideBatchSizesAndWritesNothing) {
