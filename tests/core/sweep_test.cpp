@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -141,6 +142,40 @@ TEST_F(SweepTest, MemoryGrowsOnALineAndTheLargestBatchIsVerified) {
     EXPECT_EQ(back.budget_bytes, int64_t{64} << 20);
     EXPECT_EQ(back.metadata.at("model"), "builtin:mlp");
 }
+
+// Memory is exact, so the prediction's accuracy is a test (the throughput's is a benchmark:
+// bench/sweep_accuracy). Swept at 1, 2 and 4; predicted at 8 against a measurement there.
+class SweepAccuracy : public SweepTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(SweepAccuracy, ThePeakAtTwiceTheLargestMeasuredBatchIsPredictedWithin5Percent) {
+    SweepPlan plan = smallMlp();
+    const std::string model = GetParam();
+    plan.config.model = "builtin:" + model;
+    if (model == "transformer") {
+        plan.config.params = {{"d_model", "64"},
+                              {"n_heads", "2"},
+                              {"n_layers", "2"},
+                              {"vocab", "512"},
+                              {"seq_len", "32"}};
+        plan.config.inputs = {parseInputSpec("1x32:int64:512")};
+    } else if (model == "resnet") {
+        plan.config.params = {
+            {"depth", "10"}, {"width", "8"}, {"image_size", "16"}, {"classes", "10"}};
+        plan.config.inputs = {parseInputSpec("1x3x16x16")};
+    }
+    plan.memory_budget = int64_t{1} << 40;
+    const SweepReport report = runSweep(plan);
+    RunConfig at8 = plan.config;
+    at8.batch_size = 8;
+    const double measured = double(Profiler(at8).measureMemory().peak_usage_bytes);
+    const double error = std::abs(report.predictedPeak(8) - measured) / measured;
+    std::printf("%s: peak at 8 predicted %.0f, measured %.0f, error %.2f%%\n", model.c_str(),
+                report.predictedPeak(8), measured, 100 * error);
+    EXPECT_LT(error, 0.05);
+}
+
+INSTANTIATE_TEST_SUITE_P(Builtins, SweepAccuracy, ::testing::Values("mlp", "transformer", "resnet"),
+                         [](const auto& info) { return std::string(info.param); });
 
 TEST_F(SweepTest, AnOutOfMemoryBatchIsTheEdgeNotACrash) {
     // 2^40 samples of 64x64 floats: 16 PiB, which no machine allocates.
