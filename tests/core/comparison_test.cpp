@@ -191,6 +191,12 @@ TEST_F(ComparisonTest, AnAddedLayerIsListedAsAdded) {
 }
 
 TEST_F(ComparisonTest, ARerunOfTheSameConfigurationPassesTheDefaultGateTenTimesOfTen) {
+#ifdef __SANITIZE_ADDRESS__
+    // Under AddressSanitizer every allocation goes through its quarantine and shadow memory,
+    // and two runs of the same model differed by more than 10% in the sanitizer CI job: the
+    // claim is about the product's build, which the plain test run checks.
+    GTEST_SKIP() << "times under AddressSanitizer are not the product's";
+#endif
     // As a CI job runs it: each run a process of its own (trainscope-cli profile). Runs in one
     // process are not independent: its first run starts LibTorch's threads and allocator, and
     // later ones differed from it by more than their spreads here. A small model measured over
