@@ -67,7 +67,10 @@ SweepPoint measure(const RunConfig& base, int64_t batch, const SweepProgressCall
         point.peak_bytes = memory.peak_usage_bytes;
         point.activation_bytes = memory.activationBytes();
         point.weight_bytes = memory.weightBytes();
-        point.iteration_ms = profiler.measureTime().iteration_ms;
+        // The fastest measured iteration: the one least disturbed by other work on the machine,
+        // so that sizes measured one after another compare (their medians drifted apart by a
+        // third between runs on a shared machine).
+        point.iteration_ms = profiler.measureTime().iteration_spread.min_ms;
         if (metadata && metadata->empty()) {
             *metadata = memory.metadata;
         }
