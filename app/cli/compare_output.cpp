@@ -44,16 +44,10 @@ const char* presenceName(Presence presence) {
                                            : "both";
 }
 
-std::string printf1(const char* format, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
 // A figure's value in its unit: "1.234 ms", "12.0 MiB".
 std::string amount(Figure figure, double value) {
     if (isTime(figure)) {
-        return printf1("%.3f ms", value);
+        return format("%.3f ms", value);
     }
     return formatBytes(static_cast<int64_t>(std::llround(value)));
 }
@@ -72,7 +66,7 @@ std::string percentText(const FigureChange& f) {
         return f.base ? "removed" : "added";
     }
     const std::optional<double> percent = f.percent();
-    return percent ? printf1("%+.1f%%", *percent) : (f.delta() == 0 ? "0.0%" : "new");
+    return percent ? format("%+.1f%%", *percent) : (f.delta() == 0 ? "0.0%" : "new");
 }
 
 // The verdict on a change: "within noise" for a time change smaller than the runs' spread.
@@ -123,8 +117,8 @@ std::string pad(std::string text, size_t width) {
 }
 
 std::string limitsText(const GateLimits& limits) {
-    return printf1("time +%g%%", limits.max_time_increase_pct) + ", " +
-           printf1("memory +%g%%", limits.max_memory_increase_pct);
+    return format("time +%g%%", limits.max_time_increase_pct) + ", " +
+           format("memory +%g%%", limits.max_memory_increase_pct);
 }
 
 void printText(std::ostream& out, const Comparison& c, const GateLimits& limits,
@@ -320,12 +314,12 @@ std::string violationLine(const GateViolation& v, const GateLimits& limits) {
     std::string line = std::string(kindName(v.item->kind)) + " " + v.item->name + ": " +
                        figureKey(f.figure) + " " + valueOr(f.figure, f.base) + " -> " +
                        valueOr(f.figure, f.changed) + " (" + percentText(f) +
-                       printf1(", limit %g%%", limit);
+                       format(", limit %g%%", limit);
     if (f.base_spread && f.new_spread) {
-        line += printf1("; base %.3f", f.base_spread->min_ms) +
-                printf1("-%.3f ms, ", f.base_spread->max_ms) +
-                printf1("new %.3f", f.new_spread->min_ms) +
-                printf1("-%.3f ms over the measured iterations", f.new_spread->max_ms);
+        line += format("; base %.3f", f.base_spread->min_ms) +
+                format("-%.3f ms, ", f.base_spread->max_ms) +
+                format("new %.3f", f.new_spread->min_ms) +
+                format("-%.3f ms over the measured iterations", f.new_spread->max_ms);
     }
     return line + ")";
 }

@@ -11,12 +11,6 @@
 namespace trainscope::cli {
 namespace {
 
-std::string format(const char* pattern, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
 // The most specific project frame and its caller: "mlp.py:15 <- mlp.py:20". An entry with
 // only library frames shows its innermost one in brackets: "[torch/nn/functional.py:1457]".
 std::string where(const StackTrace& frames) {
@@ -48,6 +42,12 @@ void printFramesNote(std::ostream& out, const RunMetadata& meta) {
 }
 
 }  // namespace
+
+std::string format(const char* pattern, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
 
 std::string formatBytes(int64_t bytes) {
     const double b = static_cast<double>(bytes);

@@ -15,6 +15,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
                   const TimelineReport* timeline);
 
 std::string formatBytes(int64_t bytes);
+// `value` through a printf pattern with one double: format("%.3f ms", 1.5).
+std::string format(const char* pattern, double value);
 
 // The two meanings of "iteration time", each named: "iteration (wall) 234.657 ms, sum of
 // operations 220.100 ms (forward 94.489 ms, backward 125.611 ms), 93.8% of the iteration".

@@ -10,12 +10,6 @@
 namespace trainscope::cli {
 namespace {
 
-std::string format(const char* pattern, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
 std::string bytes(double value) {
     return formatBytes(static_cast<int64_t>(std::llround(value)));
 }

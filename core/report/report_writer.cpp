@@ -359,18 +359,7 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
 // Writes one report into a staged file; the caller commits it.
 template <typename Report, typename Fill>
 std::unique_ptr<StagedFile> stage(const Report& report, const std::string& path, Fill fill) {
-    auto staged = std::make_unique<StagedFile>(path);
-    try {
-        SqliteDb db(staged->tempPath());
-        db.exec("PRAGMA journal_mode = OFF");  // a staged file needs no rollback journal
-        db.exec("BEGIN");
-        fill(db, report);
-        db.exec("COMMIT");
-        db.close();
-    } catch (const Error& e) {
-        throw Error("cannot write '" + path + "': " + e.what());
-    }
-    return staged;
+    return writeStaged(path, [&](SqliteDb& db) { fill(db, report); });
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/staged_file.h"
 
+#include "report/sqlite_db.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -299,6 +301,22 @@ void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite) 
     syncFolder(folder);
     std::remove(journal.c_str());
     syncFolder(folder);
+}
+
+std::unique_ptr<StagedFile> writeStaged(const std::string& path,
+                                        const std::function<void(SqliteDb&)>& fill) {
+    auto staged = std::make_unique<StagedFile>(path);
+    try {
+        SqliteDb db(staged->tempPath());
+        db.exec("PRAGMA journal_mode = OFF");  // a staged file needs no rollback journal
+        db.exec("BEGIN");
+        fill(db);
+        db.exec("COMMIT");
+        db.close();
+    } catch (const Error& e) {
+        throw Error("cannot write '" + path + "': " + e.what());
+    }
+    return staged;
 }
 
 }  // namespace trainscope

@@ -9,6 +9,7 @@
 // is replaced whole or not at all.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "trainscope/report_writer.h"
 
 namespace trainscope {
+
+class SqliteDb;
 
 class StagedFile {
   public:
@@ -48,5 +51,11 @@ std::string commitJournalPath(const std::string& final_path);
 // is replaced, even one that appeared while the reports were being written; an existing path
 // that is not a regular file is refused either way.
 void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite);
+
+// A report written into a new staged file by `fill`, in one transaction, without a rollback
+// journal (a staged file is thrown away whole when anything fails); the caller commits it.
+// Errors name the final path.
+std::unique_ptr<StagedFile> writeStaged(const std::string& path,
+                                        const std::function<void(SqliteDb&)>& fill);
 
 }  // namespace trainscope

@@ -95,18 +95,9 @@ int64_t nonNegative(const ReadOnlyDb& db, int64_t value, const char* what) {
 
 void writeSweepReport(const SweepReport& report, const std::string& path, Overwrite overwrite) {
     checkOutputPath(path, overwrite);
-    StagedFile staged(path);
-    try {
-        SqliteDb db(staged.tempPath());
-        db.exec("PRAGMA journal_mode = OFF");
-        db.exec("BEGIN");
-        fill(db, report);
-        db.exec("COMMIT");
-        db.close();
-    } catch (const Error& e) {
-        throw Error("cannot write '" + path + "': " + e.what());
-    }
-    commitTogether({&staged}, overwrite);
+    const std::unique_ptr<StagedFile> staged =
+        writeStaged(path, [&](SqliteDb& db) { fill(db, report); });
+    commitTogether({staged.get()}, overwrite);
 }
 
 SweepReport readSweepReport(const std::string& path) {
