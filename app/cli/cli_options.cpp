@@ -102,7 +102,7 @@ Sweep:
   --verify                     also measure the predicted largest batch and report the error
 Compare:
   --max-time-increase PCT      the largest time increase allowed, in percent of the base,
-                               counted only beyond both runs' spread (default 10)
+                               counted only beyond both runs' spread (default 25)
   --max-memory-increase PCT    the largest memory increase allowed, in percent (default 0:
                                memory is exact)
   --format text|json|markdown  json for tools (schema: docs/comparison.md), markdown for a

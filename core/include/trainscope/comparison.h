@@ -110,7 +110,9 @@ Comparison compareRuns(const RunReports& base, const RunReports& changed);
 // The CI gate: an increase counts when it is significant (beyond the noise) and larger than the
 // limit, in percent of the base. Items on one side only count in their module and the totals.
 struct GateLimits {
-    double max_time_increase_pct = 10.0;
+    // 25%: on a shared machine whole runs of the same model differ by more than 10% now and
+    // then (see docs/comparison.md); a dedicated runner can ask for less.
+    double max_time_increase_pct = 25.0;
     double max_memory_increase_pct = 0.0;  // memory is exact: any increase, by default
 };
 
