@@ -19,7 +19,8 @@ void printComparison(std::ostream& out, CompareFormat format, const Comparison& 
                      int top);
 
 // One line for an item over a limit: "operation lin_0 · aten::linear #1: forward_ms 1.200 ms ->
-// 2.400 ms (+100.0%, limit 25%; base 1.150-1.250 ms, new 2.300-2.500 ms over the measured iterations)".
+// 2.400 ms (+100.0%, limit 25%; base 1.150-1.250 ms, new 2.300-2.500 ms over the measured
+// iterations)".
 std::string violationLine(const GateViolation& violation, const GateLimits& limits);
 
 }  // namespace trainscope::cli
