@@ -279,12 +279,13 @@ bool MainWindow::compareWith(const QString& path) {
         base.memory = contents.memory->path.toStdString();
     if (contents.time)
         base.time = contents.time->path.toStdString();
+    // Its timeline as the run found it beside them (one rank's: a run of ours has one).
+    if (contents.timelines.size() == 1)
+        base.timeline = contents.timelines.front().toStdString();
     const QString first = browser_->paths().value(0);
     const QString suffix = runReportSuffix(first);
     const QString prefix = suffix.isEmpty() ? first : first.chopped(suffix.size());
     base.label = prefix.toStdString();
-    if (!suffix.isEmpty() && QFileInfo::exists(prefix + report_format::kTimelineSuffix))
-        base.timeline = (prefix + report_format::kTimelineSuffix).toStdString();
     // The new run: its prefix brings its siblings along.
     const QString new_suffix = runReportSuffix(path);
     const QString changed = new_suffix.isEmpty() ? path : path.chopped(new_suffix.size());

@@ -107,12 +107,9 @@ ComparedItem itemOf(ItemKind kind, std::string name, const Figures* base, const 
 
 // ---- Totals -------------------------------------------------------------------------------
 
-struct Totals {
-    std::map<std::string, Figures> items;  // by total's name
-};
-
-Totals totalsOf(const RunFigures& run) {
-    Totals t;
+// The totals' figures, by total's name ("iteration", "forward", ...).
+std::map<std::string, Figures> totalsOf(const RunFigures& run) {
+    std::map<std::string, Figures> t;
     if (run.has_time) {
         Value forward, backward;
         for (const OperationFigures& op : run.operations) {
@@ -121,10 +118,10 @@ Totals totalsOf(const RunFigures& run) {
                 backward += Value{*op.backward_ms, op.backward_spread};
             }
         }
-        t.items["forward"][Figure::ForwardTime] = forward;
-        t.items["backward"][Figure::BackwardTime] = backward;
+        t["forward"][Figure::ForwardTime] = forward;
+        t["backward"][Figure::BackwardTime] = backward;
         if (run.iteration_ms) {
-            t.items["iteration"][Figure::IterationTime] = {*run.iteration_ms, run.iteration_spread};
+            t["iteration"][Figure::IterationTime] = {*run.iteration_ms, run.iteration_spread};
         }
     }
     if (run.has_memory) {
@@ -135,18 +132,18 @@ Totals totalsOf(const RunFigures& run) {
             weights += bytes(w.size_bytes);
             gradients += bytes(w.grad_size_bytes);
         }
-        t.items["forward"][Figure::ActivationBytes] = activations;
-        t.items["backward"][Figure::GradientBytes] = gradients;
-        t.items["weights"][Figure::WeightBytes] = weights;
+        t["forward"][Figure::ActivationBytes] = activations;
+        t["backward"][Figure::GradientBytes] = gradients;
+        t["weights"][Figure::WeightBytes] = weights;
         if (run.peak_bytes) {
-            t.items["iteration"][Figure::PeakBytes] = bytes(*run.peak_bytes);
+            t["iteration"][Figure::PeakBytes] = bytes(*run.peak_bytes);
         }
         if (const auto& b = run.peak_breakdown) {
-            t.items["peak_weights"][Figure::PeakWeights] = bytes(b->weights);
-            t.items["peak_gradients"][Figure::PeakGradients] = bytes(b->gradients);
-            t.items["peak_optimizer_state"][Figure::PeakOptimizerState] = bytes(b->optimizer_state);
-            t.items["peak_activations"][Figure::PeakActivations] = bytes(b->activations);
-            t.items["peak_other"][Figure::PeakOther] = bytes(b->other);
+            t["peak_weights"][Figure::PeakWeights] = bytes(b->weights);
+            t["peak_gradients"][Figure::PeakGradients] = bytes(b->gradients);
+            t["peak_optimizer_state"][Figure::PeakOptimizerState] = bytes(b->optimizer_state);
+            t["peak_activations"][Figure::PeakActivations] = bytes(b->activations);
+            t["peak_other"][Figure::PeakOther] = bytes(b->other);
         }
     }
     return t;
@@ -687,7 +684,7 @@ Comparison compareRuns(const RunReports& base, const RunReports& changed) {
     c.new_model = b.model;
     requireSameModel(a, b, c);
 
-    addByName(totalsOf(a).items, totalsOf(b).items,
+    addByName(totalsOf(a), totalsOf(b),
               [&](const std::string& name, const Figures* x, const Figures* y) {
                   c.items.push_back(itemOf(ItemKind::Total, name, x, y));
               });

@@ -8,6 +8,8 @@
 #include <QPalette>
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "settings/theme.h"
 
@@ -127,15 +129,25 @@ void CompareModel::rebuild() {
     for (int s = 0; s < sections_.size(); ++s) {
         section_of_kind_[static_cast<int>(sections_[s].kind)] = s;
         QVector<int>& rows = sections_[s].items;
-        std::stable_sort(rows.begin(), rows.end(), [this](int a, int b) {
-            const double ka = sortKey(a, sort_column_), kb = sortKey(b, sort_column_);
-            if (sort_column_ == Name) {  // by name, the key is the position in name order
+        if (sort_column_ == Name) {
+            std::stable_sort(rows.begin(), rows.end(), [this](int a, int b) {
                 return sort_order_ == Qt::AscendingOrder
                            ? comparison_->items[a].name < comparison_->items[b].name
                            : comparison_->items[a].name > comparison_->items[b].name;
-            }
-            return sort_order_ == Qt::AscendingOrder ? ka < kb : ka > kb;
-        });
+            });
+        } else {
+            // Each row's key once (an item's time and memory are sums over its figures), not
+            // twice per comparison: a million operations sort on the GUI thread.
+            std::vector<std::pair<double, int>> keyed;
+            keyed.reserve(rows.size());
+            for (int item : rows)
+                keyed.emplace_back(sortKey(item, sort_column_), item);
+            std::stable_sort(keyed.begin(), keyed.end(), [this](const auto& a, const auto& b) {
+                return sort_order_ == Qt::AscendingOrder ? a.first < b.first : a.first > b.first;
+            });
+            for (int r = 0; r < rows.size(); ++r)
+                rows[r] = keyed[r].second;
+        }
         for (int r = 0; r < rows.size(); ++r)
             row_of_item_[rows[r]] = r;
     }
