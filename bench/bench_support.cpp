@@ -18,11 +18,27 @@ double nowMs() {
         .count();
 }
 
+PassTimer::PassTimer(bool gpu) : gpu_(gpu ? std::make_unique<cuda::EventTimer>() : nullptr) {}
+PassTimer::~PassTimer() = default;
+
 void PassTimer::forwardBegins() {
-    start_ = nowMs();
+    if (gpu_) {
+        span_ = gpu_->begin();
+    } else {
+        start_ = nowMs();
+    }
 }
 void PassTimer::backwardEnded() {
-    last_ms_ = nowMs() - start_;
+    if (gpu_) {
+        gpu_->end(span_);
+    } else {
+        last_ms_ = nowMs() - start_;
+    }
+}
+void PassTimer::iterationEnded() {
+    if (gpu_) {
+        last_ms_ = gpu_->resolve().at(span_);
+    }
 }
 
 RunConfig mlpConfig(int64_t d_model, const std::string& input, DType dtype) {

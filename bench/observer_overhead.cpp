@@ -11,7 +11,6 @@
 // Then the wide MLP (d_model=1024), where the time pass must not distort what it times.
 #include <ATen/record_function.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
-#include <glog/logging.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>
 
@@ -22,6 +21,7 @@
 #include <memory>
 
 #include "bench_support.h"
+#include "torch_compat.h"
 #include "tracking/memory_observer.h"
 #include "tracking/operation_observer.h"
 #include "tracking/source_locator.h"
@@ -118,7 +118,8 @@ OperationObserver::Options timeOptions() {
 
 class EmptyMemoryHook : public c10::MemoryReportingInfoBase {
   public:
-    void reportMemoryUsage(void*, int64_t, int64_t, int64_t, c10::Device) override {}
+    void reportMemoryUsage(void*, int64_t, compat::AllocatorTotal, compat::AllocatorTotal,
+                           c10::Device) override {}
     bool memoryProfilingEnabled() const override { return true; }
 };
 
@@ -164,7 +165,7 @@ int main(int argc, char** argv) {
     torch::jit::setGraphExecutorOptimize(false);  // as the profiler runs models
     // c10 warns when a block it did not see allocated is freed under a memory hook, as blocks
     // of the unobserved iterations are here; the warning is not news.
-    FLAGS_minloglevel = google::GLOG_ERROR;
+    compat::logErrorsOnly();
     bool met = true;
     const std::string folder = std::filesystem::temp_directory_path() / "trainscope-bench-XXXXXX";
     std::vector<char> name(folder.begin(), folder.end());

@@ -14,6 +14,7 @@
 #include "analysis/module_paths.h"
 #include "analysis/peak_breakdown.h"
 #include "analysis/timeline_builder.h"
+#include "device/cuda.h"
 #include "model/workload.h"
 #include "tracking/memory_observer.h"
 #include "tracking/operation_observer.h"
@@ -206,21 +207,29 @@ struct Profiler::Impl {
         std::error_code ec;
         const std::string root =
             std::filesystem::weakly_canonical(workload.projectRoot(), ec).string();
-        return {{"pass", pass},
-                {"model", config.model},
-                {"model_params", params},
-                {"inputs", inputs},
-                {"dtype", toString(config.dtype)},
-                {"device", toString(config.device)},
-                {"loss", toString(workload.loss())},
-                {"optimizer", toString(config.optimizer)},
-                {"warmup", std::to_string(config.warmup)},
-                {"iterations", std::to_string(config.iterations)},
-                {"seed", std::to_string(config.seed)},
-                {report_format::kProjectRootKey, root.empty() ? workload.projectRoot() : root},
-                {"trainscope_version", version()},
-                {"torch_version", torchVersion()},
-                {"created", nowIso8601()}};
+        RunMetadata metadata{
+            {"pass", pass},
+            {"model", config.model},
+            {"model_params", params},
+            {"inputs", inputs},
+            {"dtype", toString(config.dtype)},
+            {"device", toString(config.device)},
+            {"loss", toString(workload.loss())},
+            {"optimizer", toString(config.optimizer)},
+            {"warmup", std::to_string(config.warmup)},
+            {"iterations", std::to_string(config.iterations)},
+            {"seed", std::to_string(config.seed)},
+            {report_format::kProjectRootKey, root.empty() ? workload.projectRoot() : root},
+            {"trainscope_version", version()},
+            {"torch_version", torchVersion()},
+            {"created", nowIso8601()}};
+        if (config.device == Device::Cuda) {
+            if (const auto gpu = cuda::deviceInfo()) {
+                metadata[report_format::kDeviceNameKey] = gpu->name;
+                metadata[report_format::kDeviceMemoryKey] = std::to_string(gpu->total_bytes);
+            }
+        }
+        return metadata;
     }
 };
 
@@ -300,6 +309,13 @@ MemoryMeasurement Profiler::measureMemoryAndTimeline() {
     }
     report.peak_usage_bytes = memory.peakBytes();
     PeakAnalysis peak = analyzePeak(memory, parameter_blocks, captured.modules);
+    if (self.config.device == Device::Cuda) {
+        // The caching allocator's statistics, reset when the iteration began, are the peak;
+        // what they hold beyond the blocks this observer saw allocated (blocks older than it,
+        // allocations on threads the hook does not reach) is "other".
+        report.peak_usage_bytes = cuda::allocatorStats().peak_allocated;
+        peak.breakdown.other += report.peak_usage_bytes - peak.breakdown.total();
+    }
     report.peak_breakdown = peak.breakdown;
     report.peak_by_module = std::move(peak.by_module);
     report.metadata = self.metadata(workload, "memory");
@@ -335,8 +351,17 @@ TimeReport Profiler::measureTime() {
 
     std::vector<std::vector<OperationRecord>> runs;
     std::vector<double> iteration_ms;
+    // On a GPU the operations' times are GPU times, from CUDA events; the events are reused
+    // from iteration to iteration.
+    std::unique_ptr<cuda::EventTimer> gpu_timer;
+    if (self.config.device == Device::Cuda) {
+        gpu_timer = std::make_unique<cuda::EventTimer>();
+    }
+    OperationObserver::Options timing;
+    timing.time = true;
+    timing.gpu_timer = gpu_timer.get();
     for (int i = 0; i < self.config.iterations; ++i) {
-        OperationObserver timer({/*time=*/true, nullptr, {}});
+        OperationObserver timer(timing);
         const double ms = self.iterate(workload, timer, 1, Pass::Time, Phase::Measuring, i + 1,
                                        self.config.iterations)[0];
         iteration_ms.push_back(ms);

@@ -13,14 +13,10 @@
 #include <set>
 #include <sstream>
 
+#include "device/cuda.h"
 #include "model/workload.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
-
-#if __has_include(<cuda_runtime_api.h>)
-#include <cuda_runtime_api.h>
-#define TRAINSCOPE_HAS_CUDA_RUNTIME 1
-#endif
 
 namespace trainscope {
 namespace {
@@ -154,14 +150,11 @@ int64_t parseByteSize(const std::string& text) {
 
 int64_t memoryBudget(Device device, std::string* source) {
     if (device == Device::Cuda) {
-#ifdef TRAINSCOPE_HAS_CUDA_RUNTIME
-        size_t free_bytes = 0, total_bytes = 0;
-        if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
-            *source = "CUDA device: " + gib(static_cast<int64_t>(total_bytes)) +
+        if (const auto gpu = cuda::deviceInfo()) {
+            *source = "CUDA device " + gpu->name + ": " + gib(gpu->total_bytes) +
                       " total, less what the runtime and other processes hold";
-            return static_cast<int64_t>(free_bytes);
+            return gpu->free_bytes;
         }
-#endif
         throw Error("cannot read the CUDA device's memory; give --memory-budget");
     }
     std::ifstream meminfo("/proc/meminfo");

@@ -456,6 +456,10 @@
         <source>a positive integer (at most 2147483647)</source>
         <translation>eine positive ganze Zahl (höchstens 2147483647)</translation>
     </message>
+    <message>
+        <source>attention: matmul and softmax, or fused scaled_dot_product_attention (sdpa: LibTorch 2.0 or later)</source>
+        <translation>Attention: matmul und softmax oder das fusionierte scaled_dot_product_attention (sdpa: ab LibTorch 2.0)</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

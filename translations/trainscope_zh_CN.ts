@@ -456,6 +456,10 @@
         <source>a positive integer (at most 2147483647)</source>
         <translation>正整数（最大 2147483647）</translation>
     </message>
+    <message>
+        <source>attention: matmul and softmax, or fused scaled_dot_product_attention (sdpa: LibTorch 2.0 or later)</source>
+        <translation>注意力：matmul 加 softmax，或融合的 scaled_dot_product_attention（sdpa：需 LibTorch 2.0 或更高版本）</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

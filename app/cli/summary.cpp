@@ -126,15 +126,20 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     const RunMetadata& meta = memory ? memory->metadata
                               : time ? time->metadata
                                      : timeline->metadata;
+    const auto gpu = meta.find(report_format::kDeviceNameKey);
     out << "TrainScope " << meta.at("trainscope_version") << ": " << meta.at("model") << " on "
-        << meta.at("device") << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs")
-        << ", loss " << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
+        << meta.at("device") << (gpu != meta.end() ? " (" + gpu->second + ")" : std::string())
+        << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs") << ", loss "
+        << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
     if (memory) {
         printPeak(out, *memory);
     }
     if (time) {
         out << "  " << iterationText(time->iteration_ms, time->forwardMs(), time->backwardMs())
             << "\n";
+        if (meta.at("device") == "cuda") {
+            out << "  Operation times are GPU times, between CUDA events around each operation\n";
+        }
         std::vector<const RunTimeEntry*> ranked;
         for (const RunTimeEntry& entry : time->entries) {
             ranked.push_back(&entry);

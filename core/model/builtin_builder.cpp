@@ -2,6 +2,7 @@
 #include "model/builtin_builder.h"
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <cmath>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <optional>
 
 #include "model/script_source.h"
+#include "torch_compat.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/error.h"
 
@@ -197,15 +199,25 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
     const int64_t d = params.integer("d_model");
     const int64_t heads = params.integer("n_heads");
     const int64_t seq = params.integer("seq_len");
-    torch::jit::Module attn = source.newModule("Attention");
+    const bool fused = params.text("attention") == "sdpa";
+    if (fused && !compat::hasScaledDotProductAttention()) {
+        throw Error(
+            "attention=sdpa needs a LibTorch with scaled_dot_product_attention (2.0 or later); "
+            "this one is " TORCH_VERSION);
+    }
+    const char* attention_class = fused ? "SdpaAttention" : "Attention";
+    torch::jit::Module attn = source.newModule(attention_class);
     attn.register_module("qkv", linear(source, d, 3 * d, options));
     attn.register_module("proj", linear(source, d, d, options));
     attn.register_attribute("n_heads", c10::IntType::get(), heads);
-    attn.register_buffer(
-        "causal_mask",
-        torch::ones({seq, seq}, torch::TensorOptions().dtype(torch::kBool).device(options.device()))
-            .triu(1));
-    source.defineMethods(attn, "Attention");
+    if (!fused) {
+        attn.register_buffer(
+            "causal_mask",
+            torch::ones({seq, seq},
+                        torch::TensorOptions().dtype(torch::kBool).device(options.device()))
+                .triu(1));
+    }
+    source.defineMethods(attn, attention_class);
     torch::jit::Module block = source.newModule("Block");
     block.register_module("ln_1", layerNorm(source, d, options));
     block.register_module("attn", attn);

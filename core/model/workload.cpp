@@ -11,8 +11,10 @@
 #include <fstream>
 #include <utility>
 
+#include "device/cuda.h"
 #include "error_text.h"
 #include "model/builtin_builder.h"
+#include "torch_compat.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/error.h"
 
@@ -292,10 +294,9 @@ std::vector<torch::Tensor> Workload::optimizerState(size_t index) const {
     if (!optimizer_) {
         return {};
     }
-    // LibTorch keys a parameter's state by the address of its TensorImpl, as text.
     const auto& states = optimizer_->state();
     const auto it =
-        states.find(c10::guts::to_string(parameters_.at(index).tensor.unsafeGetTensorImpl()));
+        compat::findParameterState(states, parameters_.at(index).tensor.unsafeGetTensorImpl());
     if (it == states.end()) {
         return {};
     }
@@ -447,6 +448,9 @@ void Workload::runIteration(IterationListener& listener) {
     output = c10::IValue();
     if (optimizer_) {
         optimizer_->step();
+    }
+    if (config_.device == Device::Cuda) {
+        cuda::synchronize();  // the iteration ends when the GPU's work does
     }
     listener.iterationEnded();
 }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "device/cuda.h"
+#include "torch_compat.h"
 #include "tracking/operation_observer.h"
 #include "tracking/timeline_recorder.h"
 
@@ -11,9 +13,10 @@ namespace trainscope {
 class MemoryObserver::Reporter : public c10::MemoryReportingInfoBase {
   public:
     explicit Reporter(MemoryObserver* owner) : owner_(owner) {}
-    void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t /*total_allocated*/,
-                           int64_t total_reserved, c10::Device device) override {
-        owner_->onAllocation(ptr, alloc_size, total_reserved, device);
+    void reportMemoryUsage(void* ptr, int64_t alloc_size, compat::AllocatorTotal total_allocated,
+                           compat::AllocatorTotal total_reserved, c10::Device device) override {
+        owner_->onAllocation(ptr, alloc_size, static_cast<int64_t>(total_allocated),
+                             static_cast<int64_t>(total_reserved), device);
     }
     bool memoryProfilingEnabled() const override { return true; }
 
@@ -38,6 +41,11 @@ void MemoryObserver::attributeTo(const OperationObserver* operations) {
 }
 
 void MemoryObserver::forwardBegins() {
+    if (device_type_ == c10::DeviceType::CUDA) {
+        // The caching allocator's own peak restarts with the measured iteration. Not under
+        // mutex_: the allocator reports to us while holding its own lock.
+        cuda::resetPeak();
+    }
     std::lock_guard<SpinLock> lock(mutex_);
     applyRecord();
     peak_bytes_ = live_bytes_;
@@ -100,8 +108,8 @@ int64_t MemoryObserver::liveBytes() const {
     return live_bytes_;
 }
 
-void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserved,
-                                  c10::Device device) {
+void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_allocated,
+                                  int64_t total_reserved, c10::Device device) {
     if (device.type() != device_type_ || bytes == 0) {
         return;
     }
@@ -129,11 +137,16 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_reserv
     } else {
         // A block allocated before the observer existed is unknown: nothing to subtract.
         auto it = live_.find(ptr);
-        if (it == live_.end()) {
-            return;
+        if (it != live_.end()) {
+            live_bytes_ -= it->second.bytes;
+            live_.erase(it);
         }
-        live_bytes_ -= it->second.bytes;
-        live_.erase(it);
+    }
+    if (device_type_ != c10::DeviceType::CPU) {
+        // The caching allocator's own total, which also counts its blocks older than this
+        // observer (a cuBLAS workspace made by an earlier run in this process): the figures
+        // then agree with torch.cuda.memory_allocated().
+        live_bytes_ = total_allocated;
     }
     if (recording_) {
         record(ptr, bytes, total_reserved, operation);

@@ -105,7 +105,8 @@ class MemoryObserver : public IterationListener {
 
   private:
     class Reporter;
-    void onAllocation(void* ptr, int64_t bytes, int64_t total_reserved, c10::Device device);
+    void onAllocation(void* ptr, int64_t bytes, int64_t total_allocated, int64_t total_reserved,
+                      c10::Device device);
     void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
     void applyRecord();
     void notePair(void* ptr, int64_t bytes);

@@ -19,6 +19,7 @@ std::atomic<OperationObserver*> g_active{nullptr};
 // Nesting depth of backward nodes on each thread: only the outermost node is timed.
 thread_local int t_backward_depth = 0;
 thread_local std::chrono::steady_clock::time_point t_backward_started;
+thread_local int t_backward_span = -1;  // with a GPU timer
 
 // How many of `fn.inputs()` are the operation's own arguments: the last ones. Under the
 // TorchScript interpreter the inputs are the interpreter's whole stack, which also holds the
@@ -69,6 +70,8 @@ OperationObserver::~OperationObserver() {
 
 void OperationObserver::forwardBegins() {
     operations_.clear();
+    forward_spans_.clear();
+    backward_spans_.clear();
     depth_ = 0;
     forward_thread_ = at::RecordFunction::currentThreadId();
     phase_.store(Phase::Forward);
@@ -84,6 +87,23 @@ void OperationObserver::backwardEnded() {
 
 void OperationObserver::iterationEnded() {
     phase_.store(Phase::Idle);
+    if (options_.gpu_timer) {
+        resolveGpuTimes();
+    }
+}
+
+void OperationObserver::resolveGpuTimes() {
+    const std::vector<double> spans = options_.gpu_timer->resolve();
+    for (size_t i = 0; i < operations_.size() && i < forward_spans_.size(); ++i) {
+        operations_[i].forward_ms = spans.at(forward_spans_[i]);
+    }
+    for (const auto& [span, sequence_nr] : backward_spans_) {
+        const int operation = operationOfSequence(operations_, sequence_nr);
+        if (operation >= 0) {
+            operations_[operation].has_backward = true;
+            operations_[operation].backward_ms += spans.at(span);
+        }
+    }
 }
 
 std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::RecordFunction& fn) {
@@ -144,7 +164,9 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         }
         operations_.push_back(std::move(record));
         current_.store(static_cast<int>(operations_.size()) - 1, std::memory_order_relaxed);
-        if (options_.time) {
+        if (options_.gpu_timer) {
+            forward_spans_.push_back(options_.gpu_timer->begin());
+        } else if (options_.time) {
             started_ = Clock::now();  // last, so the bookkeeping above is not timed
         }
     }
@@ -156,7 +178,9 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
 void OperationObserver::forwardEnd() {
     if (--depth_ == 0) {
         OperationRecord& record = operations_.back();
-        if (options_.time) {
+        if (options_.gpu_timer) {
+            options_.gpu_timer->end(forward_spans_.back());
+        } else if (options_.time) {
             record.forward_ms = millisecondsSince(started_);
         }
         record.seq_end = at::sequence_number::peek();
@@ -167,7 +191,11 @@ void OperationObserver::forwardEnd() {
 // Backward nodes are observed only when timing (Options::time).
 void OperationObserver::backwardStart() {
     if (t_backward_depth++ == 0) {
-        t_backward_started = Clock::now();
+        if (options_.gpu_timer) {
+            t_backward_span = options_.gpu_timer->begin();
+        } else {
+            t_backward_started = Clock::now();
+        }
     }
 }
 
@@ -175,12 +203,19 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
     if (--t_backward_depth != 0) {
         return;
     }
-    const double elapsed = millisecondsSince(t_backward_started);
+    const double elapsed = options_.gpu_timer ? 0.0 : millisecondsSince(t_backward_started);
+    if (options_.gpu_timer) {
+        options_.gpu_timer->end(t_backward_span);
+    }
     // A node made by another thread's forward pass is not ours (forwardThreadId 0: unknown).
     if (fn.forwardThreadId() != 0 && fn.forwardThreadId() != forward_thread_) {
         return;
     }
     std::lock_guard<std::mutex> lock(backward_mutex_);
+    if (options_.gpu_timer) {
+        backward_spans_.emplace_back(t_backward_span, fn.seqNr());  // linked when resolved
+        return;
+    }
     const int operation = operationOfSequence(operations_, fn.seqNr());
     if (operation >= 0) {
         OperationRecord& record = operations_[operation];

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device/cuda.h"
 #include "tracking/iteration_listener.h"
 #include "tracking/source_locator.h"
 #include "tracking/timeline_recorder.h"
@@ -58,6 +59,9 @@ class OperationObserver : public IterationListener {
     struct Options {
         bool time = false;  // time operations and backward nodes (backward nodes are linked to
                             // their records only then: nothing else needs has_backward)
+        // With time, on a GPU: each operation's and backward node's time is the GPU time
+        // between CUDA events recorded around it, read when the iteration ends.
+        cuda::EventTimer* gpu_timer = nullptr;
         SourceLocator* frames = nullptr;  // capture each operation's stack frames
         // Tensors (weights) whose reading operations should be found.
         std::vector<const c10::TensorImpl*> weights;
@@ -98,6 +102,7 @@ class OperationObserver : public IterationListener {
     void backwardEnd(const at::RecordFunction& fn);
     void noteWeightReads(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
+    void resolveGpuTimes();
 
     Options options_;
     at::CallbackHandle handle_ = 0;
@@ -111,6 +116,10 @@ class OperationObserver : public IterationListener {
     std::vector<CallInputs> call_inputs_;
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
+    // With Options::gpu_timer: each operation's span, and each backward node's span with the
+    // sequence number that links it to its operation.
+    std::vector<int> forward_spans_;
+    std::vector<std::pair<int, int64_t>> backward_spans_;
 };
 
 }  // namespace trainscope

@@ -12,6 +12,7 @@
 
 #include "cli/cli_fixture.h"
 #include "support/report_reader.h"
+#include "trainscope/run_config.h"
 
 namespace fs = std::filesystem;
 using trainscope::test::Cli;
@@ -116,7 +117,10 @@ TEST_F(Cli, UsageErrors) {
     expectCleanFailure("memory -o a.sqlite", "--model is required");
     expectCleanFailure("frobnicate", "unknown command");
     expectCleanFailure("memory --model builtin:mlp --input 2x-3 -o a.sqlite", "input shape");
-    expectCleanFailure("memory --model builtin:mlp --device cuda -o a.sqlite", "--device cuda");
+    if (!trainscope::cudaAvailable()) {  // where a GPU is, --device cuda runs
+                                         // (tests/core/cuda_test.cpp)
+        expectCleanFailure("memory --model builtin:mlp --device cuda -o a.sqlite", "--device cuda");
+    }
 }
 
 TEST_F(Cli, IntegersThatWouldWrapAreRefused) {

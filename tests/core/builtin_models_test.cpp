@@ -3,10 +3,14 @@
 // transformer MLP sub-block's activation memory against seed 004's 18·b·s·d (GELU) and
 // 10·b·s·d (ReLU) in bfloat16, and stack frames that point into resources/models.
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
+#include "torch_compat.h"
+#include "trainscope/error.h"
 #include "trainscope/profiler.h"
 
 using namespace trainscope;
@@ -146,4 +150,53 @@ TEST(BuiltinModels, FramesPointIntoResourcesModels) {
         }
     }
     EXPECT_EQ(in_basic_blocks, 2);  // depth 10: one basic block (stage 1), two convolutions
+}
+
+namespace {
+
+std::map<std::string, std::string> smallTransformer(const std::string& attention) {
+    return {{"vocab", "256"},  {"d_model", "128"}, {"n_heads", "4"},
+            {"seq_len", "64"}, {"n_layers", "1"},  {"attention", attention}};
+}
+
+}  // namespace
+
+// attention=sdpa: one fused call in place of matmul, softmax and matmul. Those keep the
+// softmax's b·h·s·s weights (float32 here) for the backward pass; the fused call keeps the same
+// output and, in their place, one log-sum-exp per row (b·h·s values). Measured on LibTorch
+// 2.11's CPU kernel.
+TEST(BuiltinTransformer, SdpaAttentionKeepsNoAttentionMatrix) {
+    if (!compat::hasScaledDotProductAttention()) {
+        GTEST_SKIP() << "LibTorch " TORCH_VERSION " has no scaled_dot_product_attention";
+    }
+    const int64_t b = 2, h = 4, s = 64;
+    const MemoryReport math =
+        profileMemory("transformer", smallTransformer("math"), "2x64:int64:256");
+    const MemoryReport sdpa =
+        profileMemory("transformer", smallTransformer("sdpa"), "2x64:int64:256");
+    EXPECT_EQ(sdpa.weightBytes(), math.weightBytes());
+    EXPECT_EQ(math.activationBytes() - sdpa.activationBytes(), b * h * s * s * 4 - b * h * s * 4);
+    const auto fused = std::find_if(
+        sdpa.activations.begin(), sdpa.activations.end(), [](const ActivationEntry& entry) {
+            return entry.operation_name == "aten::scaled_dot_product_attention";
+        });
+    ASSERT_NE(fused, sdpa.activations.end());
+    EXPECT_EQ(fused->module_path, "blocks_0.attn");
+    EXPECT_TRUE(passesThrough(fused->frames, "transformer.py",
+                              classLines("transformer.py", "SdpaAttention")));
+}
+
+TEST(BuiltinTransformer, SdpaAttentionOnLibTorch113IsAClearError) {
+    if (compat::hasScaledDotProductAttention()) {
+        GTEST_SKIP() << "LibTorch " TORCH_VERSION " has scaled_dot_product_attention";
+    }
+    try {
+        profileMemory("transformer", smallTransformer("sdpa"), "2x64:int64:256");
+        FAIL() << "attention=sdpa ran on LibTorch " TORCH_VERSION;
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("attention=sdpa needs a LibTorch with "
+                                             "scaled_dot_product_attention (2.0 or later)"),
+                  std::string::npos)
+            << e.what();
+    }
 }

@@ -64,6 +64,9 @@ inline constexpr char kPhasesTable[] = "trainscope_phases";
 // trainscope_metadata keys that the app and the CLI read back.
 inline constexpr char kProjectRootKey[] = "project_root";
 inline constexpr char kFramesNoteKey[] = "frames_note";
+// A CUDA run's device: its name and its memory in bytes.
+inline constexpr char kDeviceNameKey[] = "device_name";
+inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";
 // The run time report's measured iteration (forward + backward, wall time, median), in ms:
 // the operations' times usually add up to less (the work between them is nobody's).
 inline constexpr char kIterationMsKey[] = "iteration_ms";

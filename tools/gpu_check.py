@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""TrainScope's figures on a GPU against PyTorch's own (tools/gpu-check runs this).
+
+Scripts seed 004's models - its transformer MLP with ReLU and GELU, and its transformer block
+(LayerNorm, attention through scaled_dot_product_attention with 2 heads, LayerNorm, MLP, two
+residual additions) - profiles each with `trainscope-cli memory` on the GPU in bfloat16 (batch 2,
+sequence 4096, d 1024), and measures the same archive with PyTorch itself:
+  - the bytes of the tensors saved for backward, counted by storage (seed 004's method),
+  - the growth of torch.cuda.memory_allocated() across the forward pass and the loss,
+  - torch.cuda.max_memory_allocated() over the same training iteration: the same warm-up,
+    gradients set to None, forward, sum loss, backward, plain SGD step.
+Prints a Markdown table and exits 1 when TrainScope's activations or peak differ from PyTorch's
+allocator figures.
+"""
+import argparse
+import os
+import sqlite3
+import subprocess
+import sys
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        usage="gpu_check.py TRAINSCOPE_CLI WORK_DIR",
+        description="TrainScope's memory figures on a GPU against PyTorch's own, on seed "
+                    "004's MLP and transformer block (tools/gpu-check runs it).")
+    parser.add_argument("cli", metavar="TRAINSCOPE_CLI", help="the trainscope-cli to check")
+    parser.add_argument("work", metavar="WORK_DIR", help="where the archives and reports go")
+    ARGS = parser.parse_args()
+
+import torch  # noqa: E402 (after the arguments: --help needs no torch)
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+B, S, D, HEADS = 2, 4096, 1024, 2
+WARMUP = 2  # trainscope-cli's default
+
+
+class MLP(nn.Module):
+    def __init__(self, act: str):
+        super().__init__()
+        self.lin_0 = nn.Linear(D, 4 * D)
+        self.lin_1 = nn.Linear(4 * D, D)
+        self.act = act
+
+    def forward(self, x):
+        x = self.lin_0(x)
+        x = F.gelu(x) if self.act == "gelu" else F.relu(x)
+        return self.lin_1(x)
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin_qkv = nn.Linear(D, 3 * D)
+        self.lin_out = nn.Linear(D, D)
+        self.heads = HEADS
+
+    def forward(self, x):
+        b, s, d = x.size(0), x.size(1), x.size(2)
+        # "b s (three n_h d_h) -> three b n_h s d_h", as views
+        qkv = self.lin_qkv(x).view(b, s, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        y = F.scaled_dot_product_attention(qkv[0], qkv[1], qkv[2], is_causal=True)
+        return self.lin_out(y.transpose(1, 2).reshape(b, s, d))
+
+
+class Block(nn.Module):
+    def __init__(self, act: str):
+        super().__init__()
+        self.attn = Attention()
+        self.mlp = MLP(act)
+        self.norm_0 = nn.LayerNorm(D)
+        self.norm_1 = nn.LayerNorm(D)
+
+    def forward(self, x):
+        x = self.attn(self.norm_0(x)) + x
+        return self.mlp(self.norm_1(x)) + x
+
+
+def saved_tensor_bytes(model, x):
+    """Seed 004's measure: the storages saved for backward, parameters excluded."""
+    ignored = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    saved = {}
+
+    def pack(t):
+        ptr = t.untyped_storage().data_ptr()
+        if ptr not in ignored:
+            saved[ptr] = t.untyped_storage().nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = model(x)
+    del out
+    return sum(saved.values())
+
+
+def pytorch_figures(make):
+    """The iteration trainscope-cli measures, run by PyTorch in eager mode: activations and
+    peak."""
+    torch.manual_seed(0)
+    model = make().to(device="cuda", dtype=torch.bfloat16)
+    model.train()
+    x = torch.randn(B, S, D, device="cuda", dtype=torch.bfloat16)
+    params = list(model.parameters())
+    optimizer = torch.optim.SGD(params, lr=1e-3, foreach=False)
+
+    def iteration(measure):
+        for p in params:
+            p.grad = None
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        out = model(x)
+        loss = out.sum()
+        grown = torch.cuda.memory_allocated() - before
+        loss.backward()
+        del loss, out
+        optimizer.step()
+        torch.cuda.synchronize()
+        return grown, torch.cuda.max_memory_allocated()
+
+    for _ in range(max(WARMUP, 1)):
+        iteration(False)
+    grown, peak = iteration(True)
+    eager = saved_tensor_bytes(model, x)
+    return grown, peak, eager
+
+
+def trainscope_figures(cli, archive, prefix):
+    subprocess.run([cli, "memory", "--model", archive, "--input", f"{B}x{S}x{D}",
+                    "--dtype", "bfloat16", "--device", "cuda", "--loss", "sum",
+                    "--optimizer", "sgd", "--warmup", str(WARMUP), "-o", prefix + ".memory.sqlite",
+                    "-f", "-q"],
+                   check=True)
+    db = sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True)
+    activations = db.execute("SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
+    peak = db.execute("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
+    device = dict(db.execute("SELECT key, value FROM trainscope_metadata").fetchall())
+    db.close()
+    return activations, peak, device
+
+
+def main():
+    cli, work = ARGS.cli, ARGS.work
+    os.makedirs(work, exist_ok=True)
+    # As TrainScope runs models: no fusion into differentiable graphs (named so since 2.0).
+    set_optimize = getattr(torch._C, "_set_graph_executor_optimize", None) or \
+        torch._C._jit_set_graph_executor_optimize
+    set_optimize(False)
+    rows, ok, device = [], True, {}
+    for name, make, expected in [("MLP, ReLU", lambda: MLP("relu"), 83886080),
+                                 ("MLP, GELU", lambda: MLP("gelu"), 150994944),
+                                 ("block, ReLU, SDPA", lambda: Block("relu"), 201523216),
+                                 ("block, GELU, SDPA", lambda: Block("gelu"), 268632080)]:
+        stem = name.replace(", ", "_").replace(" ", "_").lower()
+        archive = os.path.join(work, stem + ".pt")
+        torch.jit.script(make()).save(archive)
+        activations, peak, device = trainscope_figures(cli, archive, os.path.join(work, stem))
+        grown, torch_peak, saved = pytorch_figures(make)
+        same = activations == grown and peak == torch_peak
+        ok = ok and same
+        rows.append(f"| {name} | {expected:,} | {saved:,} | {grown:,} | {activations:,} | "
+                    f"{torch_peak:,} | {peak:,} | {'yes' if same else 'NO'} |")
+    print(f"Device: {device.get('device_name', '?')}, "
+          f"{int(device.get('device_memory_bytes', 0)) / 2**30:.1f} GiB; "
+          f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}), "
+          f"TrainScope {device.get('trainscope_version', '?')} built against LibTorch "
+          f"{device.get('torch_version', '?')}\n")
+    print("| model (bfloat16, b=2, s=4096, d=1024) | seed 004 | saved for backward "
+          "(PyTorch) | allocated across forward + loss (PyTorch) | activations (TrainScope) | "
+          "max_memory_allocated (PyTorch) | peak_usage_bytes (TrainScope) | equal |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    print("\n".join(rows))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
