@@ -21,6 +21,23 @@ bool isWithin(const std::string& path, const std::string& module) {
             path[module.size()] == '.');
 }
 
+// How many leading components two module paths share: "blocks_0.attn.qkv" and
+// "blocks_0.attn.heads" share 2, "blocks_0" and "blocks_1" none.
+size_t sharedComponents(const std::string& a, const std::string& b) {
+    size_t shared = 0;
+    size_t start = 0;
+    while (start < a.size() && start < b.size()) {
+        const size_t a_end = std::min(a.find('.', start), a.size());
+        const size_t b_end = std::min(b.find('.', start), b.size());
+        if (a_end != b_end || a.compare(start, a_end - start, b, start, b_end - start) != 0) {
+            break;
+        }
+        ++shared;
+        start = a_end + 1;
+    }
+    return shared;
+}
+
 // One level of "instance(Type)::function": the instance and the type. Levels that name no
 // module of their own give an empty instance.
 struct Level {
@@ -119,15 +136,27 @@ std::vector<std::string> ModulePaths::resolve(const std::vector<OperationRecord>
             resolved[i] = true;
         }
     }
-    // Undecided: the candidate that the previous (else the next) decided operation lies in.
+    // Undecided: the candidate closest to the previous (else the next) decided operation's
+    // module, the one sharing the most leading components with it: the module it lies in,
+    // or a sibling of it (`blocks_0.attn.heads` after `blocks_0.attn.qkv`). A tie decides
+    // nothing.
     auto pick = [&](size_t i, size_t neighbour) {
+        size_t best = 0;
+        const std::string* chosen = nullptr;
         for (const std::string& candidate : choices[i]) {
-            if (isWithin(paths[neighbour], candidate)) {
-                paths[i] = candidate;
-                return true;
+            const size_t shared = sharedComponents(paths[neighbour], candidate);
+            if (shared > best) {
+                best = shared;
+                chosen = &candidate;
+            } else if (shared == best) {
+                chosen = nullptr;
             }
         }
-        return false;
+        if (!chosen) {
+            return false;
+        }
+        paths[i] = *chosen;
+        return true;
     };
     std::vector<bool> decided = resolved;
     for (size_t i = 1; i < operations.size(); ++i) {

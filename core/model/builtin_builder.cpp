@@ -197,7 +197,7 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
                             const torch::TensorOptions& options) {
     const int64_t vocab = params.integer("vocab");
     const int64_t d = params.integer("d_model");
-    const int64_t heads = params.integer("n_heads");
+    const int64_t heads_count = params.integer("n_heads");
     const int64_t seq = params.integer("seq_len");
     const bool fused = params.text("attention") == "sdpa";
     if (fused && !compat::hasScaledDotProductAttention()) {
@@ -205,19 +205,22 @@ BuiltModel buildTransformer(const ScriptSource& source, const Params& params,
             "attention=sdpa needs a LibTorch with scaled_dot_product_attention (2.0 or later); "
             "this one is " TORCH_VERSION);
     }
-    const char* attention_class = fused ? "SdpaAttention" : "Attention";
-    torch::jit::Module attn = source.newModule(attention_class);
-    attn.register_module("qkv", linear(source, d, 3 * d, options));
-    attn.register_module("proj", linear(source, d, d, options));
-    attn.register_attribute("n_heads", c10::IntType::get(), heads);
+    const char* heads_class = fused ? "FusedHeads" : "MathHeads";
+    torch::jit::Module heads = source.newModule(heads_class);
     if (!fused) {
-        attn.register_buffer(
+        heads.register_buffer(
             "causal_mask",
             torch::ones({seq, seq},
                         torch::TensorOptions().dtype(torch::kBool).device(options.device()))
                 .triu(1));
     }
-    source.defineMethods(attn, attention_class);
+    source.defineMethods(heads, heads_class);
+    torch::jit::Module attn = source.newModule("Attention");
+    attn.register_module("qkv", linear(source, d, 3 * d, options));
+    attn.register_module("heads", heads);
+    attn.register_module("proj", linear(source, d, d, options));
+    attn.register_attribute("n_heads", c10::IntType::get(), heads_count);
+    source.defineMethods(attn, "Attention");
     torch::jit::Module block = source.newModule("Block");
     block.register_module("ln_1", layerNorm(source, d, options));
     block.register_module("attn", attn);

@@ -4,9 +4,10 @@
 #   token + position embeddings -> n_layers x Block -> final LayerNorm -> LM head
 #   Block: x + Attention(LayerNorm(x)), then x + MLP(LayerNorm(x))   (pre-norm)
 #
-# Causal self-attention is written out with matmul and softmax (attention=math, the default:
-# LibTorch 1.13 has nothing else), or is one fused scaled_dot_product_attention call
-# (attention=sdpa, LibTorch 2.0 and later; only the class chosen is compiled). This file is TorchScript source in Python syntax, compiled at
+# Each head's causal attention (the submodule `heads`) is written out with matmul and softmax
+# (attention=math, the default: LibTorch 1.13 has nothing else), or is one fused
+# scaled_dot_product_attention call (attention=sdpa, LibTorch 2.0 and later; only the class
+# chosen is compiled). This file is TorchScript source in Python syntax, compiled at
 # run time; the parameters are built in C++ (core/model/builtin_builder.cpp), so the stack
 # frames of a profile point at the lines below. Submodules are called through .forward().
 
@@ -39,25 +40,23 @@ class Attention:
         q = q.view(b, s, h, d // h).transpose(1, 2)
         k = k.view(b, s, h, d // h).transpose(1, 2)
         v = v.view(b, s, h, d // h).transpose(1, 2)
-        scores = torch.matmul(q, k.transpose(-2, -1)) * float(d // h) ** -0.5
+        y = self.heads.forward(q, k, v)
+        y = y.transpose(1, 2).contiguous().view(b, s, d)
+        return self.proj.forward(y)
+
+
+class MathHeads:
+    def forward(self, q: Tensor, k: Tensor, v: Tensor) -> Tensor:
+        s = q.size(2)
+        scores = torch.matmul(q, k.transpose(-2, -1)) * float(q.size(3)) ** -0.5
         scores = scores.masked_fill(self.causal_mask[:s, :s], float("-inf"))
         weights = torch.softmax(scores, -1)
-        y = torch.matmul(weights, v)
-        y = y.transpose(1, 2).contiguous().view(b, s, d)
-        return self.proj.forward(y)
+        return torch.matmul(weights, v)
 
 
-class SdpaAttention:
-    def forward(self, x: Tensor) -> Tensor:
-        b, s, d = x.size(0), x.size(1), x.size(2)
-        h = self.n_heads
-        q, k, v = self.qkv.forward(x).chunk(3, -1)
-        q = q.view(b, s, h, d // h).transpose(1, 2)
-        k = k.view(b, s, h, d // h).transpose(1, 2)
-        v = v.view(b, s, h, d // h).transpose(1, 2)
-        y = torch.scaled_dot_product_attention(q, k, v, None, 0.0, True)
-        y = y.transpose(1, 2).contiguous().view(b, s, d)
-        return self.proj.forward(y)
+class FusedHeads:
+    def forward(self, q: Tensor, k: Tensor, v: Tensor) -> Tensor:
+        return torch.scaled_dot_product_attention(q, k, v, None, 0.0, True)
 
 
 class MLP:

@@ -181,9 +181,9 @@ TEST(BuiltinTransformer, SdpaAttentionKeepsNoAttentionMatrix) {
             return entry.operation_name == "aten::scaled_dot_product_attention";
         });
     ASSERT_NE(fused, sdpa.activations.end());
-    EXPECT_EQ(fused->module_path, "blocks_0.attn");
-    EXPECT_TRUE(passesThrough(fused->frames, "transformer.py",
-                              classLines("transformer.py", "SdpaAttention")));
+    EXPECT_EQ(fused->module_path, "blocks_0.attn.heads");
+    EXPECT_TRUE(
+        passesThrough(fused->frames, "transformer.py", classLines("transformer.py", "FusedHeads")));
 }
 
 TEST(BuiltinTransformer, SdpaAttentionOnLibTorch113IsAClearError) {

@@ -147,7 +147,7 @@ TEST(Cuda, SdpaTransformerTrainsWithItsBackwardLinked) {
         return e.operation_name == "aten::scaled_dot_product_attention";
     });
     ASSERT_NE(sdpa, report.entries.end());
-    EXPECT_EQ(sdpa->module_path, "blocks_0.attn");
+    EXPECT_EQ(sdpa->module_path, "blocks_0.attn.heads");
     ASSERT_TRUE(sdpa->backward_ms.has_value());
     EXPECT_GT(*sdpa->backward_ms, 0.0);
 }
