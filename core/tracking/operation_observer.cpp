@@ -203,9 +203,11 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
     if (--t_backward_depth != 0) {
         return;
     }
-    const double elapsed = options_.gpu_timer ? 0.0 : millisecondsSince(t_backward_started);
+    double elapsed = 0.0;  // on the CPU; a GPU span is read when the iteration ends
     if (options_.gpu_timer) {
         options_.gpu_timer->end(t_backward_span);
+    } else {
+        elapsed = millisecondsSince(t_backward_started);
     }
     // A node made by another thread's forward pass is not ours (forwardThreadId 0: unknown).
     if (fn.forwardThreadId() != 0 && fn.forwardThreadId() != forward_thread_) {
