@@ -95,8 +95,9 @@ def saved_tensor_bytes(model, x):
 
 
 def pytorch_figures(make):
-    """The iteration trainscope-cli measures, run by PyTorch in eager mode: activations and
-    peak."""
+    """The iteration trainscope-cli measures, run by PyTorch in eager mode: activations, the
+    peak of each phase (forward with the loss, backward, optimizer step) and the seed 004
+    count of saved tensors."""
     torch.manual_seed(0)
     model = make().to(device="cuda", dtype=torch.bfloat16)
     model.train()
@@ -104,40 +105,56 @@ def pytorch_figures(make):
     params = list(model.parameters())
     optimizer = torch.optim.SGD(params, lr=1e-3, foreach=False)
 
-    def iteration(measure):
+    def phase_peak():
+        """The highest allocated total since the last call (or the iteration's start)."""
+        torch.cuda.synchronize()
+        peak = torch.cuda.max_memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        return peak
+
+    def iteration():
         for p in params:
             p.grad = None
-        torch.cuda.synchronize()
-        torch.cuda.reset_peak_memory_stats()
+        phase_peak()
         before = torch.cuda.memory_allocated()
         out = model(x)
         loss = out.sum()
         grown = torch.cuda.memory_allocated() - before
+        peaks = {"forward": phase_peak()}
         loss.backward()
         del loss, out
+        peaks["backward"] = phase_peak()
         optimizer.step()
-        torch.cuda.synchronize()
-        return grown, torch.cuda.max_memory_allocated()
+        peaks["optimizer"] = phase_peak()
+        return grown, peaks
 
     for _ in range(max(WARMUP, 1)):
-        iteration(False)
-    grown, peak = iteration(True)
+        iteration()
+    grown, peaks = iteration()
     eager = saved_tensor_bytes(model, x)
-    return grown, peak, eager
+    return grown, peaks, eager
 
 
 def trainscope_figures(cli, archive, prefix):
-    subprocess.run([cli, "memory", "--model", archive, "--input", f"{B}x{S}x{D}",
+    """Activations, peak, the peak of each phase (from the timeline) and the run's metadata."""
+    subprocess.run([cli, "profile", "--model", archive, "--input", f"{B}x{S}x{D}",
                     "--dtype", "bfloat16", "--device", "cuda", "--loss", "sum",
-                    "--optimizer", "sgd", "--warmup", str(WARMUP), "-o", prefix + ".memory.sqlite",
-                    "-f", "-q"],
+                    "--optimizer", "sgd", "--warmup", str(WARMUP), "--iterations", "1",
+                    "-o", prefix, "-f", "-q"],
                    check=True)
     db = sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True)
-    activations = db.execute("SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
-    peak = db.execute("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
+    activations = db.execute(
+        "SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
+    peak = db.execute(
+        "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
     device = dict(db.execute("SELECT key, value FROM trainscope_metadata").fetchall())
     db.close()
-    return activations, peak, device
+    db = sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True)
+    peaks = dict(db.execute(
+        "SELECT p.name, MAX(m.totalAllocated) FROM trainscope_phases p JOIN MEMORY_RECORD m "
+        "ON m.timestamp BETWEEN p.start_ns AND p.end_ns GROUP BY p.name").fetchall())
+    db.close()
+    return activations, peak, peaks, device
 
 
 def main():
@@ -147,7 +164,7 @@ def main():
     set_optimize = getattr(torch._C, "_set_graph_executor_optimize", None) or \
         torch._C._jit_set_graph_executor_optimize
     set_optimize(False)
-    rows, ok, device = [], True, {}
+    rows, phase_rows, ok, device = [], [], True, {}
     for name, make, expected in [("MLP, ReLU", lambda: MLP("relu"), 83886080),
                                  ("MLP, GELU", lambda: MLP("gelu"), 150994944),
                                  ("block, ReLU, SDPA", lambda: Block("relu"), 201523216),
@@ -155,12 +172,17 @@ def main():
         stem = name.replace(", ", "_").replace(" ", "_").lower()
         archive = os.path.join(work, stem + ".pt")
         torch.jit.script(make()).save(archive)
-        activations, peak, device = trainscope_figures(cli, archive, os.path.join(work, stem))
-        grown, torch_peak, saved = pytorch_figures(make)
+        activations, peak, phases, device = trainscope_figures(cli, archive,
+                                                               os.path.join(work, stem))
+        grown, torch_phases, saved = pytorch_figures(make)
+        torch_peak = max(torch_phases.values())
         same = activations == grown and peak == torch_peak
         ok = ok and same
         rows.append(f"| {name} | {expected:,} | {saved:,} | {grown:,} | {activations:,} | "
                     f"{torch_peak:,} | {peak:,} | {'yes' if same else 'NO'} |")
+        phase_rows.append(f"| {name} | " + " | ".join(
+            f"{torch_phases[p]:,} / {phases.get(p, 0):,}"
+            for p in ("forward", "backward", "optimizer")) + " |")
     print(f"Device: {device.get('device_name', '?')}, "
           f"{int(device.get('device_memory_bytes', 0)) / 2**30:.1f} GiB; "
           f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}), "
@@ -171,6 +193,11 @@ def main():
           "max_memory_allocated (PyTorch) | peak_usage_bytes (TrainScope) | equal |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     print("\n".join(rows))
+    print("\nThe peak of each phase, PyTorch / TrainScope (its timeline's highest "
+          "totalAllocated within the phase):\n")
+    print("| model | forward + loss | backward | optimizer step |")
+    print("|---|---:|---:|---:|")
+    print("\n".join(phase_rows))
     sys.exit(0 if ok else 1)
 
 
