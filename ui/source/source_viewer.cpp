@@ -129,8 +129,7 @@ void SourceViewer::setLineCosts(const QHash<int, double>& time_ms,
         bytes_width_ =
             qMax(bytes_width_, fontMetrics().horizontalAdvance(bytesText(it.key())) + 10);
     updateMargin();
-    const QRect area = contentsRect();
-    line_numbers_->setGeometry(area.left(), area.top(), lineNumberAreaWidth(), area.height());
+    placeLineNumbers();
     line_numbers_->update();
 }
 
@@ -172,6 +171,11 @@ void SourceViewer::updateMargin() {
 
 void SourceViewer::resizeEvent(QResizeEvent* event) {
     QPlainTextEdit::resizeEvent(event);
+    placeLineNumbers();
+}
+
+// The line number area fills the left margin, from the top of the viewer to its bottom.
+void SourceViewer::placeLineNumbers() {
     const QRect area = contentsRect();
     line_numbers_->setGeometry(area.left(), area.top(), lineNumberAreaWidth(), area.height());
 }

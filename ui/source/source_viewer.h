@@ -39,6 +39,7 @@ class SourceViewer : public QPlainTextEdit {
 
   private:
     void updateMargin();
+    void placeLineNumbers();
     void highlight();
     int costColumnsWidth() const;
     QString timeText(int line) const;
