@@ -40,9 +40,10 @@ void synchronize();
 
 // Spans of GPU work, each between two CUDA events recorded on the current stream of the
 // calling thread: recording costs the host a few microseconds and never waits for the GPU.
-// resolve() waits once for the last event and reads every span. The events are pooled, so a
-// timer reused from iteration to iteration creates none after the first. Thread-safe: the
-// forward pass and autograd's device thread record into the same timer.
+// resolve() waits once for the device to finish (one synchronisation for all spans) and reads
+// every span. The events are pooled, so a timer reused from iteration to iteration creates none
+// after the first. Thread-safe: the forward pass and autograd's device thread record into the
+// same timer.
 class EventTimer {
   public:
     EventTimer();  // throws trainscope::Error without CUDA
