@@ -98,11 +98,7 @@ void OperationObserver::resolveGpuTimes() {
         operations_[i].forward_ms = spans.at(forward_spans_[i]);
     }
     for (const auto& [span, sequence_nr] : backward_spans_) {
-        const int operation = operationOfSequence(operations_, sequence_nr);
-        if (operation >= 0) {
-            operations_[operation].has_backward = true;
-            operations_[operation].backward_ms += spans.at(span);
-        }
+        addBackwardTime(sequence_nr, spans.at(span));
     }
 }
 
@@ -218,11 +214,15 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
         backward_spans_.emplace_back(t_backward_span, fn.seqNr());  // linked when resolved
         return;
     }
-    const int operation = operationOfSequence(operations_, fn.seqNr());
+    addBackwardTime(fn.seqNr(), elapsed);
+}
+
+void OperationObserver::addBackwardTime(int64_t sequence_nr, double ms) {
+    const int operation = operationOfSequence(operations_, sequence_nr);
     if (operation >= 0) {
         OperationRecord& record = operations_[operation];
         record.has_backward = true;
-        record.backward_ms += elapsed;
+        record.backward_ms += ms;
     }
 }
 

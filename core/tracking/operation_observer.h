@@ -103,6 +103,8 @@ class OperationObserver : public IterationListener {
     void noteWeightReads(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
     void resolveGpuTimes();
+    // Adds a backward node's time to the operation whose forward pass made it, if any.
+    void addBackwardTime(int64_t sequence_nr, double ms);
 
     Options options_;
     at::CallbackHandle handle_ = 0;
