@@ -1812,6 +1812,10 @@ aktiv (gepunktet)</translation>
         <source>&amp;Copy Location</source>
         <translation>Ort &amp;kopieren</translation>
     </message>
+    <message>
+        <source>(the frames cannot be read)</source>
+        <translation>(die Frames können nicht gelesen werden)</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SourceViewer</name>

@@ -1809,6 +1809,10 @@ active (dotted)</source>
         <source>&amp;Copy Location</source>
         <translation>复制位置(&amp;C)</translation>
     </message>
+    <message>
+        <source>(the frames cannot be read)</source>
+        <translation>（无法读取栈帧）</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::SourceViewer</name>

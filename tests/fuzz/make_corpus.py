@@ -12,8 +12,8 @@ seed):
     (recursive, or one that calls functions), dropped, or rebuilt without a column;
     Inf, NaN, negative, text, blob and out-of-range values in every numeric column;
     megabyte strings; hostile project roots and frames (absolute paths, "..", /etc files,
-    line numbers past 2^31); WAL journal mode; triggers; extra indexes; empty and orphaned
-    rows;
+    line numbers past 2^31); rowids at both ends of the 64-bit integers; WAL journal mode;
+    triggers; extra indexes; empty and orphaned rows;
   - byte-level variants: bit flips, overwritten runs of bytes, zeroed pages, damaged header
     fields, truncations.
 The file names say what each variant is, so that a failure names its cause.
@@ -114,6 +114,12 @@ def sql_variants(corpus, seed, tag):
         corpus.sql_variant(seed, f"{tag}-trigger-{table}", [
             f'CREATE TRIGGER t_{table} AFTER INSERT ON "{table}" BEGIN '
             f"SELECT load_extension('/tmp/evil'); END"])
+        # Rowids at both ends of the 64-bit integers: the checks cut the span into ranges.
+        corpus.sql_variant(seed, f"{tag}-rowid-ends-{table}", [
+            f'UPDATE "{table}" SET rowid = -9223372036854775808 '
+            f'WHERE rowid = (SELECT MIN(rowid) FROM "{table}")',
+            f'UPDATE "{table}" SET rowid = 9223372036854775807 '
+            f'WHERE rowid = (SELECT MAX(rowid) FROM "{table}")'])
         corpus.sql_variant(seed, f"{tag}-index-{table}", [
             f'CREATE INDEX extra_{table} ON "{table}"({cols[-1]} DESC)'])
         for dropped in cols:

@@ -32,7 +32,7 @@ class DirectRows : public RowSource {
   public:
     explicit DirectRows(const ReportFile& report) : report_(report) {}
     void read(RowRequest request, QObject*, std::function<void(const RowPage&)> done) override {
-        done(readRows(report_.database(), request));
+        done(readReportRows(report_, request));
     }
 
   private:

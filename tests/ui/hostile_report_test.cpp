@@ -27,6 +27,7 @@
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
+#include "views/source_lines_page.h"
 #include "views/source_panel.h"
 #include "views/time_page.h"
 
@@ -93,11 +94,39 @@ TEST_F(HostileReportTest, InfiniteOrNegativeTimesAreRefusedWithAMessage) {
                               "UPDATE run_time_entries SET forward_ms = 'soon' WHERE id = 1")));
 }
 
-TEST_F(HostileReportTest, LineNumbersBeyondAnIntAreRefused) {
-    EXPECT_FALSE(open(mutated(QStringLiteral("line.time.sqlite"),
-                              "UPDATE stack_frames SET line_number = 3000000000 "
-                              "WHERE entry_id = 1 AND ordering = 0")));
-    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("out of range")));
+// The frames are checked after the report opened: its entries are shown, and every view of
+// the frames says why they cannot be used instead of showing them.
+TEST_F(HostileReportTest, DamagedFramesAreRefusedWhereTheyWouldBeShown) {
+    ASSERT_TRUE(open(mutated(QStringLiteral("line.time.sqlite"),
+                             "UPDATE stack_frames SET line_number = 3000000000 "
+                             "WHERE entry_id = 2 AND ordering = 0")));
+    ReportBrowser* browser = window_.browser();
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    SqlTableModel* operations = browser->operationsView()->entryModel();
+    test::waitForRows(operations);
+    EXPECT_GT(operations->rowCount(), 1);
+    EXPECT_TRUE(operations->errorMessage().isEmpty());
+    test::clickRow(browser->operationsView(), 0);
+    const QString message = browser->sourcePanel()->message();
+    EXPECT_TRUE(message.contains(QStringLiteral("out of range"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("stack_frames"))) << message.toStdString();
+    ASSERT_EQ(test::items(browser->framesList()),
+              QStringList{QStringLiteral("(the frames cannot be read)")});
+
+    SqlTableModel* lines = browser->sourceLinesPage()->timeView()->entryModel();
+    test::waitForRows(lines);
+    EXPECT_EQ(lines->rowCount(), 0);
+    EXPECT_TRUE(lines->errorMessage().contains(QStringLiteral("out of range")))
+        << lines->errorMessage().toStdString();
+
+    // A blob where a file path must be: the same, for the other rule.
+    window_.closeReports();
+    ASSERT_TRUE(open(mutated(QStringLiteral("blob.time.sqlite"),
+                             "UPDATE stack_frames SET file_path = x'00' WHERE rowid = 3")));
+    SqlTableModel* blob_lines = window_.browser()->sourceLinesPage()->timeView()->entryModel();
+    test::waitForRows(blob_lines);
+    EXPECT_TRUE(blob_lines->errorMessage().contains(QStringLiteral("not text")))
+        << blob_lines->errorMessage().toStdString();
 }
 
 // Large tables are checked in ranges of rows side by side: a bad row in a later range, or
@@ -119,6 +148,28 @@ TEST_F(HostileReportTest, ABadRowPastTheFirstMillionIsFoundAndTheFirstNamed) {
                          .c_str())));
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("(row 1500000)")))
         << window_.lastError().toStdString();
+}
+
+// The ranges are cut from the table's smallest and largest rowid, which a hostile file may put
+// at both ends of the 64-bit integers (UBSan, in .ci/run, sees any overflow on the way).
+TEST_F(HostileReportTest, RowidsAtBothEndsOfTheIntegersAreStillChecked) {
+    EXPECT_FALSE(open(mutated(QStringLiteral("ends.time.sqlite"),
+                              "INSERT INTO run_time_entries VALUES "
+                              "(-9223372036854775808, 'aten::a', 1.0, NULL), "
+                              "(9223372036854775807, 'aten::b', -1.0, NULL)")));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("(row 9223372036854775807)")))
+        << window_.lastError().toStdString();
+    // The same in the frames, which are checked later, on half the cores (one, on two cores:
+    // the span of all 64 bits on one thread once divided by zero).
+    window_.closeReports();
+    ASSERT_TRUE(open(mutated(QStringLiteral("frame-ends.time.sqlite"),
+                             "INSERT INTO stack_frames (rowid, ordering, file_path, line_number, "
+                             "entry_id) VALUES (-9223372036854775808, 0, 'a.py', 1, 1000), "
+                             "(9223372036854775807, 0, 'b.py', 3000000000, 1001)")));
+    SqlTableModel* lines = window_.browser()->sourceLinesPage()->timeView()->entryModel();
+    test::waitForRows(lines);
+    EXPECT_TRUE(lines->errorMessage().contains(QStringLiteral("(row 9223372036854775807)")))
+        << lines->errorMessage().toStdString();
 }
 
 TEST_F(HostileReportTest, AMegabyteNameIsShownCut) {

@@ -7,7 +7,10 @@
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
+#include <atomic>
+#include <future>
 #include <memory>
+#include <mutex>
 
 namespace trainscope::ui {
 
@@ -17,8 +20,13 @@ class ReportFile {
   public:
     // Returns nullptr and sets `error` (naming the file and the problem) when the file cannot
     // be used. The connection belongs to the calling thread. The checks stop early when the
-    // calling thread's cancel flags are set (watchCancelFlags).
+    // calling thread's cancel flags are set (watchCancelFlags); so does the frames check, when
+    // the first of them is.
     static std::unique_ptr<ReportFile> open(const QString& path, QString* error);
+    // The same report, checked already, on a new connection of the calling thread (another
+    // thread's reader); its frames are checked on their own if it asks for them. Returns
+    // nullptr and sets `error` when the file cannot be opened again.
+    std::unique_ptr<ReportFile> reopen(QString* error) const;
     ~ReportFile();
     ReportFile(const ReportFile&) = delete;
     ReportFile& operator=(const ReportFile&) = delete;
@@ -31,12 +39,26 @@ class ReportFile {
     const QStringList& tables() const { return tables_; }
     bool hasTable(const char* name) const { return tables_.contains(QLatin1String(name)); }
 
+    // The values of stack_frames are checked after the report opened, on connections and
+    // threads of their own, so that a large report shows its totals and entries first: a
+    // report with damaged frames still shows them. Every query that reads the frames asks
+    // framesProblem() first: it waits for the check (starting it if nobody did) and returns
+    // why the frames cannot be used, or an empty string.
+    void startFramesCheck() const;
+    QString framesProblem() const;
+
   private:
-    ReportFile(QString path, QString connection, ReportKind kind, QStringList tables);
+    ReportFile(QString path, QString connection, ReportKind kind, QStringList tables,
+               const std::atomic<bool>* opener_stop);
+    std::shared_future<QString> framesCheck() const;  // started on the first call
     QString path_;
     QString connection_;
     ReportKind kind_;
     QStringList tables_;
+    const std::atomic<bool>* opener_stop_;  // the opener's cancel flag (the run's closing)
+    std::atomic<bool> closing_{false};
+    mutable std::mutex frames_mutex_;
+    mutable std::shared_future<QString> frames_check_;
 };
 
 }  // namespace trainscope::ui

@@ -47,6 +47,15 @@ TopEntries topEntries(QSqlDatabase db, const QString& sql) {
     return entries;
 }
 
+// Whether the report's frames failed their check (ReportFile::framesProblem), which `error`
+// (may be null) then says.
+bool framesUnusable(const ReportFile& report, QString* error) {
+    const QString problem = report.framesProblem();
+    if (error && !problem.isEmpty())
+        *error = problem;
+    return !problem.isEmpty();
+}
+
 // "x / total" as an SQL expression, safe for a zero total.
 QString shareOf(const QString& expression, double total) {
     return QStringLiteral("(%1) * 1.0 / %2").arg(expression).arg(qMax(total, 1e-9), 0, 'g', 17);
@@ -366,6 +375,9 @@ SqlTableSpec memoryBySourceLineTable(qint64 peak) {
 
 QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64 entry_id,
                               QString* error) {
+    QVector<FrameRow> frames;
+    if (framesUnusable(report, error))
+        return frames;
     restartQueryClock();
     const bool library = report.hasTable(report_format::kLibraryFramesTable);
     // The frames of one entry from a frames table: (ordering, path, line, library root).
@@ -401,7 +413,6 @@ QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64
         query.bindValue(QStringLiteral(":type"), table == EntryTable::Weight
                                                      ? report_format::kEntryTypeWeight
                                                      : report_format::kEntryTypeActivation);
-    QVector<FrameRow> frames;
     if (!query.exec()) {
         if (error)
             *error = query.lastError().databaseText();
@@ -417,6 +428,9 @@ QVector<FrameRow> stackFrames(const ReportFile& report, EntryTable table, qint64
 }
 
 QVector<FrameRow> callSites(const ReportFile& report, const QString& operation, QString* error) {
+    QVector<FrameRow> sites;
+    if (framesUnusable(report, error))
+        return sites;
     restartQueryClock();
     QSqlQuery query(report.database());
     query.prepare(QStringLiteral("SELECT substr(file_path, 1, %1), line_number, COUNT(*) FROM "
@@ -426,7 +440,6 @@ QVector<FrameRow> callSites(const ReportFile& report, const QString& operation, 
                       .arg(kMaxShownText)
                       .arg(kStackFrames, kOperations));
     query.addBindValue(operation);
-    QVector<FrameRow> sites;
     if (query.exec()) {
         while (query.next())
             sites.push_back({query.value(0).toString(), query.value(1).toInt(), QString()});
@@ -437,6 +450,12 @@ QVector<FrameRow> callSites(const ReportFile& report, const QString& operation, 
 }
 
 void addLineCosts(const ReportFile& report, const QString& file, LineCosts* costs) {
+    QString problem;
+    if (framesUnusable(report, &problem)) {
+        if (costs->error.isEmpty())
+            costs->error = problem;
+        return;
+    }
     restartQueryClock();
     QSqlQuery query(report.database());
     query.setForwardOnly(true);
@@ -474,6 +493,14 @@ void addLineCosts(const ReportFile& report, const QString& file, LineCosts* cost
     }
     if (query.lastError().isValid() && costs->error.isEmpty())
         costs->error = query.lastError().databaseText();
+}
+
+RowPage readReportRows(const ReportFile& report, const RowRequest& request) {
+    // The SQL is the views' own (values are bound), so naming the table is reading it.
+    RowPage page;
+    if (request.sql.contains(kStackFrames) && framesUnusable(report, &page.error))
+        return page;
+    return readRows(report.database(), request);
 }
 
 QStringList libraryRoots(const ReportFile& report, QString* error) {

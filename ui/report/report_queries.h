@@ -119,6 +119,10 @@ QVector<FrameRow> callSites(const ReportFile& report, const QString& operation,
 void addLineCosts(const ReportFile& report, const QString& file, LineCosts* costs);
 QStringList libraryRoots(const ReportFile& report, QString* error = nullptr);
 
+// readRows() on the report's connection, for the views' tables; one that reads the frames
+// gets their problem instead, if they have one (ReportFile::framesProblem).
+RowPage readReportRows(const ReportFile& report, const RowRequest& request);
+
 // The tables the views show, as SQL for SqlTableModel; `tables`: the report's tables
 // (ReportFile::tables()), for TrainScope's optional module column.
 SqlTableSpec weightsTable(const QStringList& tables, qint64 peak);

@@ -293,7 +293,7 @@ void ReportBrowser::showFrames(ReportKind kind, ReportRun::FramesQuery query) {
         [this, asked](const QVector<FrameRow>& frames, const QString& error) {
             if (asked != frames_asked_)
                 return;  // another entry was selected meanwhile
-            source_panel_->showFrames(frames);
+            source_panel_->showFrames(frames, error);
             if (!error.isEmpty())
                 source_panel_->setMessage(tr("The stack frames cannot be read: %1").arg(error));
             emit framesShown();

@@ -108,7 +108,7 @@ void SourcePanel::askAboutSourceFolders(const QString& question) {
     question_bar_->setVisible(!question.isEmpty());
 }
 
-void SourcePanel::showFrames(const QVector<FrameRow>& frames) {
+void SourcePanel::showFrames(const QVector<FrameRow>& frames, const QString& unreadable) {
     shown_ = frames;
     const QSignalBlocker blocker(frames_);
     frames_->clear();
@@ -123,11 +123,14 @@ void SourcePanel::showFrames(const QVector<FrameRow>& frames) {
         frames_->addItem(item);
     }
     if (frames.isEmpty()) {
-        frames_->addItem(no_frames_reason_.isEmpty()
-                             ? tr("(no frames in the project)")
-                             : tr("(no frames in the project: %1)").arg(no_frames_reason_));
+        if (!unreadable.isEmpty())
+            frames_->addItem(tr("(the frames cannot be read)"));
+        else if (no_frames_reason_.isEmpty())
+            frames_->addItem(tr("(no frames in the project)"));
+        else
+            frames_->addItem(tr("(no frames in the project: %1)").arg(no_frames_reason_));
         frames_->item(0)->setFlags(Qt::NoItemFlags);
-        frames_->item(0)->setToolTip(no_frames_reason_);
+        frames_->item(0)->setToolTip(unreadable.isEmpty() ? no_frames_reason_ : unreadable);
         showFrame(-1);
         return;
     }

@@ -43,7 +43,8 @@ class SourcePanel : public QWidget {
                                               std::function<void(const LineCosts&)> done)>;
     void setLineCostReader(LineCostReader reader) { line_costs_ = std::move(reader); }
     // Lists the frames and shows the source of the most specific one.
-    void showFrames(const QVector<FrameRow>& frames);
+    // `unreadable`: why the frames could not be read, said in the list in place of them.
+    void showFrames(const QVector<FrameRow>& frames, const QString& unreadable = {});
     // Shows nothing: the current tab has no selection.
     void clear();
 
