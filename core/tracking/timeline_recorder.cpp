@@ -43,20 +43,30 @@ struct TimelineRecorder::ThreadState {
     NameCacheSlot cache[kNameCacheSize];
     std::unordered_map<std::string, uint32_t> by_text;
 
+    // Each event's name: a cache hit is inline, so that it costs no call; a miss (a name new
+    // to the thread, one at a new address, a collision in the cache) is out of line.
     uint32_t intern(const at::RecordFunction& fn) {
         const char* name = fn.name();
-        NameCacheSlot& slot = cache[(reinterpret_cast<uintptr_t>(name) >> 3) % kNameCacheSize];
+        const NameCacheSlot& slot = cache[slotOf(name)];
         if (slot.address == name &&
             (slot.schema_name || std::strcmp(timeline->names[slot.index].c_str(), name) == 0)) {
             return slot.index;
         }
+        return internMissed(fn, name);
+    }
+
+    static size_t slotOf(const char* name) {
+        return (reinterpret_cast<uintptr_t>(name) >> 3) % kNameCacheSize;
+    }
+
+    [[gnu::noinline]] uint32_t internMissed(const at::RecordFunction& fn, const char* name) {
         auto [it, added] = by_text.try_emplace(name, static_cast<uint32_t>(timeline->names.size()));
         if (added) {
             timeline->names.emplace_back(name);
         }
         // A backward node's name, or one given as text, is a string of the RecordFunction's
         // own; an operator's is its schema's (then operator_name() has a value).
-        slot = {name, it->second, fn.operator_name().has_value()};
+        cache[slotOf(name)] = {name, it->second, fn.operator_name().has_value()};
         return it->second;
     }
 };
@@ -112,29 +122,34 @@ TimelineClock::Conversion TimelineClock::conversion() const {
 
 TimelineRecorder::TimelineRecorder() : generation_(++g_generation) {}
 
-TimelineRecorder::ThreadState& TimelineRecorder::threadState() {
+inline TimelineRecorder::ThreadState& TimelineRecorder::threadState() {
     // One state per thread, reused by later recorders (a new generation resets it).
     static thread_local ThreadState state;
     return state;
 }
 
-TimelineRecorder::ThreadState& TimelineRecorder::stateOfThisThread() {
+// Inline, as threadState(): both run on every event, and the join once per thread.
+inline TimelineRecorder::ThreadState& TimelineRecorder::stateOfThisThread() {
     ThreadState& state = threadState();
-    if (state.generation != generation_) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto timeline = std::make_unique<ThreadTimeline>();
-        timeline->os_tid = static_cast<uint64_t>(::syscall(SYS_gettid));
-        timeline->record_function_tid = at::RecordFunction::currentThreadId();
-        timeline->events.reserve(4096);
-        state.generation = generation_;
-        state.thread_index = static_cast<uint32_t>(threads_.size());
-        state.timeline = timeline.get();
-        state.open.clear();
-        std::fill(std::begin(state.cache), std::end(state.cache), NameCacheSlot{});
-        state.by_text.clear();
-        threads_.push_back(std::move(timeline));
+    if (__builtin_expect(state.generation != generation_, 0)) {
+        join(state);
     }
     return state;
+}
+
+void TimelineRecorder::join(ThreadState& state) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto timeline = std::make_unique<ThreadTimeline>();
+    timeline->os_tid = static_cast<uint64_t>(::syscall(SYS_gettid));
+    timeline->record_function_tid = at::RecordFunction::currentThreadId();
+    timeline->events.reserve(4096);
+    state.generation = generation_;
+    state.thread_index = static_cast<uint32_t>(threads_.size());
+    state.timeline = timeline.get();
+    state.open.clear();
+    std::fill(std::begin(state.cache), std::end(state.cache), NameCacheSlot{});
+    state.by_text.clear();
+    threads_.push_back(std::move(timeline));
 }
 
 void TimelineRecorder::begin(const at::RecordFunction& fn) {

@@ -83,7 +83,8 @@ class TimelineRecorder {
   private:
     struct ThreadState;
     static ThreadState& threadState();
-    ThreadState& stateOfThisThread();
+    ThreadState& stateOfThisThread();  // joins the thread at its first event
+    [[gnu::noinline]] void join(ThreadState& state);
 
     uint64_t generation_;
     TimelineClock clock_;
