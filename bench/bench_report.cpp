@@ -25,6 +25,15 @@ double peakResidentMiB() {
     return -1;
 }
 
+double diskReadMiB() {
+    std::ifstream io("/proc/self/io");
+    for (std::string line; std::getline(io, line);) {
+        if (line.rfind("read_bytes:", 0) == 0)
+            return std::stod(line.substr(11)) / 1048576.0;  // "read_bytes: 123456"
+    }
+    return -1;
+}
+
 std::vector<std::string> commandLine(int argc, char** argv, const char* usage, const char* about,
                                      size_t min_positional, size_t max_positional,
                                      const std::vector<std::string>& flags) {

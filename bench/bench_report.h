@@ -15,6 +15,10 @@ bool report(const std::string& name, double value, const std::string& unit, doub
 // Peak resident memory of this process so far (VmHWM), in MiB; -1 when unknown.
 double peakResidentMiB();
 
+// What this process's threads have read from the disk so far (read_bytes of /proc/self/io, which
+// a page-cache hit does not count), in MiB; -1 when unknown.
+double diskReadMiB();
+
 // A benchmark's or generator's command line. `--help` (or -h) prints `usage` and what the
 // program does (`about`) and ends it with 0, before it does anything else; an option that is
 // not in `flags`, or fewer than `min_positional` or more than `max_positional` other arguments,

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "report/file_read_ahead.h"
 #include "report/rowid_ranges.h"
 #include "report/untrusted_sqlite.h"
 
@@ -363,6 +364,7 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
     ReportKind kind = ReportKind::Memory;
     QString problem;
     QStringList names;
+    std::unique_ptr<FileReadAhead> read_ahead;
     {
         problem = openUntrusted(path, connection);
         QSqlDatabase db = QSqlDatabase::database(connection, false);
@@ -376,6 +378,10 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
             } else {
                 while (tables.next())
                     names << tables.value(0).toString();
+                // A report: its file is read on while its tables are checked and read.
+                if (names.contains(QLatin1String(report_format::kWeightEntriesTable)) ||
+                    names.contains(QLatin1String(report_format::kRunTimeEntriesTable)))
+                    read_ahead = std::make_unique<FileReadAhead>(path);
                 if (names.contains(QLatin1String(report_format::kWeightEntriesTable))) {
                     kind = ReportKind::Memory;
                     problem = checkReport(db, path, kMemoryTables, kMemoryRules, names,
@@ -398,8 +404,8 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
         QSqlDatabase::removeDatabase(connection);
         return fail(problem);
     }
-    return std::unique_ptr<ReportFile>(
-        new ReportFile(path, connection, kind, names, watchedCancelFlags().first));
+    return std::unique_ptr<ReportFile>(new ReportFile(
+        path, connection, kind, names, watchedCancelFlags().first, std::move(read_ahead)));
 }
 
 std::unique_ptr<ReportFile> ReportFile::reopen(QString* error) const {
@@ -411,16 +417,18 @@ std::unique_ptr<ReportFile> ReportFile::reopen(QString* error) const {
         return nullptr;
     }
     return std::unique_ptr<ReportFile>(
-        new ReportFile(path_, connection, kind_, tables_, watchedCancelFlags().first));
+        new ReportFile(path_, connection, kind_, tables_, watchedCancelFlags().first, nullptr));
 }
 
 ReportFile::ReportFile(QString path, QString connection, ReportKind kind, QStringList tables,
-                       const std::atomic<bool>* opener_stop)
+                       const std::atomic<bool>* opener_stop,
+                       std::unique_ptr<FileReadAhead> read_ahead)
     : path_(std::move(path)),
       connection_(std::move(connection)),
       kind_(kind),
       tables_(std::move(tables)),
-      opener_stop_(opener_stop) {}
+      opener_stop_(opener_stop),
+      read_ahead_(std::move(read_ahead)) {}
 
 ReportFile::~ReportFile() {
     closing_ = true;  // stops the frames check within milliseconds

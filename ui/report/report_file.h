@@ -14,6 +14,7 @@
 
 namespace trainscope::ui {
 
+class FileReadAhead;
 enum class ReportKind { Memory, Time };
 
 class ReportFile {
@@ -49,7 +50,7 @@ class ReportFile {
 
   private:
     ReportFile(QString path, QString connection, ReportKind kind, QStringList tables,
-               const std::atomic<bool>* opener_stop);
+               const std::atomic<bool>* opener_stop, std::unique_ptr<FileReadAhead> read_ahead);
     std::shared_future<QString> framesCheck() const;  // started on the first call
     QString path_;
     QString connection_;
@@ -59,6 +60,9 @@ class ReportFile {
     std::atomic<bool> closing_{false};
     mutable std::mutex frames_mutex_;
     mutable std::shared_future<QString> frames_check_;
+    // The opened report's file, read on while it is open (the frames check reads it next); a
+    // report opened again for another thread has none.
+    std::unique_ptr<FileReadAhead> read_ahead_;
 };
 
 }  // namespace trainscope::ui
