@@ -16,22 +16,29 @@ bool report(const std::string& name, double value, const std::string& unit, doub
     return met;
 }
 
-double peakResidentMiB() {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);) {
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stod(line.substr(6)) / 1024.0;  // "VmHWM:   123456 kB"
+namespace {
+
+// The number after `key` in the first line of the /proc file `path` that starts with it
+// ("VmHWM:   123456 kB", "read_bytes: 123456"); -1 when there is none.
+double procFigure(const char* path, const std::string& key) {
+    std::ifstream file(path);
+    for (std::string line; std::getline(file, line);) {
+        if (line.rfind(key, 0) == 0)
+            return std::stod(line.substr(key.size()));
     }
     return -1;
 }
 
+}  // namespace
+
+double peakResidentMiB() {
+    const double kib = procFigure("/proc/self/status", "VmHWM:");
+    return kib < 0 ? -1 : kib / 1024.0;
+}
+
 double diskReadMiB() {
-    std::ifstream io("/proc/self/io");
-    for (std::string line; std::getline(io, line);) {
-        if (line.rfind("read_bytes:", 0) == 0)
-            return std::stod(line.substr(11)) / 1048576.0;  // "read_bytes: 123456"
-    }
-    return -1;
+    const double bytes = procFigure("/proc/self/io", "read_bytes:");
+    return bytes < 0 ? -1 : bytes / 1048576.0;
 }
 
 std::vector<std::string> commandLine(int argc, char** argv, const char* usage, const char* about,
