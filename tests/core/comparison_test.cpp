@@ -204,9 +204,11 @@ TEST_F(ComparisonTest, ARerunOfTheSameConfigurationPassesTheDefaultGateTenTimesO
     // up to 40% apart while each run's own iterations stayed within a few percent, so that a
     // rerun could lie wholly outside the other's spread. Five warm-up iterations: with one, a
     // linear layer ran more than 25% slower in every iteration of one run in ten.
+    // One intra-op thread, as docs/comparison.md advises for a gate: with one a core, single
+    // linear layers moved more than 25% between the runs of a pair here (2026-11-23).
     const auto profile = [&](const std::string& name) {
         const std::string command =
-            std::string(TRAINSCOPE_CLI) +
+            "OMP_NUM_THREADS=1 " + std::string(TRAINSCOPE_CLI) +
             " profile -q -f --model builtin:mlp --param d_model=256 --input 2x512x256 "
             "--warmup 5 --iterations 20 -o " +
             path(name) + " >/dev/null";
