@@ -212,10 +212,6 @@ std::vector<RowRange> rowRanges(QSqlDatabase& db, const std::vector<RuleGroup>& 
     return ranges;
 }
 
-// The ranges in turn, from a shared counter, on a connection of this thread's own. The time
-// budget holds on every thread, counted from when it opened its connection (as the caller's
-// from when it opened the report): the whole check stays within one budget. The caller's
-// cancel flags stop the helpers too.
 // Runs `work(db, failed)` on a connection of the calling thread's own to `path`, opened as an
 // untrusted file (`failed`: why it could not be, else empty), and closes it afterwards.
 template <typename Work>
@@ -230,6 +226,9 @@ void onOwnConnection(const QString& path, Work work) {
     QSqlDatabase::removeDatabase(connection);
 }
 
+// The ranges in turn, from a shared counter, on a connection of this thread's own. Each range's
+// scan has a time budget of its own (restartQueryClock), as on the caller's thread, whose first
+// range is timed from when it opened the report. The caller's cancel flags stop the helpers too.
 void checkRangesOnItsOwn(const QString& path, const std::vector<RuleGroup>& groups,
                          const std::vector<RowRange>& ranges, std::atomic<size_t>& next,
                          std::vector<QString>& problems, CancelFlags cancel) {
@@ -378,15 +377,18 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
             } else {
                 while (tables.next())
                     names << tables.value(0).toString();
+                const bool memory =
+                    names.contains(QLatin1String(report_format::kWeightEntriesTable));
+                const bool time =
+                    names.contains(QLatin1String(report_format::kRunTimeEntriesTable));
                 // A report: its file is read on while its tables are checked and read.
-                if (names.contains(QLatin1String(report_format::kWeightEntriesTable)) ||
-                    names.contains(QLatin1String(report_format::kRunTimeEntriesTable)))
+                if (memory || time)
                     read_ahead = std::make_unique<FileReadAhead>(path);
-                if (names.contains(QLatin1String(report_format::kWeightEntriesTable))) {
+                if (memory) {
                     kind = ReportKind::Memory;
                     problem = checkReport(db, path, kMemoryTables, kMemoryRules, names,
                                           "entry_type, entry_id, module_path");
-                } else if (names.contains(QLatin1String(report_format::kRunTimeEntriesTable))) {
+                } else if (time) {
                     kind = ReportKind::Time;
                     problem = checkReport(db, path, kTimeTables, kTimeRules, names,
                                           "entry_id, module_path");
