@@ -94,6 +94,68 @@ TEST_F(HostileReportTest, InfiniteOrNegativeTimesAreRefusedWithAMessage) {
                               "UPDATE run_time_entries SET forward_ms = 'soon' WHERE id = 1")));
 }
 
+// A time must be stored as a number, whatever type the file declares for its column: with TEXT
+// affinity, '0.5' would compare as text between '0' and '1e15', and a number parsed from text
+// ('2abc') would differ between SQLite's sums and the app's cells.
+TEST_F(HostileReportTest, TimesStoredAsTextOrBlobsAreRefusedWhateverTheColumnType) {
+    const struct {
+        const char* name;
+        const char* value;
+    } cases[] = {
+        {"numeric-text", "'0.5'"}, {"text", "'2abc'"}, {"blob", "x'31'"}, {"null", "NULL"}};
+    for (const char* type : {"BLOB", "REAL", ""}) {
+        for (const auto& bad : cases) {
+            const std::string sql = std::string(
+                                        "ALTER TABLE run_time_entries RENAME TO old_entries;"
+                                        "CREATE TABLE run_time_entries (id INTEGER PRIMARY KEY, "
+                                        "operation_name TEXT, forward_ms ") +
+                                    type + ", backward_ms " + type +
+                                    ");"
+                                    "INSERT INTO run_time_entries SELECT * FROM old_entries;"
+                                    "DROP TABLE old_entries;"
+                                    "UPDATE run_time_entries SET forward_ms = " +
+                                    bad.value + " WHERE id = 2;";
+            // A REAL column stores numeric text as a number: that file is a sound one.
+            const bool stored_as_number =
+                std::string(type) == "REAL" && std::string(bad.name) == "numeric-text";
+            const QString name = QStringLiteral("%1-%2.time.sqlite").arg(type, bad.name);
+            EXPECT_EQ(open(mutated(name, sql.c_str())), stored_as_number) << name.toStdString();
+            if (!stored_as_number) {
+                EXPECT_TRUE(window_.lastError().contains(QStringLiteral("milliseconds (row 2)")))
+                    << name.toStdString() << ": " << window_.lastError().toStdString();
+            }
+            window_.closeReports();
+            // In the backward column, where NULL is allowed (an operation without a backward).
+            const std::string backward = sql.substr(0, sql.rfind("UPDATE")) +
+                                         "UPDATE run_time_entries SET backward_ms = " + bad.value +
+                                         " WHERE id = 2;";
+            EXPECT_EQ(open(mutated(QStringLiteral("b") + name, backward.c_str())),
+                      stored_as_number || std::string(bad.name) == "null")
+                << name.toStdString();
+            window_.closeReports();
+        }
+    }
+    // A TEXT column stores every time as text: '0.5' is refused, though as text it lies
+    // between '0' and '1e+15'.
+    EXPECT_FALSE(open(mutated(QStringLiteral("text-column.time.sqlite"),
+                              "ALTER TABLE run_time_entries RENAME TO old_entries;"
+                              "CREATE TABLE run_time_entries (id INTEGER PRIMARY KEY, "
+                              "operation_name TEXT, forward_ms TEXT, backward_ms TEXT);"
+                              "INSERT INTO run_time_entries SELECT * FROM old_entries;"
+                              "DROP TABLE old_entries;"
+                              "UPDATE run_time_entries SET forward_ms = 0.5, backward_ms = 0.5;")));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("milliseconds (row 1)")))
+        << window_.lastError().toStdString();
+    // Numbers in an untyped column still open.
+    EXPECT_TRUE(open(mutated(QStringLiteral("untyped.time.sqlite"),
+                             "ALTER TABLE run_time_entries RENAME TO old_entries;"
+                             "CREATE TABLE run_time_entries (id INTEGER PRIMARY KEY, "
+                             "operation_name, forward_ms, backward_ms);"
+                             "INSERT INTO run_time_entries SELECT * FROM old_entries;"
+                             "DROP TABLE old_entries;"
+                             "UPDATE run_time_entries SET forward_ms = 2 WHERE id = 2;")));
+}
+
 // The frames are checked after the report opened: its entries are shown, and every view of
 // the frames says why they cannot be used instead of showing them.
 TEST_F(HostileReportTest, DamagedFramesAreRefusedWhereTheyWouldBeShown) {
