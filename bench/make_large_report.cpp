@@ -4,10 +4,13 @@
 // is the real one. Names, files and times are drawn from a fixed seed to look like a long
 // training step of a large model.
 //
-//   make_large_report OUT.time.sqlite [ENTRIES [TIMES_SEED]]
+//   make_large_report [--modules] OUT.time.sqlite [ENTRIES [TIMES_SEED]]
 //
 // TIMES_SEED draws other times for the same operations, files and lines: a rerun of the same
-// model, for bench/compare_runs.
+// model, for bench/compare_runs. --modules gives entries the module paths that TrainScope's
+// own reports of a real model have (trainscope_entry_modules), as a 48-block transformer's:
+// that table is read and checked on open too.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -19,12 +22,18 @@
 #include "trainscope/report_writer.h"
 
 int main(int argc, char** argv) {
-    const std::vector<std::string> args = trainscope::bench::commandLine(
-        argc, argv, "make_large_report OUT.time.sqlite [ENTRIES [TIMES_SEED]]",
+    std::vector<std::string> args = trainscope::bench::commandLine(
+        argc, argv, "make_large_report [--modules] OUT.time.sqlite [ENTRIES [TIMES_SEED]]",
         "Writes a run time report of ENTRIES entries (default 1,000,000), 3 stack frames each,\n"
         "with the engine's writer, for bench/report_open. OUT must not exist. TIMES_SEED draws\n"
-        "other times for the same operations and frames (a rerun, for bench/compare_runs).",
-        1, 3);
+        "other times for the same operations and frames (a rerun, for bench/compare_runs).\n"
+        "--modules: each entry outside the loss gets a module path, as in a report of a real\n"
+        "model (blocks.17.attn.q_proj).",
+        1, 3, {"--modules"});
+    const auto flag = std::find(args.begin(), args.end(), "--modules");
+    const bool modules = flag != args.end();
+    if (modules)
+        args.erase(flag);
     const long entries =
         args.size() > 1 ? trainscope::bench::positiveArgument(args[1], "ENTRIES") : 1000000;
     const std::vector<std::string> operations = {
@@ -44,6 +53,13 @@ int main(int argc, char** argv) {
     std::uniform_int_distribution<int> pick_line(1, 400);
     std::lognormal_distribution<double> duration(-3.0, 1.0);
     std::bernoulli_distribution has_backward(0.8);
+    // Module paths: 1 entry in 50 outside every submodule (the loss, the optimizer's).
+    const std::vector<std::string> submodules = {"attn.q_proj", "attn.k_proj", "attn.v_proj",
+                                                 "attn.out_proj", "mlp.fc_in", "mlp.fc_out",
+                                                 "norm_1", "norm_2"};
+    std::uniform_int_distribution<int> pick_module(0, 49);
+    std::uniform_int_distribution<int> pick_block(0, 47);
+    std::uniform_int_distribution<size_t> pick_submodule(0, submodules.size() - 1);
 
     trainscope::TimeReport report;
     report.entries.reserve(entries);
@@ -55,15 +71,21 @@ int main(int argc, char** argv) {
             entry.backward_ms = 2.0 * duration(times);
         for (int f = 0; f < 3; ++f)
             entry.frames.push_back({files[pick_file(random)], pick_line(random)});
+        // Drawn after the frames, so that the same seed gives the same frames either way.
+        if (modules && pick_module(random) > 0) {
+            entry.module_path = "blocks." + std::to_string(pick_block(random)) + "." +
+                                submodules[pick_submodule(random)];
+        }
         report.entries.push_back(std::move(entry));
     }
     report.metadata = {{"model", "generated: make_large_report"}};
     try {
-        trainscope::writeTimeReport(report, argv[1], trainscope::Overwrite::Refuse);
+        trainscope::writeTimeReport(report, args[0], trainscope::Overwrite::Refuse);
     } catch (const trainscope::Error& error) {
         std::fprintf(stderr, "make_large_report: %s\n", error.what());
         return 1;
     }
-    std::printf("Wrote %s: %ld entries, %ld stack frames\n", argv[1], entries, entries * 3);
+    std::printf("Wrote %s: %ld entries, %ld stack frames%s\n", args[0].c_str(), entries,
+                entries * 3, modules ? ", module paths" : "");
     return 0;
 }

@@ -6,8 +6,10 @@
 // the same SQL. "Usable" means painted: both tabs are rendered with their rows, not just queued.
 // Meanwhile the GUI event loop never stalls 50 ms or more: the reading is on the run's thread.
 //
-//   report_open [REPORT [ENTRIES]]   (default: /tmp/trainscope-large.time.sqlite, 1,000,000
-//                                     entries; a missing REPORT is generated once)
+//   report_open [--modules] [REPORT [ENTRIES]]
+//       default: /tmp/trainscope-large.time.sqlite, 1,000,000 entries; a missing REPORT is
+//       generated once, with module paths for its entries under --modules (as TrainScope's
+//       reports of real models have them)
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -15,6 +17,7 @@
 #include <QLineEdit>
 #include <QProcess>
 #include <QTabWidget>
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -41,25 +44,34 @@ double secondsOf(const std::function<void()>& work) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::vector<std::string> args = trainscope::bench::commandLine(
-        argc, argv, "report_open [REPORT [ENTRIES]]",
+    std::vector<std::string> args = trainscope::bench::commandLine(
+        argc, argv, "report_open [--modules] [REPORT [ENTRIES]]",
         "Times the window from File > Open of a large run time report to a painted overview and\n"
         "operations table, the first screen of each sort, filter, grouping and by-source-line\n"
         "view against the sqlite3 tool, the GUI's longest stall and the peak memory. Default\n"
         "REPORT: /tmp/trainscope-large.time.sqlite with 1,000,000 ENTRIES, generated once\n"
-        "(bench/make_large_report) when it does not exist.",
-        0, 2);
+        "(bench/make_large_report) when it does not exist; --modules generates it with module\n"
+        "paths for its entries, as TrainScope's reports of real models have them.",
+        0, 2, {"--modules"});
+    const auto modules = std::find(args.begin(), args.end(), "--modules");
+    QStringList generator_options;
+    if (modules != args.end()) {
+        generator_options << QStringLiteral("--modules");
+        args.erase(modules);
+    }
     if (args.size() > 1)
         trainscope::bench::positiveArgument(args[1], "ENTRIES");
     trainscope::bench::GuiBenchmarkApp app(argc, argv);
-    const QString path = argc > 1 ? QString::fromLocal8Bit(argv[1])
-                                  : QStringLiteral("/tmp/trainscope-large.time.sqlite");
-    const QString entries = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("1000000");
+    const QString path = !args.empty() ? QString::fromStdString(args[0])
+                                       : QStringLiteral("/tmp/trainscope-large.time.sqlite");
+    const QString entries =
+        args.size() > 1 ? QString::fromStdString(args[1]) : QStringLiteral("1000000");
     if (!QFile::exists(path)) {
         std::printf("Generating %s (%s entries, 3 frames each)...\n", qPrintable(path),
                     qPrintable(entries));
         std::fflush(stdout);
-        if (QProcess::execute(QStringLiteral(TRAINSCOPE_MAKE_LARGE_REPORT), {path, entries}) != 0) {
+        if (QProcess::execute(QStringLiteral(TRAINSCOPE_MAKE_LARGE_REPORT),
+                              generator_options + QStringList{path, entries}) != 0) {
             std::fprintf(stderr, "report_open: could not generate %s\n", qPrintable(path));
             return 1;
         }
