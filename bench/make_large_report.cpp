@@ -54,9 +54,9 @@ int main(int argc, char** argv) {
     std::lognormal_distribution<double> duration(-3.0, 1.0);
     std::bernoulli_distribution has_backward(0.8);
     // Module paths: 1 entry in 50 outside every submodule (the loss, the optimizer's).
-    const std::vector<std::string> submodules = {"attn.q_proj", "attn.k_proj", "attn.v_proj",
-                                                 "attn.out_proj", "mlp.fc_in", "mlp.fc_out",
-                                                 "norm_1", "norm_2"};
+    const std::vector<std::string> submodules = {"attn.q_proj",   "attn.k_proj", "attn.v_proj",
+                                                 "attn.out_proj", "mlp.fc_in",   "mlp.fc_out",
+                                                 "norm_1",        "norm_2"};
     std::uniform_int_distribution<int> pick_module(0, 49);
     std::uniform_int_distribution<int> pick_block(0, 47);
     std::uniform_int_distribution<size_t> pick_submodule(0, submodules.size() - 1);
