@@ -7,9 +7,10 @@
 //   make_large_report [--modules] OUT.time.sqlite [ENTRIES [TIMES_SEED]]
 //
 // TIMES_SEED draws other times for the same operations, files and lines: a rerun of the same
-// model, for bench/compare_runs. --modules gives entries the module paths that TrainScope's
-// own reports of a real model have (trainscope_entry_modules), as a 48-block transformer's:
-// that table is read and checked on open too.
+// model, for bench/compare_runs. --modules gives entries what TrainScope's own reports of a
+// real model have besides, as a 48-block transformer's: module paths
+// (trainscope_entry_modules), which the open reads and checks too, and the two library frames
+// of a module's code (trainscope_library_frames: torch/nn/modules/linear.py, module.py).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,8 +28,8 @@ int main(int argc, char** argv) {
         "Writes a run time report of ENTRIES entries (default 1,000,000), 3 stack frames each,\n"
         "with the engine's writer, for bench/report_open. OUT must not exist. TIMES_SEED draws\n"
         "other times for the same operations and frames (a rerun, for bench/compare_runs).\n"
-        "--modules: each entry outside the loss gets a module path, as in a report of a real\n"
-        "model (blocks.17.attn.q_proj).",
+        "--modules: each entry outside the loss gets a module path (blocks.17.attn.q_proj)\n"
+        "and two library frames (torch/nn/modules/linear.py), as in a report of a real model.",
         1, 3, {"--modules"});
     const auto flag = std::find(args.begin(), args.end(), "--modules");
     const bool modules = flag != args.end();
@@ -60,6 +61,14 @@ int main(int argc, char** argv) {
     std::uniform_int_distribution<int> pick_module(0, 49);
     std::uniform_int_distribution<int> pick_block(0, 47);
     std::uniform_int_distribution<size_t> pick_submodule(0, submodules.size() - 1);
+    // The library frames of an entry in a module: its forward and Module._call_impl.
+    const char* const kLibraryRoot = "/usr/lib/python3/dist-packages";
+    struct LibraryCode {
+        const char* forward_file;
+        int forward_line;
+    };
+    const LibraryCode library_code[] = {{"torch/nn/modules/linear.py", 114},
+                                        {"torch/nn/modules/normalization.py", 190}};
 
     trainscope::TimeReport report;
     report.entries.reserve(entries);
@@ -73,8 +82,14 @@ int main(int argc, char** argv) {
             entry.frames.push_back({files[pick_file(random)], pick_line(random)});
         // Drawn after the frames, so that the same seed gives the same frames either way.
         if (modules && pick_module(random) > 0) {
-            entry.module_path = "blocks." + std::to_string(pick_block(random)) + "." +
-                                submodules[pick_submodule(random)];
+            const size_t submodule = pick_submodule(random);
+            entry.module_path =
+                "blocks." + std::to_string(pick_block(random)) + "." + submodules[submodule];
+            // Innermost first: the module's library code, then the project's lines.
+            const LibraryCode& code = library_code[submodule < 6 ? 0 : 1];
+            entry.frames.insert(entry.frames.begin(),
+                                {{code.forward_file, code.forward_line, kLibraryRoot},
+                                 {"torch/nn/modules/module.py", 1194, kLibraryRoot}});
         }
         report.entries.push_back(std::move(entry));
     }
@@ -86,6 +101,6 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::printf("Wrote %s: %ld entries, %ld stack frames%s\n", args[0].c_str(), entries,
-                entries * 3, modules ? ", module paths" : "");
+                entries * 3, modules ? ", module paths and library frames" : "");
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTabWidget>
@@ -20,6 +21,7 @@
 #include "main_window.h"
 #include "report/report_file.h"
 #include "report/report_queries.h"
+#include "report/report_run.h"
 #include "report/sql_table_model.h"
 #include "report/untrusted_sqlite.h"
 #include "source/source_viewer.h"
@@ -191,6 +193,26 @@ TEST_F(HostileReportTest, DamagedFramesAreRefusedWhereTheyWouldBeShown) {
         << blob_lines->errorMessage().toStdString();
 }
 
+// The library frames are checked with the other frames, after the report opened.
+TEST_F(HostileReportTest, DamagedLibraryFramesAreRefusedWhereTheyWouldBeShown) {
+    ASSERT_TRUE(open(mutated(QStringLiteral("library.time.sqlite"),
+                             "INSERT INTO trainscope_library_frames VALUES "
+                             "(1, 100, 'torch/nn/modules/linear.py', 114, x'00')")));
+    ReportBrowser* browser = window_.browser();
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    SqlTableModel* operations = browser->operationsView()->entryModel();
+    test::waitForRows(operations);
+    EXPECT_GT(operations->rowCount(), 1);
+    test::clickRow(browser->operationsView(), 0);
+    const QString message = browser->sourcePanel()->message();
+    EXPECT_TRUE(
+        message.contains(QStringLiteral("trainscope_library_frames holds a file path "
+                                        "that is not text")))
+        << message.toStdString();
+    EXPECT_EQ(test::items(browser->framesList()),
+              QStringList{QStringLiteral("(the frames cannot be read)")});
+}
+
 // Large tables are checked in ranges of rows side by side: a bad row in a later range, or
 // bad rows in several, is still found, and the first of them in table order is named.
 TEST_F(HostileReportTest, ABadRowPastTheFirstMillionIsFoundAndTheFirstNamed) {
@@ -281,6 +303,33 @@ TEST_F(HostileReportTest, AReportCannotChooseItsOwnRootOutsideWhatTheUserAllows)
     panel->allowButton()->click();
     EXPECT_EQ(browser->projectRoot(), QStringLiteral("/"));
     EXPECT_FALSE(panel->questionBar()->isVisibleTo(browser));
+}
+
+// The library roots are read after the first screens: the question about the source folders
+// waits for them, and names each of them when it comes.
+TEST_F(HostileReportTest, TheSourceFoldersQuestionNamesEveryLibraryRoot) {
+    const QString report = mutated(QStringLiteral("roots.time.sqlite"),
+                                   "INSERT INTO trainscope_library_frames VALUES "
+                                   "(1, 100, 'torch/nn/modules/linear.py', 114, '/opt/first'), "
+                                   "(2, 100, 'torch/nn/modules/linear.py', 114, '/opt/second');");
+    ReportRun run({report});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return run.isOpened(); }, 60000));
+    ASSERT_TRUE(run.contents().time);
+    QSignalSpy read(&run, &ReportRun::libraryRootsRead);
+    if (!run.contents().libraryRootsKnown()) {
+        ASSERT_TRUE(read.wait(60000));
+    }
+    EXPECT_EQ(*run.contents().time->library_roots,
+              (QStringList{QStringLiteral("/opt/first"), QStringLiteral("/opt/second")}));
+
+    ASSERT_TRUE(open(report));
+    SourcePanel* panel = window_.browser()->sourcePanel();
+    ASSERT_TRUE(panel->questionBar()->isVisibleTo(window_.browser()));
+    QStringList shown;
+    for (const QLabel* label : panel->questionBar()->findChildren<QLabel*>())
+        shown << label->text();
+    EXPECT_TRUE(shown.join(' ').contains(QStringLiteral("/opt/first, /opt/second")))
+        << shown.join(' ').toStdString();
 }
 
 TEST_F(HostileReportTest, SymbolicLinksAreResolvedBeforeARootIsTrusted) {

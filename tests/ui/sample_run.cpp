@@ -91,7 +91,9 @@ void waitForReads() {
         [] {
             for (QWidget* widget : QApplication::allWidgets()) {
                 auto* browser = qobject_cast<ui::ReportBrowser*>(widget);
-                if (browser && browser->run().busy())
+                // The library roots are read after the first screens, beside the worker.
+                if (browser &&
+                    (browser->run().busy() || !browser->run().contents().libraryRootsKnown()))
                     return false;
             }
             return true;

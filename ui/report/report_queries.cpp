@@ -509,7 +509,10 @@ QStringList libraryRoots(const ReportFile& report, QString* error) {
         return roots;
     restartQueryClock();
     QSqlQuery query(report.database());
-    if (query.exec(QStringLiteral("SELECT DISTINCT substr(library_root, 1, %1) FROM %2 LIMIT 100")
+    // Text only: the values are checked after the open (ReportFile::framesProblem), and a
+    // report whose roots fail it shows no library frame.
+    if (query.exec(QStringLiteral("SELECT DISTINCT substr(library_root, 1, %1) FROM %2 "
+                                  "WHERE typeof(library_root) = 'text' LIMIT 100")
                        .arg(kMaxShownText)
                        .arg(kLibraryFrames))) {
         while (query.next())

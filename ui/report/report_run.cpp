@@ -61,7 +61,9 @@ ReportContents contentsOf(const ReportFile& report) {
         metadataValue(report, QLatin1String(report_format::kProjectRootKey), &error);
     contents.frames_note =
         metadataValue(report, QLatin1String(report_format::kFramesNoteKey), &error);
-    contents.library_roots = libraryRoots(report, &error);
+    // Read later (readLibraryRoots) where the report has library frames.
+    if (!report.hasTable(report_format::kLibraryFramesTable))
+        contents.library_roots = QStringList();
     return contents;
 }
 
@@ -90,7 +92,8 @@ QStringList RunContents::paths() const {
 
 struct ReportRun::Files {
     std::unique_ptr<ReportFile> memory, time;
-    std::future<RunCharts> charts;  // read beside the totals (stage 1), taken in stage 2
+    std::future<RunCharts> charts;    // read beside the totals (stage 1), taken in stage 2
+    std::future<void> library_roots;  // read after the first screens (stage 2)
     const ReportFile* of(ReportKind kind) const {
         return kind == ReportKind::Memory ? memory.get() : time.get();
     }
@@ -121,6 +124,31 @@ RunCharts readCharts(const ReportFile* memory, const ReportFile* time, CancelFla
             charts.operations.error = error;
     }
     return charts;
+}
+
+// The library roots of each report that has library frames, on a thread and connections of
+// their own, behind the app; a report whose roots cannot be read says so in its
+// metadata_error. Each result is the report's own or nothing (no library frames).
+struct LibraryRoots {
+    std::optional<QStringList> memory, time;
+    QString memory_error, time_error;
+};
+LibraryRoots readLibraryRoots(const ReportFile* memory, const ReportFile* time,
+                              CancelFlags cancel) {
+    runBehindTheApp();
+    watchCancelFlags(cancel);
+    LibraryRoots roots;
+    auto read = [](const ReportFile* report, std::optional<QStringList>* roots, QString* error) {
+        if (!report || !report->hasTable(report_format::kLibraryFramesTable))
+            return;
+        if (const std::unique_ptr<ReportFile> own = report->reopen(error))
+            *roots = libraryRoots(*own, error);
+        if (!roots->has_value())
+            *roots = QStringList();  // unreadable: none, and the error says why
+    };
+    read(memory, &roots.memory, &roots.memory_error);
+    read(time, &roots.time, &roots.time_error);
+    return roots;
 }
 
 }  // namespace
@@ -202,11 +230,13 @@ ReportRun::ReportRun(const QStringList& paths, QObject* parent)
                     charts.activations = charts.modules = charts.weights = {};
                 if (!time_read)
                     charts.operations = {};
-                // Once the first screens are read, the frames are checked for what comes next.
+                // Once the first screens are read, the frames are checked and the library
+                // roots read, for what comes next.
                 for (const ReportFile* report : {files.memory.get(), files.time.get()}) {
                     if (report)
                         report->startFramesCheck();
                 }
+                startReadingLibraryRoots(files);
                 return [this, charts] {
                     charts_ = charts;
                     emit chartsRead();
@@ -214,6 +244,34 @@ ReportRun::ReportRun(const QStringList& paths, QObject* parent)
             });
         };
     });
+}
+
+// On the worker thread, in stage 2: the roots are read on their own thread and handed to this
+// one (the worker stays free for the pages). ~ReportRun waits for that thread (files_.reset())
+// before this object goes, and a result that comes after it went is dropped with it.
+void ReportRun::startReadingLibraryRoots(Files& files) {
+    const ReportFile* memory = files.memory.get();
+    const ReportFile* time = files.time.get();
+    files.library_roots =
+        std::async(std::launch::async, [this, memory, time, cancel = watchedCancelFlags()] {
+            LibraryRoots roots = readLibraryRoots(memory, time, cancel);
+            QMetaObject::invokeMethod(
+                this,
+                [this, roots = std::move(roots)] {
+                    auto apply = [](std::optional<ReportContents>& report,
+                                    const std::optional<QStringList>& read, const QString& error) {
+                        if (!report || !read)
+                            return;
+                        report->library_roots = *read;
+                        if (report->metadata_error.isEmpty())
+                            report->metadata_error = error;
+                    };
+                    apply(contents_.memory, roots.memory, roots.memory_error);
+                    apply(contents_.time, roots.time, roots.time_error);
+                    emit libraryRootsRead();
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 ReportRun::~ReportRun() {

@@ -28,7 +28,10 @@ struct ReportContents {
     // TrainScope's metadata (empty in other tools' reports): where the sources were.
     QString project_root;
     QString frames_note;
-    QStringList library_roots;
+    // The folders of the library frames on the recording machine: read after the first
+    // screens (a scan of trainscope_library_frames, millions of rows in a large report), so
+    // unknown until libraryRootsRead(); empty in a report without library frames.
+    std::optional<QStringList> library_roots;
     QString metadata_error;  // why the above could not be read, if it could not
 };
 
@@ -42,6 +45,10 @@ struct RunContents {
     QStringList timelines;  // seed 003 databases: ours or torch_npu's, one per rank
     QStringList errors;     // one line per file that could not be opened, saying why
     bool isEmpty() const { return !memory && !time && timelines.isEmpty(); }
+    // Whether every report's library roots are read (ReportRun::libraryRootsRead).
+    bool libraryRootsKnown() const {
+        return (!memory || memory->library_roots) && (!time || time->library_roots);
+    }
     QStringList reportPaths() const;  // the memory and run time reports, in that order
     QStringList paths() const;        // ... then the timelines
 };
@@ -93,10 +100,12 @@ class ReportRun : public QObject {
   signals:
     void opened();
     void chartsRead();
+    void libraryRootsRead();  // in contents(): every report's library_roots is known
 
   private:
     class Source;
     struct Files;  // the worker's: opened reports and their connections
+    void startReadingLibraryRoots(Files& files);
 
     // Runs `work` on the worker thread with the files; the function it returns is then run on
     // this object's thread, unless `receiver` is gone by then. Work is skipped, or its query

@@ -42,6 +42,7 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
                 receiver, std::move(done));
         });
     applySourceFolders();
+    connect(run_.get(), &ReportRun::libraryRootsRead, this, &ReportBrowser::applySourceFolders);
     connect(source_panel_, &SourcePanel::sourceFoldersAnswered, this, [this](bool allowed) {
         for (const QString& path : paths())
             AppSettings::setSourceFoldersAnswer(path, allowed);
@@ -145,7 +146,7 @@ void ReportBrowser::applySourceFolders() {
             note = file.frames_note;
         if (error.isEmpty())
             error = file.metadata_error;
-        for (const QString& root : file.library_roots) {
+        for (const QString& root : file.library_roots.value_or(QStringList())) {
             if (!libraries.contains(root))
                 libraries << root;
         }
@@ -169,8 +170,10 @@ void ReportBrowser::applySourceFolders() {
     if (chosen.isEmpty() && !real_recorded.isEmpty() && !trusted)
         untrusted << real_recorded;
     untrusted << libraries;
+    // A question asked before the library roots are known could not name them all, and its
+    // answer would allow them too: it is asked once they are (ReportRun::libraryRootsRead).
     source_panel_->askAboutSourceFolders(
-        answer < 0 && !untrusted.isEmpty()
+        answer < 0 && !untrusted.isEmpty() && contents.libraryRootsKnown()
             ? tr("This report's source is in %1. Show files from there?")
                   .arg(untrusted.join(QStringLiteral(", ")))
             : QString());
