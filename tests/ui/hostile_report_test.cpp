@@ -70,6 +70,19 @@ class HostileReportTest : public test::SampleRunTest {
         return opened;
     }
 
+    // Shows the Time tab of the open report, whose entries must be readable, and selects its
+    // first operation; returns the source panel's message about its frames.
+    QString selectFirstOperation() {
+        ReportBrowser* browser = window_.browser();
+        browser->tabs()->setCurrentWidget(browser->timePage());
+        SqlTableModel* operations = browser->operationsView()->entryModel();
+        test::waitForRows(operations);
+        EXPECT_GT(operations->rowCount(), 1);
+        EXPECT_TRUE(operations->errorMessage().isEmpty());
+        test::clickRow(browser->operationsView(), 0);
+        return browser->sourcePanel()->message();
+    }
+
     MainWindow window_;
 };
 
@@ -165,13 +178,7 @@ TEST_F(HostileReportTest, DamagedFramesAreRefusedWhereTheyWouldBeShown) {
                              "UPDATE stack_frames SET line_number = 3000000000 "
                              "WHERE entry_id = 2 AND ordering = 0")));
     ReportBrowser* browser = window_.browser();
-    browser->tabs()->setCurrentWidget(browser->timePage());
-    SqlTableModel* operations = browser->operationsView()->entryModel();
-    test::waitForRows(operations);
-    EXPECT_GT(operations->rowCount(), 1);
-    EXPECT_TRUE(operations->errorMessage().isEmpty());
-    test::clickRow(browser->operationsView(), 0);
-    const QString message = browser->sourcePanel()->message();
+    const QString message = selectFirstOperation();
     EXPECT_TRUE(message.contains(QStringLiteral("out of range"))) << message.toStdString();
     EXPECT_TRUE(message.contains(QStringLiteral("stack_frames"))) << message.toStdString();
     ASSERT_EQ(test::items(browser->framesList()),
@@ -198,18 +205,12 @@ TEST_F(HostileReportTest, DamagedLibraryFramesAreRefusedWhereTheyWouldBeShown) {
     ASSERT_TRUE(open(mutated(QStringLiteral("library.time.sqlite"),
                              "INSERT INTO trainscope_library_frames VALUES "
                              "(1, 100, 'torch/nn/modules/linear.py', 114, x'00')")));
-    ReportBrowser* browser = window_.browser();
-    browser->tabs()->setCurrentWidget(browser->timePage());
-    SqlTableModel* operations = browser->operationsView()->entryModel();
-    test::waitForRows(operations);
-    EXPECT_GT(operations->rowCount(), 1);
-    test::clickRow(browser->operationsView(), 0);
-    const QString message = browser->sourcePanel()->message();
+    const QString message = selectFirstOperation();
     EXPECT_TRUE(
         message.contains(QStringLiteral("trainscope_library_frames holds a file path "
                                         "that is not text")))
         << message.toStdString();
-    EXPECT_EQ(test::items(browser->framesList()),
+    EXPECT_EQ(test::items(window_.browser()->framesList()),
               QStringList{QStringLiteral("(the frames cannot be read)")});
 }
 
