@@ -8,8 +8,8 @@
 //
 //   report_open [--modules] [REPORT [ENTRIES]]
 //       default: /tmp/trainscope-large.time.sqlite, 1,000,000 entries; a missing REPORT is
-//       generated once, with module paths for its entries under --modules (as TrainScope's
-//       reports of real models have them)
+//       generated once, under --modules with module paths and library frames for its entries
+//       (as TrainScope's reports of real models have them)
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
         "view against the sqlite3 tool, the GUI's longest stall and the peak memory. Default\n"
         "REPORT: /tmp/trainscope-large.time.sqlite with 1,000,000 ENTRIES, generated once\n"
         "(bench/make_large_report) when it does not exist; --modules generates it with module\n"
-        "paths for its entries, as TrainScope's reports of real models have them.",
+        "paths and library frames, as TrainScope's reports of real models have them.",
         0, 2, {"--modules"});
     const auto modules = std::find(args.begin(), args.end(), "--modules");
     QStringList generator_options;
@@ -70,8 +70,9 @@ int main(int argc, char** argv) {
     const QString entries =
         args.size() > 1 ? QString::fromStdString(args[1]) : QStringLiteral("1000000");
     if (!QFile::exists(path)) {
-        std::printf("Generating %s (%s entries, 3 frames each)...\n", qPrintable(path),
-                    qPrintable(entries));
+        std::printf("Generating %s (%s entries, 3 frames each%s)...\n", qPrintable(path),
+                    qPrintable(entries),
+                    generator_options.isEmpty() ? "" : ", module paths and library frames");
         std::fflush(stdout);
         if (QProcess::execute(QStringLiteral(TRAINSCOPE_MAKE_LARGE_REPORT),
                               generator_options + QStringList{path, entries}) != 0) {

@@ -126,29 +126,20 @@ RunCharts readCharts(const ReportFile* memory, const ReportFile* time, CancelFla
     return charts;
 }
 
-// The library roots of each report that has library frames, on a thread and connections of
-// their own, behind the app; a report whose roots cannot be read says so in its
-// metadata_error. Each result is the report's own or nothing (no library frames).
-struct LibraryRoots {
-    std::optional<QStringList> memory, time;
-    QString memory_error, time_error;
+// A report's library roots, read on a connection of the calling thread's own. None (nullopt)
+// for a report without library frames; a report whose roots cannot be read has none, and the
+// error says why.
+struct LibraryRootsRead {
+    std::optional<QStringList> roots;
+    QString error;
 };
-LibraryRoots readLibraryRoots(const ReportFile* memory, const ReportFile* time,
-                              CancelFlags cancel) {
-    runBehindTheApp();
-    watchCancelFlags(cancel);
-    LibraryRoots roots;
-    auto read = [](const ReportFile* report, std::optional<QStringList>* roots, QString* error) {
-        if (!report || !report->hasTable(report_format::kLibraryFramesTable))
-            return;
-        if (const std::unique_ptr<ReportFile> own = report->reopen(error))
-            *roots = libraryRoots(*own, error);
-        if (!roots->has_value())
-            *roots = QStringList();  // unreadable: none, and the error says why
-    };
-    read(memory, &roots.memory, &roots.memory_error);
-    read(time, &roots.time, &roots.time_error);
-    return roots;
+LibraryRootsRead readLibraryRoots(const ReportFile* report) {
+    LibraryRootsRead read;
+    if (!report || !report->hasTable(report_format::kLibraryFramesTable))
+        return read;
+    const std::unique_ptr<ReportFile> own = report->reopen(&read.error);
+    read.roots = own ? libraryRoots(*own, &read.error) : QStringList();
+    return read;
 }
 
 }  // namespace
@@ -254,20 +245,23 @@ void ReportRun::startReadingLibraryRoots(Files& files) {
     const ReportFile* time = files.time.get();
     files.library_roots =
         std::async(std::launch::async, [this, memory, time, cancel = watchedCancelFlags()] {
-            LibraryRoots roots = readLibraryRoots(memory, time, cancel);
+            runBehindTheApp();
+            watchCancelFlags(cancel);
+            LibraryRootsRead memory_read = readLibraryRoots(memory);
+            LibraryRootsRead time_read = readLibraryRoots(time);
             QMetaObject::invokeMethod(
                 this,
-                [this, roots = std::move(roots)] {
+                [this, memory_read = std::move(memory_read), time_read = std::move(time_read)] {
                     auto apply = [](std::optional<ReportContents>& report,
-                                    const std::optional<QStringList>& read, const QString& error) {
-                        if (!report || !read)
+                                    const LibraryRootsRead& read) {
+                        if (!report || !read.roots)
                             return;
-                        report->library_roots = *read;
+                        report->library_roots = read.roots;
                         if (report->metadata_error.isEmpty())
-                            report->metadata_error = error;
+                            report->metadata_error = read.error;
                     };
-                    apply(contents_.memory, roots.memory, roots.memory_error);
-                    apply(contents_.time, roots.time, roots.time_error);
+                    apply(contents_.memory, memory_read);
+                    apply(contents_.time, time_read);
                     emit libraryRootsRead();
                 },
                 Qt::QueuedConnection);
