@@ -125,6 +125,36 @@ TEST_F(ReportFiles, TimeReportHasTheStandardSchema) {
                                       {"aten::zeros_like", "0.25", "NULL"}}));
 }
 
+// A cold open reads the file in the order its tables are asked for: each table's leaf pages lie
+// together, the entries and modules (read at open) before the frames (read after the first
+// screens) and the spreads (read when runs are compared).
+TEST_F(ReportFiles, TimeReportTablesLieInTheFileInTheOrderTheyAreRead) {
+    TimeReport report;
+    for (int i = 0; i < 3000; ++i) {
+        report.entries.push_back({"aten::linear",
+                                  0.5,
+                                  1.0,
+                                  {{"torch/nn/modules/linear.py", 114, "/usr/lib/python3"},
+                                   {"model.py", 12},
+                                   {"train.py", 40}},
+                                  "blocks." + std::to_string(i % 48) + ".mlp"});
+    }
+    writeTimeReport(report, path("t.sqlite"), Overwrite::Refuse);
+    const std::vector<std::string> order = {"run_time_entries", "trainscope_entry_modules",
+                                            "stack_frames", "trainscope_library_frames",
+                                            "trainscope_time_spread"};
+    ReportReader db(path("t.sqlite"));
+    std::string previous_last = "0";
+    for (const std::string& table : order) {
+        // The table's own leaves and those of its primary key's index (written alongside).
+        const std::string pages = "FROM dbstat WHERE pagetype = 'leaf' AND (name = '" + table +
+                                  "' OR name = 'sqlite_autoindex_" + table + "_1')";
+        const double first = db.number("SELECT min(pageno) " + pages);
+        EXPECT_GT(first, std::stod(previous_last)) << table << " begins after the table before";
+        previous_last = db.scalar("SELECT max(pageno) " + pages);
+    }
+}
+
 TEST_F(ReportFiles, FirstFramePerEntryQueriesOfTheOriginalTools) {
     writeMemoryReport(sampleMemoryReport(), path("m.sqlite"), Overwrite::Refuse);
     writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Refuse);
