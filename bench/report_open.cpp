@@ -149,9 +149,8 @@ int main(int argc, char** argv) {
     struct FirstScreen {
         const char* what;
         double app_s, sqlite_s;
-        QString error;
-        QString tries;  // each try's app and sqlite3 seconds, for the reader  // the query did not
-                        // finish (its time budget): no figure to compare
+        QString error;  // the query did not finish (its time budget): no figure to compare
+        QString tries;  // each try's app and sqlite3 seconds, for the reader
     };
     std::vector<FirstScreen> screens;
     // Each side's fastest of its tries (as timeit reports): one try of a 0.1 s query moved by
@@ -176,7 +175,7 @@ int main(int argc, char** argv) {
     auto measure = [&](const char* what, const std::function<void()>& first,
                        const std::function<void()>& again, const std::function<void()>& undo,
                        const std::function<trainscope::ui::SqlTableModel*()> shown) {
-        FirstScreen screen{what, 1e9, 1e9, QString()};
+        FirstScreen screen{what, 1e9, 1e9, QString(), QString()};
         QStringList screen_rows;
         QStringList tries;
         int tries_wanted = 3;
