@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/cli_fixture.h"
+#include "support/known_times.h"
 
 using namespace trainscope::test;
 
@@ -11,15 +12,21 @@ namespace {
 
 class Compare : public Cli {
   protected:
-    // The runs every test compares, profiled once: the MLP at d_model 256 and 512.
+    // The runs every test compares, profiled once: the MLP at d_model 256 and 512, given known
+    // times so that the gate's verdict on them is certain (support/known_times.h): each linear
+    // layer 2 ms at 256 and four times that at 512, the other operations 0.1 ms.
     static void SetUpTestSuite() {
         runs_ = new std::string(makeTempDir());
         for (const char* width : {"256", "512"}) {
+            const std::string live = *runs_ + "/live" + width;
             const std::string command = std::string(TRAINSCOPE_CLI) +
                                         " profile -q --model builtin:mlp --param d_model=" + width +
-                                        " --warmup 1 --iterations 3 -o " + *runs_ + "/mlp" + width +
-                                        " >/dev/null";
+                                        " --warmup 1 --iterations 3 -o " + live + " >/dev/null";
             ASSERT_EQ(std::system(command.c_str()), 0) << command;
+            const double linear_ms = std::string(width) == "256" ? 2.0 : 8.0;
+            copyWithKnownTimes(live, runOf("mlp") + width, [&](const std::string& operation) {
+                return timeWithin(operation == "aten::linear" ? linear_ms : 0.1, 5.0);
+            });
         }
     }
     static void TearDownTestSuite() {
@@ -64,8 +71,11 @@ TEST_F(Compare, AWiderModelExceedsTheLimitsWithOneLinePerItem) {
     EXPECT_EQ(json.exit_code, 1);
     EXPECT_EQ(lines(json.err), lines(listed)) << json.err;
 
-    // Limits above the increases (memory at most 4x, time at most ~5x here): passed.
-    const Result lenient = run("compare --max-memory-increase 400 --max-time-increase 100000 " +
+    EXPECT_NE(listed.find("operation lin_0 · aten::linear #1: forward_ms 2.000 ms -> 8.000 ms"),
+              std::string::npos)
+        << listed;
+    // Limits above the increases (memory at most 4x, time 4x here): passed.
+    const Result lenient = run("compare --max-memory-increase 400 --max-time-increase 400 " +
                                runOf("mlp256") + " " + runOf("mlp512"));
     EXPECT_EQ(lenient.exit_code, 0) << lenient.out;
 }
