@@ -144,11 +144,15 @@ TEST_F(SweepTest, MemoryGrowsOnALineAndTheLargestBatchIsVerified) {
 }
 
 // Memory is exact, so the prediction's accuracy is a test (the throughput's is a benchmark:
-// bench/sweep_accuracy). Swept at 1, 2 and 4; predicted at 8 against a measurement there.
+// bench/sweep_accuracy). Swept at 2, 4 and 8; predicted at 16 against a measurement there.
+// Not from batch 1: on an AMD EPYC without AVX-512 (2026-11-24) the resnet's peak at batch 1
+// lacked about 740 KB that every larger batch held beyond its activations (PyTorch's CPU
+// convolution chooses its path by the batch), so its peak is linear in the batch from 2 on:
+// 1,099,992, 1,127,736 and 1,183,224 bytes at 2, 4 and 8, against 644,776 at 1.
 class SweepAccuracy : public SweepTest, public ::testing::WithParamInterface<const char*> {};
 
 TEST_P(SweepAccuracy, ThePeakAtTwiceTheLargestMeasuredBatchIsPredictedWithin5Percent) {
-    SweepPlan plan = smallMlp();
+    SweepPlan plan = smallMlp({2, 4, 8});
     const std::string model = GetParam();
     plan.config.model = "builtin:" + model;
     if (model == "transformer") {
@@ -165,12 +169,12 @@ TEST_P(SweepAccuracy, ThePeakAtTwiceTheLargestMeasuredBatchIsPredictedWithin5Per
     }
     plan.memory_budget = int64_t{1} << 40;
     const SweepReport report = runSweep(plan);
-    RunConfig at8 = plan.config;
-    at8.batch_size = 8;
-    const double measured = double(Profiler(at8).measureMemory().peak_usage_bytes);
-    const double error = std::abs(report.predictedPeak(8) - measured) / measured;
-    std::printf("%s: peak at 8 predicted %.0f, measured %.0f, error %.2f%%\n", model.c_str(),
-                report.predictedPeak(8), measured, 100 * error);
+    RunConfig at16 = plan.config;
+    at16.batch_size = 16;
+    const double measured = double(Profiler(at16).measureMemory().peak_usage_bytes);
+    const double error = std::abs(report.predictedPeak(16) - measured) / measured;
+    std::printf("%s: peak at 16 predicted %.0f, measured %.0f, error %.2f%%\n", model.c_str(),
+                report.predictedPeak(16), measured, 100 * error);
     EXPECT_LT(error, 0.05);
 }
 
