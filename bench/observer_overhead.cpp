@@ -198,7 +198,8 @@ int main(int argc, char** argv) {
         kLayers, events, operations);
 
     SourceLocator locator(std::filesystem::path(config.model).parent_path().string());
-    std::vector<const c10::TensorImpl*> weights;
+    TorchScriptFrames frames(locator);
+    std::vector<const void*> weights;
     for (const NamedParameter& p : tiny.parameters())
         weights.push_back(p.tensor.unsafeGetTensorImpl());
     const std::vector<Setup> setups = {
@@ -209,7 +210,7 @@ int main(int argc, char** argv) {
         [] { return std::make_shared<MemoryPass>(true); },
         [&] {
             OperationObserver::Options options;
-            options.frames = &locator;
+            options.frames = &frames;
             options.weights = weights;
             options.modules = true;
             options.inputs = true;

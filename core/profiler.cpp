@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 
+#include "analysis/engine_facts.h"
+#include "analysis/frames_note.h"
+#include "analysis/median_times.h"
 #include "analysis/module_paths.h"
 #include "analysis/peak_breakdown.h"
 #include "analysis/timeline_builder.h"
@@ -23,51 +25,6 @@
 #include "trainscope/report_format.h"
 
 namespace trainscope {
-namespace {
-
-Spread spreadOf(const std::vector<double>& values) {
-    const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    return values.empty() ? Spread{} : Spread{*low, *high};
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
-std::string nowIso8601() {
-    const std::time_t now = std::time(nullptr);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    return text;
-}
-
-// Records in the metadata why a report has no project frames ("frames_note", for the CLI
-// summary and the app), if it has none.
-void noteMissingProjectFrames(RunMetadata& metadata, const std::vector<const StackTrace*>& traces) {
-    const StackFrame* library = nullptr;
-    for (const StackTrace* trace : traces) {
-        for (const StackFrame& frame : *trace) {
-            if (!frame.isLibrary()) {
-                return;
-            }
-            library = library ? library : &frame;
-        }
-    }
-    metadata[report_format::kFramesNoteKey] =
-        library
-            ? "no frame lies under the project root " +
-                  metadata.at(report_format::kProjectRootKey) +
-                  ": the model's code is elsewhere (library frames such as " + library->file_path +
-                  "); pass --project-root with the folder of the "
-                  "model's code"
-            : "the model recorded no source locations (a traced model, or an archive "
-              "saved without debug information, keeps none)";
-}
-
-}  // namespace
-
 std::string version() {
     return TRAINSCOPE_VERSION;
 }
@@ -155,8 +112,9 @@ struct Profiler::Impl {
         IterationListener unobserved;
         iterate(workload, unobserved, plain_warmups, pass, Phase::WarmUp, 1, total);
         SourceLocator locator(workload.projectRoot(), config.frames_roots);
+        TorchScriptFrames frames(locator);
         OperationObserver::Options options;
-        options.frames = &locator;
+        options.frames = &frames;
         std::vector<std::string> weight_names;
         for (const NamedParameter& parameter : workload.parameters()) {
             options.weights.push_back(parameter.tensor.unsafeGetTensorImpl());
@@ -219,10 +177,8 @@ struct Profiler::Impl {
             {"warmup", std::to_string(config.warmup)},
             {"iterations", std::to_string(config.iterations)},
             {"seed", std::to_string(config.seed)},
-            {report_format::kProjectRootKey, root.empty() ? workload.projectRoot() : root},
-            {"trainscope_version", version()},
-            {"torch_version", torchVersion()},
-            {"created", nowIso8601()}};
+            {report_format::kProjectRootKey, root.empty() ? workload.projectRoot() : root}};
+        addEngineFacts(metadata);
         if (config.device == Device::Cuda) {
             if (const auto gpu = cuda::deviceInfo()) {
                 metadata[report_format::kDeviceNameKey] = gpu->name;
@@ -368,29 +324,10 @@ TimeReport Profiler::measureTime() {
         runs.push_back(timer.operations());
     }
 
-    TimeReport report;
     for (const std::vector<OperationRecord>& run : runs) {
         Impl::checkSameOperations(captured.operations, run);
     }
-    for (size_t i = 0; i < captured.operations.size(); ++i) {
-        const OperationRecord& op = captured.operations[i];
-        std::vector<double> forward, backward;
-        bool has_backward = false;
-        for (const std::vector<OperationRecord>& run : runs) {
-            forward.push_back(run[i].forward_ms);
-            backward.push_back(run[i].backward_ms);
-            has_backward = has_backward || run[i].has_backward;
-        }
-        RunTimeEntry entry{op.name, median(forward), std::nullopt, op.frames, captured.modules[i]};
-        entry.forward_spread = spreadOf(forward);
-        if (has_backward) {
-            entry.backward_ms = median(backward);
-            entry.backward_spread = spreadOf(backward);
-        }
-        report.entries.push_back(std::move(entry));
-    }
-    report.iteration_ms = median(iteration_ms);
-    report.iteration_spread = spreadOf(iteration_ms);
+    TimeReport report = medianTimes(captured.operations, captured.modules, runs, iteration_ms);
     report.metadata = self.metadata(workload, "time");
     std::vector<const StackTrace*> traces;
     for (const RunTimeEntry& entry : report.entries) {

@@ -19,16 +19,14 @@ bool sameBlock(const LiveSet& set, void* ptr, const LiveBlock& block) {
 
 PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
                          const std::vector<std::string>& operation_modules) {
-    // The live sets at the peak, at the start of backward and at the end, in one replay.
+    // The live sets at the peak and at the end, in one replay.
     const std::vector<MemoryEvent>& events = memory.events();
+    const std::unordered_set<int64_t> activations = memory.activationEvents();
     LiveSet at_end(memory.liveAtStart().begin(), memory.liveAtStart().end());
-    LiveSet at_peak, at_backward;
+    LiveSet at_peak;
     for (size_t applied = 0;; ++applied) {
         if (applied == memory.eventsAtPeak()) {
             at_peak = at_end;
-        }
-        if (applied == memory.eventsAtBackward()) {
-            at_backward = at_end;
         }
         if (applied == events.size()) {
             break;
@@ -66,7 +64,7 @@ PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& pa
                     static_cast<size_t>(block.operation) < operation_modules.size()
                 ? operation_modules[block.operation]
                 : std::string();
-        if (forward && sameBlock(at_backward, ptr, block)) {
+        if (forward && activations.count(block.event)) {
             add(peak.activations, "activations", module, block.bytes);
         } else {
             add(peak.other, "other", module, block.bytes);

@@ -67,10 +67,11 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
                 call.fwd_thread_id = it != os_tid_of.end() ? it->second : event.fwd_thread;
             }
             int operation = open.empty() ? -1 : open.back().second;
-            const bool in_forward =
-                event.start >= memory.startTicks() && event.start < memory.backwardTicks();
-            if (forward_thread && !event.backward && open.empty() && in_forward &&
-                next_top_level < operations.size()) {
+            // The observer's records are the forward thread's top-level calls of the recorded
+            // parts, in order: the next one unless this call is of another part.
+            if (forward_thread && !event.backward && !event.user_scope && open.empty() &&
+                next_top_level < operations.size() &&
+                operations[next_top_level].name == call.name) {
                 // A top-level forward operation: the observer's records are in this order.
                 operation = static_cast<int>(next_top_level++);
                 forward_connection[operation] = call.connection_id;
@@ -97,7 +98,7 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
                     call.module_path = modules[operation];
                 }
             }
-            if (forward_thread && !event.backward && inputs_match) {
+            if (forward_thread && !event.backward && !event.user_scope && inputs_match) {
                 const auto& inputs = *sources.call_inputs;
                 if (next_inputs < inputs.size() && inputs[next_inputs].name == call.name) {
                     call.input_shapes = inputs[next_inputs].shapes;
@@ -107,7 +108,10 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
                     inputs_match = false;  // the iterations differ from here: no guessing
                 }
             }
-            open.emplace_back(event.end ? event.end : event.start, operation);
+            if (!event.user_scope) {
+                // A Python scope around operations ("Optimizer.step#..."): they stay top-level.
+                open.emplace_back(event.end ? event.end : event.start, operation);
+            }
             report.calls.push_back(std::move(call));
         }
     }
@@ -155,9 +159,11 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
         }
     }
     report.steps.push_back({sources.step_id, ns(memory.startTicks()), ns(memory.endTicks())});
-    report.phases = {{"forward", ns(memory.startTicks()), ns(memory.backwardTicks())},
-                     {"backward", ns(memory.backwardTicks()), ns(memory.stepTicks())},
-                     {"optimizer", ns(memory.stepTicks()), ns(memory.endTicks())}};
+    const std::vector<MemoryObserver::PhaseMark>& marks = memory.phaseMarks();
+    for (size_t i = 0; i < marks.size(); ++i) {
+        const int64_t end = i + 1 < marks.size() ? marks[i + 1].ticks : memory.endTicks();
+        report.phases.push_back({marks[i].name, ns(marks[i].ticks), ns(end)});
+    }
     return report;
 }
 

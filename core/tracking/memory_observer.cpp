@@ -35,12 +35,32 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
 
 MemoryObserver::~MemoryObserver() = default;
 
+void MemoryObserver::addExistingBlock(const void* ptr, int64_t bytes) {
+    if (device_type_ != c10::DeviceType::CPU || bytes <= 0) {
+        return;
+    }
+    std::lock_guard<SpinLock> lock(mutex_);
+    applyRecord();
+    void* key = const_cast<void*>(ptr);
+    if (live_.find(key) == live_.end()) {
+        live_[key] = LiveBlock{bytes, AllocationPhase::BeforeIteration, -1, -1};
+        live_bytes_ += bytes;
+    }
+}
+
 void MemoryObserver::attributeTo(const OperationObserver* operations) {
     std::lock_guard<SpinLock> lock(mutex_);
     operations_ = operations;
 }
 
 void MemoryObserver::forwardBegins() {
+    if (recording_) {
+        std::lock_guard<SpinLock> lock(mutex_);
+        phase_ = AllocationPhase::Forward;
+        micro_batches_.push_back({events_.size(), 0, false});
+        phase_marks_.push_back({"forward", timelineTicks()});
+        return;
+    }
     if (device_type_ == c10::DeviceType::CUDA) {
         // The caching allocator's own peak restarts with the measured iteration. Not under
         // mutex_: the allocator reports to us while holding its own lock.
@@ -57,29 +77,50 @@ void MemoryObserver::forwardBegins() {
     }
     events_.clear();
     recent_allocation_.fill(-1);
-    events_at_peak_ = events_at_backward_ = 0;
+    events_at_peak_ = 0;
+    micro_batches_.assign(1, MicroBatch{});
     start_ = timelineTicks();
+    phase_marks_.assign(1, PhaseMark{"forward", start_});
 }
 
 void MemoryObserver::backwardBegins() {
     std::lock_guard<SpinLock> lock(mutex_);
     phase_ = AllocationPhase::Backward;
-    events_at_backward_ = events_.size();
-    backward_ = timelineTicks();
+    if (!micro_batches_.empty() && !micro_batches_.back().backward_began) {
+        micro_batches_.back().backward = events_.size();
+        micro_batches_.back().backward_began = true;
+    }
+    phase_marks_.push_back({"backward", timelineTicks()});
+}
+
+std::unordered_set<int64_t> MemoryObserver::activationEvents() const {
+    std::lock_guard<SpinLock> lock(mutex_);
+    // The iteration's own blocks, replayed up to each micro-batch's backward.
+    std::unordered_map<void*, LiveBlock> allocated;
+    std::unordered_set<int64_t> activations;
+    size_t applied = 0;
+    for (const MicroBatch& batch : micro_batches_) {
+        if (!batch.backward_began) {
+            continue;
+        }
+        for (; applied < batch.backward; ++applied) {
+            applyEvent(allocated, events_[applied], applied);
+        }
+        for (const auto& [ptr, block] : allocated) {
+            if (block.phase == AllocationPhase::Forward &&
+                block.event >= static_cast<int64_t>(batch.forward)) {
+                activations.insert(block.event);
+            }
+        }
+    }
+    return activations;
 }
 
 std::map<int, int64_t> MemoryObserver::activationBytes() const {
-    std::lock_guard<SpinLock> lock(mutex_);
-    // The iteration's own blocks still allocated when backward began.
-    std::unordered_map<void*, LiveBlock> allocated;
-    for (size_t i = 0; i < events_at_backward_; ++i) {
-        applyEvent(allocated, events_[i], i);
-    }
     std::map<int, int64_t> activations;
-    for (const auto& [ptr, block] : allocated) {
-        if (block.phase == AllocationPhase::Forward) {
-            activations[block.operation] += block.bytes;
-        }
+    for (int64_t event : activationEvents()) {
+        const MemoryEvent& allocation = events_[static_cast<size_t>(event)];
+        activations[allocation.operation] += allocation.bytes;
     }
     return activations;
 }
@@ -87,7 +128,7 @@ std::map<int, int64_t> MemoryObserver::activationBytes() const {
 void MemoryObserver::backwardEnded() {
     std::lock_guard<SpinLock> lock(mutex_);
     phase_ = AllocationPhase::Step;
-    step_ = timelineTicks();
+    phase_marks_.push_back({"optimizer", timelineTicks()});
 }
 
 void MemoryObserver::iterationEnded() {

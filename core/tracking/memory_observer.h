@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tracking/iteration_listener.h"
@@ -75,20 +76,31 @@ class MemoryObserver : public IterationListener {
     MemoryObserver(const MemoryObserver&) = delete;
     MemoryObserver& operator=(const MemoryObserver&) = delete;
 
+    // A block allocated before this observer that stays allocated (a user's model created
+    // before the session): counted as live from now on. CPU only: c10's CPU allocator reports
+    // no free of a block it did not report allocated, so only blocks that outlive the session
+    // may be added; CUDA's caching allocator's totals count every block already.
+    void addExistingBlock(const void* ptr, int64_t bytes);
+
     // Allocations made while `operations` runs a top-level operation are attributed to it (and,
     // when it records a timeline, to the event open on the allocating thread).
     void attributeTo(const OperationObserver* operations);
 
-    void forwardBegins() override;   // starts the peak and the record of the measured iteration
-    void backwardBegins() override;  // marks the activation snapshot
+    // forwardBegins starts the peak and the record of the measured iteration; in an eager
+    // step with gradient accumulation, each further call begins the next micro-batch's forward.
+    void forwardBegins() override;
+    void backwardBegins() override;  // marks the activation snapshot of the micro-batch
     void backwardEnded() override;
     void iterationEnded() override;  // ends the peak and the record
 
     int64_t peakBytes() const;
     int64_t liveBytes() const;
-    // Activation bytes by top-level operation index (-1: allocated outside any operation): the
-    // forward pass's allocations still allocated when backward began, from the record.
+    // Activation bytes by top-level operation index (-1: allocated outside any operation): each
+    // micro-batch's forward allocations still allocated when its backward began, from the
+    // record.
     std::map<int, int64_t> activationBytes() const;
+    // The record's allocation events (indices into events()) that are activations, as above.
+    std::unordered_set<int64_t> activationEvents() const;
 
     // The record of the last measured iteration: what was allocated when it began, every
     // allocation and free since, and where the peak was first reached (the number of events
@@ -96,12 +108,16 @@ class MemoryObserver : public IterationListener {
     const std::vector<std::pair<void*, LiveBlock>>& liveAtStart() const { return live_at_start_; }
     const std::vector<MemoryEvent>& events() const { return events_; }
     size_t eventsAtPeak() const { return events_at_peak_; }
-    size_t eventsAtBackward() const { return events_at_backward_; }
-    // When the phases began and the iteration ended, in timelineTicks().
+    // When the iteration began and ended, in timelineTicks(), and where each part of it began
+    // ("forward", "backward", "optimizer"; an eager step with accumulation repeats the first
+    // two), in order.
+    struct PhaseMark {
+        const char* name;
+        int64_t ticks;
+    };
     int64_t startTicks() const { return start_; }
-    int64_t backwardTicks() const { return backward_; }
-    int64_t stepTicks() const { return step_; }
     int64_t endTicks() const { return end_; }
+    const std::vector<PhaseMark>& phaseMarks() const { return phase_marks_; }
 
   private:
     class Reporter;
@@ -148,8 +164,16 @@ class MemoryObserver : public IterationListener {
     std::vector<std::pair<void*, LiveBlock>> live_at_start_;
     std::vector<MemoryEvent> events_;
     size_t events_at_peak_ = 0;
-    size_t events_at_backward_ = 0;
-    int64_t start_ = 0, backward_ = 0, step_ = 0, end_ = 0;
+    // Per micro-batch: the number of events when its forward began and when its backward
+    // began (events_.size() until then: a forward without backward keeps no activations).
+    struct MicroBatch {
+        size_t forward = 0;
+        size_t backward = 0;
+        bool backward_began = false;
+    };
+    std::vector<MicroBatch> micro_batches_;
+    std::vector<PhaseMark> phase_marks_;
+    int64_t start_ = 0, end_ = 0;
 };
 
 }  // namespace trainscope

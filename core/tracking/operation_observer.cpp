@@ -6,6 +6,8 @@
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "trainscope/error.h"
 
@@ -38,6 +40,12 @@ size_t ownArgumentCount(const at::RecordFunction& fn) {
     return schema.is_vararg() ? available : std::min(available, schema.arguments().size());
 }
 
+// The autograd engine's own scope around each node it evaluates ("autograd::engine::
+// evaluate_function: AddmmBackward0"), a FUNCTION scope on the thread that runs the node.
+bool isEngineScope(const at::RecordFunction& fn) {
+    return std::string_view(fn.name()).rfind("autograd::engine::", 0) == 0;
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
@@ -57,10 +65,16 @@ OperationObserver::OperationObserver(Options options) : options_(std::move(optio
         timeline_ = std::make_unique<TimelineRecorder>();
     }
     const bool needs_inputs = !options_.weights.empty() || options_.inputs;
+    // Eager steps also hear the optimizer's step, a user scope (see Options::eager).
+    std::unordered_set<at::RecordScope, std::hash<at::RecordScope>> scopes{
+        at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION};
+    if (options_.eager) {
+        scopes.insert(at::RecordScope::USER_SCOPE);
+    }
     handle_ = at::addGlobalCallback(
         at::RecordFunctionCallback(&OperationObserver::onStart, &OperationObserver::onEnd)
             .needsInputs(needs_inputs)
-            .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION}));
+            .scopes(scopes));
 }
 
 OperationObserver::~OperationObserver() {
@@ -69,10 +83,18 @@ OperationObserver::~OperationObserver() {
 }
 
 void OperationObserver::forwardBegins() {
+    if (options_.eager && phase_.load() != Phase::Idle) {
+        // The next micro-batch of an eager step: its operations add to the step's.
+        part_ = OperationRecord::Part::Forward;
+        phase_.store(Phase::Forward);
+        return;
+    }
     operations_.clear();
     forward_spans_.clear();
     backward_spans_.clear();
     depth_ = 0;
+    engine_depth_ = 0;
+    part_ = OperationRecord::Part::Forward;
     forward_thread_ = at::RecordFunction::currentThreadId();
     phase_.store(Phase::Forward);
 }
@@ -111,7 +133,17 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     if (phase == Phase::Idle) {
         return nullptr;
     }
-    if (fn.scope() == at::RecordScope::FUNCTION) {
+    if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
+        fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
+        if (self->eagerPartChange(fn)) {
+            self->forwardStart(fn);
+        }
+        if (fn.scope() == at::RecordScope::FUNCTION && self->options_.inputs) {
+            self->noteInputs(fn);
+        }
+    } else if (fn.scope() == at::RecordScope::USER_SCOPE) {
+        // Only eager steps listen to user scopes, and only on the forward thread.
+    } else if (fn.scope() == at::RecordScope::FUNCTION) {
         if (fn.threadId() == self->forward_thread_) {
             if (phase == Phase::Forward) {
                 self->forwardStart(fn);
@@ -120,7 +152,8 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
                 self->noteInputs(fn);
             }
         }
-    } else if (phase == Phase::Backward && self->options_.time) {
+    } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION && phase == Phase::Backward &&
+               self->options_.time) {
         self->backwardStart();
     }
     if (self->timeline_) {
@@ -138,22 +171,77 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
         self->timeline_->end(fn);  // first, so the bookkeeping below is not in the event
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
-    if (fn.scope() == at::RecordScope::FUNCTION) {
+    if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
+        fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
+        if (self->engine_depth_ > 0 && isEngineScope(fn)) {
+            --self->engine_depth_;
+        } else if (self->engine_depth_ == 0 && fn.scope() == at::RecordScope::FUNCTION &&
+                   self->depth_ > 0) {
+            self->forwardEnd();
+        }
+    } else if (fn.scope() == at::RecordScope::FUNCTION) {
         if (phase == Phase::Forward && fn.threadId() == self->forward_thread_ && self->depth_ > 0) {
             self->forwardEnd();
         }
-    } else if (phase == Phase::Backward && self->options_.time && t_backward_depth > 0) {
+    } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION && phase == Phase::Backward &&
+               self->options_.time && t_backward_depth > 0) {
         self->backwardEnd(fn);
     }
+}
+
+bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
+    using Part = OperationRecord::Part;
+    if (engine_depth_ > 0) {
+        // Inside the autograd engine (the CPU runs backward on the calling thread): its
+        // gradient sums are the backward pass's, not the user's operations.
+        engine_depth_ += isEngineScope(fn);
+        return false;
+    }
+    if (fn.scope() == at::RecordScope::USER_SCOPE) {
+        if (depth_ == 0 && std::string_view(fn.name()).rfind("Optimizer.step#", 0) == 0 &&
+            phase_.load() != Phase::Step) {
+            phase_.store(Phase::Step);
+            part_ = Part::Optimizer;
+            if (options_.phases) {
+                options_.phases->backwardEnded();
+            }
+        }
+        return false;
+    }
+    if (depth_ > 0) {
+        return true;  // nested in a recorded operation
+    }
+    if (isEngineScope(fn)) {
+        ++engine_depth_;
+        const Phase before = phase_.exchange(Phase::Backward);
+        if (before == Phase::Forward && options_.phases) {
+            options_.phases->backwardBegins();
+        }
+        return false;
+    }
+    if (phase_.load() == Phase::Backward) {
+        // The first operation after the engine returned: gradient clipping, or the next
+        // micro-batch's inputs before its forward.
+        phase_.store(Phase::Step);
+        part_ = Part::AfterBackward;
+        if (options_.phases) {
+            options_.phases->backwardEnded();
+        }
+    }
+    return true;
 }
 
 void OperationObserver::forwardStart(const at::RecordFunction& fn) {
     if (depth_++ == 0) {
         OperationRecord record;
         record.name = fn.name();
+        record.part = part_;
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {
-            record.frames = options_.frames->frames(torch::jit::currentCallstack());
+            record.frames = options_.frames->currentFrames();
+        }
+        if (options_.module_source) {
+            record.module_path = options_.module_source->currentModulePath();
         }
         if (options_.modules) {
             record.module_hierarchy = torch::jit::currentModuleHierarchy();
@@ -244,10 +332,13 @@ int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t 
 void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
     std::vector<int>& read = operations_.back().weights_read;
     auto note = [&](const at::Tensor& tensor) {
-        if (!tensor.defined()) {
+        if (!tensor.defined() || (options_.weights_by_storage && !tensor.has_storage())) {
             return;
         }
-        auto it = weight_index_.find(tensor.unsafeGetTensorImpl());
+        const void* key = options_.weights_by_storage
+                              ? static_cast<const void*>(tensor.storage().data())
+                              : static_cast<const void*>(tensor.unsafeGetTensorImpl());
+        auto it = weight_index_.find(key);
         if (it == weight_index_.end()) {
             return;
         }

@@ -24,8 +24,8 @@
 
 #include "device/cuda.h"
 #include "tracking/iteration_listener.h"
-#include "tracking/source_locator.h"
 #include "tracking/timeline_recorder.h"
+#include "trainscope/call_site.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
@@ -40,6 +40,9 @@ struct OperationRecord {
     StackTrace frames;
     // The interpreter's module hierarchy ("TOP(Net)::forward", "fc1(Linear)::forward", ...).
     std::vector<std::string> module_hierarchy;
+    std::string module_path;  // from Options::module_source (eager code), as PyTorch names it
+    // Eager steps: where in the step the operation ran. Archive runs record the forward only.
+    enum class Part : uint8_t { Forward, AfterBackward, Optimizer } part = Part::Forward;
     std::vector<int> weights_read;  // indices into Options::weights, in first-read order
 };
 
@@ -62,12 +65,24 @@ class OperationObserver : public IterationListener {
         // With time, on a GPU: each operation's and backward node's time is the GPU time
         // between CUDA events recorded around it, read when the iteration ends.
         cuda::EventTimer* gpu_timer = nullptr;
-        SourceLocator* frames = nullptr;  // capture each operation's stack frames
-        // Tensors (weights) whose reading operations should be found.
-        std::vector<const c10::TensorImpl*> weights;
+        FrameSource* frames = nullptr;          // capture each operation's stack frames
+        ModuleSource* module_source = nullptr;  // capture each operation's module path
+        // Tensors (weights) whose reading operations should be found: their TensorImpls, or
+        // with weights_by_storage their storages' data (an eager step's parameters, which the
+        // host knows by their storage; a view of a weight then reads it too).
+        std::vector<const void*> weights;
+        bool weights_by_storage = false;
         bool modules = false;   // capture each operation's module hierarchy
         bool inputs = false;    // capture the inputs of every forward-thread call (callInputs())
         bool timeline = false;  // record every event of the iteration (timeline())
+        // An eager step (a user's own, run in their process): the step's parts are found from
+        // its events rather than marked by a workload. Backward begins with the autograd
+        // engine's first node on the forward thread; an operation outside the engine after it
+        // ends the backward pass; the optimizer's step is its `Optimizer.step#` scope. Every
+        // top-level operation outside the engine becomes a record (the loss, gradient clipping,
+        // the optimizer's operations), tagged with its part. `phases` hears of each change.
+        bool eager = false;
+        IterationListener* phases = nullptr;
     };
 
     explicit OperationObserver(Options options);
@@ -101,6 +116,9 @@ class OperationObserver : public IterationListener {
     void backwardStart();
     void backwardEnd(const at::RecordFunction& fn);
     void noteWeightReads(const at::RecordFunction& fn);
+    // Eager steps: whether `fn`, starting on the forward thread, is a top-level operation to
+    // record, after noting what it says of the step's part (see Options::eager).
+    bool eagerPartChange(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
     void resolveGpuTimes();
     // Adds a backward node's time to the operation whose forward pass made it, if any.
@@ -111,10 +129,12 @@ class OperationObserver : public IterationListener {
     std::atomic<Phase> phase_{Phase::Idle};
     uint64_t forward_thread_ = 0;
     int depth_ = 0;
+    int engine_depth_ = 0;  // eager steps: open autograd engine scopes on the forward thread
+    OperationRecord::Part part_ = OperationRecord::Part::Forward;  // eager steps
     Clock::time_point started_;
     std::atomic<int> current_{-1};
     std::vector<OperationRecord> operations_;
-    std::unordered_map<const c10::TensorImpl*, size_t> weight_index_;
+    std::unordered_map<const void*, size_t> weight_index_;
     std::vector<CallInputs> call_inputs_;
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tracking/source_locator.h"
 
+#include <torch/csrc/jit/runtime/interpreter.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -158,6 +160,10 @@ StackTrace SourceLocator::frames(const std::vector<torch::jit::StackEntry>& stac
         }
     }
     return result;
+}
+
+StackTrace TorchScriptFrames::currentFrames() {
+    return locator_.frames(torch::jit::currentCallstack());
 }
 
 }  // namespace trainscope

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trainscope/call_site.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
@@ -37,6 +38,16 @@ class SourceLocator {
     std::string root_;
     std::vector<std::string> library_roots_;
     std::unordered_map<std::string, std::optional<StackFrame>> cache_;
+};
+
+// The frames of the TorchScript interpreter's current call stack (archives and built-ins).
+class TorchScriptFrames : public FrameSource {
+  public:
+    explicit TorchScriptFrames(SourceLocator& locator) : locator_(locator) {}
+    StackTrace currentFrames() override;
+
+  private:
+    SourceLocator& locator_;
 };
 
 }  // namespace trainscope

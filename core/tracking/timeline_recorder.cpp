@@ -158,6 +158,7 @@ void TimelineRecorder::begin(const at::RecordFunction& fn) {
     event.name = state.intern(fn);
     event.sequence_nr = fn.seqNr();
     event.backward = fn.scope() == at::RecordScope::BACKWARD_FUNCTION;
+    event.user_scope = fn.scope() == at::RecordScope::USER_SCOPE;
     event.fwd_thread = event.backward ? fn.forwardThreadId() : 0;
     std::vector<TimelineEvent>& events = state.timeline->events;
     state.open.emplace_back(static_cast<uint32_t>(events.size()), fn.handle());

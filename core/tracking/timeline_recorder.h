@@ -53,6 +53,7 @@ struct TimelineEvent {
     uint64_t fwd_thread = 0;  // RecordFunction's id of the forward thread (backward nodes)
     uint32_t name = 0;        // index into the thread's names
     bool backward = false;    // a backward node (BACKWARD_FUNCTION scope)
+    bool user_scope = false;  // a scope of Python code (USER_SCOPE): "Optimizer.step#SGD.step"
 };
 
 // The events of one thread, in start order.

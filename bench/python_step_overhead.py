@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""What observing a user's own step costs in their Python process (issue 35's target): the
+median wall time of a step timed by TrainScope's session (a timed step: the operation timer,
+without the memory meter) and of the same step under torch.profiler (record_shapes,
+with_stack, profile_memory), each against the plain step, in rounds that interleave the three
+in one process. Two models: a tiny-operation model, where the per-operation cost shows (64 x
+Linear(16, 16) + ReLU, batch 1, SGD), and seed 004's MLP (Linear(d, 4d), GELU, Linear(4d, d),
+d 1024, float32 on the CPU and a sequence of 256 where the seed has bfloat16 and 4096: a
+bfloat16 step of that size takes minutes on the CPU).
+
+Targets: TrainScope <= 1.10x the plain step on the tiny model and <= 1.05x on the MLP, and
+cheaper than torch.profiler on both.
+
+    PYTHONPATH=build/dev/python python3 bench/python_step_overhead.py [ROUNDS]
+"""
+
+import statistics
+import sys
+import tempfile
+import time
+
+import torch
+from torch import nn
+
+import trainscope
+from trainscope._model_hooks import ModuleHooks
+from trainscope._profile import Observed, start_session
+
+
+def tiny_model():
+    layers = []
+    for _ in range(64):
+        layers += [nn.Linear(16, 16), nn.ReLU()]
+    return nn.Sequential(*layers), torch.randn(1, 16)
+
+
+def seed004_mlp():
+    d = 1024
+    model = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+    return model, torch.randn(2, 256, d)
+
+
+def measure(name, make, steps_per_round, rounds, target):
+    model, x = make()
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+
+    def step():
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+
+    for _ in range(3):
+        step()
+    observed = Observed()
+    observed.model, observed.optimizer = model, optimizer
+    session = start_session(observed, "cpu", tempfile.gettempdir(), {})
+    hooks = ModuleHooks(model, session)
+    session.begin_step()  # the memory step comes first; the timed steps follow, as in
+    step()                # trainscope.profile: without the module hooks
+    session.end_step()
+    hooks.remove()
+    times = {"plain": [], "trainscope": [], "torch.profiler": []}
+
+    def timed(record):
+        start = time.perf_counter()
+        step()
+        record.append(time.perf_counter() - start)
+
+    try:
+        for _ in range(rounds):
+            for _ in range(steps_per_round):
+                timed(times["plain"])
+            for _ in range(steps_per_round):
+                session.begin_step()
+                timed(times["trainscope"])
+                session.end_step()
+            with torch.profiler.profile(record_shapes=True, with_stack=True,
+                                        profile_memory=True):
+                for _ in range(steps_per_round):
+                    timed(times["torch.profiler"])
+    finally:
+        session.close()
+    plain = statistics.median(times["plain"])
+    ours = statistics.median(times["trainscope"]) / plain
+    theirs = statistics.median(times["torch.profiler"]) / plain
+    print(f"{name}: plain step {plain * 1000:.3f} ms (median of {len(times['plain'])}); "
+          f"TrainScope's timed step {ours:.3f}x, torch.profiler {theirs:.3f}x")
+    met = ours <= target and ours < theirs
+    print(f"  target <= {target:.2f}x and cheaper than torch.profiler: "
+          f"{'met' if met else 'MISSED'}")
+    return met
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    print(f"torch {torch.__version__}, trainscope {trainscope.__version__}, "
+          f"{torch.get_num_threads()} intra-op threads, {rounds} rounds")
+    met = measure("tiny-operation model", tiny_model, 20, rounds, 1.10)
+    met = measure("seed 004 MLP (float32, s=256)", seed004_mlp, 3, rounds, 1.05) and met
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

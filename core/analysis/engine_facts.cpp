@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "analysis/engine_facts.h"
+
+#include <ctime>
+
+#include "trainscope/profiler.h"
+
+namespace trainscope {
+
+void addEngineFacts(RunMetadata& metadata) {
+    const std::time_t now = std::time(nullptr);
+    char created[32];
+    std::strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    metadata["trainscope_version"] = version();
+    metadata["torch_version"] = torchVersion();
+    metadata["created"] = created;
+}
+
+}  // namespace trainscope

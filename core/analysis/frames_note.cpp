@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "analysis/frames_note.h"
+
+#include "trainscope/report_format.h"
+
+namespace trainscope {
+
+void noteMissingProjectFrames(RunMetadata& metadata, const std::vector<const StackTrace*>& traces,
+                              const std::string& project_root_option) {
+    const StackFrame* library = nullptr;
+    for (const StackTrace* trace : traces) {
+        for (const StackFrame& frame : *trace) {
+            if (!frame.isLibrary()) {
+                return;
+            }
+            library = library ? library : &frame;
+        }
+    }
+    metadata[report_format::kFramesNoteKey] =
+        library
+            ? "no frame lies under the project root " + metadata[report_format::kProjectRootKey] +
+                  ": the model's code is elsewhere (library frames such as " + library->file_path +
+                  "); pass " + project_root_option + " with the folder of the model's code"
+            : "the model recorded no source locations (a traced model, or an archive "
+              "saved without debug information, keeps none)";
+}
+
+}  // namespace trainscope

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "analysis/median_times.h"
+
+#include <algorithm>
+
+#include "tracking/operation_observer.h"
+
+namespace trainscope {
+namespace {
+
+Spread spreadOf(const std::vector<double>& values) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return values.empty() ? Spread{} : Spread{*low, *high};
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) {
+        return 0.0;
+    }
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+}  // namespace
+
+TimeReport medianTimes(const std::vector<OperationRecord>& operations,
+                       const std::vector<std::string>& modules,
+                       const std::vector<std::vector<OperationRecord>>& runs,
+                       const std::vector<double>& iteration_ms) {
+    TimeReport report;
+    for (size_t i = 0; i < operations.size(); ++i) {
+        const OperationRecord& op = operations[i];
+        std::vector<double> forward, backward;
+        bool has_backward = false;
+        for (const std::vector<OperationRecord>& run : runs) {
+            forward.push_back(run[i].forward_ms);
+            backward.push_back(run[i].backward_ms);
+            has_backward = has_backward || run[i].has_backward;
+        }
+        RunTimeEntry entry{op.name, median(forward), std::nullopt, op.frames,
+                           i < modules.size() ? modules[i] : std::string()};
+        entry.forward_spread = spreadOf(forward);
+        if (has_backward) {
+            entry.backward_ms = median(backward);
+            entry.backward_spread = spreadOf(backward);
+        }
+        report.entries.push_back(std::move(entry));
+    }
+    report.iteration_ms = median(iteration_ms);
+    report.iteration_spread = spreadOf(iteration_ms);
+    return report;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// A profiling session over training steps that its host runs: a user's own step in their
+// Python process (python/), or any other driver. The host marks where each observed step
+// begins and ends; the session finds the step's parts itself (the backward pass begins with the
+// autograd engine, the optimizer's with its `Optimizer.step#` scope) and assembles the three
+// reports. The first observed step is the memory step (every allocation, the peak, the
+// activations, the timeline); each later one is a timed step (per-operation times without the
+// memory meter's cost). Plain C++ types: LibTorch stays behind this header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trainscope/call_site.h"
+#include "trainscope/reports.h"
+#include "trainscope/run_config.h"
+
+namespace trainscope {
+
+// The memory a tensor keeps: its storage's address and size.
+struct TensorBlock {
+    const void* data = nullptr;  // null: no tensor
+    int64_t bytes = 0;
+};
+
+// A parameter of the user's model. A tensor that several attributes name (tied weights) is one
+// parameter: `name` is its first name, `aliases` the others.
+struct ObservedParameter {
+    std::string name;
+    std::vector<std::string> aliases;
+    std::string module_path;  // the module that owns it under `name`
+    TensorBlock weight;
+    TensorBlock gradient;
+    std::vector<TensorBlock> optimizer_state;  // the optimizer's state tensors for it
+};
+
+// The host's view of the model's parameters, asked when the memory step begins (which
+// operations read each weight) and when it ends (gradients and optimizer state as they are).
+class ParameterSource {
+  public:
+    virtual ~ParameterSource() = default;
+    virtual std::vector<ObservedParameter> parameters() = 0;
+};
+
+struct SessionOptions {
+    Device device = Device::Cpu;
+    FrameSource* frames = nullptr;    // each top-level operation's frames
+    ModuleSource* modules = nullptr;  // each top-level operation's module
+    ParameterSource* parameters = nullptr;
+    RunMetadata metadata;  // facts of the run for every report: model, project_root, ...
+};
+
+struct SessionReports {
+    MemoryReport memory;
+    TimeReport time;
+    TimelineReport timeline;
+};
+
+class Session {
+  public:
+    // Starts the memory meter on the calling thread (the thread that will run the steps): what
+    // is allocated from now on is counted, so a host that starts the session before the model
+    // exists sees its weights allocated. Throws trainscope::Error when another session or a
+    // TrainScope profiler observes this process already.
+    explicit Session(SessionOptions options);
+    // Removes every callback and hook; a step still open is abandoned.
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Blocks that exist already and outlive the session (a model's weights and an optimizer's
+    // state made before it started): counted as allocated from now on, so that the peak and
+    // what is alive at it include them. Only on the CPU, where the meter sees no block older
+    // than itself (CUDA's allocator counts them already).
+    void countExisting(const std::vector<TensorBlock>& blocks);
+
+    // A step begins: its first micro-batch's forward. On the thread that started the session.
+    void beginStep();
+    // A further micro-batch's forward within the step (gradient accumulation).
+    void forwardBegins();
+    // The step ended (after the optimizer's step). Throws trainscope::Error when it ran other
+    // operations than the memory step did (data-dependent control flow), since its times
+    // cannot be matched to operations then.
+    void endStep();
+    // The step raised: its observation is dropped, and the session observes nothing more.
+    void abandonStep();
+    // The open step is dropped unobserved (a loop that ended after beginning it); the session
+    // keeps the steps that ended.
+    void dropStep();
+
+    // Facts learnt after the session started (the model, once it exists), for every report.
+    void addMetadata(const RunMetadata& facts);
+
+    int observedSteps() const;  // the steps that ended
+    bool stepOpen() const;
+
+    // The reports of the observed steps. Throws trainscope::Error when no step ended.
+    SessionReports assemble() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trainscope

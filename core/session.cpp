@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: Apache-2.0
+// The session over steps that a host runs (trainscope/session.h): the first observed step under
+// the memory meter and the timeline recorder, the later ones under the timer alone.
+#include "trainscope/session.h"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <optional>
+
+#include "analysis/engine_facts.h"
+#include "analysis/frames_note.h"
+#include "analysis/median_times.h"
+#include "analysis/peak_breakdown.h"
+#include "analysis/timeline_builder.h"
+#include "device/cuda.h"
+#include "tracking/memory_observer.h"
+#include "tracking/operation_observer.h"
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+
+namespace trainscope {
+namespace {
+
+// One session at a time: the observers hook process-wide callbacks.
+std::atomic<bool> g_session_active{false};
+
+using Clock = std::chrono::steady_clock;
+
+int64_t epochNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// "head.weight=wte.weight; ...": each alias of a shared parameter and the entry that holds it.
+std::string aliasesText(const std::vector<ObservedParameter>& parameters) {
+    std::string text;
+    for (const ObservedParameter& p : parameters)
+        for (const std::string& alias : p.aliases)
+            text += (text.empty() ? "" : "; ") + alias + "=" + p.name;
+    return text;
+}
+
+}  // namespace
+
+struct Session::Impl {
+    SessionOptions options;
+    std::unique_ptr<MemoryObserver> memory;       // until the memory step ends
+    std::unique_ptr<cuda::EventTimer> gpu_timer;  // timed steps on a GPU
+    std::unique_ptr<OperationObserver> observer;  // the open step's
+    bool step_open = false;
+    bool abandoned = false;
+    Clock::time_point step_start;
+    int64_t step_start_ns = 0;
+
+    // The memory step: its operations (frames, modules, parts) and reports.
+    std::vector<OperationRecord> operations;
+    std::vector<std::string> operation_modules;
+    double memory_step_ms = 0.0;
+    std::optional<MemoryReport> memory_report;
+    TimelineReport timeline;
+    // The timed steps.
+    std::vector<std::vector<OperationRecord>> timed;
+    std::vector<double> timed_ms;
+    std::vector<TimelineStep> steps;
+
+    bool memoryStep() const { return !memory_report; }
+
+    RunMetadata metadataFor(const char* pass) const {
+        RunMetadata metadata = options.metadata;
+        metadata["pass"] = pass;
+        metadata["device"] = toString(options.device);
+        addEngineFacts(metadata);
+        return metadata;
+    }
+
+    void finishMemoryStep();
+    void finishTimedStep(double ms);
+};
+
+Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>()) {
+    bool expected = false;
+    if (!g_session_active.compare_exchange_strong(expected, true)) {
+        throw Error("another TrainScope session is observing this process already");
+    }
+    impl_->options = std::move(options);
+    try {
+        impl_->memory = std::make_unique<MemoryObserver>(
+            impl_->options.device == Device::Cuda ? c10::DeviceType::CUDA : c10::DeviceType::CPU);
+    } catch (...) {
+        g_session_active.store(false);
+        throw;
+    }
+}
+
+Session::~Session() {
+    impl_->observer.reset();
+    impl_->memory.reset();
+    g_session_active.store(false);
+}
+
+void Session::countExisting(const std::vector<TensorBlock>& blocks) {
+    if (!impl_->memory) {
+        return;  // the memory step is over: nothing more is counted
+    }
+    for (const TensorBlock& block : blocks)
+        impl_->memory->addExistingBlock(block.data, block.bytes);
+}
+
+void Session::beginStep() {
+    Impl& self = *impl_;
+    if (self.abandoned) {
+        throw Error("the session ended when a step raised an exception");
+    }
+    if (self.step_open) {
+        throw Error("a step is open already: end it before the next one begins");
+    }
+    OperationObserver::Options options;
+    options.eager = true;
+    options.time = true;
+    if (self.memoryStep()) {
+        options.timeline = true;
+        options.frames = self.options.frames;
+        options.module_source = self.options.modules;
+        options.phases = self.memory.get();
+        options.weights_by_storage = true;
+        if (self.options.parameters) {
+            for (const ObservedParameter& p : self.options.parameters->parameters())
+                options.weights.push_back(p.weight.data);
+        }
+        self.observer = std::make_unique<OperationObserver>(options);
+        self.memory->attributeTo(self.observer.get());
+    } else {
+        if (self.options.device == Device::Cuda && !self.gpu_timer) {
+            self.gpu_timer = std::make_unique<cuda::EventTimer>();
+        }
+        options.gpu_timer = self.gpu_timer.get();
+        self.observer = std::make_unique<OperationObserver>(options);
+    }
+    self.step_open = true;
+    self.step_start_ns = epochNs();
+    self.observer->forwardBegins();
+    if (self.memoryStep()) {
+        self.memory->forwardBegins();
+    }
+    self.step_start = Clock::now();  // last, so that the setup is not timed
+}
+
+void Session::forwardBegins() {
+    Impl& self = *impl_;
+    if (!self.step_open) {
+        return;  // a forward outside the observed steps (warm-up, evaluation)
+    }
+    self.observer->forwardBegins();
+    if (self.memoryStep()) {
+        self.memory->forwardBegins();
+    }
+}
+
+void Session::endStep() {
+    Impl& self = *impl_;
+    if (!self.step_open) {
+        throw Error("no step is open");
+    }
+    const double ms = msSince(self.step_start);
+    self.step_open = false;
+    self.observer->iterationEnded();
+    self.steps.push_back(
+        {static_cast<int64_t>(self.steps.size()) + 1, self.step_start_ns, epochNs()});
+    if (self.memoryStep()) {
+        self.memory_step_ms = ms;
+        self.finishMemoryStep();
+    } else {
+        self.finishTimedStep(ms);
+    }
+}
+
+void Session::abandonStep() {
+    Impl& self = *impl_;
+    self.observer.reset();
+    self.memory.reset();
+    self.step_open = false;
+    self.abandoned = true;
+}
+
+void Session::dropStep() {
+    Impl& self = *impl_;
+    if (!self.step_open) {
+        return;
+    }
+    self.step_open = false;
+    self.observer.reset();
+    if (self.memory && self.memoryStep()) {
+        self.memory->iterationEnded();
+        self.memory->attributeTo(nullptr);
+    }
+}
+
+void Session::addMetadata(const RunMetadata& facts) {
+    for (const auto& [key, value] : facts)
+        impl_->options.metadata[key] = value;
+}
+
+int Session::observedSteps() const {
+    return static_cast<int>(impl_->steps.size());
+}
+
+bool Session::stepOpen() const {
+    return impl_->step_open;
+}
+
+void Session::Impl::finishMemoryStep() {
+    memory->iterationEnded();
+    memory->attributeTo(nullptr);
+    operations = observer->operations();
+    operation_modules.clear();
+    for (const OperationRecord& op : operations)
+        operation_modules.push_back(op.module_path);
+
+    MemoryReport report;
+    const std::vector<ObservedParameter> parameters =
+        options.parameters ? options.parameters->parameters() : std::vector<ObservedParameter>{};
+    std::vector<int> first_reader(parameters.size(), -1);
+    for (size_t op = 0; op < operations.size(); ++op)
+        for (int weight : operations[op].weights_read)
+            if (first_reader[weight] < 0)
+                first_reader[weight] = static_cast<int>(op);
+    ParameterBlocks blocks;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+        const ObservedParameter& p = parameters[i];
+        WeightEntry entry{
+            p.name, p.weight.bytes, p.gradient.data ? p.gradient.bytes : 0, {}, p.module_path};
+        if (first_reader[i] >= 0) {
+            entry.frames = operations[first_reader[i]].frames;
+        }
+        using Kind = ParameterBlock::Kind;
+        blocks[p.weight.data] = {Kind::Weight, p.module_path};
+        if (p.gradient.data) {
+            blocks[p.gradient.data] = {Kind::Gradient, p.module_path};
+        }
+        for (const TensorBlock& state : p.optimizer_state)
+            blocks[state.data] = {Kind::OptimizerState, p.module_path};
+        report.weights.push_back(std::move(entry));
+    }
+    for (const auto& [op, bytes] : memory->activationBytes()) {
+        if (bytes <= 0) {
+            continue;
+        }
+        if (op >= 0) {
+            const OperationRecord& record = operations[op];
+            report.activations.push_back(
+                {record.name, bytes, record.frames, record.module_path, op + 1});
+        } else {
+            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}, 0});
+        }
+    }
+    report.peak_usage_bytes = memory->peakBytes();
+    PeakAnalysis peak = analyzePeak(*memory, blocks, operation_modules);
+    if (options.device == Device::Cuda) {
+        // As the profiler does: the caching allocator's own peak over the step.
+        report.peak_usage_bytes = cuda::allocatorStats().peak_allocated;
+        peak.breakdown.other += report.peak_usage_bytes - peak.breakdown.total();
+    }
+    report.peak_breakdown = peak.breakdown;
+    report.peak_by_module = std::move(peak.by_module);
+    report.metadata = metadataFor("memory");
+    const std::string aliases = aliasesText(parameters);
+    if (!aliases.empty()) {
+        report.metadata["weight_aliases"] = aliases;
+    }
+    std::vector<const StackTrace*> traces;
+    for (const WeightEntry& entry : report.weights)
+        traces.push_back(&entry.frames);
+    for (const ActivationEntry& entry : report.activations)
+        traces.push_back(&entry.frames);
+    noteMissingProjectFrames(report.metadata, traces);
+
+    TimelineSources sources;
+    sources.observed = observer.get();
+    sources.memory = memory.get();
+    sources.captured = &operations;
+    sources.operation_modules = &operation_modules;
+    sources.step_id = 1;
+    timeline = buildTimeline(sources);
+    timeline.metadata = report.metadata;
+    memory_report = std::move(report);
+    // The memory meter's hook and the timeline's callback end with the memory step: the timed
+    // steps run without them.
+    observer.reset();
+    memory.reset();
+}
+
+void Session::Impl::finishTimedStep(double ms) {
+    std::vector<OperationRecord> run = observer->operations();
+    observer.reset();
+    bool same = run.size() == operations.size();
+    for (size_t i = 0; same && i < run.size(); ++i)
+        same = run[i].name == operations[i].name;
+    if (!same) {
+        throw Error("step " + std::to_string(steps.size()) + " ran other operations (" +
+                    std::to_string(run.size()) + ") than the first observed step (" +
+                    std::to_string(operations.size()) +
+                    "): data-dependent control flow? Times cannot be matched to operations");
+    }
+    timed.push_back(std::move(run));
+    timed_ms.push_back(ms);
+}
+
+SessionReports Session::assemble() const {
+    const Impl& self = *impl_;
+    if (!self.memory_report) {
+        throw Error("no step was observed");
+    }
+    SessionReports reports;
+    reports.memory = *self.memory_report;
+    reports.timeline = self.timeline;
+    reports.timeline.steps = self.steps;
+    // Without timed steps, the memory step's own times (which include the meter's cost).
+    const std::vector<std::vector<OperationRecord>> memory_step{self.operations};
+    const auto& runs = self.timed.empty() ? memory_step : self.timed;
+    const std::vector<double> step_ms =
+        self.timed.empty() ? std::vector<double>{self.memory_step_ms} : self.timed_ms;
+    TimeReport& time = reports.time;
+    time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
+    time.metadata = self.metadataFor("time");
+    time.metadata["timed_steps"] = std::to_string(self.timed.size());
+    std::vector<const StackTrace*> traces;
+    for (const RunTimeEntry& entry : time.entries)
+        traces.push_back(&entry.frames);
+    noteMissingProjectFrames(time.metadata, traces);
+    return reports;
+}
+
+}  // namespace trainscope

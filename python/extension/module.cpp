@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+// trainscope._trainscope: the core's session, hosted in the user's Python process. The Python
+// package (python/trainscope) drives it; this module only translates.
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <sstream>
+
+#include "cli/summary.h"
+
+#include "python_frames.h"
+#include "trainscope/error.h"
+#include "trainscope/profiler.h"
+#include "trainscope/report_writer.h"
+#include "trainscope/session.h"
+
+namespace py = pybind11;
+
+namespace trainscope::python {
+namespace {
+
+// The parameters as the Python side lists them: (name, aliases, module path, (address, bytes)
+// of the weight, of the gradient (0, 0 without), [(address, bytes) of each optimizer state
+// tensor]).
+using BlockTuple = std::pair<uintptr_t, int64_t>;
+using ParameterTuple = std::tuple<std::string, std::vector<std::string>, std::string, BlockTuple,
+                                  BlockTuple, std::vector<BlockTuple>>;
+
+TensorBlock blockOf(const BlockTuple& block) {
+    return {reinterpret_cast<const void*>(block.first), block.second};
+}
+
+class PythonParameters : public ParameterSource {
+  public:
+    explicit PythonParameters(py::function list) : list_(std::move(list)) {}
+    std::vector<ObservedParameter> parameters() override {
+        py::gil_scoped_acquire gil;
+        std::vector<ObservedParameter> result;
+        for (const ParameterTuple& t : list_().cast<std::vector<ParameterTuple>>()) {
+            ObservedParameter p;
+            p.name = std::get<0>(t);
+            p.aliases = std::get<1>(t);
+            p.module_path = std::get<2>(t);
+            p.weight = blockOf(std::get<3>(t));
+            p.gradient = blockOf(std::get<4>(t));
+            for (const BlockTuple& state : std::get<5>(t))
+                p.optimizer_state.push_back(blockOf(state));
+            result.push_back(std::move(p));
+        }
+        return result;
+    }
+
+  private:
+    py::function list_;
+};
+
+// A session with its Python sources, owned together.
+class PySession {
+  public:
+    PySession(const std::string& device, const std::string& project_root,
+              const std::string& own_package_dir, py::function parameters,
+              const std::map<std::string, std::string>& metadata)
+        : frames_(project_root, own_package_dir), parameters_(std::move(parameters)) {
+        SessionOptions options;
+        options.device = parseDevice(device);
+        options.frames = &frames_;
+        options.modules = &modules_;
+        options.parameters = &parameters_;
+        options.metadata = metadata;
+        session_ = std::make_unique<Session>(std::move(options));
+    }
+
+    void beginStep() {
+        modules_.clear();
+        session().beginStep();
+    }
+    void forwardBegins() { session().forwardBegins(); }
+    void endStep() { session().endStep(); }
+    void abandonStep() {
+        if (session_) {
+            session_->abandonStep();
+        }
+    }
+    void dropStep() { session().dropStep(); }
+    void countExisting(const std::vector<BlockTuple>& blocks) {
+        std::vector<TensorBlock> plain;
+        for (const BlockTuple& block : blocks)
+            plain.push_back(blockOf(block));
+        session().countExisting(plain);
+    }
+    void setMetadata(const std::map<std::string, std::string>& facts) {
+        session().addMetadata(facts);
+    }
+    // Ends observation: every callback and hook of the session is removed.
+    void close() { session_.reset(); }
+    void enterModule(std::string path) { modules_.push(std::move(path)); }
+    void exitModule() { modules_.pop(); }
+    int observedSteps() { return session().observedSteps(); }
+    bool stepOpen() { return session_ && session_->stepOpen(); }
+
+    // Writes PREFIX.memory.sqlite, PREFIX.time.sqlite and PREFIX.timeline.sqlite as one set.
+    py::dict write(const std::string& prefix, bool force) {
+        const SessionReports reports = session().assemble();
+        // The summary first: nothing is written unless everything before it worked.
+        std::ostringstream summary;
+        cli::printSummary(summary, &reports.memory, &reports.time, &reports.timeline);
+        ReportSet set{&reports.memory,   prefix + ".memory.sqlite",
+                      &reports.time,     prefix + ".time.sqlite",
+                      &reports.timeline, prefix + ".timeline.sqlite"};
+        {
+            py::gil_scoped_release no_gil;
+            writeReports(set, force ? Overwrite::Allow : Overwrite::Refuse);
+        }
+        py::dict figures;
+        figures["summary"] = summary.str();
+        figures["peak_bytes"] = reports.memory.peak_usage_bytes;
+        figures["weight_bytes"] = reports.memory.weightBytes();
+        figures["gradient_bytes"] = reports.memory.gradientBytes();
+        figures["activation_bytes"] = reports.memory.activationBytes();
+        if (reports.memory.peak_breakdown) {
+            figures["optimizer_state_bytes_at_peak"] =
+                reports.memory.peak_breakdown->optimizer_state;
+        }
+        figures["operations"] = reports.time.entries.size();
+        figures["step_ms"] = reports.time.iteration_ms;
+        figures["forward_ms"] = reports.time.forwardMs();
+        figures["backward_ms"] = reports.time.backwardMs();
+        return figures;
+    }
+
+  private:
+    Session& session() {
+        if (!session_) {
+            throw Error("the session is closed");
+        }
+        return *session_;
+    }
+
+    PythonFrames frames_;
+    ModuleStack modules_;
+    PythonParameters parameters_;
+    std::unique_ptr<Session> session_;
+};
+
+void checkOutputs(const std::string& prefix, bool force) {
+    for (const char* kind : {".memory.sqlite", ".time.sqlite", ".timeline.sqlite"})
+        checkOutputPath(prefix + kind, force ? Overwrite::Allow : Overwrite::Refuse);
+}
+
+}  // namespace
+}  // namespace trainscope::python
+
+PYBIND11_MODULE(_trainscope, m) {
+    using trainscope::python::PySession;
+    m.doc() = "TrainScope's engine, hosted in the user's Python process";
+    // One line for the user: the engine's errors become Python's RuntimeError subclass below.
+    static py::exception<trainscope::Error> error(m, "Error");
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) {
+                std::rethrow_exception(p);
+            }
+        } catch (const trainscope::Error& e) {
+            error(e.what());
+        }
+    });
+    m.attr("version") = trainscope::version();
+    m.attr("built_with_torch") = trainscope::torchVersion();
+    m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
+    py::class_<PySession>(m, "Session")
+        .def(py::init<const std::string&, const std::string&, const std::string&, py::function,
+                      const std::map<std::string, std::string>&>(),
+             py::arg("device"), py::arg("project_root"), py::arg("own_package_dir"),
+             py::arg("parameters"), py::arg("metadata"))
+        .def("begin_step", &PySession::beginStep)
+        .def("forward_begins", &PySession::forwardBegins)
+        .def("end_step", &PySession::endStep)
+        .def("abandon_step", &PySession::abandonStep)
+        .def("drop_step", &PySession::dropStep)
+        .def("set_metadata", &PySession::setMetadata)
+        .def("count_existing", &PySession::countExisting)
+        .def("close", &PySession::close)
+        .def("enter_module", &PySession::enterModule)
+        .def("exit_module", &PySession::exitModule)
+        .def_property_readonly("observed_steps", &PySession::observedSteps)
+        .def_property_readonly("step_open", &PySession::stepOpen)
+        .def("write", &PySession::write, py::arg("prefix"), py::arg("force"));
+}

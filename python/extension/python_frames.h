@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// The call site of an operation in a user's eager step: the Python frames of the thread that
+// runs it, and the module whose forward is running (kept by nn.Module hooks from Python).
+#pragma once
+
+#include <Python.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tracking/source_locator.h"
+#include "trainscope/call_site.h"
+
+namespace trainscope::python {
+
+// Python frames, most specific first, each placed by the core's SourceLocator (a project
+// frame under the project root, else a library frame). TrainScope's own package is left out:
+// its frames are the host's, not the user's.
+class PythonFrames : public FrameSource {
+  public:
+    PythonFrames(const std::string& project_root, const std::string& own_package_dir);
+    // Called as an operation starts, often with the GIL released by the operation's binding:
+    // it takes the GIL to read the thread's frames.
+    StackTrace currentFrames() override;
+
+  private:
+    SourceLocator locator_;
+    std::string own_package_dir_;
+    // Per code object: its file placed (nothing: a frame to leave out). Code objects live as
+    // long as their functions, so a pointer is a key for the session's life; the file name is
+    // kept to notice a reused address.
+    struct Placed {
+        PyObject* filename = nullptr;
+        bool keep = false;
+        StackFrame frame;
+    };
+    std::unordered_map<const void*, Placed> placed_;
+};
+
+// The module path stack: pushed by a forward pre-hook, popped by a forward hook.
+class ModuleStack : public ModuleSource {
+  public:
+    void push(std::string path) { stack_.push_back(std::move(path)); }
+    void pop() {
+        if (!stack_.empty()) {
+            stack_.pop_back();
+        }
+    }
+    void clear() { stack_.clear(); }
+    std::string currentModulePath() override { return stack_.empty() ? "" : stack_.back(); }
+
+  private:
+    std::vector<std::string> stack_;
+};
+
+}  // namespace trainscope::python

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: Apache-2.0
+"""TrainScope in your own training process: where the time and the memory of your step go.
+
+    with trainscope.profile("run", model=model, optimizer=opt, warmup=2, active=3) as prof:
+        for batch in loader:
+            ...               # your step: forward, loss, backward, clipping, optimizer
+            prof.step()
+
+writes run.memory.sqlite, run.time.sqlite and run.timeline.sqlite (open them with the
+TrainScope app or `trainscope-cli show`). `python3 -m trainscope profile ENTRY.py -o PREFIX`
+profiles a Skyline/DeepView entry point. docs/python.md says what each number means.
+"""
+
+import torch as _torch
+
+from . import _trainscope
+
+
+def _release(version):
+    """'1.13.1+cpu' -> (1, 13): the part that must match for the engine to share LibTorch."""
+    parts = version.split("+")[0].split(".")
+    return tuple(int("".join(c for c in p if c.isdigit()) or 0) for p in parts[:2])
+
+
+if _release(_torch.__version__) != _release(_trainscope.built_with_torch):
+    raise ImportError(
+        f"trainscope was built for torch {_trainscope.built_with_torch}, but this Python "
+        f"imports torch {_torch.__version__}: rebuild trainscope against this torch")
+
+from ._profile import profile, Error  # noqa: E402
+
+__version__ = _trainscope.version
+__all__ = ["profile", "Error", "__version__"]

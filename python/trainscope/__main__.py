@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: Apache-2.0
+"""python3 -m trainscope profile ENTRY.py -o PREFIX: profiles the step of a Skyline or DeepView
+entry point (model_provider, input_provider, iteration_provider, with the prefix skyline_,
+deepview_ or none) in this process, and writes PREFIX's three reports. Exit codes as
+trainscope-cli's: 0 done, 1 the run failed, 2 a usage error."""
+
+import argparse
+import inspect
+import os
+import runpy
+import signal
+import sys
+
+USAGE_ERROR, RUN_FAILED = 2, 1
+
+
+def _fail(message, code):
+    print(f"trainscope: error: {message}", file=sys.stderr)
+    return code
+
+
+def _arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m trainscope",
+        description="Profiles your own training step in this Python process.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    profile = commands.add_parser(
+        "profile", help="profile a Skyline/DeepView entry point",
+        description="Runs ENTRY.py's providers: model_provider(), "
+                    "input_provider(batch_size=N) and iteration_provider(model), each with the "
+                    "prefix skyline_, deepview_ or none; without an iteration_provider, a "
+                    "default step (sum of the outputs as loss, SGD).")
+    profile.add_argument("entry", metavar="ENTRY.py")
+    profile.add_argument("-o", "--output", required=True, metavar="PREFIX",
+                         help="writes PREFIX.memory.sqlite, PREFIX.time.sqlite and "
+                              "PREFIX.timeline.sqlite")
+    profile.add_argument("-f", "--force", action="store_true",
+                         help="replace existing reports")
+    profile.add_argument("--batch-size", type=int, metavar="N",
+                         help="passed to input_provider (default: its own)")
+    profile.add_argument("--warmup", type=int, default=2, metavar="N",
+                         help="unobserved steps first (default 2)")
+    profile.add_argument("--iterations", type=int, default=3, metavar="N",
+                         help="observed steps: the first for memory, the rest timed (default 3)")
+    profile.add_argument("--project-root", metavar="DIR",
+                         help="frames under DIR are the project's (default: ENTRY.py's folder)")
+    profile.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                         help="where the model and inputs are moved to (default cpu)")
+    profile.add_argument("-q", "--quiet", action="store_true", help="print no progress")
+    profile.add_argument("--progress-lines", action="store_true",
+                         help="progress for a program to read: one line on stderr per step, "
+                              "'trainscope-progress: warmup|memory|time STEP OF' after each step")
+    return parser.parse_args(argv)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: no report is written
+
+
+def _provider(entry, namespace, kind):
+    for prefix in ("skyline_", "deepview_", ""):
+        function = namespace.get(prefix + kind)
+        if callable(function):
+            return function
+    return None
+
+
+def _default_step(model):
+    import torch
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+
+    def iteration(*inputs):
+        optimizer.zero_grad()
+        output = model(*inputs)
+        loss = output.sum() if isinstance(output, torch.Tensor) else sum(o.sum() for o in output)
+        loss.backward()
+        optimizer.step()
+
+    iteration.optimizer = optimizer
+    return iteration
+
+
+def _optimizer_of(step):
+    """The optimizer the step uses, found among its closure's values (for its state's bytes)."""
+    import torch
+    candidates = [getattr(step, "optimizer", None)]
+    closure = inspect.getclosurevars(step) if inspect.isfunction(step) else None
+    if closure:
+        candidates += list(closure.nonlocals.values()) + list(closure.globals.values())
+    for candidate in candidates:
+        if isinstance(candidate, torch.optim.Optimizer):
+            return candidate
+    return None
+
+
+def _to_device(value, device):
+    import torch
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_to_device(v, device) for v in value)
+    return value
+
+
+def profile_entry_point(args):
+    import torch  # noqa: F401  (the extension needs torch loaded first)
+    from . import _trainscope
+    from ._model_hooks import ModuleHooks
+    from ._profile import Observed, inputs_text, model_facts, start_session
+
+    entry = os.path.abspath(args.entry)
+    if not os.path.isfile(entry):
+        return _fail(f"no such entry point: {args.entry}", USAGE_ERROR)
+    for name, value in (("--warmup", args.warmup), ("--iterations", args.iterations)):
+        if value < (0 if name == "--warmup" else 1):
+            return _fail(f"{name} expects a count of at least "
+                         f"{0 if name == '--warmup' else 1}", USAGE_ERROR)
+    try:
+        _trainscope.check_outputs(args.output, args.force)
+    except _trainscope.Error as e:
+        return _fail(str(e), USAGE_ERROR)
+    root = os.path.abspath(args.project_root or os.path.dirname(entry))
+    sys.path.insert(0, os.path.dirname(entry))
+    try:
+        namespace = runpy.run_path(entry, run_name="trainscope_entry_point")
+    except Exception as e:  # the user's module failed to import
+        return _fail(f"{args.entry} could not be loaded: {type(e).__name__}: {e}", RUN_FAILED)
+    model_provider = _provider(entry, namespace, "model_provider")
+    input_provider = _provider(entry, namespace, "input_provider")
+    iteration_provider = _provider(entry, namespace, "iteration_provider")
+    if model_provider is None or input_provider is None:
+        missing = [k for k, f in (("model_provider", model_provider),
+                                  ("input_provider", input_provider)) if f is None]
+        return _fail(f"{args.entry} has no {' or '.join(missing)} (with the prefix skyline_, "
+                     f"deepview_ or none)", USAGE_ERROR)
+
+    def say(text):
+        if not args.quiet and not args.progress_lines:
+            print(text, file=sys.stderr, flush=True)
+
+    def progress(stage, step, of):
+        if args.progress_lines:
+            print(f"trainscope-progress: {stage} {step} {of}", file=sys.stderr, flush=True)
+
+    session = hooks = None
+    observed = Observed()
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        # The meter runs before the model exists: its weights are counted as c10 allocates them.
+        session = start_session(observed, args.device, root,
+                                {"model": os.path.basename(entry), "entry_point": entry,
+                                 "warmup": str(args.warmup), "iterations": str(args.iterations),
+                                 "default_step": "yes" if iteration_provider is None else "no",
+                                 "batch_size": str(args.batch_size or "")})
+        model = model_provider()
+        if not isinstance(model, torch.nn.Module):
+            return _fail(f"model_provider returned {type(model).__name__}, not a "
+                         f"torch.nn.Module", USAGE_ERROR)
+        model = model.to(args.device)
+        try:
+            inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
+                      else input_provider())
+        except TypeError as e:
+            return _fail(f"input_provider(batch_size=...) failed: {e}", USAGE_ERROR)
+        inputs = _to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
+                            args.device)
+        if iteration_provider is None:
+            step = _default_step(model)
+            say("trainscope: no iteration_provider: the default step (sum loss, SGD)")
+        else:
+            step = iteration_provider(model)
+            if not callable(step):
+                return _fail(f"iteration_provider returned {type(step).__name__}, not a "
+                             f"callable that runs one step", USAGE_ERROR)
+        observed.model, observed.optimizer = model, _optimizer_of(step)
+        facts = model_facts(model, observed.optimizer, inputs_text(inputs),
+                            "sum" if iteration_provider is None else "the step's own")
+        facts["model"] = f"{os.path.basename(entry)}:{type(model).__name__}"
+        session.set_metadata(facts)
+        hooks = ModuleHooks(model, session)
+        for i in range(args.warmup):
+            say(f"trainscope: warm-up {i + 1}/{args.warmup}")
+            step(*inputs)
+            progress("warmup", i + 1, args.warmup)  # a step ended
+        for i in range(args.iterations):
+            say(f"trainscope: {'memory' if i == 0 else 'time'}: step {i + 1}/{args.iterations}")
+            session.begin_step()
+            step(*inputs)
+            session.end_step()
+            progress("memory" if i == 0 else "time", i + 1, args.iterations)
+            if i == 0:  # module paths come from the memory step alone: the timed steps
+                hooks.remove()  # run without the hooks' cost
+        figures = session.write(args.output, args.force)
+    except _trainscope.Error as e:
+        return _fail(str(e), RUN_FAILED)
+    except KeyboardInterrupt:
+        return _fail("interrupted: no report was written", RUN_FAILED)
+    except Exception as e:  # the user's code raised: its message and where
+        frame = next((f for f in reversed(inspect.trace()) if f.filename.startswith(root)), None)
+        where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
+        if session is not None:
+            session.abandon_step()
+        return _fail(f"the step raised {type(e).__name__}: {e}{where}", RUN_FAILED)
+    finally:
+        if hooks is not None:
+            hooks.remove()
+        if session is not None:
+            session.close()
+    print(figures["summary"], end="")
+    return 0
+
+
+def main(argv=None):
+    try:
+        args = _arguments(sys.argv[1:] if argv is None else argv)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else USAGE_ERROR
+    return profile_entry_point(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

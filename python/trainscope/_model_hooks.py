@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What the session learns from the user's model and optimizer: module paths through forward
+hooks (removed when the session ends), and each parameter's tensors as plain blocks."""
+
+import torch
+
+
+def _storage_block(tensor):
+    """(address, bytes) of the storage that holds `tensor`: how the memory meter knows it."""
+    if tensor is None:
+        return (0, 0)
+    storage = tensor.untyped_storage() if hasattr(tensor, "untyped_storage") else tensor.storage()
+    return (storage.data_ptr(), tensor.nelement() * tensor.element_size())
+
+
+def parameter_lister(model, optimizer):
+    """A function listing the parameters as the engine wants them: one entry per tensor
+    (a tied weight is one entry whose other names are its aliases), with its gradient and the
+    optimizer's state tensors."""
+
+    def parameters():
+        entries = {}
+        order = []
+        for module_path, module in model.named_modules(remove_duplicate=False):
+            for name, tensor in module._parameters.items():
+                if tensor is None:
+                    continue
+                full = f"{module_path}.{name}" if module_path else name
+                key = id(tensor)
+                if key in entries:
+                    if full != entries[key][0] and full not in entries[key][1]:
+                        entries[key][1].append(full)
+                    continue
+                entries[key] = (full, [], module_path, tensor)
+                order.append(key)
+        result = []
+        for key in order:
+            name, aliases, module_path, tensor = entries[key]
+            state = []
+            if optimizer is not None:
+                for value in optimizer.state.get(tensor, {}).values():
+                    if isinstance(value, torch.Tensor) and value.nelement() > 0:
+                        state.append(_storage_block(value))
+            result.append((name, aliases, module_path, _storage_block(tensor),
+                           _storage_block(tensor.grad), state))
+        return result
+
+    return parameters
+
+
+class ModuleHooks:
+    """Forward hooks on every module of `model`: each tells the session which module runs, and
+    the model's own forward begins a micro-batch. `remove()` takes them all away."""
+
+    def __init__(self, model, session):
+        self._handles = []
+        for path, module in model.named_modules():
+            self._handles.append(module.register_forward_pre_hook(self._enter(path, session)))
+            self._handles.append(module.register_forward_hook(self._exit(session)))
+        self._model = model
+
+    @staticmethod
+    def _enter(path, session):
+        if path == "":
+            def enter_model(module, inputs):
+                session.forward_begins()
+                session.enter_module(path)
+            return enter_model
+
+        def enter(module, inputs):
+            session.enter_module(path)
+        return enter
+
+    @staticmethod
+    def _exit(session):
+        def exit_(module, inputs, output):
+            session.exit_module()
+        return exit_
+
+    def remove(self):
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: Apache-2.0
+"""trainscope.profile: the user's own loop observed, in the style of torch.profiler."""
+
+import os
+import sys
+
+import torch
+
+from . import _trainscope
+from ._model_hooks import ModuleHooks, parameter_lister
+
+Error = _trainscope.Error
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _profiler_active():
+    enabled = getattr(torch.autograd, "_profiler_enabled", None)
+    return bool(enabled()) if enabled else torch._C._autograd._profiler_enabled()
+
+
+class Observed:
+    """The model and optimizer a session lists the parameters of; set once they exist (the
+    entry-point mode starts its session before the model is made)."""
+    model = None
+    optimizer = None
+
+    def parameters(self):
+        if self.model is None:
+            return []
+        return parameter_lister(self.model, self.optimizer)()
+
+
+def start_session(observed, device, project_root, metadata):
+    """A session (its memory meter running from now on). Refuses to run beside torch.profiler,
+    whose callbacks would be timed with the step and whose allocation reports ours replace."""
+    if _profiler_active():
+        raise Error("torch.profiler is active: profile with one of the two at a time")
+    facts = {"project_root": os.path.abspath(project_root), "host": "python",
+             "python": sys.version.split()[0]}
+    facts.update(metadata)
+    return _trainscope.Session(device, os.path.abspath(project_root), _PACKAGE_DIR,
+                               observed.parameters, facts)
+
+
+def model_facts(model, optimizer, inputs="", loss="the step's own"):
+    """What the summary and the reports say of the run: the model, its parameters' dtype, the
+    inputs, the loss and the optimizer."""
+    dtypes = sorted({str(p.dtype).replace("torch.", "") for p in model.parameters()})
+    return {"model": type(model).__name__, "dtype": "/".join(dtypes) or "none",
+            "inputs": inputs or "the step's own", "loss": loss,
+            "optimizer": type(optimizer).__name__ if optimizer is not None else "the step's own"}
+
+
+def inputs_text(inputs):
+    """'4x8:int64 4x8:float32': the shapes and dtypes of the tensors among `inputs`."""
+    return " ".join("x".join(str(d) for d in t.shape) + ":" + str(t.dtype).replace("torch.", "")
+                    for t in inputs if isinstance(t, torch.Tensor))
+
+
+def _script_folder():
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    return os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+
+
+class profile:
+    """Observes `active` steps of the user's loop after `warmup` steps, and writes PREFIX's
+    reports when they end. Call `step()` after each step. The loop computes exactly what it
+    computes without it; an exception in it is re-raised unchanged, and no report is written.
+
+    The memory baseline: what the process allocates after the `with` statement begins, plus
+    the model's weights and the optimizer's state that exist then; the first observed step is
+    the memory step, the others are timed without the meter."""
+
+    def __init__(self, prefix, *, model, optimizer=None, warmup=1, active=3, force=False,
+                 project_root=None):
+        if warmup < 0 or active < 1:
+            raise ValueError("profile needs warmup >= 0 and active >= 1")
+        self.prefix = prefix
+        self._model, self._optimizer = model, optimizer
+        self._warmup, self._active, self._force = warmup, active, force
+        self._project_root = project_root or _script_folder()
+        self._session = self._hooks = None
+        self._steps = 0
+        self.figures = None
+
+    def __enter__(self):
+        _trainscope.check_outputs(self.prefix, self._force)
+        observed = Observed()
+        observed.model, observed.optimizer = self._model, self._optimizer
+        device = "cuda" if any(p.is_cuda for p in self._model.parameters()) else "cpu"
+        facts = model_facts(self._model, self._optimizer)
+        facts.update({"warmup": str(self._warmup), "iterations": str(self._active)})
+        self._session = start_session(observed, device, self._project_root, facts)
+        # The weights and the optimizer's state exist already, and stay: counted from now on
+        # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
+        self._session.count_existing(
+            [block for entry in observed.parameters() for block in (entry[3], *entry[5])])
+        self._hooks = ModuleHooks(self._model, self._session)
+        self._begin_if_observed()
+        return self
+
+    def step(self):
+        """The step that just ran ended; the next one begins."""
+        if self._session is None:
+            return
+        if self._session.step_open:
+            self._session.end_step()
+            if self._session.observed_steps == 1:
+                self._drop_hooks()  # module paths come from the memory step alone
+        self._steps += 1
+        if self._session.observed_steps >= self._active:
+            self._finish()
+        else:
+            self._begin_if_observed()
+
+    def _begin_if_observed(self):
+        if self._steps >= self._warmup:
+            self._session.begin_step()
+
+    def _finish(self):
+        try:
+            self.figures = self._session.write(self.prefix, self._force)
+        finally:
+            self._close()
+
+    def _drop_hooks(self):
+        if self._hooks is not None:
+            self._hooks.remove()
+        self._hooks = None
+
+    def _close(self):
+        self._drop_hooks()
+        if self._session is not None:
+            self._session.close()
+        self._session = self._hooks = None
+
+    def __exit__(self, exc_type, exc, traceback):
+        if exc_type is not None:
+            if self._session is not None:
+                self._session.abandon_step()
+            self._close()
+            return False  # the user's exception, unchanged
+        if self._session is None:
+            return False
+        if self._session.observed_steps == 0:
+            self._close()
+            raise Error(f"the loop ended after {self._steps} steps, before the first observed "
+                        f"step ended (warmup={self._warmup}): no report was written")
+        if self._session.step_open:
+            self._session.drop_step()  # begun by the last step(), never run
+        self._finish()
+        return False

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: Apache-2.0
+# Not an entry point: it defines no providers.
+VALUE = 1

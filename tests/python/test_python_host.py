@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The Python host on real eager steps with Debian's torch: python3 -m trainscope profile and
+trainscope.profile around a user's loop. Run by ctest with PYTHONPATH at build/<preset>/python."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+
+import trainscope
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT = os.path.join(HERE, "project")
+sys.path.insert(0, PROJECT)
+
+
+def tagged_line(path, tag):
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if line.rstrip().endswith("# trainscope-test: " + tag):
+                return number
+    raise AssertionError(f"no line tagged {tag} in {path}")
+
+
+def rows(path, sql):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
+def profile_entry(entry, prefix, *extra):
+    return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q",
+                           os.path.join(PROJECT, entry), "-o", prefix, *extra],
+                          capture_output=True, text=True, env=os.environ.copy())
+
+
+class EntryPoint(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.prefix = os.path.join(self.dir.name, "run")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def files(self):
+        return sorted(os.listdir(self.dir.name))
+
+    def test_an_adamw_autocast_step_with_tied_weights_is_measured_exactly(self):
+        result = profile_entry("tied_lm.py", self.prefix)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("optimizer AdamW", result.stdout)
+        self.assertEqual(self.files(), ["run.memory.sqlite", "run.time.sqlite",
+                                        "run.timeline.sqlite"])
+        import tied_lm
+        model = tied_lm.skyline_model_provider()
+        unique = {id(p): p for p in model.parameters()}.values()
+        weights = rows(self.prefix + ".memory.sqlite",
+                       "SELECT name, size_bytes, grad_size_bytes FROM weight_entries ORDER BY id")
+        # The tied tensor is one entry, named as the embedding; its alias is recorded.
+        self.assertEqual([w[0] for w in weights], ["wte.weight", "fc.weight", "fc.bias"])
+        self.assertEqual(sum(w[1] for w in weights),
+                         sum(p.nelement() * p.element_size() for p in unique))
+        self.assertEqual([w[1] for w in weights], [w[2] for w in weights])  # fp32 gradients
+        aliases = rows(self.prefix + ".memory.sqlite",
+                       "SELECT value FROM trainscope_metadata WHERE key = 'weight_aliases'")
+        self.assertEqual(aliases, [("head.weight=wte.weight",)])
+        # AdamW's state at the peak: exp_avg and exp_avg_sq as large as the weights, and a
+        # 4-byte step tensor per parameter (torch 1.13).
+        state = rows(self.prefix + ".memory.sqlite",
+                     "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_optimizer_state_bytes'")
+        step_bytes = 4 if torch.__version__ < "2" else 4
+        self.assertEqual(state[0][0], 2 * sum(w[1] for w in weights) + step_bytes * len(weights))
+
+    def test_frames_are_the_users_lines_in_every_file_of_the_project(self):
+        self.assertEqual(profile_entry("tied_lm.py", self.prefix).returncode, 0)
+        # Each operation's innermost project frame (library frames are kept apart).
+        frames = rows(self.prefix + ".time.sqlite",
+                      "SELECT e.operation_name, f.file_path, f.line_number FROM run_time_entries e "
+                      "JOIN stack_frames f ON f.entry_id = e.id WHERE f.ordering = "
+                      "(SELECT MIN(ordering) FROM stack_frames WHERE entry_id = e.id)")
+        helper = tagged_line(os.path.join(PROJECT, "helpers.py"), "helper-gelu")
+        self.assertIn(("aten::gelu", "helpers.py", helper), frames)
+        step = tagged_line(os.path.join(PROJECT, "tied_lm.py"), "optimizer-step")
+        optimizer_ops = [f for f in frames if f[1:] == ("tied_lm.py", step)]
+        self.assertGreater(len(optimizer_ops), 0, "no operation on the opt.step() line")
+        modules = rows(self.prefix + ".time.sqlite",
+                       "SELECT DISTINCT module_path FROM trainscope_entry_modules")
+        self.assertIn(("fc",), modules)
+
+    def test_a_step_that_raises_names_the_users_line_and_writes_nothing(self):
+        result = profile_entry("raises.py", self.prefix)
+        self.assertEqual(result.returncode, 1)
+        line = tagged_line(os.path.join(PROJECT, "raises.py"), "raises")
+        self.assertEqual(result.stderr.strip().splitlines(),
+                         [f"trainscope: error: the step raised ValueError: the batch is "
+                          f"malformed (raises.py:{line})"])
+        self.assertEqual(self.files(), [])
+
+    def test_an_entry_point_without_providers_is_refused_in_one_line(self):
+        result = profile_entry("no_providers.py", self.prefix)
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+        self.assertIn("no model_provider or input_provider", result.stderr)
+        self.assertEqual(self.files(), [])
+
+    def test_providers_that_break_the_contract_are_refused_in_one_line(self):
+        for extra, needle in ((["--batch-size", "8"], "input_provider(batch_size=...) failed"),
+                              ([], "iteration_provider returned int, not a callable")):
+            result = profile_entry("wrong_signatures.py", self.prefix, *extra)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+            self.assertIn(needle, result.stderr)
+            self.assertEqual(self.files(), [])
+
+    def test_sigint_and_sigterm_mid_run_leave_no_file(self):
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            run = subprocess.Popen(
+                [sys.executable, "-m", "trainscope", "profile", "--iterations", "50",
+                 os.path.join(PROJECT, "slow_step.py"), "-o", self.prefix],
+                stderr=subprocess.PIPE, text=True)
+            for line in run.stderr:
+                if "time: step" in line:
+                    break
+            run.send_signal(signal_number)
+            rest = run.stderr.read()
+            run.stderr.close()
+            self.assertEqual(run.wait(timeout=60), 1, rest)
+            self.assertIn("interrupted: no report was written", rest)
+            self.assertEqual(self.files(), [])
+
+    def test_an_existing_report_is_not_replaced_without_force(self):
+        with open(self.prefix + ".time.sqlite", "w") as f:
+            f.write("the user's file")
+        result = profile_entry("tied_lm.py", self.prefix)
+        self.assertEqual(result.returncode, 2)
+        with open(self.prefix + ".time.sqlite") as f:
+            self.assertEqual(f.read(), "the user's file")
+        self.assertEqual(profile_entry("tied_lm.py", self.prefix, "--force").returncode, 0)
+
+
+def saved_tensor_bytes(model, x):
+    """What autograd saves for backward in `model(x)`, storages counted once and the
+    parameters left out: seed 004's own measure, PyTorch's saved-tensor hooks."""
+    ignored = {p.storage().data_ptr() for p in model.parameters()}
+    saved = {}
+
+    def pack(tensor):
+        storage = tensor.storage()
+        if storage.data_ptr() not in ignored:
+            saved[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        model(x)
+    return sum(saved.values())
+
+
+class Seed004(unittest.TestCase):
+    """Seed 004's MLP through the entry point: 18·b·s·d bytes of activations with GELU,
+    10·b·s·d with ReLU, plus the loss scalar and the gradient seed that loss.backward() makes
+    (each a bf16 scalar: 2 bytes), which the step allocates before the autograd engine starts."""
+
+    def activations(self, activation):
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "mlp")
+            env = dict(os.environ, TRAINSCOPE_TEST_ACTIVATION=activation)
+            result = subprocess.run(
+                [sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "0",
+                 "--iterations", "1", os.path.join(PROJECT, "seed004_mlp.py"), "-o", prefix],
+                capture_output=True, text=True, env=env)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            return dict(rows(prefix + ".memory.sqlite",
+                             "SELECT operation_name, SUM(size_bytes) FROM activation_entries "
+                             "GROUP BY operation_name"))
+
+    def check(self, activation, expected):
+        found = self.activations(activation)
+        self.assertEqual(sum(found.values()), expected + 2 + 2, found)
+        self.assertEqual(found.get("aten::sum"), 2)  # the loss
+        self.assertEqual(found.get("aten::ones_like"), 2)  # loss.backward()'s gradient seed
+        os.environ["TRAINSCOPE_TEST_ACTIVATION"] = activation
+        import seed004_mlp
+        model = seed004_mlp.model_provider()
+        (x,) = seed004_mlp.input_provider()
+        # PyTorch's own count reaches the same bytes another way: it counts the input batch
+        # (saved by lin_0, allocated before the forward) where the step holds the output.
+        self.assertEqual(saved_tensor_bytes(model, x.requires_grad_()), expected)
+
+    def test_gelu(self):
+        self.check("GELU", 150_994_944)
+
+    def test_relu(self):
+        self.check("ReLU", 83_886_080)
+
+
+def accumulation_loop(steps, prof=None):
+    """Two micro-batches a step, SGD with momentum: the user's own loop."""
+    torch.manual_seed(1)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    data = torch.randn(steps, 2, 8, 16)
+
+    def run(prof):
+        for step in range(steps):
+            optimizer.zero_grad()
+            for micro in range(2):
+                model(data[step, micro]).pow(2).mean().backward()
+            optimizer.step()
+            if prof is not None:
+                prof.step()
+
+    return model, optimizer, run
+
+
+class InTheUsersLoop(unittest.TestCase):
+    def test_gradient_accumulation_trains_bit_identically_and_both_micro_batches_are_seen(self):
+        plain, _, run = accumulation_loop(5)
+        run(None)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "loop")
+            observed, optimizer, run = accumulation_loop(5)
+            with trainscope.profile(prefix, model=observed, optimizer=optimizer, warmup=1,
+                                    active=3) as prof:
+                run(prof)
+            for a, b in zip(plain.parameters(), observed.parameters()):
+                self.assertTrue(torch.equal(a, b))
+            linears = rows(prefix + ".time.sqlite",
+                           "SELECT COUNT(*) FROM run_time_entries WHERE operation_name = "
+                           "'aten::linear' AND backward_ms IS NOT NULL")
+            self.assertEqual(linears[0][0], 4)  # two layers, two micro-batches
+            weight_bytes = sum(p.nelement() * 4 for p in observed.parameters())
+            self.assertEqual(prof.figures["weight_bytes"], weight_bytes)
+            # The weights existed before the `with`; the momentum buffers (the size of the
+            # weights) were made in its warm-up step: both alive at the peak.
+            peak = dict(rows(prefix + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
+            self.assertEqual(peak["peak_weights_bytes"], weight_bytes)
+            self.assertEqual(peak["peak_optimizer_state_bytes"], weight_bytes)
+
+    def test_an_exception_in_the_loop_is_the_users_and_leaves_no_report(self):
+        model, optimizer, _ = accumulation_loop(1)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "loop")
+            with self.assertRaises(KeyError) as raised:
+                with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=0):
+                    model(torch.randn(2, 16)).sum().backward()
+                    raise KeyError("the user's own")
+            self.assertEqual(raised.exception.args, ("the user's own",))
+            self.assertEqual(os.listdir(folder), [])
+        # Nothing of the session is left: another one starts.
+        with tempfile.TemporaryDirectory() as folder:
+            with trainscope.profile(os.path.join(folder, "again"), model=model, warmup=0,
+                                    active=1) as prof:
+                model(torch.randn(2, 16)).sum().backward()
+                prof.step()
+            self.assertEqual(len(os.listdir(folder)), 3)
+
+    def test_torch_profiler_already_active_is_refused(self):
+        model, _, _ = accumulation_loop(1)
+        with tempfile.TemporaryDirectory() as folder:
+            with torch.profiler.profile():
+                with self.assertRaises(trainscope.Error) as refused:
+                    with trainscope.profile(os.path.join(folder, "x"), model=model):
+                        pass
+            self.assertIn("torch.profiler is active", str(refused.exception))
+            self.assertEqual(os.listdir(folder), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
