@@ -1518,6 +1518,46 @@ aktiv (gepunktet)</translation>
         <source>A sweep changes the batch size: give the inputs as shapes, not a file.</source>
         <translation>Ein Sweep ändert die Batchgröße: Eingaben als Formen angeben, nicht als Datei.</translation>
     </message>
+    <message>
+        <source>Python entry point</source>
+        <translation>Python-Einstiegspunkt</translation>
+    </message>
+    <message>
+        <source>entry_point.py with model_provider, input_provider, iteration_provider</source>
+        <translation>entry_point.py mit model_provider, input_provider, iteration_provider</translation>
+    </message>
+    <message>
+        <source>Your own training step, run by the interpreter below with your torch (python3 -m trainscope profile)</source>
+        <translation>Ihr eigener Trainingsschritt, ausgeführt vom Interpreter unten mit Ihrem torch (python3 -m trainscope profile)</translation>
+    </message>
+    <message>
+        <source>The Python that runs the entry point: it needs torch, and finds the trainscope module</source>
+        <translation>Das Python, das den Einstiegspunkt ausführt: Es braucht torch und findet das Modul trainscope</translation>
+    </message>
+    <message>
+        <source>Interpreter:</source>
+        <translation>Interpreter:</translation>
+    </message>
+    <message>
+        <source>Python Entry Point</source>
+        <translation>Python-Einstiegspunkt</translation>
+    </message>
+    <message>
+        <source>Python files (*.py);;All files (*)</source>
+        <translation>Python-Dateien (*.py);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Choose a Python entry point.</source>
+        <translation>Wählen Sie einen Python-Einstiegspunkt.</translation>
+    </message>
+    <message>
+        <source>The entry point %1 does not exist.</source>
+        <translation>Der Einstiegspunkt %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>Name the Python interpreter that runs the entry point.</source>
+        <translation>Nennen Sie den Python-Interpreter, der den Einstiegspunkt ausführt.</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::OverviewPage</name>
@@ -1571,6 +1611,17 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Batch %1 (%2 of %3): </source>
         <translation>Batch %1 (%2 von %3): </translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::PythonRun</name>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 ended with exit code %2</source>
+        <translation>%1 endete mit dem Exit-Code %2</translation>
     </message>
 </context>
 <context>

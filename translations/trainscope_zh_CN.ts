@@ -1515,6 +1515,46 @@ active (dotted)</source>
         <source>A sweep changes the batch size: give the inputs as shapes, not a file.</source>
         <translation>扫描会改变批大小：请以形状给出输入，而不是文件。</translation>
     </message>
+    <message>
+        <source>Python entry point</source>
+        <translation>Python 入口点</translation>
+    </message>
+    <message>
+        <source>entry_point.py with model_provider, input_provider, iteration_provider</source>
+        <translation>含 model_provider、input_provider、iteration_provider 的 entry_point.py</translation>
+    </message>
+    <message>
+        <source>Your own training step, run by the interpreter below with your torch (python3 -m trainscope profile)</source>
+        <translation>您自己的训练步骤，由下方的解释器用您的 torch 运行（python3 -m trainscope profile）</translation>
+    </message>
+    <message>
+        <source>The Python that runs the entry point: it needs torch, and finds the trainscope module</source>
+        <translation>运行入口点的 Python：需要 torch，并能找到 trainscope 模块</translation>
+    </message>
+    <message>
+        <source>Interpreter:</source>
+        <translation>解释器：</translation>
+    </message>
+    <message>
+        <source>Python Entry Point</source>
+        <translation>Python 入口点</translation>
+    </message>
+    <message>
+        <source>Python files (*.py);;All files (*)</source>
+        <translation>Python 文件 (*.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Choose a Python entry point.</source>
+        <translation>请选择一个 Python 入口点。</translation>
+    </message>
+    <message>
+        <source>The entry point %1 does not exist.</source>
+        <translation>入口点 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Name the Python interpreter that runs the entry point.</source>
+        <translation>请指定运行入口点的 Python 解释器。</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::OverviewPage</name>
@@ -1568,6 +1608,17 @@ active (dotted)</source>
     <message>
         <source>Batch %1 (%2 of %3): </source>
         <translation>批 %1（第 %2/%3 个）：</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::PythonRun</name>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 ended with exit code %2</source>
+        <translation>%1 以退出码 %2 结束</translation>
     </message>
 </context>
 <context>

@@ -314,3 +314,88 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
 }
 
 }  // namespace
+
+// ---- A Python entry point, run by its own interpreter (python3 -m trainscope profile) ----
+
+class PythonEntryPointRun : public ProfileRunTest {
+  protected:
+    void SetUp() override {
+        // The package as the build leaves it, beside the tests' folder (the app finds it so).
+        if (!QFile::exists(QCoreApplication::applicationDirPath() +
+                           QStringLiteral("/../python/trainscope/__init__.py"))) {
+            GTEST_SKIP() << "the Python host is not built (TRAINSCOPE_BUILD_PYTHON)";
+        }
+        ProfileRunTest::SetUp();
+    }
+    NewProfileDialog* fillEntryPoint(const QString& entry, const QString& prefix,
+                                     int iterations = 2) {
+        NewProfileDialog* dialog = window_.showNewProfileDialog();
+        dialog->pythonChoice()->click();
+        dialog->pythonEntry()->setText(QStringLiteral(PYTHON_PROJECT "/") + entry);
+        dialog->interpreter()->selectAll();
+        QTest::keyClicks(dialog->interpreter(), QStringLiteral(TRAINSCOPE_PYTHON));
+        dialog->warmup()->setValue(1);
+        dialog->iterations()->setValue(iterations);
+        dialog->outputPrefix()->selectAll();
+        QTest::keyClicks(dialog->outputPrefix(), prefix);
+        return dialog;
+    }
+};
+
+TEST_F(PythonEntryPointRun, TheUsersOwnStepIsProfiledAndItsReportsOpen) {
+    NewProfileDialog* dialog =
+        fillEntryPoint(QStringLiteral("tied_lm.py"), runs_ + QStringLiteral("/lm"));
+    // What the entry point brings itself is not asked for.
+    EXPECT_FALSE(dialog->inputs()->isEnabled());
+    EXPECT_FALSE(dialog->measureChoice()->isEnabled());
+    ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
+    QVector<double> progress;
+    QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_, [&](int value) {
+        progress << double(value) / qMax(1, window_.runProgress()->maximum());
+    });
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+    EXPECT_EQ(filesInRuns(),
+              (QStringList{QStringLiteral("lm.memory.sqlite"), QStringLiteral("lm.time.sqlite"),
+                           QStringLiteral("lm.timeline.sqlite")}));
+    ASSERT_GE(progress.size(), 3) << "each step moves the bar";
+    EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+    EXPECT_DOUBLE_EQ(progress.last(), 1.0);
+    test::waitForReads();
+    ASSERT_TRUE(window_.browser()->memorySummary().has_value());
+    // Its weights once each, the tied embedding included: 64x32 + 32x32 + 32 float32 values.
+    EXPECT_EQ(window_.browser()->memorySummary()->weights, (64 * 32 + 32 * 32 + 32) * 4);
+}
+
+TEST_F(PythonEntryPointRun, ACancelEndsTheInterpreterAndLeavesNoReport) {
+    NewProfileDialog* dialog =
+        fillEntryPoint(QStringLiteral("slow_step.py"), runs_ + QStringLiteral("/slow"), 100);
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return window_.runStatus().contains(QStringLiteral("Time: measuring")); },
+        kRunTimeoutMs))
+        << window_.runStatus().toStdString();
+    QTest::mouseClick(window_.cancelButton(), Qt::LeftButton);
+    EXPECT_FALSE(window_.runner()->busy());
+    ASSERT_TRUE(waitForEngine());
+    EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
+    EXPECT_EQ(window_.browser(), nullptr);
+}
+
+TEST_F(PythonEntryPointRun, AStepThatRaisesEndsInItsOneLineMessage) {
+    NewProfileDialog* dialog =
+        fillEntryPoint(QStringLiteral("raises.py"), runs_ + QStringLiteral("/raises"));
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(waitForEngine());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window_.lastError().isEmpty(); }, 5000));
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("the batch is malformed (raises.py:")))
+        << window_.lastError().toStdString();
+    EXPECT_FALSE(window_.lastError().contains(QLatin1Char('\n')));
+    EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
+    // A missing entry point is marked in the dialog before anything runs.
+    NewProfileDialog* again =
+        fillEntryPoint(QStringLiteral("missing.py"), runs_ + QStringLiteral("/missing"));
+    EXPECT_FALSE(again->startButton()->isEnabled());
+    EXPECT_TRUE(again->problems().join(' ').contains(QStringLiteral("does not exist")));
+}

@@ -121,10 +121,10 @@ QSet<QString> englishWords(QString text, const QStringList& same_in_language) {
     static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
     static const QRegularExpression identifier(QStringLiteral("^[a-z0-9_.:-]+$"));
     static const QStringList names = [] {
-        QStringList names{QStringLiteral("TrainScope"), QStringLiteral("TorchScript"),
-                          QStringLiteral("ResNet"),     QStringLiteral("Transformer"),
-                          QStringLiteral("KiB"),        QStringLiteral("MiB"),
-                          QStringLiteral("GiB")};
+        QStringList names{QStringLiteral("TrainScope"),  QStringLiteral("TorchScript"),
+                          QStringLiteral("Python"),      QStringLiteral("ResNet"),
+                          QStringLiteral("Transformer"), QStringLiteral("KiB"),
+                          QStringLiteral("MiB"),         QStringLiteral("GiB")};
         for (const EditorPreset& preset : editorPresets())
             names << preset.name;
         for (const Language& language : availableLanguages())
@@ -181,7 +181,7 @@ const LanguageCase kGerman{
     "de",
     {QStringLiteral("Gradient"), QStringLiteral("Operation"), QStringLiteral("Editor"),
      QStringLiteral("Iteration"), QStringLiteral("Stack"), QStringLiteral("in"),
-     QStringLiteral("ms"), QStringLiteral("trace")}};
+     QStringLiteral("ms"), QStringLiteral("trace"), QStringLiteral("Interpreter")}};
 const LanguageCase kChinese{"zh_CN",
                             {QStringLiteral("trace"), QStringLiteral("seed"), QStringLiteral("pre"),
                              QStringLiteral("norm")}};

@@ -64,8 +64,11 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     : QDialog(parent),
       builtin_(new QRadioButton(tr("Built-in model"))),
       file_(new QRadioButton(tr("TorchScript file"))),
+      python_(new QRadioButton(tr("Python entry point"))),
       builtin_model_(new QComboBox),
       model_file_(new QLineEdit),
+      python_entry_(new QLineEdit),
+      interpreter_(new QLineEdit),
       parameters_(new QFormLayout),
       project_root_(new QLineEdit),
       inputs_(new QTableWidget(0, 2)),
@@ -85,6 +88,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
       output_(new QLineEdit),
       sweep_sizes_(new QLineEdit),
       sweep_budget_(new QLineEdit),
+      inputs_box_(nullptr),
       problem_(new QLabel),
       start_(nullptr),
       runs_folder_(runs_folder) {
@@ -99,6 +103,14 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
         device_->addItem(QStringLiteral("cuda"));
     model_file_->setPlaceholderText(tr("model.pt (torch.jit.script or trace, then .save)"));
     project_root_->setPlaceholderText(tr("default: the model file's folder"));
+    python_entry_->setPlaceholderText(
+        tr("entry_point.py with model_provider, input_provider, iteration_provider"));
+    python_entry_->setToolTip(
+        tr("Your own training step, run by the interpreter below with "
+           "your torch (python3 -m trainscope profile)"));
+    interpreter_->setToolTip(
+        tr("The Python that runs the entry point: it needs torch, and "
+           "finds the trainscope module"));
     inputs_file_->setToolTip(tr("For a TorchScript model: its inputs, saved by trainscope-export"));
     inputs_->setHorizontalHeaderLabels({tr("Shape"), tr("Data type")});
     inputs_->horizontalHeader()->setStretchLastSection(true);
@@ -111,6 +123,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     problem_->setStyleSheet(QStringLiteral("color: #d32f2f;"));
 
     auto* browse_model = new QPushButton(tr("Browse…"));
+    auto* browse_entry = new QPushButton(tr("Browse…"));
     auto* browse_root = new QPushButton(tr("Browse…"));
     auto* browse_output = new QPushButton(tr("Browse…"));
     auto* browse_inputs = new QPushButton(tr("Browse…"));
@@ -122,6 +135,8 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     model_form->addRow(builtin_, builtin_model_);
     model_form->addRow(parameters_);
     model_form->addRow(file_, rowOf(model_file_, browse_model));
+    model_form->addRow(python_, rowOf(python_entry_, browse_entry));
+    model_form->addRow(tr("Interpreter:"), interpreter_);
     model_form->addRow(tr("Project root:"), rowOf(project_root_, browse_root));
 
     auto* input_buttons = new QHBoxLayout;
@@ -131,6 +146,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     input_buttons->addWidget(batch_enabled_);
     input_buttons->addWidget(batch_size_);
     auto* inputs_box = new QGroupBox(tr("Inputs (none: the built-in model's defaults)"));
+    inputs_box_ = inputs_box;
     auto* inputs_layout = new QVBoxLayout(inputs_box);
     inputs_layout->addWidget(inputs_);
     inputs_layout->addLayout(input_buttons);
@@ -182,6 +198,15 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
             file_->setChecked(true);
         }
     });
+    connect(browse_entry, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Python Entry Point"), python_entry_->text(),
+                                         tr("Python files (*.py);;All files (*)"));
+        if (!path.isEmpty()) {
+            python_entry_->setText(path);
+            python_->setChecked(true);
+        }
+    });
     connect(browse_root, &QPushButton::clicked, this, [this] {
         const QString path =
             QFileDialog::getExistingDirectory(this, tr("Project Root"), project_root_->text());
@@ -214,9 +239,9 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
         builtin_->setChecked(true);
     });
     connect(output_, &QLineEdit::textEdited, this, [this] { output_edited_ = true; });
-    for (QLineEdit* field : {model_file_, project_root_, output_})
+    for (QLineEdit* field : {model_file_, python_entry_, interpreter_, project_root_, output_})
         connect(field, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
-    for (QRadioButton* choice : {builtin_, file_})
+    for (QRadioButton* choice : {builtin_, file_, python_})
         connect(choice, &QRadioButton::toggled, this, &NewProfileDialog::validate);
     connect(inputs_, &QTableWidget::cellChanged, this, &NewProfileDialog::validate);
     connect(batch_enabled_, &QCheckBox::toggled, this, &NewProfileDialog::validate);
@@ -229,6 +254,8 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
 }
 
 QString NewProfileDialog::modelRef() const {
+    if (python_->isChecked())
+        return python_entry_->text().trimmed();
     return builtin_->isChecked() ? QStringLiteral("builtin:") + builtin_model_->currentText()
                                  : model_file_->text().trimmed();
 }
@@ -323,7 +350,7 @@ QStringList NewProfileDialog::problems() const {
                                                .arg(QString::fromStdString(parameter.name),
                                                     engineText(expected)));
         }
-    } else {
+    } else if (file_->isChecked()) {
         const QFileInfo file(model_file_->text().trimmed());
         check(model_file_,
               model_file_->text().trimmed().isEmpty() ? tr("Choose a TorchScript file.")
@@ -331,12 +358,25 @@ QStringList NewProfileDialog::problems() const {
                   ? tr("The model file %1 does not exist.").arg(model_file_->text().trimmed())
                   : QString());
     }
+    if (python_->isChecked()) {
+        const QString entry = python_entry_->text().trimmed();
+        check(python_entry_, entry.isEmpty() ? tr("Choose a Python entry point.")
+                             : !QFileInfo(entry).isFile()
+                                 ? tr("The entry point %1 does not exist.").arg(entry)
+                                 : QString());
+        check(interpreter_, interpreter_->text().trimmed().isEmpty()
+                                ? tr("Name the Python interpreter that runs the entry point.")
+                                : QString());
+    } else {
+        check(python_entry_, {});
+        check(interpreter_, {});
+    }
     const QString root = project_root_->text().trimmed();
     check(project_root_, root.isEmpty() || QFileInfo(root).isDir()
                              ? QString()
                              : tr("The project root %1 is not a folder.").arg(root));
-    // The inputs: shapes, unless a file of saved inputs replaces them.
-    const int rows = usesInputsFile() ? 0 : inputs_->rowCount();
+    // The inputs: shapes, unless a file of saved inputs (or the entry point) replaces them.
+    const int rows = usesInputsFile() || python_->isChecked() ? 0 : inputs_->rowCount();
     for (int row = 0; row < rows; ++row) {
         QTableWidgetItem* item = inputs_->item(row, 0);
         QString problem;
@@ -356,7 +396,7 @@ QStringList NewProfileDialog::problems() const {
     check(inputs_file_, inputs_file.isEmpty() || QFileInfo(inputs_file).isFile()
                             ? QString()
                             : tr("The inputs file %1 does not exist.").arg(inputs_file));
-    if (!builtin_->isChecked() && inputs_->rowCount() == 0 && inputs_file.isEmpty())
+    if (file_->isChecked() && inputs_->rowCount() == 0 && inputs_file.isEmpty())
         problems << tr("A TorchScript model needs its inputs: shapes, or an inputs file.");
     // Where the reports go.
     const QString prefix = output_->text().trimmed();
@@ -414,10 +454,24 @@ void NewProfileDialog::validate() {
     inputs_->setEnabled(shapes);
     batch_enabled_->setEnabled(shapes);
     batch_size_->setEnabled(shapes && batch_enabled_->isChecked());
+    // A Python entry point brings its own inputs, loss, optimizer and data types, and its run
+    // writes the three reports.
+    const bool python = python_->isChecked();
+    inputs_box_->setEnabled(!python);
+    for (QWidget* field : {static_cast<QWidget*>(dtype_), static_cast<QWidget*>(loss_),
+                           static_cast<QWidget*>(optimizer_), static_cast<QWidget*>(measure_)})
+        field->setEnabled(!python);
+    interpreter_->setEnabled(python);
+    if (python && measure_->currentIndex() != 0)
+        measure_->setCurrentIndex(0);
     sweep_sizes_->setEnabled(measure_->currentIndex() == kSweepChoice);
     sweep_budget_->setEnabled(measure_->currentIndex() == kSweepChoice);
     QStringList found = problems();
-    if (found.isEmpty()) {
+    if (python) {
+        // The entry point's folder, as python3 -m trainscope takes it.
+        project_root_->setPlaceholderText(tr("default: %1").arg(
+            QFileInfo(python_entry_->text().trimmed()).absolutePath()));
+    } else if (found.isEmpty()) {
         // The engine's own checks, as the CLI runs them (parameter combinations, counts, ...).
         try {
             const RunConfig config = request().config;
@@ -448,7 +502,8 @@ RunRequest NewProfileDialog::request() const {
     config.project_root = project_root_->text().trimmed().toStdString();
     if (usesInputsFile())
         config.inputs_file = inputs_file_->text().trimmed().toStdString();
-    const int rows = config.inputs_file.empty() ? inputs_->rowCount() : 0;  // a file replaces them
+    // A file replaces the shapes; an entry point's input_provider replaces both.
+    const int rows = config.inputs_file.empty() && !python_->isChecked() ? inputs_->rowCount() : 0;
     for (int row = 0; row < rows; ++row) {
         InputSpec spec;
         spec.shape = parseShape(inputs_->item(row, 0)->text().trimmed().toStdString());
@@ -468,6 +523,15 @@ RunRequest NewProfileDialog::request() const {
     request.sweep = measure_->currentIndex() == kSweepChoice;
     request.measure = request.sweep ? Measure::All : static_cast<Measure>(measure_->currentIndex());
     request.output_prefix = output_->text().trimmed();
+    if (python_->isChecked()) {
+        request.python_entry = python_entry_->text().trimmed();
+        request.python_interpreter = interpreter_->text().trimmed();
+        request.sweep = false;
+        request.measure = Measure::All;
+        config.inputs_file.clear();
+        config.batch_size.reset();
+        return request;
+    }
     if (request.sweep) {  // problems() has checked both
         if (!sweep_sizes_->text().trimmed().isEmpty())
             request.batch_sizes = parseBatchSizes(sweep_sizes_->text().trimmed().toStdString());
@@ -493,7 +557,12 @@ void NewProfileDialog::restore() {
     builtin_model_->setCurrentText(value("builtin", QStringLiteral("mlp")).toString());
     rebuildParameters();
     model_file_->setText(value("file").toString());
-    (value("useFile", false).toBool() ? file_ : builtin_)->setChecked(true);
+    python_entry_->setText(value("pythonEntry").toString());
+    interpreter_->setText(value("interpreter", QStringLiteral("python3")).toString());
+    (value("usePython", false).toBool() ? python_
+     : value("useFile", false).toBool() ? file_
+                                        : builtin_)
+        ->setChecked(true);
     project_root_->setText(value("root").toString());
     inputs_file_->setText(value("inputsFile").toString());
     for (const QString& input : value("inputs").toStringList())
@@ -518,6 +587,9 @@ void NewProfileDialog::remember() const {
     set("builtin", builtin_model_->currentText());
     set("useFile", file_->isChecked());
     set("file", model_file_->text().trimmed());
+    set("usePython", python_->isChecked());
+    set("pythonEntry", python_entry_->text().trimmed());
+    set("interpreter", interpreter_->text().trimmed());
     for (auto it = parameter_fields_.begin(); it != parameter_fields_.end(); ++it) {
         settings.setValue(
             kGroup + QStringLiteral("params/%1/%2").arg(builtin_model_->currentText(), it.key()),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// File › New Profile: what to profile (a TorchScript file or a built-in model with its
-// parameters), its inputs, device, loss, optimizer, iterations, what to measure and where to
-// save. Invalid values are marked before a run can start; the last values are remembered.
+// File › New Profile: what to profile (a built-in model with its parameters, a TorchScript
+// file, or a Python entry point run in its own interpreter), its inputs, device, loss, optimizer,
+// iterations, what to measure and where to save. Invalid values are marked before a run can start;
+// the last values are remembered.
 #pragma once
 
 #include <QDialog>
@@ -36,6 +37,9 @@ class NewProfileDialog : public QDialog {
     // For tests and automation: the fields as a user reaches them.
     QRadioButton* builtinChoice() const { return builtin_; }
     QRadioButton* fileChoice() const { return file_; }
+    QRadioButton* pythonChoice() const { return python_; }
+    QLineEdit* pythonEntry() const { return python_entry_; }
+    QLineEdit* interpreter() const { return interpreter_; }
     QComboBox* builtinModel() const { return builtin_model_; }
     QLineEdit* parameterField(const QString& name) const;
     QComboBox* parameterChoice(const QString& name) const;
@@ -68,8 +72,11 @@ class NewProfileDialog : public QDialog {
 
     QRadioButton* builtin_;
     QRadioButton* file_;
+    QRadioButton* python_;
     QComboBox* builtin_model_;
     QLineEdit* model_file_;
+    QLineEdit* python_entry_;
+    QLineEdit* interpreter_;
     QFormLayout* parameters_;
     QMap<QString, QWidget*> parameter_fields_;
     QLineEdit* project_root_;
@@ -87,6 +94,7 @@ class NewProfileDialog : public QDialog {
     QLineEdit* output_;
     QLineEdit* sweep_sizes_;  // Measure: Sweep batch sizes
     QLineEdit* sweep_budget_;
+    QWidget* inputs_box_;  // what a Python entry point's own input_provider replaces
     QLabel* problem_;
     QPushButton* start_;
     bool output_edited_ = false;

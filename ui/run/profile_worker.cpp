@@ -4,6 +4,7 @@
 #include <QFile>
 #include <optional>
 
+#include "run/python_run.h"
 #include "trainscope/error.h"
 #include "trainscope/run.h"
 #include "trainscope/sweep.h"
@@ -21,6 +22,8 @@ int plannedIterations(const RunRequest& request) {
         const int sizes = request.batch_sizes.empty() ? 3 : int(request.batch_sizes.size());
         return sizes * plannedIterations(each);
     }
+    if (request.isPython())  // warm-up steps, the memory step, the timed steps
+        return config.warmup + config.iterations;
     int planned = 0;
     // Each pass: its warm-up (at least one, which captures the frames), then what it measures.
     if (request.measure != Measure::Time)
@@ -88,6 +91,13 @@ void ProfileWorker::run(int run, const RunRequest& request,
             };
             runSweep(request.sweepPlan(), sweep_progress, cancel.get());
             emit finished(run, request.outputPaths());
+            return;
+        }
+        if (request.isPython()) {
+            const auto python_progress = [&](const RunProgress& progress) {
+                emit progressed(run, progress);
+            };
+            emit finished(run, runPythonEntryPoint(request, python_progress, cancel.get()));
             return;
         }
         const RunResult result = runAndWrite(request.plan(), report_progress, cancel.get());

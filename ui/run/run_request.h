@@ -21,6 +21,12 @@ struct RunRequest {
     bool sweep = false;
     std::vector<int64_t> batch_sizes;
     std::optional<int64_t> memory_budget;
+    // A Python entry point instead of the engine's own step (its model_provider,
+    // input_provider and iteration_provider), run by this interpreter as
+    // `python3 -m trainscope profile` (run/python_run.h). It writes the three reports.
+    QString python_entry;
+    QString python_interpreter = QStringLiteral("python3");
+    bool isPython() const { return !python_entry.isEmpty(); }
 
     // The engine's plan: every report is named after its run, whatever is measured.
     RunPlan plan() const;
