@@ -2,6 +2,7 @@
 #include "tracking/memory_observer.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "device/cuda.h"
 #include "torch_compat.h"
@@ -55,10 +56,15 @@ void MemoryObserver::attributeTo(const OperationObserver* operations) {
 
 void MemoryObserver::forwardBegins() {
     if (recording_) {
+        // The model's forward in an eager step: a micro-batch's activations are what its
+        // forward allocated from here (not the step's own work before it, such as moving a
+        // batch) and still held when its backward begins.
         std::lock_guard<SpinLock> lock(mutex_);
         phase_ = AllocationPhase::Forward;
         micro_batches_.push_back({events_.size(), 0, false});
-        phase_marks_.push_back({"forward", timelineTicks()});
+        if (std::string_view(phase_marks_.back().name) != "forward") {
+            phase_marks_.push_back({"forward", timelineTicks()});
+        }
         return;
     }
     if (device_type_ == c10::DeviceType::CUDA) {

@@ -65,6 +65,12 @@ class EntryPoint(unittest.TestCase):
         self.assertEqual(sum(w[1] for w in weights),
                          sum(p.nelement() * p.element_size() for p in unique))
         self.assertEqual([w[1] for w in weights], [w[2] for w in weights])  # fp32 gradients
+        # The timeline: the memory step's parts in order, and one STEP_TIME row per observed
+        # step (the memory step and the two timed ones).
+        timeline = self.prefix + ".timeline.sqlite"
+        self.assertEqual(rows(timeline, "SELECT name FROM trainscope_phases ORDER BY start_ns"),
+                         [("forward",), ("backward",), ("optimizer",)])
+        self.assertEqual(rows(timeline, "SELECT COUNT(*) FROM STEP_TIME"), [(3,)])
         aliases = rows(self.prefix + ".memory.sqlite",
                        "SELECT value FROM trainscope_metadata WHERE key = 'weight_aliases'")
         self.assertEqual(aliases, [("head.weight=wte.weight",)])
