@@ -237,7 +237,8 @@ MemoryMeasurement Profiler::measureMemoryAndTimeline() {
             static_cast<int64_t>(tensor.nbytes()),
             tensor.grad().defined() ? static_cast<int64_t>(tensor.grad().nbytes()) : 0,
             {},
-            ModulePaths::ofParameter(parameter.name)};
+            ModulePaths::ofParameter(parameter.name),
+            parameter.aliases};
         const int reader = captured.first_readers[i];
         if (reader >= 0) {
             entry.frames = ops[reader].frames;

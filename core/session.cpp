@@ -37,15 +37,6 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// "head.weight=wte.weight; ...": each alias of a shared parameter and the entry that holds it.
-std::string aliasesText(const std::vector<ObservedParameter>& parameters) {
-    std::string text;
-    for (const ObservedParameter& p : parameters)
-        for (const std::string& alias : p.aliases)
-            text += (text.empty() ? "" : "; ") + alias + "=" + p.name;
-    return text;
-}
-
 }  // namespace
 
 struct Session::Impl {
@@ -233,8 +224,8 @@ void Session::Impl::finishMemoryStep() {
     ParameterBlocks blocks;
     for (size_t i = 0; i < parameters.size(); ++i) {
         const ObservedParameter& p = parameters[i];
-        WeightEntry entry{
-            p.name, p.weight.bytes, p.gradient.data ? p.gradient.bytes : 0, {}, p.module_path};
+        WeightEntry entry{p.name, p.weight.bytes, p.gradient.data ? p.gradient.bytes : 0,
+                          {},     p.module_path,  p.aliases};
         if (first_reader[i] >= 0) {
             entry.frames = operations[first_reader[i]].frames;
         }
@@ -269,10 +260,6 @@ void Session::Impl::finishMemoryStep() {
     report.peak_breakdown = peak.breakdown;
     report.peak_by_module = std::move(peak.by_module);
     report.metadata = metadataFor("memory");
-    const std::string aliases = aliasesText(parameters);
-    if (!aliases.empty()) {
-        report.metadata["weight_aliases"] = aliases;
-    }
     std::vector<const StackTrace*> traces;
     for (const WeightEntry& entry : report.weights)
         traces.push_back(&entry.frames);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <unordered_map>
 #include <utility>
 
 #include "device/cuda.h"
@@ -265,7 +266,16 @@ Workload::Workload(const RunConfig& config) : config_(config) {
     }
 
     std::vector<torch::Tensor> trainable;
+    // A TorchScript module lists a tied tensor under each attribute that names it; eager
+    // PyTorch's parameters() yields it once, and so do we.
+    std::unordered_map<const c10::TensorImpl*, size_t> seen;
     for (const auto& named : module_.named_parameters(/*recurse=*/true)) {
+        const auto [it, first] =
+            seen.emplace(named.value.unsafeGetTensorImpl(), parameters_.size());
+        if (!first) {
+            parameters_[it->second].aliases.push_back(named.name);
+            continue;
+        }
         parameters_.push_back({named.name, named.value});
         if (named.value.requires_grad()) {
             trainable.push_back(named.value);

@@ -15,9 +15,13 @@
 
 namespace trainscope {
 
+// A parameter tensor of the model. A tensor that several attributes name (tied weights,
+// `head.weight = wte.weight`) is one parameter: `name` is its first name, `aliases` the others;
+// it is trained, and counted, once.
 struct NamedParameter {
     std::string name;
     torch::Tensor tensor;
+    std::vector<std::string> aliases = {};
 };
 
 class Workload {

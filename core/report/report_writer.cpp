@@ -151,7 +151,15 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
     for (const ModulePeakEntry& entry : report.peak_by_module) {
         by_module.bind(1, entry.module_path).bind(2, entry.kind).bind(3, entry.size_bytes).step();
     }
-    insertMetadata(db, report.metadata);
+    RunMetadata metadata = report.metadata;
+    std::string aliases;
+    for (const WeightEntry& weight : report.weights)
+        for (const std::string& alias : weight.aliases)
+            aliases += (aliases.empty() ? "" : "; ") + alias + "=" + weight.name;
+    if (!aliases.empty()) {
+        metadata[report_format::kWeightAliasesKey] = aliases;
+    }
+    insertMetadata(db, metadata);
 
     // Frames hang off stack_correlation: one correlation id per entry, weights first.
     SqliteStatement correlation(db,

@@ -4,9 +4,13 @@
 // bfloat16) is the only allocation allowed on top of the activations.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "model/workload.h"
+#include "support/report_reader.h"
 #include "tracking/memory_observer.h"
 #include "trainscope/profiler.h"
+#include "trainscope/run.h"
 
 using namespace trainscope;
 
@@ -93,6 +97,38 @@ TEST(ActivationMemory, PeakCoversAdamStateOnAnIterationAfterWarmup) {
     const MemoryReport sgd = Profiler(config).measureMemory();
     // Adam keeps two moments per parameter (float32 here): the peak must include them.
     EXPECT_GE(adam.peak_usage_bytes - sgd.peak_usage_bytes, 2 * adam.weightBytes());
+}
+
+// A tensor that two attributes name (GPT-2's tied output layer) is one weight: its bytes, its
+// gradient and its optimizer state count once, and its other name is recorded as an alias.
+TEST(SharedParameters, ATiedWeightIsOneEntryCountedOnce) {
+    RunConfig config;
+    config.model = TIED_ARCHIVE;
+    config.inputs = {parseInputSpec("2x8:int64:1000")};
+    config.optimizer = OptimizerKind::Adam;
+    const std::string dir = test::makeTempDir();
+    RunPlan plan;
+    plan.config = config;
+    plan.measure = Measure::Memory;
+    plan.output = dir + "/tied.memory.sqlite";
+    runAndWrite(plan);
+    const test::ReportReader report(plan.output);
+    EXPECT_EQ(
+        report.rows("SELECT name, size_bytes, grad_size_bytes FROM weight_entries ORDER BY id"),
+        (std::vector<test::Row>{{"wte.weight", "256000", "256000"},
+                                {"fc.weight", "16384", "16384"},
+                                {"fc.bias", "256", "256"}}));
+    EXPECT_EQ(report.scalar("SELECT value FROM trainscope_metadata WHERE key = 'weight_aliases'"),
+              "head.weight=wte.weight");
+    // At the peak: the weights once, and Adam's two moments once per tensor (its step counts
+    // are not tensors in LibTorch's Adam).
+    const auto misc = [&](const char* key) {
+        return report.number(std::string("SELECT size_bytes FROM misc_sizes WHERE key = '") + key +
+                             "'");
+    };
+    EXPECT_EQ(misc("peak_weights_bytes"), 272640);
+    EXPECT_EQ(misc("peak_optimizer_state_bytes"), 2 * 272640);
+    std::filesystem::remove_all(dir);
 }
 
 TEST(DTypeCast, OnlyFloatingParametersAndBuffersAreCast) {

@@ -64,6 +64,9 @@ inline constexpr char kPhasesTable[] = "trainscope_phases";
 // trainscope_metadata keys that the app and the CLI read back.
 inline constexpr char kProjectRootKey[] = "project_root";
 inline constexpr char kFramesNoteKey[] = "frames_note";
+// A memory report's shared parameters: each other name of a tensor that several attributes
+// name (tied weights), and the weight entry that holds it: "head.weight=wte.weight; ...".
+inline constexpr char kWeightAliasesKey[] = "weight_aliases";
 // A CUDA run's device: its name and its memory in bytes.
 inline constexpr char kDeviceNameKey[] = "device_name";
 inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";

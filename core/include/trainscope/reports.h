@@ -38,11 +38,14 @@ using StackTrace = std::vector<StackFrame>;
 // "layer3.1.conv2"); empty: the model itself, or code outside any submodule.
 
 struct WeightEntry {
-    std::string name;  // as PyTorch names it: "lin_0.weight"
+    // As PyTorch names it: "lin_0.weight". A tensor that several attributes name (tied
+    // weights) is one entry, under its first name; `aliases` are the others.
+    std::string name;
     int64_t size_bytes = 0;
     int64_t grad_size_bytes = 0;
     StackTrace frames;        // those of the first operation that reads the weight
     std::string module_path;  // the module that owns the weight
+    std::vector<std::string> aliases = {};
 };
 
 struct ActivationEntry {
