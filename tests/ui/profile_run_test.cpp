@@ -70,7 +70,17 @@ class ProfileRunTest : public ::testing::Test {
         return dialog;
     }
 
+    // The progress bar's values, as fractions of its range, as they change from now on.
+    const QVector<double>& recordProgress() {
+        QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_,
+                         [this](int value) {
+                             progress_ << double(value) / qMax(1, window_.runProgress()->maximum());
+                         });
+        return progress_;
+    }
+
     QString runs_;
+    QVector<double> progress_;  // before the window, which may report progress as it closes
     MainWindow window_;
 };
 
@@ -79,10 +89,7 @@ TEST_F(ProfileRunTest, TheDialogRunsTheBuiltinMlpAndItsReportOpens) {
     ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
     ASSERT_TRUE(dialog->startButton()->isEnabled());
     // The progress bar moves forward across the whole run (both passes), never back.
-    QVector<double> progress;
-    QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_, [&](int value) {
-        progress << double(value) / qMax(1, window_.runProgress()->maximum());
-    });
+    const QVector<double>& progress = recordProgress();
     QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
         << window_.lastError().toStdString();
@@ -116,10 +123,7 @@ TEST_F(ProfileRunTest, TheDialogSweepsBatchSizesAndTheBatchSizeViewOpens) {
     QTest::keyClicks(dialog->sweepSizes(), QStringLiteral(",1,2"));
     QTest::keyClicks(dialog->sweepBudget(), QStringLiteral("8MiB"));
     ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
-    QVector<double> progress;
-    QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_, [&](int value) {
-        progress << double(value) / qMax(1, window_.runProgress()->maximum());
-    });
+    const QVector<double>& progress = recordProgress();
     QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window_.sweepPage() != nullptr; }, kRunTimeoutMs))
         << window_.lastError().toStdString();
@@ -349,10 +353,7 @@ TEST_F(PythonEntryPointRun, TheUsersOwnStepIsProfiledAndItsReportsOpen) {
     EXPECT_FALSE(dialog->inputs()->isEnabled());
     EXPECT_FALSE(dialog->measureChoice()->isEnabled());
     ASSERT_TRUE(dialog->problems().isEmpty()) << dialog->problems().join('\n').toStdString();
-    QVector<double> progress;
-    QObject::connect(window_.runProgress(), &QProgressBar::valueChanged, &window_, [&](int value) {
-        progress << double(value) / qMax(1, window_.runProgress()->maximum());
-    });
+    const QVector<double>& progress = recordProgress();
     QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
     ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
         << window_.lastError().toStdString();
