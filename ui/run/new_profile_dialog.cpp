@@ -469,8 +469,8 @@ void NewProfileDialog::validate() {
     QStringList found = problems();
     if (python) {
         // The entry point's folder, as python3 -m trainscope takes it.
-        project_root_->setPlaceholderText(tr("default: %1").arg(
-            QFileInfo(python_entry_->text().trimmed()).absolutePath()));
+        project_root_->setPlaceholderText(
+            tr("default: %1").arg(QFileInfo(python_entry_->text().trimmed()).absolutePath()));
     } else if (found.isEmpty()) {
         // The engine's own checks, as the CLI runs them (parameter combinations, counts, ...).
         try {
