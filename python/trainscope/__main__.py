@@ -57,7 +57,7 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: no report is written
 
 
-def _provider(entry, namespace, kind):
+def _provider(namespace, kind):
     for prefix in ("skyline_", "deepview_", ""):
         function = namespace.get(prefix + kind)
         if callable(function):
@@ -125,9 +125,9 @@ def profile_entry_point(args):
         namespace = runpy.run_path(entry, run_name="trainscope_entry_point")
     except Exception as e:  # the user's module failed to import
         return _fail(f"{args.entry} could not be loaded: {type(e).__name__}: {e}", RUN_FAILED)
-    model_provider = _provider(entry, namespace, "model_provider")
-    input_provider = _provider(entry, namespace, "input_provider")
-    iteration_provider = _provider(entry, namespace, "iteration_provider")
+    model_provider = _provider(namespace, "model_provider")
+    input_provider = _provider(namespace, "input_provider")
+    iteration_provider = _provider(namespace, "iteration_provider")
     if model_provider is None or input_provider is None:
         missing = [k for k, f in (("model_provider", model_provider),
                                   ("input_provider", input_provider)) if f is None]

@@ -57,7 +57,6 @@ class ModuleHooks:
         for path, module in model.named_modules():
             self._handles.append(module.register_forward_pre_hook(self._enter(path, session)))
             self._handles.append(module.register_forward_hook(self._exit(session)))
-        self._model = model
 
     @staticmethod
     def _enter(path, session):
