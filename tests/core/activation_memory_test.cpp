@@ -25,6 +25,9 @@ RunConfig seed004Mlp(const std::string& act) {
     config.params = {{"d_model", std::to_string(d)}, {"act", act}};
     config.dtype = DType::BFloat16;
     config.inputs = {parseInputSpec("2x4096x1024")};
+    // One warm-up (the capture iteration) is enough for memory, and each iteration is minutes
+    // of CPU bfloat16 GEMMs.
+    config.warmup = 1;
     return config;
 }
 
@@ -72,12 +75,7 @@ TEST(ActivationMemory, Seed004ReluMlpIs10bsd) {
     const MemoryReport report = Profiler(seed004Mlp("relu")).measureMemory();
     EXPECT_EQ(10 * b * s * d, 83886080);
     expectSeed004(report, 10 * b * s * d);
-}
-
-TEST(ActivationMemory, ReluOverGeluRatioMatchesSeed004) {
-    const double relu = Profiler(seed004Mlp("relu")).measureMemory().activationBytes();
-    const double gelu = Profiler(seed004Mlp("gelu")).measureMemory().activationBytes();
-    EXPECT_NEAR(relu / gelu, 0.5556, 0.0001);
+    // Seed 004's ReLU/GELU ratio, 0.5556, follows from the two exact figures (10/18).
 }
 
 // A small MLP trained with Adam, whose state appears in the first step.
