@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 // Chart names stay readable at the default window size (1100x760) for real architectures: each
-// bar's name is shown in full, with the operation's number that its table row shows.
+// bar's name is shown in full, with the operation's number that its table row shows; each pie
+// slice's name and figure are shown whole, apart from the others; bars are thick enough to see.
 #include <gtest/gtest.h>
 
+#include <QAbstractBarSeries>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QPieSeries>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
+#include "i18n/language.h"
 #include "main_window.h"
 #include "ui/sample_run.h"
 #include "views/charts.h"
@@ -70,6 +78,126 @@ TEST_P(ChartLabelsTest, EveryBarIsNamedInFullAtTheDefaultSize) {
     }
     EXPECT_EQ(charts, 6);  // modules, activations, operations; weights, activations; operations
 }
+
+// What a pie's labels show, as drawn: their texts, one line each, and where they are.
+struct DrawnLabel {
+    QString text;
+    QRectF area;
+};
+
+QVector<DrawnLabel> pieLabels(QChartView* view) {
+    QVector<DrawnLabel> labels;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible() || text->toPlainText().isEmpty() ||
+            text->toPlainText() == view->chart()->title())
+            continue;
+        QString plain = text->toPlainText();
+        plain.replace(QChar::LineSeparator, QLatin1Char(' '))
+            .replace(QLatin1Char('\n'), QLatin1Char(' '));
+        labels.push_back({plain, text->sceneBoundingRect()});
+    }
+    return labels;
+}
+
+// The bars' thickness: the rectangles Qt Charts draws in a bar set's colour, for bars of a value
+// (horizontal bars).
+QVector<double> barThicknesses(QChartView* view) {
+    QSet<QRgb> colours;
+    for (QAbstractSeries* series : view->chart()->series())
+        if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+            for (QBarSet* set : bars->barSets())
+                colours << set->color().rgb();
+    QVector<double> thicknesses;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        auto* bar = dynamic_cast<QGraphicsRectItem*>(item);
+        if (bar && bar->isVisible() && bar->rect().width() > 0.5 &&
+            colours.contains(bar->brush().color().rgb()) &&
+            view->chart()->plotArea().contains(bar->sceneBoundingRect().center()))
+            thicknesses << bar->rect().height();
+    }
+    return thicknesses;
+}
+
+class OverviewChartsTest : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {
+  protected:
+    void TearDown() override { ui::installTranslations(QLocale(QStringLiteral("en"))); }
+};
+
+TEST_P(OverviewChartsTest, PieLabelsAreWholeAndApartAndBarsAreSeen) {
+    const auto [model, language] = GetParam();
+    ASSERT_TRUE(ui::installTranslations(QLocale(QString::fromLatin1(language))) ||
+                QLatin1String(language) == QLatin1String("en"));
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QStringList paths = profileBuiltin(QString::fromLatin1(model), dir.path());
+    ASSERT_EQ(paths.size(), 3);
+    ui::MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(openAndWait(window, {paths[1]}));
+    waitForReads();
+    QTabWidget* tabs = window.browser()->tabs();
+    tabs->setCurrentIndex(0);
+    QTest::qWait(50);
+    int pies = 0, bar_charts = 0;
+    for (QChartView* view : tabs->currentWidget()->findChildren<QChartView*>()) {
+        const std::string title = view->chart()->title().toStdString();
+        const QList<QAbstractSeries*> series = view->chart()->series();
+        auto* pie = series.isEmpty() ? nullptr : qobject_cast<QPieSeries*>(series.first());
+        if (!pie) {
+            const QVector<double> bars = barThicknesses(view);
+            if (bars.isEmpty())
+                continue;
+            ++bar_charts;
+            for (double thickness : bars)
+                EXPECT_GE(thickness, 6.0) << title << ": a bar " << thickness << " px thick";
+            continue;
+        }
+        ++pies;
+        const QVector<DrawnLabel> drawn = pieLabels(view);
+        QStringList shown;
+        for (const DrawnLabel& label : drawn)
+            shown << label.text;
+        for (QPieSlice* slice : pie->slices()) {
+            if (!slice->isLabelVisible())
+                continue;
+            const QString whole =
+                QString(slice->label()).replace(QStringLiteral("<br>"), QStringLiteral(" "));
+            EXPECT_TRUE(shown.contains(whole))
+                << title << ": '" << whole.toStdString() << "' is drawn as '"
+                << shown.join(QStringLiteral("', '")).toStdString() << "'";
+        }
+        // The pie: a circle in the middle of the plot, pieSize() of its shorter side across.
+        const QRectF plot = view->chart()->plotArea();
+        const double radius = pie->pieSize() * qMin(plot.width(), plot.height()) / 2;
+        const QPointF centre = plot.center();
+        for (const DrawnLabel& label : drawn) {
+            const QPointF nearest(qBound(label.area.left(), centre.x(), label.area.right()),
+                                  qBound(label.area.top(), centre.y(), label.area.bottom()));
+            const QPointF apart = nearest - centre;
+            EXPECT_GE(std::hypot(apart.x(), apart.y()), radius - 1)
+                << title << ": '" << label.text.toStdString() << "' is drawn over the pie";
+        }
+        for (int i = 0; i < drawn.size(); ++i)
+            for (int j = i + 1; j < drawn.size(); ++j)
+                EXPECT_FALSE(drawn[i].area.intersects(drawn[j].area))
+                    << title << ": '" << drawn[i].text.toStdString() << "' overlaps '"
+                    << drawn[j].text.toStdString() << "' (" << drawn[i].area.top() << "-"
+                    << drawn[i].area.bottom() << " and " << drawn[j].area.top() << "-"
+                    << drawn[j].area.bottom() << " px down)";
+    }
+    EXPECT_EQ(pies, 2);        // memory at the peak, forward and backward
+    EXPECT_EQ(bar_charts, 3);  // modules, activations, operations
+}
+
+INSTANTIATE_TEST_SUITE_P(BuiltinInEachLanguage, OverviewChartsTest,
+                         ::testing::Combine(::testing::Values("transformer", "resnet", "mlp"),
+                                            ::testing::Values("en", "de", "zh_CN")),
+                         [](const auto& info) {
+                             return std::string(std::get<0>(info.param)) + "_" +
+                                    std::get<1>(info.param);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Builtin, ChartLabelsTest, ::testing::Values("transformer", "resnet"),
                          [](const auto& info) { return std::string(info.param); });

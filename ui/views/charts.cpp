@@ -12,10 +12,14 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPieSeries>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <QtMath>
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "report/sql_table_model.h"
 #include "settings/theme.h"
@@ -25,6 +29,9 @@ namespace trainscope::ui {
 namespace {
 
 constexpr int kChartMinimumHeight = 160;
+constexpr double kMinimumBarPixels = 7.0;
+// Pie label arms (Qt Charts' gap between a slice and its arm, in px; arm lengths in radii).
+constexpr double kGap = 5.0, kArm = 0.15, kShortestArm = 0.02, kLongestArm = 1.2;
 
 // A chart view whose chart takes Qt Charts' light or dark theme, as the palette in force is,
 // now and whenever the palette changes (Settings › Theme, the desktop's theme).
@@ -104,16 +111,87 @@ BarNames namesOf(const QVector<TopEntry>& entries) {
     return names;
 }
 
-// `clicked`: what a click on slice i does (none: slices are not clickable).
-QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)(double),
-                  QString (*exact)(double), const std::function<void(int)>& clicked) {
+// Sizes a pie to its plot and keeps its slices' labels apart. Qt Charts puts an outside label
+// at the end of an arm that leaves the slice's middle radially (5 px off the pie, then
+// arm-length-factor radii long): on the right half to the arm's right, on the left half to its
+// left, the label's bottom at the arm's end; and it hides a label that leaves the plot. So the
+// pie leaves room for a two-line label above and below it, and where two labels on one side
+// would overlap, the arms of the two move them apart (a longer arm moves a label on the upper
+// half up, one on the lower half down; a near-horizontal arm cannot move its label).
+void placePieLabels(QPieSeries* series, const QRectF& plot) {
+    const double side = qMin(plot.width(), plot.height());
+    const QList<QPieSlice*> slices = series->slices();
+    if (side <= 0 || slices.isEmpty())
+        return;
+    // The tallest label as Qt Charts lays it out (a text document with a 1 px margin), with the
+    // fonts that draw it: a Chinese label's fallback font is taller than the label font.
+    double height = 0;
+    for (QPieSlice* slice : slices) {
+        QTextDocument text;
+        text.setDefaultFont(slice->labelFont());
+        text.setDocumentMargin(1.0);
+        text.setHtml(slice->label());
+        height = qMax(height, text.size().height() + 2);
+    }
+    const double radius = qMax(side / 8, (plot.height() / 2 - height - kGap) / (1 + kArm));
+    series->setPieSize(qMin(0.7, 2 * radius / side));
+
+    struct Label {
+        QPieSlice* slice;
+        double cos;  // of the arm's angle from 12 o'clock: 1 up, -1 down
+        double arm;
+    };
+    // The label's bottom, below the pie's centre (negative: above it).
+    auto bottom = [radius](const Label& label) {
+        return -(radius + kGap + label.arm * radius) * label.cos;
+    };
+    // Moves a label's bottom by up to `dy` along its arm; returns how far it moved.
+    auto move = [radius](Label& label, double dy) {
+        if (std::abs(label.cos) < 0.05)
+            return 0.0;
+        const double arm = qBound(kShortestArm, label.arm - dy / (radius * label.cos), kLongestArm);
+        const double moved = -(arm - label.arm) * radius * label.cos;
+        label.arm = arm;
+        return moved;
+    };
+    for (const bool right : {true, false}) {
+        std::vector<Label> labels;
+        for (QPieSlice* slice : slices) {
+            const double angle = std::fmod(slice->startAngle() + slice->angleSpan() / 2, 360.0);
+            if (!slice->isLabelVisible() || (angle < 180) != right)
+                continue;
+            Label label{slice, std::cos(qDegreesToRadians(angle)), kArm};
+            // Below the pie a label rises from its arm's end: an arm that points down runs
+            // as far as the label is tall, or the label covers the pie.
+            if (label.cos < -0.3)
+                label.arm = qBound(kArm, (height + 2 + kGap * label.cos) / (radius * -label.cos),
+                                   kLongestArm);
+            labels.push_back(label);
+        }
+        std::sort(labels.begin(), labels.end(),
+                  [&](const Label& a, const Label& b) { return bottom(a) < bottom(b); });
+        for (size_t i = 1; i < labels.size(); ++i) {
+            double overlap = bottom(labels[i - 1]) + height - bottom(labels[i]);
+            if (overlap > 0)
+                overlap += move(labels[i - 1], -overlap);  // the upper one up
+            if (overlap > 0)
+                move(labels[i], overlap);  // the lower one down
+        }
+        for (const Label& label : labels)
+            label.slice->setLabelArmLengthFactor(label.arm);
+    }
+}
+
+// A pie of `parts` in `chart`, each slice labelled with its name and, under it, its figure (on
+// one line, a label beside a pie in a third of the window was cut: "Gradients 16.0 ..."). Parts
+// of zero have no label. `clicked`: what a click on slice i does (none: not clickable).
+void addPie(QChart* chart, const QVector<QPair<QString, double>>& parts, QString (*human)(double),
+            QString (*exact)(double), const std::function<void(int)>& clicked) {
     auto* series = new QPieSeries;
-    // Room above and below the pie for the labels of thin slices at its top or bottom, which
-    // the default size (0.7 of the chart) pushes out of the plot area.
-    series->setPieSize(0.5);
+    series->setPieSize(0.5);  // until placePieLabels() knows the plot
     for (const auto& [name, value] : parts) {
         // append() refuses (returns null for) values that are not finite or are negative.
-        QPieSlice* slice = series->append(QStringLiteral("%1 %2").arg(name, human(value)),
+        QPieSlice* slice = series->append(QStringLiteral("%1<br>%2").arg(name, human(value)),
                                           std::isfinite(value) ? qMax(0.0, value) : 0.0);
         if (!slice)
             continue;
@@ -123,7 +201,7 @@ QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)
                              [clicked, part = int(series->count()) - 1] { clicked(part); });
         }
         QObject::connect(slice, &QPieSlice::hovered, slice,
-                         [slice, name = name, value = value, exact](bool state) {
+                         [name = name, value = value, exact](bool state) {
                              if (state)
                                  QToolTip::showText(QCursor::pos(),
                                                     QObject::tr("%1: %2").arg(name, exact(value)));
@@ -131,7 +209,10 @@ QPieSeries* pieOf(const QVector<QPair<QString, double>>& parts, QString (*human)
                                  QToolTip::hideText();
                          });
     }
-    return series;
+    chart->addSeries(series);
+    chart->legend()->hide();
+    QObject::connect(chart, &QChart::plotAreaChanged, series,
+                     [series](const QRectF& plot) { placePieLabels(series, plot); });
 }
 
 QString humanBytes(double bytes) {
@@ -190,13 +271,15 @@ void labelBarsAbove(QChart* chart, QBarCategoryAxis* axis, QAbstractBarSeries* s
         const double slot = plot.height() / double(labels.size() + 1);
         // A name takes the gap above its bar: in a short chart, a smaller font and a thinner
         // bar, down to a floor.
+        // A bar keeps kMinimumBarPixels (at 3 px, five bars read as lines).
         QFont font = axis->labelsFont();
         const double full_height = QFontMetricsF(font).height();
-        const double fitting = qMax(0.62 * slot, 9.0);
+        const double fitting = qMax(slot - kMinimumBarPixels - 2, 9.0);
         if (full_height > fitting && font.pointSizeF() > 0)
             font.setPointSizeF(qMax(6.5, font.pointSizeF() * fitting / full_height));
         const QFontMetricsF metrics(font);
-        const double bar_width = qBound(0.2, 1.0 - (metrics.height() + 2) / slot, 0.5);
+        const double thinnest = qMin(0.5, kMinimumBarPixels / slot);
+        const double bar_width = qBound(thinnest, 1.0 - (metrics.height() + 2) / slot, 0.5);
         series->setBarWidth(bar_width);
         for (int i = 0; i < labels.size(); ++i) {
             QGraphicsSimpleTextItem* label = labels[i];
@@ -256,12 +339,13 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary, MemoryPartClicked
             slice_clicked = [clicked](int part) { clicked(static_cast<MemoryPart>(part)); };
         chart->setTitle(
             QObject::tr("Peak memory %1, at that instant").arg(formatBytes(summary.peak)));
-        chart->addSeries(pieOf({{QObject::tr("Weights"), double(peak->weights)},
-                                {QObject::tr("Gradients"), double(peak->gradients)},
-                                {QObject::tr("Optimizer state"), double(peak->optimizer_state)},
-                                {QObject::tr("Activations"), double(peak->activations)},
-                                {QObject::tr("Other"), double(peak->other)}},
-                               humanBytes, exactBytes, slice_clicked));
+        addPie(chart,
+               {{QObject::tr("Weights"), double(peak->weights)},
+                {QObject::tr("Gradients"), double(peak->gradients)},
+                {QObject::tr("Optimizer state"), double(peak->optimizer_state)},
+                {QObject::tr("Activations"), double(peak->activations)},
+                {QObject::tr("Other"), double(peak->other)}},
+               humanBytes, exactBytes, slice_clicked);
     } else {
         // Another tool's report: only totals over the iteration, which were not all allocated
         // at once, so they are not shown as parts of the peak.
@@ -270,12 +354,12 @@ QChartView* memoryBreakdownChart(const MemorySummary& summary, MemoryPartClicked
                                     MemoryPart::Activations};
         if (clicked)
             slice_clicked = [clicked, parts](int part) { clicked(parts[part]); };
-        chart->addSeries(pieOf({{QObject::tr("Weights"), double(summary.weights)},
-                                {QObject::tr("Gradients"), double(summary.gradients)},
-                                {QObject::tr("Activations"), double(summary.activations)}},
-                               humanBytes, exactBytes, slice_clicked));
+        addPie(chart,
+               {{QObject::tr("Weights"), double(summary.weights)},
+                {QObject::tr("Gradients"), double(summary.gradients)},
+                {QObject::tr("Activations"), double(summary.activations)}},
+               humanBytes, exactBytes, slice_clicked);
     }
-    chart->legend()->hide();
     QChartView* view = chartView(chart);
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);
@@ -286,12 +370,12 @@ QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()
     auto* chart = new QChart;
     chart->setTitle(
         QObject::tr("Sum of operations %1 ms").arg(formatNumber(summary.operations_ms(), 1)));
-    chart->addSeries(pieOf({{QObject::tr("Forward"), summary.forward_ms},
-                            {QObject::tr("Backward"), summary.backward_ms}},
-                           humanMs, exactMs,
-                           clicked ? std::function<void(int)>([clicked](int) { clicked(); })
-                                   : std::function<void(int)>()));
-    chart->legend()->hide();
+    addPie(chart,
+           {{QObject::tr("Forward"), summary.forward_ms},
+            {QObject::tr("Backward"), summary.backward_ms}},
+           humanMs, exactMs,
+           clicked ? std::function<void(int)>([clicked](int) { clicked(); })
+                   : std::function<void(int)>());
     QChartView* view = chartView(chart);
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);

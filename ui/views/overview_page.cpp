@@ -19,7 +19,7 @@ namespace {
 // Bars per chart: the charts are laid out in two rows, so that the page fits the window at its
 // default size below the toolbar; each bar's name needs the room above it.
 constexpr int kTopCount = 8;
-constexpr int kTimeTopCount = 5;
+constexpr int kTimeTopCount = 4;
 constexpr int kMemoryTopCount = 4;
 
 }  // namespace
@@ -109,6 +109,10 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(label);
+    // Rows of equal height: the pies' row took more, and five bars with their names above them
+    // were 3 px thick in the other.
+    charts->setRowStretch(0, 1);
+    charts->setRowStretch(1, 1);
     layout->addLayout(charts, 1);
     run.whenChartsRead(this, [fills](const RunCharts& top) {
         for (const auto& fill : fills)
