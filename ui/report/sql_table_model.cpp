@@ -348,21 +348,34 @@ QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
                 return tr("%1 bytes").arg(QLocale().toString(raw.toLongLong()));
             if (format == CellFormat::Milliseconds && !raw.isNull())
                 return tr("%1 ms").arg(formatNumber(raw.toDouble(), 6));
+            if (format == CellFormat::Text)
+                return raw;  // in full where the column elides it
             return {};
         case Qt::DisplayRole:
             if (raw.isNull())
                 return spec_.columns[index.column()].null_text;
             switch (format) {
-                case CellFormat::Bytes:
-                    if (const std::optional<Unit> unit = columnUnit(index.column()))
+                case CellFormat::Bytes: {
+                    const std::optional<Unit> unit = columnUnit(index.column());
+                    if (unit && !showsAsZero(raw.toDouble(), *unit))
                         return inUnit(raw.toDouble(), *unit);
-                    return formatBytes(raw.toLongLong());
-                case CellFormat::Milliseconds:
-                    return inUnit(raw.toDouble(), *columnUnit(index.column()));
+                    return formatBytes(raw.toLongLong());  // in its own unit, named
+                }
+                case CellFormat::Milliseconds: {
+                    const Unit unit = *columnUnit(index.column());
+                    if (!showsAsZero(raw.toDouble(), unit))
+                        return inUnit(raw.toDouble(), unit);
+                    const Unit own = timeUnit(raw.toDouble());
+                    return QStringLiteral("%1 %2").arg(inUnit(raw.toDouble(), own), own.name);
+                }
                 case CellFormat::Integer:
                     return QLocale().toString(raw.toLongLong());
-                case CellFormat::Share:
-                    return QStringLiteral("%1 %").arg(formatNumber(raw.toDouble() * 100.0, 1));
+                case CellFormat::Share: {
+                    const double percent = raw.toDouble() * 100.0;
+                    if (percent > 0 && percent < 0.05)
+                        return QStringLiteral("< %1 %").arg(formatNumber(0.1, 1));  // not 0.0 %
+                    return QStringLiteral("%1 %").arg(formatNumber(percent, 1));
+                }
                 default:
                     return raw;
             }

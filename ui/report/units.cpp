@@ -27,6 +27,11 @@ Unit byteUnit(double largest_bytes) {
     return {QObject::tr("B"), 1, 0};
 }
 
+bool showsAsZero(double base, const Unit& unit) {
+    return base != 0 && std::isfinite(base) &&
+           std::abs(unit.of(base)) < 0.5 * std::pow(10.0, -unit.decimals);
+}
+
 QString inUnit(double base, const Unit& unit) {
     return formatNumber(std::isfinite(base) ? unit.of(base) : 0.0, unit.decimals);
 }

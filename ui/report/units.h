@@ -18,5 +18,8 @@ Unit timeUnit(double largest_ms);
 Unit byteUnit(double largest_bytes);
 // `base` in `unit`, as the interface language writes numbers (no unit name).
 QString inUnit(double base, const Unit& unit);
+// Whether a figure that is not zero would read "0.0" in `unit` (a bias in a column of MiB):
+// such a figure is written in its own unit, with the unit's name.
+bool showsAsZero(double base, const Unit& unit);
 
 }  // namespace trainscope::ui

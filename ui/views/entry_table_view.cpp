@@ -9,6 +9,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <algorithm>
 
 #include "report/sql_table_model.h"
@@ -27,10 +29,16 @@ EntryTableView::EntryTableView(QWidget* parent)
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);  // rows to copy together
     setAlternatingRowColors(true);
-    horizontalHeader()->setStretchLastSection(true);
+    // A name too wide keeps its module and its operation ("blocks_0.attn…aten::matmul"), on one
+    // line: wrapped, the operation went to a second line that the row cannot show.
+    setWordWrap(false);
+    setTextElideMode(Qt::ElideMiddle);
     horizontalHeader()->setSortIndicatorShown(true);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    // The vertical scroll bar comes with enough rows and takes its width from the columns.
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &EntryTableView::fitColumns,
+            Qt::QueuedConnection);
 }
 
 void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::SortOrder order) {
@@ -50,18 +58,17 @@ void EntryTableView::setEntryModel(SqlTableModel* model, int sorted_column, Qt::
         connect(model, &SqlTableModel::errorChanged, this, &EntryTableView::showError);
         connect(model, &SqlTableModel::rowsRead, this, &EntryTableView::revealWantedEntry);
         // The columns' units come after the first rows: the headers grow by them.
-        connect(model, &QAbstractItemModel::headerDataChanged, this,
-                &QTableView::resizeColumnsToContents);
+        connect(model, &QAbstractItemModel::headerDataChanged, this, &EntryTableView::fitColumns);
         showError(model->errorMessage());
     } else {
         showError({});
     }
     // From the first page, never the whole table; once it has come, if it is on its way.
     if (model && model->busy())
-        connect(model, &SqlTableModel::rowsRead, this, &QTableView::resizeColumnsToContents,
+        connect(model, &SqlTableModel::rowsRead, this, &EntryTableView::fitColumns,
                 Qt::SingleShotConnection);
     else
-        resizeColumnsToContents();
+        fitColumns();
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid() && !selecting_)
@@ -228,6 +235,35 @@ void EntryTableView::chooseAndExportCsv() {
 void EntryTableView::resizeEvent(QResizeEvent* event) {
     QTableView::resizeEvent(event);
     placeErrorLabel();
+    fitColumns();
+}
+
+void EntryTableView::fitColumns() {
+    resizeColumnsToContents();
+    // The widest column of text (the operation's or weight's name, elided in its middle, in
+    // full in its tooltip) takes the room the others leave: every column is in view. A real model's
+    // names pushed the Share column behind a horizontal scroll bar at the default window size.
+    QHeaderView* header = horizontalHeader();
+    // Text is what a table's cells left-align (figures are right-aligned).
+    auto text = [this](int column) {
+        return model() && model()->rowCount() > 0 &&
+               (model()->index(0, column).data(Qt::TextAlignmentRole).toInt() & Qt::AlignLeft);
+    };
+    int total = 0, widest = -1;
+    for (int column = 0; column < header->count(); ++column) {
+        if (isColumnHidden(column))
+            continue;
+        total += header->sectionSize(column);
+        if (widest < 0 || (text(column) && !text(widest)) ||
+            (text(column) == text(widest) &&
+             header->sectionSize(column) > header->sectionSize(widest)))
+            widest = column;
+    }
+    if (widest < 0)
+        return;
+    const int narrowest = 12 * fontMetrics().averageCharWidth();
+    const int room = viewport()->width() - (total - header->sectionSize(widest));
+    header->resizeSection(widest, std::max({narrowest, room, 0}));
 }
 
 SqlTableModel* EntryTableView::entryModel() const {

@@ -55,6 +55,8 @@ class EntryTableView : public QTableView {
     void contextMenuEvent(QContextMenuEvent* event) override;
 
   private:
+    // Columns sized to their contents, then the widest narrowed until every column is seen.
+    void fitColumns();
     void revealWantedEntry();
     void showError(const QString& message);
     void placeErrorLabel();
