@@ -16,6 +16,7 @@
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -86,9 +87,17 @@ TEST_F(NavigationExportTest, F1OpensTheManualAndTheShortcutsAreListed) {
     EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("TrainScope manual")));
     EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("Ctrl+F")));
     const QString shortcuts = ui::shortcutsText(window_.shortcutActions());
-    for (const char* line : {"Ctrl+F\tFind", "Ctrl+E\tExport Table as CSV", "F1\tTrainScope Manual",
-                             "Ctrl+Tab\tNext Tab"})
+    for (const char* line :
+         {"Ctrl+F\tFind", "Ctrl+E\tExport Table as CSV", "F1\tTrainScope Manual"})
         EXPECT_TRUE(shortcuts.contains(QLatin1String(line))) << shortcuts.toStdString();
+    // Keys as a keyboard names them: every key of an action, Shift+Tab's key not "Backtab".
+    EXPECT_TRUE(
+        shortcuts.contains(QRegularExpression(QStringLiteral("Ctrl\\+Tab[^\t]*\tNext Tab"))))
+        << shortcuts.toStdString();
+    EXPECT_TRUE(shortcuts.contains(
+        QRegularExpression(QStringLiteral("Ctrl\\+Shift\\+Tab[^\t]*\tPrevious Tab"))))
+        << shortcuts.toStdString();
+    EXPECT_FALSE(shortcuts.contains(QStringLiteral("Backtab"))) << shortcuts.toStdString();
 }
 
 TEST_F(NavigationExportTest, ATableExportsInFullAsCsvAndReadsBack) {
@@ -122,6 +131,9 @@ TEST_F(NavigationExportTest, ATableExportsInFullAsCsvAndReadsBack) {
                              QStringLiteral("two\nlines")};
     EXPECT_EQ(ui::parseCsv(ui::csvRecord(tricky) + QLatin1Char('\n')),
               QVector<QStringList>{tricky});
+    // A figure is written in the shortest form that reads back as the same double.
+    EXPECT_EQ(ui::csvField(134.807324), QStringLiteral("134.807324"));
+    EXPECT_EQ(ui::csvField(0.1 + 0.2), QStringLiteral("0.30000000000000004"));
 }
 
 TEST_F(NavigationExportTest, AChartSavesAsPngAndSvg) {

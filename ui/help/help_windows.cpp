@@ -42,12 +42,20 @@ void showManual(QWidget* parent) {
 QString shortcutsText(const QList<QAction*>& actions) {
     QStringList lines;
     for (const QAction* action : actions) {
-        if (action->shortcut().isEmpty())
+        // Every key of the action, as a keyboard labels it: Qt names Shift+Tab's key
+        // "Backtab" (QKeySequence::PreviousChild is "Ctrl+Shift+Backtab" first).
+        QStringList keys;
+        for (const QKeySequence& sequence : action->shortcuts()) {
+            const QString key = sequence.toString(QKeySequence::NativeText)
+                                    .replace(QStringLiteral("Backtab"), QStringLiteral("Tab"));
+            if (!key.isEmpty() && !keys.contains(key))
+                keys << key;
+        }
+        if (keys.isEmpty())
             continue;
         QString name = action->text();
         name.remove(QLatin1Char('&')).remove(QChar(0x2026));  // mnemonics, "…"
-        lines << QStringLiteral("%1\t%2").arg(action->shortcut().toString(QKeySequence::NativeText),
-                                              name.trimmed());
+        lines << QStringLiteral("%1\t%2").arg(keys.join(QStringLiteral(", ")), name.trimmed());
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -3,6 +3,7 @@
 
 #include <QBuffer>
 #include <QFileDialog>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
@@ -17,7 +18,9 @@ QString csvField(const QVariant& value) {
         return {};
     switch (value.typeId()) {
         case QMetaType::Double:
-            return QString::number(value.toDouble(), 'g', 17);
+            // The shortest text that reads back as the same double (134.807324, not
+            // 134.80732399999999).
+            return QString::number(value.toDouble(), 'g', QLocale::FloatingPointShortest);
         default:
             return value.toString();
     }
