@@ -47,17 +47,8 @@ class ChartLabelsTest : public ::testing::TestWithParam<const char*> {};
 TEST_P(ChartLabelsTest, EveryBarIsNamedInFullAtTheDefaultSize) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QStringList paths = profileBuiltin(QString::fromLatin1(GetParam()), dir.path());
-    ASSERT_EQ(paths.size(), 3);
-
     ui::MainWindow window;
-    // The default size (on the offscreen platform's 800x800 screen, the window would take the
-    // screen's size instead).
-    window.resize(1100, 760);
-    window.show();
-    ASSERT_EQ(window.size(), QSize(1100, 760));
-    ASSERT_TRUE(openAndWait(window, {paths[1]}));
-    waitForReads();
+    ASSERT_TRUE(showBuiltinAtDefaultSize(window, QString::fromLatin1(GetParam()), dir.path()));
     QTabWidget* tabs = window.browser()->tabs();
     int charts = 0;
     for (int tab = 0; tab < 3; ++tab) {  // Overview, Memory, Time: the pages with bar charts
@@ -130,13 +121,8 @@ TEST_P(OverviewChartsTest, PieLabelsAreWholeAndApartAndBarsAreSeen) {
                 QLatin1String(language) == QLatin1String("en"));
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QStringList paths = profileBuiltin(QString::fromLatin1(model), dir.path());
-    ASSERT_EQ(paths.size(), 3);
     ui::MainWindow window;
-    window.resize(1100, 760);
-    window.show();
-    ASSERT_TRUE(openAndWait(window, {paths[1]}));
-    waitForReads();
+    ASSERT_TRUE(showBuiltinAtDefaultSize(window, QString::fromLatin1(model), dir.path()));
     QTabWidget* tabs = window.browser()->tabs();
     tabs->setCurrentIndex(0);
     QTest::qWait(50);

@@ -119,6 +119,18 @@ QStringList profileBuiltin(const QString& name, const QString& dir) {
     return paths;
 }
 
+bool showBuiltinAtDefaultSize(ui::MainWindow& window, const QString& name, const QString& dir) {
+    const QStringList paths = profileBuiltin(name, dir);
+    if (paths.size() != 3)
+        return false;
+    window.resize(1100, 760);
+    window.show();
+    if (window.size() != QSize(1100, 760) || !openAndWait(window, {paths[1]}))
+        return false;
+    waitForReads();
+    return true;
+}
+
 void clickRow(QTableView* view, int row) {
     int column = 0;  // the first column shown
     while (view->isColumnHidden(column))

@@ -45,6 +45,10 @@ QStringList profileBuiltin(const QString& name, const QString& dir);
 // Opens reports as a user does, then waits until the window shows them (true) or has said why
 // it cannot (false).
 bool openAndWait(ui::MainWindow& window, const QStringList& paths);
+// Profiles built-in model `name` into `dir` and opens its run in `window`, shown at the default
+// size (1100x760; on the offscreen platform's 800x800 screen it would take the screen's size),
+// with every read done: what a user sees first. False when the run could not be made or opened.
+bool showBuiltinAtDefaultSize(ui::MainWindow& window, const QString& name, const QString& dir);
 // Waits until every read that the app's report browsers asked of their runs (table pages,
 // stack frames, charts) has come back and is shown.
 void waitForReads();
