@@ -311,6 +311,10 @@
         <source>Mean</source>
         <translation>Mittel</translation>
     </message>
+    <message>
+        <source>Memory step %1: %2, with the memory meter (the run time report&apos;s iterations are timed without it)</source>
+        <translation>Speicherschritt %1: %2, mit dem Speichermesser (die Iterationen des Laufzeitberichts werden ohne ihn gemessen)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1598,8 +1602,8 @@ aktiv (gepunktet)</translation>
         <translation>Summe der Operationen: %1 ms (vorwärts %2 ms, rückwärts %3 ms), %4 Operationen</translation>
     </message>
     <message>
-        <source>Iteration (wall): %1 ms   %2, %3% of the iteration</source>
-        <translation>Iteration (Echtzeit): %1 ms   %2, %3 % der Iteration</translation>
+        <source>Iteration (wall, median of the timed iterations): %1 ms   %2, %3% of the iteration</source>
+        <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms   %2, %3 % der Iteration</translation>
     </message>
 </context>
 <context>
@@ -2092,6 +2096,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Sequence number: %1</source>
         <translation>Sequenznummer: %1</translation>
+    </message>
+    <message>
+        <source>Memory step %1 · %2</source>
+        <translation>Speicherschritt %1 · %2</translation>
     </message>
 </context>
 <context>

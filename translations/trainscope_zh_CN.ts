@@ -311,6 +311,10 @@
         <source>Mean</source>
         <translation>平均</translation>
     </message>
+    <message>
+        <source>Memory step %1: %2, with the memory meter (the run time report&apos;s iterations are timed without it)</source>
+        <translation>内存测量步 %1：%2，含内存计量开销（运行时间报告的迭代在不计量内存时计时）</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1595,8 +1599,8 @@ active (dotted)</source>
         <translation>操作合计：%1 毫秒（前向 %2 毫秒，反向 %3 毫秒），共 %4 个操作</translation>
     </message>
     <message>
-        <source>Iteration (wall): %1 ms   %2, %3% of the iteration</source>
-        <translation>迭代（实际耗时）：%1 毫秒   %2，占迭代的 %3%</translation>
+        <source>Iteration (wall, median of the timed iterations): %1 ms   %2, %3% of the iteration</source>
+        <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒   %2，占迭代的 %3%</translation>
     </message>
 </context>
 <context>
@@ -2089,6 +2093,10 @@ active (dotted)</source>
     <message>
         <source>Sequence number: %1</source>
         <translation>序列号：%1</translation>
+    </message>
+    <message>
+        <source>Memory step %1 · %2</source>
+        <translation>内存测量步 %1 · %2</translation>
     </message>
 </context>
 <context>

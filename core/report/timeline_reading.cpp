@@ -77,6 +77,12 @@ std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db) {
     while (rows.step()) {
         steps.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
     }
+    // Our timelines are recorded in the memory pass (META_DATA's pass), on its first step.
+    if (!steps.empty() && db.hasTable("META_DATA") && db.columns("META_DATA").count("name") &&
+        db.columns("META_DATA").count("value")) {
+        ReadQuery pass(db, "SELECT 1 FROM META_DATA WHERE name = 'pass' AND value = 'memory'");
+        steps.front().memory_step = pass.step();
+    }
     return steps;
 }
 

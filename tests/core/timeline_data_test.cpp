@@ -84,6 +84,10 @@ TEST_F(OwnTimeline, HoldsEveryCallAndMemoryRecordOfTheFile) {
               integer(db, "SELECT MAX(totalAllocated) FROM MEMORY_RECORD"));
     EXPECT_EQ(int64_t(data_->blocks.size()), integer(db, "SELECT COUNT(*) FROM OP_MEMORY"));
     ASSERT_EQ(data_->steps.size(), 1u);
+    // Recorded in the memory pass: its step is the memory step, not a timed iteration.
+    EXPECT_EQ(
+        integer(db, "SELECT COUNT(*) FROM META_DATA WHERE name = 'pass' AND value = 'memory'"), 1);
+    EXPECT_TRUE(data_->steps.front().memory_step);
     EXPECT_EQ(data_->first_ns,
               integer(db,
                       "SELECT MIN(t) FROM (SELECT MIN(CAST(startNs AS INTEGER)) AS t FROM "
@@ -213,6 +217,8 @@ TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
     expectNested(data, false);
     ASSERT_FALSE(data.steps.empty());
     EXPECT_EQ(data.steps.front().id, integer(db, "SELECT MIN(id) FROM STEP_TIME"));
+    for (const TimelineStep& step : data.steps)
+        EXPECT_FALSE(step.memory_step) << "torch_npu's steps are the training's own";
     EXPECT_EQ(data.memory_component, "PTA");
     EXPECT_EQ(data.memory[data.peak_sample].total_allocated,
               integer(db,

@@ -207,9 +207,13 @@ void TimelineWidget::paintRuler(QPainter& painter, const TimeAxis& axis) {
                 continue;
             const QRectF band(x0, kRulerHeight + 2, x1 - x0, kStepBandHeight - 4);
             painter.fillRect(band, QColor(0x76, 0xb7, 0xb2, ranks.size() > 1 ? 90 : 160));
-            painter.drawText(
-                band.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                tr("Step %1 · %2").arg(step.id).arg(formatDuration(step.end_ns - step.start_ns)));
+            // The memory step is named as such: its time is not the timed iterations' (the
+            // Overview's "Iteration"), since the memory meter ran with it.
+            const QString duration = formatDuration(step.end_ns - step.start_ns);
+            painter.drawText(band.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                             step.memory_step
+                                 ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
+                                 : tr("Step %1 · %2").arg(step.id).arg(duration));
         }
     }
     painter.drawText(QRect(4, 0, kGutterWidth - 8, kRulerHeight), Qt::AlignVCenter,

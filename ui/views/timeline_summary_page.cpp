@@ -39,10 +39,15 @@ void addRow(QTableWidget* table, const QStringList& cells) {
 // The summary in words: what a user looks at first.
 QString totalsText(const ReportFileSummary& s) {
     QStringList lines;
-    for (const TimelineStep& step : s.steps)
-        lines << QObject::tr("Step %1: %2")
-                     .arg(step.id)
-                     .arg(milliseconds(step.end_ns - step.start_ns));
+    for (const TimelineStep& step : s.steps) {
+        const QString duration = milliseconds(step.end_ns - step.start_ns);
+        lines << (step.memory_step
+                      ? QObject::tr("Memory step %1: %2, with the memory meter (the run time "
+                                    "report's iterations are timed without it)")
+                            .arg(step.id)
+                            .arg(duration)
+                      : QObject::tr("Step %1: %2").arg(step.id).arg(duration));
+    }
     if (s.api_calls > 0) {
         QStringList types;
         for (const NamedCount& type : s.calls_by_type)

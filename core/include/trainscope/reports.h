@@ -158,6 +158,9 @@ struct TimelineStep {
     int64_t id = 0;
     int64_t start_ns = 0;
     int64_t end_ns = 0;
+    // When read: TrainScope's memory step (its timeline's first step, whose time includes the
+    // memory meter's cost), not a step timed as the run time report's iterations are.
+    bool memory_step = false;
 };
 
 // A part of the iteration: "forward" (with the loss), "backward", "optimizer".
