@@ -211,9 +211,8 @@ void TimelineWidget::paintRuler(QPainter& painter, const TimeAxis& axis) {
             // Overview's "Iteration"), since the memory meter ran with it.
             const QString duration = formatDuration(step.end_ns - step.start_ns);
             painter.drawText(band.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                             step.memory_step
-                                 ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
-                                 : tr("Step %1 · %2").arg(step.id).arg(duration));
+                             step.memory_step ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
+                                              : tr("Step %1 · %2").arg(step.id).arg(duration));
         }
     }
     painter.drawText(QRect(4, 0, kGutterWidth - 8, kRulerHeight), Qt::AlignVCenter,
