@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
@@ -78,8 +79,9 @@ std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db) {
         steps.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
     }
     // Our timelines are recorded in the memory pass (META_DATA's pass), on its first step.
-    if (!steps.empty() && db.hasTable("META_DATA") && db.columns("META_DATA").count("name") &&
-        db.columns("META_DATA").count("value")) {
+    const std::set<std::string> meta =
+        db.hasTable("META_DATA") ? db.columns("META_DATA") : std::set<std::string>{};
+    if (!steps.empty() && meta.count("name") && meta.count("value")) {
         ReadQuery pass(db, "SELECT 1 FROM META_DATA WHERE name = 'pass' AND value = 'memory'");
         steps.front().memory_step = pass.step();
     }
