@@ -315,6 +315,18 @@
         <source>Memory step %1: %2, with the memory meter (the run time report&apos;s iterations are timed without it)</source>
         <translation>Speicherschritt %1: %2, mit dem Speichermesser (die Iterationen des Laufzeitberichts werden ohne ihn gemessen)</translation>
     </message>
+    <message>
+        <source>… and %1 more steps; all %2: shortest %3, median %4, longest %5</source>
+        <translation>… und %1 weitere Schritte; alle %2: kürzester %3, Median %4, längster %5</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a report file</source>
+        <translation>es ist ein Ordner, keine Berichtsdatei</translation>
+    </message>
+    <message>
+        <source>it is not a regular file (a FIFO, a device or a socket)</source>
+        <translation>es ist keine gewöhnliche Datei (ein FIFO, ein Gerät oder ein Socket)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1602,8 +1614,10 @@ aktiv (gepunktet)</translation>
         <translation>Summe der Operationen: %1 ms (vorwärts %2 ms, rückwärts %3 ms), %4 Operationen</translation>
     </message>
     <message>
-        <source>Iteration (wall, median of the timed iterations): %1 ms   %2, %3% of the iteration</source>
-        <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms   %2, %3 % der Iteration</translation>
+        <source>Iteration (wall, median of the timed iterations): %1 ms
+%2, %3% of the iteration</source>
+        <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms
+%2, %3 % der Iteration</translation>
     </message>
 </context>
 <context>

@@ -315,6 +315,18 @@
         <source>Memory step %1: %2, with the memory meter (the run time report&apos;s iterations are timed without it)</source>
         <translation>内存测量步 %1：%2，含内存计量开销（运行时间报告的迭代在不计量内存时计时）</translation>
     </message>
+    <message>
+        <source>… and %1 more steps; all %2: shortest %3, median %4, longest %5</source>
+        <translation>……另有 %1 个步骤；全部 %2 个：最短 %3，中位数 %4，最长 %5</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a report file</source>
+        <translation>这是一个文件夹，不是报告文件</translation>
+    </message>
+    <message>
+        <source>it is not a regular file (a FIFO, a device or a socket)</source>
+        <translation>这不是普通文件（而是 FIFO、设备或套接字）</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1599,8 +1611,10 @@ active (dotted)</source>
         <translation>操作合计：%1 毫秒（前向 %2 毫秒，反向 %3 毫秒），共 %4 个操作</translation>
     </message>
     <message>
-        <source>Iteration (wall, median of the timed iterations): %1 ms   %2, %3% of the iteration</source>
-        <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒   %2，占迭代的 %3%</translation>
+        <source>Iteration (wall, median of the timed iterations): %1 ms
+%2, %3% of the iteration</source>
+        <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒
+%2，占迭代的 %3%</translation>
     </message>
 </context>
 <context>

@@ -28,8 +28,15 @@ void printTimeline(std::ostream& out, const ReportFileSummary& s) {
     for (const NamedCount& type : s.calls_by_type) {
         out << "    " << type.name << ": " << type.count << "\n";
     }
-    for (const TimelineStep& step : s.steps) {
-        out << "  step " << step.id << ": " << milliseconds(step.end_ns - step.start_ns) << "\n";
+    const StepsDigest steps = digestSteps(s.steps);
+    for (const TimelineStep& step : steps.listed) {
+        out << "  step " << step.id << ": " << milliseconds(stepDuration(step)) << "\n";
+    }
+    if (steps.others > 0) {
+        out << "  ... and " << steps.others << " more steps; all " << s.steps.size()
+            << ": shortest " << milliseconds(steps.shortest_ns) << ", median "
+            << milliseconds(steps.median_ns) << ", longest " << milliseconds(steps.longest_ns)
+            << "\n";
     }
     for (const ComponentPeak& m : s.memory) {
         out << "  memory " << (m.component.empty() ? "-" : m.component) << " (" << m.records

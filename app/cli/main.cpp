@@ -84,6 +84,11 @@ int show(const cli::CliOptions& options) {
     int status = 0;
     for (const std::string& path : options.files) {
         try {
+            if (isSweepReport(path)) {
+                std::cout << path << ": batch-size sweep\n";
+                cli::printSweep(std::cout, readSweepReport(path));
+                continue;
+            }
             cli::printFileSummary(std::cout, path, summarizeReportFile(path));
         } catch (const std::exception& e) {
             std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
@@ -121,8 +126,9 @@ int sweep(const cli::CliOptions& options) {
 // `compare`: exit code 0 within the limits, 1 over a limit, 2 when the runs cannot be compared.
 int compare(const cli::CliOptions& options) {
     try {
-        const Comparison comparison =
-            compareRuns(findRunReports(options.files[0]), findRunReports(options.files[1]));
+        // The base first: a problem with both is told of the first named.
+        const RunReports base = findRunReports(options.files[0]);
+        const Comparison comparison = compareRuns(base, findRunReports(options.files[1]));
         const std::vector<GateViolation> violations = gateViolations(comparison, options.limits);
         cli::printComparison(std::cout, options.format, comparison, options.limits, violations,
                              options.top);

@@ -661,6 +661,11 @@ RunReports findRunReports(const std::string& prefix_or_file) {
     reports.time = existing(rf::kTimeSuffix);
     reports.timeline = existing(rf::kTimelineSuffix);
     if (reports.memory.empty() && reports.time.empty() && reports.timeline.empty()) {
+        // A path that is there but is no file (a folder named like a report, a FIFO) says so.
+        std::error_code ec;
+        if (std::filesystem::exists(std::filesystem::symlink_status(prefix_or_file, ec))) {
+            throw Error(prefix_or_file + ": " + notAReportFile(prefix_or_file));
+        }
         throw Error(prefix_or_file + ": no such report, and no run's reports (" + prefix_or_file +
                     rf::kMemorySuffix + ", " + rf::kTimeSuffix + ")");
     }

@@ -3,7 +3,6 @@
 // timeline of millions of calls is never held in memory).
 #include <cinttypes>
 #include <cstdio>
-#include <filesystem>
 #include <set>
 
 #include "report/readonly_db.h"
@@ -45,8 +44,9 @@ class JsonWriter {
         }
         return *this;
     }
-    JsonWriter& string(std::string_view text) {
-        appendJsonString(buffer_, text);
+    // Every text of the file, as readers show it (shownText()).
+    JsonWriter& string(const std::string& text) {
+        appendJsonString(buffer_, shownText(text));
         return *this;
     }
     JsonWriter& integer(int64_t value) {
@@ -85,7 +85,7 @@ class JsonWriter {
 
 class TraceExport {
   public:
-    TraceExport(const ReadOnlyDb& db, JsonWriter& out) : db_(db), out_(out) {}
+    TraceExport(const ReadOnlyDb& db, JsonWriter& out) : db_(db), out_(out), strings_(db) {}
 
     ChromeTraceCounts run() {
         origin_ = earliestTimestamp();
@@ -157,49 +157,52 @@ class TraceExport {
             return columns.count(column) ? expression : std::string("NULL");
         };
         const bool types = columns.count("type") && db_.hasTable("ENUM_API_TYPE");
+        // Texts come cut (FileStrings, substr): the sort holds each row once.
+        const std::string cut = ", 1, " + std::to_string(kShownTextChars + 1) + ")";
         ReadQuery calls(
             db_,
-            "SELECT " + stringOf(db_, "a.name") + ", " + nanosecondsOf("a.startNs") + ", " +
-                nanosecondsOf("a.endNs") + ", a.globalTid, " +
-                (types ? "IFNULL((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), "
-                         "'op')"
-                       : "'op'") +
+            "SELECT a.name, " + nanosecondsOf("a.startNs") + ", " + nanosecondsOf("a.endNs") +
+                ", a.globalTid, " +
+                (types ? "IFNULL(substr((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type)" +
+                             cut + ", 'op')"
+                       : std::string("'op'")) +
                 ", " + optional("sequenceNumber", "a.sequenceNumber") + ", " +
-                optional("inputShapes", stringOf(db_, "a.inputShapes")) + ", " +
-                optional("inputDtypes", stringOf(db_, "a.inputDtypes")) + ", " +
+                optional("inputShapes", "a.inputShapes") + ", " +
+                optional("inputDtypes", "a.inputDtypes") + ", " +
                 (db_.hasTable(report_format::kApiModulesTable) && columns.count("connectionId")
-                     ? std::string("(SELECT module_path FROM ") + report_format::kApiModulesTable +
-                           " m WHERE m.connection_id = a.connectionId)"
+                     ? std::string("substr((SELECT module_path FROM ") +
+                           report_format::kApiModulesTable +
+                           " m WHERE m.connection_id = a.connectionId)" + cut
                      : std::string("NULL")) +
                 " FROM PYTORCH_API a ORDER BY 2");
         while (calls.step()) {
             const int64_t tid = calls.integer(3);
             main_pid_ = main_pid_ ? main_pid_ : tid >> 32;
-            complete(calls.text(0), calls.text(4), calls.integer(1), calls.integer(2), tid >> 32,
-                     tid & 0xffffffff);
+            complete(strings_.text(calls, 0), calls.text(4), calls.integer(1), calls.integer(2),
+                     tid >> 32, tid & 0xffffffff);
             out_.raw(",\"args\":{");
             bool any = false;
-            auto arg = [&](const char* key, int column) {
-                if (!calls.isNull(column) && !calls.text(column).empty()) {
-                    out_.raw(any ? "," : "").string(key).raw(":").string(calls.text(column));
+            auto arg = [&](const char* key, const std::string& value) {
+                if (!value.empty()) {
+                    out_.raw(any ? "," : "").string(key).raw(":").string(value);
                     any = true;
                 }
             };
-            arg("sequence number", 5);
-            arg("input shapes", 6);
-            arg("input dtypes", 7);
-            arg("module", 8);
+            arg("sequence number", calls.isNull(5) ? std::string() : calls.text(5));
+            arg("input shapes", strings_.text(calls, 6));
+            arg("input dtypes", strings_.text(calls, 7));
+            arg("module", calls.isNull(8) ? std::string() : calls.text(8));
             out_.raw("}}");
         }
     }
 
     void cannCalls() {
         requireColumns(db_, "CANN_API", {"startNs", "endNs", "globalTid", "name"});
-        ReadQuery calls(db_, "SELECT " + stringOf(db_, "name") + ", " + nanosecondsOf("startNs") +
-                                 ", " + nanosecondsOf("endNs") + ", globalTid FROM CANN_API");
+        ReadQuery calls(db_, "SELECT name, " + nanosecondsOf("startNs") + ", " +
+                                 nanosecondsOf("endNs") + ", globalTid FROM CANN_API");
         while (calls.step()) {
             const int64_t tid = calls.integer(3);
-            complete(calls.text(0), "cann", calls.integer(1), calls.integer(2), tid >> 32,
+            complete(strings_.text(calls, 0), "cann", calls.integer(1), calls.integer(2), tid >> 32,
                      tid & 0xffffffff);
             out_.raw("}");
         }
@@ -223,13 +226,12 @@ class TraceExport {
         requireColumns(
             db_, "MEMORY_RECORD",
             {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive"});
-        ReadQuery samples(db_, "SELECT " + stringOf(db_, "component") + ", " +
-                                   nanosecondsOf("timestamp") +
+        ReadQuery samples(db_, "SELECT component, " + nanosecondsOf("timestamp") +
                                    ", totalAllocated, totalReserved, totalActive "
                                    "FROM MEMORY_RECORD ORDER BY 2");
         while (samples.step()) {
             separator();
-            out_.raw("{\"ph\":\"C\",\"name\":").string("Memory " + samples.text(0));
+            out_.raw("{\"ph\":\"C\",\"name\":").string("Memory " + strings_.text(samples, 0));
             out_.raw(",\"ts\":").micros(samples.integer(1) - origin_);
             out_.raw(",\"pid\":").integer(main_pid_).raw(",\"args\":{\"allocated\":");
             out_.integer(samples.integer(2)).raw(",\"reserved\":").integer(samples.integer(3));
@@ -241,6 +243,10 @@ class TraceExport {
     // CONNECTION_IDS maps a framework call's connectionId to one or more global ids: those of
     // its backward calls (TrainScope's files) or of the CANN calls and device tasks it
     // launched (torch_npu's). Each link is a flow from the call's start to the target's.
+    //
+    // A target has one launcher, so each target gets one flow, from the first call with the
+    // first id that names it: what a file repeats (ids, pairs, calls with one connectionId)
+    // costs nothing more, and the flows are never more than the targets.
     void flows() {
         requireColumns(db_, "CONNECTION_IDS", {"id", "connectionId"});
         if (!db_.columns("PYTORCH_API").count("connectionId")) {
@@ -257,11 +263,18 @@ class TraceExport {
             targets += " UNION ALL SELECT connectionId, " + nanosecondsOf("startNs") + ", " +
                        std::to_string(kDevicePidBase) + " + deviceId, streamId FROM TASK";
         }
-        ReadQuery links(db_, "SELECT " + nanosecondsOf("a.startNs") +
-                                 ", a.globalTid >> 32, a.globalTid & 4294967295, t.start, t.pid, "
-                                 "t.tid FROM CONNECTION_IDS c JOIN PYTORCH_API a ON "
-                                 "a.connectionId = c.id JOIN (" +
-                                 targets + ") t ON t.link = c.connectionId ORDER BY 1");
+        // MIN() picks its row's other columns (SQLite's bare columns): the first call.
+        ReadQuery links(
+            db_,
+            "WITH launcher AS (SELECT connectionId AS link, MIN(id) AS id FROM CONNECTION_IDS "
+            "GROUP BY connectionId), "
+            "source AS (SELECT connectionId AS id, MIN(" +
+                nanosecondsOf("startNs") +
+                ") AS start, globalTid >> 32 AS pid, globalTid & 4294967295 AS tid "
+                "FROM PYTORCH_API GROUP BY connectionId) "
+                "SELECT s.start, s.pid, s.tid, t.start, t.pid, t.tid FROM (" +
+                targets +
+                ") t JOIN launcher l ON l.link = t.link JOIN source s ON s.id = l.id ORDER BY 1");
         while (links.step()) {
             const int64_t id = ++counts_.flows;
             separator();
@@ -291,6 +304,7 @@ class TraceExport {
 
     const ReadOnlyDb& db_;
     JsonWriter& out_;
+    const FileStrings strings_;
     int64_t origin_ = 0;
     int64_t main_pid_ = 0;
     bool first_ = true;
@@ -302,9 +316,8 @@ class TraceExport {
 
 ChromeTraceCounts exportChromeTrace(const std::string& timeline_path, const std::string& json_path,
                                     Overwrite overwrite) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(timeline_path, ec)) {
-        throw Error(timeline_path + ": no such file");
+    if (const std::string why = notAReportFile(timeline_path); !why.empty()) {
+        throw Error(timeline_path + ": " + why);
     }
     const ReadOnlyDb db(timeline_path);
     if (reportKindOf(db) != ReportFileKind::Timeline) {

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // summarizeReportFile(): the figures `trainscope-cli show` prints, each one SQL aggregate over
 // the file, so that they equal what sqlite3 computes from it.
-#include <filesystem>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 
 #include "report/readonly_db.h"
@@ -73,12 +77,13 @@ void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     if (typed) {
         const std::string type_name =
             db.hasTable("ENUM_API_TYPE")
-                ? "IFNULL((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), a.type)"
+                ? "IFNULL(substr((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), 1, " +
+                      std::to_string(kShownTextChars + 1) + "), a.type)"
                 : "a.type";
         ReadQuery types(db, "SELECT " + type_name +
                                 ", COUNT(*) FROM PYTORCH_API a GROUP BY a.type ORDER BY 2 DESC");
         while (types.step()) {
-            s.calls_by_type.push_back({types.text(0), types.integer(1)});
+            s.calls_by_type.push_back({shownText(types.text(0)), types.integer(1)});
         }
     }
     // Operations: the `op` calls (50001) where the file types its calls; names through
@@ -88,7 +93,7 @@ void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
                           "GROUP BY name ORDER BY total DESC, 1 LIMIT ?");
     ops.bind(1, int64_t{top});
     while (ops.step()) {
-        s.top_operations.push_back({ops.text(0), ops.integer(1), ops.integer(2)});
+        s.top_operations.push_back({shownText(ops.text(0)), ops.integer(1), ops.integer(2)});
     }
 }
 
@@ -101,8 +106,8 @@ void summarizeMemoryOverTime(const ReadOnlyDb& db, ReportFileSummary& s, int top
                                 "MAX(totalActive) FROM MEMORY_RECORD GROUP BY component "
                                 "ORDER BY 1");
         while (peaks.step()) {
-            s.memory.push_back({peaks.text(0), peaks.integer(1), peaks.integer(2), peaks.integer(3),
-                                peaks.integer(4)});
+            s.memory.push_back({shownText(peaks.text(0)), peaks.integer(1), peaks.integer(2),
+                                peaks.integer(3), peaks.integer(4)});
         }
     }
     if (db.hasTable("OP_MEMORY")) {
@@ -117,7 +122,8 @@ void summarizeMemoryOverTime(const ReadOnlyDb& db, ReportFileSummary& s, int top
                                   "ORDER BY size DESC, allocationTime LIMIT ?");
         largest.bind(1, int64_t{top});
         while (largest.step()) {
-            LargeAllocation a{largest.text(0), largest.integer(1), largest.integer(2), {}};
+            LargeAllocation a{
+                shownText(largest.text(0)), largest.integer(1), largest.integer(2), {}};
             if (!largest.isNull(3)) {
                 a.released_ns = largest.integer(3);
             }
@@ -147,13 +153,60 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
 }
 
 void requireRegularFile(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        throw Error(path + ": no such file");
+    const std::string why = notAReportFile(path);
+    if (!why.empty()) {
+        throw Error(path + ": " + why);
     }
 }
 
 }  // namespace
+
+std::string notAReportFile(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        struct stat link {};
+        return ::lstat(path.c_str(), &link) == 0
+                   ? "a symbolic link to nothing (" + std::string(std::strerror(errno)) + ")"
+                   : "no such file";
+    }
+    if (S_ISREG(info.st_mode)) {
+        return "";
+    }
+    if (S_ISDIR(info.st_mode)) {
+        return "a folder, not a report file";
+    }
+    if (S_ISFIFO(info.st_mode)) {
+        return "a FIFO (named pipe), not a report file";
+    }
+    if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) {
+        return "a device, not a report file";
+    }
+    if (S_ISSOCK(info.st_mode)) {
+        return "a socket, not a report file";
+    }
+    return "not a regular file";
+}
+
+StepsDigest digestSteps(const std::vector<TimelineStep>& steps, size_t listed) {
+    StepsDigest digest;
+    digest.listed.assign(steps.begin(), steps.begin() + std::min(listed, steps.size()));
+    digest.others = static_cast<int64_t>(steps.size() - digest.listed.size());
+    if (steps.empty()) {
+        return digest;
+    }
+    std::vector<int64_t> durations;
+    durations.reserve(steps.size());
+    for (const TimelineStep& step : steps) {
+        durations.push_back(stepDuration(step));
+    }
+    const auto middle = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 2);
+    std::nth_element(durations.begin(), middle, durations.end());
+    digest.median_ns = *middle;
+    const auto [shortest, longest] = std::minmax_element(durations.begin(), durations.end());
+    digest.shortest_ns = *shortest;
+    digest.longest_ns = *longest;
+    return digest;
+}
 
 ReportFileKind reportFileKind(const std::string& path) {
     requireRegularFile(path);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cinttypes>
 #include <climits>
@@ -133,19 +134,31 @@ void rollForward(const std::string& final_path) {
     syncFolder(folderOf(final_path));
 }
 
-// Removes `.trainscope-TAG-PID-N.tmp` files of processes that no longer run.
-void removeStaleTemps(const std::string& final_path) {
-    const fs::path folder = folderOf(final_path);
-    const std::string prefix = kTempPrefix + tagOf(final_path) + "-";
-    std::error_code ec;
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind(prefix, 0) != 0 || name.size() < 4 ||
-            name.compare(name.size() - 4, 4, ".tmp") != 0) {
-            continue;
+// The pid in a temporary file's name, `.trainscope-TAG-PID-N.tmp` (TAG: 16 hex digits), or 0
+// for any other name.
+long pidOfTempName(const std::string& name) {
+    const size_t tag_end = std::strlen(kTempPrefix) + 16;
+    if (name.rfind(kTempPrefix, 0) != 0 || name.size() <= tag_end + 4 || name[tag_end] != '-' ||
+        name.compare(name.size() - 4, 4, ".tmp") != 0) {
+        return 0;
+    }
+    for (size_t i = std::strlen(kTempPrefix); i < tag_end; ++i) {
+        if (!std::isxdigit(static_cast<unsigned char>(name[i]))) {
+            return 0;
         }
-        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-        if (!processAlive(pid)) {
+    }
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + tag_end + 1, &end, 10);
+    return end && *end == '-' ? pid : 0;
+}
+
+// Removes the temporary files of processes that no longer run (killed by a signal that cannot
+// be caught), of any report in the folder: a later run of any report there sweeps them.
+void removeStaleTemps(const std::string& final_path) {
+    std::error_code ec;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folderOf(final_path), ec)) {
+        const long pid = pidOfTempName(entry.path().filename().string());
+        if (pid > 0 && !processAlive(pid)) {
             fs::remove(entry.path(), ec);
         }
     }

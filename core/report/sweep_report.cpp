@@ -12,6 +12,7 @@
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
 #include "trainscope/sweep.h"
 
 namespace trainscope {
@@ -100,7 +101,21 @@ void writeSweepReport(const SweepReport& report, const std::string& path, Overwr
     commitTogether({staged.get()}, overwrite);
 }
 
+bool isSweepReport(const std::string& path) {
+    if (!notAReportFile(path).empty()) {
+        return false;
+    }
+    try {
+        return ReadOnlyDb(path).hasTable(rf::kSweepPointsTable);
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 SweepReport readSweepReport(const std::string& path) {
+    if (const std::string why = notAReportFile(path); !why.empty()) {
+        throw Error(path + ": " + why);
+    }
     const ReadOnlyDb db(path);
     if (!db.hasTable(rf::kSweepPointsTable) || !db.hasTable(rf::kSweepFitsTable)) {
         throw Error(path + ": not a sweep report (no " + rf::kSweepPointsTable + " or " +

@@ -94,7 +94,9 @@ class TimelineLoader {
         return it == by_id_.end() ? kNoString : it->second;
     }
 
-    int32_t intern(const std::string& text) {
+    // Every text of the file goes through here, cut for showing (shownText()).
+    int32_t intern(const std::string& whole) {
+        const std::string text = shownText(whole);
         auto [it, added] = by_text_.try_emplace(text, int32_t(data_.strings.size()));
         if (added) {
             data_.strings.push_back(text);
@@ -107,7 +109,8 @@ class TimelineLoader {
             return;
         }
         requireColumns(db_, "STRING_IDS", {"id", "value"});
-        ReadQuery rows(db_, "SELECT id, IFNULL(CAST(value AS TEXT), '') FROM STRING_IDS");
+        ReadQuery rows(db_, "SELECT id, IFNULL(substr(CAST(value AS TEXT), 1, " +
+                                std::to_string(kShownTextChars + 1) + "), '') FROM STRING_IDS");
         while (rows.step()) {
             by_id_[rows.integer(0)] = intern(rows.text(1));
         }
@@ -180,9 +183,9 @@ class TimelineLoader {
                                        report_format::kLibraryFramesTable);
             while (library.step()) {
                 TimelineFrame frame;
-                frame.file_path = library.text(2);
+                frame.file_path = shownText(library.text(2));
                 frame.line = int(library.integer(3));
-                frame.library_root = library.text(4);
+                frame.library_root = shownText(library.text(4));
                 chains[library.integer(0)].emplace_back(library.integer(1), std::move(frame));
             }
         }
@@ -511,7 +514,10 @@ class TimelineLoader {
             data_.links.emplace_back(rows.integer(0), rows.integer(1));
             data_.links.emplace_back(rows.integer(1), rows.integer(0));
         }
+        // A pair that the file repeats is one link: following links costs what they connect,
+        // not how often a file says so.
         std::sort(data_.links.begin(), data_.links.end());
+        data_.links.erase(std::unique(data_.links.begin(), data_.links.end()), data_.links.end());
     }
 
     void indexConnections() {

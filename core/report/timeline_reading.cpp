@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/timeline_reading.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 
@@ -21,6 +23,11 @@ ReportFileKind reportKindOf(const ReadOnlyDb& db) {
         if (db.hasTable(table)) {
             return ReportFileKind::Timeline;
         }
+    }
+    if (db.hasTable(report_format::kSweepPointsTable)) {
+        throw Error(db.path() +
+                    ": a batch-size sweep, not a run's report (`trainscope-cli show` and the "
+                    "app show it; to compare, profile the batch sizes and compare those runs)");
     }
     throw Error(db.path() +
                 ": an SQLite database, but not a known report (no weight_entries, "
@@ -60,11 +67,48 @@ std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string
     return query.text(0);
 }
 
-std::string stringOf(const ReadOnlyDb& db, const std::string& column) {
-    if (!db.hasTable("STRING_IDS")) {
-        return "IFNULL(CAST(" + column + " AS TEXT), '')";
+std::string shownText(std::string text) {
+    size_t characters = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        // A UTF-8 character starts at every byte that is not a continuation byte (10xxxxxx).
+        if ((static_cast<unsigned char>(text[i]) & 0xc0) != 0x80 &&
+            ++characters > size_t(kShownTextChars)) {
+            text.resize(i);
+            return text + "\u2026";
+        }
     }
-    return "IFNULL((SELECT value FROM STRING_IDS WHERE id = " + column + "), '')";
+    return text;
+}
+
+std::string stringOf(const ReadOnlyDb& db, const std::string& column) {
+    const std::string cut = ", 1, " + std::to_string(kShownTextChars + 1) + "), '')";
+    if (!db.hasTable("STRING_IDS")) {
+        return "IFNULL(substr(CAST(" + column + " AS TEXT)" + cut;
+    }
+    return "IFNULL(substr((SELECT value FROM STRING_IDS WHERE id = " + column + ")" + cut;
+}
+
+FileStrings::FileStrings(const ReadOnlyDb& db) : by_id_(db.hasTable("STRING_IDS")) {
+    if (!by_id_) {
+        return;
+    }
+    requireColumns(db, "STRING_IDS", {"id", "value"});
+    ReadQuery rows(db, "SELECT id, IFNULL(substr(CAST(value AS TEXT), 1, " +
+                           std::to_string(kShownTextChars + 1) + "), '') FROM STRING_IDS");
+    while (rows.step()) {
+        texts_.try_emplace(rows.integer(0), shownText(rows.text(1)));
+    }
+}
+
+std::string FileStrings::text(const ReadQuery& row, int column) const {
+    if (row.isNull(column)) {
+        return {};
+    }
+    if (!by_id_) {
+        return shownText(row.text(column));
+    }
+    auto it = texts_.find(row.integer(column));
+    return it == texts_.end() ? std::string() : it->second;
 }
 
 std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db) {
@@ -76,7 +120,9 @@ std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db) {
     ReadQuery rows(db, "SELECT id, " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
                            " FROM STEP_TIME ORDER BY 2");
     while (rows.step()) {
-        steps.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
+        // A step that ends before it starts (a damaged file) lasts nothing.
+        const int64_t start = rows.integer(1);
+        steps.push_back({rows.integer(0), start, std::max(start, rows.integer(2))});
     }
     // Our timelines are recorded in the memory pass (META_DATA's pass), on its first step.
     const std::set<std::string> meta =
@@ -86,6 +132,11 @@ std::vector<TimelineStep> timelineSteps(const ReadOnlyDb& db) {
         steps.front().memory_step = pass.step();
     }
     return steps;
+}
+
+int64_t stepDuration(const TimelineStep& step) {
+    int64_t duration = 0;
+    return __builtin_sub_overflow(step.end_ns, step.start_ns, &duration) ? INT64_MAX : duration;
 }
 
 std::string deviceTaskName(const ReadOnlyDb& db, const std::string& task) {

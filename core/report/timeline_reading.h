@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "report/readonly_db.h"
@@ -27,8 +28,31 @@ std::optional<double> nonNegativeNumber(const std::string& text);
 // trainscope_metadata's value for `key`; none in a report without it (other tools' reports).
 std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string& key);
 
-// An SQL expression for the text of a STRING_IDS id held in `column` ('' when it has none).
+// The longest text that readers take from a file, in characters: no name, shape list or path
+// that a person reads is longer (PATH_MAX is 4096 bytes). A hostile file's megabyte names would
+// otherwise cost the app's layout gigabytes and an export megabytes per call.
+constexpr int kShownTextChars = 4096;
+
+// `text` cut to kShownTextChars characters (UTF-8), a cut one ending in "…".
+std::string shownText(std::string text);
+
+// An SQL expression for the text of a STRING_IDS id held in `column` ('' when it has none),
+// cut to one character more than kShownTextChars (shownText() then marks the cut).
 std::string stringOf(const ReadOnlyDb& db, const std::string& column);
+
+// A file's strings, each read once and cut by shownText(): seed 003's name columns hold
+// STRING_IDS ids, or the text itself in a file without STRING_IDS. One read of the table keeps
+// a value that many rows name (a shape list of every call) from being read once a row.
+class FileStrings {
+  public:
+    explicit FileStrings(const ReadOnlyDb& db);
+    // The text of `column` in the query's current row ('' for NULL or an unknown id).
+    std::string text(const ReadQuery& row, int column) const;
+
+  private:
+    bool by_id_ = false;
+    std::unordered_map<int64_t, std::string> texts_;
+};
 
 // STEP_TIME's steps, by start (none when the file has no such table); throws trainscope::Error
 // when its columns are missing.

@@ -5,6 +5,8 @@
 // files read are left exactly as they were, and bad input gets one line and a non-zero exit.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <map>
 
 #include "cli/cli_fixture.h"
@@ -188,6 +190,95 @@ TEST_F(ShowExport, BadInputGetsOneLineAndANonZeroExit) {
     EXPECT_EQ(slurp(work("t.json")), "precious");
     EXPECT_EQ(run("export --force --chrome-trace t.json a.db").exit_code, 0);
     EXPECT_NE(slurp(work("t.json")), "precious");
+}
+
+// A path that is there but is no file says what it is, in show, export and compare.
+TEST_F(ShowExport, PathsThatAreNotFilesSayWhatTheyAre) {
+    fs::create_directory(work("r.timeline.sqlite"));
+    ASSERT_EQ(shell("mkfifo pipe.db && ln -s /dev/zero zero.db").exit_code, 0);
+    const std::vector<std::string> files = {"pipe.db", "r.timeline.sqlite", "zero.db"};
+    expectCleanFailure("show r.timeline.sqlite", "r.timeline.sqlite: a folder, not a report file",
+                       files);
+    expectCleanFailure("show pipe.db", "pipe.db: a FIFO (named pipe), not a report file", files);
+    expectCleanFailure("show zero.db", "zero.db: a device, not a report file", files);
+    expectCleanFailure("export --chrome-trace t.json zero.db", "zero.db: a device", files);
+    expectCleanFailure("export --chrome-trace t.json r.timeline.sqlite", "a folder", files);
+    expectCleanFailure("compare pipe.db zero.db", "pipe.db: a FIFO", files);
+}
+
+// A run killed by a signal it cannot catch leaves its temporary file: the next run that
+// writes into the folder removes it, whatever report it belonged to, and leaves the files of
+// processes that still run.
+TEST_F(ShowExport, AStaleTemporaryFileIsSweptByTheNextRun) {
+    ASSERT_EQ(
+        run("profile --model builtin:mlp --param d_model=32 --input 2x8x32 -q -o run").exit_code,
+        0);
+    const Result dead = shell("sh -c 'echo $$' ");  // a process that has ended
+    ASSERT_EQ(dead.exit_code, 0);
+    const std::string pid = dead.out.substr(0, dead.out.find('\n'));
+    const std::string stale = ".trainscope-0123456789abcdef-" + pid + "-0.tmp";
+    const std::string alive =
+        ".trainscope-0123456789abcdef-" + std::to_string(::getpid()) + "-0.tmp";
+    std::ofstream(work(stale)).flush();
+    std::ofstream(work(alive)).flush();
+    ASSERT_EQ(run("export --chrome-trace t.json run.timeline.sqlite").exit_code, 0);
+    EXPECT_FALSE(fs::exists(work(stale)));
+    EXPECT_TRUE(fs::exists(work(alive)));
+}
+
+// The timelines of the corpus that budgets hold against (200,000 steps, megabyte type names,
+// every call on one connection id, a 100,000-entry shape list named by every call): `show`
+// lists a few steps and summarizes the rest, and an export writes each text cut and each
+// linked target once, in proportion to the file.
+TEST_F(ShowExport, HostileTimelinesAreReadInProportionToTheirSize) {
+    const std::string corpus = std::string(HOSTILE_CORPUS) + "/";
+    // Each ends within minutes, not never (as the export of two of them once did): a hang
+    // fails here rather than holding the suite.
+    auto run = [this](const std::string& args) {
+        Result result = shell("timeout 300 " + std::string(TRAINSCOPE_CLI) + " " + args);
+        EXPECT_NE(result.exit_code, 124) << args << ": still running after 5 min";
+        return result;
+    };
+    const Result many = run("show '" + corpus + "mlp-timeline-steps-200000.sqlite'");
+    ASSERT_EQ(many.exit_code, 0) << many.err;
+    EXPECT_NE(many.out.find("  step 10: "), std::string::npos) << many.out;
+    EXPECT_EQ(many.out.find("  step 11: "), std::string::npos) << many.out;
+    // Step x lasts 500 + x % 7 µs (make_corpus.py): 500 to 506 µs, the middle one 503 µs.
+    EXPECT_NE(many.out.find("  ... and 199990 more steps; all 200000: shortest 0.500 ms, median "
+                            "0.503 ms, longest 0.506 ms"),
+              std::string::npos)
+        << many.out;
+
+    for (const char* name :
+         {"mlp-timeline-megabyte-type-names", "ascend-timeline-megabyte-type-names",
+          "mlp-timeline-one-connection-id", "ascend-timeline-one-connection-id",
+          "mlp-timeline-shapes-100000", "ascend-timeline-shapes-100000"}) {
+        const std::string file = corpus + name + ".sqlite";
+        const Result shown = run("show '" + file + "'");
+        EXPECT_EQ(shown.exit_code, 0) << name << ": " << shown.err;
+        EXPECT_LT(shown.out.size(), 64u * 1024) << name;  // type names cut to 4,096 characters
+        const Result exported = run("export --chrome-trace t.json '" + file + "'");
+        ASSERT_EQ(exported.exit_code, 0) << name << ": " << exported.err;
+        // Every text at most 4,096 characters, every target linked once: the trace is a few
+        // times the file, not a megabyte per call or a link per pair of calls.
+        EXPECT_LT(fs::file_size(work("t.json")), 8 * fs::file_size(file) + (1 << 20)) << name;
+        const ReportReader db(file);
+        const auto events = traceEvents("t.json");
+        EXPECT_EQ(events.count("bad") ? events.at("bad") : 0, 0) << name;
+        const int64_t linkable =
+            count(db,
+                  "SELECT (SELECT COUNT(*) FROM PYTORCH_API WHERE connectionId IN (SELECT "
+                  "connectionId FROM CONNECTION_IDS))" +
+                      std::string(db.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = "
+                                            "'CANN_API'") == "1"
+                                      ? " + (SELECT COUNT(*) FROM CANN_API WHERE connectionId IN "
+                                        "(SELECT connectionId FROM CONNECTION_IDS)) + (SELECT "
+                                        "COUNT(*) FROM TASK WHERE connectionId IN (SELECT "
+                                        "connectionId FROM CONNECTION_IDS))"
+                                      : ""));
+        EXPECT_LE(events.count("s") ? events.at("s") : 0, linkable) << name;
+        fs::remove(work("t.json"));
+    }
 }
 
 }  // namespace

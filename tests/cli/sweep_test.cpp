@@ -29,6 +29,17 @@ TEST_F(Sweep, PrintsTheMeasuredAndPredictedFiguresAndTheLargestBatch) {
     EXPECT_EQ(report.scalar("SELECT COUNT(*) FROM trainscope_sweep_points"), "4");
     EXPECT_EQ(report.scalar("SELECT value FROM trainscope_metadata WHERE key = 'budget_bytes'"),
               "16777216");
+    // `show` prints the sweep's table as the sweep did; `compare` says how sweeps compare.
+    const Result shown = run("show s.sweep.sqlite");
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("s.sweep.sqlite: batch-size sweep\nBatch sizes measured:"),
+              std::string::npos)
+        << shown.out;
+    EXPECT_NE(shown.out.find("Largest batch within it: "), std::string::npos) << shown.out;
+    const Result compared = run("compare s.sweep.sqlite s.sweep.sqlite");
+    EXPECT_EQ(compared.exit_code, 2);
+    EXPECT_NE(compared.err.find("a batch-size sweep, not a run's report"), std::string::npos)
+        << compared.err;
     // The same prefix again is refused, as every report is, unless --force.
     const Result again =
         run(std::string(kSmallMlp) + "--batch-sizes 1,2 --memory-budget 16MiB -o s");

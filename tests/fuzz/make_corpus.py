@@ -16,6 +16,9 @@ seed):
     triggers; extra indexes; empty and orphaned rows;
   - byte-level variants: bit flips, overwritten runs of bytes, zeroed pages, damaged header
     fields, truncations.
+  - timelines (ours, and one in torch_npu's format made by make_ascend_db.py) with what
+    budgets must hold against: 200,000 steps, megabyte type names, every call and link on one
+    connection id, and a shape list of 100,000 entries that every call names.
 The file names say what each variant is, so that a failure names its cause.
 """
 import argparse
@@ -24,6 +27,7 @@ import random
 import shutil
 import sqlite3
 import subprocess
+import sys
 
 MEGABYTE_TEXT = "printf('%.*c', 1048576, 'x')"
 
@@ -223,6 +227,27 @@ def byte_variants(corpus, seed, tag, rng):
         corpus.byte_variant(data, f"{tag}-truncated-{length}", data[:length])
 
 
+def timeline_variants(corpus, seed, tag):
+    """What a reader's budgets must hold against: each costs as much as the file is large, not
+    as many times as the file says it (each used to hang the app or an export)."""
+    corpus.sql_variant(seed, f"{tag}-steps-200000", [
+        "DROP TABLE IF EXISTS STEP_TIME",
+        "CREATE TABLE STEP_TIME (id, startNs, endNs)",
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 200000) "
+        "INSERT INTO STEP_TIME SELECT x, x * 1000000, x * 1000000 + 500000 + x % 7 * 1000 "
+        "FROM c"])
+    corpus.sql_variant(seed, f"{tag}-megabyte-type-names", [
+        f"UPDATE ENUM_API_TYPE SET name = printf('%.*c', 1048576, 'e')"])
+    corpus.sql_variant(seed, f"{tag}-one-connection-id", [
+        "UPDATE PYTORCH_API SET connectionId = 1",
+        "UPDATE CONNECTION_IDS SET id = 1, connectionId = 1"])
+    corpus.sql_variant(seed, f"{tag}-shapes-100000", [
+        "INSERT INTO STRING_IDS (id, value) SELECT 999999999, group_concat("
+        "'9223372036854775807,-1', ';' || char(13, 10)) FROM (WITH RECURSIVE c(x) AS "
+        "(SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000) SELECT x FROM c)",
+        "UPDATE PYTORCH_API SET inputShapes = 999999999, inputDtypes = 999999999"])
+
+
 def make_seeds(cli, archive, seed_dir):
     """Profiles two small models; returns the reports written."""
     os.makedirs(seed_dir)
@@ -237,6 +262,18 @@ def make_seeds(cli, archive, seed_dir):
                        stdout=subprocess.DEVNULL)
         seeds += [prefix + ".memory.sqlite", prefix + ".time.sqlite"]
     return seeds
+
+
+def make_timeline_seeds(seed_dir):
+    """Our timeline of the built-in MLP (make_seeds' run wrote it), and a database in torch_npu's
+    format."""
+    ascend = os.path.join(seed_dir, "ascend.timeline.sqlite")
+    generator = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                             "make_ascend_db.py")
+    subprocess.run([sys.executable, generator, ascend, "--calls", "300"], check=True,
+                   stdout=subprocess.DEVNULL)
+    prefix = os.path.join(seed_dir, "mlp")
+    return [prefix + ".timeline.sqlite", ascend]
 
 
 def main():
@@ -259,6 +296,11 @@ def main():
         corpus.count += 1
         sql_variants(corpus, seed, tag)
         byte_variants(corpus, seed, tag, rng)
+    for seed in make_timeline_seeds(seed_dir):
+        tag = os.path.basename(seed).replace(".sqlite", "").replace(".", "-")
+        shutil.copyfile(seed, os.path.join(out_dir, tag + "-original.sqlite"))
+        corpus.count += 1
+        timeline_variants(corpus, seed, tag)
     print(f"{corpus.count} reports in {out_dir}")
 
 

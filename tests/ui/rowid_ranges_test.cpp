@@ -42,8 +42,9 @@ TEST_P(RowidRangesTest, EveryRowidOfAnySpanIsInExactlyOneRange) {
         EXPECT_EQ(ranges.back().last, span.last);
         for (size_t i = 0; i < ranges.size(); ++i) {
             EXPECT_LE(ranges[i].first, ranges[i].last) << "range " << i;
-            if (i > 0)
+            if (i > 0) {
                 EXPECT_EQ(ranges[i].first - 1, ranges[i - 1].last) << "range " << i;
+            }
         }
     }
 }

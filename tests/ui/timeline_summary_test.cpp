@@ -98,6 +98,28 @@ TEST_F(TimelineSummaryTest, AnAscendDatabaseOpensWithItsStepsPeaksAndTopOperatio
     EXPECT_EQ(test::folderSnapshot(QString::fromStdString(dir_)), before);
 }
 
+// 200,000 steps (the hostile corpus's): ten are listed, the rest summed up in one line, so that
+// the summary stays a screen high (it once grew taller than an image can be, after minutes).
+TEST_F(TimelineSummaryTest, ManyStepsAreListedTenAndSummarizedInOneLine) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(
+        window, {QStringLiteral(HOSTILE_CORPUS "/mlp-timeline-steps-200000.sqlite")}))
+        << window.lastError().toStdString();
+    TimelineSummaryPage* page = loadedPage(window.timelines());
+    ASSERT_NE(page, nullptr);
+    const QString text = page->totals()->text();
+    EXPECT_TRUE(text.contains(QStringLiteral("Step 10: ")) && !text.contains("Step 11: "))
+        << text.toStdString();
+    auto ms = [](double value) { return QLocale().toString(value, 'f', 3); };
+    EXPECT_TRUE(text.contains(QStringLiteral("… and %1 more steps; all %2: shortest %3 ms, "
+                                             "median %4 ms, longest %5 ms")
+                                  .arg(QLocale().toString(199990), QLocale().toString(200000),
+                                       ms(0.5), ms(0.503), ms(0.506))))
+        << text.toStdString();
+    EXPECT_LT(page->totals()->sizeHint().height(), 760);
+}
+
 TEST_F(TimelineSummaryTest, AnSqliteFileWithNoKnownReportGetsAClearMessage) {
     const std::string other = dir_ + "/other.db";
     const std::string command = std::string(TRAINSCOPE_PYTHON) +

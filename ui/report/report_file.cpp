@@ -363,7 +363,11 @@ std::unique_ptr<ReportFile> ReportFile::open(const QString& path, QString* error
     const QFileInfo info(path);
     if (!info.exists())
         return fail(QObject::tr("the file does not exist"));
-    if (!info.isFile() || !info.isReadable())
+    if (info.isDir())
+        return fail(QObject::tr("it is a folder, not a report file"));
+    if (!info.isFile())
+        return fail(QObject::tr("it is not a regular file (a FIFO, a device or a socket)"));
+    if (!info.isReadable())
         return fail(QObject::tr("the file is not readable"));
     if (info.size() == 0)
         return fail(QObject::tr("the file is empty"));

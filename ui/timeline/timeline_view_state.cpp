@@ -9,6 +9,10 @@ namespace {
 
 constexpr int64_t kSmallestRange = 100;  // ns: below that, nothing more is to be seen
 
+// The linked calls outlined with a selection, the first by start: more than that are not told
+// apart on screen, and each costs a search of the rows at every paint.
+constexpr size_t kMostPartners = 1000;
+
 }  // namespace
 
 TimelineViewState::TimelineViewState(QObject* parent) : QObject(parent) {}
@@ -91,8 +95,11 @@ void TimelineViewState::select(const RankedSpan& span) {
     selection_ = span;
     partners_.clear();
     if (span.valid()) {
-        for (const SpanRef partner : linkedSpans(*ranks_[span.rank], span.span))
+        for (const SpanRef partner : linkedSpans(*ranks_[span.rank], span.span)) {
+            if (size_t(partners_.size()) == kMostPartners)
+                break;
             partners_.push_back({span.rank, partner});
+        }
     }
     emit selectionChanged();
 }

@@ -13,6 +13,7 @@
 
 #include "report/sql_table_model.h"
 #include "timeline/time_axis.h"
+#include "trainscope/report_reading.h"
 
 namespace trainscope::ui {
 namespace {
@@ -24,8 +25,7 @@ constexpr int kRowHeight = 18;
 constexpr int kLaneGap = 4;
 
 int64_t stepTime(const TimelineData& data) {
-    return data.steps.empty() ? data.last_ns - data.first_ns
-                              : data.steps.front().end_ns - data.steps.front().start_ns;
+    return data.steps.empty() ? data.last_ns - data.first_ns : stepDuration(data.steps.front());
 }
 
 }  // namespace
@@ -106,14 +106,27 @@ void TimelineWidget::paintEvent(QPaintEvent* event) {
             outline(painter, partner, axis, markColor());
         outline(painter, state_->selection(), axis, palette().color(QPalette::Highlight));
     }
-    drawMoment(painter, axis, state_->moment(), kRulerHeight, height());
+    const int top = visibleTop();
+    drawMoment(painter, axis, state_->moment(), top + kRulerHeight, height());
     paintHeaders(painter);
+    painter.save();
+    painter.translate(0, top);
     paintRuler(painter, axis);
+    painter.restore();
     if (banding_) {
         const int x0 = std::min(press_.x(), band_x_), x1 = std::max(press_.x(), band_x_);
         painter.fillRect(QRect(x0, 0, x1 - x0, height()), QColor(0x4e, 0x79, 0xa7, 50));
     }
     last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
+}
+
+int TimelineWidget::visibleTop() const {
+    return std::max(0, -y());  // in a scroll area, the widget moves up as it scrolls
+}
+
+void TimelineWidget::moveEvent(QMoveEvent* event) {
+    QWidget::moveEvent(event);
+    update();  // the ruler's pixels moved with the rows: drawn again at the new top
 }
 
 // Calls of one depth, left to right. A call narrower than a pixel is drawn as that pixel, and
@@ -195,24 +208,37 @@ void TimelineWidget::paintRuler(QPainter& painter, const TimeAxis& axis) {
     painter.setPen(palette().color(QPalette::WindowText));
     drawTicks(painter, axis, kRulerHeight - 6, kRulerHeight, kRulerHeight - 8);
     painter.drawLine(0, kRulerHeight, width(), kRulerHeight);
-    // The step band: each rank's steps (aligned, they coincide at their starts).
+    // The step band: each rank's steps (aligned, they coincide at their starts). Steps by
+    // start; one narrower than a pixel is drawn as that pixel once, and only a step wide
+    // enough for its label gets one: the cost follows the pixels, however many steps a file
+    // holds.
     const TimelineRanks& ranks = state_->ranks();
+    const QColor band_color(0x76, 0xb7, 0xb2, ranks.size() > 1 ? 90 : 160);
+    const QFontMetrics metrics = painter.fontMetrics();
     for (int rank = 0; rank < ranks.size(); ++rank) {
+        double drawn_up_to = -1;  // the right edge of the last pixel drawn
         for (const TimelineStep& step : ranks[rank]->steps) {
-            const double x0 =
-                std::max(double(axis.left), axis.toX(state_->toAligned(rank, step.start_ns)));
+            const double start = axis.toX(state_->toAligned(rank, step.start_ns));
+            if (start >= width())
+                break;
+            const double x0 = std::max({double(axis.left), start, drawn_up_to});
             const double x1 =
                 std::min(double(width()), axis.toX(state_->toAligned(rank, step.end_ns)));
-            if (x1 <= x0)
+            if (x1 <= x0 || (x1 - x0 < 1.0 && std::floor(x0) < drawn_up_to))
                 continue;
-            const QRectF band(x0, kRulerHeight + 2, x1 - x0, kStepBandHeight - 4);
-            painter.fillRect(band, QColor(0x76, 0xb7, 0xb2, ranks.size() > 1 ? 90 : 160));
+            const QRectF band(x0, kRulerHeight + 2, std::max(1.0, x1 - x0), kStepBandHeight - 4);
+            painter.fillRect(band, band_color);
+            drawn_up_to = std::max(x1, std::floor(x0) + 1);
             // The memory step is named as such: its time is not the timed iterations' (the
             // Overview's "Iteration"), since the memory meter ran with it.
-            const QString duration = formatDuration(step.end_ns - step.start_ns);
-            painter.drawText(band.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                             step.memory_step ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
-                                              : tr("Step %1 · %2").arg(step.id).arg(duration));
+            if (band.width() > 30) {
+                const QString duration = formatDuration(stepDuration(step));
+                const QString label = step.memory_step
+                                          ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
+                                          : tr("Step %1 · %2").arg(step.id).arg(duration);
+                painter.drawText(band.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                                 metrics.elidedText(label, Qt::ElideRight, int(band.width()) - 4));
+            }
         }
     }
     painter.drawText(QRect(4, 0, kGutterWidth - 8, kRulerHeight), Qt::AlignVCenter,
@@ -267,6 +293,8 @@ QPoint TimelineWidget::pointOf(const RankedSpan& span) const {
 }
 
 RankedSpan TimelineWidget::spanAt(const QPoint& point) const {
+    if (point.y() < visibleTop() + kRulerHeight + kStepBandHeight)
+        return {};  // the ruler and step band, over the rows scrolled under them
     const Row* row = rowAt(point.y());
     if (!row || point.x() < kGutterWidth)
         return {};

@@ -38,6 +38,7 @@ class TimelineWidget : public QWidget {
 
   protected:
     void paintEvent(QPaintEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -57,6 +58,9 @@ class TimelineWidget : public QWidget {
         int y = 0;
     };
     void rebuildRows();
+    // The first row of the widget that the scroll area shows: the ruler and the step band are
+    // drawn there, so that they stay in place while the rows scroll under them.
+    int visibleTop() const;
     const Row* rowAt(int y) const;
     const Row* rowOf(const RankedSpan& span) const;  // the row a call is drawn in
     void paintRow(QPainter& painter, const Row& row, const TimeAxis& axis);

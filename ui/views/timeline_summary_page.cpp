@@ -36,11 +36,19 @@ void addRow(QTableWidget* table, const QStringList& cells) {
         table->setItem(row, column, new QTableWidgetItem(cells[column]));
 }
 
+// A name from the file within a sentence: a line's worth at most (a file may hold any text).
+QString inSentence(const std::string& name) {
+    constexpr int kLongest = 60;
+    const QString text = QString::fromStdString(name);
+    return text.size() <= kLongest ? text : text.left(kLongest - 1) + QChar(0x2026);
+}
+
 // The summary in words: what a user looks at first.
 QString totalsText(const ReportFileSummary& s) {
     QStringList lines;
-    for (const TimelineStep& step : s.steps) {
-        const QString duration = milliseconds(step.end_ns - step.start_ns);
+    const StepsDigest steps = digestSteps(s.steps);
+    for (const TimelineStep& step : steps.listed) {
+        const QString duration = milliseconds(stepDuration(step));
         lines << (step.memory_step
                       ? QObject::tr("Memory step %1: %2, with the memory meter (the run time "
                                     "report's iterations are timed without it)")
@@ -48,10 +56,16 @@ QString totalsText(const ReportFileSummary& s) {
                             .arg(duration)
                       : QObject::tr("Step %1: %2").arg(step.id).arg(duration));
     }
+    if (steps.others > 0)
+        lines << QObject::tr("… and %1 more steps; all %2: shortest %3, median %4, longest %5")
+                     .arg(QLocale().toString(qint64(steps.others)))
+                     .arg(QLocale().toString(qint64(s.steps.size())))
+                     .arg(milliseconds(steps.shortest_ns), milliseconds(steps.median_ns),
+                          milliseconds(steps.longest_ns));
     if (s.api_calls > 0) {
         QStringList types;
         for (const NamedCount& type : s.calls_by_type)
-            types << QStringLiteral("%1 %2").arg(QString::fromStdString(type.name)).arg(type.count);
+            types << QStringLiteral("%1 %2").arg(inSentence(type.name)).arg(type.count);
         lines << QObject::tr("Framework calls: %1 on %2 threads, spanning %3 (%4)")
                      .arg(s.api_calls)
                      .arg(s.threads)
@@ -59,7 +73,7 @@ QString totalsText(const ReportFileSummary& s) {
     }
     for (const ComponentPeak& m : s.memory) {
         lines << QObject::tr("Memory %1: peak allocated %2, peak reserved %3")
-                     .arg(QString::fromStdString(m.component), exactBytes(m.peak_allocated),
+                     .arg(inSentence(m.component), exactBytes(m.peak_allocated),
                           exactBytes(m.peak_reserved));
     }
     if (s.blocks > 0)

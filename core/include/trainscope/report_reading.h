@@ -74,9 +74,29 @@ struct ReportFileSummary {
     std::vector<LargeAllocation> largest_allocations;
 };
 
-// Throws trainscope::Error for a missing file, a file that is not SQLite, or an SQLite file
-// that is none of the three kinds of report.
+// Why `path` cannot be read as a report file, in a few words ("no such file", "a folder, not
+// a file", "a FIFO (named pipe), not a file", "a device, not a file", ...; through symbolic
+// links), or "" when it is a regular file.
+std::string notAReportFile(const std::string& path);
+
+// Throws trainscope::Error for a missing file, a path that is not a regular file, a file that
+// is not SQLite, or an SQLite file that is none of the three kinds of report (a sweep report
+// among them: its error says so).
 ReportFileSummary summarizeReportFile(const std::string& path, int top = 10);
+
+// A file's steps as a summary shows them: the first ones one by one, the others in figures
+// (a file may hold any number of steps; a person reads a few lines).
+struct StepsDigest {
+    std::vector<TimelineStep> listed;  // the first steps by start
+    int64_t others = 0;                // the steps beyond them
+    // Over all the steps (0 when there are none).
+    int64_t shortest_ns = 0, median_ns = 0, longest_ns = 0;
+};
+StepsDigest digestSteps(const std::vector<TimelineStep>& steps, size_t listed = 10);
+
+// How long a step lasts, in ns (the largest int64 where a damaged file's ends are further apart
+// than that).
+int64_t stepDuration(const TimelineStep& step);
 
 // Which kind a report file is, from its table names alone (quick); throws as above.
 ReportFileKind reportFileKind(const std::string& path);

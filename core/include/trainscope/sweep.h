@@ -107,4 +107,8 @@ void writeSweepReport(const SweepReport& report, const std::string& path, Overwr
 // Reads a sweep report back (untrusted input, as every report); throws trainscope::Error.
 SweepReport readSweepReport(const std::string& path);
 
+// Whether `path` is a regular file with a sweep's tables (false for anything else, unreadable
+// files included: the readers of other reports then say what it is).
+bool isSweepReport(const std::string& path);
+
 }  // namespace trainscope
