@@ -1946,6 +1946,14 @@ aktiv (gepunktet)</translation>
         <source>Top operations by time</source>
         <translation>Zeitintensivste Operationen</translation>
     </message>
+    <message>
+        <source>Top operations by time, summed per operation</source>
+        <translation>Zeitintensivste Operationen, je Operation summiert</translation>
+    </message>
+    <message>
+        <source>%1 — “%2”</source>
+        <translation>%1 — „%2“</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::TimelinePage</name>

@@ -1943,6 +1943,14 @@ active (dotted)</source>
         <source>Top operations by time</source>
         <translation>耗时最多的算子</translation>
     </message>
+    <message>
+        <source>Top operations by time, summed per operation</source>
+        <translation>耗时最多的操作（按操作汇总）</translation>
+    </message>
+    <message>
+        <source>%1 — “%2”</source>
+        <translation>%1 — “%2”</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::TimelinePage</name>

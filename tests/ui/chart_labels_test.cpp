@@ -12,6 +12,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QPieSeries>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,6 +139,15 @@ TEST_P(OverviewChartsTest, PieLabelsAreWholeAndApartAndBarsAreSeen) {
             ++bar_charts;
             for (double thickness : bars)
                 EXPECT_GE(thickness, 6.0) << title << ": a bar " << thickness << " px thick";
+            // The axis's figures whole: Qt Charts cuts a label with no room to "1...".
+            for (QGraphicsItem* item : view->scene()->items()) {
+                auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+                if (text && text->isVisible()) {
+                    EXPECT_FALSE(text->toPlainText().endsWith(QLatin1String("...")) ||
+                                 text->toPlainText().contains(QChar(0x2026)))
+                        << title << ": '" << text->toPlainText().toStdString() << "'";
+                }
+            }
             continue;
         }
         ++pies;
@@ -173,6 +183,10 @@ TEST_P(OverviewChartsTest, PieLabelsAreWholeAndApartAndBarsAreSeen) {
                     << drawn[i].area.bottom() << " and " << drawn[j].area.top() << "-"
                     << drawn[j].area.bottom() << " px down)";
     }
+    // Nothing wider than the window: the page needs no horizontal scroll bar.
+    for (QScrollBar* bar : tabs->currentWidget()->findChildren<QScrollBar*>())
+        EXPECT_FALSE(bar->orientation() == Qt::Horizontal && bar->isVisible() && bar->maximum() > 0)
+            << "the Overview is " << bar->maximum() << " px wider than the window";
     EXPECT_EQ(pies, 2);        // memory at the peak, forward and backward
     EXPECT_EQ(bar_charts, 3);  // modules, activations, operations
 }

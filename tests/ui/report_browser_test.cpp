@@ -228,7 +228,7 @@ TEST_F(BrowserTest, TheCliAndTheOverviewShowTheWallIterationAndTheSumOfOperation
     const QStringList overview =
         capturedIn(window.browser()->overviewText(),
                    QStringLiteral("Iteration \\(wall, median of the timed iterations\\): ([0-9.]+) "
-                                  "ms   Sum of operations: "
+                                  "ms\\nSum of operations: "
                                   "([0-9.]+) ms \\(forward ([0-9.]+) ms, backward ([0-9.]+) "
                                   "ms\\), 4 operations, ([0-9.]+)% of the iteration"));
     EXPECT_EQ(overview, cli) << window.browser()->overviewText().toStdString();

@@ -57,6 +57,7 @@ class ThemedChartView : public QChartView {
 
 QChartView* chartView(QChart* chart) {
     chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setLocalizeNumbers(true);  // "0,5" in German, as the tables write it
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new ThemedChartView(chart);
     view->followPalette();
@@ -117,7 +118,9 @@ BarNames namesOf(const QVector<TopEntry>& entries) {
 // left, the label's bottom at the arm's end; and it hides a label that leaves the plot. So the
 // pie leaves room for a two-line label above and below it, and where two labels on one side
 // would overlap, the arms of the two move them apart (a longer arm moves a label on the upper
-// half up, one on the lower half down; a near-horizontal arm cannot move its label).
+// half up, one on the lower half down; a near-horizontal arm cannot move its label), as far as
+// the plot allows. Where the labels of a side cannot be whole and apart so, the pie is made
+// smaller and they are placed again.
 void placePieLabels(QPieSeries* series, const QRectF& plot) {
     const double side = qMin(plot.width(), plot.height());
     const QList<QPieSlice*> slices = series->slices();
@@ -133,53 +136,97 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
         text.setHtml(slice->label());
         height = qMax(height, text.size().height() + 2);
     }
-    const double radius = qMax(side / 8, (plot.height() / 2 - height - kGap) / (1 + kArm));
-    series->setPieSize(qMin(0.7, 2 * radius / side));
+    const double half = plot.height() / 2;  // from the pie's centre to the plot's edges
 
     struct Label {
         QPieSlice* slice;
         double cos;  // of the arm's angle from 12 o'clock: 1 up, -1 down
         double arm;
     };
-    // The label's bottom, below the pie's centre (negative: above it).
-    auto bottom = [radius](const Label& label) {
-        return -(radius + kGap + label.arm * radius) * label.cos;
-    };
-    // Moves a label's bottom by up to `dy` along its arm; returns how far it moved.
-    auto move = [radius](Label& label, double dy) {
-        if (std::abs(label.cos) < 0.05)
-            return 0.0;
-        const double arm = qBound(kShortestArm, label.arm - dy / (radius * label.cos), kLongestArm);
-        const double moved = -(arm - label.arm) * radius * label.cos;
-        label.arm = arm;
-        return moved;
-    };
-    for (const bool right : {true, false}) {
-        std::vector<Label> labels;
-        for (QPieSlice* slice : slices) {
-            const double angle = std::fmod(slice->startAngle() + slice->angleSpan() / 2, 360.0);
-            if (!slice->isLabelVisible() || (angle < 180) != right)
-                continue;
-            Label label{slice, std::cos(qDegreesToRadians(angle)), kArm};
+    // Lays out the labels of one half for a pie of `radius`; false when they cannot all be in
+    // the plot and apart.
+    auto placeHalf = [&](std::vector<Label>& labels, double radius) {
+        // The label's bottom, below the pie's centre (negative: above it).
+        auto bottom = [&](const Label& label) {
+            return -(radius + kGap + label.arm * radius) * label.cos;
+        };
+        // The longest arm that keeps the label in the plot: its top below the plot's top, or
+        // its bottom above the plot's bottom.
+        auto longest = [&](const Label& label) {
+            const double reach = label.cos > 0 ? (half - height) / label.cos : half / -label.cos;
+            return qBound(kShortestArm, (reach - radius - kGap) / radius, kLongestArm);
+        };
+        // Moves a label's bottom by up to `dy` along its arm; returns how far it moved.
+        auto move = [&](Label& label, double dy) {
+            if (std::abs(label.cos) < 0.05)
+                return 0.0;
+            const double arm =
+                qBound(kShortestArm, label.arm - dy / (radius * label.cos), longest(label));
+            const double moved = -(arm - label.arm) * radius * label.cos;
+            label.arm = arm;
+            return moved;
+        };
+        for (Label& label : labels) {
+            label.arm = kArm;
             // Below the pie a label rises from its arm's end: an arm that points down runs
             // as far as the label is tall, or the label covers the pie.
             if (label.cos < -0.3)
                 label.arm = qBound(kArm, (height + 2 + kGap * label.cos) / (radius * -label.cos),
                                    kLongestArm);
-            labels.push_back(label);
+            label.arm = qMin(label.arm, longest(label));
         }
         std::sort(labels.begin(), labels.end(),
                   [&](const Label& a, const Label& b) { return bottom(a) < bottom(b); });
+        bool fits = true;
         for (size_t i = 1; i < labels.size(); ++i) {
             double overlap = bottom(labels[i - 1]) + height - bottom(labels[i]);
             if (overlap > 0)
                 overlap += move(labels[i - 1], -overlap);  // the upper one up
             if (overlap > 0)
-                move(labels[i], overlap);  // the lower one down
+                overlap -= move(labels[i], overlap);  // the lower one down
+            fits &= overlap < 0.5;
         }
         for (const Label& label : labels)
-            label.slice->setLabelArmLengthFactor(label.arm);
+            fits &= bottom(label) - height >= -half - 0.5 && bottom(label) <= half + 0.5;
+        return fits;
+    };
+
+    // Labels whole and apart at the largest pie that allows it; where none does (two small
+    // slices side by side at the top of a short plot), the pie turns, so that their labels
+    // come beside it where there is room.
+    std::vector<Label> halves[2];
+    auto layOut = [&](double start_angle, double radius) {
+        series->setPieStartAngle(start_angle);
+        series->setPieEndAngle(start_angle + 360);
+        for (std::vector<Label>& labels : halves)
+            labels.clear();
+        for (QPieSlice* slice : slices) {
+            const double angle = std::fmod(slice->startAngle() + slice->angleSpan() / 2, 360.0);
+            if (slice->isLabelVisible())
+                halves[angle < 180 ? 0 : 1].push_back(
+                    {slice, std::cos(qDegreesToRadians(angle)), kArm});
+        }
+        const bool right = placeHalf(halves[0], radius);
+        return placeHalf(halves[1], radius) && right;
+    };
+    const double largest = qMax(side / 8, (half - height - kGap) / (1 + kArm));
+    double radius = largest;
+    bool placed = false;
+    for (const double start_angle : {0.0, 90.0, 270.0, 45.0, 315.0, 135.0, 225.0, 180.0}) {
+        for (radius = largest;; radius = qMax(side / 8, radius * 0.85)) {
+            placed = layOut(start_angle, radius);
+            if (placed || radius <= side / 8)
+                break;
+        }
+        if (placed)
+            break;
     }
+    if (!placed)  // as good as it gets: the first way, at the smallest pie
+        layOut(0.0, radius = side / 8);
+    series->setPieSize(qMin(0.7, 2 * radius / side));
+    for (const std::vector<Label>& labels : halves)
+        for (const Label& label : labels)
+            label.slice->setLabelArmLengthFactor(label.arm);
 }
 
 // A pie of `parts` in `chart`, each slice labelled with its name and, under it, its figure (on
@@ -296,6 +343,34 @@ void labelBarsAbove(QChart* chart, QBarCategoryAxis* axis, QAbstractBarSeries* s
     QObject::connect(chart, &QChart::plotAreaChanged, chart, place);
 }
 
+// Ticks of a horizontal value axis, as many as the plot's width has room for whole labels (a
+// chart in a third of the window showed "1…" for 10.0 and 15.0): a round step (1, 2 or 5 times
+// a power of ten) from 0, the axis's end moved up to a tick.
+void fitValueTicks(QChart* chart, QValueAxis* axis) {
+    const double top = axis->max();
+    auto place = [axis, top](const QRectF& plot) {
+        if (!(top > 0) || plot.width() <= 0)
+            return;
+        const QFontMetricsF metrics(axis->labelsFont());
+        const QString widest = QLocale().toString(top, 'f', 1);
+        const int fitting = qMax(2, int(plot.width() / (metrics.horizontalAdvance(widest) + 12)));
+        const double least = top / double(fitting - 1);
+        const double power = std::pow(10.0, std::floor(std::log10(least)));
+        double step = 10 * power;
+        for (const double factor : {1.0, 2.0, 5.0}) {
+            if (factor * power >= least) {
+                step = factor * power;
+                break;
+            }
+        }
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0);
+        axis->setTickInterval(step);
+        axis->setMax(std::ceil(top / step - 1e-9) * step);
+    };
+    QObject::connect(chart, &QChart::plotAreaChanged, axis, place);
+}
+
 // `error`: why the entries could not be read (empty when they were). `clickable`: its bars
 // lead somewhere (connectBarClick), which the pointer shows.
 QChartView* barChart(const QString& title, QAbstractBarSeries* series,
@@ -323,6 +398,7 @@ QChartView* barChart(const QString& title, QAbstractBarSeries* series,
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(values);
     values->applyNiceNumbers();
+    fitValueTicks(chart, values);
     QChartView* view = chartView(chart);
     if (clickable)
         view->setCursor(Qt::PointingHandCursor);

@@ -85,7 +85,8 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                 .arg(formatNumber(t.operations_ms(), 3), formatNumber(t.forward_ms, 3),
                      formatNumber(t.backward_ms, 3), QLocale().toString(t.operations));
         if (t.wall_ms && *t.wall_ms > 0)
-            lines << tr("Iteration (wall, median of the timed iterations): %1 ms   %2, %3% of "
+            // Two lines: on one, German ran past the window's width.
+            lines << tr("Iteration (wall, median of the timed iterations): %1 ms\n%2, %3% of "
                         "the iteration")
                          .arg(formatNumber(*t.wall_ms, 3), sum,
                               formatNumber(100.0 * t.operations_ms() / *t.wall_ms, 1));
