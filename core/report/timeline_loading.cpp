@@ -17,7 +17,8 @@
 namespace trainscope {
 namespace {
 
-constexpr int64_t kOpType = 50001;  // ENUM_API_TYPE's `op`
+constexpr int64_t kOpType = 50001;     // ENUM_API_TYPE's `op`
+constexpr int64_t kTraceType = 50003;  // `trace`: a Python function call (torch_npu's stack)
 
 // How many rows a table has, about (its highest rowid: no scan), for reserving vectors up front:
 // growing them by doubling would hold up to three times the rows at once. A hostile file can
@@ -71,6 +72,7 @@ class TimelineLoader {
         for (TimelineLane& lane : data_.lanes) {
             nest(lane);
         }
+        orderLanes();
         useMemory(memory.get());
         readStepsAndRank();
         readLinks();
@@ -200,8 +202,10 @@ class TimelineLoader {
         }
     }
 
-    TimelineLane& laneOf(LaneKind kind, int64_t pid, int64_t tid, int64_t device = -1) {
-        const auto key = std::make_tuple(int(kind), pid, tid, device);
+    TimelineLane& laneOf(LaneKind kind, int64_t pid, int64_t tid, int64_t device = -1,
+                         bool python_stack = false) {
+        // The Python stack's lane of a thread is told apart by a device of -2.
+        const auto key = std::make_tuple(int(kind), pid, tid, python_stack ? -2 : device);
         auto [it, added] = lane_index_.try_emplace(key, data_.lanes.size());
         if (added) {
             TimelineLane& lane = data_.lanes.emplace_back();
@@ -209,10 +213,11 @@ class TimelineLoader {
             lane.pid = pid;
             lane.tid = tid;
             lane.device = device;
+            lane.python_stack = python_stack;
             // The ids that users see in their own tools.
             switch (kind) {
                 case LaneKind::Thread:
-                    lane.label = "Thread " + std::to_string(tid);
+                    lane.label = (python_stack ? "Python stack " : "Thread ") + std::to_string(tid);
                     break;
                 case LaneKind::Cann:
                     lane.label = "CANN " + std::to_string(tid);
@@ -278,13 +283,15 @@ class TimelineLoader {
                 span.callchain = chain == callchain_index_.end() ? -1 : chain->second;
             }
             const bool op = rows.isNull(10) || rows.integer(10) == kOpType;
+            const bool python = !rows.isNull(10) && rows.integer(10) == kTraceType;
             const bool backward_node = !rows.isNull(6) && rows.integer(6) != 0;
             span.category = !op             ? SpanCategory::Other
                             : backward_node ? SpanCategory::Backward
                                             : phaseAt(span.start_ns, SpanCategory::Forward);
-            if (!lane || global_tid != lane_tid) {
+            if (!lane || global_tid != lane_tid || python != lane->python_stack) {
                 lane_tid = global_tid;
-                lane = &laneOf(LaneKind::Thread, global_tid >> 32, global_tid & 0xffffffff);
+                lane = &laneOf(LaneKind::Thread, global_tid >> 32, global_tid & 0xffffffff, -1,
+                               python);
                 if (data_.lanes.size() == 1 && lane->spans.empty()) {
                     lane->spans.reserve(rowEstimate(db_, "PYTORCH_API"));  // most are its
                 }
@@ -328,6 +335,30 @@ class TimelineLoader {
             span.category = SpanCategory::Device;
             laneOf(LaneKind::Device, 0, rows.integer(3), rows.integer(2)).spans.push_back(span);
         }
+    }
+
+    // What a user looks for first, first: the main thread's operations (the first thread with
+    // calls), the device streams, the other threads and the CANN rows, and the Python stacks
+    // last. Within each, lanes stay as they came.
+    void orderLanes() {
+        const auto main_thread =
+            std::find_if(data_.lanes.begin(), data_.lanes.end(), [](const TimelineLane& lane) {
+                return lane.kind == LaneKind::Thread && !lane.python_stack;
+            });
+        const int64_t main_tid = main_thread == data_.lanes.end() ? -1 : main_thread->tid;
+        const int64_t main_pid = main_thread == data_.lanes.end() ? -1 : main_thread->pid;
+        auto place = [&](const TimelineLane& lane) {
+            if (lane.python_stack) {
+                return 3;
+            }
+            if (lane.kind == LaneKind::Thread && lane.tid == main_tid && lane.pid == main_pid) {
+                return 0;
+            }
+            return lane.kind == LaneKind::Device ? 1 : 2;
+        };
+        std::stable_sort(
+            data_.lanes.begin(), data_.lanes.end(),
+            [&](const TimelineLane& a, const TimelineLane& b) { return place(a) < place(b); });
     }
 
     // Gives each span its depth (how many spans of the lane enclose it), orders the lane by

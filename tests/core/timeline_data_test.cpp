@@ -215,6 +215,20 @@ TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
     EXPECT_EQ(int64_t(spanCount(data, LaneKind::Device)), integer(db, "SELECT COUNT(*) FROM TASK"));
     EXPECT_EQ(data.first_ns > int64_t(1e18), true) << "ns since the epoch, parsed from TEXT";
     expectNested(data, false);
+    // The Python call stack (the `trace` calls) has a lane of its own, last: the main thread's
+    // operations and the device streams come first, as a user looks for them.
+    ASSERT_GT(data.lanes.size(), 2u);
+    EXPECT_FALSE(data.lanes.front().python_stack);
+    EXPECT_EQ(data.lanes.front().label.rfind("Thread ", 0), 0u) << data.lanes.front().label;
+    EXPECT_EQ(data.lanes[1].kind, LaneKind::Device) << data.lanes[1].label;
+    const TimelineLane& stack = data.lanes.back();
+    EXPECT_TRUE(stack.python_stack);
+    EXPECT_EQ(stack.label.rfind("Python stack ", 0), 0u) << stack.label;
+    EXPECT_EQ(int64_t(stack.spans.size()),
+              integer(db, "SELECT COUNT(*) FROM PYTORCH_API WHERE type = 50003"));
+    EXPECT_EQ(stack.depths(), 5);
+    for (const TimelineSpan& span : stack.spans)
+        EXPECT_EQ(span.category, SpanCategory::Other);  // not an operation
     ASSERT_FALSE(data.steps.empty());
     EXPECT_EQ(data.steps.front().id, integer(db, "SELECT MIN(id) FROM STEP_TIME"));
     for (const TimelineStep& step : data.steps)

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QGraphicsSimpleTextItem>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QSet>
 #include <QSignalSpy>
@@ -110,6 +111,49 @@ TEST_F(TimeViewsTest, ChartBarsNameTheModuleAndNumber) {
         << names.join(", ").toStdString();
     for (const QString& name : names)
         EXPECT_FALSE(name.contains(QStringLiteral("aten::linear"))) << name.toStdString();
+}
+
+// The names of the bars of the Time tab's chart (its full names, top first reversed).
+QStringList timeChartBars(TimePage* page) {
+    QStringList names;
+    for (QChartView* view : page->findChildren<QChartView*>()) {
+        for (QGraphicsItem* item : view->chart()->childItems()) {
+            auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+            if (text && text->data(kBarLabelFullText).isValid())
+                names << text->data(kBarLabelFullText).toString();
+        }
+    }
+    names.sort();
+    return names;
+}
+
+// The chart beside the table shows what the table shows: the filter's rows, per invocation or
+// summed per operation; a filter also takes the frames of the row it filtered away.
+TEST_F(TimeViewsTest, TheChartFollowsTheTablesFilterAndGrouping) {
+    TimePage* page = browser_->timePage();
+    browser_->tabs()->setCurrentWidget(page);
+    clickRow(page->operationsView(), 0);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return browser_->framesList()->count() > 0; }, 5000));
+    EXPECT_EQ(timeChartBars(page).size(), 6);
+    page->filterField()->setText(QStringLiteral("lin"));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return timeChartBars(page) == QStringList{QStringLiteral("#1 lin_0 · linear"),
+                                                      QStringLiteral("#4 lin_1 · linear")};
+        },
+        5000))
+        << timeChartBars(page).join(", ").toStdString();
+    EXPECT_EQ(browser_->framesList()->count(), 0) << "the filtered-away row's frames stayed";
+
+    page->groupingChoice()->setCurrentIndex(1);
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return timeChartBars(page) == QStringList{QStringLiteral("aten::linear")}; }, 5000))
+        << timeChartBars(page).join(", ").toStdString();
+    page->filterField()->clear();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return timeChartBars(page).size() == 5; }, 5000))
+        << timeChartBars(page).join(", ").toStdString();
+    EXPECT_TRUE(timeChartBars(page).contains(QStringLiteral("aten::gelu")))
+        << timeChartBars(page).join(", ").toStdString();
 }
 
 TEST_F(TimeViewsTest, TheFilterAppliesOnceTypingPauses) {

@@ -11,6 +11,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTest>
 #include <QToolBar>
@@ -406,6 +407,12 @@ TEST_F(AscendTimelineView, OpensReadOnlyWithDeviceRowsAndLinksCallsToTheirDevice
     page->sourcePanel()->setLibrariesAllowed(true);
     page->state()->select(framed);
     ASSERT_GT(page->sourcePanel()->framesList()->count(), 0);
+    // The user's own line is chosen, not the installed package's frame inside it nor the
+    // interpreter's "<string>" outermost.
+    const QListWidgetItem* chosen = page->sourcePanel()->framesList()->currentItem();
+    ASSERT_NE(chosen, nullptr);
+    EXPECT_TRUE(chosen->text().startsWith(QStringLiteral("train.py:")))
+        << chosen->text().toStdString();
     EXPECT_TRUE(page->sourcePanel()->message().contains(QStringLiteral("not on this machine")))
         << page->sourcePanel()->message().toStdString();
     EXPECT_EQ(test::folderSnapshot(QString::fromStdString(dir_)), before);
@@ -433,6 +440,36 @@ TEST_F(AscendTimelineView, SeveralRanksAreAlignedAtTheStepWithTheSlowestMarked) 
     const QString titles = page->timeline()->rankTitles().join(QLatin1Char('\n'));
     EXPECT_TRUE(titles.contains(QStringLiteral("(slowest)"))) << titles.toStdString();
     EXPECT_EQ(titles.count(QStringLiteral("step ")), 2) << titles.toStdString();
+}
+
+// Scrolled down to the last device stream, the ruler and the step band are where they were:
+// the rows scroll under them, and a click there selects nothing.
+TEST_F(AscendTimelineView, TheRulerAndStepBandStayWhileTheRowsScroll) {
+    const std::string rank0 = make(0, 200), rank1 = make(1, 400);
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(
+        window, {QString::fromStdString(rank0), QString::fromStdString(rank1)}));
+    TimelinePage* page = loadedTimeline(window.timelines());
+    ASSERT_NE(page, nullptr);
+    TimelineWidget* timeline = page->timeline();
+    auto* scroll = qobject_cast<QScrollArea*>(timeline->parentWidget()->parentWidget());
+    ASSERT_NE(scroll, nullptr);
+    QScrollBar* bar = scroll->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 0) << "two ranks' rows fit without scrolling: nothing to check";
+    const QImage before = scroll->viewport()->grab().toImage();
+    bar->setValue(bar->maximum());
+    QCoreApplication::processEvents();
+    const QImage after = scroll->viewport()->grab().toImage();
+    // The ruler and step band, 40 pixels high, look the same; the rows below them changed.
+    const QRect band(0, 0, before.width(), 40);
+    EXPECT_EQ(before.copy(band), after.copy(band));
+    EXPECT_NE(before.copy(0, 40, before.width(), before.height() - 40),
+              after.copy(0, 40, after.width(), after.height() - 40));
+    // The step band's label is shown at the top of what is seen.
+    const int top = bar->value();
+    EXPECT_FALSE(timeline->spanAt(QPoint(timeline->width() / 2, top + 30)).valid());
 }
 
 }  // namespace

@@ -31,11 +31,15 @@ std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* er
     return query;
 }
 
-TopEntries topEntries(QSqlDatabase db, const QString& sql) {
+TopEntries topEntries(QSqlDatabase db, const QString& sql, const QVariantList& values = {}) {
     restartQueryClock();
     TopEntries entries;
     QSqlQuery query(db);
-    if (query.exec(sql)) {
+    query.setForwardOnly(true);
+    bool ran = query.prepare(sql);
+    for (const QVariant& value : values)
+        query.addBindValue(value);
+    if (ran && query.exec()) {
         while (query.next()) {
             entries.rows.push_back({query.value(0).toLongLong(), query.value(1).toString(),
                                     query.value(2).toDouble(), query.value(3).toDouble(),
@@ -180,15 +184,42 @@ QString metadataValue(const ReportFile& report, const QString& key, QString* err
     return {};
 }
 
-TopEntries topOperationsByTime(const ReportFile& report, int count) {
+TopEntries topOperationsByTime(const ReportFile& report, int count, const RowFilter& filter,
+                               bool grouped) {
+    // The tables' own conditions (SqlTableModel): the name as typed, the run's entry range.
+    QStringList conditions;
+    QVariantList values;
+    if (!filter.text.isEmpty()) {
+        conditions << QStringLiteral("operation_name LIKE ? ESCAPE '\\'");
+        values << likePattern(filter.text);
+    }
+    if (filter.entries) {
+        conditions << QStringLiteral("id BETWEEN ? AND ?");
+        values << filter.entries->first << filter.entries->last;
+    }
+    const QString where =
+        conditions.isEmpty() ? QString()
+                             : QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
+    if (grouped)
+        return topEntries(
+            report.database(),
+            QStringLiteral("SELECT MIN(id), substr(operation_name, 1, %3), SUM(forward_ms), "
+                           "SUM(IFNULL(backward_ms, 0)), '', 0 FROM %4%5 GROUP BY operation_name "
+                           "ORDER BY SUM%1 DESC, 1 LIMIT %2")
+                .arg(kOperationTotal)
+                .arg(count)
+                .arg(kMaxShownText)
+                .arg(kOperations, where),
+            values);
     return topEntries(report.database(),
                       QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
-                                     "IFNULL(backward_ms, 0), %4, id FROM %5 "
+                                     "IFNULL(backward_ms, 0), %4, id FROM %5%6 "
                                      "ORDER BY %1 DESC, id LIMIT %2")
                           .arg(kOperationTotal)
                           .arg(count)
                           .arg(kMaxShownText)
-                          .arg(moduleColumn(report, kOperations, 0), kOperations));
+                          .arg(moduleColumn(report, kOperations, 0), kOperations, where),
+                      values);
 }
 
 TopEntries topActivations(const ReportFile& report, int count) {

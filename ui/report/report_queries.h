@@ -97,7 +97,10 @@ struct TopEntries {
     TopEntries first(int count) const { return {rows.mid(0, count), error}; }
 };
 
-TopEntries topOperationsByTime(const ReportFile& report, int count);
+// The operations with the most time, as the Time table shows them: those that `filter` keeps
+// (by name, and the run's entry range), per invocation or, `grouped`, summed per operation.
+TopEntries topOperationsByTime(const ReportFile& report, int count, const RowFilter& filter = {},
+                               bool grouped = false);
 TopEntries topActivations(const ReportFile& report, int count);
 TopEntries topWeights(const ReportFile& report, int count);
 // The modules that held most at the instant of the peak (TrainScope's own table; none in

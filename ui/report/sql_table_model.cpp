@@ -27,17 +27,12 @@ QString formatBytes(qint64 bytes) {
     return QStringLiteral("%1 B").arg(QLocale().toString(bytes));
 }
 
-namespace {
-
-// The user's text matched literally, anywhere: LIKE's wildcards are escaped (ESCAPE '\').
 QString likePattern(QString text) {
     text.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
         .replace(QLatin1Char('%'), QStringLiteral("\\%"))
         .replace(QLatin1Char('_'), QStringLiteral("\\_"));
     return QLatin1Char('%') + text + QLatin1Char('%');
 }
-
-}  // namespace
 
 RowPage readRows(QSqlDatabase db, const RowRequest& request) {
     restartQueryClock();

@@ -37,6 +37,10 @@ struct RowFilter {
     std::optional<EntryRange> entries;
 };
 
+// A LIKE pattern (ESCAPE '\\') that matches the user's text literally, anywhere: the rule of
+// every filter of the tables and of the charts that follow them.
+QString likePattern(QString text);
+
 enum class CellFormat { Text, Integer, Bytes, Milliseconds, Share };
 
 struct SqlColumn {

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -36,6 +37,25 @@ FrameRow frameRowOf(const TimelineFrame& frame) {
         return {info.fileName(), frame.line, info.absolutePath()};
     }
     return {path, frame.line, QString::fromStdString(frame.library_root)};
+}
+
+// The frame a user looks for in a torch_npu call chain (absolute paths, innermost first): the
+// innermost one of their own code, not of an installed package ("site-packages"), Python's
+// standard library or generated code ("<string>"). -1 where there is none, or where frames are
+// TrainScope's (relative, with the project told apart already).
+int usersFrame(const std::vector<TimelineFrame>& chain) {
+    static const QRegularExpression standard_library(QStringLiteral("/lib/python[0-9.]+/"));
+    for (size_t i = 0; i < chain.size(); ++i) {
+        const QString path = QString::fromStdString(chain[i].file_path);
+        if (path.startsWith(QLatin1Char('<')))
+            continue;
+        if (!QDir::isAbsolutePath(path))
+            return -1;
+        if (!path.contains(QLatin1String("/site-packages/")) &&
+            !path.contains(QLatin1String("/dist-packages/")) && !path.contains(standard_library))
+            return int(i);
+    }
+    return -1;
 }
 
 TimelineRanksLoad loadRanks(const QStringList& paths, const std::atomic<bool>* cancel) {
@@ -291,14 +311,17 @@ void TimelinePage::showCall(const RankedSpan& call) {
         chain = data.span(partner.span).callchain;
     }
     QVector<FrameRow> frames;
-    if (chain >= 0)
+    int chosen = -1;
+    if (chain >= 0) {
         for (const TimelineFrame& frame : data.callchains[size_t(chain)])
             frames << frameRowOf(frame);
-    source_panel_->showFrames(frames);
+        chosen = usersFrame(data.callchains[size_t(chain)]);
+    }
+    source_panel_->showFrames(frames, {}, chosen);
     if (scroll_ && timeline_) {
         const QPoint at = timeline_->pointOf(call);
         if (!at.isNull())
-            scroll_->ensureVisible(0, at.y(), 0, 40);
+            scroll_->ensureVisible(0, at.y(), 0, 60);  // below the ruler and step band
     }
 }
 

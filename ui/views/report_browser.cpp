@@ -28,6 +28,12 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
     : QWidget(parent), run_(std::move(run)), filter_(new RunFilter(this)) {
     const RunContents& contents = run_->contents();
     source_panel_ = new SourcePanel;
+    // A filter reads the tables again, without the selected row: its frames go too (and an
+    // answer still on its way for it is dropped).
+    connect(filter_, &RunFilter::changed, this, [this] {
+        ++frames_asked_;
+        source_panel_->clear();
+    });
     source_panel_->setLineCostReader(
         [this](const QString& file, QObject* receiver, std::function<void(const LineCosts&)> done) {
             run_->readReports<LineCosts>(

@@ -108,7 +108,8 @@ void SourcePanel::askAboutSourceFolders(const QString& question) {
     question_bar_->setVisible(!question.isEmpty());
 }
 
-void SourcePanel::showFrames(const QVector<FrameRow>& frames, const QString& unreadable) {
+void SourcePanel::showFrames(const QVector<FrameRow>& frames, const QString& unreadable,
+                             int chosen) {
     shown_ = frames;
     const QSignalBlocker blocker(frames_);
     frames_->clear();
@@ -139,6 +140,8 @@ void SourcePanel::showFrames(const QVector<FrameRow>& frames, const QString& unr
     while (first < frames.size() && frames[first].isLibrary())
         ++first;
     first = first < frames.size() ? first : 0;
+    if (chosen >= 0 && chosen < frames.size())
+        first = chosen;
     frames_->setCurrentRow(first);
     showFrame(first);
 }

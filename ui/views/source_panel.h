@@ -44,7 +44,9 @@ class SourcePanel : public QWidget {
     void setLineCostReader(LineCostReader reader) { line_costs_ = std::move(reader); }
     // Lists the frames and shows the source of the most specific one.
     // `unreadable`: why the frames could not be read, said in the list in place of them.
-    void showFrames(const QVector<FrameRow>& frames, const QString& unreadable = {});
+    // Selects frame `chosen`, or by default the first project frame (else the first frame).
+    void showFrames(const QVector<FrameRow>& frames, const QString& unreadable = {},
+                    int chosen = -1);
     // Shows nothing: the current tab has no selection.
     void clear();
 

@@ -19,8 +19,15 @@
 
 namespace trainscope::ui {
 
+namespace {
+
+constexpr int kBars = 15;  // as many as the Overview's chart reads
+
+}  // namespace
+
 TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
+      run_(run),
       rows_(run.rows(ReportKind::Time)),
       operations_ms_(run.contents().time_summary->operations_ms()),
       run_filter_(filter),
@@ -46,18 +53,14 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     header->addWidget(filter_bar_);
     QWidget* table = withHeader(header, view_);
 
-    auto* chart = new ChartSlot;
-    run.whenChartsRead(this, [this, chart](const RunCharts& top) {
-        // A bar's click selects its invocation, and the frames follow.
-        chart->setChart(
-            operationTimeChart(tr("Top operations by time"), top.operations, [this](qint64 id) {
-                grouping_->setCurrentIndex(0);
-                view_->selectEntry(id, true);
-            }));
+    chart_ = new ChartSlot;
+    run.whenChartsRead(this, [this](const RunCharts& top) {
+        if (chart_request_ == 0)  // not yet asked again for a filter or the grouping
+            showChart(top.operations.first(kBars), false);
     });
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table);
-    split->addWidget(chart);
+    split->addWidget(chart_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({680, 420});  // the table's columns; bar names sit above the bars
@@ -74,9 +77,39 @@ RowFilter TimePage::rowFilter() const {
     return {run_filter_->current().name, run_filter_->current().entries};
 }
 
+// The chart shows what the table shows: the same filter, per invocation or per operation. It
+// is read on the run's thread; an answer to an earlier question is dropped.
+void TimePage::readChart() {
+    const RowFilter filter = rowFilter();
+    const bool per_operation = grouped();
+    const int request = ++chart_request_;
+    run_.readReports<TopEntries>(
+        [filter, per_operation](const ReportFile*, const ReportFile* time) {
+            return time ? topOperationsByTime(*time, kBars, filter, per_operation) : TopEntries{};
+        },
+        this,
+        [this, request, per_operation](const TopEntries& top) {
+            if (request == chart_request_)
+                showChart(top, per_operation);
+        });
+}
+
+void TimePage::showChart(const TopEntries& top, bool per_operation) {
+    const QString name = run_filter_->current().name;
+    QString title = per_operation ? tr("Top operations by time, summed per operation")
+                                  : tr("Top operations by time");
+    if (!name.isEmpty())
+        title = tr("%1 — “%2”").arg(title, name);
+    // A bar's click selects its row (an invocation, or an operation's group), and the frames
+    // follow.
+    chart_->setChart(
+        operationTimeChart(title, top, [this](qint64 id) { view_->selectEntry(id, true); }));
+}
+
 // The shown table takes the run's filter; the other when it is shown again.
 void TimePage::followRunFilter() {
     view_->entryModel()->setRowFilter(rowFilter());
+    readChart();
 }
 
 void TimePage::applyGrouping() {

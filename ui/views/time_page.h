@@ -12,10 +12,12 @@ class QComboBox;
 
 namespace trainscope::ui {
 
+class ChartSlot;
 class EntryTableView;
 class ReportRun;
 class RowSource;
 struct RowFilter;
+struct TopEntries;
 class RunFilter;
 class RunFilterBar;
 class SqlTableModel;
@@ -37,7 +39,10 @@ class TimePage : public QWidget {
     RowFilter rowFilter() const;  // the run filter's name and range, for the tables
     void followRunFilter();
     void applyGrouping();
+    void readChart();
+    void showChart(const TopEntries& top, bool per_operation);
 
+    ReportRun& run_;
     RowSource* rows_;
     double operations_ms_;
     RunFilter* run_filter_;
@@ -47,6 +52,8 @@ class TimePage : public QWidget {
     QComboBox* grouping_;
     SqlTableModel* invocations_ = nullptr;
     SqlTableModel* groups_ = nullptr;  // made when first asked for
+    ChartSlot* chart_ = nullptr;
+    int chart_request_ = 0;  // the chart's latest question (0: the run's first reading)
 };
 
 }  // namespace trainscope::ui

@@ -55,6 +55,9 @@ struct TimelineLane {
     int64_t pid = 0;
     int64_t tid = 0;  // the thread id; the stream for a device lane
     int64_t device = -1;
+    // torch_npu's Python call stack of the thread (its `trace` calls): a lane of its own, after
+    // the operations and the device streams, which it would otherwise push below the fold.
+    bool python_stack = false;
     std::vector<TimelineSpan> spans;
     std::vector<size_t> depth_begin;  // one more than the depth count: the last is spans.size()
 
