@@ -20,6 +20,7 @@
 
 #include "i18n/language.h"
 #include "main_window.h"
+#include "settings/theme.h"
 #include "ui/sample_run.h"
 #include "views/charts.h"
 #include "views/report_browser.h"
@@ -189,6 +190,53 @@ TEST_P(OverviewChartsTest, PieLabelsAreWholeAndApartAndBarsAreSeen) {
             << "the Overview is " << bar->maximum() << " px wider than the window";
     EXPECT_EQ(pies, 2);        // memory at the peak, forward and backward
     EXPECT_EQ(bar_charts, 3);  // modules, activations, operations
+}
+
+// Forward and backward wear the timeline's colours in the pie and in the bars, in the light and
+// in the dark theme (the dark theme once swapped them and drew backward as an outline).
+TEST(ChartColoursTest, ForwardAndBackwardWearTheTimelinesColoursInBothThemes) {
+    for (const ui::Theme theme : {ui::Theme::Dark, ui::Theme::Light}) {
+        ui::applyTheme(theme);
+        QTemporaryDir dir;
+        ASSERT_TRUE(dir.isValid());
+        ui::MainWindow window;
+        ASSERT_TRUE(showBuiltinAtDefaultSize(window, QStringLiteral("mlp"), dir.path()));
+        QTabWidget* tabs = window.browser()->tabs();
+        tabs->setCurrentIndex(0);
+        QTest::qWait(50);
+        int parts = 0;
+        const QColor forward = ui::categoryColor(SpanCategory::Forward);
+        const QColor backward = ui::categoryColor(SpanCategory::Backward);
+        for (QChartView* view : tabs->currentWidget()->findChildren<QChartView*>()) {
+            for (QAbstractSeries* series : view->chart()->series()) {
+                if (auto* pie = qobject_cast<QPieSeries*>(series)) {
+                    for (QPieSlice* slice : pie->slices()) {
+                        const QString name = slice->label().section(QStringLiteral("<br>"), 0, 0);
+                        if (name == QLatin1String("Forward") || name == QLatin1String("Backward")) {
+                            ++parts;
+                            EXPECT_EQ(slice->color(),
+                                      name == QLatin1String("Forward") ? forward : backward)
+                                << name.toStdString() << " slice";
+                        }
+                    }
+                } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
+                    for (QBarSet* set : bars->barSets()) {
+                        const QString name = set->label();
+                        if (name == QLatin1String("Forward") || name == QLatin1String("Backward")) {
+                            ++parts;
+                            const QColor expected =
+                                name == QLatin1String("Forward") ? forward : backward;
+                            EXPECT_EQ(set->color(), expected) << name.toStdString() << " bars";
+                            // Filled, not an outline.
+                            EXPECT_EQ(set->borderColor(), expected) << name.toStdString();
+                        }
+                    }
+                }
+            }
+        }
+        EXPECT_EQ(parts, 4) << "the Overview's time pie and its top operations' bars";
+    }
+    ui::applyTheme(ui::Theme::System);
 }
 
 INSTANTIATE_TEST_SUITE_P(BuiltinInEachLanguage, OverviewChartsTest,

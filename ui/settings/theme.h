@@ -4,7 +4,10 @@
 // views follow whichever palette is in force (isDark()).
 #pragma once
 
+#include <QColor>
 #include <QString>
+
+#include "trainscope/timeline_data.h"
 
 class QPalette;
 
@@ -19,5 +22,9 @@ Theme themeFromCode(const QString& code);
 // Light and Dark use Qt's Fusion style with a light or a dark palette.
 void applyTheme(Theme theme);
 bool isDark(const QPalette& palette);
+
+// The colours of a call's kind (forward blue, backward orange, optimizer green, ...), the same
+// in the timeline and in every chart, in either theme.
+QColor categoryColor(SpanCategory category);
 
 }  // namespace trainscope::ui

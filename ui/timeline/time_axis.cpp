@@ -41,24 +41,6 @@ QString formatDuration(int64_t ns) {
     return QObject::tr("%1 ns").arg(ns);
 }
 
-QColor categoryColor(SpanCategory category) {
-    switch (category) {
-        case SpanCategory::Forward:
-            return QColor(0x4e, 0x79, 0xa7);
-        case SpanCategory::Backward:
-            return QColor(0xf2, 0x8e, 0x2b);
-        case SpanCategory::Optimizer:
-            return QColor(0x59, 0xa1, 0x4f);
-        case SpanCategory::Other:
-            return QColor(0xba, 0xb0, 0xac);
-        case SpanCategory::Cann:
-            return QColor(0xb0, 0x7a, 0xa1);
-        case SpanCategory::Device:
-            return QColor(0xe1, 0x57, 0x59);
-    }
-    return Qt::gray;
-}
-
 QColor markColor() {
     return QColor(0xd6, 0x27, 0x28);
 }

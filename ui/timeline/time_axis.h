@@ -39,7 +39,6 @@ QVector<Tick> ticksOf(const TimeAxis& axis, int spacing = 90);
 // "12.345 ms", "850 µs", "120 ns": a duration in the unit that reads best.
 QString formatDuration(int64_t ns);
 
-QColor categoryColor(SpanCategory category);
 // What draws the eye: the peak, the moment, the partners of the selection, the slowest rank.
 QColor markColor();
 

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "report/sql_table_model.h"
+#include "settings/theme.h"
 #include "timeline/time_axis.h"
 #include "trainscope/report_reading.h"
 

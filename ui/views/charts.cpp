@@ -19,6 +19,7 @@
 #include <QtMath>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "report/sql_table_model.h"
@@ -29,6 +30,8 @@ namespace trainscope::ui {
 namespace {
 
 constexpr int kChartMinimumHeight = 160;
+// A chart's part (a pie slice, a bar set) that is a kind of call holds its SpanCategory here.
+constexpr char kCategoryProperty[] = "trainscope_category";
 constexpr double kMinimumBarPixels = 7.0;
 // Pie label arms (Qt Charts' gap between a slice and its arm, in px; arm lengths in radii).
 constexpr double kGap = 5.0, kArm = 0.15, kShortestArm = 0.02, kLongestArm = 1.2;
@@ -43,6 +46,35 @@ class ThemedChartView : public QChartView {
             isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
         if (chart()->theme() != theme)
             chart()->setTheme(theme);
+        wearCategoryColors();
+    }
+
+  private:
+    // A theme colours each chart's parts its own way (forward and backward in two shades of
+    // one hue in a pie, in two hues in bars, swapped in the dark theme, backward a thin outline
+    // there): the parts that are a kind of call take its colour instead, the timeline's.
+    void wearCategoryColors() {
+        auto colour = [](const QObject* part) -> std::optional<QColor> {
+            const QVariant category = part->property(kCategoryProperty);
+            if (!category.isValid())
+                return std::nullopt;
+            return categoryColor(static_cast<SpanCategory>(category.toInt()));
+        };
+        for (QAbstractSeries* series : chart()->series()) {
+            if (auto* pie = qobject_cast<QPieSeries*>(series)) {
+                for (QPieSlice* slice : pie->slices())
+                    if (const auto c = colour(slice)) {
+                        slice->setColor(*c);
+                        slice->setBorderColor(palette().color(QPalette::Base));
+                    }
+            } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
+                for (QBarSet* set : bars->barSets())
+                    if (const auto c = colour(set)) {
+                        set->setColor(*c);
+                        set->setBorderColor(*c);
+                    }
+            }
+        }
     }
 
   protected:
@@ -452,6 +484,10 @@ QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()
            humanMs, exactMs,
            clicked ? std::function<void(int)>([clicked](int) { clicked(); })
                    : std::function<void(int)>());
+    const QList<QPieSlice*> slices = qobject_cast<QPieSeries*>(chart->series().first())->slices();
+    for (int i = 0; i < slices.size() && i < 2; ++i)
+        slices[i]->setProperty(kCategoryProperty,
+                               int(i == 0 ? SpanCategory::Forward : SpanCategory::Backward));
     QChartView* view = chartView(chart);
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);
@@ -462,6 +498,8 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarC
     const QVector<TopEntry>& entries = top.rows;
     auto* forward = new QBarSet(QObject::tr("Forward"));
     auto* backward = new QBarSet(QObject::tr("Backward"));
+    forward->setProperty(kCategoryProperty, int(SpanCategory::Forward));
+    backward->setProperty(kCategoryProperty, int(SpanCategory::Backward));
     QVector<double> forward_ms, backward_ms;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         forward_ms << it->first;
