@@ -327,6 +327,10 @@
         <source>it is not a regular file (a FIFO, a device or a socket)</source>
         <translation>es ist keine gewöhnliche Datei (ein FIFO, ein Gerät oder ein Socket)</translation>
     </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -778,6 +782,10 @@
         <source>Δ memory</source>
         <translation>Δ Speicher</translation>
     </message>
+    <message>
+        <source>Within noise: the two runs&apos; timed iterations overlap (or the change is a few microseconds), so it counts as neither an increase nor a decrease</source>
+        <translation>Im Rauschen: Die gemessenen Iterationen der beiden Läufe überschneiden sich (oder die Änderung beträgt wenige Mikrosekunden), daher zählt sie weder als Zunahme noch als Abnahme</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ComparePage</name>
@@ -840,6 +848,10 @@
     <message>
         <source>Memory over Time</source>
         <translation>Speicher über die Zeit</translation>
+    </message>
+    <message>
+        <source>Red: an increase beyond the runs&apos; noise (the spread of their timed iterations); green: a decrease beyond it; grey: a change within it.</source>
+        <translation>Rot: eine Zunahme über das Rauschen der Läufe hinaus (die Streuung ihrer gemessenen Iterationen); grün: eine Abnahme darüber hinaus; grau: eine Änderung darin.</translation>
     </message>
 </context>
 <context>
@@ -1070,10 +1082,6 @@ Gewichte: %10 %11 (%12 %)</translation>
     <message>
         <source>Set &amp;Project Root…</source>
         <translation>Projekt&amp;ordner festlegen …</translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>&amp;Export Table as CSV…</source>

@@ -327,6 +327,10 @@
         <source>it is not a regular file (a FIFO, a device or a socket)</source>
         <translation>这不是普通文件（而是 FIFO、设备或套接字）</translation>
     </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -775,6 +779,10 @@
         <source>Δ memory</source>
         <translation>Δ 内存</translation>
     </message>
+    <message>
+        <source>Within noise: the two runs&apos; timed iterations overlap (or the change is a few microseconds), so it counts as neither an increase nor a decrease</source>
+        <translation>在噪声范围内：两次运行的计时迭代相互重叠（或变化只有几微秒），因此既不算增加也不算减少</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ComparePage</name>
@@ -837,6 +845,10 @@
     <message>
         <source>Memory over Time</source>
         <translation>内存随时间变化</translation>
+    </message>
+    <message>
+        <source>Red: an increase beyond the runs&apos; noise (the spread of their timed iterations); green: a decrease beyond it; grey: a change within it.</source>
+        <translation>红色：超出运行噪声（计时迭代的离散范围）的增加；绿色：超出噪声的减少；灰色：噪声范围内的变化。</translation>
     </message>
 </context>
 <context>
@@ -1067,10 +1079,6 @@ Weights: %10 %11 (%12 %)</source>
     <message>
         <source>Set &amp;Project Root…</source>
         <translation>设置项目根目录(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>&amp;Export Table as CSV…</source>

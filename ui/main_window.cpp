@@ -46,14 +46,6 @@
 namespace trainscope::ui {
 namespace {
 
-// What the window title calls a run: its reports' common name (run for run.memory.sqlite and
-// its siblings), or a foreign file's name.
-QString runName(const QString& path) {
-    const QString name = QFileInfo(path).fileName();
-    const QString suffix = runReportSuffix(name);
-    return name.size() > suffix.size() ? name.chopped(suffix.size()) : name;
-}
-
 // The desktop theme's icon, else Qt's own.
 QIcon standardIcon(const char* theme_name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(theme_name),
@@ -488,14 +480,10 @@ void MainWindow::showSettings() {
 void MainWindow::fillRecentMenu() {
     recent_menu_->clear();
     const QStringList files = AppSettings::recentFiles();
-    // Each run by its name and folder: every exported project's report may be "profile".
     const QFontMetrics metrics(recent_menu_->font());
     for (const QString& path : files) {
-        const QString folder = metrics.elidedText(
-            QDir::toNativeSeparators(QFileInfo(path).absolutePath()), Qt::ElideMiddle, 400);
         recent_menu_
-            ->addAction(tr("%1 — %2").arg(runName(path), folder), this,
-                        [this, path] { openReports({path}); })
+            ->addAction(recentRunTitle(path, metrics), this, [this, path] { openReports({path}); })
             ->setToolTip(path);
     }
     if (files.isEmpty()) {

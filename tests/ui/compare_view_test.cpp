@@ -6,6 +6,7 @@
 
 #include <QAbstractSeries>
 #include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QDropEvent>
@@ -267,6 +268,46 @@ TEST_F(CompareViewTest, ADroppedRunCanBeComparedAndANonReportIsRefusedWithAMessa
     EXPECT_FALSE(refused->isComputed());
     EXPECT_TRUE(refused->summary()->text().contains(QStringLiteral("cannot be compared")));
     EXPECT_TRUE(refused->summary()->text().contains(QStringLiteral("junk.sqlite")));
+}
+
+// A change within noise is grey and says why; one beyond it is coloured. Recorded figures with
+// known spreads: the verdict is certain, not a live timing's.
+TEST(CompareModelColours, AChangeWithinNoiseIsGreyAndSaysWhy) {
+    auto comparison = std::make_shared<Comparison>();
+    ComparedItem item;
+    item.kind = ItemKind::Operation;
+    item.name = "lin_0 · aten::linear #1";
+    FigureChange within;  // +49% but the runs' iterations overlap
+    within.figure = Figure::ForwardTime;
+    within.base = 1.0;
+    within.changed = 1.49;
+    within.base_spread = Spread{0.8, 1.6};
+    within.new_spread = Spread{1.2, 1.9};
+    within.min_change = 0.01;
+    FigureChange beyond = within;  // the new run's fastest is slower than the base's slowest
+    beyond.figure = Figure::BackwardTime;
+    beyond.new_spread = Spread{1.7, 1.9};
+    item.figures = {within, beyond};
+    comparison->items.push_back(item);
+    ASSERT_FALSE(within.significant());
+    ASSERT_TRUE(beyond.significant());
+
+    CompareModel model(comparison);
+    const QModelIndex section = model.sectionIndex(ItemKind::Operation);
+    ASSERT_TRUE(section.isValid());
+    const QModelIndex row = model.index(0, CompareModel::TimeDelta, section);
+    ASSERT_TRUE(row.isValid());
+    const QModelIndex figures = model.index(0, 0, section);
+    ASSERT_EQ(model.rowCount(figures), 2);
+    const QModelIndex grey = model.index(0, CompareModel::TimeDelta, figures);
+    const QModelIndex red = model.index(1, CompareModel::TimeDelta, figures);
+    EXPECT_EQ(grey.data(Qt::ForegroundRole).value<QColor>(),
+              QApplication::palette().color(QPalette::Disabled, QPalette::Text));
+    EXPECT_TRUE(grey.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Within noise")))
+        << grey.data(Qt::ToolTipRole).toString().toStdString();
+    EXPECT_NE(red.data(Qt::ForegroundRole).value<QColor>(),
+              QApplication::palette().color(QPalette::Disabled, QPalette::Text));
+    EXPECT_FALSE(red.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Within noise")));
 }
 
 }  // namespace

@@ -15,9 +15,11 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <filesystem>
 
+#include "i18n/language.h"
 #include "main_window.h"
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
@@ -315,6 +317,32 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
         << window_.browser()
                ->overviewText()
                .toStdString();  // the memory, run time and timeline reports
+}
+
+// The dialog fits the default window's height (760 px) in every mode it has, in the three
+// languages: it was about 790 px tall, its buttons below a laptop's screen.
+TEST(NewProfileDialogSize, FitsTheDefaultWindowInEveryModeAndLanguage) {
+    for (const char* language : {"en", "de", "zh_CN"}) {
+        ASSERT_TRUE(installTranslations(QLocale(QString::fromLatin1(language))) ||
+                    QLatin1String(language) == QLatin1String("en"));
+        QTemporaryDir runs;
+        NewProfileDialog dialog(runs.path());
+        dialog.show();
+        for (QRadioButton* mode :
+             {dialog.builtinChoice(), dialog.fileChoice(), dialog.pythonChoice()}) {
+            mode->click();
+            for (int measure = 0; measure < dialog.measureChoice()->count(); ++measure) {
+                dialog.measureChoice()->setCurrentIndex(measure);
+                QCoreApplication::processEvents();
+                EXPECT_LE(dialog.sizeHint().height(), 760)
+                    << language << ", " << mode->text().toStdString() << ", measure "
+                    << dialog.measureChoice()->currentText().toStdString();
+                EXPECT_LE(dialog.minimumSizeHint().height(), 760) << language;
+                EXPECT_LE(dialog.sizeHint().width(), 1100) << language;
+            }
+        }
+    }
+    installTranslations(QLocale(QStringLiteral("en")));
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include "views/source_lines_page.h"
 #include "views/source_panel.h"
 #include "views/time_page.h"
+#include "views/welcome_page.h"
 
 using namespace trainscope;
 using namespace trainscope::ui;
@@ -263,6 +264,15 @@ TEST_F(TimeViewsTest, OpenRecentListsOpenedRunsAndReopensThem) {
     EXPECT_EQ(entry->toolTip(), path("run.memory.sqlite"));
     EXPECT_TRUE(entry->text().startsWith(QStringLiteral("run — "))) << entry->text().toStdString();
     EXPECT_TRUE(entry->text().contains(QFileInfo(dir_).fileName())) << entry->text().toStdString();
+    // The welcome screen names it alike.
+    MainWindow fresh;
+    ASSERT_NE(fresh.welcomePage(), nullptr);
+    const QListWidgetItem* listed = fresh.welcomePage()->recentList()->item(0);
+    ASSERT_NE(listed, nullptr);
+    EXPECT_TRUE(listed->text().startsWith(QStringLiteral("run — ")))
+        << listed->text().toStdString();
+    EXPECT_TRUE(listed->text().contains(QFileInfo(dir_).fileName()))
+        << listed->text().toStdString();
     QSignalSpy opened(&window_, &MainWindow::reportsOpened);
     entry->trigger();
     ASSERT_TRUE(opened.wait(60000));

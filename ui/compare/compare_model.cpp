@@ -315,6 +315,13 @@ QVariant CompareModel::cell(const FigureChange& change, bool time, int column, i
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) {
         return {};
     }
+    // A grey change says why it is grey.
+    if (role == Qt::ToolTipRole && which >= 2 && change.compared() && change.delta() != 0 &&
+        !change.significant()) {
+        return tr(
+            "Within noise: the two runs' timed iterations overlap (or the change is a "
+            "few microseconds), so it counts as neither an increase nor a decrease");
+    }
     switch (which) {
         case 0:
             return change.base ? amount(*change.base, time) : QString();

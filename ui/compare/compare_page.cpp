@@ -194,6 +194,10 @@ void ComparePage::showResult() {
                 .arg(c.added_operations)
                 .arg(c.removed_operations)
                 .arg(significant);
+    // What the colours of the changes mean, next to the count they explain.
+    text += QStringLiteral("<br>") +
+            tr("Red: an increase beyond the runs' noise (the spread of their timed iterations); "
+               "green: a decrease beyond it; grey: a change within it.");
     for (const std::string& note : c.notes)
         text += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(note).toHtmlEscaped());
     summary_->setText(text);

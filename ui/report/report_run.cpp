@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/report_run.h"
 
+#include <QDir>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QPointer>
 #include <future>
 
@@ -68,6 +70,19 @@ ReportContents contentsOf(const ReportFile& report) {
 }
 
 }  // namespace
+
+QString runName(const QString& path) {
+    const QString name = QFileInfo(path).fileName();
+    const QString suffix = runReportSuffix(name);
+    return name.size() > suffix.size() ? name.chopped(suffix.size()) : name;
+}
+
+QString recentRunTitle(const QString& path, const QFontMetrics& metrics, int folder_width) {
+    // Each run by its name and folder: every exported project's report may be "profile".
+    const QString folder = metrics.elidedText(
+        QDir::toNativeSeparators(QFileInfo(path).absolutePath()), Qt::ElideMiddle, folder_width);
+    return QObject::tr("%1 — %2").arg(runName(path), folder);
+}
 
 QString runReportSuffix(const QString& path) {
     for (const QString& suffix : kRunSuffixes) {

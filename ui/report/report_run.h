@@ -19,6 +19,8 @@
 #include "report/report_queries.h"
 #include "report/sql_table_model.h"
 
+class QFontMetrics;
+
 namespace trainscope::ui {
 
 // What the views need to know of one opened memory or run time report.
@@ -56,6 +58,12 @@ struct RunContents {
 // The suffix of a run's report (".memory.sqlite", ".time.sqlite", ".timeline.sqlite") that
 // `path` ends with; empty for another tool's file.
 QString runReportSuffix(const QString& path);
+// What the app calls a run: its reports' common name (run for run.memory.sqlite and its
+// siblings), or a foreign file's name.
+QString runName(const QString& path);
+// A recent run as File › Open Recent and the welcome screen list it: "name — folder", the
+// folder elided in its middle to `folder_width` pixels of `metrics`.
+QString recentRunTitle(const QString& path, const QFontMetrics& metrics, int folder_width = 400);
 
 // The largest entries that the charts show, read once for all pages.
 struct RunCharts {

@@ -132,6 +132,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
 
     auto* model_box = new QGroupBox(tr("Model"));
     auto* model_form = new QFormLayout(model_box);
+    model_form_ = model_form;
     model_form->addRow(builtin_, builtin_model_);
     model_form->addRow(parameters_);
     model_form->addRow(file_, rowOf(model_file_, browse_model));
@@ -150,14 +151,14 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     auto* inputs_layout = new QVBoxLayout(inputs_box);
     inputs_layout->addWidget(inputs_);
     inputs_layout->addLayout(input_buttons);
-    auto* inputs_file_row = new QHBoxLayout;
-    inputs_file_row->addWidget(new QLabel(tr("Or, for a TorchScript model, an inputs file:")));
-    inputs_file_row->addWidget(rowOf(inputs_file_, browse_inputs), 1);
-    inputs_layout->addLayout(inputs_file_row);
+    // The label above its field: beside it, in half the dialog, it left the field no room.
+    inputs_layout->addWidget(new QLabel(tr("Or, for a TorchScript model, an inputs file:")));
+    inputs_layout->addWidget(rowOf(inputs_file_, browse_inputs));
     inputs_file_->setPlaceholderText(tr("inputs.pt from tools/trainscope-export"));
 
     auto* run_box = new QGroupBox(tr("Run"));
     auto* run_form = new QFormLayout(run_box);
+    run_form_ = run_form;
     run_form->addRow(tr("Device:"), device_);
     run_form->addRow(tr("Data type:"), dtype_);
     run_form->addRow(tr("Loss:"), loss_);
@@ -182,10 +183,14 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    // The inputs beside the run's settings, and only the rows that the chosen model and measure
+    // use: one above the other, the dialog was taller than the window's 760 px.
+    auto* settings = new QHBoxLayout;
+    settings->addWidget(inputs_box, 1);
+    settings->addWidget(run_box, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(model_box);
-    layout->addWidget(inputs_box);
-    layout->addWidget(run_box);
+    layout->addLayout(settings);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
 
@@ -462,10 +467,15 @@ void NewProfileDialog::validate() {
                            static_cast<QWidget*>(optimizer_), static_cast<QWidget*>(measure_)})
         field->setEnabled(!python);
     interpreter_->setEnabled(python);
+    model_form_->setRowVisible(interpreter_, python);
+    model_form_->setRowVisible(parameters_, builtin_->isChecked());
     if (python && measure_->currentIndex() != 0)
         measure_->setCurrentIndex(0);
-    sweep_sizes_->setEnabled(measure_->currentIndex() == kSweepChoice);
-    sweep_budget_->setEnabled(measure_->currentIndex() == kSweepChoice);
+    const bool sweep = measure_->currentIndex() == kSweepChoice;
+    sweep_sizes_->setEnabled(sweep);
+    sweep_budget_->setEnabled(sweep);
+    run_form_->setRowVisible(sweep_sizes_, sweep);
+    run_form_->setRowVisible(sweep_budget_, sweep);
     QStringList found = problems();
     if (python) {
         // The entry point's folder, as python3 -m trainscope takes it.

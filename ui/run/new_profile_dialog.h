@@ -95,6 +95,8 @@ class NewProfileDialog : public QDialog {
     QLineEdit* sweep_sizes_;  // Measure: Sweep batch sizes
     QLineEdit* sweep_budget_;
     QWidget* inputs_box_;  // what a Python entry point's own input_provider replaces
+    QFormLayout* model_form_;
+    QFormLayout* run_form_;
     QLabel* problem_;
     QPushButton* start_;
     bool output_edited_ = false;

@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "report/report_run.h"
 #include "settings/app_settings.h"
 
 namespace trainscope::ui {
@@ -46,7 +47,8 @@ WelcomePage::WelcomePage(QWidget* parent)
     if (!recent.isEmpty()) {
         column->addWidget(new QLabel(tr("Recent reports:")));
         for (const QString& path : recent) {
-            auto* item = new QListWidgetItem(QFileInfo(path).fileName(), recent_);
+            auto* item =
+                new QListWidgetItem(recentRunTitle(path, recent_->fontMetrics(), 300), recent_);
             item->setToolTip(path);
             item->setData(Qt::UserRole, path);
         }
