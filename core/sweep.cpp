@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -168,6 +169,28 @@ int64_t memoryBudget(Device device, std::string* source) {
     throw Error("cannot read the available RAM (/proc/meminfo); give --memory-budget");
 }
 
+namespace {
+
+// Whether an automatic sweep measures one more size, twice the last: while the line through
+// the sizes measured so far predicts its peak within a quarter of the budget (three sizes close
+// together say little of a batch a hundred times larger), for at most kMostAutomaticSizes sizes
+// and kAutomaticTime of measuring.
+constexpr size_t kMostAutomaticSizes = 10;
+constexpr std::chrono::seconds kAutomaticTime{60};
+
+bool reachFurther(const std::vector<SweepPoint>& points, int64_t budget,
+                  std::chrono::steady_clock::duration spent) {
+    if (points.size() >= kMostAutomaticSizes || spent >= kAutomaticTime || points.size() < 2) {
+        return false;
+    }
+    const LinearFit peak =
+        fitOf(points, [](const SweepPoint& p) { return static_cast<double>(p.peak_bytes); });
+    const double next = 2.0 * static_cast<double>(points.back().batch_size);
+    return peak.slope > 0 && peak.at(next) <= static_cast<double>(budget) / 4;
+}
+
+}  // namespace
+
 SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progress,
                      const std::atomic<bool>* cancel) {
     const std::string path = plan.output + report_format::kSweepSuffix;
@@ -178,9 +201,9 @@ SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progres
             "a sweep changes the batch size of the inputs: give them as shapes "
             "(--input), not as a saved file");
     }
-    const std::vector<int64_t> sizes = plan.batch_sizes.empty()
-                                           ? defaultBatchSizes(configuredBatch(plan.config))
-                                           : plan.batch_sizes;
+    const bool automatic = plan.batch_sizes.empty();
+    std::vector<int64_t> sizes =
+        automatic ? defaultBatchSizes(configuredBatch(plan.config)) : plan.batch_sizes;
     SweepReport report;
     report.budget_bytes = plan.memory_budget ? *plan.memory_budget : 0;
     report.budget_source = "--memory-budget";
@@ -188,6 +211,7 @@ SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progres
         report.budget_bytes = memoryBudget(plan.config.device, &report.budget_source);
     }
 
+    const auto started = std::chrono::steady_clock::now();
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (cancel && cancel->load()) {
             throw Cancelled();
@@ -199,6 +223,11 @@ SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progres
         report.points.push_back(point);
         if (point.out_of_memory) {
             break;  // the larger sizes do not fit either: this is the edge
+        }
+        if (automatic && i + 1 == sizes.size() &&
+            reachFurther(report.points, report.budget_bytes,
+                         std::chrono::steady_clock::now() - started)) {
+            sizes.push_back(sizes.back() * 2);
         }
     }
     const size_t fitted = std::count_if(report.points.begin(), report.points.end(),

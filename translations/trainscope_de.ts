@@ -564,10 +564,6 @@
         <translation>Gewählter Batch</translation>
     </message>
     <message>
-        <source>Peak (%1)</source>
-        <translation>Spitze (%1)</translation>
-    </message>
-    <message>
         <source> (out of memory)</source>
         <translation> (Speicher erschöpft)</translation>
     </message>
@@ -610,6 +606,18 @@
     <message>
         <source> ms</source>
         <translation> ms</translation>
+    </message>
+    <message>
+        <source>Extrapolated</source>
+        <translation>Extrapoliert</translation>
+    </message>
+    <message>
+        <source>Batch size (logarithmic)</source>
+        <translation>Batchgröße (logarithmisch)</translation>
+    </message>
+    <message>
+        <source>Peak (%1, logarithmic)</source>
+        <translation>Spitze (%1, logarithmisch)</translation>
     </message>
 </context>
 <context>
@@ -1511,10 +1519,6 @@ aktiv (gepunktet)</translation>
         <translation>Batchgrößen durchlaufen</translation>
     </message>
     <message>
-        <source>automatic: half, the same and twice the batch</source>
-        <translation>automatisch: halber, gleicher und doppelter Batch</translation>
-    </message>
-    <message>
         <source>Batch sizes to profile, separated by commas: 4,8,16</source>
         <translation>Zu profilierende Batchgrößen, durch Kommas getrennt: 4,8,16</translation>
     </message>
@@ -1581,6 +1585,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Name the Python interpreter that runs the entry point.</source>
         <translation>Nennen Sie den Python-Interpreter, der den Einstiegspunkt ausführt.</translation>
+    </message>
+    <message>
+        <source>automatic: doubling toward a quarter of the budget</source>
+        <translation>automatisch: verdoppelnd bis zu einem Viertel des Budgets</translation>
     </message>
 </context>
 <context>

@@ -564,10 +564,6 @@
         <translation>所选批</translation>
     </message>
     <message>
-        <source>Peak (%1)</source>
-        <translation>峰值（%1）</translation>
-    </message>
-    <message>
         <source> (out of memory)</source>
         <translation>（内存不足）</translation>
     </message>
@@ -610,6 +606,18 @@
     <message>
         <source> ms</source>
         <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Extrapolated</source>
+        <translation>外推</translation>
+    </message>
+    <message>
+        <source>Batch size (logarithmic)</source>
+        <translation>批大小（对数）</translation>
+    </message>
+    <message>
+        <source>Peak (%1, logarithmic)</source>
+        <translation>峰值（%1，对数）</translation>
     </message>
 </context>
 <context>
@@ -1508,10 +1516,6 @@ active (dotted)</source>
         <translation>扫描批大小</translation>
     </message>
     <message>
-        <source>automatic: half, the same and twice the batch</source>
-        <translation>自动：批大小的一半、相同和两倍</translation>
-    </message>
-    <message>
         <source>Batch sizes to profile, separated by commas: 4,8,16</source>
         <translation>要分析的批大小，以逗号分隔：4,8,16</translation>
     </message>
@@ -1578,6 +1582,10 @@ active (dotted)</source>
     <message>
         <source>Name the Python interpreter that runs the entry point.</source>
         <translation>请指定运行入口点的 Python 解释器。</translation>
+    </message>
+    <message>
+        <source>automatic: doubling toward a quarter of the budget</source>
+        <translation>自动：逐次加倍，直至预算的四分之一</translation>
     </message>
 </context>
 <context>

@@ -96,7 +96,9 @@ Output:
   -q, --quiet                  no progress on stderr
 Sweep:
   --batch-sizes N,N,...        the batch sizes to measure (default: half, the same and twice
-                               the configured batch)
+                               the configured batch, then doubling while the fitted peak of
+                               the next stays within a quarter of the budget, up to 10 sizes
+                               or about a minute)
   --memory-budget SIZE         e.g. 24GiB, 512MiB, 8GB (default: on CUDA the device's free
                                memory, on the CPU the available RAM)
   --verify                     also measure the predicted largest batch and report the error

@@ -97,6 +97,25 @@ class SweepTest : public ::testing::Test {
     std::string dir_;
 };
 
+// Without sizes given, the sweep doubles from 1, 2, 4 while the line fitted so far keeps the
+// next size's peak within a quarter of the budget: its points reach toward the prediction
+// instead of three dots at the origin of a chart that runs to the budget.
+TEST_F(SweepTest, AnAutomaticSweepDoublesTowardAQuarterOfTheBudget) {
+    SweepPlan plan = smallMlp({});
+    const SweepReport report = runSweep(plan);
+    ASSERT_GT(report.points.size(), 3u);
+    ASSERT_LE(report.points.size(), 10u);
+    for (size_t i = 0; i < report.points.size(); ++i)
+        EXPECT_EQ(report.points[i].batch_size, int64_t{1} << i);
+    const double quarter = double(*plan.memory_budget) / 4;
+    // Each size it went on from was predicted within the quarter...
+    EXPECT_LE(double(report.points.back().peak_bytes), quarter);
+    // ...and it stopped where the next would not be (or at ten sizes).
+    const double next = 2.0 * double(report.points.back().batch_size);
+    EXPECT_TRUE(report.peak.at(next) > quarter || report.points.size() == 10u)
+        << report.peak.at(next) << " of a quarter of " << quarter;
+}
+
 TEST_F(SweepTest, MemoryGrowsOnALineAndTheLargestBatchIsVerified) {
     SweepPlan plan = smallMlp();
     plan.verify = true;

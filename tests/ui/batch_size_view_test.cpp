@@ -113,6 +113,38 @@ TEST_F(BatchSizeViewTest, TheChartsShowTheMeasuredPointsTheLinesAndTheBudget) {
         QStringLiteral("Largest batch within it: <b>%1</b>").arg(*report_->largest_batch)));
 }
 
+// The measured sizes are seen apart however far the prediction reaches (a logarithmic batch
+// axis: on a linear one that ran to the prediction they fell into one dot at the origin), and
+// the line is dashed where it extrapolates.
+TEST_F(BatchSizeViewTest, TheMeasuredPointsAreSeenApartAndTheExtrapolationIsMarked) {
+    window_.resize(1100, 760);
+    QTest::qWait(50);
+    for (QChartView* view : {page_->memoryChart(), page_->throughputChart()}) {
+        QChart* chart = view->chart();
+        QScatterSeries* measured = nullptr;
+        QLineSeries* extrapolated = nullptr;
+        for (QAbstractSeries* series : chart->series()) {
+            if (series->name() == QLatin1String("Measured"))
+                measured = qobject_cast<QScatterSeries*>(series);
+            if (series->name() == QLatin1String("Extrapolated"))
+                extrapolated = qobject_cast<QLineSeries*>(series);
+        }
+        ASSERT_NE(measured, nullptr);
+        ASSERT_EQ(measured->count(), 3);
+        // Adjacent sizes (1, 2, 4) a tenth of the plot's width apart or more.
+        const double width = chart->plotArea().width();
+        for (int i = 1; i < measured->count(); ++i) {
+            const double apart = chart->mapToPosition(measured->at(i), measured).x() -
+                                 chart->mapToPosition(measured->at(i - 1), measured).x();
+            EXPECT_GE(apart, width / 10)
+                << chart->title().toStdString() << ": " << apart << " of " << width << " px";
+        }
+        ASSERT_NE(extrapolated, nullptr) << "the prediction reaches past batch 4";
+        EXPECT_EQ(extrapolated->pen().style(), Qt::DashLine);
+        EXPECT_GE(extrapolated->at(0).x(), 4.0);  // it starts where the measurements end
+    }
+}
+
 TEST_F(BatchSizeViewTest, ADamagedSweepReportGetsAMessage) {
     const QString junk = dir_->path() + QStringLiteral("/junk.sweep.sqlite");
     QFile file(junk);

@@ -166,7 +166,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     run_form->addRow(tr("Warm-up iterations:"), warmup_);
     run_form->addRow(tr("Measured iterations:"), iterations_);
     run_form->addRow(tr("Measure:"), measure_);
-    sweep_sizes_->setPlaceholderText(tr("automatic: half, the same and twice the batch"));
+    sweep_sizes_->setPlaceholderText(tr("automatic: doubling toward a quarter of the budget"));
     sweep_sizes_->setToolTip(tr("Batch sizes to profile, separated by commas: 4,8,16"));
     sweep_budget_->setPlaceholderText(cudaAvailable()
                                           ? tr("default: the device's free memory (CUDA) or "

@@ -10,6 +10,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
+#include <QLogValueAxis>
 #include <QPen>
 #include <QScatterSeries>
 #include <QSlider>
@@ -20,6 +21,8 @@
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "report/units.h"
 #include "views/charts.h"
@@ -160,13 +163,25 @@ void BatchSizePage::choose(int64_t batch) {
     for (int chart = 0; chart < 2; ++chart) {
         if (!markers_[chart])
             continue;
-        auto* y = qobject_cast<QValueAxis*>(markers_[chart]->attachedAxes().value(1));
-        if (!y)
+        const QAbstractAxis* y = markers_[chart]->attachedAxes().value(1);
+        double low = 0, high = 0;
+        if (const auto* linear = qobject_cast<const QValueAxis*>(y)) {
+            low = linear->min();
+            high = linear->max();
+        } else if (const auto* log = qobject_cast<const QLogValueAxis*>(y)) {
+            low = log->min();
+            high = log->max();
+        } else {
             continue;
-        markers_[chart]->replace({QPointF(x, y->min()), QPointF(x, y->max())});
+        }
+        markers_[chart]->replace({QPointF(x, low), QPointF(x, high)});
     }
 }
 
+// Both charts run on a logarithmic batch axis (base 2), and memory on a logarithmic axis too:
+// on linear axes that reach the budget, the measured sizes (1, 2, 4 against a prediction of
+// 1,567) fell into one dot at the origin and the line looked flat. The fitted line is solid
+// where it was measured and dashed where it extrapolates.
 QChartView* BatchSizePage::chartOf(bool memory) {
     const SweepReport& r = *report_;
     const Unit unit =
@@ -178,45 +193,64 @@ QChartView* BatchSizePage::chartOf(bool memory) {
     measured->setMarkerSize(9);
     auto* fitted = new QLineSeries;
     fitted->setName(tr("Predicted"));
-    double top = 0;
+    auto* extrapolated = new QLineSeries;
+    extrapolated->setName(tr("Extrapolated"));
+    double top = 0, bottom = std::numeric_limits<double>::infinity();
+    double last = 0;  // the largest measured batch
+    auto value = [&](double y) {
+        top = std::max(top, y);
+        if (y > 0)
+            bottom = std::min(bottom, y);
+        return y;
+    };
     for (const SweepPoint& p : r.points) {
         if (p.out_of_memory)
             continue;
-        const double y = memory ? unit.of(double(p.peak_bytes)) : p.samplesPerSecond();
-        measured->append(double(p.batch_size), y);
-        top = std::max(top, y);
+        const double b = double(p.batch_size);
+        measured->append(b, value(memory ? unit.of(double(p.peak_bytes)) : p.samplesPerSecond()));
+        last = std::max(last, b);
     }
-    // The fitted line: peak memory is a line; throughput b / (a + s·b) a curve.
-    const int steps = 100;
-    for (int i = 0; i <= steps; ++i) {
-        const double b = 1.0 + (double(largest_shown_) - 1.0) * i / steps;
-        const double y = memory ? unit.of(r.peak.at(b))
-                                : r.predictedThroughput(static_cast<int64_t>(std::llround(b)));
-        fitted->append(b, y);
-        top = std::max(top, y);
+    // The fitted line, log-spaced: peak memory is a line; throughput b / (a + s·b) a curve.
+    const double end = std::max(double(largest_shown_), last);
+    const int steps = 120;
+    QVector<double> sizes{last};  // the line changes its style at the largest measured size
+    for (int i = 0; i <= steps; ++i)
+        sizes << std::pow(end, double(i) / steps);
+    std::sort(sizes.begin(), sizes.end());
+    for (const double b : sizes) {
+        // Throughput as a smooth curve of b (predictedThroughput() takes whole batches).
+        const double ms = r.iteration.at(b);
+        const double y = value(memory ? unit.of(r.peak.at(b)) : ms > 0 ? 1000.0 * b / ms : 0.0);
+        if (b <= last)
+            fitted->append(b, y);
+        if (b >= last && end > last)
+            extrapolated->append(b, y);
     }
+    QPen dashed = extrapolated->pen();
+    dashed.setStyle(Qt::DashLine);
+    dashed.setWidthF(2);
+    extrapolated->setPen(dashed);
     chart->addSeries(fitted);
+    chart->addSeries(extrapolated);
     chart->addSeries(measured);
     if (const auto& v = r.verified; v && !v->out_of_memory) {  // --verify's measurement
         auto* verified = new QScatterSeries;
         verified->setName(tr("Verified"));
         verified->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
         verified->setMarkerSize(10);
-        const double y = memory ? unit.of(double(v->peak_bytes)) : v->samplesPerSecond();
-        verified->append(double(v->batch_size), y);
-        top = std::max(top, y);
+        verified->append(double(v->batch_size),
+                         value(memory ? unit.of(double(v->peak_bytes)) : v->samplesPerSecond()));
         chart->addSeries(verified);
     }
     if (memory) {
         auto* budget = new QLineSeries;
         budget->setName(tr("Budget (%1)").arg(bytesText(double(r.budget_bytes))));
-        QPen dashed = budget->pen();
-        dashed.setStyle(Qt::DashLine);
-        budget->setPen(dashed);
-        const double y = unit.of(double(r.budget_bytes));
+        QPen budget_pen = budget->pen();
+        budget_pen.setStyle(Qt::DotLine);
+        budget->setPen(budget_pen);
+        const double y = value(unit.of(double(r.budget_bytes)));
         budget->append(1, y);
-        budget->append(double(largest_shown_), y);
-        top = std::max(top, y);
+        budget->append(end, y);
         chart->addSeries(budget);
     }
     auto* marker = new QLineSeries;
@@ -224,15 +258,26 @@ QChartView* BatchSizePage::chartOf(bool memory) {
     chart->addSeries(marker);
     markers_[memory ? 0 : 1] = marker;
 
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("Batch size"));
-    x->setRange(0, double(largest_shown_));
-    x->applyNiceNumbers();
-    x->setLabelFormat(QStringLiteral("%d"));
-    auto* y = new QValueAxis;
-    y->setTitleText(memory ? tr("Peak (%1)").arg(unit.name) : tr("Samples/s"));
-    y->setRange(0, top * 1.08);
-    y->applyNiceNumbers();
+    auto* x = new QLogValueAxis;
+    x->setTitleText(tr("Batch size (logarithmic)"));
+    x->setBase(2);
+    x->setRange(1, std::max(2.0, end * 1.2));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    QAbstractAxis* y = nullptr;
+    if (memory) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10);
+        log->setRange(std::isfinite(bottom) ? bottom / 1.5 : 0.1, std::max(top * 1.5, 1.0));
+        log->setLabelFormat(QStringLiteral("%.2f"));
+        log->setTitleText(tr("Peak (%1, logarithmic)").arg(unit.name));
+        y = log;
+    } else {
+        auto* linear = new QValueAxis;
+        linear->setTitleText(tr("Samples/s"));
+        linear->setRange(0, top * 1.08);
+        linear->applyNiceNumbers();
+        y = linear;
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* series : chart->series()) {

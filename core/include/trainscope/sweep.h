@@ -65,15 +65,18 @@ std::optional<int64_t> largestBatchWithin(const LinearFit& peak, int64_t budget)
 
 struct SweepPlan {
     RunConfig config;
-    std::vector<int64_t> batch_sizes;      // empty: three around the configured batch size
+    // Empty: automatic, from defaultBatchSizes() on, doubling while the line fitted so far
+    // predicts the next within a quarter of the memory budget (at most 10 sizes, about a
+    // minute of measuring), so that the points reach toward the prediction.
+    std::vector<int64_t> batch_sizes;
     std::optional<int64_t> memory_budget;  // bytes; empty: the device's (see memoryBudget)
     bool verify = false;
     std::string output;  // PREFIX: writes PREFIX.sweep.sqlite
     Overwrite overwrite = Overwrite::Refuse;
 };
 
-// The batch sizes a sweep measures when none are given: half, the same and twice the
-// configured batch (the first dimension of the first input), 1, 2 and 4 when that is 1.
+// The batch sizes an automatic sweep starts from: half, the same and twice the configured
+// batch (the first dimension of the first input), 1, 2 and 4 when that is 1.
 std::vector<int64_t> defaultBatchSizes(int64_t configured);
 
 // "4,8,16" (positive integers, at least two different ones); throws trainscope::Error.
