@@ -1197,6 +1197,10 @@ aktiv (gepunktet)</translation>
         <source>Largest activations</source>
         <translation>Größte Aktivierungen</translation>
     </message>
+    <message>
+        <source>%1 — “%2”</source>
+        <translation>%1 — „%2“</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesModel</name>

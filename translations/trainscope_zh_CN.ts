@@ -1194,6 +1194,10 @@ active (dotted)</source>
         <source>Largest activations</source>
         <translation>最大的激活</translation>
     </message>
+    <message>
+        <source>%1 — “%2”</source>
+        <translation>%1 — “%2”</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesModel</name>

@@ -29,7 +29,9 @@
 #include "ui/sample_run.h"
 #include "views/charts.h"
 #include "views/entry_table_view.h"
+#include "views/memory_page.h"
 #include "views/report_browser.h"
+#include "views/run_filter.h"
 #include "views/source_lines_page.h"
 #include "views/source_panel.h"
 #include "views/time_page.h"
@@ -155,6 +157,38 @@ TEST_F(TimeViewsTest, TheChartFollowsTheTablesFilterAndGrouping) {
         << timeChartBars(page).join(", ").toStdString();
     EXPECT_TRUE(timeChartBars(page).contains(QStringLiteral("aten::gelu")))
         << timeChartBars(page).join(", ").toStdString();
+}
+
+// The Memory tab's activations chart follows the run's filter as its table does.
+TEST_F(TimeViewsTest, TheActivationsChartFollowsTheFilter) {
+    MemoryPage* page = browser_->memoryPage();
+    ASSERT_NE(page, nullptr);
+    browser_->tabs()->setCurrentWidget(page);
+    auto bars = [page] {
+        QStringList names;
+        for (QChartView* view : page->findChildren<QChartView*>()) {
+            if (!view->chart()->title().contains(QStringLiteral("activations")))
+                continue;
+            for (QGraphicsItem* item : view->chart()->childItems()) {
+                auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+                if (text && text->data(kBarLabelFullText).isValid())
+                    names << text->data(kBarLabelFullText).toString();
+            }
+        }
+        return names;
+    };
+    ASSERT_TRUE(QTest::qWaitFor([&] { return bars().size() > 1; }, 5000));
+    ASSERT_FALSE(bars().filter(QStringLiteral("gelu")).isEmpty());
+    ASSERT_NE(bars().filter(QStringLiteral("gelu")).size(), bars().size());
+    browser_->filter()->setName(QStringLiteral("gelu"));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            const QStringList shown = bars();
+            return !shown.isEmpty() && shown.filter(QStringLiteral("gelu")).size() == shown.size();
+        },
+        5000))
+        << bars().join(", ").toStdString();
+    browser_->filter()->setName({});
 }
 
 TEST_F(TimeViewsTest, TheFilterAppliesOnceTypingPauses) {

@@ -222,16 +222,24 @@ TopEntries topOperationsByTime(const ReportFile& report, int count, const RowFil
                       values);
 }
 
-TopEntries topActivations(const ReportFile& report, int count) {
+TopEntries topActivations(const ReportFile& report, int count, const QString& name_filter) {
+    // The activations table's own filter: the operation's name as typed.
+    QString where;
+    QVariantList values;
+    if (!name_filter.isEmpty()) {
+        where = QStringLiteral(" WHERE operation_name LIKE ? ESCAPE '\\'");
+        values << likePattern(name_filter);
+    }
     return topEntries(
         report.database(),
         QStringLiteral("SELECT id, substr(operation_name, 1, %2), size_bytes, 0, "
-                       "%3, %5 FROM %4 ORDER BY size_bytes DESC, id "
+                       "%3, %5 FROM %4%6 ORDER BY size_bytes DESC, id "
                        "LIMIT %1")
             .arg(count)
             .arg(kMaxShownText)
             .arg(moduleColumn(report, kActivations, report_format::kEntryTypeActivation),
-                 kActivations, activationNumber(report.tables())));
+                 kActivations, activationNumber(report.tables()), where),
+        values);
 }
 
 TopEntries topModulesAtPeak(const ReportFile& report, int count) {

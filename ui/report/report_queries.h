@@ -101,7 +101,9 @@ struct TopEntries {
 // (by name, and the run's entry range), per invocation or, `grouped`, summed per operation.
 TopEntries topOperationsByTime(const ReportFile& report, int count, const RowFilter& filter = {},
                                bool grouped = false);
-TopEntries topActivations(const ReportFile& report, int count);
+// The largest activations, of the operations whose name contains `name_filter` (the
+// activations table's filter).
+TopEntries topActivations(const ReportFile& report, int count, const QString& name_filter = {});
 TopEntries topWeights(const ReportFile& report, int count);
 // The modules that held most at the instant of the peak (TrainScope's own table; none in
 // other tools' reports).

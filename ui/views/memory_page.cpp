@@ -15,6 +15,11 @@
 #include "views/run_filter_field.h"
 
 namespace trainscope::ui {
+namespace {
+
+constexpr int kActivationBars = 10;  // as many as the run reads for the Overview
+
+}  // namespace
 
 MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
@@ -30,8 +35,10 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     auto* activations = new SqlTableModel(rows, activationsTable(tables, peak), this,
                                           {filter->current().name, std::nullopt});
     activations_->setEntryModel(activations);
-    connect(filter, &RunFilter::changed, activations,
-            [activations, filter] { activations->setFilter(filter->current().name); });
+    connect(filter, &RunFilter::changed, activations, [this, activations, filter, &run] {
+        activations->setFilter(filter->current().name);
+        readActivationsChart(run, filter->current().name);
+    });
 
     auto* views = new QSplitter(Qt::Vertical);
     views->addWidget(weights_);
@@ -57,10 +64,32 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
         largest_weights_->setChart(sizeChart(tr("Largest weights"), top.weights, [this](qint64 id) {
             weights_->selectEntry(id, true);
         }));
-        largest_activations_->setChart(
-            sizeChart(tr("Largest activations"), top.activations,
-                      [this](qint64 id) { activations_->selectEntry(id, true); }));
+        if (activations_request_ == 0)  // not yet asked again for a filter
+            showActivationsChart(top.activations, {});
     });
+}
+
+// The activations chart shows what its table shows: the same name filter, read on the run's
+// thread; an answer to an earlier question is dropped.
+void MemoryPage::readActivationsChart(ReportRun& run, const QString& name) {
+    const int request = ++activations_request_;
+    run.readReports<TopEntries>(
+        [name](const ReportFile* memory, const ReportFile*) {
+            return memory ? topActivations(*memory, kActivationBars, name) : TopEntries{};
+        },
+        this,
+        [this, request, name](const TopEntries& top) {
+            if (request == activations_request_)
+                showActivationsChart(top, name);
+        });
+}
+
+void MemoryPage::showActivationsChart(const TopEntries& top, const QString& name) {
+    const QString title = name.isEmpty() ? tr("Largest activations")
+                                         : tr("%1 — “%2”").arg(tr("Largest activations"), name);
+    // A bar's click selects its row, and the frames follow.
+    largest_activations_->setChart(
+        sizeChart(title, top, [this](qint64 id) { activations_->selectEntry(id, true); }));
 }
 
 }  // namespace trainscope::ui

@@ -12,6 +12,7 @@ class ChartSlot;
 class EntryTableView;
 class ReportRun;
 class RunFilter;
+struct TopEntries;
 
 class MemoryPage : public QWidget {
     Q_OBJECT
@@ -22,10 +23,14 @@ class MemoryPage : public QWidget {
     EntryTableView* activationsView() const { return activations_; }
 
   private:
+    void readActivationsChart(ReportRun& run, const QString& name);
+    void showActivationsChart(const TopEntries& top, const QString& name);
+
     EntryTableView* weights_;
     EntryTableView* activations_;
     ChartSlot* largest_weights_;
     ChartSlot* largest_activations_;
+    int activations_request_ = 0;  // the chart's latest question (0: the run's first reading)
 };
 
 }  // namespace trainscope::ui
