@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the code that opens, checks and queries reports that anyone may have
-// made (ui/report). Each input is written to a file and read as the app reads a report: open
-// and check it, then run every query the views run (summaries, charts, every table sorted by
-// each column and filtered, stack frames, metadata). Besides the sanitizers' findings, the
-// target aborts when viewing created or changed a file in the input's folder.
+// made: the app's report reader (ui/report), and the core's readers of any report file
+// (summaries, timelines, the Chrome export). Each input is written to a file and read as the
+// app reads a report: open and check it, then run every query the views run (summaries,
+// charts, every table sorted by each column and filtered, stack frames, metadata); then as
+// `show`, `export` and the timeline read it. Besides the sanitizers' findings, the target
+// aborts when viewing created or changed a file in the input's folder.
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -19,12 +21,16 @@
 #include "report/sql_table_model.h"
 #include "report/untrusted_sqlite.h"
 #include "support/folder_snapshot.h"
+#include "trainscope/error.h"
+#include "trainscope/report_reading.h"
+#include "trainscope/timeline_data.h"
 
 using namespace trainscope::ui;
 
 namespace {
 
 QTemporaryDir* scratch = nullptr;
+QTemporaryDir* exports = nullptr;  // where the Chrome export of a timeline goes
 
 // Reads each page at once, on this thread: the fuzzer exercises the SQL on hostile files; the
 // app's worker thread only carries the same requests to the same readRows().
@@ -111,6 +117,28 @@ void exerciseReport(const ReportFile& report) {
     }
 }
 
+// The core's readers, as `show`, `export --chrome-trace` and the app's timeline use them: the
+// summary, the timeline read whole (with its links followed and its steps summed up), and the
+// Chrome export, written beside the input's folder so that the check below sees no change. A
+// refusal is a trainscope::Error; anything else escapes and fails.
+void exerciseTimelineReaders(const std::string& path) {
+    try {
+        (void)trainscope::summarizeReportFile(path, 20);
+    } catch (const trainscope::Error&) {
+    }
+    try {
+        const trainscope::TimelineData data = trainscope::loadTimelineData(path);
+        (void)trainscope::digestSteps(data.steps);
+        for (size_t lane = 0; lane < data.lanes.size() && lane < 4; ++lane) {
+            for (size_t i = 0; i < data.lanes[lane].spans.size() && i < 16; ++i)
+                (void)trainscope::linkedSpans(data, {int32_t(lane), int32_t(i)});
+        }
+        (void)trainscope::exportChromeTrace(path, exports->filePath("trace.json").toStdString(),
+                                            trainscope::Overwrite::Allow);
+    } catch (const trainscope::Error&) {
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
@@ -119,7 +147,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     // which is what the app does with it too (after longer).
     setQueryBudget(3000);
     scratch = new QTemporaryDir;
-    return scratch->isValid() ? 0 : 1;
+    exports = new QTemporaryDir;
+    return scratch->isValid() && exports->isValid() ? 0 : 1;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -140,6 +169,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         else if (error.isEmpty())
             std::abort();  // a refused file always says why
     }
+    exerciseTimelineReaders(path.toStdString());
     if (trainscope::test::folderSnapshot(scratch->path()) != before) {
         std::fprintf(stderr, "viewing a report created or changed a file\n");
         std::abort();
