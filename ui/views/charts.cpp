@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QCursor>
 #include <QGraphicsSimpleTextItem>
+#include <QHash>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
@@ -32,6 +33,8 @@ namespace {
 constexpr int kChartMinimumHeight = 160;
 // A chart's part (a pie slice, a bar set) that is a kind of call holds its SpanCategory here.
 constexpr char kCategoryProperty[] = "trainscope_category";
+// A pie slice's label as two lines (name<br>figure), kept while it shows on one.
+constexpr char kTwoLineLabel[] = "trainscope_two_line_label";
 constexpr double kMinimumBarPixels = 7.0;
 // Pie label arms (Qt Charts' gap between a slice and its arm, in px; arm lengths in radii).
 constexpr double kGap = 5.0, kArm = 0.15, kShortestArm = 0.02, kLongestArm = 1.2;
@@ -158,22 +161,30 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
     const QList<QPieSlice*> slices = series->slices();
     if (side <= 0 || slices.isEmpty())
         return;
-    // The tallest label as Qt Charts lays it out (a text document with a 1 px margin), with the
-    // fonts that draw it: a Chinese label's fallback font is taller than the label font.
+    // The labels as Qt Charts lays them out (a text document with a 1 px margin), with the fonts
+    // that draw them: a Chinese label's fallback font is taller than the label font. Their
+    // height is the tallest one's.
     double height = 0;
-    for (QPieSlice* slice : slices) {
-        QTextDocument text;
-        text.setDefaultFont(slice->labelFont());
-        text.setDocumentMargin(1.0);
-        text.setHtml(slice->label());
-        height = qMax(height, text.size().height() + 2);
-    }
+    QHash<const QPieSlice*, double> widths;
+    auto measure = [&] {
+        height = 0;
+        for (QPieSlice* slice : slices) {
+            QTextDocument text;
+            text.setDefaultFont(slice->labelFont());
+            text.setDocumentMargin(1.0);
+            text.setHtml(slice->label());
+            height = qMax(height, text.size().height() + 2);
+            widths[slice] = text.idealWidth() + 2;
+        }
+    };
+    measure();
     const double half = plot.height() / 2;  // from the pie's centre to the plot's edges
 
     struct Label {
         QPieSlice* slice;
         double cos;  // of the arm's angle from 12 o'clock: 1 up, -1 down
         double arm;
+        double sin;  // |sin| of that angle: how far sideways the arm reaches
     };
     // Lays out the labels of one half for a pie of `radius`; false when they cannot all be in
     // the plot and apart.
@@ -218,8 +229,13 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
                 overlap -= move(labels[i], overlap);  // the lower one down
             fits &= overlap < 0.5;
         }
-        for (const Label& label : labels)
+        // Each label within the plot: above its bottom and below its top, and sideways from
+        // its arm's end to its far edge.
+        for (const Label& label : labels) {
             fits &= bottom(label) - height >= -half - 0.5 && bottom(label) <= half + 0.5;
+            fits &= (radius + kGap + label.arm * radius) * label.sin + widths.value(label.slice) <=
+                    plot.width() / 2 + 0.5;
+        }
         return fits;
     };
 
@@ -236,22 +252,45 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
             const double angle = std::fmod(slice->startAngle() + slice->angleSpan() / 2, 360.0);
             if (slice->isLabelVisible())
                 halves[angle < 180 ? 0 : 1].push_back(
-                    {slice, std::cos(qDegreesToRadians(angle)), kArm});
+                    {slice, std::cos(qDegreesToRadians(angle)), kArm,
+                     std::abs(std::sin(qDegreesToRadians(angle)))});
         }
         const bool right = placeHalf(halves[0], radius);
         return placeHalf(halves[1], radius) && right;
     };
-    const double largest = qMax(side / 8, (half - height - kGap) / (1 + kArm));
-    double radius = largest;
+    double radius = side / 8;
     bool placed = false;
-    for (const double start_angle : {0.0, 90.0, 270.0, 45.0, 315.0, 135.0, 225.0, 180.0}) {
-        for (radius = largest;; radius = qMax(side / 8, radius * 0.85)) {
-            placed = layOut(start_angle, radius);
-            if (placed || radius <= side / 8)
-                break;
+    auto place = [&] {
+        const double largest = qMax(side / 8, (half - height - kGap) / (1 + kArm));
+        for (const double start_angle : {0.0, 90.0, 270.0, 45.0, 315.0, 135.0, 225.0, 180.0}) {
+            for (radius = largest;; radius = qMax(side / 8, radius * 0.85)) {
+                placed = layOut(start_angle, radius);
+                if (placed || radius <= side / 8)
+                    return;
+            }
         }
-        if (placed)
-            break;
+    };
+    // Two-line labels (name over figure) first; where they cannot be placed (a plot little
+    // taller than two of them, as Chinese labels are at the default window size), labels of
+    // one line, half as tall, if they are not too wide. The two-line text stays in a property,
+    // so that a taller plot gets it back.
+    for (QPieSlice* slice : slices) {
+        if (!slice->property(kTwoLineLabel).isValid())
+            slice->setProperty(kTwoLineLabel, slice->label());
+        slice->setLabel(slice->property(kTwoLineLabel).toString());
+    }
+    measure();
+    place();
+    if (!placed) {
+        for (QPieSlice* slice : slices)
+            slice->setLabel(slice->label().replace(QStringLiteral("<br>"), QStringLiteral(" ")));
+        measure();
+        place();
+        if (!placed) {
+            for (QPieSlice* slice : slices)
+                slice->setLabel(slice->property(kTwoLineLabel).toString());
+            measure();
+        }
     }
     if (!placed)  // as good as it gets: the first way, at the smallest pie
         layOut(0.0, radius = side / 8);
