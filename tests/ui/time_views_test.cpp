@@ -97,29 +97,13 @@ TEST_F(TimeViewsTest, TablesNameEachOperationByItsModuleAndNumberIt) {
               (QStringList{"1", "2", "3", "4", "5", "6"}));
 }
 
-// The bars name each operation as the tables do ("#1 lin_0 · linear", ATen's prefix dropped
-// beside a module), with the number of its table row.
-TEST_F(TimeViewsTest, ChartBarsNameTheModuleAndNumber) {
+// The full names of the bars of the charts in `root` whose title contains `title` (any, when
+// empty), sorted.
+QStringList barNames(QWidget* root, const QString& title = {}) {
     QStringList names;
-    for (QChartView* view : browser_->findChildren<QChartView*>()) {
-        for (QGraphicsItem* item : view->chart()->childItems()) {
-            auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
-            if (text && text->data(kBarLabelFullText).isValid())
-                names << text->data(kBarLabelFullText).toString();
-        }
-    }
-    EXPECT_TRUE(names.contains(QStringLiteral("#1 lin_0 · linear")))
-        << names.join(", ").toStdString();
-    EXPECT_TRUE(names.contains(QStringLiteral("#4 lin_1 · linear")))
-        << names.join(", ").toStdString();
-    for (const QString& name : names)
-        EXPECT_FALSE(name.contains(QStringLiteral("aten::linear"))) << name.toStdString();
-}
-
-// The names of the bars of the Time tab's chart (its full names, top first reversed).
-QStringList timeChartBars(TimePage* page) {
-    QStringList names;
-    for (QChartView* view : page->findChildren<QChartView*>()) {
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        if (!view->chart()->title().contains(title))
+            continue;
         for (QGraphicsItem* item : view->chart()->childItems()) {
             auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
             if (text && text->data(kBarLabelFullText).isValid())
@@ -130,6 +114,18 @@ QStringList timeChartBars(TimePage* page) {
     return names;
 }
 
+// The bars name each operation as the tables do ("#1 lin_0 · linear", ATen's prefix dropped
+// beside a module), with the number of its table row.
+TEST_F(TimeViewsTest, ChartBarsNameTheModuleAndNumber) {
+    const QStringList names = barNames(browser_);
+    EXPECT_TRUE(names.contains(QStringLiteral("#1 lin_0 · linear")))
+        << names.join(", ").toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("#4 lin_1 · linear")))
+        << names.join(", ").toStdString();
+    for (const QString& name : names)
+        EXPECT_FALSE(name.contains(QStringLiteral("aten::linear"))) << name.toStdString();
+}
+
 // The chart beside the table shows what the table shows: the filter's rows, per invocation or
 // summed per operation; a filter also takes the frames of the row it filtered away.
 TEST_F(TimeViewsTest, TheChartFollowsTheTablesFilterAndGrouping) {
@@ -137,26 +133,26 @@ TEST_F(TimeViewsTest, TheChartFollowsTheTablesFilterAndGrouping) {
     browser_->tabs()->setCurrentWidget(page);
     clickRow(page->operationsView(), 0);
     ASSERT_TRUE(QTest::qWaitFor([&] { return browser_->framesList()->count() > 0; }, 5000));
-    EXPECT_EQ(timeChartBars(page).size(), 6);
+    EXPECT_EQ(barNames(page).size(), 6);
     page->filterField()->setText(QStringLiteral("lin"));
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {
-            return timeChartBars(page) == QStringList{QStringLiteral("#1 lin_0 · linear"),
-                                                      QStringLiteral("#4 lin_1 · linear")};
+            return barNames(page) == QStringList{QStringLiteral("#1 lin_0 · linear"),
+                                                 QStringLiteral("#4 lin_1 · linear")};
         },
         5000))
-        << timeChartBars(page).join(", ").toStdString();
+        << barNames(page).join(", ").toStdString();
     EXPECT_EQ(browser_->framesList()->count(), 0) << "the filtered-away row's frames stayed";
 
     page->groupingChoice()->setCurrentIndex(1);
     EXPECT_TRUE(QTest::qWaitFor(
-        [&] { return timeChartBars(page) == QStringList{QStringLiteral("aten::linear")}; }, 5000))
-        << timeChartBars(page).join(", ").toStdString();
+        [&] { return barNames(page) == QStringList{QStringLiteral("aten::linear")}; }, 5000))
+        << barNames(page).join(", ").toStdString();
     page->filterField()->clear();
-    EXPECT_TRUE(QTest::qWaitFor([&] { return timeChartBars(page).size() == 5; }, 5000))
-        << timeChartBars(page).join(", ").toStdString();
-    EXPECT_TRUE(timeChartBars(page).contains(QStringLiteral("aten::gelu")))
-        << timeChartBars(page).join(", ").toStdString();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return barNames(page).size() == 5; }, 5000))
+        << barNames(page).join(", ").toStdString();
+    EXPECT_TRUE(barNames(page).contains(QStringLiteral("aten::gelu")))
+        << barNames(page).join(", ").toStdString();
 }
 
 // The Memory tab's activations chart follows the run's filter as its table does.
@@ -164,19 +160,7 @@ TEST_F(TimeViewsTest, TheActivationsChartFollowsTheFilter) {
     MemoryPage* page = browser_->memoryPage();
     ASSERT_NE(page, nullptr);
     browser_->tabs()->setCurrentWidget(page);
-    auto bars = [page] {
-        QStringList names;
-        for (QChartView* view : page->findChildren<QChartView*>()) {
-            if (!view->chart()->title().contains(QStringLiteral("activations")))
-                continue;
-            for (QGraphicsItem* item : view->chart()->childItems()) {
-                auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
-                if (text && text->data(kBarLabelFullText).isValid())
-                    names << text->data(kBarLabelFullText).toString();
-            }
-        }
-        return names;
-    };
+    auto bars = [page] { return barNames(page, QStringLiteral("activations")); };
     ASSERT_TRUE(QTest::qWaitFor([&] { return bars().size() > 1; }, 5000));
     ASSERT_FALSE(bars().filter(QStringLiteral("gelu")).isEmpty());
     ASSERT_NE(bars().filter(QStringLiteral("gelu")).size(), bars().size());
