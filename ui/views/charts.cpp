@@ -265,8 +265,10 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
         for (const double start_angle : {0.0, 90.0, 270.0, 45.0, 315.0, 135.0, 225.0, 180.0}) {
             for (radius = largest;; radius = qMax(side / 8, radius * 0.85)) {
                 placed = layOut(start_angle, radius);
-                if (placed || radius <= side / 8)
+                if (placed)
                     return;
+                if (radius <= side / 8)
+                    break;  // the next way round
             }
         }
     };
