@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <set>
 
 #include "trainscope/error.h"
 
@@ -152,13 +153,35 @@ long pidOfTempName(const std::string& name) {
     return end && *end == '-' ? pid : 0;
 }
 
-// Removes the temporary files of processes that no longer run (killed by a signal that cannot
-// be caught), of any report in the folder: a later run of any report there sweeps them.
-void removeStaleTemps(const std::string& final_path) {
+// The temporary files that the folder's commit journals name: an interrupted commit of another
+// report still needs them, until a write of that report rolls it forward.
+std::set<fs::path> journalledTemps(const fs::path& folder) {
+    std::set<fs::path> named;
     std::error_code ec;
-    for (const fs::directory_entry& entry : fs::directory_iterator(folderOf(final_path), ec)) {
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(kTempPrefix, 0) != 0 || entry.path().extension() != ".commit") {
+            continue;
+        }
+        std::ifstream in(entry.path());
+        std::string temp, target;
+        while (std::getline(in, temp) && std::getline(in, target)) {
+            named.insert(fs::path(temp).filename());
+        }
+    }
+    return named;
+}
+
+// Removes the temporary files of processes that no longer run (killed by a signal that cannot
+// be caught), of any report in the folder: a later run of any report there sweeps them. Those
+// that a commit journal names are kept for its roll-forward.
+void removeStaleTemps(const std::string& final_path) {
+    const fs::path folder = folderOf(final_path);
+    const std::set<fs::path> journalled = journalledTemps(folder);
+    std::error_code ec;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
         const long pid = pidOfTempName(entry.path().filename().string());
-        if (pid > 0 && !processAlive(pid)) {
+        if (pid > 0 && !processAlive(pid) && !journalled.count(entry.path().filename())) {
             fs::remove(entry.path(), ec);
         }
     }

@@ -109,6 +109,13 @@ TEST_F(ReportSetFiles, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
         "1.0")
         << "the crash left a mixed pair";
 
+    // A write of another report in the folder sweeps dead processes' temporary files, but not
+    // those the journal still needs.
+    writeReports(memoryReport(4), path("other.memory.sqlite"), timeReport(4),
+                 path("other.time.sqlite"), Overwrite::Refuse);
+    fs::remove(path("other.memory.sqlite"));
+    fs::remove(path("other.time.sqlite"));
+
     // The next write to that name finishes the interrupted commit before anything else, even
     // though it fails itself.
     EXPECT_THROW(writeReports(memoryReport(3), path("run.memory.sqlite"), timeReport(std::nan("")),
