@@ -164,9 +164,10 @@ void requireRegularFile(const std::string& path) {
 std::string notAReportFile(const std::string& path) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
+        const int error = errno;  // stat's, before lstat may change it
         struct stat link {};
         return ::lstat(path.c_str(), &link) == 0
-                   ? "a symbolic link to nothing (" + std::string(std::strerror(errno)) + ")"
+                   ? "a symbolic link to nothing (" + std::string(std::strerror(error)) + ")"
                    : "no such file";
     }
     if (S_ISREG(info.st_mode)) {
