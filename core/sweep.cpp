@@ -174,13 +174,12 @@ namespace {
 // Whether an automatic sweep measures one more size, twice the last: while the line through
 // the sizes measured so far predicts its peak within a quarter of the budget (three sizes close
 // together say little of a batch a hundred times larger), for at most kMostAutomaticSizes sizes
-// and kAutomaticTime of measuring.
+// and the plan's automatic_time of measuring.
 constexpr size_t kMostAutomaticSizes = 10;
-constexpr std::chrono::seconds kAutomaticTime{60};
 
 bool reachFurther(const std::vector<SweepPoint>& points, int64_t budget,
-                  std::chrono::steady_clock::duration spent) {
-    if (points.size() >= kMostAutomaticSizes || spent >= kAutomaticTime || points.size() < 2) {
+                  std::chrono::steady_clock::duration spent, std::chrono::seconds allowed) {
+    if (points.size() >= kMostAutomaticSizes || spent >= allowed || points.size() < 2) {
         return false;
     }
     const LinearFit peak =
@@ -226,7 +225,7 @@ SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progres
         }
         if (automatic && i + 1 == sizes.size() &&
             reachFurther(report.points, report.budget_bytes,
-                         std::chrono::steady_clock::now() - started)) {
+                         std::chrono::steady_clock::now() - started, plan.automatic_time)) {
             sizes.push_back(sizes.back() * 2);
         }
     }

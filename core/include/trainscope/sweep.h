@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,9 +67,11 @@ std::optional<int64_t> largestBatchWithin(const LinearFit& peak, int64_t budget)
 struct SweepPlan {
     RunConfig config;
     // Empty: automatic, from defaultBatchSizes() on, doubling while the line fitted so far
-    // predicts the next within a quarter of the memory budget (at most 10 sizes, about a
-    // minute of measuring), so that the points reach toward the prediction.
+    // predicts the next within a quarter of the memory budget (at most 10 sizes, and
+    // automatic_time of measuring), so that the points reach toward the prediction.
     std::vector<int64_t> batch_sizes;
+    // How long an automatic sweep may go on measuring larger sizes.
+    std::chrono::seconds automatic_time{60};
     std::optional<int64_t> memory_budget;  // bytes; empty: the device's (see memoryBudget)
     bool verify = false;
     std::string output;  // PREFIX: writes PREFIX.sweep.sqlite
