@@ -245,8 +245,8 @@ class TraceExport {
     // launched (torch_npu's). Each link is a flow from the call's start to the target's.
     //
     // A target has one launcher, so each target gets one flow, from the first call with the
-    // first id that names it: what a file repeats (ids, pairs, calls with one connectionId)
-    // costs nothing more, and the flows are never more than the targets.
+    // first id that names it and has a call: what a file repeats (ids, pairs, calls with one
+    // connectionId) costs nothing more, and the flows are never more than the targets.
     void flows() {
         requireColumns(db_, "CONNECTION_IDS", {"id", "connectionId"});
         if (!db_.columns("PYTORCH_API").count("connectionId")) {
@@ -267,7 +267,7 @@ class TraceExport {
         ReadQuery links(
             db_,
             "WITH launcher AS (SELECT connectionId AS link, MIN(id) AS id FROM CONNECTION_IDS "
-            "GROUP BY connectionId), "
+            "WHERE id IN (SELECT connectionId FROM PYTORCH_API) GROUP BY connectionId), "
             "source AS (SELECT connectionId AS id, MIN(" +
                 nanosecondsOf("startNs") +
                 ") AS start, globalTid >> 32 AS pid, globalTid & 4294967295 AS tid "
