@@ -14,9 +14,6 @@
 namespace trainscope::ui {
 namespace {
 
-// Bars in the memory and time tabs' charts (the overview shows fewer of them).
-constexpr int kActivationBars = 10;
-constexpr int kOperationBars = 15;
 constexpr int kModuleBars = 8;
 constexpr int kWeightBars = 10;
 

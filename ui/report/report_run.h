@@ -65,6 +65,11 @@ QString runName(const QString& path);
 // folder elided in its middle to `folder_width` pixels of `metrics`.
 QString recentRunTitle(const QString& path, const QFontMetrics& metrics, int folder_width = 400);
 
+// Bars in the memory and time tabs' charts (the overview shows fewer of them): the run reads
+// as many, and a tab that reads its chart again for a filter asks for as many too.
+constexpr int kActivationBars = 10;
+constexpr int kOperationBars = 15;
+
 // The largest entries that the charts show, read once for all pages.
 struct RunCharts {
     TopEntries activations, operations, modules, weights;

@@ -15,12 +15,6 @@
 #include "views/run_filter_field.h"
 
 namespace trainscope::ui {
-namespace {
-
-constexpr int kActivationBars = 10;  // as many as the run reads for the Overview
-
-}  // namespace
-
 MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       weights_(new EntryTableView),

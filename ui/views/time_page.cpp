@@ -19,12 +19,6 @@
 
 namespace trainscope::ui {
 
-namespace {
-
-constexpr int kBars = 15;  // as many as the Overview's chart reads
-
-}  // namespace
-
 TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       run_(run),
@@ -56,7 +50,7 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     chart_ = new ChartSlot;
     run.whenChartsRead(this, [this](const RunCharts& top) {
         if (chart_request_ == 0)  // not yet asked again for a filter or the grouping
-            showChart(top.operations.first(kBars), false);
+            showChart(top.operations.first(kOperationBars), false);
     });
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table);
@@ -85,7 +79,8 @@ void TimePage::readChart() {
     const int request = ++chart_request_;
     run_.readReports<TopEntries>(
         [filter, per_operation](const ReportFile*, const ReportFile* time) {
-            return time ? topOperationsByTime(*time, kBars, filter, per_operation) : TopEntries{};
+            return time ? topOperationsByTime(*time, kOperationBars, filter, per_operation)
+                        : TopEntries{};
         },
         this,
         [this, request, per_operation](const TopEntries& top) {
