@@ -37,6 +37,19 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The rank the host named in the metadata ("rank"), or -1: not a distributed run.
+int rankOf(const RunMetadata& metadata) {
+    const auto it = metadata.find(report_format::kRankKey);
+    if (it == metadata.end()) {
+        return -1;
+    }
+    try {
+        return std::stoi(it->second);
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -52,11 +65,13 @@ struct Session::Impl {
     // The memory step: its operations (frames, modules, parts) and reports.
     std::vector<OperationRecord> operations;
     std::vector<std::string> operation_modules;
+    std::vector<CollectiveRecord> collectives;
     double memory_step_ms = 0.0;
     std::optional<MemoryReport> memory_report;
     TimelineReport timeline;
     // The timed steps.
     std::vector<std::vector<OperationRecord>> timed;
+    std::vector<std::vector<CollectiveRecord>> timed_collectives;
     std::vector<double> timed_ms;
     std::vector<TimelineStep> steps;
 
@@ -209,6 +224,7 @@ void Session::Impl::finishMemoryStep() {
     memory->iterationEnded();
     memory->attributeTo(nullptr);
     operations = observer->operations();
+    collectives = observer->collectives();
     operation_modules.clear();
     for (const OperationRecord& op : operations)
         operation_modules.push_back(op.module_path);
@@ -275,6 +291,7 @@ void Session::Impl::finishMemoryStep() {
     sources.step_id = 1;
     timeline = buildTimeline(sources);
     timeline.metadata = report.metadata;
+    timeline.rank = rankOf(report.metadata);
     memory_report = std::move(report);
     // The memory meter's hook and the timeline's callback end with the memory step: the timed
     // steps run without them.
@@ -284,6 +301,7 @@ void Session::Impl::finishMemoryStep() {
 
 void Session::Impl::finishTimedStep(double ms) {
     std::vector<OperationRecord> run = observer->operations();
+    std::vector<CollectiveRecord> run_collectives = observer->collectives();
     observer.reset();
     bool same = run.size() == operations.size();
     for (size_t i = 0; same && i < run.size(); ++i)
@@ -295,6 +313,7 @@ void Session::Impl::finishTimedStep(double ms) {
                     "): data-dependent control flow? Times cannot be matched to operations");
     }
     timed.push_back(std::move(run));
+    timed_collectives.push_back(std::move(run_collectives));
     timed_ms.push_back(ms);
 }
 
@@ -314,6 +333,7 @@ SessionReports Session::assemble() const {
         self.timed.empty() ? std::vector<double>{self.memory_step_ms} : self.timed_ms;
     TimeReport& time = reports.time;
     time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
+    time.collectives = medianCollectives(self.collectives, self.timed_collectives);
     time.metadata = self.metadataFor("time");
     time.metadata["timed_steps"] = std::to_string(self.timed.size());
     std::vector<const StackTrace*> traces;

@@ -20,6 +20,9 @@ std::string milliseconds(int64_t ns) {
 
 void printTimeline(std::ostream& out, const ReportFileSummary& s) {
     out << "  schema version: " << (s.schema_version.empty() ? "-" : s.schema_version) << "\n";
+    if (s.rank >= 0) {
+        out << "  rank: " << s.rank << "\n";
+    }
     out << "  framework calls: " << s.api_calls << " on " << s.threads << " thread(s)";
     if (s.api_calls > 0) {
         out << ", spanning " << milliseconds(s.last_ns - s.first_ns);
@@ -89,6 +92,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             out << path << ": run time report\n"
                 << line << "  " << iterationText(s.iteration_wall_ms, s.forward_ms, s.backward_ms)
                 << "\n";
+            if (const std::string text = communicationText(s.collectives); !text.empty()) {
+                out << "  " << text << "\n";
+            }
             break;
         }
         case ReportFileKind::Timeline:

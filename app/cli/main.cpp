@@ -6,6 +6,7 @@
 #include "cli/cli_options.h"
 #include "cli/compare_output.h"
 #include "cli/file_summary.h"
+#include "cli/ranks_output.h"
 #include "cli/summary.h"
 #include "cli/sweep_output.h"
 #include "trainscope/builtin_models.h"
@@ -79,9 +80,11 @@ int run(const cli::CliOptions& options) {
 }
 
 // `show`: every file's summary; a file that cannot be read gets its line on stderr, and the
-// others are still shown.
+// others are still shown. The timelines of several ranks of one job are then summed up side by
+// side.
 int show(const cli::CliOptions& options) {
     int status = 0;
+    std::vector<std::string> ranks;  // timelines that name their rank
     for (const std::string& path : options.files) {
         try {
             if (isSweepReport(path)) {
@@ -89,8 +92,22 @@ int show(const cli::CliOptions& options) {
                 cli::printSweep(std::cout, readSweepReport(path));
                 continue;
             }
-            cli::printFileSummary(std::cout, path, summarizeReportFile(path));
+            const ReportFileSummary summary = summarizeReportFile(path);
+            cli::printFileSummary(std::cout, path, summary);
+            if (summary.kind == ReportFileKind::Timeline && summary.rank >= 0) {
+                ranks.push_back(path);
+            }
         } catch (const std::exception& e) {
+            std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+            status = kRunFailed;
+        }
+    }
+    if (ranks.size() >= 2) {
+        try {
+            std::cout << "Ranks of the job: ";
+            cli::printRanksOfFiles(std::cout, ranks);
+        } catch (const std::exception& e) {
+            std::cout << "\n";
             std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
             status = kRunFailed;
         }

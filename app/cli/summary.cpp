@@ -121,6 +121,38 @@ std::string iterationText(std::optional<double> wall_ms, double forward_ms, doub
     return text;
 }
 
+std::string communicationText(const std::vector<CollectiveEntry>& collectives) {
+    if (collectives.empty()) {
+        return {};
+    }
+    std::vector<std::pair<std::string, int>> counts;  // by first appearance
+    int64_t bytes = 0;
+    double ms = 0;
+    const CollectiveEntry* longest = &collectives.front();
+    for (const CollectiveEntry& c : collectives) {
+        auto it = std::find_if(counts.begin(), counts.end(),
+                               [&](const auto& count) { return count.first == c.operation_name; });
+        if (it == counts.end()) {
+            counts.emplace_back(c.operation_name, 1);
+        } else {
+            ++it->second;
+        }
+        bytes += c.bytes;
+        ms += c.duration_ms;
+        if (c.duration_ms > longest->duration_ms) {
+            longest = &c;
+        }
+    }
+    std::string kinds;
+    for (const auto& [name, count] : counts)
+        kinds += (kinds.empty() ? "" : ", ") + name + " x" + std::to_string(count);
+    return "Communication   " + std::to_string(collectives.size()) +
+           (collectives.size() == 1 ? " collective (" : " collectives (") + kinds + "), " +
+           formatBytes(bytes) + ", " + format("%.3f ms", ms) + "; the longest " +
+           longest->operation_name + " " + format("%.3f ms", longest->duration_ms) + " at " +
+           format("%.1f ms", longest->start_ms) + " into the step";
+}
+
 void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,
                   const TimelineReport* timeline) {
     const RunMetadata& meta = memory ? memory->metadata
@@ -158,6 +190,9 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
                               (e.backward_ms ? format("%.3f", *e.backward_ms) : std::string("-")),
                           28)
                 << where(e.frames) << "\n";
+        }
+        if (const std::string text = communicationText(time->collectives); !text.empty()) {
+            out << "  " << text << "\n";
         }
     } else if (memory) {
         std::vector<const ActivationEntry*> ranked;

@@ -52,4 +52,32 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations,
     return report;
 }
 
+std::vector<CollectiveEntry> medianCollectives(
+    const std::vector<CollectiveRecord>& memory_step,
+    const std::vector<std::vector<CollectiveRecord>>& timed) {
+    std::vector<const std::vector<CollectiveRecord>*> runs;
+    for (const std::vector<CollectiveRecord>& run : timed) {
+        bool same = run.size() == memory_step.size();
+        for (size_t i = 0; same && i < run.size(); ++i)
+            same = run[i].name == memory_step[i].name;
+        if (same) {
+            runs.push_back(&run);
+        }
+    }
+    if (runs.empty()) {
+        runs.push_back(&memory_step);
+    }
+    std::vector<CollectiveEntry> entries;
+    for (size_t i = 0; i < memory_step.size(); ++i) {
+        std::vector<double> start, duration;
+        for (const std::vector<CollectiveRecord>* run : runs) {
+            start.push_back((*run)[i].start_ms);
+            duration.push_back((*run)[i].ms);
+        }
+        entries.push_back({memory_step[i].name, median(start), median(duration),
+                           memory_step[i].bytes, spreadOf(duration)});
+    }
+    return entries;
+}
+
 }  // namespace trainscope

@@ -12,6 +12,7 @@
 namespace trainscope {
 
 struct OperationRecord;
+struct CollectiveRecord;
 
 // `operations` give each entry its name and frames, `modules` its module path; `runs[k][i]` is
 // operation i in timed iteration k (matched by position), `iteration_ms[k]` that iteration's
@@ -20,5 +21,12 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations,
                        const std::vector<std::string>& modules,
                        const std::vector<std::vector<OperationRecord>>& runs,
                        const std::vector<double>& iteration_ms);
+
+// The collectives of the memory step (names and bytes) with their median times over the timed
+// steps whose collectives are the same ones in the same order; the memory step's own times
+// when no timed step has them (a backend may order two concurrent buckets differently).
+std::vector<CollectiveEntry> medianCollectives(
+    const std::vector<CollectiveRecord>& memory_step,
+    const std::vector<std::vector<CollectiveRecord>>& timed);
 
 }  // namespace trainscope

@@ -59,6 +59,9 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
             call.global_tid = pid << 32 | thread.os_tid;
             call.connection_id = next_connection++;
             call.name = thread.names[event.name];
+            if (event.user_scope && isCollectiveName(call.name)) {
+                call.api_type = kCommunicationApiType;
+            }
             if (event.sequence_nr >= 0) {
                 call.sequence_number = event.sequence_nr;
             }

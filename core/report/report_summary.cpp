@@ -60,6 +60,18 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     if (const auto wall = metadataValue(db, report_format::kIterationMsKey)) {
         s.iteration_wall_ms = nonNegativeNumber(*wall);
     }
+    if (db.hasTable(report_format::kCollectivesTable)) {
+        requireColumns(db, report_format::kCollectivesTable,
+                       {"operation_name", "start_ms", "duration_ms", "bytes", "duration_min_ms",
+                        "duration_max_ms"});
+        ReadQuery rows(db, std::string("SELECT operation_name, start_ms, duration_ms, bytes, "
+                                       "duration_min_ms, duration_max_ms FROM ") +
+                               report_format::kCollectivesTable + " ORDER BY id LIMIT 100000");
+        while (rows.step()) {
+            s.collectives.push_back({shownText(rows.text(0)), rows.real(1), rows.real(2),
+                                     rows.integer(3), Spread{rows.real(4), rows.real(5)}});
+        }
+    }
 }
 
 void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
@@ -143,6 +155,12 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
         summarizeCalls(db, s, top);
     }
     s.steps = timelineSteps(db);
+    if (db.hasTable("RANK_DEVICE_MAP") && db.columns("RANK_DEVICE_MAP").count("rankId")) {
+        ReadQuery rank(db, "SELECT rankId FROM RANK_DEVICE_MAP LIMIT 1");
+        if (rank.step() && !rank.isNull(0)) {
+            s.rank = static_cast<int>(rank.integer(0));
+        }
+    }
     summarizeMemoryOverTime(db, s, top);
     if (db.hasTable("TASK")) {
         s.device_tasks = integerOf(db, "SELECT COUNT(*) FROM TASK");

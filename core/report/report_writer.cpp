@@ -245,6 +245,19 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         }
         spread.step();
     }
+    if (!report.collectives.empty()) {
+        db.exec(schema::kCollectivesTable);
+        SqliteStatement collective(
+            db,
+            "INSERT INTO trainscope_collectives (id, operation_name, start_ms, duration_ms, "
+            "bytes, duration_min_ms, duration_max_ms) VALUES (?, ?, ?, ?, ?, ?, ?)");
+        id = 1;
+        for (const CollectiveEntry& c : report.collectives) {
+            collective.bind(1, id++).bind(2, c.operation_name).bind(3, c.start_ms);
+            collective.bind(4, c.duration_ms).bind(5, c.bytes).bind(6, c.spread.min_ms);
+            collective.bind(7, c.spread.max_ms).step();
+        }
+    }
 }
 
 // STRING_IDS: each distinct string once, numbered from the start of its range.
@@ -388,8 +401,8 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     for (const TimelinePhase& p : report.phases) {
         phase.bind(1, p.name).bind(2, p.start_ns).bind(3, p.end_ns).step();
     }
-    SqliteStatement rank(db, "INSERT INTO RANK_DEVICE_MAP (rankId, deviceId) VALUES (-1, ?)");
-    rank.bind(1, device).step();  // rank -1: not a distributed run
+    SqliteStatement rank(db, "INSERT INTO RANK_DEVICE_MAP (rankId, deviceId) VALUES (?, ?)");
+    rank.bind(1, int64_t{report.rank}).bind(2, device).step();  // -1: not a distributed run
     SqliteStatement api_type(db, "INSERT INTO ENUM_API_TYPE (id, name) VALUES (?, ?)");
     for (const auto& [id, name] : schema::kApiTypes) {
         api_type.bind(1, int64_t{id}).bind(2, std::string(name)).step();
@@ -427,7 +440,20 @@ void writeTimelineReport(const TimelineReport& report, const std::string& path,
     writeReports(ReportSet{nullptr, {}, nullptr, {}, &report, path}, overwrite);
 }
 
-void writeReports(const ReportSet& set, Overwrite overwrite) {
+StagedReports::StagedReports(std::vector<std::unique_ptr<StagedFile>> files)
+    : files_(std::move(files)) {}
+
+StagedReports::~StagedReports() = default;
+
+void StagedReports::commit(Overwrite overwrite) {
+    std::vector<StagedFile*> staged;
+    for (const auto& file : files_) {
+        staged.push_back(file.get());
+    }
+    commitTogether(staged, overwrite);
+}
+
+std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite overwrite) {
     // Every output is checked before any report is written.
     if (set.memory) {
         checkOutputPath(set.memory_path, overwrite);
@@ -448,11 +474,11 @@ void writeReports(const ReportSet& set, Overwrite overwrite) {
     if (set.timeline) {
         files.push_back(stage(*set.timeline, set.timeline_path, fillTimelineReport));
     }
-    std::vector<StagedFile*> staged;
-    for (const auto& file : files) {
-        staged.push_back(file.get());
-    }
-    commitTogether(staged, overwrite);
+    return std::make_unique<StagedReports>(std::move(files));
+}
+
+void writeReports(const ReportSet& set, Overwrite overwrite) {
+    stageReports(set, overwrite)->commit(overwrite);
 }
 
 }  // namespace trainscope

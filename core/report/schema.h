@@ -67,6 +67,12 @@ constexpr const char* kTimeSpreadTable =
     "CREATE TABLE trainscope_time_spread (entry_id INTEGER PRIMARY KEY, "
     "forward_min_ms REAL NOT NULL, forward_max_ms REAL NOT NULL, backward_min_ms REAL, "
     "backward_max_ms REAL)";
+// The step's collectives, as their communication backend ran them (CollectiveEntry): medians
+// over the timed steps, and their spread.
+constexpr const char* kCollectivesTable =
+    "CREATE TABLE trainscope_collectives (id INTEGER PRIMARY KEY, operation_name TEXT NOT NULL, "
+    "start_ms REAL NOT NULL, duration_ms REAL NOT NULL, bytes INTEGER NOT NULL, "
+    "duration_min_ms REAL NOT NULL, duration_max_ms REAL NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

@@ -17,7 +17,6 @@
 namespace trainscope {
 namespace {
 
-constexpr int64_t kOpType = 50001;     // ENUM_API_TYPE's `op`
 constexpr int64_t kTraceType = 50003;  // `trace`: a Python function call (torch_npu's stack)
 
 // How many rows a table has, about (its highest rowid: no scan), for reserving vectors up front:
@@ -282,10 +281,13 @@ class TimelineLoader {
                 auto chain = callchain_index_.find(rows.integer(9));
                 span.callchain = chain == callchain_index_.end() ? -1 : chain->second;
             }
-            const bool op = rows.isNull(10) || rows.integer(10) == kOpType;
+            const bool op = rows.isNull(10) || rows.integer(10) == kOperationApiType;
             const bool python = !rows.isNull(10) && rows.integer(10) == kTraceType;
+            const bool communication =
+                !rows.isNull(10) && rows.integer(10) == kCommunicationApiType;
             const bool backward_node = !rows.isNull(6) && rows.integer(6) != 0;
-            span.category = !op             ? SpanCategory::Other
+            span.category = communication   ? SpanCategory::Communication
+                            : !op           ? SpanCategory::Other
                             : backward_node ? SpanCategory::Backward
                                             : phaseAt(span.start_ns, SpanCategory::Forward);
             if (!lane || global_tid != lane_tid || python != lane->python_stack) {

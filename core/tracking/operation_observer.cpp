@@ -51,7 +51,39 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
         .count();
 }
 
+// The collectives open on this thread: a backend's worker runs one at a time, but keep a list,
+// matched by the RecordFunction's handle, as the timeline does.
+struct OpenCollective {
+    const OperationObserver* observer = nullptr;
+    uint64_t handle = 0;
+    std::chrono::steady_clock::time_point started;
+    CollectiveRecord record;
+};
+thread_local std::vector<OpenCollective> t_open_collectives;
+
+int64_t tensorBytes(const c10::IValue& value) {
+    if (value.isTensor()) {
+        const at::Tensor& tensor = value.toTensor();
+        return tensor.defined() ? static_cast<int64_t>(tensor.nbytes()) : 0;
+    }
+    int64_t bytes = 0;
+    if (value.isTensorList()) {
+        for (const at::Tensor& tensor : value.toTensorVector())
+            bytes += tensor.defined() ? static_cast<int64_t>(tensor.nbytes()) : 0;
+    }
+    return bytes;
+}
+
 }  // namespace
+
+bool isCollectiveName(std::string_view name) {
+    for (std::string_view backend : {"gloo:", "nccl:", "mpi:", "ucc:"}) {
+        if (name.substr(0, backend.size()) == backend) {
+            return true;
+        }
+    }
+    return false;
+}
 
 OperationObserver::OperationObserver(Options options) : options_(std::move(options)) {
     for (size_t i = 0; i < options_.weights.size(); ++i) {
@@ -90,6 +122,11 @@ void OperationObserver::forwardBegins() {
         return;
     }
     operations_.clear();
+    {
+        std::lock_guard<std::mutex> lock(collectives_mutex_);
+        collectives_.clear();
+    }
+    step_started_ = Clock::now();
     forward_spans_.clear();
     backward_spans_.clear();
     depth_ = 0;
@@ -133,6 +170,9 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     if (phase == Phase::Idle) {
         return nullptr;
     }
+    if (fn.scope() == at::RecordScope::USER_SCOPE && isCollectiveName(fn.name())) {
+        self->collectiveStart(fn);
+    }
     if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
         fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->eagerPartChange(fn)) {
@@ -169,6 +209,9 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     }
     if (self->timeline_) {
         self->timeline_->end(fn);  // first, so the bookkeeping below is not in the event
+    }
+    if (fn.scope() == at::RecordScope::USER_SCOPE && !t_open_collectives.empty()) {
+        self->collectiveEnd(fn);
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
     if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
@@ -303,6 +346,46 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
         return;
     }
     addBackwardTime(fn.seqNr(), elapsed);
+}
+
+void OperationObserver::collectiveStart(const at::RecordFunction& fn) {
+    OpenCollective open{this, fn.handle(), {}, {fn.name(), 0.0, 0.0, 0}};
+    for (const c10::IValue& input : fn.inputs())
+        open.record.bytes += tensorBytes(input);
+    open.record.start_ms = millisecondsSince(step_started_);
+    auto& list = t_open_collectives;  // drop what an earlier step's observer left open
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [this](const OpenCollective& c) { return c.observer != this; }),
+               list.end());
+    open.started = Clock::now();  // last, so the bookkeeping above is not timed
+    list.push_back(std::move(open));
+}
+
+void OperationObserver::collectiveEnd(const at::RecordFunction& fn) {
+    const auto now = Clock::now();
+    auto& open = t_open_collectives;
+    const auto it = std::find_if(open.begin(), open.end(), [&](const OpenCollective& c) {
+        return c.observer == this && c.handle == fn.handle();
+    });
+    if (it == open.end()) {
+        return;
+    }
+    CollectiveRecord record = std::move(it->record);
+    record.ms = std::chrono::duration<double, std::milli>(now - it->started).count();
+    open.erase(it);
+    std::lock_guard<std::mutex> lock(collectives_mutex_);
+    collectives_.push_back(std::move(record));
+}
+
+std::vector<CollectiveRecord> OperationObserver::collectives() const {
+    std::vector<CollectiveRecord> result;
+    {
+        std::lock_guard<std::mutex> lock(collectives_mutex_);
+        result = collectives_;
+    }
+    std::sort(result.begin(), result.end(),
+              [](const auto& a, const auto& b) { return a.start_ms < b.start_ms; });
+    return result;
 }
 
 void OperationObserver::addBackwardTime(int64_t sequence_nr, double ms) {

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -45,6 +46,19 @@ struct OperationRecord {
     enum class Part : uint8_t { Forward, AfterBackward, Optimizer } part = Part::Forward;
     std::vector<int> weights_read;  // indices into Options::weights, in first-read order
 };
+
+// A collective of the step, as its communication backend ran it: Gloo's `gloo:all_reduce` on
+// its worker thread (waiting for the other ranks included), NCCL's `nccl:all_reduce` where it
+// is launched. `start_ms` is from the step's start.
+struct CollectiveRecord {
+    std::string name;
+    double start_ms = 0.0;
+    double ms = 0.0;
+    int64_t bytes = 0;  // of its tensors, when the observer had the inputs (memory step)
+};
+
+// Whether `name` is a communication backend's span ("gloo:", "nccl:", "mpi:", "ucc:").
+bool isCollectiveName(std::string_view name);
 
 // The inputs of one operation call, as the timeline report lists them.
 struct CallInputs {
@@ -101,6 +115,8 @@ class OperationObserver : public IterationListener {
     // With Options::inputs: every call on the forward thread from forwardBegins() to
     // iterationEnded(), in call order (nested calls and the optimizer's included).
     const std::vector<CallInputs>& callInputs() const { return call_inputs_; }
+    // The step's collectives, by start (those that ended before iterationEnded()).
+    std::vector<CollectiveRecord> collectives() const;
     // With Options::timeline; null otherwise.
     const TimelineRecorder* timeline() const { return timeline_.get(); }
     uint64_t forwardThread() const { return forward_thread_; }
@@ -120,6 +136,8 @@ class OperationObserver : public IterationListener {
     // record, after noting what it says of the step's part (see Options::eager).
     bool eagerPartChange(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
+    void collectiveStart(const at::RecordFunction& fn);
+    void collectiveEnd(const at::RecordFunction& fn);
     void resolveGpuTimes();
     // Adds a backward node's time to the operation whose forward pass made it, if any.
     void addBackwardTime(int64_t sequence_nr, double ms);
@@ -138,6 +156,9 @@ class OperationObserver : public IterationListener {
     std::vector<CallInputs> call_inputs_;
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
+    Clock::time_point step_started_;
+    mutable std::mutex collectives_mutex_;  // collectives end on the backends' threads
+    std::vector<CollectiveRecord> collectives_;
     // With Options::gpu_timer: each operation's span, and each backward node's span with the
     // sequence number that links it to its operation.
     std::vector<int> forward_spans_;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/ranks_output.h"
 #include "cli/summary.h"
 
 #include "python_frames.h"
@@ -56,6 +57,50 @@ class PythonParameters : public ParameterSource {
     py::function list_;
 };
 
+// What the host is told of a run's reports.
+py::dict figuresOf(const SessionReports& reports, const std::string& summary) {
+    py::dict figures;
+    figures["summary"] = summary;
+    figures["peak_bytes"] = reports.memory.peak_usage_bytes;
+    figures["weight_bytes"] = reports.memory.weightBytes();
+    figures["gradient_bytes"] = reports.memory.gradientBytes();
+    figures["activation_bytes"] = reports.memory.activationBytes();
+    if (reports.memory.peak_breakdown) {
+        figures["optimizer_state_bytes_at_peak"] = reports.memory.peak_breakdown->optimizer_state;
+    }
+    figures["operations"] = reports.time.entries.size();
+    figures["collectives"] = reports.time.collectives.size();
+    figures["step_ms"] = reports.time.iteration_ms;
+    figures["forward_ms"] = reports.time.forwardMs();
+    figures["backward_ms"] = reports.time.backwardMs();
+    return figures;
+}
+
+// A run's reports in temporary files: committed into place, or discarded (also when dropped).
+class PyStagedReports {
+  public:
+    PyStagedReports(std::unique_ptr<StagedReports> staged, bool force, py::dict figures)
+        : staged_(std::move(staged)), force_(force), figures_(std::move(figures)) {}
+
+    void commit() {
+        if (!staged_) {
+            throw Error("the reports were committed or discarded already");
+        }
+        {
+            py::gil_scoped_release no_gil;
+            staged_->commit(force_ ? Overwrite::Allow : Overwrite::Refuse);
+        }
+        staged_.reset();
+    }
+    void discard() { staged_.reset(); }
+    py::dict figures() const { return figures_; }
+
+  private:
+    std::unique_ptr<StagedReports> staged_;
+    bool force_;
+    py::dict figures_;
+};
+
 // A session with its Python sources, owned together.
 class PySession {
   public:
@@ -100,8 +145,9 @@ class PySession {
     int observedSteps() { return session().observedSteps(); }
     bool stepOpen() { return session_ && session_->stepOpen(); }
 
-    // Writes PREFIX.memory.sqlite, PREFIX.time.sqlite and PREFIX.timeline.sqlite as one set.
-    py::dict write(const std::string& prefix, bool force) {
+    // PREFIX.memory.sqlite, PREFIX.time.sqlite and PREFIX.timeline.sqlite written as one set
+    // to temporary files, to be committed (or discarded) by the caller.
+    std::unique_ptr<PyStagedReports> stage(const std::string& prefix, bool force) {
         const SessionReports reports = session().assemble();
         // The summary first: nothing is written unless everything before it worked.
         std::ostringstream summary;
@@ -109,25 +155,20 @@ class PySession {
         ReportSet set{&reports.memory,   prefix + ".memory.sqlite",
                       &reports.time,     prefix + ".time.sqlite",
                       &reports.timeline, prefix + ".timeline.sqlite"};
+        std::unique_ptr<StagedReports> staged;
         {
             py::gil_scoped_release no_gil;
-            writeReports(set, force ? Overwrite::Allow : Overwrite::Refuse);
+            staged = stageReports(set, force ? Overwrite::Allow : Overwrite::Refuse);
         }
-        py::dict figures;
-        figures["summary"] = summary.str();
-        figures["peak_bytes"] = reports.memory.peak_usage_bytes;
-        figures["weight_bytes"] = reports.memory.weightBytes();
-        figures["gradient_bytes"] = reports.memory.gradientBytes();
-        figures["activation_bytes"] = reports.memory.activationBytes();
-        if (reports.memory.peak_breakdown) {
-            figures["optimizer_state_bytes_at_peak"] =
-                reports.memory.peak_breakdown->optimizer_state;
-        }
-        figures["operations"] = reports.time.entries.size();
-        figures["step_ms"] = reports.time.iteration_ms;
-        figures["forward_ms"] = reports.time.forwardMs();
-        figures["backward_ms"] = reports.time.backwardMs();
-        return figures;
+        return std::make_unique<PyStagedReports>(std::move(staged), force,
+                                                 figuresOf(reports, summary.str()));
+    }
+
+    // Writes the set at once.
+    py::dict write(const std::string& prefix, bool force) {
+        std::unique_ptr<PyStagedReports> staged = stage(prefix, force);
+        staged->commit();
+        return staged->figures();
     }
 
   private:
@@ -144,6 +185,14 @@ class PySession {
     std::unique_ptr<Session> session_;
 };
 
+// The summary of a job's ranks from their timelines (rank 0 prints it once every rank's set is
+// in place).
+std::string ranksSummary(const std::vector<std::string>& timeline_paths) {
+    std::ostringstream out;
+    cli::printRanksOfFiles(out, timeline_paths);
+    return out.str();
+}
+
 void checkOutputs(const std::string& prefix, bool force) {
     for (const char* kind : {".memory.sqlite", ".time.sqlite", ".timeline.sqlite"})
         checkOutputPath(prefix + kind, force ? Overwrite::Allow : Overwrite::Refuse);
@@ -154,6 +203,7 @@ void checkOutputs(const std::string& prefix, bool force) {
 
 PYBIND11_MODULE(_trainscope, m) {
     using trainscope::python::PySession;
+    using trainscope::python::PyStagedReports;
     m.doc() = "TrainScope's engine, hosted in the user's Python process";
     // One line for the user: the engine's errors become Python's RuntimeError subclass below.
     static py::exception<trainscope::Error> error(m, "Error");
@@ -169,6 +219,7 @@ PYBIND11_MODULE(_trainscope, m) {
     m.attr("version") = trainscope::version();
     m.attr("built_with_torch") = trainscope::torchVersion();
     m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
+    m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("timeline_paths"));
     py::class_<PySession>(m, "Session")
         .def(py::init<const std::string&, const std::string&, const std::string&, py::function,
                       const std::map<std::string, std::string>&>(),
@@ -186,5 +237,10 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("exit_module", &PySession::exitModule)
         .def_property_readonly("observed_steps", &PySession::observedSteps)
         .def_property_readonly("step_open", &PySession::stepOpen)
+        .def("stage", &PySession::stage, py::arg("prefix"), py::arg("force"))
         .def("write", &PySession::write, py::arg("prefix"), py::arg("force"));
+    py::class_<PyStagedReports>(m, "StagedReports")
+        .def("commit", &PyStagedReports::commit)
+        .def("discard", &PyStagedReports::discard)
+        .def_property_readonly("figures", &PyStagedReports::figures);
 }

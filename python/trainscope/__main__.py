@@ -53,6 +53,23 @@ def _arguments(argv):
     return parser.parse_args(argv)
 
 
+def _fail_rank(agreement, message, code):
+    """A run that failed; in a job, the other ranks learn why, and a rank whose step broke
+    because another rank failed first names that rank's failure, its cause."""
+    if agreement is None:
+        return _fail(message, code)
+    try:
+        cause = agreement.failure_of_another()
+        if cause is None:
+            agreement.failed(message)
+    except Exception:  # the store went with a rank that died: this rank's own message
+        cause = None
+    rank = agreement.ranks.rank
+    if cause:
+        return _fail(f"{cause}; rank {rank} stopped: {message}", code)
+    return _fail(f"rank {rank}: {message}", code)
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: no report is written
 
@@ -107,6 +124,7 @@ def profile_entry_point(args):
     from . import _trainscope
     from ._model_hooks import ModuleHooks
     from ._profile import Observed, inputs_text, model_facts, start_session
+    from ._ranks import outputs_of_this_process
 
     entry = os.path.abspath(args.entry)
     if not os.path.isfile(entry):
@@ -116,7 +134,7 @@ def profile_entry_point(args):
             return _fail(f"{name} expects a count of at least "
                          f"{0 if name == '--warmup' else 1}", USAGE_ERROR)
     try:
-        _trainscope.check_outputs(args.output, args.force)
+        ranks, agreement = outputs_of_this_process(args.output, args.force)
     except _trainscope.Error as e:
         return _fail(str(e), USAGE_ERROR)
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
@@ -134,8 +152,8 @@ def profile_entry_point(args):
         return _fail(f"{args.entry} has no {' or '.join(missing)} (with the prefix skyline_, "
                      f"deepview_ or none)", USAGE_ERROR)
 
-    def say(text):
-        if not args.quiet and not args.progress_lines:
+    def say(text):  # in a job of several ranks, rank 0 speaks for all
+        if not args.quiet and not args.progress_lines and (ranks is None or ranks.rank == 0):
             print(text, file=sys.stderr, flush=True)
 
     def progress(stage, step, of):
@@ -147,11 +165,12 @@ def profile_entry_point(args):
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         # The meter runs before the model exists: its weights are counted as c10 allocates them.
-        session = start_session(observed, args.device, root,
-                                {"model": os.path.basename(entry), "entry_point": entry,
-                                 "warmup": str(args.warmup), "iterations": str(args.iterations),
-                                 "default_step": "yes" if iteration_provider is None else "no",
-                                 "batch_size": str(args.batch_size or "")})
+        facts = {"model": os.path.basename(entry), "entry_point": entry,
+                 "warmup": str(args.warmup), "iterations": str(args.iterations),
+                 "default_step": "yes" if iteration_provider is None else "no",
+                 "batch_size": str(args.batch_size or "")}
+        facts.update(ranks.metadata() if ranks else {})
+        session = start_session(observed, args.device, root, facts)
         model = model_provider()
         if not isinstance(model, torch.nn.Module):
             return _fail(f"model_provider returned {type(model).__name__}, not a "
@@ -190,23 +209,29 @@ def profile_entry_point(args):
             progress("memory" if i == 0 else "time", i + 1, args.iterations)
             if i == 0:  # module paths come from the memory step alone: the timed steps
                 hooks.remove()  # run without the hooks' cost
-        figures = session.write(args.output, args.force)
+        if agreement is None:
+            figures = session.write(args.output, args.force)
+        else:
+            figures = agreement.write(session, args.output, args.force)
     except _trainscope.Error as e:
-        return _fail(str(e), RUN_FAILED)
+        return _fail_rank(agreement, str(e), RUN_FAILED)
     except KeyboardInterrupt:
-        return _fail("interrupted: no report was written", RUN_FAILED)
+        return _fail_rank(agreement, "interrupted: no report was written", RUN_FAILED)
     except Exception as e:  # the user's code raised: its message and where
         frame = next((f for f in reversed(inspect.trace()) if f.filename.startswith(root)), None)
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
         if session is not None:
             session.abandon_step()
-        return _fail(f"the step raised {type(e).__name__}: {e}{where}", RUN_FAILED)
+        return _fail_rank(agreement, f"the step raised {type(e).__name__}: {e}{where}",
+                          RUN_FAILED)
     finally:
         if hooks is not None:
             hooks.remove()
         if session is not None:
             session.close()
-    print(figures["summary"], end="")
+    if ranks is None or ranks.rank == 0:
+        print(figures["summary"], end="")
+        print(figures.get("ranks_summary", ""), end="")
     return 0
 
 

@@ -8,6 +8,7 @@ import torch
 
 from . import _trainscope
 from ._model_hooks import ModuleHooks, parameter_lister
+from ._ranks import outputs_of_this_process
 
 Error = _trainscope.Error
 
@@ -82,16 +83,20 @@ class profile:
         self._warmup, self._active, self._force = warmup, active, force
         self._project_root = project_root or _script_folder()
         self._session = self._hooks = None
+        self._ranks = self._agreement = None
         self._steps = 0
         self.figures = None
 
     def __enter__(self):
-        _trainscope.check_outputs(self.prefix, self._force)
+        # In a job of several ranks (torchrun): PREFIX.rankR's reports, written by each rank
+        # once every rank's are (see _ranks.py); figures["ranks_summary"] on rank 0.
+        self._ranks, self._agreement = outputs_of_this_process(self.prefix, self._force)
         observed = Observed()
         observed.model, observed.optimizer = self._model, self._optimizer
         device = "cuda" if any(p.is_cuda for p in self._model.parameters()) else "cpu"
         facts = model_facts(self._model, self._optimizer)
         facts.update({"warmup": str(self._warmup), "iterations": str(self._active)})
+        facts.update(self._ranks.metadata() if self._ranks else {})
         self._session = start_session(observed, device, self._project_root, facts)
         # The weights and the optimizer's state exist already, and stay: counted from now on
         # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
@@ -121,7 +126,10 @@ class profile:
 
     def _finish(self):
         try:
-            self.figures = self._session.write(self.prefix, self._force)
+            if self._agreement is None:
+                self.figures = self._session.write(self.prefix, self._force)
+            else:
+                self.figures = self._agreement.write(self._session, self.prefix, self._force)
         finally:
             self._close()
 
@@ -136,11 +144,25 @@ class profile:
             self._session.close()
         self._session = self._hooks = None
 
+    def _tell_the_ranks(self, exc_type, exc):
+        """This rank's loop raised: the others learn why; on rank 0, a failure of another rank
+        that came first (its death breaks this rank's collectives) is named on stderr."""
+        try:
+            cause = self._agreement.failure_of_another()
+            if cause is None:
+                self._agreement.failed(f"the loop raised {exc_type.__name__}: {exc}")
+            elif self._ranks.rank == 0:
+                print(f"trainscope: {cause}", file=sys.stderr, flush=True)
+        except Exception:  # the store went with a rank that died
+            pass
+
     def __exit__(self, exc_type, exc, traceback):
         if exc_type is not None:
             if self._session is not None:
                 self._session.abandon_step()
             self._close()
+            if self._agreement is not None:
+                self._tell_the_ranks(exc_type, exc)
             return False  # the user's exception, unchanged
         if self._session is None:
             return False

@@ -4,10 +4,12 @@ trainscope.profile around a user's loop. Run by ctest with PYTHONPATH at build/<
 
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import torch
@@ -16,6 +18,7 @@ import trainscope
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.join(HERE, "project")
+CLI = os.environ.get("TRAINSCOPE_CLI", "trainscope-cli")
 sys.path.insert(0, PROJECT)
 
 
@@ -146,6 +149,148 @@ class EntryPoint(unittest.TestCase):
         with open(self.prefix + ".time.sqlite") as f:
             self.assertEqual(f.read(), "the user's file")
         self.assertEqual(profile_entry("tied_lm.py", self.prefix, "--force").returncode, 0)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_ranks(world, command, extra_env=None, timeout=240):
+    """Runs `command` once per rank as torchrun starts its workers (Debian 12's torchrun cannot
+    start any on Python 3.11: REFERENCE in the docs of the issue): RANK, LOCAL_RANK,
+    WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR and MASTER_PORT set. Once a rank fails, the others
+    are stopped with SIGTERM after torchrun's monitor interval (5 s), as torchrun does.
+    Returns (exit code, stdout, stderr) per rank."""
+    port = free_port()
+    outputs, ranks = [], []
+    for rank in range(world):
+        env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank),
+                   LOCAL_RANK=str(rank), WORLD_SIZE=str(world), LOCAL_WORLD_SIZE=str(world),
+                   PYTHONPATH=os.pathsep.join([os.environ.get("PYTHONPATH", ""), PROJECT]),
+                   **(extra_env or {}))
+        out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        outputs.append((out, err))
+        ranks.append(subprocess.Popen(command, env=env, stdout=out, stderr=err, text=True))
+    deadline, stop_at = time.monotonic() + timeout, None
+    while any(r.poll() is None for r in ranks):
+        if stop_at is None and any(r.poll() not in (None, 0) for r in ranks):
+            stop_at = time.monotonic() + 5
+        if (stop_at and time.monotonic() > stop_at) or time.monotonic() > deadline:
+            for r in ranks:
+                if r.poll() is None:
+                    r.terminate()
+        time.sleep(0.1)
+    results = []
+    for r, (out, err) in zip(ranks, outputs):
+        out.seek(0)
+        err.seek(0)
+        results.append((r.wait(), out.read(), err.read()))
+        out.close()
+        err.close()
+    return results
+
+
+class SeveralRanks(unittest.TestCase):
+    """A DDP job on Gloo, two ranks on this machine, one made slower on purpose."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.prefix = os.path.join(self.dir.name, "job")
+        self.entry = os.path.join(PROJECT, "ddp_step.py")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def profile(self, *extra, env=None):
+        return run_ranks(2, [sys.executable, "-m", "trainscope", "profile", "-q", self.entry,
+                             "-o", self.prefix, *extra], env)
+
+    def files(self):
+        return sorted(os.listdir(self.dir.name))
+
+    def set_of(self, rank):
+        return [f"job.rank{rank}.{kind}.sqlite" for kind in ("memory", "time", "timeline")]
+
+    def check_rank_sets(self, slow_rank, rank0_output):
+        self.assertEqual(self.files(), sorted(self.set_of(0) + self.set_of(1)))
+        parameter_bytes = (256 * 512 + 512 + 512 * 256 + 256 + 256 * 10 + 10) * 4
+        for rank in (0, 1):
+            path = f"{self.prefix}.rank{rank}"
+            self.assertEqual(rows(path + ".timeline.sqlite", "SELECT rankId FROM RANK_DEVICE_MAP"),
+                             [(rank,)])
+            for kind in ("memory", "time"):
+                facts = dict(rows(f"{path}.{kind}.sqlite",
+                                  "SELECT key, value FROM trainscope_metadata"))
+                self.assertEqual((facts["rank"], facts["world_size"]), (str(rank), "2"))
+            # Collectives of their own kind in the timeline (ENUM_API_TYPE 5500)...
+            names = rows(path + ".timeline.sqlite",
+                         "SELECT DISTINCT s.value FROM PYTORCH_API a JOIN STRING_IDS s "
+                         "ON s.id = a.name WHERE a.type = 5500")
+            self.assertEqual(names, [("gloo:all_reduce",)])
+            # ... and in the run time report, with their bytes: DDP's buckets carry every
+            # gradient once, then the step's own all_reduce of the loss (4 bytes).
+            collectives = rows(path + ".time.sqlite",
+                               "SELECT operation_name, bytes, duration_ms FROM "
+                               "trainscope_collectives ORDER BY id")
+            self.assertGreaterEqual(len(collectives), 2)
+            self.assertEqual({name for name, _, _ in collectives}, {"gloo:all_reduce"})
+            self.assertEqual(sum(b for _, b, _ in collectives[:-1]), parameter_bytes)
+            self.assertEqual(collectives[-1][1], 4)
+            self.assertTrue(all(ms > 0 for _, _, ms in collectives))
+            # Steps line up by number on both ranks.
+            self.assertEqual(rows(path + ".timeline.sqlite", "SELECT id FROM STEP_TIME"),
+                             [(1,), (2,), (3,)])
+        # The straggler sleeps 200 ms in each forward: far beyond this machine's noise, so the
+        # summary's verdict is the injected delay's, not the machine's.
+        self.assertIn("2 ranks; steps matched by number", rank0_output)
+        self.assertIn(f"Slowest rank: {slow_rank},", rank0_output)
+        self.assertIn(f"for rank {slow_rank}\n", rank0_output)
+        show = subprocess.run([CLI, "show", self.prefix + ".rank0.timeline.sqlite",
+                               self.prefix + ".rank1.timeline.sqlite"],
+                              capture_output=True, text=True)
+        self.assertEqual(show.returncode, 0, show.stderr)
+        self.assertIn(f"Slowest rank: {slow_rank},", show.stdout)
+        self.assertIn("    step 3:", show.stdout)
+
+    def test_an_entry_point_under_torchrun_writes_one_set_per_rank_and_names_the_slow_one(self):
+        results = self.profile(env={"TRAINSCOPE_TEST_SLOW_RANK": "1",
+                                    "TRAINSCOPE_TEST_SLOW_MS": "200"})
+        self.assertEqual([code for code, _, _ in results], [0, 0], results)
+        self.assertEqual(results[1][1], "")  # rank 0 speaks for all
+        self.assertIn("Communication   ", results[0][1])
+        self.check_rank_sets(1, results[0][1])
+
+    def test_trainscope_profile_in_a_ddp_loop_writes_one_set_per_rank(self):
+        results = run_ranks(2, [sys.executable, os.path.join(PROJECT, "ddp_loop.py"),
+                                self.prefix],
+                            {"TRAINSCOPE_TEST_SLOW_RANK": "0", "TRAINSCOPE_TEST_SLOW_MS": "200"})
+        self.assertEqual([code for code, _, _ in results], [0, 0], results)
+        self.check_rank_sets(0, results[0][1])
+
+    def test_a_rank_that_fails_leaves_no_set_of_any_rank_and_rank_0_names_it(self):
+        results = self.profile(env={"TRAINSCOPE_TEST_FAILING_RANK": "1"})
+        self.assertEqual([code for code, _, _ in results], [1, 1], results)
+        line = tagged_line(self.entry, "rank-fails")
+        cause = (f"rank 1 failed: the step raised ValueError: rank 1 fails on purpose "
+                 f"(ddp_step.py:{line})")
+        rank0_errors = results[0][2].strip().splitlines()
+        self.assertEqual(len(rank0_errors), 1, results[0][2])
+        self.assertTrue(rank0_errors[0].startswith(f"trainscope: error: {cause}; rank 0 "
+                                                   f"stopped: "), rank0_errors[0])
+        self.assertEqual(self.files(), [])
+
+    def test_an_existing_set_of_any_rank_is_refused_on_every_rank(self):
+        with open(self.prefix + ".rank1.time.sqlite", "w") as f:
+            f.write("the user's file")
+        results = self.profile()
+        self.assertEqual([code for code, _, _ in results], [2, 2], results)
+        for _, _, errors in results:
+            self.assertIn("job.rank1.time.sqlite' already exists", errors)
+        with open(self.prefix + ".rank1.time.sqlite") as f:
+            self.assertEqual(f.read(), "the user's file")
+        self.assertEqual(self.files(), ["job.rank1.time.sqlite"])
 
 
 def saved_tensor_bytes(model, x):

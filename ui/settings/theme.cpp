@@ -96,6 +96,8 @@ QColor categoryColor(SpanCategory category) {
             return QColor(0x59, 0xa1, 0x4f);
         case SpanCategory::Other:
             return QColor(0xba, 0xb0, 0xac);
+        case SpanCategory::Communication:
+            return QColor(0x76, 0xb7, 0xb2);
         case SpanCategory::Cann:
             return QColor(0xb0, 0x7a, 0xa1);
         case SpanCategory::Device:

@@ -51,6 +51,10 @@ inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
 inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
+inline constexpr char kCollectivesTable[] = "trainscope_collectives";
+// Facts of a distributed run: the process's rank and the job's number of ranks.
+inline constexpr char kRankKey[] = "rank";
+inline constexpr char kWorldSizeKey[] = "world_size";
 // ...in the sweep report...
 inline constexpr char kSweepPointsTable[] = "trainscope_sweep_points";
 inline constexpr char kSweepFitsTable[] = "trainscope_sweep_fits";

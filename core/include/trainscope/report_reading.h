@@ -57,11 +57,13 @@ struct ReportFileSummary {
 
     // Time reports.
     int64_t operations = 0;
-    double forward_ms = 0, backward_ms = 0;   // sums over the operations
-    std::optional<double> iteration_wall_ms;  // TrainScope's measured iteration (metadata)
+    double forward_ms = 0, backward_ms = 0;    // sums over the operations
+    std::optional<double> iteration_wall_ms;   // TrainScope's measured iteration (metadata)
+    std::vector<CollectiveEntry> collectives;  // a rank's collectives (trainscope_collectives)
 
     // Timelines.
     std::string schema_version;  // META_DATA's SCHEMA_VERSION
+    int rank = -1;               // RANK_DEVICE_MAP's: -1, not set
     int64_t api_calls = 0;
     std::vector<NamedCount> calls_by_type;  // ENUM_API_TYPE's names ("op", "queue", ...)
     int64_t threads = 0;

@@ -4,7 +4,9 @@
 // run never leaves a partial report, and an existing file is replaced only when asked.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "trainscope/reports.h"
 
@@ -36,6 +38,28 @@ struct ReportSet {
     const TimelineReport* timeline = nullptr;
     std::string timeline_path;
 };
+
+class StagedFile;
+
+// A set written to temporary files beside their destinations and not yet in place: for a host
+// that must agree with others before any of them replaces a file (the ranks of a distributed
+// job commit only when every rank's set is written). Destroyed uncommitted, it removes them.
+class StagedReports {
+  public:
+    explicit StagedReports(std::vector<std::unique_ptr<StagedFile>> files);
+    ~StagedReports();
+    StagedReports(const StagedReports&) = delete;
+    StagedReports& operator=(const StagedReports&) = delete;
+
+    // Moves the files into place as one set (as writeReports does).
+    void commit(Overwrite overwrite);
+
+  private:
+    std::vector<std::unique_ptr<StagedFile>> files_;
+};
+
+// Writes the set's temporary files, after checking every output as writeReports does.
+std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite overwrite);
 
 // Writes the reports of one run as one set: either all files are replaced or none is, also
 // when the process is killed in between (see core/report/staged_file.h).

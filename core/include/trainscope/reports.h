@@ -112,15 +112,33 @@ struct RunTimeEntry {
     std::optional<Spread> backward_spread{};
 };
 
+// A collective of the step (all_reduce, broadcast, DDP's gradient buckets...) as its
+// communication backend ran it: on Gloo the span on its worker thread, waiting for the other
+// ranks included. Medians over the timed steps, matched by order.
+struct CollectiveEntry {
+    std::string operation_name;  // "gloo:all_reduce"
+    double start_ms = 0.0;       // from the step's start
+    double duration_ms = 0.0;
+    int64_t bytes = 0;  // of the tensors it carries
+    Spread spread{};
+};
+
 struct TimeReport {
     std::vector<RunTimeEntry> entries;
-    double iteration_ms = 0.0;  // median wall time of a whole measured iteration
+    std::vector<CollectiveEntry> collectives;  // empty in a run of one process
+    double iteration_ms = 0.0;                 // median wall time of a whole measured iteration
     Spread iteration_spread{};
     RunMetadata metadata;
 
     double forwardMs() const;
     double backwardMs() const;
 };
+
+// ENUM_API_TYPE ids of PYTORCH_API rows: a framework operation, and communication (torch_npu
+// names it `hccl`, after Huawei's collective library; TrainScope writes it for Gloo's and
+// NCCL's collectives).
+constexpr int kOperationApiType = 50001;
+constexpr int kCommunicationApiType = 5500;
 
 // The timeline of one measured iteration, as the Ascend PyTorch profiler's database holds it
 // (docs/report-formats.md). Times are nanoseconds since the Unix epoch, all from one clock.
@@ -134,8 +152,8 @@ struct ApiCall {
     uint64_t fwd_thread_id = 0;              // backward nodes: the thread of their forward op
     std::string input_shapes;                // items separated by ";\r\n", as torch_npu writes
     std::string input_dtypes;
-    int callchain = -1;    // index into TimelineReport::callchains; -1: none
-    int api_type = 50001;  // ENUM_API_TYPE: 50001 op
+    int callchain = -1;  // index into TimelineReport::callchains; -1: none
+    int api_type = kOperationApiType;
     std::string module_path;
 };
 
@@ -179,6 +197,7 @@ struct TimelineReport {
     std::vector<TimelineStep> steps;
     std::vector<TimelinePhase> phases;
     int device_id = 0;
+    int rank = -1;                         // RANK_DEVICE_MAP's: -1, not a distributed run
     std::string memory_component = "PTA";  // MEMORY_RECORD.component: PyTorch's allocator
     RunMetadata metadata;
 };

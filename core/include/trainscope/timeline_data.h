@@ -21,12 +21,13 @@
 namespace trainscope {
 
 enum class SpanCategory : uint8_t {
-    Forward,    // a forward call (with the loss)
-    Backward,   // a backward node, or a call made by one
-    Optimizer,  // a call of the optimizer step
-    Other,      // a framework call of another type (torch_npu's queue, trace, mstx)
-    Cann,       // CANN_API: the host runtime below the framework
-    Device,     // TASK: work on a device stream
+    Forward,        // a forward call (with the loss)
+    Backward,       // a backward node, or a call made by one
+    Optimizer,      // a call of the optimizer step
+    Other,          // a framework call of another type (torch_npu's queue, trace, mstx)
+    Communication,  // a collective as its backend ran it (ENUM_API_TYPE 5500: Gloo, NCCL, HCCL)
+    Cann,           // CANN_API: the host runtime below the framework
+    Device,         // TASK: work on a device stream
 };
 
 constexpr int32_t kNoString = -1;

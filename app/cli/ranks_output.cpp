@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/ranks_output.h"
+
+#include <algorithm>
+
+#include "cli/summary.h"
+
+namespace trainscope::cli {
+namespace {
+
+constexpr size_t kListedSteps = 10;
+constexpr size_t kListedWaits = 5;
+
+std::string ms(double value) {
+    return format("%.3f ms", value);
+}
+
+std::string column(const std::string& text, size_t width) {
+    return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+void printRanks(std::ostream& out, const ClusterSummary& summary) {
+    out << summary.ranks.size() << " ranks; steps matched by number, collectives by order (each "
+        << "rank's clock is its own)\n";
+    out << "  " << column("rank", 6) << column("steps", 7) << column("median step", 14)
+        << column("broken-down step", 18) << column("computation", 14)
+        << column("communication", 15) << column("overlapped", 13) << "idle\n";
+    for (const RankBreakdown& r : summary.ranks) {
+        out << "  " << column(std::to_string(r.rank), 6) << column(std::to_string(r.steps), 7)
+            << column(ms(r.median_step_ms), 14) << column(ms(r.step_ms), 18)
+            << column(ms(r.computation_ms), 14) << column(ms(r.communication_ms), 15)
+            << column(ms(r.overlap_ms), 13) << ms(r.idle_ms) << "\n";
+    }
+    out << "  (the broken-down step is the one each timeline holds the calls of: TrainScope's "
+           "memory step)\n";
+    out << "  Slowest rank: " << summary.slowest_rank << ", " << ms(summary.slowest_by_ms)
+        << " more time outside communication than the other ranks (their median)\n";
+    if (!summary.waits.empty()) {
+        out << "  Collectives the others wait in (longest wait first):\n";
+        for (size_t i = 0; i < std::min(kListedWaits, summary.waits.size()); ++i) {
+            const CollectiveWait& w = summary.waits[i];
+            out << "    #" << w.ordinal + 1 << " " << w.name << ": waited up to "
+                << ms(w.longest_wait_ms) << " for rank " << w.last_rank << "\n";
+        }
+    }
+    out << "  Steps (ms per rank, in rank order):\n";
+    for (size_t i = 0; i < std::min(kListedSteps, summary.steps.size()); ++i) {
+        const StepAcrossRanks& step = summary.steps[i];
+        out << "    step " << step.id << ":";
+        for (double value : step.ms)
+            out << " " << (value < 0 ? std::string("-") : format("%.3f", value));
+        out << "  (slowest rank " << step.slowest_rank << ")\n";
+    }
+    if (summary.steps.size() > kListedSteps) {
+        out << "    ... " << summary.steps.size() - kListedSteps << " more steps\n";
+    }
+    for (const std::string& note : summary.notes)
+        out << "  Note: " << note << "\n";
+}
+
+void printRanksOfFiles(std::ostream& out, const std::vector<std::string>& timeline_paths) {
+    std::vector<TimelineData> timelines;
+    timelines.reserve(timeline_paths.size());
+    for (const std::string& path : timeline_paths)
+        timelines.push_back(loadTimelineData(path));
+    std::vector<const TimelineData*> pointers;
+    for (const TimelineData& data : timelines)
+        pointers.push_back(&data);
+    printRanks(out, summarizeRanks(pointers));
+}
+
+}  // namespace trainscope::cli

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "trainscope/cluster.h"
+#include "trainscope/error.h"
+
+namespace trainscope {
+namespace {
+
+using Interval = std::pair<int64_t, int64_t>;  // [start, end) in the file's ns
+
+double msOf(int64_t ns) {
+    return static_cast<double>(ns) / 1e6;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) {
+        return 0.0;
+    }
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+// The union of `intervals` as sorted, disjoint intervals.
+std::vector<Interval> merged(std::vector<Interval> intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    std::vector<Interval> result;
+    for (const Interval& i : intervals) {
+        if (!result.empty() && i.first <= result.back().second) {
+            result.back().second = std::max(result.back().second, i.second);
+        } else {
+            result.push_back(i);
+        }
+    }
+    return result;
+}
+
+int64_t length(const std::vector<Interval>& disjoint) {
+    int64_t total = 0;
+    for (const Interval& i : disjoint)
+        total += i.second - i.first;
+    return total;
+}
+
+// How long two unions of disjoint intervals overlap.
+int64_t overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    int64_t total = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const int64_t start = std::max(a[i].first, b[j].first);
+        const int64_t end = std::min(a[i].second, b[j].second);
+        total += std::max<int64_t>(0, end - start);
+        (a[i].second < b[j].second ? i : j)++;
+    }
+    return total;
+}
+
+// The step whose calls the file holds: TrainScope's memory step, else the first step, else the
+// whole recording.
+Interval brokenDownStep(const TimelineData& data) {
+    for (const TimelineStep& step : data.steps)
+        if (step.memory_step) {
+            return {step.start_ns, step.end_ns};
+        }
+    if (!data.steps.empty()) {
+        return {data.steps.front().start_ns, data.steps.front().end_ns};
+    }
+    return {data.first_ns, data.last_ns};
+}
+
+struct Collective {
+    int64_t start_ns;
+    int64_t duration_ns;
+    std::string name;
+};
+
+struct RankCalls {
+    RankBreakdown figures;
+    std::vector<Collective> collectives;  // by start
+};
+
+RankCalls breakDown(const TimelineData& data) {
+    RankCalls result;
+    RankBreakdown& r = result.figures;
+    r.rank = data.rank;
+    r.path = data.path;
+    r.steps = data.steps.size();
+    std::vector<double> step_ms;
+    for (const TimelineStep& step : data.steps)
+        step_ms.push_back(msOf(step.end_ns - step.start_ns));
+    r.median_step_ms = median(step_ms);
+
+    const auto [step_start, step_end] = brokenDownStep(data);
+    r.step_ms = msOf(step_end - step_start);
+    std::vector<Interval> computation, communication;
+    for (const TimelineLane& lane : data.lanes) {
+        if (lane.kind != LaneKind::Thread || lane.python_stack) {
+            continue;
+        }
+        for (size_t i = 0; i < lane.spans.size(); ++i) {
+            const TimelineSpan& span = lane.spans[i];
+            const int64_t start = std::max(span.start_ns, step_start);
+            const int64_t end = std::min(span.end_ns, step_end);
+            if (span.end_ns < step_start || span.start_ns > step_end) {
+                continue;  // outside the step
+            }
+            if (span.category == SpanCategory::Communication) {
+                communication.emplace_back(start, end);
+                if (span.depth == 0) {
+                    result.collectives.push_back(
+                        {span.start_ns, span.end_ns - span.start_ns, data.text(span.name)});
+                }
+            } else if (span.depth == 0 && span.category != SpanCategory::Other) {
+                computation.emplace_back(start, end);
+            }
+        }
+    }
+    const std::vector<Interval> computing = merged(std::move(computation));
+    const std::vector<Interval> communicating = merged(std::move(communication));
+    r.computation_ms = msOf(length(computing));
+    r.communication_ms = msOf(length(communicating));
+    r.overlap_ms = msOf(overlap(computing, communicating));
+    r.idle_ms = std::max(0.0, r.step_ms - r.computation_ms - r.communication_ms + r.overlap_ms);
+    std::sort(result.collectives.begin(), result.collectives.end(),
+              [](const Collective& a, const Collective& b) { return a.start_ns < b.start_ns; });
+    r.collectives = result.collectives.size();
+    return result;
+}
+
+// The collectives matched by ordinal, while their names agree on every rank.
+std::vector<CollectiveWait> collectiveWaits(const std::vector<RankCalls>& ranks,
+                                            std::vector<std::string>& notes) {
+    size_t common = ranks.front().collectives.size();
+    for (const RankCalls& rank : ranks)
+        common = std::min(common, rank.collectives.size());
+    for (const RankCalls& rank : ranks)
+        if (rank.collectives.size() != common) {
+            notes.push_back(
+                "The ranks ran different numbers of collectives in the step; the "
+                "first " +
+                std::to_string(common) + " are compared.");
+            break;
+        }
+    std::vector<CollectiveWait> waits;
+    for (size_t k = 0; k < common; ++k) {
+        const std::string& name = ranks.front().collectives[k].name;
+        int64_t shortest = ranks.front().collectives[k].duration_ns, longest = shortest;
+        int last = ranks.front().figures.rank;
+        for (const RankCalls& rank : ranks) {
+            const Collective& c = rank.collectives[k];
+            if (c.name != name) {
+                notes.push_back("Collective " + std::to_string(k + 1) + " is " + name +
+                                " on one rank and " + c.name +
+                                " on another: collectives from there on are not compared.");
+                return waits;
+            }
+            if (c.duration_ns < shortest) {
+                shortest = c.duration_ns;
+                last = rank.figures.rank;
+            }
+            longest = std::max(longest, c.duration_ns);
+        }
+        if (longest > shortest) {
+            waits.push_back({k, name, last, msOf(longest - shortest)});
+        }
+    }
+    std::stable_sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) {
+        return a.longest_wait_ms > b.longest_wait_ms;
+    });
+    return waits;
+}
+
+std::vector<StepAcrossRanks> stepsAcross(const std::vector<const TimelineData*>& timelines,
+                                         const std::vector<RankCalls>& ranks) {
+    std::map<int64_t, StepAcrossRanks> by_id;
+    for (size_t r = 0; r < timelines.size(); ++r) {
+        for (const TimelineStep& step : timelines[r]->steps) {
+            StepAcrossRanks& across = by_id[step.id];
+            across.id = step.id;
+            across.ms.resize(timelines.size(), -1.0);
+            across.ms[r] = msOf(step.end_ns - step.start_ns);
+        }
+    }
+    std::vector<StepAcrossRanks> steps;
+    for (auto& [id, across] : by_id) {
+        const auto slowest = std::max_element(across.ms.begin(), across.ms.end());
+        across.slowest_rank = ranks[static_cast<size_t>(slowest - across.ms.begin())].figures.rank;
+        steps.push_back(std::move(across));
+    }
+    return steps;
+}
+
+}  // namespace
+
+ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& given) {
+    if (given.size() < 2) {
+        throw Error("a summary of ranks needs the timelines of at least two ranks");
+    }
+    std::vector<const TimelineData*> timelines = given;
+    std::stable_sort(
+        timelines.begin(), timelines.end(),
+        [](const TimelineData* a, const TimelineData* b) { return a->rank < b->rank; });
+    std::set<int> seen;
+    for (const TimelineData* data : timelines) {
+        if (data->rank < 0) {
+            throw Error(data->path +
+                        ": no rank (RANK_DEVICE_MAP): not a rank of a distributed "
+                        "job");
+        }
+        if (!seen.insert(data->rank).second) {
+            throw Error(data->path + ": rank " + std::to_string(data->rank) +
+                        " is given twice: these are not the timelines of one job's ranks");
+        }
+    }
+    ClusterSummary summary;
+    std::vector<RankCalls> ranks;
+    for (const TimelineData* data : timelines) {
+        ranks.push_back(breakDown(*data));
+        summary.ranks.push_back(ranks.back().figures);
+    }
+    summary.steps = stepsAcross(timelines, ranks);
+    for (const StepAcrossRanks& step : summary.steps)
+        if (std::count(step.ms.begin(), step.ms.end(), -1.0) > 0) {
+            summary.notes.push_back("Step " + std::to_string(step.id) +
+                                    " is not in every rank's timeline.");
+            break;
+        }
+    std::vector<double> outside;  // each rank's time outside communication
+    for (const RankBreakdown& r : summary.ranks)
+        outside.push_back(r.step_ms - r.communication_ms);
+    const size_t slowest =
+        static_cast<size_t>(std::max_element(outside.begin(), outside.end()) - outside.begin());
+    std::vector<double> others = outside;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(slowest));
+    summary.slowest_rank = summary.ranks[slowest].rank;
+    summary.slowest_by_ms = outside[slowest] - median(others);
+    summary.waits = collectiveWaits(ranks, summary.notes);
+    return summary;
+}
+
+}  // namespace trainscope

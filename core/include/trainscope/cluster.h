@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// The ranks of one distributed job side by side, from their timelines (one file per rank): what
+// each rank's step spent computing, communicating and idle, how much of its communication
+// overlapped computation, which rank is the slowest, and the collectives in which the others
+// wait for it. What `trainscope-cli show PREFIX.rank*.timeline.sqlite` and rank 0 of a run
+// print.
+//
+// The ranks' clocks are per process, so nothing compares one rank's timestamps with another's:
+// steps are matched by their number (STEP_TIME.id), collectives by their order in the step, and
+// a rank's wait in a collective is how much longer its collective took than the shortest rank's
+// (all ranks leave a collective together; the last to arrive waits least).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "trainscope/timeline_data.h"
+
+namespace trainscope {
+
+// One rank. The breakdown is of the step whose calls the timeline holds (TrainScope's memory
+// step; a torch_npu file's first step), so it includes that step's recording cost.
+struct RankBreakdown {
+    int rank = -1;
+    std::string path;
+    size_t steps = 0;
+    double median_step_ms = 0.0;  // over every step of the file
+    double step_ms = 0.0;         // the broken-down step's
+    double computation_ms = 0.0;  // top-level calls other than collectives, on any thread
+    double communication_ms = 0.0;
+    double overlap_ms = 0.0;  // communication while a computation ran
+    double idle_ms = 0.0;     // neither
+    size_t collectives = 0;
+};
+
+// A collective of the broken-down step (the same ordinal on every rank) that the others waited
+// in for the rank that arrived last.
+struct CollectiveWait {
+    size_t ordinal = 0;  // its place among the step's collectives, from 0
+    std::string name;
+    int last_rank = -1;          // the rank the others waited for
+    double longest_wait_ms = 0;  // the longest another rank waited
+};
+
+// A step (by number) on every rank that has it.
+struct StepAcrossRanks {
+    int64_t id = 0;
+    std::vector<double> ms;  // per rank, in ClusterSummary::ranks' order; < 0: the rank lacks it
+    int slowest_rank = -1;
+};
+
+struct ClusterSummary {
+    std::vector<RankBreakdown> ranks;  // by rank
+    std::vector<StepAcrossRanks> steps;
+    // The rank with the most time outside communication in the broken-down step, and how much
+    // more it had than the median of the others: what the others spent waiting for it.
+    int slowest_rank = -1;
+    double slowest_by_ms = 0.0;
+    std::vector<CollectiveWait> waits;  // the longest wait first
+    std::vector<std::string> notes;     // what could not be matched, in sentences
+};
+
+// Throws trainscope::Error when fewer than two timelines are given, when one has no rank
+// (RANK_DEVICE_MAP -1), or when two give the same rank.
+ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& timelines);
+
+}  // namespace trainscope

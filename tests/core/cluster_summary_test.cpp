@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// The summary of a job's ranks on timelines with known calls: every figure follows from the
+// spans below, so the expected breakdown, slowest rank and waits are certain.
+#include <gtest/gtest.h>
+
+#include "trainscope/cluster.h"
+#include "trainscope/error.h"
+
+namespace trainscope {
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+
+// A rank's timeline: its clock starts at `origin` (each process has its own), one step of
+// 100 ms (the memory step) and `more_steps` further steps, a main thread with top-level
+// operations, and a backend thread with collectives.
+struct RankTimeline {
+    TimelineData data;
+
+    RankTimeline(int rank, int64_t origin, std::vector<std::pair<int64_t, int64_t>> computing,
+                 std::vector<std::pair<int64_t, int64_t>> collectives,
+                 std::vector<int64_t> step_ms = {100}) {
+        data.path = "rank" + std::to_string(rank) + ".timeline.sqlite";
+        data.rank = rank;
+        data.strings = {"aten::linear", "gloo:all_reduce"};
+        int64_t start = origin;
+        for (size_t i = 0; i < step_ms.size(); ++i) {
+            data.steps.push_back({int64_t(i) + 1, start, start + step_ms[i] * kMs, i == 0});
+            start += step_ms[i] * kMs;
+        }
+        TimelineLane main;
+        for (const auto& [from, to] : computing)
+            main.spans.push_back(span(origin, from, to, 0, SpanCategory::Forward));
+        main.depth_begin = {0, main.spans.size()};
+        TimelineLane backend;
+        backend.tid = 2;
+        for (const auto& [from, to] : collectives)
+            backend.spans.push_back(span(origin, from, to, 1, SpanCategory::Communication));
+        backend.depth_begin = {0, backend.spans.size()};
+        data.lanes = {main, backend};
+    }
+
+    static TimelineSpan span(int64_t origin, int64_t from_ms, int64_t to_ms, int32_t name,
+                             SpanCategory category) {
+        TimelineSpan s;
+        s.start_ns = origin + from_ms * kMs;
+        s.end_ns = origin + to_ms * kMs;
+        s.name = name;
+        s.category = category;
+        return s;
+    }
+};
+
+TEST(ClusterSummary, TheBreakdownOfEachRankFollowsFromItsCalls) {
+    // Rank 0 computes 0-40 ms and 50-60 ms, communicates 30-90 ms: 50 ms computing, 60 ms
+    // communicating, 20 ms of both (30-40, 50-60), idle 40-50 only in communication... so idle
+    // is 100 - (50 + 60 - 20) = 10 ms (90-100).
+    RankTimeline rank0(0, 5'000 * kMs, {{0, 40}, {50, 60}}, {{30, 90}});
+    // Rank 1 computes 0-80 ms, communicates 80-90 ms: no overlap, idle 10 ms.
+    RankTimeline rank1(1, 9'000'000 * kMs, {{0, 80}}, {{80, 90}});
+    const ClusterSummary summary = summarizeRanks({&rank1.data, &rank0.data});
+
+    ASSERT_EQ(summary.ranks.size(), 2u);
+    const RankBreakdown& r0 = summary.ranks[0];  // in rank order, whatever the order given
+    EXPECT_EQ(r0.rank, 0);
+    EXPECT_DOUBLE_EQ(r0.step_ms, 100.0);
+    EXPECT_DOUBLE_EQ(r0.computation_ms, 50.0);
+    EXPECT_DOUBLE_EQ(r0.communication_ms, 60.0);
+    EXPECT_DOUBLE_EQ(r0.overlap_ms, 20.0);
+    EXPECT_DOUBLE_EQ(r0.idle_ms, 10.0);
+    EXPECT_EQ(r0.collectives, 1u);
+    const RankBreakdown& r1 = summary.ranks[1];
+    EXPECT_DOUBLE_EQ(r1.computation_ms, 80.0);
+    EXPECT_DOUBLE_EQ(r1.communication_ms, 10.0);
+    EXPECT_DOUBLE_EQ(r1.overlap_ms, 0.0);
+    EXPECT_DOUBLE_EQ(r1.idle_ms, 10.0);
+}
+
+TEST(ClusterSummary, TheRankTheOthersWaitForIsTheSlowestAndNamedInTheCollectives) {
+    // Three ranks, two collectives each. Rank 2 computes 30 ms longer before the first: the
+    // others' first collective lasts 30 ms longer than its own. The second is even.
+    RankTimeline rank0(0, 0, {{0, 20}}, {{20, 60}, {70, 75}});
+    RankTimeline rank1(1, 77 * kMs, {{0, 20}}, {{20, 60}, {70, 75}});
+    RankTimeline rank2(2, 3 * kMs, {{0, 50}}, {{50, 60}, {70, 75}});
+    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data, &rank2.data});
+
+    EXPECT_EQ(summary.slowest_rank, 2);
+    // Outside communication: ranks 0 and 1 have 100 - 45 = 55 ms, rank 2 100 - 15 = 85 ms.
+    EXPECT_DOUBLE_EQ(summary.slowest_by_ms, 30.0);
+    ASSERT_EQ(summary.waits.size(), 1u);  // the second collective has no wait
+    EXPECT_EQ(summary.waits[0].ordinal, 0u);
+    EXPECT_EQ(summary.waits[0].name, "gloo:all_reduce");
+    EXPECT_EQ(summary.waits[0].last_rank, 2);
+    EXPECT_DOUBLE_EQ(summary.waits[0].longest_wait_ms, 30.0);
+    EXPECT_TRUE(summary.notes.empty());
+}
+
+TEST(ClusterSummary, StepsAreMatchedByNumberNotByClock) {
+    RankTimeline rank0(0, 0, {{0, 10}}, {}, {100, 120, 90});
+    RankTimeline rank1(1, 123'456 * kMs, {{0, 10}}, {}, {100, 110});
+    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+
+    ASSERT_EQ(summary.steps.size(), 3u);
+    EXPECT_EQ(summary.steps[1].id, 2);
+    EXPECT_DOUBLE_EQ(summary.steps[1].ms[0], 120.0);
+    EXPECT_DOUBLE_EQ(summary.steps[1].ms[1], 110.0);
+    EXPECT_EQ(summary.steps[1].slowest_rank, 0);
+    EXPECT_DOUBLE_EQ(summary.steps[2].ms[1], -1.0);  // rank 1 has no step 3
+    EXPECT_DOUBLE_EQ(summary.ranks[0].median_step_ms, 100.0);
+    ASSERT_EQ(summary.notes.size(), 1u);
+    EXPECT_NE(summary.notes[0].find("Step 3"), std::string::npos);
+}
+
+TEST(ClusterSummary, CollectivesThatDifferAreComparedOnlyWhereTheyAgree) {
+    RankTimeline rank0(0, 0, {{0, 10}}, {{10, 30}, {40, 50}});
+    RankTimeline rank1(1, 0, {{0, 10}}, {{10, 20}});
+    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+    ASSERT_EQ(summary.waits.size(), 1u);
+    EXPECT_EQ(summary.waits[0].last_rank, 1);
+    EXPECT_DOUBLE_EQ(summary.waits[0].longest_wait_ms, 10.0);
+    ASSERT_EQ(summary.notes.size(), 1u);
+    EXPECT_NE(summary.notes[0].find("different numbers of collectives"), std::string::npos);
+}
+
+TEST(ClusterSummary, TimelinesThatAreNotRanksOfOneJobAreRefusedInOneLine) {
+    RankTimeline rank0(0, 0, {{0, 10}}, {});
+    RankTimeline again(0, 0, {{0, 10}}, {});
+    RankTimeline alone(-1, 0, {{0, 10}}, {});
+    EXPECT_THROW(summarizeRanks({&rank0.data}), Error);
+    try {
+        summarizeRanks({&rank0.data, &again.data});
+        FAIL() << "two timelines of rank 0 were summed up";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("rank 0 is given twice"), std::string::npos);
+    }
+    try {
+        summarizeRanks({&rank0.data, &alone.data});
+        FAIL() << "a timeline without a rank was summed up";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no rank"), std::string::npos);
+    }
+}
+
+}  // namespace
+}  // namespace trainscope
