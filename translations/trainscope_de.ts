@@ -390,16 +390,16 @@
         <translation>Das eingebaute Beispiel sofort profilieren (wie die Schaltfläche beim ersten Start)</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline)</source>
-        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline)</translation>
-    </message>
-    <message>
         <source>Use the THEME (system, light, dark) instead of the one in Settings</source>
         <translation>Das Farbschema THEME (system, light, dark) statt des in den Einstellungen gewählten verwenden</translation>
     </message>
     <message>
         <source>Compare the opened run with the run of REPORT (File › Compare With…)</source>
         <translation>Den geöffneten Lauf mit dem Lauf von REPORT vergleichen (Datei › Vergleichen mit …)</translation>
+    </message>
+    <message>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, ranks)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline, ranks)</translation>
     </message>
 </context>
 <context>
@@ -1167,6 +1167,10 @@ Gewichte: %10 %11 (%12 %)</translation>
         <source>Batch Size: %1</source>
         <translation>Batchgröße: %1</translation>
     </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ränge</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -1663,6 +1667,103 @@ aktiv (gepunktet)</translation>
     </message>
 </context>
 <context>
+    <name>trainscope::ui::RanksPage</name>
+    <message numerus="yes">
+        <source>Reading the timelines of %n ranks…</source>
+        <translation>
+            <numerusform>Die Zeitleiste von %n Rang wird gelesen …</numerusform>
+            <numerusform>Die Zeitleisten von %n Rängen werden gelesen …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Schritte</translation>
+    </message>
+    <message>
+        <source>Median step</source>
+        <translation>Median-Schritt</translation>
+    </message>
+    <message>
+        <source>Memory step</source>
+        <translation>Speicherschritt</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>Berechnung</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>Kommunikation</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>Überlappt</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Leerlauf</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>Kollektiv</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>Longest wait</source>
+        <translation>Längste Wartezeit</translation>
+    </message>
+    <message>
+        <source>Waiting for rank</source>
+        <translation>Wartet auf Rang</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Shortest</source>
+        <translation>Kürzester</translation>
+    </message>
+    <message>
+        <source>Longest</source>
+        <translation>Längster</translation>
+    </message>
+    <message>
+        <source>Longest on rank</source>
+        <translation>Längster auf Rang</translation>
+    </message>
+    <message>
+        <source>Collectives the others wait in, the longest wait first</source>
+        <translation>Kollektive, in denen die anderen warten, die längste Wartezeit zuerst</translation>
+    </message>
+    <message>
+        <source>Steps across the ranks, matched by number</source>
+        <translation>Schritte über die Ränge, nach Nummer zugeordnet</translation>
+    </message>
+    <message>
+        <source>These timelines cannot be summed up as the ranks of one job: %1</source>
+        <translation>Diese Zeitleisten lassen sich nicht als die Ränge eines Jobs zusammenfassen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ranks. Slowest: rank %1, with %2 more time outside communication than the other ranks (their median): what they spend waiting for it.</source>
+        <translation>
+            <numerusform>%n Rang. Langsamster: Rang %1, mit %2 mehr Zeit außerhalb der Kommunikation als die anderen Ränge (ihr Median): so lange warten sie auf ihn.</numerusform>
+            <numerusform>%n Ränge. Langsamster: Rang %1, mit %2 mehr Zeit außerhalb der Kommunikation als die anderen Ränge (ihr Median): so lange warten sie auf ihn.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by order. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
+        <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer, Kollektive nach Reihenfolge zugeordnet. Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::ReportBrowser</name>
     <message>
         <source>Overview</source>
@@ -2142,6 +2243,14 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Memory step %1 · %2</source>
         <translation>Speicherschritt %1 · %2</translation>
+    </message>
+    <message>
+        <source>Memory step %1</source>
+        <translation>Speicherschritt %1</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Schritt %1</translation>
     </message>
 </context>
 <context>

@@ -390,16 +390,16 @@
         <translation>立即分析内置示例（与首次启动时的按钮相同）</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline)</source>
-        <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline）</translation>
-    </message>
-    <message>
         <source>Use the THEME (system, light, dark) instead of the one in Settings</source>
         <translation>使用主题 THEME（system、light、dark）而不是设置中的主题</translation>
     </message>
     <message>
         <source>Compare the opened run with the run of REPORT (File › Compare With…)</source>
         <translation>将打开的运行与 REPORT 的运行比较（文件 › 与…比较）</translation>
+    </message>
+    <message>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, ranks)</source>
+        <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline、ranks）</translation>
     </message>
 </context>
 <context>
@@ -1164,6 +1164,10 @@ Weights: %10 %11 (%12 %)</source>
         <source>Batch Size: %1</source>
         <translation>批大小：%1</translation>
     </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -1660,6 +1664,101 @@ active (dotted)</source>
     </message>
 </context>
 <context>
+    <name>trainscope::ui::RanksPage</name>
+    <message numerus="yes">
+        <source>Reading the timelines of %n ranks…</source>
+        <translation>
+            <numerusform>正在读取 %n 个 rank 的时间线…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Median step</source>
+        <translation>步骤中位数</translation>
+    </message>
+    <message>
+        <source>Memory step</source>
+        <translation>内存步骤</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Longest wait</source>
+        <translation>最长等待</translation>
+    </message>
+    <message>
+        <source>Waiting for rank</source>
+        <translation>等待的 rank</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Shortest</source>
+        <translation>最短</translation>
+    </message>
+    <message>
+        <source>Longest</source>
+        <translation>最长</translation>
+    </message>
+    <message>
+        <source>Longest on rank</source>
+        <translation>最长所在 rank</translation>
+    </message>
+    <message>
+        <source>Collectives the others wait in, the longest wait first</source>
+        <translation>其他 rank 在其中等待的集合通信，最长等待在前</translation>
+    </message>
+    <message>
+        <source>Steps across the ranks, matched by number</source>
+        <translation>各 rank 的步骤，按编号对应</translation>
+    </message>
+    <message>
+        <source>These timelines cannot be summed up as the ranks of one job: %1</source>
+        <translation>这些时间线不能作为同一作业的各 rank 汇总：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ranks. Slowest: rank %1, with %2 more time outside communication than the other ranks (their median): what they spend waiting for it.</source>
+        <translation>
+            <numerusform>%n 个 rank。最慢：rank %1，通信之外的时间比其他 rank（其中位数）多 %2：即它们等待它的时间。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by order. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
+        <translation>每个 rank 有自己的时钟：步骤按编号对应，集合通信按顺序对应。分解针对内存步骤（时间线记录其调用的步骤），包含内存计量的开销。</translation>
+    </message>
+</context>
+<context>
     <name>trainscope::ui::ReportBrowser</name>
     <message>
         <source>Overview</source>
@@ -2139,6 +2238,14 @@ active (dotted)</source>
     <message>
         <source>Memory step %1 · %2</source>
         <translation>内存测量步 %1 · %2</translation>
+    </message>
+    <message>
+        <source>Memory step %1</source>
+        <translation>内存步骤 %1</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>步骤 %1</translation>
     </message>
 </context>
 <context>

@@ -39,6 +39,7 @@
 #include "trainscope/report_format.h"
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
+#include "views/ranks_page.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
@@ -401,6 +402,15 @@ void MainWindow::showRun() {
                 i, summary,
                 timelines.size() == 1 ? tr("Overview") : tr("Overview of %1").arg(name));
         tabs->setTabToolTip(tabs->indexOf(summary), timelines[i]);
+    }
+    // Several timelines: the ranks of one job side by side, first among timelines opened alone.
+    if (timelines.size() >= 2) {
+        auto* ranks = new RanksPage(timelines);
+        if (browser_)
+            tabs->addTab(ranks, tr("Ranks"));
+        else
+            tabs->insertTab(0, ranks, tr("Ranks"));
+        tabs->setTabToolTip(tabs->indexOf(ranks), timelines.join(QLatin1Char('\n')));
     }
     // File names in the title: two full paths do not fit. The tooltip has the full paths.
     const QStringList opened = contents.paths();

@@ -21,17 +21,35 @@
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/modules_page.h"
+#include "views/ranks_page.h"
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"
 #include "views/time_page.h"
+#include "views/timeline_summary_page.h"
 
 namespace {
+
+// For screenshots and demos, timelines opened alone: the Ranks tab of several ranks ("ranks"),
+// the first file's overview ("overview") or the Timeline tab ("timeline").
+void showTimelinesTab(QTabWidget* tabs, const QString& name) {
+    for (int i = 0; i < tabs->count(); ++i) {
+        QWidget* page = tabs->widget(i);
+        if ((name == QLatin1String("ranks") && qobject_cast<trainscope::ui::RanksPage*>(page)) ||
+            (name == QLatin1String("overview") &&
+             qobject_cast<trainscope::ui::TimelineSummaryPage*>(page)) ||
+            (name == QLatin1String("timeline") &&
+             qobject_cast<trainscope::ui::TimelinePage*>(page))) {
+            tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+}
 
 // For screenshots and demos: a tab of the opened run, one of its rows selected.
 void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int row) {
     using trainscope::ui::EntryTableView;
     if (!browser)
-        return;  // timelines alone: their tabs are the files
+        return;  // timelines alone: showTimelinesTab
     EntryTableView* table = nullptr;
     QWidget* page = nullptr;
     if (name == QLatin1String("timeline")) {
@@ -115,7 +133,7 @@ int main(int argc, char** argv) {
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main",
                                                    "Show the tab NAME (overview, memory, "
-                                                   "time, modules, lines, timeline)"),
+                                                   "time, modules, lines, timeline, ranks)"),
                            QStringLiteral("NAME"));
     QCommandLineOption select(
         QStringLiteral("select"),
@@ -154,8 +172,10 @@ int main(int argc, char** argv) {
             QObject::connect(
                 &window, &trainscope::ui::MainWindow::reportsOpened, &window,
                 [&](bool shown) {
-                    if (shown)
+                    if (shown && window.browser())
                         showTab(window.browser(), parser.value(tab), parser.value(select).toInt());
+                    else if (shown && window.timelines())
+                        showTimelinesTab(window.timelines(), parser.value(tab));
                 },
                 Qt::SingleShotConnection);
         }

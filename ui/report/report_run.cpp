@@ -32,18 +32,23 @@ bool isTimeline(const QString& path) {
     }
 }
 
-// The paths with the other reports of their runs that exist: PREFIX.memory.sqlite,
+// The paths with the other reports of their run that exist: PREFIX.memory.sqlite,
 // PREFIX.time.sqlite and PREFIX.timeline.sqlite come together, whichever of them is opened.
+// Files of several prefixes (the timelines of a job's ranks, PREFIX.rank0.timeline.sqlite,
+// PREFIX.rank1...) are opened as given: a window shows one run, and no rank is the run.
 QStringList withSiblings(const QStringList& paths) {
-    QStringList wanted;
+    QStringList prefixes;
     for (const QString& path : paths) {
-        wanted << path;
         const QString suffix = runReportSuffix(path);
-        if (suffix.isEmpty())
-            continue;
+        if (!suffix.isEmpty())
+            prefixes << path.chopped(suffix.size());
+    }
+    prefixes.removeDuplicates();
+    QStringList wanted = paths;
+    if (prefixes.size() == 1) {
         for (const QString& other : kRunSuffixes) {
-            const QString sibling = path.chopped(suffix.size()) + other;
-            if (other != suffix && QFileInfo::exists(sibling))
+            const QString sibling = prefixes.front() + other;
+            if (QFileInfo::exists(sibling))
                 wanted << sibling;
         }
     }

@@ -231,12 +231,15 @@ void TimelineWidget::paintRuler(QPainter& painter, const TimeAxis& axis) {
             painter.fillRect(band, band_color);
             drawn_up_to = std::max(x1, std::floor(x0) + 1);
             // The memory step is named as such: its time is not the timed iterations' (the
-            // Overview's "Iteration"), since the memory meter ran with it.
-            if (band.width() > 30) {
+            // Overview's "Iteration"), since the memory meter ran with it. Several ranks' steps
+            // coincide: their labels are drawn once, by number (each rank's title has its time).
+            if (band.width() > 30 && (ranks.size() == 1 || rank == 0)) {
                 const QString duration = formatDuration(stepDuration(step));
-                const QString label = step.memory_step
-                                          ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
-                                          : tr("Step %1 · %2").arg(step.id).arg(duration);
+                const QString label =
+                    ranks.size() > 1   ? (step.memory_step ? tr("Memory step %1").arg(step.id)
+                                                           : tr("Step %1").arg(step.id))
+                    : step.memory_step ? tr("Memory step %1 · %2").arg(step.id).arg(duration)
+                                       : tr("Step %1 · %2").arg(step.id).arg(duration);
                 painter.drawText(band.adjusted(4, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                                  metrics.elidedText(label, Qt::ElideRight, int(band.width()) - 4));
             }

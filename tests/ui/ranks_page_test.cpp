@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// Several ranks' timelines opened together: the Ranks tab sums them up side by side. The files
+// are written by the engine's writer from calls with known times (one rank computes 30 ms
+// longer before the first collective), so the expected figures are certain.
+#include <gtest/gtest.h>
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTest>
+#include <filesystem>
+
+#include "main_window.h"
+#include "support/report_reader.h"
+#include "trainscope/report_writer.h"
+#include "ui/sample_run.h"
+#include "views/ranks_page.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+
+// A rank's timeline: a step of 100 ms, computation on the main thread (0 to `computing_ms`),
+// then the collectives on Gloo's worker thread until 90 ms, as the engine records them.
+TimelineReport rankTimeline(int rank, int64_t origin, int64_t computing_ms) {
+    TimelineReport report;
+    report.rank = rank;
+    report.steps = {{1, origin, origin + 100 * kMs, false},
+                    {2, origin + 100 * kMs, origin + 195 * kMs, false}};
+    const uint64_t pid = 4000 + uint64_t(rank);
+    auto call = [&](int64_t from, int64_t to, uint64_t tid, const char* name, int type) {
+        ApiCall c;
+        c.start_ns = origin + from * kMs;
+        c.end_ns = origin + to * kMs;
+        c.global_tid = pid << 32 | tid;
+        c.connection_id = int64_t(report.calls.size()) + 1;
+        c.name = name;
+        c.api_type = type;
+        report.calls.push_back(c);
+    };
+    call(0, computing_ms, 1, "aten::linear", kOperationApiType);
+    call(computing_ms, 90, 2, "gloo:all_reduce", kCommunicationApiType);
+    call(90, 95, 2, "gloo:all_reduce", kCommunicationApiType);
+    report.metadata = {{"model", "job"}, {"rank", std::to_string(rank)}, {"world_size", "3"}};
+    return report;
+}
+
+class RanksPageTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = test::makeTempDir();
+        const int64_t computing[] = {20, 20, 50};  // rank 2 is the straggler
+        for (int rank = 0; rank < 3; ++rank) {
+            const std::string path = dir_ + "/job.rank" + std::to_string(rank) + ".timeline.sqlite";
+            writeTimelineReport(rankTimeline(rank, (rank + 1) * 7'777 * kMs, computing[rank]), path,
+                                Overwrite::Refuse);
+            paths_ << QString::fromStdString(path);
+        }
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    static RanksPage* loadedPage(QTabWidget* tabs) {
+        RanksPage* page = nullptr;
+        for (int i = 0; i < tabs->count() && !page; ++i)
+            page = qobject_cast<RanksPage*>(tabs->widget(i));
+        if (page) {
+            EXPECT_TRUE(QTest::qWaitFor([page] { return page->loaded(); }, 10000));
+        }
+        return page;
+    }
+
+    static QStringList row(QTableWidget* table, int r) {
+        QStringList cells;
+        for (int c = 0; c < table->columnCount(); ++c)
+            cells << table->item(r, c)->text();
+        return cells;
+    }
+
+    std::string dir_;
+    QStringList paths_;
+};
+
+TEST_F(RanksPageTest, TheSlowRankIsNamedWithTheCollectivesTheOthersWaitIn) {
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, paths_)) << window.lastError().toStdString();
+    QTabWidget* tabs = window.timelines();
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->tabText(0), QStringLiteral("Ranks"));  // first, before each file's overview
+    RanksPage* page = loadedPage(tabs);
+    ASSERT_NE(page, nullptr);
+    tabs->setCurrentWidget(page);
+
+    EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("Slowest: rank 2, with 30.000 ms")))
+        << page->heading()->text().toStdString();
+    QTableWidget* ranks = page->ranksTable();
+    ASSERT_EQ(ranks->rowCount(), 3);
+    // Rank 0: computing 0-20 ms, communicating 20-95 ms, idle 95-100 ms.
+    EXPECT_EQ(row(ranks, 0), (QStringList{"0", "2", "97.500 ms", "100.000 ms", "20.000 ms",
+                                          "75.000 ms", "0.000 ms", "5.000 ms"}));
+    EXPECT_TRUE(ranks->item(2, 0)->font().bold());  // the slowest rank's row
+    EXPECT_FALSE(ranks->item(0, 0)->font().bold());
+    QTableWidget* waits = page->waitsTable();
+    ASSERT_EQ(waits->rowCount(), 1);  // the second collective is even
+    EXPECT_EQ(row(waits, 0), (QStringList{"1", "gloo:all_reduce", "30.000 ms", "2"}));
+    EXPECT_EQ(page->stepsTable()->rowCount(), 2);
+
+    // Every column is in view at the default size.
+    for (QTableWidget* table : {ranks, waits, page->stepsTable()}) {
+        EXPECT_FALSE(table->horizontalScrollBar()->isVisible())
+            << table->horizontalHeaderItem(0)->text().toStdString();
+    }
+}
+
+TEST_F(RanksPageTest, TimelinesOfOneRankTwiceAreRefusedInTheTabNotInADialog) {
+    paths_ = {paths_[0], paths_[0]};
+    const std::string copy = dir_ + "/copy.timeline.sqlite";
+    fs::copy_file(paths_[0].toStdString(), copy);
+    paths_[1] = QString::fromStdString(copy);
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, paths_)) << window.lastError().toStdString();
+    RanksPage* page = loadedPage(window.timelines());
+    ASSERT_NE(page, nullptr);
+    EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("rank 0 is given twice")))
+        << page->heading()->text().toStdString();
+    EXPECT_EQ(page->ranksTable()->rowCount(), 0);
+}
+
+}  // namespace

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/ranks_page.h"
+
+#include <QHeaderView>
+#include <QLocale>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <algorithm>
+
+namespace trainscope::ui {
+namespace {
+
+QString ms(double value) {
+    return QObject::tr("%1 ms").arg(QLocale().toString(value, 'f', 3));
+}
+
+QTableWidget* tableOf(const QStringList& headers) {
+    auto* table = new QTableWidget(0, int(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+// A row of figures: numbers right-aligned, as in the report tables; `strong` in bold.
+void addRow(QTableWidget* table, const QStringList& cells, bool strong = false) {
+    const int row = table->rowCount();
+    table->insertRow(row);
+    for (int column = 0; column < cells.size(); ++column) {
+        auto* item = new QTableWidgetItem(cells[column]);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (strong) {
+            QFont font = item->font();
+            font.setBold(true);
+            item->setFont(font);
+        }
+        table->setItem(row, column, item);
+    }
+}
+
+RanksLoad loadAndSummarize(const QStringList& files, const std::atomic<bool>* cancel) {
+    RanksLoad load;
+    try {
+        std::vector<TimelineData> timelines;
+        for (const QString& file : files)
+            timelines.push_back(loadTimelineData(file.toStdString(), cancel));
+        std::vector<const TimelineData*> pointers;
+        for (const TimelineData& data : timelines)
+            pointers.push_back(&data);
+        load.summary = std::make_shared<const ClusterSummary>(summarizeRanks(pointers));
+    } catch (const std::exception& e) {
+        load.error = QString::fromStdString(e.what());
+    }
+    return load;
+}
+
+}  // namespace
+
+RanksPage::RanksPage(const QStringList& timelines, QWidget* parent)
+    : QWidget(parent),
+      heading_(
+          new QLabel(tr("Reading the timelines of %n ranks…", nullptr, int(timelines.size())))),
+      ranks_(tableOf({tr("Rank"), tr("Steps"), tr("Median step"), tr("Memory step"),
+                      tr("Computation"), tr("Communication"), tr("Overlapped"), tr("Idle")})),
+      waits_(tableOf({tr("Collective"), tr("Name"), tr("Longest wait"), tr("Waiting for rank")})),
+      steps_(tableOf({tr("Step"), tr("Shortest"), tr("Longest"), tr("Longest on rank")})) {
+    heading_->setWordWrap(true);
+    heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(heading_);
+    layout->addWidget(ranks_, 2);
+    layout->addWidget(new QLabel(tr("Collectives the others wait in, the longest wait first")));
+    layout->addWidget(waits_, 1);
+    layout->addWidget(new QLabel(tr("Steps across the ranks, matched by number")));
+    layout->addWidget(steps_, 1);
+
+    connect(&watcher_, &QFutureWatcher<RanksLoad>::finished, this,
+            [this] { display(watcher_.result()); });
+    // The worker gets copies only: the page may close before it ends (it then cancels).
+    const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+    watcher_.setFuture(QtConcurrent::run(
+        [timelines, cancel] { return loadAndSummarize(timelines, cancel.get()); }));
+}
+
+RanksPage::~RanksPage() {
+    cancel_->store(true);
+    watcher_.waitForFinished();
+}
+
+void RanksPage::display(const RanksLoad& load) {
+    loaded_ = true;
+    if (!load.summary) {
+        heading_->setText(
+            tr("These timelines cannot be summed up as the ranks of one job: %1").arg(load.error));
+        emit loadFinished(load.error);
+        return;
+    }
+    const ClusterSummary& s = *load.summary;
+    QStringList lines;
+    lines << tr("%n ranks. Slowest: rank %1, with %2 more time outside communication than the "
+                "other ranks (their median): what they spend waiting for it.",
+                nullptr, int(s.ranks.size()))
+                 .arg(s.slowest_rank)
+                 .arg(ms(s.slowest_by_ms));
+    lines << tr(
+        "Each rank's clock is its own: steps are matched by number and collectives by "
+        "order. The breakdown is of the memory step (the step whose calls the timelines "
+        "hold), with the memory meter's cost.");
+    for (const std::string& note : s.notes)
+        lines << QString::fromStdString(note);
+    heading_->setText(lines.join(QLatin1Char('\n')));
+    for (const RankBreakdown& r : s.ranks)
+        addRow(ranks_,
+               {QString::number(r.rank), QLocale().toString(qint64(r.steps)), ms(r.median_step_ms),
+                ms(r.step_ms), ms(r.computation_ms), ms(r.communication_ms), ms(r.overlap_ms),
+                ms(r.idle_ms)},
+               r.rank == s.slowest_rank);
+    for (const CollectiveWait& w : s.waits)
+        addRow(waits_, {QString::number(w.ordinal + 1), QString::fromStdString(w.name),
+                        ms(w.longest_wait_ms), QString::number(w.last_rank)});
+    for (const StepAcrossRanks& step : s.steps) {
+        double shortest = -1, longest = -1;
+        for (double value : step.ms) {
+            if (value < 0)
+                continue;
+            shortest = shortest < 0 ? value : std::min(shortest, value);
+            longest = std::max(longest, value);
+        }
+        addRow(steps_, {QLocale().toString(qint64(step.id)), ms(shortest), ms(longest),
+                        QString::number(step.slowest_rank)});
+    }
+    for (QTableWidget* table : {ranks_, waits_, steps_})
+        table->resizeColumnsToContents();
+    emit loadFinished({});
+}
+
+}  // namespace trainscope::ui

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// The ranks of one distributed job side by side (trainscope/cluster.h), from their timelines:
+// each rank's step broken down into computation, communication, overlap and idle time, the
+// slowest rank, the collectives in which the others wait for it, and each step across the
+// ranks. The files are read and summed up on a worker thread; only the summary is kept.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QStringList>
+#include <QTableWidget>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+#include "trainscope/cluster.h"
+
+namespace trainscope::ui {
+
+// What the worker hands back: the summary, or why there is none.
+struct RanksLoad {
+    std::shared_ptr<const ClusterSummary> summary;
+    QString error;
+};
+
+class RanksPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit RanksPage(const QStringList& timelines, QWidget* parent = nullptr);
+    ~RanksPage() override;
+
+    bool loaded() const { return loaded_; }
+    QLabel* heading() const { return heading_; }
+    QTableWidget* ranksTable() const { return ranks_; }
+    QTableWidget* waitsTable() const { return waits_; }
+    QTableWidget* stepsTable() const { return steps_; }
+
+  signals:
+    void loadFinished(const QString& error);  // empty: shown
+
+  private:
+    void display(const RanksLoad& load);
+
+    bool loaded_ = false;
+    QLabel* heading_;
+    QTableWidget* ranks_;
+    QTableWidget* waits_;
+    QTableWidget* steps_;
+    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
+    QFutureWatcher<RanksLoad> watcher_;
+};
+
+}  // namespace trainscope::ui
