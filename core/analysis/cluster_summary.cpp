@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/median.h"
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"
 
@@ -13,15 +14,6 @@ using Interval = std::pair<int64_t, int64_t>;  // [start, end) in the file's ns
 
 double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
-}
-
-double median(std::vector<double> values) {
-    if (values.empty()) {
-        return 0.0;
-    }
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
 // The union of `intervals` as sorted, disjoint intervals.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analysis/median.h"
 #include "tracking/operation_observer.h"
 
 namespace trainscope {
@@ -11,15 +12,6 @@ namespace {
 Spread spreadOf(const std::vector<double>& values) {
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
     return values.empty() ? Spread{} : Spread{*low, *high};
-}
-
-double median(std::vector<double> values) {
-    if (values.empty()) {
-        return 0.0;
-    }
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 #include "views/layout.h"
 
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QWidget>
 
@@ -20,6 +22,16 @@ QWidget* withHeader(QWidget* header, QWidget* body) {
     auto* row = new QHBoxLayout;
     row->addWidget(header);
     return withHeader(row, body);
+}
+
+QTableWidget* figuresTable(const QStringList& headers) {
+    auto* table = new QTableWidget(0, int(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
 }
 
 }  // namespace trainscope::ui

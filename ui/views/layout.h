@@ -2,7 +2,10 @@
 // Small layout pieces the views share.
 #pragma once
 
+#include <QStringList>
+
 class QLayout;
+class QTableWidget;
 class QWidget;
 
 namespace trainscope::ui {
@@ -11,5 +14,9 @@ namespace trainscope::ui {
 // the height; no margins, so that it sits flush in a splitter.
 QWidget* withHeader(QLayout* header, QWidget* body);
 QWidget* withHeader(QWidget* header, QWidget* body);
+
+// A read-only table of figures with these column headers, selected by rows, its last column
+// stretched: the summaries' tables (a timeline's, the ranks').
+QTableWidget* figuresTable(const QStringList& headers);
 
 }  // namespace trainscope::ui

@@ -1,27 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/ranks_page.h"
 
-#include <QHeaderView>
 #include <QLocale>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
+
+#include "views/layout.h"
 
 namespace trainscope::ui {
 namespace {
 
 QString ms(double value) {
     return QObject::tr("%1 ms").arg(QLocale().toString(value, 'f', 3));
-}
-
-QTableWidget* tableOf(const QStringList& headers) {
-    auto* table = new QTableWidget(0, int(headers.size()));
-    table->setHorizontalHeaderLabels(headers);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
-    return table;
 }
 
 // A row of figures: numbers right-aligned, as in the report tables; `strong` in bold.
@@ -62,10 +53,11 @@ RanksPage::RanksPage(const QStringList& timelines, QWidget* parent)
     : QWidget(parent),
       heading_(
           new QLabel(tr("Reading the timelines of %n ranks…", nullptr, int(timelines.size())))),
-      ranks_(tableOf({tr("Rank"), tr("Steps"), tr("Median step"), tr("Memory step"),
-                      tr("Computation"), tr("Communication"), tr("Overlapped"), tr("Idle")})),
-      waits_(tableOf({tr("Collective"), tr("Name"), tr("Longest wait"), tr("Waiting for rank")})),
-      steps_(tableOf({tr("Step"), tr("Shortest"), tr("Longest"), tr("Longest on rank")})) {
+      ranks_(figuresTable({tr("Rank"), tr("Steps"), tr("Median step"), tr("Memory step"),
+                           tr("Computation"), tr("Communication"), tr("Overlapped"), tr("Idle")})),
+      waits_(
+          figuresTable({tr("Collective"), tr("Name"), tr("Longest wait"), tr("Waiting for rank")})),
+      steps_(figuresTable({tr("Step"), tr("Shortest"), tr("Longest"), tr("Longest on rank")})) {
     heading_->setWordWrap(true);
     heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/timeline_summary_page.h"
 
-#include <QHeaderView>
 #include <QLocale>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
 #include "report/sql_table_model.h"
+#include "views/layout.h"
 
 namespace trainscope::ui {
 namespace {
@@ -17,16 +17,6 @@ QString milliseconds(int64_t ns) {
 
 QString exactBytes(int64_t bytes) {
     return QObject::tr("%1 (%2 bytes)").arg(formatBytes(bytes), QLocale().toString(qint64(bytes)));
-}
-
-QTableWidget* tableOf(const QStringList& headers) {
-    auto* table = new QTableWidget(0, int(headers.size()));
-    table->setHorizontalHeaderLabels(headers);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
-    return table;
 }
 
 void addRow(QTableWidget* table, const QStringList& cells) {
@@ -94,8 +84,8 @@ TimelineSummaryPage::TimelineSummaryPage(const QString& path, QWidget* parent)
     : QWidget(parent),
       path_(path),
       totals_(new QLabel(tr("Reading %1…").arg(path))),
-      operations_(tableOf({tr("Total"), tr("Calls"), tr("Operation")})),
-      allocations_(tableOf({tr("Size"), tr("Freed after"), tr("Operation")})) {
+      operations_(figuresTable({tr("Total"), tr("Calls"), tr("Operation")})),
+      allocations_(figuresTable({tr("Size"), tr("Freed after"), tr("Operation")})) {
     totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     totals_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
