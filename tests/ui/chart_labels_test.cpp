@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 #include <cmath>
 
 #include "i18n/language.h"
@@ -247,6 +248,53 @@ TEST(ChartColoursTest, ForwardAndBackwardWearTheTimelinesColoursInBothThemes) {
         EXPECT_EQ(parts, 4) << "the Overview's time pie and its top operations' bars";
     }
     ui::applyTheme(ui::Theme::System);
+}
+
+// The value axis's ticks, as its label format writes them.
+QStringList tickLabels(QChart* chart) {
+    QStringList labels;
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal)) {
+        auto* values = qobject_cast<QValueAxis*>(axis);
+        if (!values || values->tickInterval() <= 0)
+            continue;
+        for (double tick = 0; tick <= values->max() + 1e-9; tick += values->tickInterval())
+            labels << QString::asprintf(values->labelFormat().toLatin1().constData(), tick);
+    }
+    return labels;
+}
+
+// Bars of any size: the axis takes the unit of the largest bar, so that its ticks read as
+// different figures (activations of 120 KiB were ticked 0.0, 0.0, 0.0, 0.1 in MiB).
+TEST(ChartUnitsTest, TicksOfSmallAndLargeBarsAreDistinctFiguresInTheLargestBarsUnit) {
+    const struct {
+        double bytes, ms;
+        const char *size_unit, *time_unit;
+    } cases[] = {{900, 0.04, "B", "µs"},
+                 {120.0 * 1024, 0.9, "KiB", "µs"},
+                 {5.5 * 1024 * 1024, 35, "MiB", "ms"},
+                 {3.0 * 1024 * 1024 * 1024, 25000, "GiB", "s"}};
+    for (const auto& c : cases) {
+        ui::TopEntries sizes, times;  // the longest bar: c.ms, its forward and backward halves
+        for (int i = 1; i <= 4; ++i) {
+            sizes.rows.push_back({i, QStringLiteral("op%1").arg(i), c.bytes / i, 0, {}, i});
+            times.rows.push_back(
+                {i, QStringLiteral("op%1").arg(i), c.ms / (2 * i), c.ms / (2 * i), {}, i});
+        }
+        for (QChartView* view : {ui::sizeChart(QStringLiteral("sizes"), sizes),
+                                 ui::operationTimeChart(QStringLiteral("times"), times)}) {
+            view->resize(360, 260);
+            view->show();
+            QTest::qWait(20);
+            const bool sizes = view->chart()->title() == QLatin1String("sizes");
+            const QString unit = view->chart()->axes(Qt::Horizontal).first()->titleText();
+            EXPECT_EQ(unit, QString::fromUtf8(sizes ? c.size_unit : c.time_unit)) << c.bytes;
+            const QStringList ticks = tickLabels(view->chart());
+            EXPECT_GE(ticks.size(), 2) << unit.toStdString();
+            EXPECT_EQ(QSet<QString>(ticks.begin(), ticks.end()).size(), ticks.size())
+                << unit.toStdString() << ": " << ticks.join(QLatin1Char(' ')).toStdString();
+            delete view;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(BuiltinInEachLanguage, OverviewChartsTest,

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "report/sql_table_model.h"
+#include "report/units.h"
 #include "settings/theme.h"
 #include "views/export.h"
 
@@ -542,12 +543,18 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarC
     forward->setProperty(kCategoryProperty, int(SpanCategory::Forward));
     backward->setProperty(kCategoryProperty, int(SpanCategory::Backward));
     QVector<double> forward_ms, backward_ms;
+    double longest = 0;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         forward_ms << it->first;
         backward_ms << it->second;
+        longest = std::max(longest, double(it->first + it->second));
     }
-    forward->append(QList<qreal>(forward_ms.begin(), forward_ms.end()));
-    backward->append(QList<qreal>(backward_ms.begin(), backward_ms.end()));
+    // The unit of the longest bar (operations of 40 µs would read 0.0 ms).
+    const Unit unit = timeUnit(longest);
+    for (int i = 0; i < forward_ms.size(); ++i) {
+        forward->append(unit.of(forward_ms[i]));
+        backward->append(unit.of(backward_ms[i]));
+    }
     const BarNames names = namesOf(entries);
     connectBarTooltip(forward, names.full, forward_ms, exactMs);
     connectBarTooltip(backward, names.full, backward_ms, exactMs);
@@ -555,16 +562,21 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarC
     connectBarClick(backward, entries, clicked);
     auto* series = new QHorizontalStackedBarSeries;
     series->append(QList<QBarSet*>{forward, backward});
-    return barChart(title, series, names.labels, QObject::tr("ms"), top.error, bool(clicked));
+    return barChart(title, series, names.labels, unit.name, top.error, bool(clicked));
 }
 
 QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked clicked) {
     const QVector<TopEntry>& entries = top.rows;
     auto* size = new QBarSet(QObject::tr("Size"));
     QVector<double> bytes;
+    double largest = 0;
+    for (const TopEntry& entry : entries)
+        largest = std::max(largest, double(entry.first));
+    // The unit of the largest bar (activations of 120 KiB would read 0.0 to 0.1 MiB).
+    const Unit unit = byteUnit(largest);
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         bytes << it->first;
-        size->append(it->first / double(1 << 20));
+        size->append(unit.of(it->first));
     }
     const BarNames names = namesOf(entries);
     connectBarTooltip(size, names.full, bytes, exactBytes);
@@ -572,7 +584,7 @@ QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked cl
     auto* series = new QHorizontalBarSeries;
     series->append(size);
     QChartView* view =
-        barChart(title, series, names.labels, QObject::tr("MiB"), top.error, bool(clicked));
+        barChart(title, series, names.labels, unit.name, top.error, bool(clicked));
     view->chart()->legend()->hide();
     return view;
 }
