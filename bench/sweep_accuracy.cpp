@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "bench_report.h"
 #include "trainscope/run.h"
@@ -114,16 +115,25 @@ int main(int argc, char** argv) {
             1000.0 * double(beyond) / profiler.measureTime().iteration_spread.min_ms;
 
         const double peak_error = std::abs(sweep.predictedPeak(beyond) - peak) / peak;
+        // No prediction (the fitted iteration time did not grow) counts as a 100% error.
+        const std::optional<double> predicted = sweep.predictedThroughput(beyond);
         const double throughput_error =
-            std::abs(sweep.predictedThroughput(beyond) - throughput) / throughput;
+            predicted ? std::abs(*predicted - throughput) / throughput : 1.0;
         std::printf("  swept at %lld, %lld, %lld; measured at %lld\n",
                     static_cast<long long>(plan.batch_sizes[0]),
                     static_cast<long long>(plan.batch_sizes[1]), static_cast<long long>(largest),
                     static_cast<long long>(beyond));
         std::printf("  peak: predicted %.0f B, measured %.0f B (fit R² %.6f)\n",
                     sweep.predictedPeak(beyond), peak, sweep.peak.r_squared);
-        std::printf("  throughput: predicted %.1f, measured %.1f samples/s (fit R² %.4f)\n",
-                    sweep.predictedThroughput(beyond), throughput, sweep.iteration.r_squared);
+        if (predicted) {
+            std::printf("  throughput: predicted %.1f, measured %.1f samples/s (fit R² %.4f)\n",
+                        *predicted, throughput, sweep.iteration.r_squared);
+        } else {
+            std::printf(
+                "  throughput: none predicted (the fitted iteration time did not grow "
+                "with the batch), measured %.1f samples/s\n",
+                throughput);
+        }
         std::printf("  the sweep: %.2f s; one profile at %lld: %.2f s\n", sweep_s,
                     static_cast<long long>(largest), profile_s);
         met &= bench::report(std::string(model.name) + ": peak error at 2x the largest",

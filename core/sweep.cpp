@@ -265,8 +265,74 @@ SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progres
     report.metadata["pass"] = "sweep";
     report.metadata.erase("inputs");  // each batch size had its own
     report.metadata.erase("iteration_ms");
+    // The inputs as the sweep was given them (empty: the built-in model's), so that a batch
+    // size can be measured later the way the sweep measured its own (verifyBatch).
+    std::string inputs;
+    for (const InputSpec& spec : plan.config.inputs)
+        inputs += (inputs.empty() ? "" : " ") + toString(spec);
+    report.metadata[kSweepInputsKey] = inputs;
     writeSweepReport(report, path, plan.overwrite);
     return report;
+}
+
+RunConfig sweepConfig(const SweepReport& report) {
+    const RunMetadata& m = report.metadata;
+    auto value = [&](const char* key) -> const std::string& {
+        const auto it = m.find(key);
+        if (it == m.end()) {
+            throw Error(std::string("the sweep report does not say how its model was run (no ") +
+                        key + "): measure with a new sweep");
+        }
+        return it->second;
+    };
+    auto count = [&](const char* key) {
+        const std::string& text = value(key);
+        uint64_t parsed = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+        if (error != std::errc() || end != text.data() + text.size()) {
+            throw Error(std::string("the sweep report's ") + key + " is not a count: " + text);
+        }
+        return parsed;
+    };
+    RunConfig config;
+    config.model = value("model");
+    std::istringstream params(value("model_params"));
+    for (std::string item; params >> item;) {
+        const size_t equals = item.find('=');
+        if (equals == std::string::npos) {
+            throw Error("the sweep report's model_params are not key=value: " + item);
+        }
+        config.params[item.substr(0, equals)] = item.substr(equals + 1);
+    }
+    std::istringstream inputs(value(kSweepInputsKey));
+    for (std::string item; inputs >> item;)
+        config.inputs.push_back(parseInputSpec(item));
+    config.dtype = parseDType(value("dtype"));
+    config.device = parseDevice(value("device"));
+    config.loss = parseLoss(value("loss"));
+    config.optimizer = parseOptimizer(value("optimizer"));
+    config.warmup = static_cast<int>(std::min<uint64_t>(count("warmup"), 1000));
+    config.iterations = static_cast<int>(std::min<uint64_t>(count("iterations"), 1000));
+    config.seed = count("seed");
+    config.project_root = value(report_format::kProjectRootKey);
+    validateConfig(config);
+    return config;
+}
+
+SweepPoint verifyBatch(const SweepReport& report, int64_t batch,
+                       const SweepProgressCallback& progress, const std::atomic<bool>* cancel) {
+    if (batch < 1) {
+        throw Error("a batch size is at least 1");
+    }
+    const RunConfig config = sweepConfig(report);
+    if (progress) {
+        progress({batch, 1, 1, true, {}});
+    }
+    SweepPoint point = measure(config, batch, progress, {batch, 1, 1, true, {}}, cancel, nullptr);
+    if (cancel && cancel->load()) {
+        throw Cancelled();
+    }
+    return point;
 }
 
 }  // namespace trainscope

@@ -331,6 +331,14 @@
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
+    <message>
+        <source>%1 samples/s</source>
+        <translation>%1 Samples/s</translation>
+    </message>
+    <message>
+        <source>no throughput predicted (the measured iteration time did not grow with the batch size)</source>
+        <translation>kein Durchsatz vorhergesagt (die gemessene Iterationszeit wuchs nicht mit der Batchgröße)</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -520,10 +528,6 @@
         <translation>Dieser Sweep-Bericht lässt sich nicht lesen: %1</translation>
     </message>
     <message>
-        <source>Batch %1: predicted peak %2 (%3% of the %4 budget), %5 samples/s</source>
-        <translation>Batch %1: vorhergesagte Spitze %2 (%3 % des Budgets von %4), %5 Samples/s</translation>
-    </message>
-    <message>
         <source> — over the budget</source>
         <translation> – über dem Budget</translation>
     </message>
@@ -572,10 +576,6 @@
         <translation>&lt;b&gt;%1&lt;/b&gt;: gemessen bei Batchgrößen %2. Speicherbudget %3 (%4).</translation>
     </message>
     <message>
-        <source>Largest batch within it: &lt;b&gt;%1&lt;/b&gt; (predicted peak %2, %3 samples/s)%4.</source>
-        <translation>Größter Batch darin: &lt;b&gt;%1&lt;/b&gt; (vorhergesagte Spitze %2, %3 Samples/s)%4.</translation>
-    </message>
-    <message>
         <source>, extrapolated</source>
         <translation>, extrapoliert</translation>
     </message>
@@ -590,10 +590,6 @@
     <message>
         <source>Verified: batch %1 ran out of memory.</source>
         <translation>Überprüft: Batch %1 hat den Speicher erschöpft.</translation>
-    </message>
-    <message>
-        <source>Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s (off by %5%).</source>
-        <translation>Überprüft bei Batch %1: Spitze %2 (Vorhersage um %3 % daneben), %4 Samples/s (um %5 % daneben).</translation>
     </message>
     <message>
         <source>out of memory</source>
@@ -618,6 +614,50 @@
     <message>
         <source>Peak (%1, logarithmic)</source>
         <translation>Spitze (%1, logarithmisch)</translation>
+    </message>
+    <message>
+        <source>Verify by Running</source>
+        <translation>Durch Ausführen prüfen</translation>
+    </message>
+    <message>
+        <source>Could not verify: %1</source>
+        <translation>Prüfung nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Verifying Batch %1…</source>
+        <translation>Batch %1 wird geprüft …</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Verify Batch %1</source>
+        <translation>Batch %1 prüfen</translation>
+    </message>
+    <message>
+        <source>Batch %1 is predicted not to fit the budget</source>
+        <translation>Batch %1 passt laut Vorhersage nicht ins Budget</translation>
+    </message>
+    <message>
+        <source>Profile batch %1 as the sweep profiled its sizes, and compare the measurement with the prediction</source>
+        <translation>Batch %1 so profilieren, wie der Sweep seine Größen profiliert hat, und die Messung mit der Vorhersage vergleichen</translation>
+    </message>
+    <message>
+        <source>Batch %1: predicted peak %2 (%3% of the %4 budget), %5</source>
+        <translation>Batch %1: vorhergesagte Spitze %2 (%3 % des Budgets von %4), %5</translation>
+    </message>
+    <message>
+        <source>Largest batch within it: &lt;b&gt;%1&lt;/b&gt; (predicted peak %2, %3)%4.</source>
+        <translation>Größter Batch darin: &lt;b&gt;%1&lt;/b&gt; (vorhergesagte Spitze %2, %3)%4.</translation>
+    </message>
+    <message>
+        <source>Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s%5.</source>
+        <translation>Geprüft bei Batch %1: Spitze %2 (Vorhersage weicht um %3 % ab), %4 Samples/s%5.</translation>
+    </message>
+    <message>
+        <source> (off by %1%)</source>
+        <translation> (weicht um %1 % ab)</translation>
     </message>
 </context>
 <context>

@@ -331,6 +331,14 @@
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
+    <message>
+        <source>%1 samples/s</source>
+        <translation>%1 样本/秒</translation>
+    </message>
+    <message>
+        <source>no throughput predicted (the measured iteration time did not grow with the batch size)</source>
+        <translation>未预测吞吐量（测得的迭代时间未随批大小增长）</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -520,10 +528,6 @@
         <translation>无法读取此扫描报告：%1</translation>
     </message>
     <message>
-        <source>Batch %1: predicted peak %2 (%3% of the %4 budget), %5 samples/s</source>
-        <translation>批 %1：预测峰值 %2（占 %4 预算的 %3%），%5 样本/秒</translation>
-    </message>
-    <message>
         <source> — over the budget</source>
         <translation> — 超出预算</translation>
     </message>
@@ -572,10 +576,6 @@
         <translation>&lt;b&gt;%1&lt;/b&gt;：在批大小 %2 下测量。内存预算 %3（%4）。</translation>
     </message>
     <message>
-        <source>Largest batch within it: &lt;b&gt;%1&lt;/b&gt; (predicted peak %2, %3 samples/s)%4.</source>
-        <translation>预算内最大批：&lt;b&gt;%1&lt;/b&gt;（预测峰值 %2，%3 样本/秒）%4。</translation>
-    </message>
-    <message>
         <source>, extrapolated</source>
         <translation>，外推</translation>
     </message>
@@ -590,10 +590,6 @@
     <message>
         <source>Verified: batch %1 ran out of memory.</source>
         <translation>已验证：批 %1 内存不足。</translation>
-    </message>
-    <message>
-        <source>Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s (off by %5%).</source>
-        <translation>在批 %1 验证：峰值 %2（预测偏差 %3%），%4 样本/秒（偏差 %5%）。</translation>
     </message>
     <message>
         <source>out of memory</source>
@@ -618,6 +614,50 @@
     <message>
         <source>Peak (%1, logarithmic)</source>
         <translation>峰值（%1，对数）</translation>
+    </message>
+    <message>
+        <source>Verify by Running</source>
+        <translation>运行以验证</translation>
+    </message>
+    <message>
+        <source>Could not verify: %1</source>
+        <translation>无法验证：%1</translation>
+    </message>
+    <message>
+        <source>Verifying Batch %1…</source>
+        <translation>正在验证批大小 %1…</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Verify Batch %1</source>
+        <translation>验证批大小 %1</translation>
+    </message>
+    <message>
+        <source>Batch %1 is predicted not to fit the budget</source>
+        <translation>预测批大小 %1 超出预算</translation>
+    </message>
+    <message>
+        <source>Profile batch %1 as the sweep profiled its sizes, and compare the measurement with the prediction</source>
+        <translation>按扫描分析各批大小的方式分析批大小 %1，并将测量结果与预测比较</translation>
+    </message>
+    <message>
+        <source>Batch %1: predicted peak %2 (%3% of the %4 budget), %5</source>
+        <translation>批大小 %1：预测峰值 %2（占 %4 预算的 %3%），%5</translation>
+    </message>
+    <message>
+        <source>Largest batch within it: &lt;b&gt;%1&lt;/b&gt; (predicted peak %2, %3)%4.</source>
+        <translation>预算内最大批大小：&lt;b&gt;%1&lt;/b&gt;（预测峰值 %2，%3）%4。</translation>
+    </message>
+    <message>
+        <source>Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s%5.</source>
+        <translation>已在批大小 %1 验证：峰值 %2（预测偏差 %3%），%4 样本/秒%5。</translation>
+    </message>
+    <message>
+        <source> (off by %1%)</source>
+        <translation>（偏差 %1%）</translation>
     </message>
 </context>
 <context>

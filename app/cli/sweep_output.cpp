@@ -25,6 +25,13 @@ std::string error(double predicted, double measured) {
     return measured != 0 ? format("%+.1f%%", 100.0 * (predicted - measured) / measured) : "-";
 }
 
+// The predicted throughput at `batch`, or why there is none.
+std::string throughput(const SweepReport& r, int64_t batch) {
+    const auto predicted = r.predictedThroughput(batch);
+    return predicted ? format("%.1f", *predicted)
+                     : "no throughput predicted (the iteration time did not grow with the batch)";
+}
+
 }  // namespace
 
 void printSweep(std::ostream& out, const SweepReport& r) {
@@ -42,7 +49,7 @@ void printSweep(std::ostream& out, const SweepReport& r) {
             << column(bytes(static_cast<double>(p.activation_bytes)), 12)
             << column(format("%.2f ms", p.iteration_ms), 12)
             << column(format("%.1f", p.samplesPerSecond()), 11)
-            << format("%.1f", r.predictedThroughput(p.batch_size)) << "\n";
+            << (r.throughputPredictable() ? throughput(r, p.batch_size) : "-") << "\n";
     }
     const auto line = [&](const char* name, const LinearFit& fit, bool time) {
         const std::string intercept =
@@ -66,8 +73,8 @@ void printSweep(std::ostream& out, const SweepReport& r) {
     }
     const int64_t largest = *r.largest_batch;
     out << "Largest batch within it: " << largest << " (predicted peak "
-        << bytes(r.predictedPeak(largest)) << ", " << format("%.1f", r.predictedThroughput(largest))
-        << " samples/s"
+        << bytes(r.predictedPeak(largest)) << ", " << throughput(r, largest)
+        << (r.throughputPredictable() ? " samples/s" : "")
         << (r.extrapolates(largest) ? "; extrapolated beyond the measured batch sizes" : "")
         << ")\n";
     if (const auto& v = r.verified) {
@@ -78,8 +85,11 @@ void printSweep(std::ostream& out, const SweepReport& r) {
             out << "Verified at batch " << v->batch_size << ": peak "
                 << bytes(static_cast<double>(v->peak_bytes)) << " (predicted "
                 << error(r.predictedPeak(v->batch_size), static_cast<double>(v->peak_bytes))
-                << "), " << format("%.1f", v->samplesPerSecond()) << " samples/s (predicted "
-                << error(r.predictedThroughput(v->batch_size), v->samplesPerSecond()) << ")\n";
+                << "), " << format("%.1f", v->samplesPerSecond()) << " samples/s";
+            if (const auto predicted = r.predictedThroughput(v->batch_size)) {
+                out << " (predicted " << error(*predicted, v->samplesPerSecond()) << ")";
+            }
+            out << "\n";
         }
     }
 }

@@ -52,9 +52,15 @@ std::optional<int64_t> largestBatchWithin(const LinearFit& peak, int64_t budget)
     return largest > 9e18 ? INT64_MAX : static_cast<int64_t>(largest);
 }
 
-double SweepReport::predictedThroughput(int64_t batch) const {
-    const double ms = iteration.at(static_cast<double>(batch));
-    return ms > 0 ? 1000.0 * static_cast<double>(batch) / ms : 0.0;
+bool SweepReport::throughputPredictable() const {
+    return iteration.slope > 0 && iteration.at(1.0) > 0;
+}
+
+std::optional<double> SweepReport::predictedThroughput(int64_t batch) const {
+    if (!throughputPredictable() || batch < 1) {
+        return std::nullopt;
+    }
+    return 1000.0 * static_cast<double>(batch) / iteration.at(static_cast<double>(batch));
 }
 
 bool SweepReport::extrapolates(int64_t batch) const {

@@ -52,6 +52,25 @@ TEST(LinearFit, TheLargestBatchIsTheLastOneUnderTheBudget) {
     EXPECT_EQ(largestBatchWithin(peak, 109), std::nullopt);  // not even 1
 }
 
+// Throughput is predicted only from an iteration time that grows with the batch: a falling
+// line (noise larger than the batch's share of a tiny model's time: 20.05, 12.10, 12.31 ms at
+// 1, 2, 4) would give batch / time, which runs to infinity where the line crosses zero.
+TEST(LinearFit, ThroughputIsPredictedOnlyFromATimeThatGrowsWithTheBatch) {
+    SweepReport falling;
+    falling.iteration = fitLine({1, 2, 4}, {20.05, 12.10, 12.31});
+    ASSERT_LT(falling.iteration.slope, 0);
+    EXPECT_FALSE(falling.throughputPredictable());
+    EXPECT_FALSE(falling.predictedThroughput(8));
+    SweepReport growing;
+    growing.iteration = fitLine({1, 2, 4}, {10, 12, 16});
+    EXPECT_TRUE(growing.throughputPredictable());
+    ASSERT_TRUE(growing.predictedThroughput(8));
+    EXPECT_DOUBLE_EQ(*growing.predictedThroughput(8), 1000.0 * 8 / 24);
+    SweepReport negative_at_one;  // rising, but below zero at batch 1
+    negative_at_one.iteration = fitLine({2, 4}, {1, 5});
+    EXPECT_FALSE(negative_at_one.throughputPredictable());
+}
+
 TEST(SweepOptions, BatchSizesAndBudgetsAreParsedOrRefusedWithTheirText) {
     EXPECT_EQ(parseBatchSizes("16,4,8,4"), (std::vector<int64_t>{4, 8, 16}));
     for (const char* bad : {"4", "4,4", "0,2", "-1,2", "2,x", "", "2,,4", "1.5,2"}) {
@@ -169,6 +188,30 @@ TEST_F(SweepTest, MemoryGrowsOnALineAndTheLargestBatchIsVerified) {
     EXPECT_DOUBLE_EQ(back.peak.slope, report.peak.slope);
     EXPECT_EQ(back.budget_bytes, int64_t{64} << 20);
     EXPECT_EQ(back.metadata.at("model"), "builtin:mlp");
+
+    // Its configuration reads back as the sweep's, so a batch size can be run again as the
+    // sweep ran it: the verified batch measured a second time has the same peak (memory is
+    // exact).
+    const RunConfig config = sweepConfig(back);
+    EXPECT_EQ(config.model, plan.config.model);
+    EXPECT_EQ(config.params, plan.config.params);
+    ASSERT_EQ(config.inputs.size(), plan.config.inputs.size());
+    EXPECT_EQ(toString(config.inputs[0]), toString(plan.config.inputs[0]));
+    EXPECT_EQ(config.warmup, plan.config.warmup);
+    EXPECT_EQ(config.iterations, plan.config.iterations);
+    const SweepPoint again = verifyBatch(back, report.verified->batch_size);
+    EXPECT_EQ(again.peak_bytes, report.verified->peak_bytes);
+    // A report that does not say how its model ran (an earlier version's) is refused in words.
+    SweepReport older = back;
+    older.metadata.erase(kSweepInputsKey);
+    try {
+        verifyBatch(older, 2);
+        FAIL() << "a report without its inputs was run";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not say how its model was run"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 // Memory is exact, so the prediction's accuracy is a test (the throughput's is a benchmark:

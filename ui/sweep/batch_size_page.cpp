@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSlider>
 #include <QSpinBox>
@@ -25,11 +26,19 @@
 #include <limits>
 
 #include "report/units.h"
+#include "trainscope/error.h"
 #include "views/charts.h"
 
 namespace trainscope::ui {
 
 struct BatchSizePage::Result {
+    std::unique_ptr<SweepReport> report;
+    QString error;
+};
+
+// A batch size run again: the report with its verified point, as written to its file; or why
+// not.
+struct BatchSizePage::Verification {
     std::unique_ptr<SweepReport> report;
     QString error;
 };
@@ -43,6 +52,15 @@ QString bytesText(double bytes) {
 
 QString number(double value, int decimals) {
     return QLocale().toString(value, 'f', decimals);
+}
+
+// The predicted throughput at `batch` in words, or why there is none.
+QString throughputText(const SweepReport& r, int64_t batch) {
+    const auto predicted = r.predictedThroughput(batch);
+    return predicted ? QObject::tr("%1 samples/s").arg(number(*predicted, 1))
+                     : QObject::tr(
+                           "no throughput predicted (the measured iteration time did not "
+                           "grow with the batch size)");
 }
 
 // The largest batch size the view offers: past the largest within the budget and past the
@@ -66,7 +84,8 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
       prediction_(new QLabel),
       slider_(new QSlider(Qt::Horizontal)),
       spin_(new QSpinBox),
-      points_(new QTableWidget) {
+      points_(new QTableWidget),
+      verify_(new QPushButton(tr("Verify by Running"))) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     prediction_->setObjectName(QStringLiteral("prediction"));
@@ -86,6 +105,22 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
     choose_row->addWidget(new QLabel(tr("Batch size:")));
     choose_row->addWidget(slider_, 1);
     choose_row->addWidget(spin_);
+    choose_row->addWidget(verify_);
+    verify_->setObjectName(QStringLiteral("verify"));
+    verify_->setEnabled(false);
+    connect(verify_, &QPushButton::clicked, this, &BatchSizePage::verifyChosen);
+    connect(&verifying_, &QFutureWatcher<std::shared_ptr<Verification>>::finished, this, [this] {
+        const std::shared_ptr<Verification> result = verifying_.result();
+        const bool ok = result->report != nullptr;
+        if (ok) {
+            report_ = std::move(result->report);
+            summary_->setText(summaryText(*report_));
+        } else {
+            prediction_->setText(tr("Could not verify: %1").arg(result->error));
+        }
+        updateVerifyButton();
+        emit verified(ok);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary_);
     layout->addLayout(choose_row);
@@ -123,6 +158,51 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
 
 BatchSizePage::~BatchSizePage() {
     reading_.disconnect(this);  // the task holds its own copy of the path
+    verifying_.disconnect(this);
+    cancel_->store(true);  // a verification stops at its next operation
+    verifying_.waitForFinished();
+}
+
+void BatchSizePage::verifyChosen() {
+    if (!report_ || verifying_.isRunning() || !cannot_verify_.isEmpty()) {
+        return;
+    }
+    const int64_t batch = spin_->value();
+    verify_->setEnabled(false);
+    verify_->setText(tr("Verifying Batch %1…").arg(batch));
+    // The worker gets copies: the page may close before it ends (it then cancels).
+    auto report = std::make_shared<const SweepReport>(*report_);
+    const std::string file = path_.toStdString();
+    const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+    verifying_.setFuture(QtConcurrent::run([report, batch, file, cancel] {
+        auto result = std::make_shared<Verification>();
+        try {
+            auto updated = std::make_unique<SweepReport>(*report);
+            updated->verified = verifyBatch(*report, batch, {}, cancel.get());
+            writeSweepReport(*updated, file, Overwrite::Allow);  // staged: whole or not at all
+            result->report = std::move(updated);
+        } catch (const Cancelled&) {
+            result->error = tr("cancelled");
+        } catch (const std::exception& e) {
+            result->error = QString::fromStdString(e.what());
+        }
+        return result;
+    }));
+}
+
+// Enabled for a batch predicted to fit the budget, with the report's configuration known and
+// no verification running.
+void BatchSizePage::updateVerifyButton() {
+    const int64_t batch = spin_->value();
+    const bool fits = report_ && report_->predictedPeak(batch) <= double(report_->budget_bytes);
+    if (!verifying_.isRunning())
+        verify_->setText(tr("Verify Batch %1").arg(batch));
+    verify_->setEnabled(report_ && cannot_verify_.isEmpty() && fits && !verifying_.isRunning());
+    verify_->setToolTip(!cannot_verify_.isEmpty() ? cannot_verify_
+                        : !fits ? tr("Batch %1 is predicted not to fit the budget").arg(batch)
+                                : tr("Profile batch %1 as the sweep profiled its sizes, and "
+                                     "compare the measurement with the prediction")
+                                      .arg(batch));
 }
 
 QString BatchSizePage::predictionText(int64_t batch) const {
@@ -131,11 +211,10 @@ QString BatchSizePage::predictionText(int64_t batch) const {
     }
     const SweepReport& r = *report_;
     const double peak = r.predictedPeak(batch);
-    QString text =
-        tr("Batch %1: predicted peak %2 (%3% of the %4 budget), %5 samples/s")
-            .arg(batch)
-            .arg(bytesText(peak), number(100.0 * peak / double(r.budget_bytes), 1),
-                 bytesText(double(r.budget_bytes)), number(r.predictedThroughput(batch), 1));
+    QString text = tr("Batch %1: predicted peak %2 (%3% of the %4 budget), %5")
+                       .arg(batch)
+                       .arg(bytesText(peak), number(100.0 * peak / double(r.budget_bytes), 1),
+                            bytesText(double(r.budget_bytes)), throughputText(r, batch));
     if (peak > double(r.budget_bytes)) {
         text += tr(" — over the budget");
     }
@@ -159,6 +238,7 @@ void BatchSizePage::choose(int64_t batch) {
         spin_->setValue(static_cast<int>(batch));
     }
     prediction_->setText(predictionText(batch));
+    updateVerifyButton();
     const double x = static_cast<double>(batch);
     for (int chart = 0; chart < 2; ++chart) {
         if (!markers_[chart])
@@ -218,6 +298,8 @@ QChartView* BatchSizePage::chartOf(bool memory) {
         sizes << std::pow(end, double(i) / steps);
     std::sort(sizes.begin(), sizes.end());
     for (const double b : sizes) {
+        if (!memory && !r.throughputPredictable())
+            break;  // no line: the measured points alone (the prediction says why)
         // Throughput as a smooth curve of b (predictedThroughput() takes whole batches).
         const double ms = r.iteration.at(b);
         const double y = value(memory ? unit.of(r.peak.at(b)) : ms > 0 ? 1000.0 * b / ms : 0.0);
@@ -233,6 +315,9 @@ QChartView* BatchSizePage::chartOf(bool memory) {
     chart->addSeries(fitted);
     chart->addSeries(extrapolated);
     chart->addSeries(measured);
+    for (QLineSeries* line : {fitted, extrapolated})  // no line drawn: none named
+        for (QLegendMarker* marker : chart->legend()->markers(line))
+            marker->setVisible(line->count() > 0);
     if (const auto& v = r.verified; v && !v->out_of_memory) {  // --verify's measurement
         auto* verified = new QScatterSeries;
         verified->setName(tr("Verified"));
@@ -287,14 +372,10 @@ QChartView* BatchSizePage::chartOf(bool memory) {
     return chartView(chart);
 }
 
-void BatchSizePage::show(const SweepReport& r) {
+QString BatchSizePage::summaryText(const SweepReport& r) const {
     QStringList sizes;
-    int64_t measured_max = 1;
-    for (const SweepPoint& p : r.points) {
+    for (const SweepPoint& p : r.points)
         sizes << QString::number(p.batch_size) + (p.out_of_memory ? tr(" (out of memory)") : "");
-        if (!p.out_of_memory)
-            measured_max = std::max(measured_max, p.batch_size);
-    }
     const auto model = r.metadata.find("model");
     const QString name = model == r.metadata.end() ? QFileInfo(path_).fileName()
                                                    : QString::fromStdString(model->second);
@@ -304,10 +385,10 @@ void BatchSizePage::show(const SweepReport& r) {
                             QString::fromStdString(r.budget_source).toHtmlEscaped());
     text += QStringLiteral("<br>");
     if (r.largest_batch) {
-        text += tr("Largest batch within it: <b>%1</b> (predicted peak %2, %3 samples/s)%4.")
+        text += tr("Largest batch within it: <b>%1</b> (predicted peak %2, %3)%4.")
                     .arg(*r.largest_batch)
                     .arg(bytesText(r.predictedPeak(*r.largest_batch)),
-                         number(r.predictedThroughput(*r.largest_batch), 1),
+                         throughputText(r, *r.largest_batch),
                          r.extrapolates(*r.largest_batch) ? tr(", extrapolated") : QString());
     } else {
         text += tr("Not even a batch of 1 is predicted to fit the budget.");
@@ -318,26 +399,40 @@ void BatchSizePage::show(const SweepReport& r) {
                 .arg(number(r.peak.r_squared, 6), bytesText(r.peak.max_residual),
                      number(r.iteration.r_squared, 4), number(r.iteration.max_residual, 2));
     if (const auto& v = r.verified) {
-        text +=
-            QStringLiteral("<br>") +
-            (v->out_of_memory
-                 ? tr("Verified: batch %1 ran out of memory.").arg(v->batch_size)
-                 : tr("Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s "
-                      "(off by %5%).")
-                       .arg(v->batch_size)
-                       .arg(
-                           bytesText(double(v->peak_bytes)),
-                           number(100.0 * (r.predictedPeak(v->batch_size) - double(v->peak_bytes)) /
-                                      double(v->peak_bytes),
-                                  1),
-                           number(v->samplesPerSecond(), 1),
-                           number(
-                               100.0 *
-                                   (r.predictedThroughput(v->batch_size) - v->samplesPerSecond()) /
-                                   v->samplesPerSecond(),
-                               1)));
+        text += QStringLiteral("<br>");
+        if (v->out_of_memory) {
+            text += tr("Verified: batch %1 ran out of memory.").arg(v->batch_size);
+        } else {
+            const double measured = v->samplesPerSecond();
+            const auto predicted = r.predictedThroughput(v->batch_size);
+            text +=
+                tr("Verified at batch %1: peak %2 (prediction off by %3%), %4 samples/s%5.")
+                    .arg(v->batch_size)
+                    .arg(bytesText(double(v->peak_bytes)),
+                         number(100.0 * (r.predictedPeak(v->batch_size) - double(v->peak_bytes)) /
+                                    double(v->peak_bytes),
+                                1),
+                         number(measured, 1),
+                         predicted && measured > 0
+                             ? tr(" (off by %1%)")
+                                   .arg(number(100.0 * (*predicted - measured) / measured, 1))
+                             : QString());
+        }
     }
-    summary_->setText(text);
+    return text;
+}
+
+void BatchSizePage::show(const SweepReport& r) {
+    int64_t measured_max = 1;
+    for (const SweepPoint& p : r.points)
+        if (!p.out_of_memory)
+            measured_max = std::max(measured_max, p.batch_size);
+    summary_->setText(summaryText(r));
+    try {
+        sweepConfig(r);  // the metadata alone: no file is read
+    } catch (const std::exception& e) {
+        cannot_verify_ = QString::fromStdString(e.what());
+    }
 
     points_->setRowCount(static_cast<int>(r.points.size()));
     for (int row = 0; row < static_cast<int>(r.points.size()); ++row) {

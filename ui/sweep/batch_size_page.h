@@ -8,6 +8,7 @@
 
 #include <QFutureWatcher>
 #include <QWidget>
+#include <atomic>
 #include <memory>
 
 #include "trainscope/sweep.h"
@@ -19,6 +20,7 @@ class QSpinBox;
 class QTableWidget;
 class QValueAxis;
 class QLineSeries;
+class QPushButton;
 
 namespace trainscope::ui {
 
@@ -38,6 +40,10 @@ class BatchSizePage : public QWidget {
     QChartView* memoryChart() const { return memory_chart_; }
     QChartView* throughputChart() const { return throughput_chart_; }
     QTableWidget* pointsTable() const { return points_; }
+    // Runs the chosen batch size as the sweep ran its own, when the prediction says it fits
+    // and the report says how its model was run; the result joins the report (and its file).
+    QPushButton* verifyButton() const { return verify_; }
+    bool verifying() const { return verifying_.isRunning(); }
 
     // The read-out for batch size `batch`: predicted peak against the budget, throughput, and
     // whether it extrapolates.
@@ -45,10 +51,15 @@ class BatchSizePage : public QWidget {
 
   signals:
     void read(bool ok);
+    void verified(bool ok);  // a verification ended: measured (or out of memory), or failed
 
   private:
     struct Result;
+    struct Verification;
     void show(const SweepReport& report);
+    QString summaryText(const SweepReport& report) const;
+    void verifyChosen();
+    void updateVerifyButton();
     void choose(int64_t batch);
     QChartView* chartOf(bool memory);
 
@@ -61,6 +72,10 @@ class BatchSizePage : public QWidget {
     QSlider* slider_;
     QSpinBox* spin_;
     QTableWidget* points_;
+    QPushButton* verify_;
+    QString cannot_verify_;  // why the report's batch sizes cannot be run again, or empty
+    QFutureWatcher<std::shared_ptr<Verification>> verifying_;
+    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
     QChartView* memory_chart_ = nullptr;
     QChartView* throughput_chart_ = nullptr;
     QLineSeries* markers_[2] = {nullptr, nullptr};  // the chosen batch, on each chart

@@ -56,7 +56,13 @@ struct SweepReport {
     RunMetadata metadata;
 
     double predictedPeak(int64_t batch) const { return peak.at(static_cast<double>(batch)); }
-    double predictedThroughput(int64_t batch) const;  // samples/s
+    // Whether the iteration time grew with the batch (the fitted line rises and is positive
+    // from batch 1 on): only then is a throughput predicted. Where the machine's noise exceeds
+    // the batch's share of the time, the line can fall, and batch / time would run to infinity
+    // where it crosses zero.
+    bool throughputPredictable() const;
+    // samples/s; none when the throughput is not predictable.
+    std::optional<double> predictedThroughput(int64_t batch) const;
     // Whether `batch` lies outside the measured batch sizes (the prediction extrapolates).
     bool extrapolates(int64_t batch) const;
 };
@@ -110,6 +116,21 @@ SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progres
                      const std::atomic<bool>* cancel = nullptr);
 
 void writeSweepReport(const SweepReport& report, const std::string& path, Overwrite overwrite);
+
+// Metadata of a sweep report: its inputs as the sweep was given them ("2x64x64", several
+// separated by spaces; empty: the built-in model's defaults).
+inline constexpr char kSweepInputsKey[] = "sweep_inputs";
+
+// The configuration the sweep measured with, from its report's metadata. Throws
+// trainscope::Error for a report that does not say (one of another version) or says nonsense.
+RunConfig sweepConfig(const SweepReport& report);
+
+// Measures `batch` as the sweep measured its sizes (a memory pass, then a time pass): a
+// prediction checked by running it. Out of memory is a point with out_of_memory set; throws
+// trainscope::Error as runSweep does, and Cancelled when `cancel` is set.
+SweepPoint verifyBatch(const SweepReport& report, int64_t batch,
+                       const SweepProgressCallback& progress = {},
+                       const std::atomic<bool>* cancel = nullptr);
 // Reads a sweep report back (untrusted input, as every report); throws trainscope::Error.
 SweepReport readSweepReport(const std::string& path);
 
