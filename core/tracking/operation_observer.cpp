@@ -51,16 +51,6 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
         .count();
 }
 
-// The collectives open on this thread: a backend's worker runs one at a time, but keep a list,
-// matched by the RecordFunction's handle, as the timeline does.
-struct OpenCollective {
-    const OperationObserver* observer = nullptr;
-    uint64_t handle = 0;
-    std::chrono::steady_clock::time_point started;
-    CollectiveRecord record;
-};
-thread_local std::vector<OpenCollective> t_open_collectives;
-
 int64_t tensorBytes(const c10::IValue& value) {
     if (value.isTensor()) {
         const at::Tensor& tensor = value.toTensor();
@@ -210,7 +200,8 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     if (self->timeline_) {
         self->timeline_->end(fn);  // first, so the bookkeeping below is not in the event
     }
-    if (fn.scope() == at::RecordScope::USER_SCOPE && !t_open_collectives.empty()) {
+    if (fn.scope() == at::RecordScope::USER_SCOPE &&
+        self->open_collective_count_.load(std::memory_order_relaxed) > 0) {
         self->collectiveEnd(fn);
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
@@ -349,31 +340,30 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
 }
 
 void OperationObserver::collectiveStart(const at::RecordFunction& fn) {
-    OpenCollective open{this, fn.handle(), {}, {fn.name(), 0.0, 0.0, 0}};
+    OpenCollective open{fn.handle(), {}, {fn.name(), 0.0, 0.0, 0}};
     for (const c10::IValue& input : fn.inputs())
         open.record.bytes += tensorBytes(input);
     open.record.start_ms = millisecondsSince(step_started_);
-    auto& list = t_open_collectives;  // drop what an earlier step's observer left open
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [this](const OpenCollective& c) { return c.observer != this; }),
-               list.end());
+    std::lock_guard<std::mutex> lock(collectives_mutex_);
     open.started = Clock::now();  // last, so the bookkeeping above is not timed
-    list.push_back(std::move(open));
+    open_collectives_.push_back(std::move(open));
+    open_collective_count_.store(open_collectives_.size(), std::memory_order_relaxed);
 }
 
+// A backend may end a collective on another thread than the one it began on (NCCL's work
+// completes on a watchdog's thread): matched by the RecordFunction's handle, unique per call.
 void OperationObserver::collectiveEnd(const at::RecordFunction& fn) {
     const auto now = Clock::now();
-    auto& open = t_open_collectives;
-    const auto it = std::find_if(open.begin(), open.end(), [&](const OpenCollective& c) {
-        return c.observer == this && c.handle == fn.handle();
-    });
-    if (it == open.end()) {
+    std::lock_guard<std::mutex> lock(collectives_mutex_);
+    const auto it = std::find_if(open_collectives_.begin(), open_collectives_.end(),
+                                 [&](const OpenCollective& c) { return c.handle == fn.handle(); });
+    if (it == open_collectives_.end()) {
         return;
     }
     CollectiveRecord record = std::move(it->record);
     record.ms = std::chrono::duration<double, std::milli>(now - it->started).count();
-    open.erase(it);
-    std::lock_guard<std::mutex> lock(collectives_mutex_);
+    open_collectives_.erase(it);
+    open_collective_count_.store(open_collectives_.size(), std::memory_order_relaxed);
     collectives_.push_back(std::move(record));
 }
 

@@ -157,7 +157,15 @@ class OperationObserver : public IterationListener {
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
     Clock::time_point step_started_;
-    mutable std::mutex collectives_mutex_;  // collectives end on the backends' threads
+    // A collective begun and not ended yet: its start, for its time.
+    struct OpenCollective {
+        uint64_t handle = 0;  // the RecordFunction's
+        Clock::time_point started;
+        CollectiveRecord record;
+    };
+    mutable std::mutex collectives_mutex_;  // collectives run on the backends' threads
+    std::vector<OpenCollective> open_collectives_;
+    std::atomic<size_t> open_collective_count_{0};  // checked without the lock at each end
     std::vector<CollectiveRecord> collectives_;
     // With Options::gpu_timer: each operation's span, and each backward node's span with the
     // sequence number that links it to its operation.

@@ -169,11 +169,21 @@ void TimelineRecorder::begin(const at::RecordFunction& fn) {
 void TimelineRecorder::end(const at::RecordFunction& fn) {
     const int64_t now = timelineTicks();
     ThreadState& state = stateOfThisThread();
-    if (state.open.empty() || state.open.back().second != fn.handle()) {
-        return;  // began before recording started
+    if (!state.open.empty() && state.open.back().second == fn.handle()) {
+        state.timeline->events[state.open.back().first].end = now;
+        state.open.pop_back();
+        return;
     }
-    state.timeline->events[state.open.back().first].end = now;
-    state.open.pop_back();
+    // Not the innermost: an asynchronous event above it (a collective that a backend ends on
+    // another thread) is still open. Without this search every later end on this thread would
+    // be dropped. Not found: it began before recording started.
+    for (auto it = state.open.rbegin(); it != state.open.rend(); ++it) {
+        if (it->second == fn.handle()) {
+            state.timeline->events[it->first].end = now;
+            state.open.erase(std::next(it).base());
+            return;
+        }
+    }
 }
 
 int64_t TimelineRecorder::outermostOpenEvent() const {
