@@ -1230,6 +1230,10 @@ aktiv (gepunktet)</translation>
         <source>peak %1</source>
         <translation>Spitze %1</translation>
     </message>
+    <message>
+        <source>rank %1: peak %2</source>
+        <translation>Rang %1: Spitze %2</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryPage</name>

@@ -1227,6 +1227,10 @@ active (dotted)</source>
         <source>peak %1</source>
         <translation>峰值 %1</translation>
     </message>
+    <message>
+        <source>rank %1: peak %2</source>
+        <translation>rank %1：峰值 %2</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryPage</name>

@@ -86,6 +86,9 @@ void MemoryCurveWidget::paintEvent(QPaintEvent*) {
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
     for (int rank = 0; rank < state_->ranks().size(); ++rank)
         paintCurves(painter, rank, axis, plot, bytes_per_pixel);
+    // The peaks over every curve: a later rank's curve would run through an earlier one's label.
+    for (int rank = 0; rank < state_->ranks().size(); ++rank)
+        paintPeak(painter, rank, axis, plot, bytes_per_pixel);
     painter.setPen(palette().color(QPalette::WindowText));
     drawTicks(painter, axis, plot.bottom(), plot.bottom() + 4, plot.bottom() + 15);
 
@@ -142,8 +145,17 @@ void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis&
     painter.drawPolyline(reserved);
     painter.setPen(QPen(color.darker(160), 1, Qt::DotLine));
     painter.drawPolyline(active);
+}
 
-    // The peak: a marker and its figure.
+// The peak of a rank: a marker and its figure.
+void MemoryCurveWidget::paintPeak(QPainter& painter, int rank, const TimeAxis& axis,
+                                  const QRect& plot, double bytes_per_pixel) {
+    const TimelineData& data = *state_->ranks()[rank];
+    const std::vector<MemorySample>& samples = data.memory;
+    if (samples.empty())
+        return;
+    const int64_t offset = data.alignment_ns();
+    auto yOf = [&](int64_t bytes) { return plot.bottom() - double(bytes) / bytes_per_pixel; };
     const MemorySample& peak = samples[data.peak_sample];
     const double x = axis.toX(peak.timestamp_ns - offset);
     if (x >= plot.left() && x <= plot.right()) {
@@ -151,10 +163,16 @@ void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis&
         painter.setPen(QPen(markColor(), 1.5));
         painter.setBrush(markColor());
         painter.drawEllipse(top, 3.5, 3.5);
-        const QString label = tr("peak %1").arg(formatBytes(peak.total_allocated));
+        // Several ranks' peaks lie close: each label names its rank, one line below the last.
+        const int ranks = int(state_->ranks().size());
+        const QString label = ranks > 1 ? tr("rank %1: peak %2")
+                                              .arg(data.rank >= 0 ? data.rank : rank)
+                                              .arg(formatBytes(peak.total_allocated))
+                                        : tr("peak %1").arg(formatBytes(peak.total_allocated));
         const int text_width = painter.fontMetrics().horizontalAdvance(label);
         const double text_x = x + 6 + text_width > plot.right() ? x - 6 - text_width : x + 6;
-        const double baseline = std::max(double(plot.top() + 12), top.y() + 4);
+        const double baseline = std::max(double(plot.top() + 12), top.y() + 4) +
+                                (ranks > 1 ? rank * painter.fontMetrics().height() : 0);
         // On a backing of the plot's colour: the curve's top edge runs through the label.
         const QFontMetrics metrics = painter.fontMetrics();
         QColor backing = palette().color(QPalette::Base);

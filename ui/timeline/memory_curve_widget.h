@@ -33,6 +33,8 @@ class MemoryCurveWidget : public QWidget {
   private:
     void paintCurves(QPainter& painter, int rank, const TimeAxis& axis, const QRect& plot,
                      double bytes_per_pixel);
+    void paintPeak(QPainter& painter, int rank, const TimeAxis& axis, const QRect& plot,
+                   double bytes_per_pixel);
     void chooseMoment(int x);
 
     // The highest totals of each run of kBlock records, per rank: a column spanning many
