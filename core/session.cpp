@@ -175,6 +175,7 @@ void Session::endStep() {
     }
     const double ms = msSince(self.step_start);
     self.step_open = false;
+    self.observer->awaitOpenCollectives(std::chrono::seconds(2));
     self.observer->iterationEnded();
     self.steps.push_back(
         {static_cast<int64_t>(self.steps.size()) + 1, self.step_start_ns, epochNs()});

@@ -100,11 +100,10 @@ RankCalls breakDown(const TimelineData& data) {
                 continue;  // outside the step
             }
             if (span.category == SpanCategory::Communication) {
+                // At any depth: NCCL's span lies inside the c10d operation that launched it.
                 communication.emplace_back(start, end);
-                if (span.depth == 0) {
-                    result.collectives.push_back(
-                        {span.start_ns, span.end_ns - span.start_ns, data.text(span.name)});
-                }
+                result.collectives.push_back(
+                    {span.start_ns, span.end_ns - span.start_ns, data.text(span.name)});
             } else if (span.depth == 0 && span.category != SpanCategory::Other) {
                 computation.emplace_back(start, end);
             }

@@ -51,6 +51,23 @@ std::string tagOf(const std::string& final_path) {
     return text;
 }
 
+// This machine, in temporary names (8 hex digits of its host name): the ranks of one job on
+// several machines may share a folder, and a pid says whether a process lives only on the
+// machine that started it.
+const std::string& hostTag() {
+    static const std::string tag = [] {
+        char name[256] = {};
+        ::gethostname(name, sizeof name - 1);
+        uint32_t hash = 2166136261u;
+        for (const char* c = name; *c; ++c)
+            hash = (hash ^ static_cast<unsigned char>(*c)) * 16777619u;
+        char text[9];
+        std::snprintf(text, sizeof text, "%08" PRIx32, hash);
+        return std::string(text);
+    }();
+    return tag;
+}
+
 void syncPath(const std::string& path, int flags) {
     const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
     if (fd < 0 || ::fsync(fd) != 0) {
@@ -135,22 +152,36 @@ void rollForward(const std::string& final_path) {
     syncFolder(folderOf(final_path));
 }
 
-// The pid in a temporary file's name, `.trainscope-TAG-PID-N.tmp` (TAG: 16 hex digits), or 0
-// for any other name.
-long pidOfTempName(const std::string& name) {
+// A temporary file's name, `.trainscope-TAG-PID-HOST-N.tmp` (TAG: 16 hex digits, HOST: 8; names
+// of earlier versions lack HOST): its pid and host, or pid 0 for any other name.
+struct TempName {
+    long pid = 0;
+    std::string host;  // empty: an earlier version's name, taken as this machine's
+};
+
+TempName parseTempName(const std::string& name) {
     const size_t tag_end = std::strlen(kTempPrefix) + 16;
     if (name.rfind(kTempPrefix, 0) != 0 || name.size() <= tag_end + 4 || name[tag_end] != '-' ||
         name.compare(name.size() - 4, 4, ".tmp") != 0) {
-        return 0;
+        return {};
     }
     for (size_t i = std::strlen(kTempPrefix); i < tag_end; ++i) {
         if (!std::isxdigit(static_cast<unsigned char>(name[i]))) {
-            return 0;
+            return {};
         }
     }
     char* end = nullptr;
     const long pid = std::strtol(name.c_str() + tag_end + 1, &end, 10);
-    return end && *end == '-' ? pid : 0;
+    if (!end || *end != '-') {
+        return {};
+    }
+    TempName parsed{pid, {}};
+    const std::string rest(end + 1);  // "HOST-N.tmp" or "N.tmp"
+    const size_t dash = rest.find('-');
+    if (dash == 8) {
+        parsed.host = rest.substr(0, 8);
+    }
+    return parsed;
 }
 
 // The temporary files that the folder's commit journals name: an interrupted commit of another
@@ -172,16 +203,18 @@ std::set<fs::path> journalledTemps(const fs::path& folder) {
     return named;
 }
 
-// Removes the temporary files of processes that no longer run (killed by a signal that cannot
-// be caught), of any report in the folder: a later run of any report there sweeps them. Those
-// that a commit journal names are kept for its roll-forward.
+// Removes the temporary files of this machine's processes that no longer run (killed by a
+// signal that cannot be caught), of any report in the folder: a later run of any report there
+// sweeps them. Those that a commit journal names are kept for its roll-forward; those of other
+// machines (a shared folder) are theirs to sweep.
 void removeStaleTemps(const std::string& final_path) {
     const fs::path folder = folderOf(final_path);
     const std::set<fs::path> journalled = journalledTemps(folder);
     std::error_code ec;
     for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
-        const long pid = pidOfTempName(entry.path().filename().string());
-        if (pid > 0 && !processAlive(pid) && !journalled.count(entry.path().filename())) {
+        const TempName temp = parseTempName(entry.path().filename().string());
+        if (temp.pid > 0 && (temp.host.empty() || temp.host == hostTag()) &&
+            !processAlive(temp.pid) && !journalled.count(entry.path().filename())) {
             fs::remove(entry.path(), ec);
         }
     }
@@ -190,7 +223,7 @@ void removeStaleTemps(const std::string& final_path) {
 std::string uniqueTempPath(const std::string& final_path) {
     static std::atomic<int> counter{0};
     const std::string name = kTempPrefix + tagOf(final_path) + "-" + std::to_string(::getpid()) +
-                             "-" + std::to_string(counter++) + ".tmp";
+                             "-" + hostTag() + "-" + std::to_string(counter++) + ".tmp";
     return (folderOf(final_path) / name).string();
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <thread>
 #include <unordered_set>
 
 #include "trainscope/error.h"
@@ -17,6 +18,37 @@ namespace {
 // RecordFunction takes plain function pointers, so the active observer is reached through
 // this pointer. One observer is active at a time.
 std::atomic<OperationObserver*> g_active{nullptr};
+
+// Callbacks on other threads than the forward thread (a communication backend's workers,
+// autograd's device threads) may still run while the forward thread destroys the observer: a
+// RecordFunction keeps the callbacks it began with after removeCallback(). They are counted
+// while they use the observer, and the destructor waits for the count to fall to zero.
+std::atomic<int> g_in_flight{0};
+std::atomic<uint64_t> g_forward_thread{0};
+
+// Counts a callback of another thread than the forward thread while it uses the observer.
+class InFlight {
+  public:
+    explicit InFlight(const at::RecordFunction& fn)
+        : counted_(fn.threadId() != g_forward_thread.load(std::memory_order_relaxed)) {
+        if (counted_) {
+            g_in_flight.fetch_add(1);
+        }
+    }
+    ~InFlight() {
+        if (counted_) {
+            g_in_flight.fetch_sub(1);
+        }
+    }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+    // Whether `self` may be used: after counting, the observer must still be the active one
+    // (the destructor clears it before waiting for the count).
+    bool holds(const OperationObserver* self) const { return !counted_ || g_active.load() == self; }
+
+  private:
+    bool counted_;
+};
 
 // Nesting depth of backward nodes on each thread: only the outermost node is timed.
 thread_local int t_backward_depth = 0;
@@ -102,6 +134,9 @@ OperationObserver::OperationObserver(Options options) : options_(std::move(optio
 OperationObserver::~OperationObserver() {
     at::removeCallback(handle_);
     g_active.store(nullptr);
+    while (g_in_flight.load() > 0) {  // another thread's callback is using this observer
+        std::this_thread::yield();
+    }
 }
 
 void OperationObserver::forwardBegins() {
@@ -123,6 +158,7 @@ void OperationObserver::forwardBegins() {
     engine_depth_ = 0;
     part_ = OperationRecord::Part::Forward;
     forward_thread_ = at::RecordFunction::currentThreadId();
+    g_forward_thread.store(forward_thread_, std::memory_order_relaxed);
     phase_.store(Phase::Forward);
 }
 
@@ -154,6 +190,10 @@ void OperationObserver::resolveGpuTimes() {
 std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::RecordFunction& fn) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);
     if (!self) {
+        return nullptr;
+    }
+    const InFlight in_flight(fn);
+    if (!in_flight.holds(self)) {
         return nullptr;
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
@@ -195,6 +235,10 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
 void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);
     if (!self) {
+        return;
+    }
+    const InFlight in_flight(fn);
+    if (!in_flight.holds(self)) {
         return;
     }
     if (self->timeline_) {
@@ -365,6 +409,13 @@ void OperationObserver::collectiveEnd(const at::RecordFunction& fn) {
     open_collectives_.erase(it);
     open_collective_count_.store(open_collectives_.size(), std::memory_order_relaxed);
     collectives_.push_back(std::move(record));
+}
+
+void OperationObserver::awaitOpenCollectives(std::chrono::milliseconds limit) {
+    const auto deadline = Clock::now() + limit;
+    while (open_collective_count_.load() > 0 && Clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
 }
 
 std::vector<CollectiveRecord> OperationObserver::collectives() const {

@@ -117,6 +117,9 @@ class OperationObserver : public IterationListener {
     const std::vector<CallInputs>& callInputs() const { return call_inputs_; }
     // The step's collectives, by start (those that ended before iterationEnded()).
     std::vector<CollectiveRecord> collectives() const;
+    // Waits until every collective begun has ended, at most `limit`: a backend completes a
+    // collective's work (what the step waits for) just before it ends its span.
+    void awaitOpenCollectives(std::chrono::milliseconds limit);
     // With Options::timeline; null otherwise.
     const TimelineRecorder* timeline() const { return timeline_.get(); }
     uint64_t forwardThread() const { return forward_thread_; }

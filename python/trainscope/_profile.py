@@ -72,10 +72,13 @@ class profile:
 
     The memory baseline: what the process allocates after the `with` statement begins, plus
     the model's weights and the optimizer's state that exist then; the first observed step is
-    the memory step, the others are timed without the meter."""
+    the memory step, the others are timed without the meter.
+
+    In a job of several ranks every rank profiles, and the sets are written together; with
+    `all_ranks=False` (only some ranks run this) each writes its own PREFIX.rankR set alone."""
 
     def __init__(self, prefix, *, model, optimizer=None, warmup=1, active=3, force=False,
-                 project_root=None):
+                 project_root=None, all_ranks=True):
         if warmup < 0 or active < 1:
             raise ValueError("profile needs warmup >= 0 and active >= 1")
         self.prefix = prefix
@@ -84,13 +87,15 @@ class profile:
         self._project_root = project_root or _script_folder()
         self._session = self._hooks = None
         self._ranks = self._agreement = None
+        self._all_ranks = all_ranks
         self._steps = 0
         self.figures = None
 
     def __enter__(self):
         # In a job of several ranks (torchrun): PREFIX.rankR's reports, written by each rank
         # once every rank's are (see _ranks.py); figures["ranks_summary"] on rank 0.
-        self._ranks, self._agreement = outputs_of_this_process(self.prefix, self._force)
+        self._ranks, self._agreement = outputs_of_this_process(self.prefix, self._force,
+                                                               self._all_ranks)
         observed = Observed()
         observed.model, observed.optimizer = self._model, self._optimizer
         device = "cuda" if any(p.is_cuda for p in self._model.parameters()) else "cpu"
@@ -127,7 +132,8 @@ class profile:
     def _finish(self):
         try:
             if self._agreement is None:
-                self.figures = self._session.write(self.prefix, self._force)
+                own = self._ranks.prefix(self.prefix) if self._ranks else self.prefix
+                self.figures = self._session.write(own, self._force)
             else:
                 self.figures = self._agreement.write(self._session, self.prefix, self._force)
         finally:

@@ -45,7 +45,11 @@ class Ranks:
             return None
         if not 0 <= rank < world:
             raise _trainscope.Error(f"rank {rank} is not one of a world of {world}")
-        return cls(rank, world, int(env.get("LOCAL_RANK", rank)))
+        try:
+            local_rank = int(env.get("LOCAL_RANK", rank))
+        except ValueError:
+            raise _trainscope.Error(f"LOCAL_RANK={env['LOCAL_RANK']!r} is not a rank")
+        return cls(rank, world, local_rank)
 
     def prefix(self, prefix, rank=None):
         return f"{prefix}.rank{self.rank if rank is None else rank}"
@@ -65,13 +69,17 @@ def _distributed():
     return dist if dist.is_available() else None
 
 
-def outputs_of_this_process(prefix, force):
+def outputs_of_this_process(prefix, force, all_ranks=True):
     """(ranks, agreement): None, None for a process that is a job of its own. Checks the outputs
-    first: this process's, or in a job every rank's, so that every rank refuses alike."""
+    first: this process's, or in a job every rank's, so that every rank refuses alike. Without
+    `all_ranks` (only some ranks profile) this rank writes its own set alone: no agreement."""
     ranks = Ranks.of_this_process()
     if ranks is None:
         _trainscope.check_outputs(prefix, force)
         return None, None
+    if not all_ranks:
+        _trainscope.check_outputs(ranks.prefix(prefix), force)
+        return ranks, None
     ranks.check_outputs(prefix, force)
     return ranks, Agreement(ranks, prefix)
 
@@ -94,19 +102,25 @@ class Agreement:
         return distributed_c10d._get_default_store()
 
     def failed(self, message):
-        """This rank's run failed: the others learn why (rank 0 prints it)."""
+        """This rank's run failed: the others learn why (rank 0 prints it). The first failure
+        is the one told: a rank that dies breaks the others' collectives, whose own failures
+        come after it."""
         store = self._store()
         if store is not None:
-            store.set(f"{self.key}/failure", f"rank {self.ranks.rank} failed: {message}")
-            store.add(f"{self.key}/failures", 1)
+            with _store_errors():
+                if store.add(f"{self.key}/failures", 1) == 1:
+                    store.set(f"{self.key}/failure", f"rank {self.ranks.rank} failed: {message}")
 
     def failure_of_another(self):
         """The first failure another rank reported, or None: asked by a rank whose own step
         raised, since a rank that dies breaks the collectives of the others."""
         store = self._store()
-        if store is None or store.add(f"{self.key}/failures", 0) == 0:
+        if store is None:
             return None
-        failure = store.get(f"{self.key}/failure").decode()
+        with _store_errors():
+            if store.add(f"{self.key}/failures", 0) == 0:
+                return None
+            failure = store.get(f"{self.key}/failure").decode()  # set right after the count
         return None if failure.startswith(f"rank {self.ranks.rank} ") else failure
 
     def write(self, session, prefix, force):
@@ -123,37 +137,62 @@ class Agreement:
             return figures
         try:
             staged = session.stage(own, force)
-        except _trainscope.Error as e:
-            self.failed(str(e))
+            self._say(store, "staged")
+            self._wait(store, "staged", "to write its reports")
+            if self.failure_of_another() is not None:
+                staged.discard()
+                raise _trainscope.Error("no rank's reports were written")
+            staged.commit()
+        except Exception as e:  # the others learn of it, and write nothing either
+            if self.failure_of_another() is None:
+                self.failed(str(e))
             raise
-        self._say(store, "staged")
-        self._wait(store, "staged", "to write its reports")
-        failure = self.failure_of_another()
-        if failure is not None:
-            staged.discard()
-            raise _trainscope.Error(f"{failure}; no rank's reports were written")
-        staged.commit()
         self._say(store, "committed")
         figures = staged.figures
         if self.ranks.rank == 0:
-            self._wait(store, "committed", "to put its reports in place")
-            figures["ranks_summary"] = _trainscope.ranks_summary(
-                [self.ranks.prefix(prefix, r) + ".timeline.sqlite"
-                 for r in range(self.ranks.world_size)])
+            figures["ranks_summary"] = self._summary_of_ranks(store, prefix)
         return figures
 
+    def _summary_of_ranks(self, store, prefix):
+        """Once every rank's set is in place: their summary, or why there is none (this rank's
+        own set stands either way)."""
+        try:
+            self._wait(store, "committed", "to put its reports in place")
+            failure = self.failure_of_another()
+            if failure is not None:
+                return f"No summary of the ranks: {failure}\n"
+            return _trainscope.ranks_summary([self.ranks.prefix(prefix, r) + ".timeline.sqlite"
+                                              for r in range(self.ranks.world_size)])
+        except _trainscope.Error as e:  # another machine's folder, say: not this rank's failure
+            return f"No summary of the ranks: {e}\n"
+
     def _say(self, store, state):
-        store.add(f"{self.key}/{state}", 1)
+        with _store_errors():
+            store.add(f"{self.key}/{state}", 1)
 
     def _wait(self, store, state, doing):
         """Until every rank has said `state`, or one failed."""
         deadline = time.monotonic() + AGREEMENT_TIMEOUT_S
-        while store.add(f"{self.key}/{state}", 0) < self.ranks.world_size:
-            if store.add(f"{self.key}/failures", 0) > 0:
-                return
-            if time.monotonic() > deadline:
-                raise _trainscope.Error(
-                    f"a rank did not finish {doing} within {AGREEMENT_TIMEOUT_S} s: no summary "
-                    f"of the ranks")
-            time.sleep(0.05)
+        with _store_errors():
+            while store.add(f"{self.key}/{state}", 0) < self.ranks.world_size:
+                if store.add(f"{self.key}/failures", 0) > 0:
+                    return
+                if time.monotonic() > deadline:
+                    raise _trainscope.Error(
+                        f"a rank did not finish {doing} within {AGREEMENT_TIMEOUT_S} s")
+                time.sleep(0.05)
 
+
+class _store_errors:
+    """The job's store gone (the rank that held it ended): one line, not a traceback."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, traceback):
+        if exc_type is None or issubclass(exc_type, _trainscope.Error):
+            return False
+        if issubclass(exc_type, (RuntimeError, OSError)):
+            raise _trainscope.Error(f"the job's store cannot be reached (the rank that holds it "
+                                    f"may have ended): {exc}") from exc
+        return False

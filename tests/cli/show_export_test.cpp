@@ -219,11 +219,16 @@ TEST_F(ShowExport, AStaleTemporaryFileIsSweptByTheNextRun) {
     const std::string stale = ".trainscope-0123456789abcdef-" + pid + "-0.tmp";
     const std::string alive =
         ".trainscope-0123456789abcdef-" + std::to_string(::getpid()) + "-0.tmp";
+    // Another machine's (the ranks of a job on several machines sharing the folder): its pid
+    // says nothing here, so it is that machine's to sweep.
+    const std::string elsewhere = ".trainscope-0123456789abcdef-" + pid + "-0badc0de-0.tmp";
     std::ofstream(work(stale)).flush();
     std::ofstream(work(alive)).flush();
+    std::ofstream(work(elsewhere)).flush();
     ASSERT_EQ(run("export --chrome-trace t.json run.timeline.sqlite").exit_code, 0);
     EXPECT_FALSE(fs::exists(work(stale)));
     EXPECT_TRUE(fs::exists(work(alive)));
+    EXPECT_TRUE(fs::exists(work(elsewhere)));
 }
 
 // The timelines of the corpus that budgets hold against (200,000 steps, megabyte type names,

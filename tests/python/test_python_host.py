@@ -269,6 +269,14 @@ class SeveralRanks(unittest.TestCase):
         self.assertEqual([code for code, _, _ in results], [0, 0], results)
         self.check_rank_sets(0, results[0][1])
 
+    def test_one_rank_alone_writes_its_set_without_waiting_for_the_others(self):
+        started = time.monotonic()
+        results = run_ranks(2, [sys.executable, os.path.join(PROJECT, "ddp_rank0_only.py"),
+                                self.prefix])
+        self.assertEqual([code for code, _, _ in results], [0, 0], results)
+        self.assertEqual(self.files(), self.set_of(0))
+        self.assertLess(time.monotonic() - started, 120)  # no wait for ranks that never come
+
     def test_a_rank_that_fails_leaves_no_set_of_any_rank_and_rank_0_names_it(self):
         results = self.profile(env={"TRAINSCOPE_TEST_FAILING_RANK": "1"})
         self.assertEqual([code for code, _, _ in results], [1, 1], results)
