@@ -242,7 +242,8 @@ class SeveralRanks(unittest.TestCase):
             # Steps line up by number on both ranks.
             self.assertEqual(rows(path + ".timeline.sqlite", "SELECT id FROM STEP_TIME"),
                              [(1,), (2,), (3,)])
-        # The straggler sleeps 200 ms in each forward: far beyond this machine's noise, so the
+        # The straggler sleeps 1 s in each forward: far beyond what a busy 2-core machine delays a
+        # rank by (the whole suite runs two tests at a time beside it), so the
         # summary's verdict is the injected delay's, not the machine's.
         self.assertIn("2 ranks; steps matched by number", rank0_output)
         self.assertIn(f"Slowest rank: {slow_rank},", rank0_output)
@@ -256,7 +257,7 @@ class SeveralRanks(unittest.TestCase):
 
     def test_an_entry_point_under_torchrun_writes_one_set_per_rank_and_names_the_slow_one(self):
         results = self.profile(env={"TRAINSCOPE_TEST_SLOW_RANK": "1",
-                                    "TRAINSCOPE_TEST_SLOW_MS": "200"})
+                                    "TRAINSCOPE_TEST_SLOW_MS": "1000"})
         self.assertEqual([code for code, _, _ in results], [0, 0], results)
         self.assertEqual(results[1][1], "")  # rank 0 speaks for all
         self.assertIn("Communication   ", results[0][1])
@@ -265,7 +266,7 @@ class SeveralRanks(unittest.TestCase):
     def test_trainscope_profile_in_a_ddp_loop_writes_one_set_per_rank(self):
         results = run_ranks(2, [sys.executable, os.path.join(PROJECT, "ddp_loop.py"),
                                 self.prefix],
-                            {"TRAINSCOPE_TEST_SLOW_RANK": "0", "TRAINSCOPE_TEST_SLOW_MS": "200"})
+                            {"TRAINSCOPE_TEST_SLOW_RANK": "0", "TRAINSCOPE_TEST_SLOW_MS": "1000"})
         self.assertEqual([code for code, _, _ in results], [0, 0], results)
         self.check_rank_sets(0, results[0][1])
 
@@ -283,8 +284,12 @@ class SeveralRanks(unittest.TestCase):
         line = tagged_line(self.entry, "rank-fails")
         cause = (f"rank 1 failed: the step raised ValueError: rank 1 fails on purpose "
                  f"(ddp_step.py:{line})")
-        rank0_errors = results[0][2].strip().splitlines()
+        # Ours is one line (c10's allocator may add its own warning about a block freed under
+        # the meter that was allocated before it), and nothing of ours crashed.
+        rank0_errors = [line for line in results[0][2].splitlines()
+                        if line.startswith("trainscope:")]
         self.assertEqual(len(rank0_errors), 1, results[0][2])
+        self.assertNotIn("Traceback", results[0][2])
         self.assertTrue(rank0_errors[0].startswith(f"trainscope: error: {cause}; rank 0 "
                                                    f"stopped: "), rank0_errors[0])
         self.assertEqual(self.files(), [])
