@@ -7,6 +7,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "report/sql_table_model.h"
 #include "timeline/time_axis.h"
@@ -84,11 +85,13 @@ void MemoryCurveWidget::paintEvent(QPaintEvent*) {
     painter.drawText(QRect(4, plot.bottom() - 16, kGutterWidth - 10, 18),
                      Qt::AlignRight | Qt::AlignBottom, formatBytes(0));
     painter.drawLine(plot.bottomLeft(), plot.bottomRight());
+    std::vector<std::optional<QPointF>> peaks;
     for (int rank = 0; rank < state_->ranks().size(); ++rank)
-        paintCurves(painter, rank, axis, plot, bytes_per_pixel);
+        peaks.push_back(paintCurves(painter, rank, axis, plot, bytes_per_pixel));
     // The peaks over every curve: a later rank's curve would run through an earlier one's label.
     for (int rank = 0; rank < state_->ranks().size(); ++rank)
-        paintPeak(painter, rank, axis, plot, bytes_per_pixel);
+        if (peaks[rank])
+            paintPeak(painter, rank, *peaks[rank], plot);
     painter.setPen(palette().color(QPalette::WindowText));
     drawTicks(painter, axis, plot.bottom(), plot.bottom() + 4, plot.bottom() + 15);
 
@@ -101,12 +104,13 @@ void MemoryCurveWidget::paintEvent(QPaintEvent*) {
     last_paint_ms_ = double(timer.nsecsElapsed()) / 1e6;
 }
 
-void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis& axis,
-                                    const QRect& plot, double bytes_per_pixel) {
+std::optional<QPointF> MemoryCurveWidget::paintCurves(QPainter& painter, int rank,
+                                                      const TimeAxis& axis, const QRect& plot,
+                                                      double bytes_per_pixel) {
     const TimelineData& data = *state_->ranks()[rank];
     const std::vector<MemorySample>& samples = data.memory;
     if (samples.empty())
-        return;
+        return std::nullopt;
     const int64_t offset = data.alignment_ns();
     auto yOf = [&](int64_t bytes) { return plot.bottom() - double(bytes) / bytes_per_pixel; };
     auto column = [&](int x) {
@@ -121,7 +125,7 @@ void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis&
         std::max(plot.left(), int(std::floor(axis.toX(samples.front().timestamp_ns - offset))));
     const int last_x = std::min(plot.right(), int(std::ceil(axis.toX(data.last_ns - offset))));
     if (last_x < first_x)
-        return;
+        return std::nullopt;
     QPolygonF allocated, reserved, active;
     allocated << QPointF(first_x, plot.bottom());
     size_t begin = column(first_x);
@@ -145,43 +149,39 @@ void MemoryCurveWidget::paintCurves(QPainter& painter, int rank, const TimeAxis&
     painter.drawPolyline(reserved);
     painter.setPen(QPen(color.darker(160), 1, Qt::DotLine));
     painter.drawPolyline(active);
-}
-
-// The peak of a rank: a marker and its figure.
-void MemoryCurveWidget::paintPeak(QPainter& painter, int rank, const TimeAxis& axis,
-                                  const QRect& plot, double bytes_per_pixel) {
-    const TimelineData& data = *state_->ranks()[rank];
-    const std::vector<MemorySample>& samples = data.memory;
-    if (samples.empty())
-        return;
-    const int64_t offset = data.alignment_ns();
-    auto yOf = [&](int64_t bytes) { return plot.bottom() - double(bytes) / bytes_per_pixel; };
+    // Where the peak is, when it is in view: paintPeak() marks it over every rank's curves.
     const MemorySample& peak = samples[data.peak_sample];
     const double x = axis.toX(peak.timestamp_ns - offset);
-    if (x >= plot.left() && x <= plot.right()) {
-        const QPointF top(x, yOf(peak.total_allocated));
-        painter.setPen(QPen(markColor(), 1.5));
-        painter.setBrush(markColor());
-        painter.drawEllipse(top, 3.5, 3.5);
-        // Several ranks' peaks lie close: each label names its rank, one line below the last.
-        const int ranks = int(state_->ranks().size());
-        const QString label = ranks > 1 ? tr("rank %1: peak %2")
-                                              .arg(data.rank >= 0 ? data.rank : rank)
-                                              .arg(formatBytes(peak.total_allocated))
-                                        : tr("peak %1").arg(formatBytes(peak.total_allocated));
-        const int text_width = painter.fontMetrics().horizontalAdvance(label);
-        const double text_x = x + 6 + text_width > plot.right() ? x - 6 - text_width : x + 6;
-        const double baseline = std::max(double(plot.top() + 12), top.y() + 4) +
-                                (ranks > 1 ? rank * painter.fontMetrics().height() : 0);
-        // On a backing of the plot's colour: the curve's top edge runs through the label.
-        const QFontMetrics metrics = painter.fontMetrics();
-        QColor backing = palette().color(QPalette::Base);
-        backing.setAlpha(210);
-        painter.fillRect(
-            QRectF(text_x - 2, baseline - metrics.ascent(), text_width + 4, metrics.height()),
-            backing);
-        painter.drawText(QPointF(text_x, baseline), label);
-    }
+    if (x < plot.left() || x > plot.right())
+        return std::nullopt;
+    return QPointF(x, yOf(peak.total_allocated));
+}
+
+// The peak of a rank at `top`: a marker and its figure.
+void MemoryCurveWidget::paintPeak(QPainter& painter, int rank, QPointF top, const QRect& plot) {
+    const TimelineData& data = *state_->ranks()[rank];
+    const int64_t bytes = data.memory[data.peak_sample].total_allocated;
+    painter.setPen(QPen(markColor(), 1.5));
+    painter.setBrush(markColor());
+    painter.drawEllipse(top, 3.5, 3.5);
+    // Several ranks' peaks lie close: each label names its rank, one line below the last.
+    const int ranks = int(state_->ranks().size());
+    const QString label =
+        ranks > 1
+            ? tr("rank %1: peak %2").arg(data.rank >= 0 ? data.rank : rank).arg(formatBytes(bytes))
+            : tr("peak %1").arg(formatBytes(bytes));
+    const QFontMetrics metrics = painter.fontMetrics();
+    const int text_width = metrics.horizontalAdvance(label);
+    const double text_x =
+        top.x() + 6 + text_width > plot.right() ? top.x() - 6 - text_width : top.x() + 6;
+    const double baseline =
+        std::max(double(plot.top() + 12), top.y() + 4) + (ranks > 1 ? rank * metrics.height() : 0);
+    // On a backing of the plot's colour: the curve's top edge runs through the label.
+    QColor backing = palette().color(QPalette::Base);
+    backing.setAlpha(210);
+    painter.fillRect(
+        QRectF(text_x - 2, baseline - metrics.ascent(), text_width + 4, metrics.height()), backing);
+    painter.drawText(QPointF(text_x, baseline), label);
 }
 
 void MemoryCurveWidget::chooseMoment(int x) {

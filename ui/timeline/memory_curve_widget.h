@@ -5,7 +5,9 @@
 // cost one pass over the visible ones.
 #pragma once
 
+#include <QPointF>
 #include <QWidget>
+#include <optional>
 
 #include "timeline/timeline_view_state.h"
 
@@ -31,10 +33,10 @@ class MemoryCurveWidget : public QWidget {
     void wheelEvent(QWheelEvent* event) override;
 
   private:
-    void paintCurves(QPainter& painter, int rank, const TimeAxis& axis, const QRect& plot,
-                     double bytes_per_pixel);
-    void paintPeak(QPainter& painter, int rank, const TimeAxis& axis, const QRect& plot,
-                   double bytes_per_pixel);
+    // Draws a rank's curves; returns where its peak is, when in view.
+    std::optional<QPointF> paintCurves(QPainter& painter, int rank, const TimeAxis& axis,
+                                       const QRect& plot, double bytes_per_pixel);
+    void paintPeak(QPainter& painter, int rank, QPointF top, const QRect& plot);
     void chooseMoment(int x);
 
     // The highest totals of each run of kBlock records, per rank: a column spanning many
