@@ -583,8 +583,7 @@ QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked cl
     connectBarClick(size, entries, clicked);
     auto* series = new QHorizontalBarSeries;
     series->append(size);
-    QChartView* view =
-        barChart(title, series, names.labels, unit.name, top.error, bool(clicked));
+    QChartView* view = barChart(title, series, names.labels, unit.name, top.error, bool(clicked));
     view->chart()->legend()->hide();
     return view;
 }
