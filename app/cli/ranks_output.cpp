@@ -15,23 +15,19 @@ std::string ms(double value) {
     return format("%.3f ms", value);
 }
 
-std::string column(const std::string& text, size_t width) {
-    return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
-}
-
 }  // namespace
 
 void printRanks(std::ostream& out, const ClusterSummary& summary) {
     out << summary.ranks.size() << " ranks; steps matched by number, collectives by order (each "
         << "rank's clock is its own)\n";
-    out << "  " << column("rank", 6) << column("steps", 7) << column("median step", 14)
-        << column("broken-down step", 18) << column("computation", 14)
-        << column("communication", 15) << column("overlapped", 13) << "idle\n";
+    out << "  " << padded("rank", 6) << padded("steps", 7) << padded("median step", 14)
+        << padded("broken-down step", 18) << padded("computation", 14)
+        << padded("communication", 15) << padded("overlapped", 13) << "idle\n";
     for (const RankBreakdown& r : summary.ranks) {
-        out << "  " << column(std::to_string(r.rank), 6) << column(std::to_string(r.steps), 7)
-            << column(ms(r.median_step_ms), 14) << column(ms(r.step_ms), 18)
-            << column(ms(r.computation_ms), 14) << column(ms(r.communication_ms), 15)
-            << column(ms(r.overlap_ms), 13) << ms(r.idle_ms) << "\n";
+        out << "  " << padded(std::to_string(r.rank), 6) << padded(std::to_string(r.steps), 7)
+            << padded(ms(r.median_step_ms), 14) << padded(ms(r.step_ms), 18)
+            << padded(ms(r.computation_ms), 14) << padded(ms(r.communication_ms), 15)
+            << padded(ms(r.overlap_ms), 13) << ms(r.idle_ms) << "\n";
     }
     out << "  (the broken-down step is the one each timeline holds the calls of: TrainScope's "
            "memory step)\n";

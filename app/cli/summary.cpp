@@ -28,12 +28,6 @@ std::string where(const StackTrace& frames) {
     return text.empty() ? "-" : text;
 }
 
-// `text` and spaces up to `width`, or one space after a longer text.
-std::string padded(std::string text, size_t width) {
-    text.append(text.size() < width ? width - text.size() : 1, ' ');
-    return text;
-}
-
 // The engine's note on why no frame lies in the project, as the summary's last line.
 void printFramesNote(std::ostream& out, const RunMetadata& meta) {
     if (const auto note = meta.find(report_format::kFramesNoteKey); note != meta.end()) {
@@ -151,6 +145,11 @@ std::string communicationText(const std::vector<CollectiveEntry>& collectives) {
            formatBytes(bytes) + ", " + format("%.3f ms", ms) + "; the longest " +
            longest->operation_name + " " + format("%.3f ms", longest->duration_ms) + " at " +
            format("%.1f ms", longest->start_ms) + " into the step";
+}
+
+std::string padded(std::string text, size_t width) {
+    text.append(text.size() < width ? width - text.size() : 1, ' ');
+    return text;
 }
 
 void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,

@@ -16,6 +16,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
                   const TimelineReport* timeline);
 
 std::string formatBytes(int64_t bytes);
+// `text` and spaces up to `width`, or one space after a longer text: a column of the output.
+std::string padded(std::string text, size_t width);
 // `value` through a printf pattern with one double: format("%.3f ms", 1.5).
 std::string format(const char* pattern, double value);
 

@@ -59,9 +59,7 @@ def _fail_rank(agreement, message, code):
     if agreement is None:
         return _fail(message, code)
     try:
-        cause = agreement.failure_of_another()
-        if cause is None:
-            agreement.failed(message)
+        cause = agreement.stopped(message)
     except Exception:  # the store went with a rank that died: this rank's own message
         cause = None
     rank = agreement.ranks.rank

@@ -154,10 +154,8 @@ class profile:
         """This rank's loop raised: the others learn why; on rank 0, a failure of another rank
         that came first (its death breaks this rank's collectives) is named on stderr."""
         try:
-            cause = self._agreement.failure_of_another()
-            if cause is None:
-                self._agreement.failed(f"the loop raised {exc_type.__name__}: {exc}")
-            elif self._ranks.rank == 0:
+            cause = self._agreement.stopped(f"the loop raised {exc_type.__name__}: {exc}")
+            if cause is not None and self._ranks.rank == 0:
                 print(f"trainscope: {cause}", file=sys.stderr, flush=True)
         except Exception:  # the store went with a rank that died
             pass

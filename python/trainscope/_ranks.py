@@ -111,6 +111,15 @@ class Agreement:
                 if store.add(f"{self.key}/failures", 1) == 1:
                     store.set(f"{self.key}/failure", f"rank {self.ranks.rank} failed: {message}")
 
+    def stopped(self, message):
+        """This rank's run failed with `message`: unless another rank failed first (whose death
+        broke this rank's collectives), the others learn of it. Returns that other rank's
+        failure, the cause, or None."""
+        cause = self.failure_of_another()
+        if cause is None:
+            self.failed(message)
+        return cause
+
     def failure_of_another(self):
         """The first failure another rank reported, or None: asked by a rank whose own step
         raised, since a rank that dies breaks the collectives of the others."""
@@ -144,8 +153,7 @@ class Agreement:
                 raise _trainscope.Error("no rank's reports were written")
             staged.commit()
         except Exception as e:  # the others learn of it, and write nothing either
-            if self.failure_of_another() is None:
-                self.failed(str(e))
+            self.stopped(str(e))
             raise
         self._say(store, "committed")
         figures = staged.figures
