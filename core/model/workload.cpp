@@ -2,6 +2,7 @@
 #include "model/workload.h"
 
 #include <ATen/record_function.h>
+#include <sys/sysinfo.h>
 
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/torch.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -70,8 +72,24 @@ torch::Tensor makeInput(const InputSpec& spec, DType run_dtype, torch::Device de
     }
 }
 
+// All the memory `device` has (the CPU's: RAM and swap), or none where it cannot be read.
+std::optional<int64_t> memoryInAll(torch::Device device) {
+    if (device.is_cuda()) {
+        const auto gpu = cuda::deviceInfo();
+        return gpu ? std::optional<int64_t>(gpu->total_bytes) : std::nullopt;
+    }
+    struct sysinfo info {};
+    if (sysinfo(&info) != 0) {
+        return std::nullopt;
+    }
+    return static_cast<int64_t>((info.totalram + info.totalswap) * uint64_t{info.mem_unit});
+}
+
 // makeInput(), with a one-line message for a shape whose size overflows or does not fit in
-// memory (instead of LibTorch's multi-line error with a backtrace).
+// memory (instead of LibTorch's multi-line error with a backtrace). A size beyond all the
+// memory the device has is refused before allocating: where the kernel overcommits memory
+// (vm.overcommit_memory=1), a 10 TB tensor is allocated and then filled until the process is
+// killed.
 torch::Tensor makeCheckedInput(const InputSpec& spec, DType run_dtype, torch::Device device,
                                size_t index) {
     const std::string which = "input " + std::to_string(index + 1) + " (" + toString(spec) + ")";
@@ -80,6 +98,14 @@ torch::Tensor makeCheckedInput(const InputSpec& spec, DType run_dtype, torch::De
         if (__builtin_mul_overflow(bytes, dim, &bytes)) {
             throw Error(which + " is too large: its size in bytes overflows 64 bits");
         }
+    }
+    const std::optional<int64_t> in_all = memoryInAll(device);
+    if (in_all && bytes > *in_all) {
+        throw OutOfMemory(which + " does not fit in memory: it needs " + std::to_string(bytes) +
+                          " bytes, and the " +
+                          (device.is_cuda() ? "CUDA device has " : "machine has ") +
+                          std::to_string(*in_all) +
+                          (device.is_cuda() ? " bytes" : " bytes of RAM and swap"));
     }
     try {
         return makeInput(spec, run_dtype, device);

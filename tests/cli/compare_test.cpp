@@ -84,19 +84,32 @@ TEST_F(Compare, TheJsonOutputFollowsItsDocumentedSchema) {
     const Result json = run("compare --format json " + runOf("mlp256") + " " + runOf("mlp512"));
     ASSERT_EQ(json.exit_code, 1) << json.err;
     std::ofstream(work("comparison.json")) << json.out;
+    // The figures are checked on any machine; the schema where Python has jsonschema (Debian's
+    // python3-jsonschema, which tools/debian-packages.txt installs; a pip Python on a GPU
+    // server may lack it), and the test says so where it was not.
     const std::string check =
-        "import json, sys, jsonschema\n"
+        "import json, sys\n"
         "doc = json.load(open('comparison.json'))\n"
-        "jsonschema.validate(doc, json.load(open(sys.argv[1])))\n"
         "items = {(i['kind'], i['name']): i for i in doc['items']}\n"
         "w = {f['figure']: f for f in items[('parameter', 'lin_0.weight')]['figures']}\n"
         "assert w['weight_bytes']['base'] == 256 * 1024 * 4, w\n"
         "assert w['weight_bytes']['new'] == 512 * 2048 * 4, w\n"
         "assert doc['passed'] is False and doc['operations']['matched'] == 4\n"
-        "print(len(doc['items']), len(doc['violations']))\n";
+        "try:\n"
+        "    import jsonschema\n"
+        "except ImportError:\n"
+        "    print('no jsonschema')\n"
+        "    sys.exit(0)\n"
+        "jsonschema.validate(doc, json.load(open(sys.argv[1])))\n"
+        "print('valid')\n";
     std::ofstream(work("check.py")) << check;
     const Result checked = shell(std::string(TRAINSCOPE_PYTHON) + " check.py " + COMPARISON_SCHEMA);
-    EXPECT_EQ(checked.exit_code, 0) << checked.err;
+    ASSERT_EQ(checked.exit_code, 0) << checked.err;
+    if (checked.out.find("no jsonschema") != std::string::npos) {
+        GTEST_SKIP() << "the figures are right; the schema was not checked: "
+                     << TRAINSCOPE_PYTHON << " has no jsonschema module";
+    }
+    EXPECT_EQ(checked.out, "valid\n");
 }
 
 TEST_F(Compare, MarkdownIsAMergeRequestComment) {
