@@ -10,23 +10,36 @@ sequence 4096, d 1024), and measures the same archive with PyTorch itself:
   - the growth of torch.cuda.memory_allocated() across the forward pass and the loss,
   - torch.cuda.max_memory_allocated() over the same training iteration: the same warm-up,
     gradients set to None, forward, sum loss, backward, plain SGD step.
+Each model's PyTorch figures are measured in a process of their own (this script with
+--reference MODEL), as TrainScope's are: measured one after another in one process, a model
+carries what the earlier ones left in the caching allocator, and its peak is not its own.
 Prints a Markdown table and exits 1 when TrainScope's activations or peak differ from PyTorch's
-allocator figures.
+allocator figures by a single byte.
 """
 import argparse
+import json
 import os
 import sqlite3
 import subprocess
 import sys
 
+MODELS = ("mlp_relu", "mlp_gelu", "block_relu", "block_gelu")
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(
-        usage="gpu_check.py TRAINSCOPE_CLI WORK_DIR",
+        usage="gpu_check.py TRAINSCOPE_CLI WORK_DIR | gpu_check.py --reference MODEL",
         description="TrainScope's memory figures on a GPU against PyTorch's own, on seed "
                     "004's MLP and transformer block (tools/gpu-check runs it).")
-    parser.add_argument("cli", metavar="TRAINSCOPE_CLI", help="the trainscope-cli to check")
-    parser.add_argument("work", metavar="WORK_DIR", help="where the archives and reports go")
+    parser.add_argument("cli", metavar="TRAINSCOPE_CLI", nargs="?",
+                        help="the trainscope-cli to check")
+    parser.add_argument("work", metavar="WORK_DIR", nargs="?",
+                        help="where the archives and reports go")
+    parser.add_argument("--reference", choices=MODELS,
+                        help="only measure MODEL with PyTorch in this process and print its "
+                             "figures as JSON (what the check runs for each model)")
     ARGS = parser.parse_args()
+    if ARGS.reference is None and (ARGS.cli is None or ARGS.work is None):
+        parser.error("give TRAINSCOPE_CLI and WORK_DIR, or --reference MODEL")
 
 import torch  # noqa: E402 (after the arguments: --help needs no torch)
 import torch.nn as nn  # noqa: E402
@@ -157,24 +170,52 @@ def trainscope_figures(cli, archive, prefix):
     return activations, peak, peaks, device
 
 
-def main():
-    cli, work = ARGS.cli, ARGS.work
-    os.makedirs(work, exist_ok=True)
+def make_model(key):
+    """A fresh instance of one of MODELS."""
+    kind, act = key.split("_")
+    return MLP(act) if kind == "mlp" else Block(act)
+
+
+def reference(key):
+    """PyTorch's figures of one model, in a fresh process (--reference), as JSON."""
     # As TrainScope runs models: no fusion into differentiable graphs (named so since 2.0).
     set_optimize = getattr(torch._C, "_set_graph_executor_optimize", None) or \
         torch._C._jit_set_graph_executor_optimize
     set_optimize(False)
+    grown, phases, saved = pytorch_figures(lambda: make_model(key))
+    print(json.dumps({"grown": grown, "phases": phases, "saved": saved}))
+
+
+def fresh_reference(key):
+    """reference(key) run by a Python process of its own; None (and why, on stderr) if it
+    failed."""
+    run = subprocess.run([sys.executable, os.path.abspath(__file__), "--reference", key],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        lines = run.stderr.strip().splitlines()
+        print(f"PyTorch's run of {key} failed: {lines[-1] if lines else run.returncode}",
+              file=sys.stderr)
+        return None
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def main():
+    cli, work = ARGS.cli, ARGS.work
+    os.makedirs(work, exist_ok=True)
     rows, phase_rows, ok, device = [], [], True, {}
-    for name, make, expected in [("MLP, ReLU", lambda: MLP("relu"), 83886080),
-                                 ("MLP, GELU", lambda: MLP("gelu"), 150994944),
-                                 ("block, ReLU, SDPA", lambda: Block("relu"), 201523216),
-                                 ("block, GELU, SDPA", lambda: Block("gelu"), 268632080)]:
-        stem = name.replace(", ", "_").replace(" ", "_").lower()
-        archive = os.path.join(work, stem + ".pt")
-        torch.jit.script(make()).save(archive)
+    for key, name, expected in [("mlp_relu", "MLP, ReLU", 83886080),
+                                ("mlp_gelu", "MLP, GELU", 150994944),
+                                ("block_relu", "block, ReLU, SDPA", 201523216),
+                                ("block_gelu", "block, GELU, SDPA", 268632080)]:
+        archive = os.path.join(work, key + ".pt")
+        torch.jit.script(make_model(key)).save(archive)
         activations, peak, phases, device = trainscope_figures(cli, archive,
-                                                               os.path.join(work, stem))
-        grown, torch_phases, saved = pytorch_figures(make)
+                                                               os.path.join(work, key))
+        figures = fresh_reference(key)
+        if figures is None:
+            ok = False
+            continue
+        grown, torch_phases, saved = figures["grown"], figures["phases"], figures["saved"]
         torch_peak = max(torch_phases.values())
         same = activations == grown and peak == torch_peak
         ok = ok and same
@@ -187,7 +228,8 @@ def main():
           f"{int(device.get('device_memory_bytes', 0)) / 2**30:.1f} GiB; "
           f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}), "
           f"TrainScope {device.get('trainscope_version', '?')} built against LibTorch "
-          f"{device.get('torch_version', '?')}\n")
+          f"{device.get('torch_version', '?')}; PyTorch's figures from a fresh process per "
+          "model\n")
     print("| model (bfloat16, b=2, s=4096, d=1024) | seed 004 | saved for backward "
           "(PyTorch) | allocated across forward + loss (PyTorch) | activations (TrainScope) | "
           "max_memory_allocated (PyTorch) | peak_usage_bytes (TrainScope) | equal |")
@@ -202,4 +244,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if ARGS.reference:
+        reference(ARGS.reference)
+    else:
+        main()
