@@ -5,6 +5,7 @@
 
 #include "analysis/median.h"
 #include "tracking/operation_observer.h"
+#include "trainscope/report_format.h"
 
 namespace trainscope {
 namespace {
@@ -30,7 +31,10 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations,
             backward.push_back(run[i].backward_ms);
             has_backward = has_backward || run[i].has_backward;
         }
-        RunTimeEntry entry{op.name, median(forward), std::nullopt, op.frames,
+        const bool recomputed = op.part == OperationRecord::Part::Recompute;
+        RunTimeEntry entry{recomputed ? op.name + std::string(report_format::kRecomputedSuffix)
+                                      : op.name,
+                           median(forward), std::nullopt, op.frames,
                            i < modules.size() ? modules[i] : std::string()};
         entry.forward_spread = spreadOf(forward);
         if (has_backward) {

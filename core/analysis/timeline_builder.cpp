@@ -70,6 +70,12 @@ TimelineReport buildTimeline(const TimelineSources& sources) {
                 call.fwd_thread_id = it != os_tid_of.end() ? it->second : event.fwd_thread;
             }
             int operation = open.empty() ? -1 : open.back().second;
+            // Operations that a checkpoint's backward node ran again are nested in it, never
+            // top-level: the next top-level call is the next record of another part.
+            while (forward_thread && open.empty() && next_top_level < operations.size() &&
+                   operations[next_top_level].part == OperationRecord::Part::Recompute) {
+                ++next_top_level;
+            }
             // The observer's records are the forward thread's top-level calls of the recorded
             // parts, in order: the next one unless this call is of another part.
             if (forward_thread && !event.backward && !event.user_scope && open.empty() &&

@@ -78,6 +78,12 @@ bool isEngineScope(const at::RecordFunction& fn) {
     return std::string_view(fn.name()).rfind("autograd::engine::", 0) == 0;
 }
 
+// The backward node of a reentrant activation checkpoint (torch.utils.checkpoint's
+// CheckpointFunction, in PyTorch 1.13 and 2.x), which runs the checkpointed code again.
+bool isCheckpointBackward(const at::RecordFunction& fn) {
+    return std::string_view(fn.name()) == "CheckpointFunctionBackward";
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
@@ -156,6 +162,7 @@ void OperationObserver::forwardBegins() {
     backward_spans_.clear();
     depth_ = 0;
     engine_depth_ = 0;
+    checkpoints_.clear();
     part_ = OperationRecord::Part::Forward;
     forward_thread_ = at::RecordFunction::currentThreadId();
     g_forward_thread.store(forward_thread_, std::memory_order_relaxed);
@@ -174,6 +181,24 @@ void OperationObserver::iterationEnded() {
     phase_.store(Phase::Idle);
     if (options_.gpu_timer) {
         resolveGpuTimes();
+    }
+    moveRecomputationToBackward();
+}
+
+// A recomputed operation ran inside its checkpoint's backward node, whose time holds it: it
+// becomes the recomputed operation's backward time, so that the sums stay the step's.
+void OperationObserver::moveRecomputationToBackward() {
+    for (OperationRecord& record : operations_) {
+        if (record.part != OperationRecord::Part::Recompute) {
+            continue;
+        }
+        record.backward_ms = record.forward_ms;
+        record.has_backward = true;
+        record.forward_ms = 0.0;
+        if (record.recompute_of >= 0) {
+            double& checkpoint = operations_[record.recompute_of].backward_ms;
+            checkpoint = std::max(checkpoint - record.backward_ms, 0.0);
+        }
     }
 }
 
@@ -202,6 +227,11 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     }
     if (fn.scope() == at::RecordScope::USER_SCOPE && isCollectiveName(fn.name())) {
         self->collectiveStart(fn);
+    }
+    if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
+        fn.scope() == at::RecordScope::BACKWARD_FUNCTION && isCheckpointBackward(fn)) {
+        self->checkpoints_.push_back(
+            {self->engine_depth_, operationOfSequence(self->operations_, fn.seqNr())});
     }
     if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
         fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
@@ -251,25 +281,34 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
     if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
         fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
-        if (self->engine_depth_ > 0 && isEngineScope(fn)) {
+        if (self->depth_ == 0 && self->engine_depth_ > 0 && isEngineScope(fn)) {
             --self->engine_depth_;
-        } else if (self->engine_depth_ == 0 && fn.scope() == at::RecordScope::FUNCTION &&
-                   self->depth_ > 0) {
+        } else if ((self->engine_depth_ == 0 || self->recomputing()) &&
+                   fn.scope() == at::RecordScope::FUNCTION && self->depth_ > 0) {
             self->forwardEnd();
         }
     } else if (fn.scope() == at::RecordScope::FUNCTION) {
         if (phase == Phase::Forward && fn.threadId() == self->forward_thread_ && self->depth_ > 0) {
             self->forwardEnd();
         }
-    } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION && phase == Phase::Backward &&
-               self->options_.time && t_backward_depth > 0) {
-        self->backwardEnd(fn);
+    } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
+        if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
+            isCheckpointBackward(fn) && !self->checkpoints_.empty()) {
+            self->checkpoints_.pop_back();
+        }
+        if (phase == Phase::Backward && self->options_.time && t_backward_depth > 0) {
+            self->backwardEnd(fn);
+        }
     }
 }
 
 bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     using Part = OperationRecord::Part;
     if (engine_depth_ > 0) {
+        if (recomputing() && fn.scope() == at::RecordScope::FUNCTION &&
+            (depth_ > 0 || !isEngineScope(fn))) {
+            return true;  // an operation that a checkpoint runs again, or nested in one
+        }
         // Inside the autograd engine (the CPU runs backward on the calling thread): its
         // gradient sums are the backward pass's, not the user's operations.
         engine_depth_ += isEngineScope(fn);
@@ -314,6 +353,10 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         OperationRecord record;
         record.name = fn.name();
         record.part = part_;
+        if (engine_depth_ > 0 && recomputing()) {
+            record.part = OperationRecord::Part::Recompute;
+            record.recompute_of = checkpoints_.back().operation;
+        }
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {
             record.frames = options_.frames->currentFrames();

@@ -43,7 +43,10 @@ struct OperationRecord {
     std::vector<std::string> module_hierarchy;
     std::string module_path;  // from Options::module_source (eager code), as PyTorch names it
     // Eager steps: where in the step the operation ran. Archive runs record the forward only.
-    enum class Part : uint8_t { Forward, AfterBackward, Optimizer } part = Part::Forward;
+    // Recompute: run again by an activation checkpoint's backward (see Options::eager); its
+    // time is backward time, and the checkpoint's operation (`recompute_of`) no longer holds it.
+    enum class Part : uint8_t { Forward, AfterBackward, Optimizer, Recompute } part = Part::Forward;
+    int recompute_of = -1;
     std::vector<int> weights_read;  // indices into Options::weights, in first-read order
 };
 
@@ -95,6 +98,9 @@ class OperationObserver : public IterationListener {
         // ends the backward pass; the optimizer's step is its `Optimizer.step#` scope. Every
         // top-level operation outside the engine becomes a record (the loss, gradient clipping,
         // the optimizer's operations), tagged with its part. `phases` hears of each change.
+        // A reentrant activation checkpoint (torch.utils.checkpoint) is one operation in the
+        // forward pass; its backward node runs the checkpointed code again before its own
+        // backward pass: those top-level operations become records of part Recompute.
         bool eager = false;
         IterationListener* phases = nullptr;
     };
@@ -151,6 +157,18 @@ class OperationObserver : public IterationListener {
     uint64_t forward_thread_ = 0;
     int depth_ = 0;
     int engine_depth_ = 0;  // eager steps: open autograd engine scopes on the forward thread
+    // Eager steps: the checkpoints' backward nodes running now on the forward thread (nested
+    // checkpoints nest), each with the engine depth its recomputation runs at and the record
+    // of its checkpoint operation.
+    struct CheckpointBackward {
+        int engine_depth = 0;
+        int operation = -1;
+    };
+    std::vector<CheckpointBackward> checkpoints_;
+    bool recomputing() const {
+        return !checkpoints_.empty() && checkpoints_.back().engine_depth == engine_depth_;
+    }
+    void moveRecomputationToBackward();
     OperationRecord::Part part_ = OperationRecord::Part::Forward;  // eager steps
     Clock::time_point started_;
     std::atomic<int> current_{-1};

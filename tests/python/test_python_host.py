@@ -100,6 +100,42 @@ class EntryPoint(unittest.TestCase):
                        "SELECT DISTINCT module_path FROM trainscope_entry_modules")
         self.assertIn(("fc",), modules)
 
+    def test_a_checkpoints_recomputation_is_marked_and_counted_as_backward_time(self):
+        self.assertEqual(profile_entry("checkpointed.py", self.prefix).returncode, 0)
+        time_report = self.prefix + ".time.sqlite"
+        entries = rows(time_report,
+                       "SELECT e.operation_name, e.forward_ms, e.backward_ms, m.module_path, "
+                       "(SELECT line_number FROM stack_frames WHERE entry_id = e.id ORDER BY "
+                       "ordering LIMIT 1) FROM run_time_entries e LEFT JOIN "
+                       "trainscope_entry_modules m ON m.entry_id = e.id ORDER BY e.id")
+        block = tagged_line(os.path.join(PROJECT, "checkpointed.py"), "block-forward")
+        recomputed = [e for e in entries if e[0].endswith(" (recomputed)")]
+        # The checkpointed block's operations, run again by its backward node, with their
+        # modules and the block's line; their time is backward time.
+        self.assertEqual([(e[0], e[3], e[4]) for e in recomputed if e[3]],
+                         [("aten::linear (recomputed)", "second.fc1", block),
+                          ("aten::relu (recomputed)", "second", block),
+                          ("aten::linear (recomputed)", "second.fc2", block)])
+        for name, forward_ms, backward_ms, _, _ in recomputed:
+            self.assertEqual(forward_ms, 0.0, name)
+            self.assertGreater(backward_ms, 0.0, name)
+        # In the forward pass the block is one operation, the checkpoint; the first block's
+        # operations are not recomputed.
+        names = [e[0] for e in entries]
+        self.assertEqual(names.count("CheckpointFunction"), 1)
+        self.assertEqual([(e[0], e[3]) for e in entries if e[3] and e[3].startswith("first")],
+                         [("aten::linear", "first.fc1"), ("aten::relu", "first"),
+                          ("aten::linear", "first.fc2")])
+        # The optimizer's operations after the backward pass keep their lines, in the run time
+        # report and in the timeline.
+        step = tagged_line(os.path.join(PROJECT, "checkpointed.py"), "checkpointed-step")
+        self.assertIn(step, [e[4] for e in entries[names.index("CheckpointFunction"):]])
+        timeline = self.prefix + ".timeline.sqlite"
+        linked = rows(timeline, "SELECT COUNT(*) FROM PYTORCH_API WHERE callchainId IS NOT NULL "
+                                "AND startNs >= (SELECT start_ns FROM trainscope_phases WHERE "
+                                "name = 'optimizer')")
+        self.assertGreater(linked[0][0], 0)
+
     def test_a_step_that_raises_names_the_users_line_and_writes_nothing(self):
         result = profile_entry("raises.py", self.prefix)
         self.assertEqual(result.returncode, 1)

@@ -28,6 +28,10 @@ inline constexpr char kPeakOtherKey[] = "peak_other_bytes";
 // and the timeline's OP_MEMORY).
 inline constexpr char kOutsideOperations[] = "(outside operations)";
 
+// Appended to the name of an operation that an activation checkpoint's backward ran again
+// ("aten::linear (recomputed)"): its time is backward time (run_time_entries.backward_ms).
+inline constexpr char kRecomputedSuffix[] = " (recomputed)";
+
 // The standard tables that TrainScope's readers rely on (Skyline's and DeepView's memory and run
 // time reports; stack_frames is in both, with different columns).
 inline constexpr char kWeightEntriesTable[] = "weight_entries";
