@@ -301,7 +301,7 @@ void Session::Impl::finishMemoryStep() {
 }
 
 void Session::Impl::finishTimedStep(double ms) {
-    std::vector<OperationRecord> run = observer->operations();
+    std::vector<OperationRecord> run = observer->takeOperations();
     std::vector<CollectiveRecord> run_collectives = observer->collectives();
     observer.reset();
     bool same = run.size() == operations.size();

@@ -6,6 +6,7 @@
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <thread>
 #include <unordered_set>
@@ -75,13 +76,14 @@ size_t ownArgumentCount(const at::RecordFunction& fn) {
 // The autograd engine's own scope around each node it evaluates ("autograd::engine::
 // evaluate_function: AddmmBackward0"), a FUNCTION scope on the thread that runs the node.
 bool isEngineScope(const at::RecordFunction& fn) {
-    return std::string_view(fn.name()).rfind("autograd::engine::", 0) == 0;
+    // strncmp, not a string_view: every operation is asked, and its name's length is not needed.
+    return std::strncmp(fn.name(), "autograd::engine::", 18) == 0;
 }
 
 // The backward node of a reentrant activation checkpoint (torch.utils.checkpoint's
 // CheckpointFunction, in PyTorch 1.13 and 2.x), which runs the checkpointed code again.
 bool isCheckpointBackward(const at::RecordFunction& fn) {
-    return std::string_view(fn.name()) == "CheckpointFunctionBackward";
+    return std::strcmp(fn.name(), "CheckpointFunctionBackward") == 0;
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
@@ -315,7 +317,7 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
         return false;
     }
     if (fn.scope() == at::RecordScope::USER_SCOPE) {
-        if (depth_ == 0 && std::string_view(fn.name()).rfind("Optimizer.step#", 0) == 0 &&
+        if (depth_ == 0 && std::strncmp(fn.name(), "Optimizer.step#", 15) == 0 &&
             phase_.load() != Phase::Step) {
             phase_.store(Phase::Step);
             part_ = Part::Optimizer;

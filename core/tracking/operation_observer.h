@@ -116,6 +116,8 @@ class OperationObserver : public IterationListener {
     void iterationEnded() override;
 
     const std::vector<OperationRecord>& operations() const { return operations_; }
+    // The records, moved out (the observer is done with them: after iterationEnded()).
+    std::vector<OperationRecord> takeOperations() { return std::move(operations_); }
     // Index of the top-level operation running now on the forward thread, or -1.
     int currentOperation() const { return current_.load(std::memory_order_relaxed); }
     // With Options::inputs: every call on the forward thread from forwardBegins() to
