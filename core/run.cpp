@@ -3,15 +3,32 @@
 
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
+#include "trainscope/run_files.h"
 
 namespace trainscope {
+
+std::string outputFor(const std::string& prefix, Measure measure) {
+    switch (measure) {
+        case Measure::Memory:
+            return prefix + report_format::kMemorySuffix;
+        case Measure::Time:
+            return prefix + report_format::kTimeSuffix;
+        case Measure::Timeline:
+            return prefix + report_format::kTimelineSuffix;
+        case Measure::All:
+            break;
+    }
+    return prefix;
+}
 
 std::vector<std::string> reportPaths(const RunPlan& plan) {
     if (plan.measure != Measure::All) {
         return {plan.output};
     }
-    return {plan.output + report_format::kMemorySuffix, plan.output + report_format::kTimeSuffix,
-            plan.output + report_format::kTimelineSuffix};
+    std::vector<std::string> paths;
+    for (const std::string& suffix : runReportSuffixes())
+        paths.push_back(plan.output + suffix);
+    return paths;
 }
 
 RunResult runAndWrite(const RunPlan& plan, const ProgressCallback& progress,

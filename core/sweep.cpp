@@ -17,6 +17,7 @@
 #include "device/cuda.h"
 #include "model/workload.h"
 #include "trainscope/error.h"
+#include "trainscope/report_writer.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {

@@ -383,6 +383,11 @@ void MainWindow::showRun() {
                     &TimelinePage::selectTimedOperation);
             connect(page, &TimelinePage::operationSelected, browser_,
                     &ReportBrowser::selectOperation);
+            // The source panel shows the selected call's frames when the tab comes forward.
+            connect(browser_, &ReportBrowser::addedPageShown, page, [page](QWidget* shown) {
+                if (shown == page)
+                    page->showSelectedCall();
+            });
             page->followRunFilter(browser_->filter());
         }
         const int index = tabs->addTab(page, tr("Timeline"));

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "trainscope/error.h"
-#include "trainscope/sweep.h"
+#include "trainscope/sweep_report.h"
 
 namespace trainscope {
 

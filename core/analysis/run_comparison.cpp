@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <filesystem>
 #include <future>
 #include <map>
 #include <tuple>
@@ -14,13 +13,11 @@
 #include "report/run_figures.h"
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
-#include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 
 namespace trainscope {
 namespace {
 
-namespace rf = report_format;
 
 // One side's value of a figure, with its spread over the measured iterations (none for memory,
 // and for times of reports that keep none). A default Value is an empty sum: 0, spread 0..0.
@@ -520,11 +517,6 @@ bool sharesAnything(const Comparison& c) {
     return false;
 }
 
-bool isFile(const std::string& path) {
-    std::error_code ec;
-    return std::filesystem::is_regular_file(path, ec);
-}
-
 }  // namespace
 
 bool isTime(Figure figure) {
@@ -636,42 +628,6 @@ FigureChange ComparedItem::memory() const {
     return sumOf(figures, false);
 }
 
-RunReports findRunReports(const std::string& prefix_or_file) {
-    RunReports reports;
-    reports.label = prefix_or_file;
-    if (isFile(prefix_or_file)) {
-        switch (reportFileKind(prefix_or_file)) {
-            case ReportFileKind::Memory:
-                reports.memory = prefix_or_file;
-                break;
-            case ReportFileKind::Time:
-                reports.time = prefix_or_file;
-                break;
-            case ReportFileKind::Timeline:
-                reports.timeline = prefix_or_file;
-                break;
-        }
-        return reports;
-    }
-    const auto existing = [&](const char* suffix) {
-        const std::string path = prefix_or_file + suffix;
-        return isFile(path) ? path : std::string();
-    };
-    reports.memory = existing(rf::kMemorySuffix);
-    reports.time = existing(rf::kTimeSuffix);
-    reports.timeline = existing(rf::kTimelineSuffix);
-    if (reports.memory.empty() && reports.time.empty() && reports.timeline.empty()) {
-        // A path that is there but is no file (a folder named like a report, a FIFO) says so.
-        std::error_code ec;
-        if (std::filesystem::exists(std::filesystem::symlink_status(prefix_or_file, ec))) {
-            throw Error(prefix_or_file + ": " + notAReportFile(prefix_or_file));
-        }
-        throw Error(prefix_or_file + ": no such report, and no run's reports (" + prefix_or_file +
-                    rf::kMemorySuffix + ", " + rf::kTimeSuffix + ")");
-    }
-    return reports;
-}
-
 Comparison compareRuns(const RunReports& base, const RunReports& changed) {
     Comparison c;
     c.base = base;
@@ -714,24 +670,6 @@ Comparison compareRuns(const RunReports& base, const RunReports& changed) {
     setTimeFloor(a, c);
     sortItems(c.items);
     return c;
-}
-
-std::vector<GateViolation> gateViolations(const Comparison& comparison, const GateLimits& limits) {
-    std::vector<GateViolation> violations;
-    for (const ComparedItem& item : comparison.items) {
-        if (item.presence != Presence::Both) {
-            continue;
-        }
-        for (const FigureChange& f : item.figures) {
-            const std::optional<double> percent = f.percent();
-            const double limit =
-                isTime(f.figure) ? limits.max_time_increase_pct : limits.max_memory_increase_pct;
-            if (percent && f.delta() > 0 && f.significant() && *percent > limit) {
-                violations.push_back({&item, f});
-            }
-        }
-    }
-    return violations;
 }
 
 }  // namespace trainscope

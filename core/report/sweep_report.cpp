@@ -13,7 +13,7 @@
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
-#include "trainscope/sweep.h"
+#include "trainscope/sweep_report.h"
 
 namespace trainscope {
 namespace {

@@ -10,17 +10,13 @@
 #include "report/untrusted_sqlite.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
+#include "trainscope/run_files.h"
 
 namespace trainscope::ui {
 namespace {
 
 constexpr int kModuleBars = 8;
 constexpr int kWeightBars = 10;
-
-// The names that a run's reports share but for these (PREFIX.memory.sqlite, ...).
-const QString kRunSuffixes[] = {QLatin1String(report_format::kMemorySuffix),
-                                QLatin1String(report_format::kTimeSuffix),
-                                QLatin1String(report_format::kTimelineSuffix)};
 
 // Whether a file is a timeline (seed 003's tables), from its table names; for a file that
 // cannot be read, ReportFile's message says why.
@@ -46,11 +42,8 @@ QStringList withSiblings(const QStringList& paths) {
     prefixes.removeDuplicates();
     QStringList wanted = paths;
     if (prefixes.size() == 1) {
-        for (const QString& other : kRunSuffixes) {
-            const QString sibling = prefixes.front() + other;
-            if (QFileInfo::exists(sibling))
-                wanted << sibling;
-        }
+        for (const std::string& sibling : existingRunReports(prefixes.front().toStdString()))
+            wanted << QString::fromStdString(sibling);
     }
     wanted.removeDuplicates();  // a run's reports given together, or a path given twice
     return wanted;
@@ -87,11 +80,7 @@ QString recentRunTitle(const QString& path, const QFontMetrics& metrics, int fol
 }
 
 QString runReportSuffix(const QString& path) {
-    for (const QString& suffix : kRunSuffixes) {
-        if (path.endsWith(suffix))
-            return suffix;
-    }
-    return {};
+    return QString::fromStdString(trainscope::runReportSuffix(path.toStdString()));
 }
 
 QStringList RunContents::reportPaths() const {

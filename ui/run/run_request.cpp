@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 
 #include "trainscope/report_format.h"
+#include "trainscope/run_files.h"
 
 namespace trainscope::ui {
 
@@ -15,21 +16,7 @@ RunPlan RunRequest::plan() const {
     RunPlan plan;
     plan.config = config;
     plan.measure = measure;
-    const std::string prefix = output_prefix.toStdString();
-    switch (measure) {
-        case Measure::Memory:
-            plan.output = prefix + report_format::kMemorySuffix;
-            break;
-        case Measure::Time:
-            plan.output = prefix + report_format::kTimeSuffix;
-            break;
-        case Measure::Timeline:
-            plan.output = prefix + report_format::kTimelineSuffix;
-            break;
-        case Measure::All:
-            plan.output = prefix;
-            break;
-    }
+    plan.output = outputFor(output_prefix.toStdString(), measure);
     return plan;
 }
 
@@ -69,8 +56,7 @@ QString newRunPrefix(const QString& folder, const QString& model) {
         QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     for (int n = 1;; ++n) {
         const QString prefix = n == 1 ? base : QStringLiteral("%1-%2").arg(base).arg(n);
-        if (!QFileInfo::exists(prefix + QLatin1String(report_format::kMemorySuffix)) &&
-            !QFileInfo::exists(prefix + QLatin1String(report_format::kTimeSuffix)))
+        if (existingRunReports(prefix.toStdString()).empty())
             return prefix;
     }
 }

@@ -12,7 +12,6 @@
 
 #include "settings/app_settings.h"
 #include "source/project_root.h"
-#include "timeline/timeline_page.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/modules_page.h"
@@ -111,6 +110,8 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
         source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
         tabs_->addTab(source_lines_tab_, tr("By Source Line"));
     }
+    for (int i = 0; i < tabs_->count(); ++i)
+        own_pages_.insert(tabs_->widget(i));
     connect(tabs_, &QTabWidget::currentChanged, this, &ReportBrowser::followTab);
 
     auto* split = new QSplitter(Qt::Vertical);
@@ -325,13 +326,11 @@ void ReportBrowser::followTab(int index) {
                view && view->currentIndex().isValid()) {
         showFramesOf(view, view->currentIndex().row());
         return;
-    } else if (auto* timeline = qobject_cast<TimelinePage*>(page)) {
-        ++frames_asked_;
-        timeline->showSelectedCall();
-        return;
     }
     ++frames_asked_;  // frames on their way belong to the tab left
     source_panel_->clear();
+    if (!own_pages_.contains(page))
+        emit addedPageShown(page);
 }
 
 }  // namespace trainscope::ui

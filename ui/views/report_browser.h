@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 #include <memory>
 #include <utility>
@@ -74,6 +75,9 @@ class ReportBrowser : public QWidget {
     void operationSelected(qint64 entry_id);
     // The frames of the entry selected last are read and shown in the source panel.
     void framesShown();
+    // A page that another room added to the tabs (the timeline) came to the front: the source
+    // panel is its to fill (it was cleared).
+    void addedPageShown(QWidget* page);
 
   private:
     void applySourceFolders();
@@ -90,6 +94,7 @@ class ReportBrowser : public QWidget {
     QHash<EntryTableView*, std::pair<ReportKind, EntryTable>> frames_source_;
     QHash<QWidget*, EntryTableView*> last_selected_;
     QTabWidget* tabs_ = nullptr;
+    QSet<QWidget*> own_pages_;  // the tabs made here; others are added by the main window
     MemoryPage* memory_page_ = nullptr;
     TimePage* time_page_ = nullptr;
     QWidget* source_lines_tab_ = nullptr;

@@ -11,18 +11,9 @@
 #include <vector>
 
 #include "trainscope/reports.h"
+#include "trainscope/run_files.h"
 
 namespace trainscope {
-
-// The report files of one run; an empty path: the run has no such report.
-struct RunReports {
-    std::string label;  // how the run is named to the user: its prefix or its file
-    std::string memory, time, timeline;
-};
-
-// A run prefix (PREFIX.memory.sqlite, PREFIX.time.sqlite, PREFIX.timeline.sqlite: those that
-// exist) or one report file (any tool's). Throws trainscope::Error when there is no report.
-RunReports findRunReports(const std::string& prefix_or_file);
 
 // A compared figure. Times are in ms, sizes in bytes.
 enum class Figure {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "trainscope/report_writer.h"
+#include "trainscope/overwrite.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {

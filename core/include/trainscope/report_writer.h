@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "trainscope/overwrite.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
-
-enum class Overwrite { Refuse, Allow };
 
 // Makes SIGINT, SIGTERM and SIGHUP remove the temporary files of reports being written before
 // the process ends (the programs call it once at start).

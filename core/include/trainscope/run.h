@@ -26,6 +26,10 @@ struct RunPlan {
     Overwrite overwrite = Overwrite::Refuse;
 };
 
+// RunPlan::output for a run of `measure` whose files share PREFIX: PREFIX itself for all
+// reports, else the one report's file (PREFIX.memory.sqlite, ...).
+std::string outputFor(const std::string& prefix, Measure measure);
+
 // The files `plan` writes: memory, time, timeline, of those it writes.
 std::vector<std::string> reportPaths(const RunPlan& plan);
 

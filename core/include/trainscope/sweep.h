@@ -13,62 +13,10 @@
 #include <vector>
 
 #include "trainscope/profiler.h"
-#include "trainscope/report_writer.h"
-#include "trainscope/reports.h"
 #include "trainscope/run_config.h"
+#include "trainscope/sweep_report.h"
 
 namespace trainscope {
-
-// y = intercept + slope * x by least squares, with its quality over the points it was fitted
-// to: R² (1 for points on the line) and the largest |residual| (in y's unit).
-struct LinearFit {
-    double intercept = 0.0;
-    double slope = 0.0;
-    double r_squared = 0.0;
-    double max_residual = 0.0;
-    int points = 0;
-    double at(double x) const { return intercept + slope * x; }
-};
-
-// Throws trainscope::Error for fewer than two distinct x.
-LinearFit fitLine(const std::vector<double>& x, const std::vector<double>& y);
-
-// One batch size's measurement. An out-of-memory run is kept as the edge, without figures.
-struct SweepPoint {
-    int64_t batch_size = 0;
-    bool out_of_memory = false;
-    int64_t peak_bytes = 0;
-    int64_t activation_bytes = 0;
-    int64_t weight_bytes = 0;
-    double iteration_ms = 0.0;
-    double samplesPerSecond() const {
-        return iteration_ms > 0 ? 1000.0 * static_cast<double>(batch_size) / iteration_ms : 0.0;
-    }
-};
-
-struct SweepReport {
-    std::vector<SweepPoint> points;          // measured, by batch size (out-of-memory ones last)
-    LinearFit peak, activations, iteration;  // bytes, bytes and ms against the batch size
-    int64_t budget_bytes = 0;
-    std::string budget_source;             // "--memory-budget", "available RAM", "CUDA device"
-    std::optional<int64_t> largest_batch;  // none: not even a batch of 1 fits the budget
-    std::optional<SweepPoint> verified;    // the largest batch measured (--verify)
-    RunMetadata metadata;
-
-    double predictedPeak(int64_t batch) const { return peak.at(static_cast<double>(batch)); }
-    // Whether the iteration time grew with the batch (the fitted line rises and is positive
-    // from batch 1 on): only then is a throughput predicted. Where the machine's noise exceeds
-    // the batch's share of the time, the line can fall, and batch / time would run to infinity
-    // where it crosses zero.
-    bool throughputPredictable() const;
-    // samples/s; none when the throughput is not predictable.
-    std::optional<double> predictedThroughput(int64_t batch) const;
-    // Whether `batch` lies outside the measured batch sizes (the prediction extrapolates).
-    bool extrapolates(int64_t batch) const;
-};
-
-// The largest batch whose predicted peak is within `budget` (none when not even 1 fits).
-std::optional<int64_t> largestBatchWithin(const LinearFit& peak, int64_t budget);
 
 struct SweepPlan {
     RunConfig config;
@@ -115,12 +63,6 @@ using SweepProgressCallback = std::function<void(const SweepProgress&)>;
 SweepReport runSweep(const SweepPlan& plan, const SweepProgressCallback& progress = {},
                      const std::atomic<bool>* cancel = nullptr);
 
-void writeSweepReport(const SweepReport& report, const std::string& path, Overwrite overwrite);
-
-// Metadata of a sweep report: its inputs as the sweep was given them ("2x64x64", several
-// separated by spaces; empty: the built-in model's defaults).
-inline constexpr char kSweepInputsKey[] = "sweep_inputs";
-
 // The configuration the sweep measured with, from its report's metadata. Throws
 // trainscope::Error for a report that does not say (one of another version) or says nonsense.
 RunConfig sweepConfig(const SweepReport& report);
@@ -131,11 +73,4 @@ RunConfig sweepConfig(const SweepReport& report);
 SweepPoint verifyBatch(const SweepReport& report, int64_t batch,
                        const SweepProgressCallback& progress = {},
                        const std::atomic<bool>* cancel = nullptr);
-// Reads a sweep report back (untrusted input, as every report); throws trainscope::Error.
-SweepReport readSweepReport(const std::string& path);
-
-// Whether `path` is a regular file with a sweep's tables (false for anything else, unreadable
-// files included: the readers of other reports then say what it is).
-bool isSweepReport(const std::string& path);
-
 }  // namespace trainscope
