@@ -134,6 +134,7 @@ void Session::beginStep() {
         options.frames = self.options.frames;
         options.module_source = self.options.modules;
         options.phases = self.memory.get();
+        options.inputs = true;  // the timeline's input shapes and types of every call
         options.weights_by_storage = true;
         if (self.options.parameters) {
             for (const ObservedParameter& p : self.options.parameters->parameters())
@@ -288,6 +289,7 @@ void Session::Impl::finishMemoryStep() {
     sources.observed = observer.get();
     sources.memory = memory.get();
     sources.captured = &operations;
+    sources.call_inputs = &observer->callInputs();
     sources.operation_modules = &operation_modules;
     sources.step_id = 1;
     timeline = buildTimeline(sources);

@@ -74,6 +74,17 @@ class EntryPoint(unittest.TestCase):
         self.assertEqual(rows(timeline, "SELECT name FROM trainscope_phases ORDER BY start_ns"),
                          [("forward",), ("backward",), ("optimizer",)])
         self.assertEqual(rows(timeline, "SELECT COUNT(*) FROM STEP_TIME"), [(3,)])
+        # Every call has its inputs' shapes and types, as torch_npu records them: fc's linear
+        # takes the embedded tokens (4 x 8 x 32), its weight and its bias, in float32 before
+        # autocast casts them.
+        calls = rows(timeline, "SELECT s.value, sh.value, dt.value FROM PYTORCH_API p "
+                               "JOIN STRING_IDS s ON s.id = p.name "
+                               "JOIN STRING_IDS sh ON sh.id = p.inputShapes "
+                               "JOIN STRING_IDS dt ON dt.id = p.inputDtypes ORDER BY p.startNs")
+        self.assertEqual(rows(timeline, "SELECT COUNT(*) FROM PYTORCH_API WHERE inputShapes IS "
+                                        "NULL"), [(0,)])
+        self.assertIn(("aten::linear", "4,8,32;\r\n32,32;\r\n32", "float;\r\nfloat;\r\nfloat"),
+                      calls)
         aliases = rows(self.prefix + ".memory.sqlite",
                        "SELECT value FROM trainscope_metadata WHERE key = 'weight_aliases'")
         self.assertEqual(aliases, [("head.weight=wte.weight",)])
