@@ -17,8 +17,8 @@
 #include "device/cuda.h"
 #include "model/workload.h"
 #include "trainscope/error.h"
-#include "trainscope/report_writer.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_writer.h"
 
 namespace trainscope {
 namespace {

@@ -235,6 +235,9 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
             throw Error("unknown option '" + arg + "'; see --help");
         }
     }
+    if (options.command == Command::Help) {
+        return options;  // `show --help`: the help, whatever else the command would need
+    }
     if (reads && options.files.empty()) {
         throw Error(options.command == Command::Show      ? "show expects one or more report files"
                     : options.command == Command::Compare ? "compare expects BASE and NEW"

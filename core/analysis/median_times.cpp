@@ -32,10 +32,10 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations,
             has_backward = has_backward || run[i].has_backward;
         }
         const bool recomputed = op.part == OperationRecord::Part::Recompute;
-        RunTimeEntry entry{recomputed ? op.name + std::string(report_format::kRecomputedSuffix)
-                                      : op.name,
-                           median(forward), std::nullopt, op.frames,
-                           i < modules.size() ? modules[i] : std::string()};
+        RunTimeEntry entry{
+            recomputed ? op.name + std::string(report_format::kRecomputedSuffix) : op.name,
+            median(forward), std::nullopt, op.frames,
+            i < modules.size() ? modules[i] : std::string()};
         entry.forward_spread = spreadOf(forward);
         if (has_backward) {
             entry.backward_ms = median(backward);

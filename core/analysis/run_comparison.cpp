@@ -18,7 +18,6 @@
 namespace trainscope {
 namespace {
 
-
 // One side's value of a figure, with its spread over the measured iterations (none for memory,
 // and for times of reports that keep none). A default Value is an empty sum: 0, spread 0..0.
 struct Value {

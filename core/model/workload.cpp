@@ -101,11 +101,10 @@ torch::Tensor makeCheckedInput(const InputSpec& spec, DType run_dtype, torch::De
     }
     const std::optional<int64_t> in_all = memoryInAll(device);
     if (in_all && bytes > *in_all) {
-        throw OutOfMemory(which + " does not fit in memory: it needs " + std::to_string(bytes) +
-                          " bytes, and the " +
-                          (device.is_cuda() ? "CUDA device has " : "machine has ") +
-                          std::to_string(*in_all) +
-                          (device.is_cuda() ? " bytes" : " bytes of RAM and swap"));
+        throw OutOfMemory(
+            which + " does not fit in memory: it needs " + std::to_string(bytes) +
+            " bytes, and the " + (device.is_cuda() ? "CUDA device has " : "machine has ") +
+            std::to_string(*in_all) + (device.is_cuda() ? " bytes" : " bytes of RAM and swap"));
     }
     try {
         return makeInput(spec, run_dtype, device);

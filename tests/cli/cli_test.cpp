@@ -62,6 +62,13 @@ TEST_F(Cli, ModelsVersionAndHelp) {
     EXPECT_NE(run("models").out.find("builtin:mlp"), std::string::npos);
     EXPECT_NE(run("--version").out.find("trainscope-cli"), std::string::npos);
     EXPECT_NE(run("--help").out.find("Usage:"), std::string::npos);
+    // Every command's --help is the help, also of the commands that read files.
+    for (const std::string command :
+         {"profile", "memory", "show", "export", "compare", "sweep", "models"}) {
+        const Result help = run(command + " --help");
+        EXPECT_EQ(help.exit_code, 0) << command << ": " << help.err;
+        EXPECT_NE(help.out.find("Usage:"), std::string::npos) << command;
+    }
 }
 
 TEST_F(Cli, MissingModelFile) {

@@ -106,8 +106,8 @@ TEST_F(Compare, TheJsonOutputFollowsItsDocumentedSchema) {
     const Result checked = shell(std::string(TRAINSCOPE_PYTHON) + " check.py " + COMPARISON_SCHEMA);
     ASSERT_EQ(checked.exit_code, 0) << checked.err;
     if (checked.out.find("no jsonschema") != std::string::npos) {
-        GTEST_SKIP() << "the figures are right; the schema was not checked: "
-                     << TRAINSCOPE_PYTHON << " has no jsonschema module";
+        GTEST_SKIP() << "the figures are right; the schema was not checked: " << TRAINSCOPE_PYTHON
+                     << " has no jsonschema module";
     }
     EXPECT_EQ(checked.out, "valid\n");
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 004's reference figures (README, "What the numbers mean"): the MLP with bfloat16
-// parameters and input, batch 2, sequence 4096, d = 1024. The loss scalar (2 bytes in
-// bfloat16) is the only allocation allowed on top of the activations.
+// Seed 004's reference figures (docs/report-formats.md, "What the numbers mean"): the MLP
+// with bfloat16 parameters and input, batch 2, sequence 4096, d = 1024. The loss scalar (2
+// bytes in bfloat16) is the only allocation allowed on top of the activations.
 #include <gtest/gtest.h>
 
 #include <filesystem>
