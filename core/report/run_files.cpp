@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
@@ -16,6 +17,11 @@ namespace rf = report_format;
 bool isFile(const std::string& path) {
     std::error_code ec;
     return std::filesystem::is_regular_file(path, ec);
+}
+
+// PREFIX + suffix where that file exists, else "".
+std::string existingFile(const std::string& prefix, const std::string& suffix) {
+    return isFile(prefix + suffix) ? prefix + suffix : std::string();
 }
 
 bool endsWith(const std::string& text, const std::string& end) {
@@ -43,8 +49,8 @@ std::string runReportSuffix(const std::string& path) {
 std::vector<std::string> existingRunReports(const std::string& prefix) {
     std::vector<std::string> files;
     for (const std::string& suffix : runReportSuffixes()) {
-        if (isFile(prefix + suffix)) {
-            files.push_back(prefix + suffix);
+        if (std::string file = existingFile(prefix, suffix); !file.empty()) {
+            files.push_back(std::move(file));
         }
     }
     return files;
@@ -67,12 +73,9 @@ RunReports findRunReports(const std::string& prefix_or_file) {
         }
         return reports;
     }
-    for (const std::string& file : existingRunReports(prefix_or_file)) {
-        const std::string suffix = runReportSuffix(file);
-        (suffix == rf::kMemorySuffix ? reports.memory
-         : suffix == rf::kTimeSuffix ? reports.time
-                                     : reports.timeline) = file;
-    }
+    reports.memory = existingFile(prefix_or_file, rf::kMemorySuffix);
+    reports.time = existingFile(prefix_or_file, rf::kTimeSuffix);
+    reports.timeline = existingFile(prefix_or_file, rf::kTimelineSuffix);
     if (reports.memory.empty() && reports.time.empty() && reports.timeline.empty()) {
         // A path that is there but is no file (a folder named like a report, a FIFO) says so.
         std::error_code ec;

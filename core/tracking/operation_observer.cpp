@@ -230,13 +230,14 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     if (fn.scope() == at::RecordScope::USER_SCOPE && isCollectiveName(fn.name())) {
         self->collectiveStart(fn);
     }
-    if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
-        fn.scope() == at::RecordScope::BACKWARD_FUNCTION && isCheckpointBackward(fn)) {
+    const bool eager_forward_thread =
+        self->options_.eager && fn.threadId() == self->forward_thread_;
+    if (eager_forward_thread && fn.scope() == at::RecordScope::BACKWARD_FUNCTION &&
+        isCheckpointBackward(fn)) {
         self->checkpoints_.push_back(
             {self->engine_depth_, operationOfSequence(self->operations_, fn.seqNr())});
     }
-    if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
-        fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
+    if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->eagerPartChange(fn)) {
             self->forwardStart(fn);
         }
@@ -281,8 +282,9 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
         self->collectiveEnd(fn);
     }
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
-    if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
-        fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
+    const bool eager_forward_thread =
+        self->options_.eager && fn.threadId() == self->forward_thread_;
+    if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->depth_ == 0 && self->engine_depth_ > 0 && isEngineScope(fn)) {
             --self->engine_depth_;
         } else if ((self->engine_depth_ == 0 || self->recomputing()) &&
@@ -294,8 +296,7 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
             self->forwardEnd();
         }
     } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
-        if (self->options_.eager && fn.threadId() == self->forward_thread_ &&
-            isCheckpointBackward(fn) && !self->checkpoints_.empty()) {
+        if (eager_forward_thread && isCheckpointBackward(fn) && !self->checkpoints_.empty()) {
             self->checkpoints_.pop_back();
         }
         if (phase == Phase::Backward && self->options_.time && t_backward_depth > 0) {
