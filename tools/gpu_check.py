@@ -13,7 +13,13 @@ sequence 4096, d 1024), and measures the same archive with PyTorch itself:
 Each model's PyTorch figures are measured in a process of their own (this script with
 --reference MODEL), as TrainScope's are: measured one after another in one process, a model
 carries what the earlier ones left in the caching allocator, and its peak is not its own.
-Prints a Markdown table and exits 1 when TrainScope's activations or peak differ from PyTorch's
+
+With --python-package DIR (the built trainscope package), the same models are also profiled in
+eager mode by the Python host (`python3 -m trainscope profile tools/gpu_check_entry.py
+--device cuda`), and PyTorch runs that entry point's own providers in a fresh process
+(--reference-entry MODEL): two warm-up steps, then torch.cuda.max_memory_allocated() over one.
+
+Prints Markdown tables and exits 1 when TrainScope's activations or peak differ from PyTorch's
 allocator figures by a single byte.
 """
 import argparse
@@ -27,7 +33,8 @@ MODELS = ("mlp_relu", "mlp_gelu", "block_relu", "block_gelu")
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(
-        usage="gpu_check.py TRAINSCOPE_CLI WORK_DIR | gpu_check.py --reference MODEL",
+        usage="gpu_check.py [--python-package DIR] TRAINSCOPE_CLI WORK_DIR | "
+              "gpu_check.py --reference MODEL | gpu_check.py --reference-entry MODEL",
         description="TrainScope's memory figures on a GPU against PyTorch's own, on seed "
                     "004's MLP and transformer block (tools/gpu-check runs it).")
     parser.add_argument("cli", metavar="TRAINSCOPE_CLI", nargs="?",
@@ -37,9 +44,17 @@ if __name__ == "__main__":
     parser.add_argument("--reference", choices=MODELS,
                         help="only measure MODEL with PyTorch in this process and print its "
                              "figures as JSON (what the check runs for each model)")
+    parser.add_argument("--reference-entry", choices=MODELS,
+                        help="only run gpu_check_entry.py's providers for MODEL with PyTorch "
+                             "in this process and print its peak as JSON")
+    parser.add_argument("--python-package", metavar="DIR",
+                        help="the folder holding the built trainscope package: profile the "
+                             "models with the Python host too")
     ARGS = parser.parse_args()
-    if ARGS.reference is None and (ARGS.cli is None or ARGS.work is None):
-        parser.error("give TRAINSCOPE_CLI and WORK_DIR, or --reference MODEL")
+    if ARGS.reference is None and ARGS.reference_entry is None and \
+            (ARGS.cli is None or ARGS.work is None):
+        parser.error("give TRAINSCOPE_CLI and WORK_DIR, or --reference MODEL, or "
+                     "--reference-entry MODEL")
 
 import torch  # noqa: E402 (after the arguments: --help needs no torch)
 import torch.nn as nn  # noqa: E402
@@ -186,10 +201,55 @@ def reference(key):
     print(json.dumps({"grown": grown, "phases": phases, "saved": saved}))
 
 
-def fresh_reference(key):
-    """reference(key) run by a Python process of its own; None (and why, on stderr) if it
-    failed."""
-    run = subprocess.run([sys.executable, os.path.abspath(__file__), "--reference", key],
+ENTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_check_entry.py")
+
+
+def reference_entry(key):
+    """gpu_check_entry.py's providers for one model, run by PyTorch alone as the Python host
+    runs them (the model and inputs made on the CPU, then moved; two warm-up steps), with
+    max_memory_allocated over the next step; and the bytes of the gradient seed that
+    loss.backward() allocates (a bf16 scalar), as JSON."""
+    os.environ["TRAINSCOPE_GPU_CHECK_MODEL"] = key
+    sys.path.insert(0, os.path.dirname(ENTRY))
+    import gpu_check_entry as entry
+    model = entry.model_provider().to("cuda")
+    inputs = tuple(t.to("cuda") for t in entry.input_provider())
+    step = entry.iteration_provider(model)
+    for _ in range(WARMUP):
+        step(*inputs)
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    step(*inputs)
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated()
+    before = torch.cuda.memory_allocated()
+    seed = torch.ones((), dtype=torch.bfloat16, device="cuda")
+    seed_bytes = torch.cuda.memory_allocated() - before
+    del seed
+    print(json.dumps({"peak": peak, "seed": seed_bytes}))
+
+
+def python_host_figures(package, key, prefix):
+    """Activations and peak of `python3 -m trainscope profile` on gpu_check_entry.py."""
+    env = dict(os.environ, TRAINSCOPE_GPU_CHECK_MODEL=key,
+               PYTHONPATH=os.pathsep.join(filter(None, [package,
+                                                        os.environ.get("PYTHONPATH")])))
+    subprocess.run([sys.executable, "-m", "trainscope", "profile", ENTRY, "--device", "cuda",
+                    "--warmup", str(WARMUP), "--iterations", "1", "-o", prefix, "-f", "-q"],
+                   check=True, env=env)
+    db = sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True)
+    activations = db.execute(
+        "SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
+    peak = db.execute(
+        "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
+    db.close()
+    return activations, peak
+
+
+def fresh_reference(key, option="--reference"):
+    """reference(key) (or reference_entry(key)) run by a Python process of its own; None (and
+    why, on stderr) if it failed."""
+    run = subprocess.run([sys.executable, os.path.abspath(__file__), option, key],
                          capture_output=True, text=True)
     if run.returncode != 0:
         lines = run.stderr.strip().splitlines()
@@ -202,7 +262,7 @@ def fresh_reference(key):
 def main():
     cli, work = ARGS.cli, ARGS.work
     os.makedirs(work, exist_ok=True)
-    rows, phase_rows, ok, device = [], [], True, {}
+    rows, phase_rows, host_rows, ok, device = [], [], [], True, {}
     for key, name, expected in [("mlp_relu", "MLP, ReLU", 83886080),
                                 ("mlp_gelu", "MLP, GELU", 150994944),
                                 ("block_relu", "block, ReLU, SDPA", 201523216),
@@ -224,6 +284,26 @@ def main():
         phase_rows.append(f"| {name} | " + " | ".join(
             f"{torch_phases[p]:,} / {phases.get(p, 0):,}"
             for p in ("forward", "backward", "optimizer")) + " |")
+        if ARGS.python_package:
+            try:
+                host_activations, host_peak = python_host_figures(
+                    ARGS.python_package, key, os.path.join(work, key + "_python"))
+            except subprocess.CalledProcessError as failed:
+                print(f"The Python host's run of {key} failed ({failed.returncode})",
+                      file=sys.stderr)
+                ok = False
+                continue
+            entry = fresh_reference(key, "--reference-entry")
+            if entry is None:
+                ok = False
+                continue
+            # The host's activations run to the start of the autograd engine: the forward,
+            # the loss and the gradient seed that loss.backward() makes.
+            torch_activations = grown + entry["seed"]
+            same = host_activations == torch_activations and host_peak == entry["peak"]
+            ok = ok and same
+            host_rows.append(f"| {name} | {torch_activations:,} | {host_activations:,} | "
+                             f"{entry['peak']:,} | {host_peak:,} | {'yes' if same else 'NO'} |")
     print(f"Device: {device.get('device_name', '?')}, "
           f"{int(device.get('device_memory_bytes', 0)) / 2**30:.1f} GiB; "
           f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}), "
@@ -240,11 +320,22 @@ def main():
     print("| model | forward + loss | backward | optimizer step |")
     print("|---|---:|---:|---:|")
     print("\n".join(phase_rows))
+    if ARGS.python_package:
+        print("\nThe Python host (python3 -m trainscope profile tools/gpu_check_entry.py "
+              "--device cuda: the same models in eager mode, the same iteration), against "
+              "PyTorch running that entry point's providers in a fresh process:\n")
+        print("| model | allocated across forward + loss + gradient seed (PyTorch) | "
+              "activations (TrainScope) | max_memory_allocated (PyTorch) | "
+              "peak_usage_bytes (TrainScope) | equal |")
+        print("|---|---:|---:|---:|---:|---|")
+        print("\n".join(host_rows))
     sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":
     if ARGS.reference:
         reference(ARGS.reference)
+    elif ARGS.reference_entry:
+        reference_entry(ARGS.reference_entry)
     else:
         main()

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Python host on real eager steps with Debian's torch: python3 -m trainscope profile and
-trainscope.profile around a user's loop. Run by ctest with PYTHONPATH at build/<preset>/python."""
+trainscope.profile around a user's loop. Run by ctest with PYTHONPATH at build/<preset>/python.
+
+TRAINSCOPE_TEST_DEVICE=cuda runs the steps on the GPU (tools/gpu-check does): the figures are
+then the caching allocator's, each block a multiple of 512 bytes (see `allocated`)."""
 
 import os
 import signal
@@ -19,6 +22,7 @@ import trainscope
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.join(HERE, "project")
 CLI = os.environ.get("TRAINSCOPE_CLI", "trainscope-cli")
+DEVICE = os.environ.get("TRAINSCOPE_TEST_DEVICE", "cpu")
 sys.path.insert(0, PROJECT)
 
 
@@ -35,10 +39,31 @@ def rows(path, sql):
         return db.execute(sql).fetchall()
 
 
+def allocated(nbytes):
+    """The bytes the device's allocator hands out for a tensor of `nbytes`: exactly that on the
+    CPU; on CUDA the caching allocator's block, rounded up to a multiple of 512 bytes
+    (c10's kMinBlockSize)."""
+    return nbytes if DEVICE == "cpu" else max(1, -(-nbytes // 512)) * 512
+
+
+def tensor_bytes(tensor):
+    return tensor.nelement() * tensor.element_size()
+
+
 def profile_entry(entry, prefix, *extra):
-    return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q",
-                           os.path.join(PROJECT, entry), "-o", prefix, *extra],
+    return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--device",
+                           DEVICE, os.path.join(PROJECT, entry), "-o", prefix, *extra],
                           capture_output=True, text=True, env=os.environ.copy())
+
+
+def optimizer_after_one_step(entry):
+    """The optimizer of `entry`'s iteration (held by its closure), after one step on the
+    device."""
+    model = entry.skyline_model_provider().to(DEVICE)
+    iteration = entry.skyline_iteration_provider(model)
+    iteration(*(t.to(DEVICE) for t in entry.skyline_input_provider()))
+    return next(c.cell_contents for c in iteration.__closure__
+                if isinstance(c.cell_contents, torch.optim.Optimizer))
 
 
 class EntryPoint(unittest.TestCase):
@@ -88,12 +113,16 @@ class EntryPoint(unittest.TestCase):
         aliases = rows(self.prefix + ".memory.sqlite",
                        "SELECT value FROM trainscope_metadata WHERE key = 'weight_aliases'")
         self.assertEqual(aliases, [("head.weight=wte.weight",)])
-        # AdamW's state at the peak: exp_avg and exp_avg_sq as large as the weights, and a
-        # 4-byte step tensor per parameter (torch 1.13).
+        # AdamW's state at the peak: PyTorch's own state tensors after one step of the entry
+        # point's (exp_avg and exp_avg_sq as large as the weights, and a step tensor per
+        # parameter, which PyTorch 2.x keeps on the CPU where the parameters are on a GPU),
+        # as the device's allocator holds those on the device.
         state = rows(self.prefix + ".memory.sqlite",
                      "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_optimizer_state_bytes'")
-        step_bytes = 4 if torch.__version__ < "2" else 4
-        self.assertEqual(state[0][0], 2 * sum(w[1] for w in weights) + step_bytes * len(weights))
+        optimizer = optimizer_after_one_step(tied_lm)
+        self.assertEqual(state[0][0], sum(allocated(tensor_bytes(t))
+                                          for s in optimizer.state.values() for t in s.values()
+                                          if torch.is_tensor(t) and t.device.type == DEVICE))
 
     def test_frames_are_the_users_lines_in_every_file_of_the_project(self):
         self.assertEqual(profile_entry("tied_lm.py", self.prefix).returncode, 0)
@@ -373,7 +402,8 @@ def saved_tensor_bytes(model, x):
 class Seed004(unittest.TestCase):
     """Seed 004's MLP through the entry point: 18·b·s·d bytes of activations with GELU,
     10·b·s·d with ReLU, plus the loss scalar and the gradient seed that loss.backward() makes
-    (each a bf16 scalar: 2 bytes), which the step allocates before the autograd engine starts."""
+    (each a bf16 scalar: 2 bytes, a 512-byte block on CUDA), which the step allocates before
+    the autograd engine starts."""
 
     def activations(self, activation):
         with tempfile.TemporaryDirectory() as folder:
@@ -381,7 +411,8 @@ class Seed004(unittest.TestCase):
             env = dict(os.environ, TRAINSCOPE_TEST_ACTIVATION=activation)
             result = subprocess.run(
                 [sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "0",
-                 "--iterations", "1", os.path.join(PROJECT, "seed004_mlp.py"), "-o", prefix],
+                 "--iterations", "1", "--device", DEVICE,
+                 os.path.join(PROJECT, "seed004_mlp.py"), "-o", prefix],
                 capture_output=True, text=True, env=env)
             self.assertEqual(result.returncode, 0, result.stderr)
             return dict(rows(prefix + ".memory.sqlite",
@@ -390,13 +421,14 @@ class Seed004(unittest.TestCase):
 
     def check(self, activation, expected):
         found = self.activations(activation)
-        self.assertEqual(sum(found.values()), expected + 2 + 2, found)
-        self.assertEqual(found.get("aten::sum"), 2)  # the loss
-        self.assertEqual(found.get("aten::ones_like"), 2)  # loss.backward()'s gradient seed
+        scalar = allocated(2)
+        self.assertEqual(sum(found.values()), expected + scalar + scalar, found)
+        self.assertEqual(found.get("aten::sum"), scalar)  # the loss
+        self.assertEqual(found.get("aten::ones_like"), scalar)  # loss.backward()'s gradient seed
         os.environ["TRAINSCOPE_TEST_ACTIVATION"] = activation
         import seed004_mlp
-        model = seed004_mlp.model_provider()
-        (x,) = seed004_mlp.input_provider()
+        model = seed004_mlp.model_provider().to(DEVICE)
+        (x,) = (t.to(DEVICE) for t in seed004_mlp.input_provider())
         # PyTorch's own count reaches the same bytes another way: it counts the input batch
         # (saved by lin_0, allocated before the forward) where the step holds the output.
         self.assertEqual(saved_tensor_bytes(model, x.requires_grad_()), expected)
@@ -411,9 +443,10 @@ class Seed004(unittest.TestCase):
 def accumulation_loop(steps, prof=None):
     """Two micro-batches a step, SGD with momentum: the user's own loop."""
     torch.manual_seed(1)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(),
+                                torch.nn.Linear(32, 4)).to(DEVICE)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    data = torch.randn(steps, 2, 8, 16)
+    data = torch.randn(steps, 2, 8, 16).to(DEVICE)
 
     def run(prof):
         for step in range(steps):
@@ -443,13 +476,14 @@ class InTheUsersLoop(unittest.TestCase):
                            "SELECT COUNT(*) FROM run_time_entries WHERE operation_name = "
                            "'aten::linear' AND backward_ms IS NOT NULL")
             self.assertEqual(linears[0][0], 4)  # two layers, two micro-batches
-            weight_bytes = sum(p.nelement() * 4 for p in observed.parameters())
-            self.assertEqual(prof.figures["weight_bytes"], weight_bytes)
+            weights = [tensor_bytes(p) for p in observed.parameters()]
+            self.assertEqual(prof.figures["weight_bytes"], sum(weights))
             # The weights existed before the `with`; the momentum buffers (the size of the
-            # weights) were made in its warm-up step: both alive at the peak.
+            # weights) were made in its warm-up step: both alive at the peak, as the device's
+            # allocator holds them.
             peak = dict(rows(prefix + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
-            self.assertEqual(peak["peak_weights_bytes"], weight_bytes)
-            self.assertEqual(peak["peak_optimizer_state_bytes"], weight_bytes)
+            self.assertEqual(peak["peak_weights_bytes"], sum(map(allocated, weights)))
+            self.assertEqual(peak["peak_optimizer_state_bytes"], sum(map(allocated, weights)))
 
     def test_an_exception_in_the_loop_is_the_users_and_leaves_no_report(self):
         model, optimizer, _ = accumulation_loop(1)
@@ -457,7 +491,7 @@ class InTheUsersLoop(unittest.TestCase):
             prefix = os.path.join(folder, "loop")
             with self.assertRaises(KeyError) as raised:
                 with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=0):
-                    model(torch.randn(2, 16)).sum().backward()
+                    model(torch.randn(2, 16, device=DEVICE)).sum().backward()
                     raise KeyError("the user's own")
             self.assertEqual(raised.exception.args, ("the user's own",))
             self.assertEqual(os.listdir(folder), [])
@@ -465,7 +499,7 @@ class InTheUsersLoop(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             with trainscope.profile(os.path.join(folder, "again"), model=model, warmup=0,
                                     active=1) as prof:
-                model(torch.randn(2, 16)).sum().backward()
+                model(torch.randn(2, 16, device=DEVICE)).sum().backward()
                 prof.step()
             self.assertEqual(len(os.listdir(folder)), 3)
 

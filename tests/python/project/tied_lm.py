@@ -35,7 +35,7 @@ def skyline_iteration_provider(model):
 
     def iteration(tokens):
         optimizer.zero_grad()
-        with torch.autocast("cpu", dtype=torch.bfloat16):
+        with torch.autocast(tokens.device.type, dtype=torch.bfloat16):
             logits = model(tokens)
         loss = nn.functional.cross_entropy(logits.float().flatten(0, 1), tokens.flatten())
         loss.backward()
