@@ -77,6 +77,10 @@ class EntryPoint(unittest.TestCase):
     def files(self):
         return sorted(os.listdir(self.dir.name))
 
+    def assertProfiled(self, entry):
+        result = profile_entry(entry, self.prefix)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
     def test_an_adamw_autocast_step_with_tied_weights_is_measured_exactly(self):
         result = profile_entry("tied_lm.py", self.prefix)
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -125,7 +129,7 @@ class EntryPoint(unittest.TestCase):
                                           if torch.is_tensor(t) and t.device.type == DEVICE))
 
     def test_frames_are_the_users_lines_in_every_file_of_the_project(self):
-        self.assertEqual(profile_entry("tied_lm.py", self.prefix).returncode, 0)
+        self.assertProfiled("tied_lm.py")
         # Each operation's innermost project frame (library frames are kept apart).
         frames = rows(self.prefix + ".time.sqlite",
                       "SELECT e.operation_name, f.file_path, f.line_number FROM run_time_entries e "
@@ -141,7 +145,7 @@ class EntryPoint(unittest.TestCase):
         self.assertIn(("fc",), modules)
 
     def test_a_checkpoints_recomputation_is_marked_and_counted_as_backward_time(self):
-        self.assertEqual(profile_entry("checkpointed.py", self.prefix).returncode, 0)
+        self.assertProfiled("checkpointed.py")
         time_report = self.prefix + ".time.sqlite"
         entries = rows(time_report,
                        "SELECT e.operation_name, e.forward_ms, e.backward_ms, m.module_path, "
@@ -224,7 +228,8 @@ class EntryPoint(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         with open(self.prefix + ".time.sqlite") as f:
             self.assertEqual(f.read(), "the user's file")
-        self.assertEqual(profile_entry("tied_lm.py", self.prefix, "--force").returncode, 0)
+        forced = profile_entry("tied_lm.py", self.prefix, "--force")
+        self.assertEqual(forced.returncode, 0, forced.stderr)
 
 
 def free_port():
