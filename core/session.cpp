@@ -11,6 +11,7 @@
 #include "analysis/engine_facts.h"
 #include "analysis/frames_note.h"
 #include "analysis/median_times.h"
+#include "analysis/module_paths.h"
 #include "analysis/peak_breakdown.h"
 #include "analysis/timeline_builder.h"
 #include "device/cuda.h"
@@ -77,11 +78,28 @@ struct Session::Impl {
 
     bool memoryStep() const { return !memory_report; }
 
+    bool partsMarked() const { return options.parts == StepParts::Marked; }
+
+    // A part of the open step begins: its observer hears of it, and in the memory step the
+    // meter (which attributes each block to the part that allocated it).
+    void tell(void (IterationListener::*part)()) {
+        (observer.get()->*part)();
+        if (memoryStep()) {
+            (memory.get()->*part)();
+        }
+    }
+
     RunMetadata metadataFor(const char* pass) const {
         RunMetadata metadata = options.metadata;
         metadata["pass"] = pass;
         metadata["device"] = toString(options.device);
         addEngineFacts(metadata);
+        if (options.device == Device::Cuda) {
+            if (const auto gpu = cuda::deviceInfo()) {
+                metadata[report_format::kDeviceNameKey] = gpu->name;
+                metadata[report_format::kDeviceMemoryKey] = std::to_string(gpu->total_bytes);
+            }
+        }
         return metadata;
     }
 
@@ -127,13 +145,16 @@ void Session::beginStep() {
         throw Error("a step is open already: end it before the next one begins");
     }
     OperationObserver::Options options;
-    options.eager = true;
+    options.eager = !self.partsMarked();
     options.time = true;
     if (self.memoryStep()) {
         options.timeline = true;
         options.frames = self.options.frames;
         options.module_source = self.options.modules;
-        options.phases = self.memory.get();
+        options.modules = self.options.module_tree != nullptr;
+        if (!self.partsMarked()) {
+            options.phases = self.memory.get();  // the observer finds the parts and tells it
+        }
         options.inputs = true;  // the timeline's input shapes and types of every call
         options.weights_by_storage = true;
         if (self.options.parameters) {
@@ -151,10 +172,7 @@ void Session::beginStep() {
     }
     self.step_open = true;
     self.step_start_ns = epochNs();
-    self.observer->forwardBegins();
-    if (self.memoryStep()) {
-        self.memory->forwardBegins();
-    }
+    self.tell(&IterationListener::forwardBegins);
     self.step_start = Clock::now();  // last, so that the setup is not timed
 }
 
@@ -163,10 +181,23 @@ void Session::forwardBegins() {
     if (!self.step_open) {
         return;  // a forward outside the observed steps (warm-up, evaluation)
     }
-    self.observer->forwardBegins();
-    if (self.memoryStep()) {
-        self.memory->forwardBegins();
+    self.tell(&IterationListener::forwardBegins);
+}
+
+void Session::backwardBegins() {
+    Impl& self = *impl_;
+    if (!self.step_open || !self.partsMarked()) {
+        return;
     }
+    self.tell(&IterationListener::backwardBegins);
+}
+
+void Session::backwardEnded() {
+    Impl& self = *impl_;
+    if (!self.step_open || !self.partsMarked()) {
+        return;
+    }
+    self.tell(&IterationListener::backwardEnded);
 }
 
 void Session::endStep() {
@@ -178,8 +209,8 @@ void Session::endStep() {
     self.step_open = false;
     self.observer->awaitOpenCollectives(std::chrono::seconds(2));
     self.observer->iterationEnded();
-    self.steps.push_back(
-        {static_cast<int64_t>(self.steps.size()) + 1, self.step_start_ns, epochNs()});
+    self.steps.push_back({self.options.first_step + static_cast<int64_t>(self.steps.size()),
+                          self.step_start_ns, epochNs()});
     if (self.memoryStep()) {
         self.memory_step_ms = ms;
         self.finishMemoryStep();
@@ -227,13 +258,22 @@ void Session::Impl::finishMemoryStep() {
     memory->attributeTo(nullptr);
     operations = observer->operations();
     collectives = observer->collectives();
+    const std::vector<ObservedParameter> parameters =
+        options.parameters ? options.parameters->parameters() : std::vector<ObservedParameter>{};
+    if (options.module_tree) {
+        std::vector<std::string> weight_names;
+        for (const ObservedParameter& p : parameters)
+            weight_names.push_back(p.name);
+        const std::vector<std::string> paths =
+            options.module_tree->resolve(operations, weight_names);
+        for (size_t i = 0; i < operations.size(); ++i)
+            operations[i].module_path = paths[i];
+    }
     operation_modules.clear();
     for (const OperationRecord& op : operations)
         operation_modules.push_back(op.module_path);
 
     MemoryReport report;
-    const std::vector<ObservedParameter> parameters =
-        options.parameters ? options.parameters->parameters() : std::vector<ObservedParameter>{};
     std::vector<int> first_reader(parameters.size(), -1);
     for (size_t op = 0; op < operations.size(); ++op)
         for (int weight : operations[op].weights_read)
@@ -271,7 +311,9 @@ void Session::Impl::finishMemoryStep() {
     report.peak_usage_bytes = memory->peakBytes();
     PeakAnalysis peak = analyzePeak(*memory, blocks, operation_modules);
     if (options.device == Device::Cuda) {
-        // As the profiler does: the caching allocator's own peak over the step.
+        // The caching allocator's statistics, reset when the step began, are the peak; what
+        // they hold beyond the blocks the meter saw allocated (blocks older than it,
+        // allocations on threads the hook does not reach) is "other".
         report.peak_usage_bytes = cuda::allocatorStats().peak_allocated;
         peak.breakdown.other += report.peak_usage_bytes - peak.breakdown.total();
     }
@@ -291,7 +333,7 @@ void Session::Impl::finishMemoryStep() {
     sources.captured = &operations;
     sources.call_inputs = &observer->callInputs();
     sources.operation_modules = &operation_modules;
-    sources.step_id = 1;
+    sources.step_id = options.first_step;
     timeline = buildTimeline(sources);
     timeline.metadata = report.metadata;
     timeline.rank = rankOf(report.metadata);

@@ -20,6 +20,7 @@ struct OperationRecord;
 
 class ModulePaths {
   public:
+    ModulePaths() = default;  // an empty tree: every level keeps its own name
     explicit ModulePaths(const torch::jit::Module& model);
 
     // One path per operation. `weight_names[i]` names the weight that

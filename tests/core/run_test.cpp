@@ -3,6 +3,7 @@
 // writes, that it refuses outputs before the long part, that a cancelled run writes nothing,
 // and that what it writes is what it returns.
 #include <gtest/gtest.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
 
 #include <algorithm>
 #include <atomic>
@@ -71,6 +72,30 @@ TEST_F(RunTest, AllThreeReportsAreWrittenAndReturned) {
     const test::ReportReader timeline(result.paths[2]);
     EXPECT_EQ(timeline.scalar("SELECT COUNT(*) FROM PYTORCH_API"),
               std::to_string(result.timeline->calls.size()));
+}
+
+// An archive run is a session over the engine's own step: its memory step follows the warm-ups
+// (the timeline numbers it so), and every measured iteration is a timed step.
+TEST_F(RunTest, TheMemoryStepFollowsTheWarmUpsAndEachIterationIsATimedStep) {
+    RunPlan plan = smallMlp(Measure::All, "run");
+    plan.config.warmup = 2;
+    plan.config.iterations = 3;
+    const RunResult result = runAndWrite(plan);
+    ASSERT_TRUE(result.timeline && result.time);
+    ASSERT_EQ(result.timeline->steps.size(), 1u);
+    EXPECT_EQ(result.timeline->steps[0].id, 3);
+    EXPECT_EQ(result.time->metadata.at("timed_steps"), "3");
+}
+
+// The graph-executor setting that archive runs need (no fusion into differentiable graphs) is
+// the run's only: a process that goes on after it finds the setting as it was.
+TEST_F(RunTest, TheGraphExecutorSettingIsRestoredWhenTheRunEnds) {
+    for (const bool before : {true, false}) {
+        torch::jit::setGraphExecutorOptimize(before);
+        runAndWrite(smallMlp(Measure::Time, before ? "on.sqlite" : "off.sqlite"));
+        EXPECT_EQ(torch::jit::getGraphExecutorOptimize(), before);
+    }
+    torch::jit::setGraphExecutorOptimize(true);  // LibTorch's default
 }
 
 TEST_F(RunTest, TheTimelineAloneIsWrittenToTheFileGiven) {

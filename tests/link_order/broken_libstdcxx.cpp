@@ -19,8 +19,10 @@ uintmax_t remove_all(const path& p) {
 }
 
 path path::lexically_normal() const {
-    std::fprintf(stderr, "the broken copy of std::filesystem::path::lexically_normal was called "
-                         "for %s\n", c_str());
+    std::fprintf(stderr,
+                 "the broken copy of std::filesystem::path::lexically_normal was called "
+                 "for %s\n",
+                 c_str());
     return {};
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // A profiling session over training steps that its host runs: a user's own step in their
-// Python process (python/), or any other driver. The host marks where each observed step
-// begins and ends; the session finds the step's parts itself (the backward pass begins with the
-// autograd engine, the optimizer's with its `Optimizer.step#` scope) and assembles the three
+// Python process (python/), or the archive and built-in runs (trainscope/profiler.h). The host
+// marks where each observed step begins and ends; the session finds the step's parts itself
+// (the backward pass begins with the autograd engine, the optimizer's with its
+// `Optimizer.step#` scope), or the host marks them too, and the session assembles the three
 // reports. The first observed step is the memory step (every allocation, the peak, the
 // activations, the timeline); each later one is a timed step (per-operation times without the
 // memory meter's cost). Plain C++ types: LibTorch stays behind this header.
@@ -18,6 +19,8 @@
 #include "trainscope/run_config.h"
 
 namespace trainscope {
+
+class ModulePaths;  // core-internal: an archive's module tree (analysis/module_paths.h)
 
 // The memory a tensor keeps: its storage's address and size.
 struct TensorBlock {
@@ -44,12 +47,26 @@ class ParameterSource {
     virtual std::vector<ObservedParameter> parameters() = 0;
 };
 
+// How the session learns where a step's backward pass begins and ends.
+enum class StepParts {
+    Found,   // from the step's own events: an eager step (see OperationObserver::Options::eager)
+    Marked,  // the host calls backwardBegins() and backwardEnded(): a step it runs itself
+};
+
 struct SessionOptions {
     Device device = Device::Cpu;
+    StepParts parts = StepParts::Found;
     FrameSource* frames = nullptr;    // each top-level operation's frames
     ModuleSource* modules = nullptr;  // each top-level operation's module
+    // Archive runs (core-internal): the model's module tree, against which each operation's
+    // TorchScript module hierarchy is resolved when the memory step ends (it may need the
+    // weights the operation read and its neighbours); in place of `modules`.
+    const ModulePaths* module_tree = nullptr;
     ParameterSource* parameters = nullptr;
     RunMetadata metadata;  // facts of the run for every report: model, project_root, ...
+    // The number of the first observed step, as the timeline's STEP_TIME lists it (a host
+    // that ran unobserved warm-up steps before it may count them).
+    int64_t first_step = 1;
 };
 
 struct SessionReports {
@@ -80,6 +97,10 @@ class Session {
     void beginStep();
     // A further micro-batch's forward within the step (gradient accumulation).
     void forwardBegins();
+    // StepParts::Marked: the backward pass begins (after the loss), and it ended (before the
+    // optimizer's step).
+    void backwardBegins();
+    void backwardEnded();
     // The step ended (after the optimizer's step). Throws trainscope::Error when it ran other
     // operations than the memory step did (data-dependent control flow), since its times
     // cannot be matched to operations then.
