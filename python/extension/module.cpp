@@ -205,17 +205,8 @@ PYBIND11_MODULE(_trainscope, m) {
     using trainscope::python::PySession;
     using trainscope::python::PyStagedReports;
     m.doc() = "TrainScope's engine, hosted in the user's Python process";
-    // One line for the user: the engine's errors become Python's RuntimeError subclass below.
-    static py::exception<trainscope::Error> error(m, "Error");
-    py::register_exception_translator([](std::exception_ptr p) {
-        try {
-            if (p) {
-                std::rethrow_exception(p);
-            }
-        } catch (const trainscope::Error& e) {
-            error(e.what());
-        }
-    });
+    // One line for the user: the engine's errors become trainscope.Error, with their message.
+    py::register_exception<trainscope::Error>(m, "Error");
     m.attr("version") = trainscope::version();
     m.attr("built_with_torch") = trainscope::torchVersion();
     m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
