@@ -37,15 +37,25 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
 MemoryObserver::~MemoryObserver() = default;
 
 void MemoryObserver::addExistingBlock(const void* ptr, int64_t bytes) {
-    if (device_type_ != c10::DeviceType::CPU || bytes <= 0) {
+    if (bytes <= 0) {
         return;
+    }
+    // CUDA's caching allocator counts the block in its totals already (live_bytes_ follows
+    // them); the table learns which block it is, for what is alive at the peak, with the size
+    // the allocator gave it: rounded up to its 512-byte minimum block (kMinBlockSize).
+    const bool cuda = device_type_ == c10::DeviceType::CUDA;
+    if (cuda) {
+        constexpr int64_t kMinBlockSize = 512;
+        bytes = (bytes + kMinBlockSize - 1) / kMinBlockSize * kMinBlockSize;
     }
     std::lock_guard<SpinLock> lock(mutex_);
     applyRecord();
     void* key = const_cast<void*>(ptr);
     if (live_.find(key) == live_.end()) {
         live_[key] = LiveBlock{bytes, AllocationPhase::BeforeIteration, -1, -1};
-        live_bytes_ += bytes;
+        if (!cuda) {
+            live_bytes_ += bytes;
+        }
     }
 }
 

@@ -76,10 +76,11 @@ class MemoryObserver : public IterationListener {
     MemoryObserver(const MemoryObserver&) = delete;
     MemoryObserver& operator=(const MemoryObserver&) = delete;
 
-    // A block allocated before this observer that stays allocated (a user's model created
-    // before the session): counted as live from now on. CPU only: c10's CPU allocator reports
-    // no free of a block it did not report allocated, so only blocks that outlive the session
-    // may be added; CUDA's caching allocator's totals count every block already.
+    // A block of this observer's device allocated before it that stays allocated (a user's
+    // model created before the session): live from now on. On the CPU it is counted from now
+    // on (c10's CPU allocator reports no free of a block it did not report allocated, so only
+    // blocks that outlive the session may be added); on CUDA the caching allocator's totals
+    // count it already, and the table learns what it is, for the breakdown at the peak.
     void addExistingBlock(const void* ptr, int64_t bytes);
 
     // Allocations made while `operations` runs a top-level operation are attributed to it (and,

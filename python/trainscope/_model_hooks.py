@@ -38,8 +38,11 @@ def parameter_lister(model, optimizer):
             name, aliases, module_path, tensor = entries[key]
             state = []
             if optimizer is not None:
+                # The state on the parameter's device: the memory report is that device's
+                # (PyTorch 2.x keeps Adam's step counts on the CPU for a GPU's parameters).
                 for value in optimizer.state.get(tensor, {}).values():
-                    if isinstance(value, torch.Tensor) and value.nelement() > 0:
+                    if isinstance(value, torch.Tensor) and value.nelement() > 0 and \
+                            value.device == tensor.device:
                         state.append(_storage_block(value))
             result.append((name, aliases, module_path, _storage_block(tensor),
                            _storage_block(tensor.grad), state))

@@ -87,10 +87,11 @@ class Session {
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
-    // Blocks that exist already and outlive the session (a model's weights and an optimizer's
-    // state made before it started): counted as allocated from now on, so that the peak and
-    // what is alive at it include them. Only on the CPU, where the meter sees no block older
-    // than itself (CUDA's allocator counts them already).
+    // Blocks of the session's device that exist already and outlive the session (a model's
+    // weights and an optimizer's state made before it started): on the CPU, where the meter
+    // sees no block older than itself, counted as allocated from now on, so that the peak and
+    // what is alive at it include them; on CUDA, whose allocator counts them already, known
+    // for what they are in the breakdown at the peak.
     void countExisting(const std::vector<TensorBlock>& blocks);
 
     // A step begins: its first micro-batch's forward. On the thread that started the session.
