@@ -163,6 +163,18 @@ def pytorch_figures(make):
     return grown, peaks, eager
 
 
+def memory_figures(prefix):
+    """A memory report's activations and peak, and its metadata."""
+    db = sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True)
+    activations = db.execute(
+        "SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
+    peak = db.execute(
+        "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
+    metadata = dict(db.execute("SELECT key, value FROM trainscope_metadata").fetchall())
+    db.close()
+    return activations, peak, metadata
+
+
 def trainscope_figures(cli, archive, prefix):
     """Activations, peak, the peak of each phase (from the timeline) and the run's metadata."""
     subprocess.run([cli, "profile", "--model", archive, "--input", f"{B}x{S}x{D}",
@@ -170,13 +182,7 @@ def trainscope_figures(cli, archive, prefix):
                     "--optimizer", "sgd", "--warmup", str(WARMUP), "--iterations", "1",
                     "-o", prefix, "-f", "-q"],
                    check=True)
-    db = sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True)
-    activations = db.execute(
-        "SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
-    peak = db.execute(
-        "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
-    device = dict(db.execute("SELECT key, value FROM trainscope_metadata").fetchall())
-    db.close()
+    activations, peak, device = memory_figures(prefix)
     db = sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True)
     peaks = dict(db.execute(
         "SELECT p.name, MAX(m.totalAllocated) FROM trainscope_phases p JOIN MEMORY_RECORD m "
@@ -237,12 +243,7 @@ def python_host_figures(package, key, prefix):
     subprocess.run([sys.executable, "-m", "trainscope", "profile", ENTRY, "--device", "cuda",
                     "--warmup", str(WARMUP), "--iterations", "1", "-o", prefix, "-f", "-q"],
                    check=True, env=env)
-    db = sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True)
-    activations = db.execute(
-        "SELECT COALESCE(SUM(size_bytes), 0) FROM activation_entries").fetchone()[0]
-    peak = db.execute(
-        "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'").fetchone()[0]
-    db.close()
+    activations, peak, _ = memory_figures(prefix)
     return activations, peak
 
 
