@@ -95,7 +95,7 @@ class EntryPoint(unittest.TestCase):
         # The tied tensor is one entry, named as the embedding; its alias is recorded.
         self.assertEqual([w[0] for w in weights], ["wte.weight", "fc.weight", "fc.bias"])
         self.assertEqual(sum(w[1] for w in weights),
-                         sum(p.nelement() * p.element_size() for p in unique))
+                         sum(map(tensor_bytes, unique)))
         self.assertEqual([w[1] for w in weights], [w[2] for w in weights])  # fp32 gradients
         # The timeline: the memory step's parts in order, and one STEP_TIME row per observed
         # step (the memory step and the two timed ones).
