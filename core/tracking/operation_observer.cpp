@@ -3,6 +3,7 @@
 
 #include <ATen/SequenceNumber.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/core/GradMode.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
@@ -165,6 +166,8 @@ void OperationObserver::forwardBegins() {
     depth_ = 0;
     engine_depth_ = 0;
     checkpoints_.clear();
+    backward_nodes_.clear();
+    recomputing_on_unpack_ = false;
     part_ = OperationRecord::Part::Forward;
     forward_thread_ = at::RecordFunction::currentThreadId();
     g_forward_thread.store(forward_thread_, std::memory_order_relaxed);
@@ -232,10 +235,12 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     }
     const bool eager_forward_thread =
         self->options_.eager && fn.threadId() == self->forward_thread_;
-    if (eager_forward_thread && fn.scope() == at::RecordScope::BACKWARD_FUNCTION &&
-        isCheckpointBackward(fn)) {
-        self->checkpoints_.push_back(
-            {self->engine_depth_, operationOfSequence(self->operations_, fn.seqNr())});
+    if (eager_forward_thread && fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
+        self->backward_nodes_.push_back(fn.seqNr());
+        if (isCheckpointBackward(fn)) {
+            self->checkpoints_.push_back(
+                {self->engine_depth_, operationOfSequence(self->operations_, fn.seqNr())});
+        }
     }
     if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->eagerPartChange(fn)) {
@@ -287,7 +292,8 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->depth_ == 0 && self->engine_depth_ > 0 && isEngineScope(fn)) {
             --self->engine_depth_;
-        } else if ((self->engine_depth_ == 0 || self->recomputing()) &&
+        } else if ((self->engine_depth_ == 0 || self->recomputing() ||
+                    self->recomputing_on_unpack_) &&
                    fn.scope() == at::RecordScope::FUNCTION && self->depth_ > 0) {
             self->forwardEnd();
         }
@@ -296,8 +302,11 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
             self->forwardEnd();
         }
     } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
-        if (eager_forward_thread && isCheckpointBackward(fn) && !self->checkpoints_.empty()) {
-            self->checkpoints_.pop_back();
+        if (eager_forward_thread && !self->backward_nodes_.empty()) {
+            self->backward_nodes_.pop_back();
+            if (isCheckpointBackward(fn) && !self->checkpoints_.empty()) {
+                self->checkpoints_.pop_back();
+            }
         }
         if (phase == Phase::Backward && self->options_.time && t_backward_depth > 0) {
             self->backwardEnd(fn);
@@ -311,6 +320,11 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
         if (recomputing() && fn.scope() == at::RecordScope::FUNCTION &&
             (depth_ > 0 || !isEngineScope(fn))) {
             return true;  // an operation that a checkpoint runs again, or nested in one
+        }
+        if (fn.scope() == at::RecordScope::FUNCTION &&
+            (recomputing_on_unpack_ ? depth_ > 0 : startsRecomputationOnUnpack(fn))) {
+            recomputing_on_unpack_ = true;
+            return true;
         }
         // Inside the autograd engine (the CPU runs backward on the calling thread): its
         // gradient sums are the backward pass's, not the user's operations.
@@ -333,6 +347,7 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     }
     if (isEngineScope(fn)) {
         ++engine_depth_;
+        engine_grad_mode_ = c10::GradMode::is_enabled();  // the engine has set it for the node
         const Phase before = phase_.exchange(Phase::Backward);
         if (before == Phase::Forward && options_.phases) {
             options_.phases->backwardBegins();
@@ -351,6 +366,15 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     return true;
 }
 
+// An operation that a non-reentrant checkpoint runs again: in a backward node on the forward
+// thread, at the top level, with gradients enabled where the engine has them disabled (the
+// checkpoint's unpack hook enables them to rebuild the saved tensors; a backward node's own
+// operations run without them).
+bool OperationObserver::startsRecomputationOnUnpack(const at::RecordFunction& fn) const {
+    return depth_ == 0 && !backward_nodes_.empty() && !engine_grad_mode_ && !isEngineScope(fn) &&
+           c10::GradMode::is_enabled();
+}
+
 void OperationObserver::forwardStart(const at::RecordFunction& fn) {
     if (depth_++ == 0) {
         OperationRecord record;
@@ -359,6 +383,10 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         if (engine_depth_ > 0 && recomputing()) {
             record.part = OperationRecord::Part::Recompute;
             record.recompute_of = checkpoints_.back().operation;
+        } else if (recomputing_on_unpack_) {
+            // The node that unpacked the tensor holds the recomputation's time.
+            record.part = OperationRecord::Part::Recompute;
+            record.recompute_of = operationOfSequence(operations_, backward_nodes_.back());
         }
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {
@@ -393,6 +421,7 @@ void OperationObserver::forwardEnd() {
         }
         record.seq_end = at::sequence_number::peek();
         current_.store(-1, std::memory_order_relaxed);
+        recomputing_on_unpack_ = false;
     }
 }
 

@@ -100,7 +100,10 @@ class OperationObserver : public IterationListener {
         // the optimizer's operations), tagged with its part. `phases` hears of each change.
         // A reentrant activation checkpoint (torch.utils.checkpoint) is one operation in the
         // forward pass; its backward node runs the checkpointed code again before its own
-        // backward pass: those top-level operations become records of part Recompute.
+        // backward pass: those top-level operations become records of part Recompute. A
+        // non-reentrant one (use_reentrant=False) runs it again from a saved tensor's unpack
+        // hook inside the backward node that needs it, with gradients enabled where the
+        // engine has them disabled: those operations become records of part Recompute too.
         bool eager = false;
         IterationListener* phases = nullptr;
     };
@@ -170,6 +173,14 @@ class OperationObserver : public IterationListener {
     bool recomputing() const {
         return !checkpoints_.empty() && checkpoints_.back().engine_depth == engine_depth_;
     }
+    // Eager steps: the sequence numbers of the backward nodes running now on the forward
+    // thread, innermost last; whether the engine runs them with gradients enabled (a backward
+    // pass with create_graph); whether the open record is an operation that a non-reentrant
+    // checkpoint runs again (from a saved tensor's unpack hook, in the innermost node).
+    std::vector<int64_t> backward_nodes_;
+    bool engine_grad_mode_ = false;
+    bool recomputing_on_unpack_ = false;
+    bool startsRecomputationOnUnpack(const at::RecordFunction& fn) const;
     void moveRecomputationToBackward();
     OperationRecord::Part part_ = OperationRecord::Part::Forward;  // eager steps
     Clock::time_point started_;

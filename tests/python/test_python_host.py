@@ -144,18 +144,18 @@ class EntryPoint(unittest.TestCase):
                        "SELECT DISTINCT module_path FROM trainscope_entry_modules")
         self.assertIn(("fc",), modules)
 
-    def test_a_checkpoints_recomputation_is_marked_and_counted_as_backward_time(self):
-        self.assertProfiled("checkpointed.py")
-        time_report = self.prefix + ".time.sqlite"
-        entries = rows(time_report,
+    def recomputed_entries(self, entry):
+        """`entry`'s run time entries (name, forward_ms, backward_ms, module, first line), after
+        checking that the checkpointed block's operations, run again in the backward pass, are
+        listed with their modules and the block's line and that their time is backward time."""
+        self.assertProfiled(entry)
+        entries = rows(self.prefix + ".time.sqlite",
                        "SELECT e.operation_name, e.forward_ms, e.backward_ms, m.module_path, "
                        "(SELECT line_number FROM stack_frames WHERE entry_id = e.id ORDER BY "
                        "ordering LIMIT 1) FROM run_time_entries e LEFT JOIN "
                        "trainscope_entry_modules m ON m.entry_id = e.id ORDER BY e.id")
         block = tagged_line(os.path.join(PROJECT, "checkpointed.py"), "block-forward")
         recomputed = [e for e in entries if e[0].endswith(" (recomputed)")]
-        # The checkpointed block's operations, run again by its backward node, with their
-        # modules and the block's line; their time is backward time.
         self.assertEqual([(e[0], e[3], e[4]) for e in recomputed if e[3]],
                          [("aten::linear (recomputed)", "second.fc1", block),
                           ("aten::relu (recomputed)", "second", block),
@@ -163,6 +163,10 @@ class EntryPoint(unittest.TestCase):
         for name, forward_ms, backward_ms, _, _ in recomputed:
             self.assertEqual(forward_ms, 0.0, name)
             self.assertGreater(backward_ms, 0.0, name)
+        return entries
+
+    def test_a_checkpoints_recomputation_is_marked_and_counted_as_backward_time(self):
+        entries = self.recomputed_entries("checkpointed.py")
         # In the forward pass the block is one operation, the checkpoint; the first block's
         # operations are not recomputed.
         names = [e[0] for e in entries]
@@ -179,6 +183,19 @@ class EntryPoint(unittest.TestCase):
                                 "AND startNs >= (SELECT start_ns FROM trainscope_phases WHERE "
                                 "name = 'optimizer')")
         self.assertGreater(linked[0][0], 0)
+
+    def test_a_non_reentrant_checkpoints_recomputation_is_marked_too(self):
+        entries = self.recomputed_entries("checkpointed_nonreentrant.py")
+        # Without a CheckpointFunction, both blocks' operations are in the forward pass, once;
+        # the recomputation is in the backward pass, after the loss.
+        self.assertNotIn("CheckpointFunction", [e[0] for e in entries])
+        forward = [(e[0], e[3]) for e in entries
+                   if e[3] and not e[0].endswith(" (recomputed)")]
+        self.assertEqual(forward, [("aten::linear", "first.fc1"), ("aten::relu", "first"),
+                                   ("aten::linear", "first.fc2"), ("aten::linear", "second.fc1"),
+                                   ("aten::relu", "second"), ("aten::linear", "second.fc2")])
+        names = [e[0] for e in entries]
+        self.assertLess(names.index("aten::sum"), names.index("aten::linear (recomputed)"))
 
     def test_a_step_that_raises_names_the_users_line_and_writes_nothing(self):
         result = profile_entry("raises.py", self.prefix)
