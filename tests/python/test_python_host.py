@@ -23,6 +23,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.join(HERE, "project")
 CLI = os.environ.get("TRAINSCOPE_CLI", "trainscope-cli")
 DEVICE = os.environ.get("TRAINSCOPE_TEST_DEVICE", "cpu")
+# On CUDA the autograd engine runs backward nodes on the device's thread, where a checkpoint's
+# recomputation is not marked (docs/python.md, "Not done yet").
+CHECKPOINTS_ON_CUDA = unittest.skipIf(DEVICE == "cuda",
+                                      "checkpoint recomputation on CUDA is not marked")
 sys.path.insert(0, PROJECT)
 
 
@@ -165,6 +169,7 @@ class EntryPoint(unittest.TestCase):
             self.assertGreater(backward_ms, 0.0, name)
         return entries
 
+    @CHECKPOINTS_ON_CUDA
     def test_a_checkpoints_recomputation_is_marked_and_counted_as_backward_time(self):
         entries = self.recomputed_entries("checkpointed.py")
         # In the forward pass the block is one operation, the checkpoint; the first block's
@@ -184,6 +189,7 @@ class EntryPoint(unittest.TestCase):
                                 "name = 'optimizer')")
         self.assertGreater(linked[0][0], 0)
 
+    @CHECKPOINTS_ON_CUDA
     def test_a_non_reentrant_checkpoints_recomputation_is_marked_too(self):
         entries = self.recomputed_entries("checkpointed_nonreentrant.py")
         # Without a CheckpointFunction, both blocks' operations are in the forward pass, once;
