@@ -12,6 +12,7 @@
 #include <QResizeEvent>
 #include <QScrollBar>
 #include <algorithm>
+#include <vector>
 
 #include "report/sql_table_model.h"
 #include "views/export.h"
@@ -238,11 +239,18 @@ void EntryTableView::resizeEvent(QResizeEvent* event) {
     fitColumns();
 }
 
+int EntryTableView::narrowestTextColumn() const {
+    return 12 * fontMetrics().averageCharWidth();
+}
+
 void EntryTableView::fitColumns() {
     resizeColumnsToContents();
-    // The widest column of text (the operation's or weight's name, elided in its middle, in
-    // full in its tooltip) takes the room the others leave: every column is in view. A real model's
-    // names pushed the Share column behind a horizontal scroll bar at the default window size.
+    // Every column stays in view (a real model's names pushed the Share column behind a
+    // horizontal scroll bar at the default window size): the columns of text (names, elided in
+    // their middle, in full in their tooltips) take the room the figures leave. The widest of
+    // them, the row's name, takes what the others leave; when that is less than it needs, the
+    // others give up their room first, down to their narrowest (a weight's module, which its
+    // name repeats, gave way too late: German headers left 'layer…eight' for every weight).
     QHeaderView* header = horizontalHeader();
     // Text is what a table's cells left-align (figures are right-aligned).
     auto text = [this](int column) {
@@ -261,9 +269,40 @@ void EntryTableView::fitColumns() {
     }
     if (widest < 0)
         return;
-    const int narrowest = 12 * fontMetrics().averageCharWidth();
-    const int room = viewport()->width() - (total - header->sectionSize(widest));
-    header->resizeSection(widest, std::max({narrowest, room, 0}));
+    const int narrowest = narrowestTextColumn();
+    // The other text columns: their widths as their contents want them, and at the narrowest.
+    std::vector<std::pair<int, int>> others;  // column, wanted width
+    int others_wanted = 0, others_narrowest = 0;
+    for (int column = 0; column < header->count(); ++column) {
+        if (column == widest || isColumnHidden(column) || !text(column) || !text(widest))
+            continue;
+        others.emplace_back(column, header->sectionSize(column));
+        others_wanted += header->sectionSize(column);
+        others_narrowest += std::min(narrowest, header->sectionSize(column));
+    }
+    const int wanted = header->sectionSize(widest);
+    const int room = viewport()->width() - (total - wanted - others_wanted);  // for the text
+    if (room - others_wanted >= wanted || others.empty()) {
+        header->resizeSection(widest, std::max({narrowest, room - others_wanted, 0}));
+        return;
+    }
+    const int name = std::max({narrowest, std::min(wanted, room - others_narrowest), 0});
+    header->resizeSection(widest, name);
+    // What is left goes to the others in proportion to what they want, each at least its
+    // narrowest.
+    int left = std::max(room - name, 0);
+    int wanted_left = others_wanted;
+    for (const auto& [column, column_wanted] : others) {
+        const int share =
+            wanted_left > 0
+                ? static_cast<int>(static_cast<qint64>(left) * column_wanted / wanted_left)
+                : 0;
+        const int width =
+            std::min(column_wanted, std::max(share, std::min(narrowest, column_wanted)));
+        header->resizeSection(column, width);
+        left -= width;
+        wanted_left -= column_wanted;
+    }
 }
 
 SqlTableModel* EntryTableView::entryModel() const {

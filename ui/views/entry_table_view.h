@@ -44,6 +44,8 @@ class EntryTableView : public QTableView {
     void offerFilterByName(bool offer) { offer_filter_ = offer; }
     // The context menu shown last (for tests; null once closed).
     QMenu* contextMenu() const;
+    // How narrow a column of text may become when the table is short of room (for tests).
+    int narrowestTextColumn() const;
 
   signals:
     void rowSelected(int row);
@@ -55,7 +57,7 @@ class EntryTableView : public QTableView {
     void contextMenuEvent(QContextMenuEvent* event) override;
 
   private:
-    // Columns sized to their contents, then the widest narrowed until every column is seen.
+    // Columns sized to their contents, then the text narrowed until every column is seen.
     void fitColumns();
     void revealWantedEntry();
     void showError(const QString& message);
