@@ -181,6 +181,9 @@ void Session::forwardBegins() {
     if (!self.step_open) {
         return;  // a forward outside the observed steps (warm-up, evaluation)
     }
+    if (!self.partsMarked() && self.observer->callerInBackwardNode()) {
+        return;  // a checkpoint of the whole model runs it again: no micro-batch
+    }
     self.tell(&IterationListener::forwardBegins);
 }
 

@@ -164,9 +164,9 @@ void OperationObserver::forwardBegins() {
     forward_spans_.clear();
     backward_spans_.clear();
     depth_ = 0;
-    engine_depth_ = 0;
     checkpoints_.clear();
     backward_nodes_.clear();
+    engine_grad_modes_.clear();
     recomputing_on_unpack_ = false;
     part_ = OperationRecord::Part::Forward;
     forward_thread_ = at::RecordFunction::currentThreadId();
@@ -239,7 +239,7 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
         self->backward_nodes_.push_back(fn.seqNr());
         if (isCheckpointBackward(fn)) {
             self->checkpoints_.push_back(
-                {self->engine_depth_, operationOfSequence(self->operations_, fn.seqNr())});
+                {self->engineDepth(), operationOfSequence(self->operations_, fn.seqNr())});
         }
     }
     if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
@@ -290,9 +290,9 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     const bool eager_forward_thread =
         self->options_.eager && fn.threadId() == self->forward_thread_;
     if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
-        if (self->depth_ == 0 && self->engine_depth_ > 0 && isEngineScope(fn)) {
-            --self->engine_depth_;
-        } else if ((self->engine_depth_ == 0 || self->recomputing() ||
+        if (self->depth_ == 0 && self->engineDepth() > 0 && isEngineScope(fn)) {
+            self->engine_grad_modes_.pop_back();
+        } else if ((self->engineDepth() == 0 || self->recomputing() ||
                     self->recomputing_on_unpack_) &&
                    fn.scope() == at::RecordScope::FUNCTION && self->depth_ > 0) {
             self->forwardEnd();
@@ -316,7 +316,7 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
 
 bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     using Part = OperationRecord::Part;
-    if (engine_depth_ > 0) {
+    if (engineDepth() > 0) {
         if (recomputing() && fn.scope() == at::RecordScope::FUNCTION &&
             (depth_ > 0 || !isEngineScope(fn))) {
             return true;  // an operation that a checkpoint runs again, or nested in one
@@ -328,7 +328,9 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
         }
         // Inside the autograd engine (the CPU runs backward on the calling thread): its
         // gradient sums are the backward pass's, not the user's operations.
-        engine_depth_ += isEngineScope(fn);
+        if (isEngineScope(fn)) {
+            enterEngineScope();  // a backward pass within the backward pass (a checkpoint's)
+        }
         return false;
     }
     if (fn.scope() == at::RecordScope::USER_SCOPE) {
@@ -346,8 +348,7 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
         return true;  // nested in a recorded operation
     }
     if (isEngineScope(fn)) {
-        ++engine_depth_;
-        engine_grad_mode_ = c10::GradMode::is_enabled();  // the engine has set it for the node
+        enterEngineScope();
         const Phase before = phase_.exchange(Phase::Backward);
         if (before == Phase::Forward && options_.phases) {
             options_.phases->backwardBegins();
@@ -366,13 +367,18 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     return true;
 }
 
+void OperationObserver::enterEngineScope() {
+    // The engine has set the grad mode of its backward pass (create_graph) for the node.
+    engine_grad_modes_.push_back(c10::GradMode::is_enabled());
+}
+
 // An operation that a non-reentrant checkpoint runs again: in a backward node on the forward
 // thread, at the top level, with gradients enabled where the engine has them disabled (the
 // checkpoint's unpack hook enables them to rebuild the saved tensors; a backward node's own
 // operations run without them).
 bool OperationObserver::startsRecomputationOnUnpack(const at::RecordFunction& fn) const {
-    return depth_ == 0 && !backward_nodes_.empty() && !engine_grad_mode_ && !isEngineScope(fn) &&
-           c10::GradMode::is_enabled();
+    return depth_ == 0 && !backward_nodes_.empty() && !engine_grad_modes_.empty() &&
+           !engine_grad_modes_.back() && !isEngineScope(fn) && c10::GradMode::is_enabled();
 }
 
 void OperationObserver::forwardStart(const at::RecordFunction& fn) {
@@ -380,13 +386,13 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         OperationRecord record;
         record.name = fn.name();
         record.part = part_;
-        if (engine_depth_ > 0 && recomputing()) {
+        if (engineDepth() > 0 && recomputing()) {
             record.part = OperationRecord::Part::Recompute;
             record.recompute_of = checkpoints_.back().operation;
         } else if (recomputing_on_unpack_) {
-            // The node that unpacked the tensor holds the recomputation's time.
+            // The outermost node on this thread, the one timed, holds the recomputation's time.
             record.part = OperationRecord::Part::Recompute;
-            record.recompute_of = operationOfSequence(operations_, backward_nodes_.back());
+            record.recompute_of = operationOfSequence(operations_, backward_nodes_.front());
         }
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {

@@ -134,6 +134,12 @@ class OperationObserver : public IterationListener {
     // With Options::timeline; null otherwise.
     const TimelineRecorder* timeline() const { return timeline_.get(); }
     uint64_t forwardThread() const { return forward_thread_; }
+    // Eager steps: whether the calling thread runs a backward node now, on the forward thread or
+    // on another (autograd's device threads): a checkpoint that runs the model again there.
+    bool callerInBackwardNode() const {
+        return at::RecordFunction::currentThreadId() != forward_thread_ ||
+               !backward_nodes_.empty();
+    }
 
   private:
     using Clock = std::chrono::steady_clock;
@@ -161,7 +167,6 @@ class OperationObserver : public IterationListener {
     std::atomic<Phase> phase_{Phase::Idle};
     uint64_t forward_thread_ = 0;
     int depth_ = 0;
-    int engine_depth_ = 0;  // eager steps: open autograd engine scopes on the forward thread
     // Eager steps: the checkpoints' backward nodes running now on the forward thread (nested
     // checkpoints nest), each with the engine depth its recomputation runs at and the record
     // of its checkpoint operation.
@@ -171,15 +176,18 @@ class OperationObserver : public IterationListener {
     };
     std::vector<CheckpointBackward> checkpoints_;
     bool recomputing() const {
-        return !checkpoints_.empty() && checkpoints_.back().engine_depth == engine_depth_;
+        return !checkpoints_.empty() && checkpoints_.back().engine_depth == engineDepth();
     }
     // Eager steps: the sequence numbers of the backward nodes running now on the forward
-    // thread, innermost last; whether the engine runs them with gradients enabled (a backward
-    // pass with create_graph); whether the open record is an operation that a non-reentrant
-    // checkpoint runs again (from a saved tensor's unpack hook, in the innermost node).
+    // thread, innermost last; for each open engine scope, whether the engine runs its node with
+    // gradients enabled (a backward pass with create_graph); whether the open record is an
+    // operation that a non-reentrant checkpoint runs again (from a saved tensor's unpack hook).
     std::vector<int64_t> backward_nodes_;
-    bool engine_grad_mode_ = false;
+    std::vector<bool> engine_grad_modes_;
     bool recomputing_on_unpack_ = false;
+    // Eager steps: the autograd engine's scopes open now on the forward thread.
+    int engineDepth() const { return static_cast<int>(engine_grad_modes_.size()); }
+    void enterEngineScope();
     bool startsRecomputationOnUnpack(const at::RecordFunction& fn) const;
     void moveRecomputationToBackward();
     OperationRecord::Part part_ = OperationRecord::Part::Forward;  // eager steps

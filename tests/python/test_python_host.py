@@ -148,9 +148,9 @@ class EntryPoint(unittest.TestCase):
                        "SELECT DISTINCT module_path FROM trainscope_entry_modules")
         self.assertIn(("fc",), modules)
 
-    def recomputed_entries(self, entry):
+    def recomputed_entries(self, entry, blocks=("second",)):
         """`entry`'s run time entries (name, forward_ms, backward_ms, module, first line), after
-        checking that the checkpointed block's operations, run again in the backward pass, are
+        checking that the checkpointed blocks' operations, run again in the backward pass, are
         listed with their modules and the block's line and that their time is backward time."""
         self.assertProfiled(entry)
         entries = rows(self.prefix + ".time.sqlite",
@@ -161,9 +161,10 @@ class EntryPoint(unittest.TestCase):
         block = tagged_line(os.path.join(PROJECT, "checkpointed.py"), "block-forward")
         recomputed = [e for e in entries if e[0].endswith(" (recomputed)")]
         self.assertEqual([(e[0], e[3], e[4]) for e in recomputed if e[3]],
-                         [("aten::linear (recomputed)", "second.fc1", block),
-                          ("aten::relu (recomputed)", "second", block),
-                          ("aten::linear (recomputed)", "second.fc2", block)])
+                         [(name, f"{b}{module}", block) for b in blocks
+                          for name, module in [("aten::linear (recomputed)", ".fc1"),
+                                               ("aten::relu (recomputed)", ""),
+                                               ("aten::linear (recomputed)", ".fc2")]])
         for name, forward_ms, backward_ms, _, _ in recomputed:
             self.assertEqual(forward_ms, 0.0, name)
             self.assertGreater(backward_ms, 0.0, name)
@@ -202,6 +203,14 @@ class EntryPoint(unittest.TestCase):
                                    ("aten::relu", "second"), ("aten::linear", "second.fc2")])
         names = [e[0] for e in entries]
         self.assertLess(names.index("aten::sum"), names.index("aten::linear (recomputed)"))
+
+    @CHECKPOINTS_ON_CUDA
+    def test_a_checkpoint_of_the_whole_model_is_no_new_micro_batch(self):
+        # Its recomputation runs the model's forward (and its hooks) in the backward pass.
+        self.recomputed_entries("checkpointed_model.py", blocks=("first", "second"))
+        phases = rows(self.prefix + ".timeline.sqlite",
+                      "SELECT name FROM trainscope_phases ORDER BY start_ns")
+        self.assertEqual([p[0] for p in phases], ["forward", "backward", "optimizer"])
 
     def test_a_step_that_raises_names_the_users_line_and_writes_nothing(self):
         result = profile_entry("raises.py", self.prefix)
