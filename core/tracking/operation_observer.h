@@ -137,8 +137,7 @@ class OperationObserver : public IterationListener {
     // Eager steps: whether the calling thread runs a backward node now, on the forward thread or
     // on another (autograd's device threads): a checkpoint that runs the model again there.
     bool callerInBackwardNode() const {
-        return at::RecordFunction::currentThreadId() != forward_thread_ ||
-               !backward_nodes_.empty();
+        return at::RecordFunction::currentThreadId() != forward_thread_ || !backward_nodes_.empty();
     }
 
   private:
