@@ -286,22 +286,21 @@ void EntryTableView::fitColumns() {
         header->resizeSection(widest, std::max({narrowest, room - others_wanted, 0}));
         return;
     }
-    const int name = std::max({narrowest, std::min(wanted, room - others_narrowest), 0});
+    const int name =
+        std::max(std::min(wanted, room - others_narrowest), std::min(narrowest, wanted));
     header->resizeSection(widest, name);
-    // What is left goes to the others in proportion to what they want, each at least its
-    // narrowest.
-    int left = std::max(room - name, 0);
-    int wanted_left = others_wanted;
+    // Each of the others gets its narrowest, and what is left beyond that in proportion to what
+    // it wants more.
+    int extra = std::max(room - name - others_narrowest, 0);
+    int more_wanted = others_wanted - others_narrowest;
     for (const auto& [column, column_wanted] : others) {
+        const int floor = std::min(narrowest, column_wanted);
+        const int more = column_wanted - floor;
         const int share =
-            wanted_left > 0
-                ? static_cast<int>(static_cast<qint64>(left) * column_wanted / wanted_left)
-                : 0;
-        const int width =
-            std::min(column_wanted, std::max(share, std::min(narrowest, column_wanted)));
-        header->resizeSection(column, width);
-        left -= width;
-        wanted_left -= column_wanted;
+            more_wanted > 0 ? static_cast<int>(static_cast<qint64>(extra) * more / more_wanted) : 0;
+        header->resizeSection(column, floor + share);
+        extra -= share;
+        more_wanted -= more;
     }
 }
 
