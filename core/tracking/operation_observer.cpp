@@ -167,7 +167,6 @@ void OperationObserver::forwardBegins() {
     checkpoints_.clear();
     backward_nodes_.clear();
     engine_grad_modes_.clear();
-    recomputing_on_unpack_ = false;
     part_ = OperationRecord::Part::Forward;
     forward_thread_ = at::RecordFunction::currentThreadId();
     g_forward_thread.store(forward_thread_, std::memory_order_relaxed);
@@ -292,9 +291,7 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->depth_ == 0 && self->engineDepth() > 0 && isEngineScope(fn)) {
             self->engine_grad_modes_.pop_back();
-        } else if ((self->engineDepth() == 0 || self->recomputing() ||
-                    self->recomputing_on_unpack_) &&
-                   fn.scope() == at::RecordScope::FUNCTION && self->depth_ > 0) {
+        } else if (fn.scope() == at::RecordScope::FUNCTION && self->depth_ > 0) {
             self->forwardEnd();
         }
     } else if (fn.scope() == at::RecordScope::FUNCTION) {
@@ -317,14 +314,12 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
 bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     using Part = OperationRecord::Part;
     if (engineDepth() > 0) {
-        if (recomputing() && fn.scope() == at::RecordScope::FUNCTION &&
-            (depth_ > 0 || !isEngineScope(fn))) {
-            return true;  // an operation that a checkpoint runs again, or nested in one
-        }
+        // Inside the engine a record is open only for an operation that a checkpoint runs
+        // again: what is nested in it counts toward it.
         if (fn.scope() == at::RecordScope::FUNCTION &&
-            (recomputing_on_unpack_ ? depth_ > 0 : startsRecomputationOnUnpack(fn))) {
-            recomputing_on_unpack_ = true;
-            return true;
+            (depth_ > 0 || (recomputing() && !isEngineScope(fn)) ||
+             startsRecomputationOnUnpack(fn))) {
+            return true;  // an operation that a checkpoint runs again, or nested in one
         }
         // Inside the autograd engine (the CPU runs backward on the calling thread): its
         // gradient sums are the backward pass's, not the user's operations.
@@ -386,13 +381,13 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         OperationRecord record;
         record.name = fn.name();
         record.part = part_;
-        if (engineDepth() > 0 && recomputing()) {
+        if (engineDepth() > 0) {
+            // A reentrant checkpoint's operation holds its recomputation's time; a
+            // non-reentrant one's, the outermost node on this thread, the one timed.
             record.part = OperationRecord::Part::Recompute;
-            record.recompute_of = checkpoints_.back().operation;
-        } else if (recomputing_on_unpack_) {
-            // The outermost node on this thread, the one timed, holds the recomputation's time.
-            record.part = OperationRecord::Part::Recompute;
-            record.recompute_of = operationOfSequence(operations_, backward_nodes_.front());
+            record.recompute_of = recomputing()
+                                      ? checkpoints_.back().operation
+                                      : operationOfSequence(operations_, backward_nodes_.front());
         }
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {
@@ -427,7 +422,6 @@ void OperationObserver::forwardEnd() {
         }
         record.seq_end = at::sequence_number::peek();
         current_.store(-1, std::memory_order_relaxed);
-        recomputing_on_unpack_ = false;
     }
 }
 

@@ -179,11 +179,9 @@ class OperationObserver : public IterationListener {
     }
     // Eager steps: the sequence numbers of the backward nodes running now on the forward
     // thread, innermost last; for each open engine scope, whether the engine runs its node with
-    // gradients enabled (a backward pass with create_graph); whether the open record is an
-    // operation that a non-reentrant checkpoint runs again (from a saved tensor's unpack hook).
+    // gradients enabled (a backward pass with create_graph).
     std::vector<int64_t> backward_nodes_;
     std::vector<bool> engine_grad_modes_;
-    bool recomputing_on_unpack_ = false;
     // Eager steps: the autograd engine's scopes open now on the forward thread.
     int engineDepth() const { return static_cast<int>(engine_grad_modes_.size()); }
     void enterEngineScope();

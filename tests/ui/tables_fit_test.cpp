@@ -11,7 +11,6 @@
 #include <QTest>
 
 #include <algorithm>
-#include <functional>
 #include <vector>
 
 #include "i18n/language.h"
@@ -37,36 +36,6 @@ QString sections(QHeaderView* header) {
 class TablesFitTest : public ::testing::TestWithParam<const char*> {
   protected:
     void TearDown() override { ui::installTranslations(QLocale(QStringLiteral("en"))); }
-
-    // Shows the built-in transformer's reports at the default window size in the test's
-    // language, and calls `check(tab, view, model)` for each table with rows on the Memory and
-    // Time tabs; returns how many there were.
-    int forEachTable(const std::function<void(int, EntryTableView*, SqlTableModel*)>& check) const {
-        const QString language = QString::fromLatin1(GetParam());
-        EXPECT_TRUE(ui::installTranslations(QLocale(language)) || language == QLatin1String("en"));
-        QTemporaryDir dir;
-        EXPECT_TRUE(dir.isValid());
-        ui::MainWindow window;
-        if (!showBuiltinAtDefaultSize(window, QStringLiteral("transformer"), dir.path())) {
-            ADD_FAILURE() << "the built-in transformer did not open";
-            return 0;
-        }
-        QTabWidget* tabs = window.browser()->tabs();
-        int tables = 0;
-        for (int tab = 1; tab <= 2; ++tab) {  // Memory, Time
-            tabs->setCurrentIndex(tab);
-            waitForReads();
-            QTest::qWait(300);
-            for (EntryTableView* view : tabs->currentWidget()->findChildren<EntryTableView*>()) {
-                auto* model = qobject_cast<SqlTableModel*>(view->model());
-                if (!view->isVisible() || !model || model->rowCount() == 0)
-                    continue;
-                ++tables;
-                check(tab, view, model);
-            }
-        }
-        return tables;
-    }
 };
 
 // Every column is in view, and no figure that is not zero reads as zero.
@@ -135,13 +104,29 @@ bool expectNameElidedLast(int tab, EntryTableView* view, SqlTableModel* model) {
     return true;
 }
 
-// One profile per language for both checks: under AddressSanitizer each takes half a minute.
+// Both checks on one profile per language: under AddressSanitizer each takes half a minute.
 TEST_P(TablesFitTest, EveryColumnIsInViewNoFigureReadsAsZeroAndNamesAreElidedLast) {
-    int with_other_text = 0;
-    const int tables = forEachTable([&](int tab, EntryTableView* view, SqlTableModel* model) {
-        expectColumnsInViewAndFiguresNotZero(tab, view, model);
-        with_other_text += expectNameElidedLast(tab, view, model);
-    });
+    const QString language = QString::fromLatin1(GetParam());
+    ASSERT_TRUE(ui::installTranslations(QLocale(language)) || language == QLatin1String("en"));
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    ui::MainWindow window;
+    ASSERT_TRUE(showBuiltinAtDefaultSize(window, QStringLiteral("transformer"), dir.path()));
+    QTabWidget* tabs = window.browser()->tabs();
+    int tables = 0, with_other_text = 0;
+    for (int tab = 1; tab <= 2; ++tab) {  // Memory, Time
+        tabs->setCurrentIndex(tab);
+        waitForReads();
+        QTest::qWait(300);
+        for (EntryTableView* view : tabs->currentWidget()->findChildren<EntryTableView*>()) {
+            auto* model = qobject_cast<SqlTableModel*>(view->model());
+            if (!view->isVisible() || !model || model->rowCount() == 0)
+                continue;
+            ++tables;
+            expectColumnsInViewAndFiguresNotZero(tab, view, model);
+            with_other_text += expectNameElidedLast(tab, view, model);
+        }
+    }
     EXPECT_GE(tables, 3);           // weights, activations; operations
     EXPECT_GE(with_other_text, 1);  // the weights, with their modules
 }
