@@ -17,14 +17,15 @@ class Block(nn.Module):
 
 
 class Checkpointed(nn.Module):
-    def __init__(self, width=64):
+    def __init__(self, width=64, use_reentrant=True):
         super().__init__()
         self.first = Block(width)
         self.second = Block(width)
+        self.use_reentrant = use_reentrant
 
     def forward(self, x):
         x = self.first(x)
-        return checkpoint(self.second, x, use_reentrant=True)  # trainscope-test: checkpoint
+        return checkpoint(self.second, x, use_reentrant=self.use_reentrant)
 
 
 def model_provider():

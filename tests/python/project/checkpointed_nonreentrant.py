@@ -3,17 +3,10 @@
 # form PyTorch 2.x recommends): the second block's operations run again from a saved tensor's
 # unpack hook, inside the backward node that needs them.
 import torch
-from torch.utils.checkpoint import checkpoint
 
 from checkpointed import Checkpointed, input_provider, iteration_provider  # noqa: F401
 
 
-class NonReentrant(Checkpointed):
-    def forward(self, x):
-        x = self.first(x)
-        return checkpoint(self.second, x, use_reentrant=False)  # trainscope-test: checkpoint
-
-
 def model_provider():
     torch.manual_seed(0)
-    return NonReentrant()
+    return Checkpointed(use_reentrant=False)
