@@ -8,9 +8,9 @@
 namespace trainscope {
 namespace {
 
-using LiveSet = std::unordered_map<void*, LiveBlock>;
+using LiveSet = std::unordered_map<void*, TrackedBlock>;
 
-bool sameBlock(const LiveSet& set, void* ptr, const LiveBlock& block) {
+bool sameBlock(const LiveSet& set, void* ptr, const TrackedBlock& block) {
     const auto it = set.find(ptr);
     return it != set.end() && it->second.event == block.event;
 }

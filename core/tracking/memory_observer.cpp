@@ -52,7 +52,7 @@ void MemoryObserver::addExistingBlock(const void* ptr, int64_t bytes) {
     applyRecord();
     void* key = const_cast<void*>(ptr);
     if (live_.find(key) == live_.end()) {
-        live_[key] = LiveBlock{bytes, AllocationPhase::BeforeIteration, -1, -1};
+        live_[key] = TrackedBlock{bytes, AllocationPhase::BeforeIteration, -1, -1};
         if (!cuda) {
             live_bytes_ += bytes;
         }
@@ -112,7 +112,7 @@ void MemoryObserver::backwardBegins() {
 std::unordered_set<int64_t> MemoryObserver::activationEvents() const {
     std::lock_guard<SpinLock> lock(mutex_);
     // The iteration's own blocks, replayed up to each micro-batch's backward.
-    std::unordered_map<void*, LiveBlock> allocated;
+    std::unordered_map<void*, TrackedBlock> allocated;
     std::unordered_set<int64_t> activations;
     size_t applied = 0;
     for (const MicroBatch& batch : micro_batches_) {
@@ -188,8 +188,8 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_alloca
     }
     applyRecord();
     if (bytes > 0) {
-        live_[ptr] = LiveBlock{bytes, phase_, operation,
-                               recording_ ? static_cast<int64_t>(events_.size()) : -1};
+        live_[ptr] = TrackedBlock{bytes, phase_, operation,
+                                  recording_ ? static_cast<int64_t>(events_.size()) : -1};
         live_bytes_ += bytes;
     } else {
         // A block allocated before the observer existed is unknown: nothing to subtract.

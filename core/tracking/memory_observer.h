@@ -36,7 +36,9 @@ class OperationObserver;
 // When a block was allocated.
 enum class AllocationPhase : uint8_t { BeforeIteration, Forward, Backward, Step };
 
-struct LiveBlock {
+// A block alive in the allocator, with when it was allocated. (Not the timeline's LiveBlock:
+// one name for two classes in one namespace is one class to the linker.)
+struct TrackedBlock {
     int64_t bytes = 0;
     AllocationPhase phase = AllocationPhase::BeforeIteration;
     int operation = -1;  // Forward: the top-level operation index (-1: none)
@@ -51,7 +53,7 @@ struct MemoryEvent {
     int64_t total_allocated = 0;  // after it
     int64_t total_reserved = 0;   // what the allocator holds (CUDA); allocated on the CPU
     int64_t outer_event = -1;     // TimelineRecorder::outermostOpenEvent() when it happened
-    AllocationPhase phase = AllocationPhase::Forward;  // an allocation's tags (LiveBlock)
+    AllocationPhase phase = AllocationPhase::Forward;  // an allocation's tags (TrackedBlock)
     bool paired = false;  // an allocation freed within the record, or that free (see below)
     int operation = -1;
 };
@@ -62,7 +64,7 @@ template <typename LiveTable>
 void applyEvent(LiveTable& live, const MemoryEvent& event, size_t index) {
     if (event.bytes > 0) {
         live[event.ptr] =
-            LiveBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(index)};
+            TrackedBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(index)};
     } else {
         live.erase(event.ptr);
     }
@@ -106,7 +108,9 @@ class MemoryObserver : public IterationListener {
     // The record of the last measured iteration: what was allocated when it began, every
     // allocation and free since, and where the peak was first reached (the number of events
     // applied at that instant: 0 when the iteration never rose above its start).
-    const std::vector<std::pair<void*, LiveBlock>>& liveAtStart() const { return live_at_start_; }
+    const std::vector<std::pair<void*, TrackedBlock>>& liveAtStart() const {
+        return live_at_start_;
+    }
     const std::vector<MemoryEvent>& events() const { return events_; }
     size_t eventsAtPeak() const { return events_at_peak_; }
     // When the iteration began and ended, in timelineTicks(), and where each part of it began
@@ -151,7 +155,7 @@ class MemoryObserver : public IterationListener {
     };
     mutable SpinLock mutex_;
     // Open addressing: no allocation per block (this map is touched on every allocation).
-    ska::flat_hash_map<void*, LiveBlock> live_;
+    ska::flat_hash_map<void*, TrackedBlock> live_;
     int64_t live_bytes_ = 0;
     int64_t peak_bytes_ = 0;
     bool record_pending_ = false;  // live_ lacks the last record's allocations and frees
@@ -162,7 +166,7 @@ class MemoryObserver : public IterationListener {
     static constexpr size_t kPairSlots = 1024;
     std::array<int32_t, kPairSlots> recent_allocation_;  // event index, or -1
 
-    std::vector<std::pair<void*, LiveBlock>> live_at_start_;
+    std::vector<std::pair<void*, TrackedBlock>> live_at_start_;
     std::vector<MemoryEvent> events_;
     size_t events_at_peak_ = 0;
     // Per micro-batch: the number of events when its forward began and when its backward
