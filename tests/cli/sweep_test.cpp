@@ -11,12 +11,12 @@ namespace {
 
 class Sweep : public Cli {};
 
-const char* kSmallMlp =
+const char* kSmallMlpSweep =
     "sweep -q --model builtin:mlp --param d_model=64 --input 2x64x64 --warmup 1 --iterations 3 ";
 
 TEST_F(Sweep, PrintsTheMeasuredAndPredictedFiguresAndTheLargestBatch) {
-    const Result swept =
-        run(std::string(kSmallMlp) + "--batch-sizes 1,2,4 --memory-budget 16MiB --verify -o s");
+    const Result swept = run(std::string(kSmallMlpSweep) +
+                             "--batch-sizes 1,2,4 --memory-budget 16MiB --verify -o s");
     ASSERT_EQ(swept.exit_code, 0) << swept.err;
     EXPECT_EQ(swept.err, "");
     for (const char* expected :
@@ -42,17 +42,17 @@ TEST_F(Sweep, PrintsTheMeasuredAndPredictedFiguresAndTheLargestBatch) {
         << compared.err;
     // The same prefix again is refused, as every report is, unless --force.
     const Result again =
-        run(std::string(kSmallMlp) + "--batch-sizes 1,2 --memory-budget 16MiB -o s");
+        run(std::string(kSmallMlpSweep) + "--batch-sizes 1,2 --memory-budget 16MiB -o s");
     EXPECT_EQ(again.exit_code, 1);
     EXPECT_NE(again.err.find("exists"), std::string::npos) << again.err;
 }
 
 TEST_F(Sweep, BadInputGetsOneLine) {
-    expectCleanFailure(std::string(kSmallMlp) + "--batch-sizes 4,0 -o s", "--batch-sizes");
-    expectCleanFailure(std::string(kSmallMlp) + "--batch-sizes 4 -o s", "two or more");
-    expectCleanFailure(std::string(kSmallMlp) + "--memory-budget 12parsecs -o s",
+    expectCleanFailure(std::string(kSmallMlpSweep) + "--batch-sizes 4,0 -o s", "--batch-sizes");
+    expectCleanFailure(std::string(kSmallMlpSweep) + "--batch-sizes 4 -o s", "two or more");
+    expectCleanFailure(std::string(kSmallMlpSweep) + "--memory-budget 12parsecs -o s",
                        "--memory-budget");
-    expectCleanFailure(std::string(kSmallMlp) + "--batch-sizes 1,2 --memory-budget 1KiB -o s",
+    expectCleanFailure(std::string(kSmallMlpSweep) + "--batch-sizes 1,2 --memory-budget 1KiB -o s",
                        "smaller than the model's weights");
     expectCleanFailure("compare --verify a b", "unknown option '--verify'");
 }

@@ -73,9 +73,10 @@ void visitTimelines(QTabWidget* timelines) {
     }
 }
 
-// The corpus in four shards, tests of their own, so that ctest runs them side by side (whole,
-// it took 11 minutes under the sanitizers, the longest test of the suite by far).
-constexpr int kShards = 4;
+// The corpus in eight shards, tests of their own, so that ctest runs them side by side (whole,
+// it took 11 minutes under the sanitizers, the longest test of the suite by far; of four
+// shards, the last ran two minutes, most of it alone at the end of the suite).
+constexpr int kShards = 8;
 
 class HostileCorpus : public ::testing::TestWithParam<int> {};
 

@@ -16,7 +16,7 @@ QString ms(double value) {
 }
 
 // A row of figures: numbers right-aligned, as in the report tables; `strong` in bold.
-void addRow(QTableWidget* table, const QStringList& cells, bool strong = false) {
+void addFiguresRow(QTableWidget* table, const QStringList& cells, bool strong = false) {
     const int row = table->rowCount();
     table->insertRow(row);
     for (int column = 0; column < cells.size(); ++column) {
@@ -104,14 +104,14 @@ void RanksPage::display(const RanksLoad& load) {
         lines << QString::fromStdString(note);
     heading_->setText(lines.join(QLatin1Char('\n')));
     for (const RankBreakdown& r : s.ranks)
-        addRow(ranks_,
-               {QString::number(r.rank), QLocale().toString(qint64(r.steps)), ms(r.median_step_ms),
-                ms(r.step_ms), ms(r.computation_ms), ms(r.communication_ms), ms(r.overlap_ms),
-                ms(r.idle_ms)},
-               r.rank == s.slowest_rank);
+        addFiguresRow(ranks_,
+                      {QString::number(r.rank), QLocale().toString(qint64(r.steps)),
+                       ms(r.median_step_ms), ms(r.step_ms), ms(r.computation_ms),
+                       ms(r.communication_ms), ms(r.overlap_ms), ms(r.idle_ms)},
+                      r.rank == s.slowest_rank);
     for (const CollectiveWait& w : s.waits)
-        addRow(waits_, {QString::number(w.ordinal + 1), QString::fromStdString(w.name),
-                        ms(w.longest_wait_ms), QString::number(w.last_rank)});
+        addFiguresRow(waits_, {QString::number(w.ordinal + 1), QString::fromStdString(w.name),
+                               ms(w.longest_wait_ms), QString::number(w.last_rank)});
     for (const StepAcrossRanks& step : s.steps) {
         double shortest = -1, longest = -1;
         for (double value : step.ms) {
@@ -120,8 +120,8 @@ void RanksPage::display(const RanksLoad& load) {
             shortest = shortest < 0 ? value : std::min(shortest, value);
             longest = std::max(longest, value);
         }
-        addRow(steps_, {QLocale().toString(qint64(step.id)), ms(shortest), ms(longest),
-                        QString::number(step.slowest_rank)});
+        addFiguresRow(steps_, {QLocale().toString(qint64(step.id)), ms(shortest), ms(longest),
+                               QString::number(step.slowest_rank)});
     }
     for (QTableWidget* table : {ranks_, waits_, steps_})
         table->resizeColumnsToContents();
