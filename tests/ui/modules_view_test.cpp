@@ -35,7 +35,7 @@ class ModulesViewTest : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         dir_ = new QTemporaryDir;
-        paths_ = profileBuiltin(QStringLiteral("transformer"), dir_->path());
+        paths_ = copyBuiltinProfile(QStringLiteral("transformer"), dir_->path());
     }
     static void TearDownTestSuite() { delete dir_; }
 

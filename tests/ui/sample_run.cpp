@@ -106,7 +106,7 @@ void waitForRows(ui::SqlTableModel* model) {
         << "the table's rows did not come within a minute";
 }
 
-QStringList profileBuiltin(const QString& name, const QString& dir) {
+QStringList copyBuiltinProfile(const QString& name, const QString& dir) {
     QStringList paths;
     for (const char* kind : {"memory", "time", "timeline"}) {
         const QString file = name + QLatin1Char('.') + QLatin1String(kind) + ".sqlite";
@@ -122,7 +122,7 @@ QStringList profileBuiltin(const QString& name, const QString& dir) {
 }
 
 bool showBuiltinAtDefaultSize(ui::MainWindow& window, const QString& name, const QString& dir) {
-    const QStringList paths = profileBuiltin(name, dir);
+    const QStringList paths = copyBuiltinProfile(name, dir);
     if (paths.size() != 3)
         return false;
     window.resize(1100, 760);

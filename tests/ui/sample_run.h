@@ -38,17 +38,18 @@ class OpenedRunTest : public SampleRunTest {
 inline constexpr int kModelLinearLine = 12;  // model.py: the call of the linear layer
 inline constexpr int kLayersLinearLine = 7;  // layers.py: the aten::linear call
 
-// Built-in model `name` profiled (one warm-up, one measured iteration) as PREFIX.*.sqlite in
-// `dir`: a copy of the test fixture's profile (each test making its own took seconds, tens of
-// them under the sanitizers). Returns the files (memory, time, timeline); none if it is missing.
-QStringList profileBuiltin(const QString& name, const QString& dir);
+// Copies the profile of built-in model `name` (one warm-up, one measured iteration) that the
+// test fixture.builtin_profiles made into `dir` as NAME.*.sqlite (each test making its own took
+// seconds, tens of them under the sanitizers). Returns the files (memory, time, timeline); none
+// if the fixture has not made them.
+QStringList copyBuiltinProfile(const QString& name, const QString& dir);
 
 // Opens reports as a user does, then waits until the window shows them (true) or has said why
 // it cannot (false).
 bool openAndWait(ui::MainWindow& window, const QStringList& paths);
 // Copies built-in model `name`'s profile into `dir` and opens its run in `window`, shown at the
 // default size (1100x760; on the offscreen platform's 800x800 screen it would take the screen's
-// size), with every read done: what a user sees first. False when the run could not be made or
+// size), with every read done: what a user sees first. False when the run could not be copied or
 // opened.
 bool showBuiltinAtDefaultSize(ui::MainWindow& window, const QString& name, const QString& dir);
 // Waits until every read that the app's report browsers asked of their runs (table pages,
