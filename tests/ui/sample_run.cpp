@@ -12,6 +12,7 @@
 #include "report/sql_table_model.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
+#include "trainscope/run_files.h"
 #include "views/report_browser.h"
 
 namespace trainscope::test {
@@ -108,8 +109,8 @@ void waitForRows(ui::SqlTableModel* model) {
 
 QStringList copyBuiltinProfile(const QString& name, const QString& dir) {
     QStringList paths;
-    for (const char* kind : {"memory", "time", "timeline"}) {
-        const QString file = name + QLatin1Char('.') + QLatin1String(kind) + ".sqlite";
+    for (const std::string& suffix : runReportSuffixes()) {
+        const QString file = name + QString::fromStdString(suffix);
         const QString copy = dir + QLatin1Char('/') + file;
         if (!QFile::copy(QStringLiteral(BUILTIN_PROFILES "/") + file, copy)) {
             ADD_FAILURE() << "no profile of builtin:" << name.toStdString() << " in "
