@@ -185,7 +185,10 @@ TEST_P(OverviewChartsTest, PieLabelsAreWholeAndApartAndBarsAreSeen) {
                                   qBound(label.area.top(), centre.y(), label.area.bottom()));
             const QPointF apart = nearest - centre;
             EXPECT_GE(std::hypot(apart.x(), apart.y()), radius - 1)
-                << title << ": '" << label.text.toStdString() << "' is drawn over the pie";
+                << title << ": '" << label.text.toStdString() << "' is drawn over the pie ("
+                << label.area.left() << "," << label.area.top() << " " << label.area.width() << "x"
+                << label.area.height() << " px; the pie's centre " << centre.x() << ","
+                << centre.y() << ", radius " << radius << ")";
         }
         for (int i = 0; i < drawn.size(); ++i)
             for (int j = i + 1; j < drawn.size(); ++j)

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QFontInfo>
 #include <QFontMetrics>
+#include <QGlyphRun>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLegendMarker>
@@ -24,6 +25,7 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTest>
+#include <QTextLayout>
 
 #include "i18n/language.h"
 #include "main_window.h"
@@ -313,6 +315,47 @@ TEST(Translations, TheSettingFollowsTheSystemUnlessALanguageIsChosen) {
     dialog.accept();
     EXPECT_EQ(AppSettings::language(), QStringLiteral("de"));
     AppSettings::setLanguage(QString());
+}
+
+// The characters of `text` that `font` and its fallbacks have no glyph for: drawn as empty boxes.
+// Each character is laid out alone, so that a glyph is known to be its own.
+QString charactersWithoutGlyphs(const QString& text, const QFont& font) {
+    QString missing;
+    for (const uint character : text.toUcs4()) {
+        const QString alone = QString::fromUcs4(reinterpret_cast<const char32_t*>(&character), 1);
+        if (QChar::isSpace(character) || !QChar::isPrint(character) || missing.contains(alone))
+            continue;
+        QTextLayout layout(alone, font);
+        layout.beginLayout();
+        layout.createLine();
+        layout.endLayout();
+        for (const QGlyphRun& run : layout.glyphRuns())
+            if (run.glyphIndexes().contains(0))
+                missing += alone;
+    }
+    return missing;
+}
+
+// Every text of the window is drawn in real glyphs: the Chinese interface with a Chinese font
+// (without one it was a row of boxes), in the regular and the bold face.
+TEST_P(TranslationTest, EveryTextOfTheWindowIsDrawnInRealGlyphs) {
+    ASSERT_TRUE(installTranslations(QLocale(QString::fromLatin1(GetParam().code))));
+    const std::unique_ptr<MainWindow> window = windowWithRun();
+    QFont bold = window->font();
+    bold.setBold(true);
+    int checked = 0;
+    for (const QString& text : interfaceTexts(window.get())) {
+        if (text.isEmpty())
+            continue;
+        ++checked;
+        for (const QFont& font : {window->font(), bold}) {
+            const QString missing = charactersWithoutGlyphs(text, font);
+            EXPECT_TRUE(missing.isEmpty())
+                << "'" << text.toStdString() << "': no glyph for '" << missing.toStdString()
+                << "' in " << QFontInfo(font).family().toStdString();
+        }
+    }
+    EXPECT_GT(checked, 100);
 }
 
 // Source code stays aligned in every language: with Chinese as the interface language,

@@ -185,7 +185,8 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
         QPieSlice* slice;
         double cos;  // of the arm's angle from 12 o'clock: 1 up, -1 down
         double arm;
-        double sin;  // |sin| of that angle: how far sideways the arm reaches
+        double sin;                      // |sin| of that angle: how far sideways the arm reaches
+        double shortest = kShortestArm;  // the shortest arm that keeps the label off the pie
     };
     // Lays out the labels of one half for a pie of `radius`; false when they cannot all be in
     // the plot and apart.
@@ -200,17 +201,31 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
             const double reach = label.cos > 0 ? (half - height) / label.cos : half / -label.cos;
             return qBound(kShortestArm, (reach - radius - kGap) / radius, kLongestArm);
         };
+        // The shortest arm whose label keeps off the pie: the label's nearest point is a
+        // radius from the centre. Below the pie a label rises from its arm's end, so a short arm
+        // that points down puts it on the pie (with a tall font, moving labels apart did).
+        auto shortest = [&](const Label& label) {
+            for (double arm = kShortestArm; arm < kLongestArm; arm += 0.02) {
+                const double reach = radius + kGap + arm * radius;
+                const double down =
+                    label.cos < 0 ? std::max(0.0, -reach * label.cos - height) : reach * label.cos;
+                if (std::hypot(reach * label.sin, down) >= radius + 1)
+                    return arm;
+            }
+            return kLongestArm;
+        };
         // Moves a label's bottom by up to `dy` along its arm; returns how far it moved.
         auto move = [&](Label& label, double dy) {
             if (std::abs(label.cos) < 0.05)
                 return 0.0;
             const double arm =
-                qBound(kShortestArm, label.arm - dy / (radius * label.cos), longest(label));
+                qBound(label.shortest, label.arm - dy / (radius * label.cos), longest(label));
             const double moved = -(arm - label.arm) * radius * label.cos;
             label.arm = arm;
             return moved;
         };
         for (Label& label : labels) {
+            label.shortest = shortest(label);
             label.arm = kArm;
             // Below the pie a label rises from its arm's end: an arm that points down runs
             // as far as the label is tall, or the label covers the pie.
@@ -233,6 +248,7 @@ void placePieLabels(QPieSeries* series, const QRectF& plot) {
         // Each label within the plot: above its bottom and below its top, and sideways from
         // its arm's end to its far edge.
         for (const Label& label : labels) {
+            fits &= label.arm >= label.shortest - 1e-9;
             fits &= bottom(label) - height >= -half - 0.5 && bottom(label) <= half + 0.5;
             fits &= (radius + kGap + label.arm * radius) * label.sin + widths.value(label.slice) <=
                     plot.width() / 2 + 0.5;
