@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <random>
 #include <set>
 
 #include "trainscope/error.h"
@@ -220,11 +221,41 @@ void removeStaleTemps(const std::string& final_path) {
     }
 }
 
+// A temporary name no other process can guess (its last part is random), so that nothing can
+// be planted there before it is created.
 std::string uniqueTempPath(const std::string& final_path) {
-    static std::atomic<int> counter{0};
+    static std::mutex mutex;
+    static std::mt19937_64 random = [] {
+        std::random_device device;
+        return std::mt19937_64((uint64_t(device()) << 32) ^ device());
+    }();
+    uint64_t secret = 0;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        secret = random();
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016" PRIx64, secret);
     const std::string name = kTempPrefix + tagOf(final_path) + "-" + std::to_string(::getpid()) +
-                             "-" + hostTag() + "-" + std::to_string(counter++) + ".tmp";
+                             "-" + hostTag() + "-" + text + ".tmp";
     return (folderOf(final_path) / name).string();
+}
+
+// Creates a new temporary file for `final_path`: created here and now, never an existing file
+// or a link that someone put at its name.
+std::string createTempFile(const std::string& final_path) {
+    for (int attempt = 0;; ++attempt) {
+        const std::string path = uniqueTempPath(final_path);
+        const int fd =
+            ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            ::close(fd);
+            return path;
+        }
+        if (errno != EEXIST || attempt == 8) {
+            throw Error("cannot write '" + final_path + "': " + describeErrno(errno));
+        }
+    }
 }
 
 // What exists at `path`: nothing, a regular file (or a link to one), or something a report
@@ -296,13 +327,14 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
         throw Error("cannot write '" + path + "': the name is longer than the file system's " +
                     std::to_string(name_max) + " bytes");
     }
+    removeStaleTemps(path);  // also when the run is refused below: a killed run's leftovers go
     checkDestination(path, overwrite);
 }
 
 StagedFile::StagedFile(std::string final_path) : final_path_(std::move(final_path)) {
     rollForward(final_path_);
     removeStaleTemps(final_path_);
-    temp_path_ = uniqueTempPath(final_path_);
+    temp_path_ = createTempFile(final_path_);
     signal_slot_ = takeSlot(temp_path_);
 }
 

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "report/sqlite_db.h"
 #include "report/staged_file.h"
 #include "support/report_reader.h"
 #include "trainscope/error.h"
@@ -92,8 +93,11 @@ TEST_F(ReportSetFiles, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
     if (child == 0) {
         auto* memory = new StagedFile(path("run.memory.sqlite"));  // never destroyed
         auto* time = new StagedFile(path("run.time.sqlite"));
-        fs::copy_file(path("set2/m.sqlite"), memory->tempPath());
-        fs::copy_file(path("set2/t.sqlite"), time->tempPath());
+        // Written into the staged files, which exist from the start.
+        fs::copy_file(path("set2/m.sqlite"), memory->tempPath(),
+                      fs::copy_options::overwrite_existing);
+        fs::copy_file(path("set2/t.sqlite"), time->tempPath(),
+                      fs::copy_options::overwrite_existing);
         std::ofstream(commitJournalPath(memory->finalPath())) << memory->tempPath() << "\n"
                                                               << memory->finalPath() << "\n"
                                                               << time->tempPath() << "\n"
@@ -185,6 +189,32 @@ TEST_F(ReportSetFiles, TempFilesOfAKilledRunAreRemovedByTheNextWrite) {
     ASSERT_EQ(names()[0].rfind(".trainscope-", 0), 0u);
     writeTimeReport(timeReport(1), path("run.time.sqlite"), Overwrite::Refuse);
     EXPECT_EQ(names(), (std::vector<std::string>{"run.time.sqlite"}));
+}
+
+// A staged file is created new, under a name that cannot be guessed, and written only there:
+// a link planted at a predictable name once made the writer fill a user's database.
+TEST_F(ReportSetFiles, AStagedFileIsANewFileUnderANameNoOneCanGuess) {
+    const std::string target = path("users.sqlite");
+    std::ofstream(target) << "the user's database";
+    StagedFile first(path("run.time.sqlite"));
+    StagedFile second(path("run.time.sqlite"));
+    EXPECT_NE(first.tempPath(), second.tempPath());
+    // The names differ in more than a counter: their last parts are random.
+    auto last_part = [](const std::string& temp) {
+        const std::string name = fs::path(temp).stem().string();
+        return name.substr(name.rfind('-') + 1);
+    };
+    EXPECT_EQ(last_part(first.tempPath()).size(), 16u);
+    EXPECT_NE(last_part(first.tempPath()), last_part(second.tempPath()));
+    struct stat info {};
+    ASSERT_EQ(lstat(first.tempPath().c_str(), &info), 0);
+    EXPECT_TRUE(S_ISREG(info.st_mode));
+    // Were a link put in its place, the writer refuses to follow it.
+    fs::remove(first.tempPath());
+    fs::create_symlink(target, first.tempPath());
+    EXPECT_THROW(SqliteDb db(first.tempPath()), Error);
+    std::ifstream in(target);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "the user's database");
 }
 
 TEST_F(ReportSetFiles, NamesUpToTheFileSystemsLimitWork) {
