@@ -13,8 +13,10 @@
 #include "analysis/median_times.h"
 #include "analysis/module_paths.h"
 #include "analysis/peak_breakdown.h"
+#include "analysis/step_matching.h"
 #include "analysis/timeline_builder.h"
 #include "device/cuda.h"
+#include "tracking/gradient_sampler.h"
 #include "tracking/memory_observer.h"
 #include "tracking/operation_observer.h"
 #include "trainscope/error.h"
@@ -55,7 +57,11 @@ int rankOf(const RunMetadata& metadata) {
 
 struct Session::Impl {
     SessionOptions options;
-    std::unique_ptr<MemoryObserver> memory;       // until the memory step ends
+    std::unique_ptr<MemoryObserver> memory;  // until the memory step ends
+    // The memory step's gradients as it makes them, and the listeners of its parts (the meter,
+    // then the gradients).
+    std::unique_ptr<GradientSampler> gradients;
+    std::unique_ptr<IterationListeners> memory_parts;
     std::unique_ptr<cuda::EventTimer> gpu_timer;  // timed steps on a GPU
     std::unique_ptr<OperationObserver> observer;  // the open step's
     bool step_open = false;
@@ -75,6 +81,10 @@ struct Session::Impl {
     std::vector<std::vector<CollectiveRecord>> timed_collectives;
     std::vector<double> timed_ms;
     std::vector<TimelineStep> steps;
+    // Timed steps that ran other operations than the memory step (analysis/step_matching.h).
+    int differing_steps = 0;
+    int unmatched_calls = 0;
+    int missing_operations = 0;
 
     bool memoryStep() const { return !memory_report; }
 
@@ -85,7 +95,7 @@ struct Session::Impl {
     void tell(void (IterationListener::*part)()) {
         (observer.get()->*part)();
         if (memoryStep()) {
-            (memory.get()->*part)();
+            (memory_parts.get()->*part)();
         }
     }
 
@@ -124,6 +134,8 @@ Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>()) {
 
 Session::~Session() {
     impl_->observer.reset();
+    impl_->memory_parts.reset();
+    impl_->gradients.reset();
     impl_->memory.reset();
     g_session_active.store(false);
 }
@@ -152,8 +164,12 @@ void Session::beginStep() {
         options.frames = self.options.frames;
         options.module_source = self.options.modules;
         options.modules = self.options.module_tree != nullptr;
+        self.gradients =
+            std::make_unique<GradientSampler>(self.options.parameters, self.memory.get());
+        self.memory_parts = std::make_unique<IterationListeners>(
+            std::vector<IterationListener*>{self.memory.get(), self.gradients.get()});
         if (!self.partsMarked()) {
-            options.phases = self.memory.get();  // the observer finds the parts and tells it
+            options.phases = self.memory_parts.get();  // the observer finds the parts
         }
         options.inputs = true;  // the timeline's input shapes and types of every call
         options.weights_by_storage = true;
@@ -225,6 +241,8 @@ void Session::endStep() {
 void Session::abandonStep() {
     Impl& self = *impl_;
     self.observer.reset();
+    self.memory_parts.reset();
+    self.gradients.reset();
     self.memory.reset();
     self.step_open = false;
     self.abandoned = true;
@@ -257,6 +275,7 @@ bool Session::stepOpen() const {
 }
 
 void Session::Impl::finishMemoryStep() {
+    gradients->sample();
     memory->iterationEnded();
     memory->attributeTo(nullptr);
     operations = observer->operations();
@@ -285,8 +304,13 @@ void Session::Impl::finishMemoryStep() {
     ParameterBlocks blocks;
     for (size_t i = 0; i < parameters.size(); ++i) {
         const ObservedParameter& p = parameters[i];
-        WeightEntry entry{p.name, p.weight.bytes, p.gradient.data ? p.gradient.bytes : 0,
-                          {},     p.module_path,  p.aliases};
+        // A gradient freed before the step ended (set to None) is the one the step made.
+        const auto sampled = gradients->bytesByParameter().find(p.name);
+        const int64_t gradient_bytes = p.gradient.data ? p.gradient.bytes
+                                       : sampled != gradients->bytesByParameter().end()
+                                           ? sampled->second
+                                           : 0;
+        WeightEntry entry{p.name, p.weight.bytes, gradient_bytes, {}, p.module_path, p.aliases};
         if (first_reader[i] >= 0) {
             entry.frames = operations[first_reader[i]].frames;
         }
@@ -312,7 +336,7 @@ void Session::Impl::finishMemoryStep() {
         }
     }
     report.peak_usage_bytes = memory->peakBytes();
-    PeakAnalysis peak = analyzePeak(*memory, blocks, operation_modules);
+    PeakAnalysis peak = analyzePeak(*memory, blocks, gradients->blocks(), operation_modules);
     if (options.device == Device::Cuda) {
         // The caching allocator's statistics, reset when the step began, are the peak; what
         // they hold beyond the blocks the meter saw allocated (blocks older than it,
@@ -344,23 +368,21 @@ void Session::Impl::finishMemoryStep() {
     // The memory meter's hook and the timeline's callback end with the memory step: the timed
     // steps run without them.
     observer.reset();
+    memory_parts.reset();
+    gradients.reset();
     memory.reset();
 }
 
 void Session::Impl::finishTimedStep(double ms) {
-    std::vector<OperationRecord> run = observer->takeOperations();
     std::vector<CollectiveRecord> run_collectives = observer->collectives();
+    StepMatch match = matchStep(operations, observer->takeOperations());
     observer.reset();
-    bool same = run.size() == operations.size();
-    for (size_t i = 0; same && i < run.size(); ++i)
-        same = run[i].name == operations[i].name;
-    if (!same) {
-        throw Error("step " + std::to_string(steps.size()) + " ran other operations (" +
-                    std::to_string(run.size()) + ") than the first observed step (" +
-                    std::to_string(operations.size()) +
-                    "): data-dependent control flow? Times cannot be matched to operations");
+    if (!match.same()) {
+        ++differing_steps;
+        unmatched_calls += match.unmatched;
+        missing_operations += match.missing;
     }
-    timed.push_back(std::move(run));
+    timed.push_back(std::move(match.aligned));
     timed_collectives.push_back(std::move(run_collectives));
     timed_ms.push_back(ms);
 }
@@ -384,6 +406,16 @@ SessionReports Session::assemble() const {
     time.collectives = medianCollectives(self.collectives, self.timed_collectives);
     time.metadata = self.metadataFor("time");
     time.metadata["timed_steps"] = std::to_string(self.timed.size());
+    if (self.differing_steps > 0) {
+        time.metadata[report_format::kDifferingStepsKey] =
+            std::to_string(self.differing_steps) + " of " + std::to_string(self.timed.size()) +
+            " timed steps ran other operations than the memory step: " +
+            std::to_string(self.unmatched_calls) +
+            " of their calls matched none of its operations, " +
+            std::to_string(self.missing_operations) +
+            " of its operations did not run in them; each operation is timed over the steps that "
+            "ran it";
+    }
     std::vector<const StackTrace*> traces;
     for (const RunTimeEntry& entry : time.entries)
         traces.push_back(&entry.frames);

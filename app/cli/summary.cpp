@@ -171,6 +171,10 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         if (meta.at("device") == "cuda") {
             out << "  Operation times are GPU times, between CUDA events around each operation\n";
         }
+        if (const auto differing = time->metadata.find(report_format::kDifferingStepsKey);
+            differing != time->metadata.end()) {
+            out << "  Steps that differed: " << differing->second << "\n";
+        }
         std::vector<const RunTimeEntry*> ranked;
         for (const RunTimeEntry& entry : time->entries) {
             ranked.push_back(&entry);

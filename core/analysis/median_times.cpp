@@ -27,9 +27,17 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations,
         std::vector<double> forward, backward;
         bool has_backward = false;
         for (const std::vector<OperationRecord>& run : runs) {
+            if (i >= run.size() || run[i].name.empty()) {
+                continue;  // not run in that iteration
+            }
             forward.push_back(run[i].forward_ms);
             backward.push_back(run[i].backward_ms);
             has_backward = has_backward || run[i].has_backward;
+        }
+        if (forward.empty()) {
+            forward.push_back(op.forward_ms);
+            backward.push_back(op.backward_ms);
+            has_backward = op.has_backward;
         }
         const bool recomputed = op.part == OperationRecord::Part::Recompute;
         RunTimeEntry entry{

@@ -15,8 +15,9 @@ struct OperationRecord;
 struct CollectiveRecord;
 
 // `operations` give each entry its name and frames, `modules` its module path; `runs[k][i]` is
-// operation i in timed iteration k (matched by position), `iteration_ms[k]` that iteration's
-// wall time. The report's metadata is left to the caller.
+// operation i in timed iteration k (analysis/step_matching.h; an empty name where that
+// iteration did not run it), `iteration_ms[k]` that iteration's wall time. An operation that no
+// timed iteration ran keeps its own times. The report's metadata is left to the caller.
 TimeReport medianTimes(const std::vector<OperationRecord>& operations,
                        const std::vector<std::string>& modules,
                        const std::vector<std::vector<OperationRecord>>& runs,

@@ -18,6 +18,7 @@ bool sameBlock(const LiveSet& set, void* ptr, const TrackedBlock& block) {
 }  // namespace
 
 PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
+                         const GradientBlocks& gradients,
                          const std::vector<std::string>& operation_modules) {
     // The live sets at the peak and at the end, in one replay.
     const std::vector<MemoryEvent>& events = memory.events();
@@ -42,6 +43,11 @@ PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& pa
     };
     PeakBreakdown& peak = analysis.breakdown;
     for (const auto& [ptr, block] : at_peak) {
+        const auto gradient = gradients.find({ptr, block.event});
+        if (gradient != gradients.end()) {
+            add(peak.gradients, "gradients", gradient->second, block.bytes);
+            continue;
+        }
         const auto owner = parameters.find(ptr);
         if (owner != parameters.end() && sameBlock(at_end, ptr, block)) {
             const ParameterBlock& p = owner->second;

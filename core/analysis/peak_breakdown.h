@@ -2,13 +2,15 @@
 // What was allocated at the instant of the peak, by kind and by module, from the memory
 // observer's record of the measured iteration (replayed up to the event that first reached
 // the peak). Blocks that outlive the iteration are recognised by address: a parameter's
-// weight, its gradient and its optimizer state; the rest by when they were allocated.
+// weight, its gradient and its optimizer state; gradients freed before it ended by the
+// allocation the step made them with; the rest by when they were allocated.
 #pragma once
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "tracking/gradient_sampler.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
@@ -27,8 +29,10 @@ struct PeakAnalysis {
     std::vector<ModulePeakEntry> by_module;  // sorted by module path, then kind
 };
 
-// `operation_modules[i]`: the module path of top-level operation i of the measured iteration.
+// `operation_modules[i]`: the module path of top-level operation i of the measured iteration;
+// `gradients`: the gradient blocks seen while it ran.
 PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
+                         const GradientBlocks& gradients,
                          const std::vector<std::string>& operation_modules);
 
 }  // namespace trainscope

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include <torch/csrc/profiler/orchestration/observer.h>
+
 #include "device/cuda.h"
 #include "torch_compat.h"
 #include "tracking/operation_observer.h"
@@ -11,9 +13,21 @@
 
 namespace trainscope {
 
-class MemoryObserver::Reporter : public c10::MemoryReportingInfoBase {
+// c10 sends allocation reports to the thread's PROFILER_STATE entry, the one slot that torch's
+// own profiler keeps its state in: torch reads whatever is there as a ProfilerStateBase
+// (torch.autograd._profiler_enabled(), _profiler_type(), RPC's profiling check), and read a
+// plain MemoryReportingInfoBase as one, which answered at random and crashed. So the reporter
+// is a ProfilerStateBase whose profiler is disabled and of no type: every such query answers
+// as it would without TrainScope, while c10 still reports each allocation here.
+class MemoryObserver::Reporter : public torch::profiler::impl::ProfilerStateBase {
   public:
-    explicit Reporter(MemoryObserver* owner) : owner_(owner) {}
+    explicit Reporter(MemoryObserver* owner)
+        : ProfilerStateBase(torch::profiler::impl::ProfilerConfig(
+              torch::profiler::impl::ProfilerState::Disabled)),
+          owner_(owner) {}
+    torch::profiler::impl::ActiveProfilerType profilerType() override {
+        return torch::profiler::impl::ActiveProfilerType::NONE;
+    }
     void reportMemoryUsage(void* ptr, int64_t alloc_size, compat::AllocatorTotal total_allocated,
                            compat::AllocatorTotal total_reserved, c10::Device device) override {
         owner_->onAllocation(ptr, alloc_size, static_cast<int64_t>(total_allocated),
@@ -163,6 +177,40 @@ int64_t MemoryObserver::peakBytes() const {
 int64_t MemoryObserver::liveBytes() const {
     std::lock_guard<SpinLock> lock(mutex_);
     return live_bytes_;
+}
+
+std::vector<std::optional<int64_t>> MemoryObserver::liveEvents(
+    const std::vector<const void*>& blocks) {
+    std::lock_guard<SpinLock> lock(mutex_);
+    std::vector<std::optional<int64_t>> found(blocks.size());
+    std::unordered_map<const void*, std::vector<size_t>> wanted;
+    for (size_t i = 0; i < blocks.size(); ++i)
+        wanted[blocks[i]].push_back(i);
+    if (recording_ && device_type_ == c10::DeviceType::CPU) {
+        // The table is brought up to date only after the record: the latest event at an
+        // address says what is there, and an address with none has the block of the start.
+        for (size_t i = events_.size(); i-- > 0 && !wanted.empty();) {
+            const auto it = wanted.find(events_[i].ptr);
+            if (it == wanted.end()) {
+                continue;
+            }
+            for (size_t index : it->second)
+                if (events_[i].bytes > 0)
+                    found[index] = static_cast<int64_t>(i);
+            wanted.erase(it);
+        }
+    } else {
+        applyRecord();
+    }
+    for (const auto& [ptr, indices] : wanted) {
+        const auto it = live_.find(const_cast<void*>(ptr));
+        for (size_t index : indices)
+            if (it != live_.end())
+                found[index] = recording_ && device_type_ == c10::DeviceType::CPU
+                                   ? -1  // alive since before the record
+                                   : it->second.event;
+    }
+    return found;
 }
 
 void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_allocated,

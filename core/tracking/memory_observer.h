@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -98,6 +99,9 @@ class MemoryObserver : public IterationListener {
 
     int64_t peakBytes() const;
     int64_t liveBytes() const;
+    // For each of `blocks`, the allocation event of the block alive there now (-1: allocated
+    // before the record began), or nothing when no block is alive there.
+    std::vector<std::optional<int64_t>> liveEvents(const std::vector<const void*>& blocks);
     // Activation bytes by top-level operation index (-1: allocated outside any operation): each
     // micro-batch's forward allocations still allocated when its backward began, from the
     // record.

@@ -141,7 +141,7 @@ class PySession {
     // Ends observation: every callback and hook of the session is removed.
     void close() { session_.reset(); }
     void enterModule(std::string path) { modules_.push(std::move(path)); }
-    void exitModule() { modules_.pop(); }
+    void exitModule(const std::string& path) { modules_.pop(path); }
     int observedSteps() { return session().observedSteps(); }
     bool stepOpen() { return session_ && session_->stepOpen(); }
 
@@ -225,7 +225,7 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("count_existing", &PySession::countExisting)
         .def("close", &PySession::close)
         .def("enter_module", &PySession::enterModule)
-        .def("exit_module", &PySession::exitModule)
+        .def("exit_module", &PySession::exitModule, py::arg("path"))
         .def_property_readonly("observed_steps", &PySession::observedSteps)
         .def_property_readonly("step_open", &PySession::stepOpen)
         .def("stage", &PySession::stage, py::arg("prefix"), py::arg("force"))

@@ -42,9 +42,14 @@ class PythonFrames : public FrameSource {
 class ModuleStack : public ModuleSource {
   public:
     void push(std::string path) { stack_.push_back(std::move(path)); }
-    void pop() {
-        if (!stack_.empty()) {
-            stack_.pop_back();
+    // The module `path` returned: it leaves the stack, with any module above it whose forward
+    // raised and never returned (an exception that the caller caught).
+    void pop(const std::string& path) {
+        for (size_t i = stack_.size(); i-- > 0;) {
+            if (stack_[i] == path) {
+                stack_.resize(i);
+                return;
+            }
         }
     }
     void clear() { stack_.clear(); }

@@ -11,9 +11,9 @@ TrainScope app or `trainscope-cli show`). `python3 -m trainscope profile ENTRY.p
 profiles a Skyline/DeepView entry point. docs/python.md says what each number means.
 """
 
-import torch as _torch
+import sys as _sys
 
-from . import _trainscope
+import torch as _torch
 
 
 def _release(version):
@@ -22,10 +22,26 @@ def _release(version):
     return tuple(int("".join(c for c in p if c.isdigit()) or 0) for p in parts[:2])
 
 
+def _refuse(message):
+    """An engine that cannot run with this torch: one line. Under `python3 -m trainscope` (the
+    package is imported before its __main__, with sys.argv[0] still '-m') the command ends
+    with that line and exit code 1 rather than a traceback."""
+    if _sys.argv[:1] == ["-m"]:
+        print(f"trainscope: error: {message}", file=_sys.stderr)
+        raise SystemExit(1)
+    raise ImportError(message)
+
+
+try:
+    from . import _trainscope
+except ImportError as _error:
+    _refuse(f"trainscope's engine does not load with torch {_torch.__version__} "
+            f"({str(_error).splitlines()[0] if str(_error) else type(_error).__name__}): "
+            f"rebuild trainscope against this torch")
+
 if _release(_torch.__version__) != _release(_trainscope.built_with_torch):
-    raise ImportError(
-        f"trainscope was built for torch {_trainscope.built_with_torch}, but this Python "
-        f"imports torch {_torch.__version__}: rebuild trainscope against this torch")
+    _refuse(f"trainscope was built for torch {_trainscope.built_with_torch}, but this Python "
+            f"imports torch {_torch.__version__}: rebuild trainscope against this torch")
 
 from ._profile import profile, Error  # noqa: E402
 

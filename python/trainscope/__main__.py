@@ -10,6 +10,7 @@ import os
 import runpy
 import signal
 import sys
+import threading
 
 USAGE_ERROR, RUN_FAILED = 2, 1
 
@@ -72,6 +73,29 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: no report is written
 
 
+def _write_through_signals(write):
+    """Runs `write`, which commits the set, with Ctrl-C and SIGTERM held until it returns:
+    Python raises KeyboardInterrupt only once the engine returns, when the set is complete on
+    disk, and the run would then say that nothing was written. Returns write()'s result and
+    whether a signal came meanwhile."""
+    received = []
+    held = {number: signal.signal(number, lambda n, frame: received.append(n))
+            for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return write(), bool(received)
+    finally:
+        for number, handler in held.items():
+            signal.signal(number, handler)
+
+
+def _output_prefix(output):
+    """PREFIX as an absolute path, resolved before the entry point runs (it may change the
+    folder), or None when it names no file (empty, or a folder)."""
+    if not output or output.endswith(os.sep) or os.path.isdir(output):
+        return None
+    return os.path.abspath(output)
+
+
 def _provider(namespace, kind):
     for prefix in ("skyline_", "deepview_", ""):
         function = namespace.get(prefix + kind)
@@ -121,26 +145,37 @@ def profile_entry_point(args):
     import torch  # noqa: F401  (the extension needs torch loaded first)
     from . import _trainscope
     from ._model_hooks import ModuleHooks
-    from ._profile import Observed, inputs_text, model_facts, start_session
+    from ._profile import Observed, inputs_text, model_facts, one_line, start_session
     from ._ranks import outputs_of_this_process
 
     entry = os.path.abspath(args.entry)
     if not os.path.isfile(entry):
         return _fail(f"no such entry point: {args.entry}", USAGE_ERROR)
-    for name, value in (("--warmup", args.warmup), ("--iterations", args.iterations)):
-        if value < (0 if name == "--warmup" else 1):
-            return _fail(f"{name} expects a count of at least "
-                         f"{0 if name == '--warmup' else 1}", USAGE_ERROR)
+    for name, value, least in (("--warmup", args.warmup, 0), ("--iterations", args.iterations, 1),
+                               ("--batch-size", args.batch_size, 1)):
+        if value is not None and value < least:
+            return _fail(f"{name} expects a count of at least {least}", USAGE_ERROR)
+    output = _output_prefix(args.output)
+    if output is None:
+        return _fail(f"-o expects a file prefix such as run or out/run, not '{args.output}'",
+                     USAGE_ERROR)
     try:
-        ranks, agreement = outputs_of_this_process(args.output, args.force)
+        ranks, agreement = outputs_of_this_process(output, args.force)
     except _trainscope.Error as e:
-        return _fail(str(e), USAGE_ERROR)
+        return _fail(one_line(e), USAGE_ERROR)
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
     sys.path.insert(0, os.path.dirname(entry))
     try:
         namespace = runpy.run_path(entry, run_name="trainscope_entry_point")
+    except KeyboardInterrupt:
+        return _fail(f"interrupted while {args.entry} was loading: no report was written",
+                     RUN_FAILED)
+    except SystemExit as e:
+        return _fail(f"{args.entry} called sys.exit({e.code!r}) while loading: no report was "
+                     f"written", RUN_FAILED)
     except Exception as e:  # the user's module failed to import
-        return _fail(f"{args.entry} could not be loaded: {type(e).__name__}: {e}", RUN_FAILED)
+        return _fail(f"{args.entry} could not be loaded: {type(e).__name__}: {one_line(e)}",
+                     RUN_FAILED)
     model_provider = _provider(namespace, "model_provider")
     input_provider = _provider(namespace, "input_provider")
     iteration_provider = _provider(namespace, "iteration_provider")
@@ -161,6 +196,8 @@ def profile_entry_point(args):
     session = hooks = None
     observed = Observed()
     signal.signal(signal.SIGTERM, _interrupt)
+    stage = "model_provider"  # the user's code that runs, for its errors
+    interrupted = False
     try:
         # The meter runs before the model exists: its weights are counted as c10 allocates them.
         facts = {"model": os.path.basename(entry), "entry_point": entry,
@@ -174,13 +211,15 @@ def profile_entry_point(args):
             return _fail(f"model_provider returned {type(model).__name__}, not a "
                          f"torch.nn.Module", USAGE_ERROR)
         model = model.to(args.device)
+        stage = "input_provider"
         try:
             inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
                       else input_provider())
         except TypeError as e:
-            return _fail(f"input_provider(batch_size=...) failed: {e}", USAGE_ERROR)
+            return _fail(f"input_provider(batch_size=...) failed: {one_line(e)}", USAGE_ERROR)
         inputs = _to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
                             args.device)
+        stage = "iteration_provider"
         if iteration_provider is None:
             step = _default_step(model)
             say("trainscope: no iteration_provider: the default step (sum loss, SGD)")
@@ -195,6 +234,7 @@ def profile_entry_point(args):
         facts["model"] = f"{os.path.basename(entry)}:{type(model).__name__}"
         session.set_metadata(facts)
         hooks = ModuleHooks(model, session)
+        stage = "the step"
         for i in range(args.warmup):
             say(f"trainscope: warm-up {i + 1}/{args.warmup}")
             step(*inputs)
@@ -207,12 +247,15 @@ def profile_entry_point(args):
             progress("memory" if i == 0 else "time", i + 1, args.iterations)
             if i == 0:  # module paths come from the memory step alone: the timed steps
                 hooks.remove()  # run without the hooks' cost
+        stage = "writing the reports"
         if agreement is None:
-            figures = session.write(args.output, args.force)
+            figures, interrupted = _write_through_signals(
+                lambda: session.write(output, args.force))
         else:
-            figures = agreement.write(session, args.output, args.force)
+            figures, interrupted = _write_through_signals(
+                lambda: agreement.write(session, output, args.force))
     except _trainscope.Error as e:
-        return _fail_rank(agreement, str(e), RUN_FAILED)
+        return _fail_rank(agreement, one_line(e), RUN_FAILED)
     except KeyboardInterrupt:
         return _fail_rank(agreement, "interrupted: no report was written", RUN_FAILED)
     except Exception as e:  # the user's code raised: its message and where
@@ -220,7 +263,7 @@ def profile_entry_point(args):
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
         if session is not None:
             session.abandon_step()
-        return _fail_rank(agreement, f"the step raised {type(e).__name__}: {e}{where}",
+        return _fail_rank(agreement, f"{stage} raised {type(e).__name__}: {one_line(e)}{where}",
                           RUN_FAILED)
     finally:
         if hooks is not None:
@@ -230,7 +273,34 @@ def profile_entry_point(args):
     if ranks is None or ranks.rank == 0:
         print(figures["summary"], end="")
         print(figures.get("ranks_summary", ""), end="")
+    if interrupted:
+        return _fail(f"interrupted while the reports were written; they were complete and are "
+                     f"kept: {output}.memory.sqlite, .time.sqlite and .timeline.sqlite",
+                     RUN_FAILED)
     return 0
+
+
+def _wait_for_threads(code):
+    """The entry point's threads that are still running: Python waits for them before it
+    exits, so the run says what it waits for, and Ctrl-C or SIGTERM ends the wait in one
+    line."""
+    running = [t for t in threading.enumerate()
+               if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if not running:
+        return code
+    done = "the reports are written; " if code == 0 else ""
+    print(f"trainscope: {done}waiting for the entry point's threads to end "
+          f"({', '.join(t.name for t in running)}); Ctrl-C ends the process",
+          file=sys.stderr, flush=True)
+    try:
+        for thread in running:
+            thread.join()
+    except KeyboardInterrupt:
+        print("trainscope: interrupted while waiting for the entry point's threads"
+              + (" (the reports are written)" if code == 0 else ""), file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(RUN_FAILED)
+    return code
 
 
 def main(argv=None):
@@ -238,7 +308,7 @@ def main(argv=None):
         args = _arguments(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else USAGE_ERROR
-    return profile_entry_point(args)
+    return _wait_for_threads(profile_entry_point(args))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 """What the session learns from the user's model and optimizer: module paths through forward
 hooks (removed when the session ends), and each parameter's tensors as plain blocks."""
 
+import inspect
+
 import torch
 
 
@@ -57,26 +59,45 @@ class ModuleHooks:
 
     def __init__(self, model, session):
         self._handles = []
+        # PyTorch 2.1 on calls a forward hook also when the forward raised (always_call): the
+        # module leaves the stack then; before, when a module around it returns.
+        always_call = "always_call" in inspect.signature(
+            torch.nn.Module.register_forward_hook).parameters
         for path, module in model.named_modules():
+            if isinstance(module, torch.jit.ScriptModule):
+                continue  # takes no hooks: its operations count toward the module around it
             self._handles.append(module.register_forward_pre_hook(self._enter(path, session)))
-            self._handles.append(module.register_forward_hook(self._exit(session)))
+            exit_ = self._exit(path, session)
+            self._handles.append(module.register_forward_hook(exit_, always_call=True)
+                                 if always_call else module.register_forward_hook(exit_))
 
+    # The hooks run inside the user's forward: whatever happens to the session, they never
+    # raise there (a session that failed has told the user already).
     @staticmethod
     def _enter(path, session):
         if path == "":
             def enter_model(module, inputs):
-                session.forward_begins()
-                session.enter_module(path)
+                try:
+                    session.forward_begins()
+                    session.enter_module(path)
+                except Exception:
+                    pass
             return enter_model
 
         def enter(module, inputs):
-            session.enter_module(path)
+            try:
+                session.enter_module(path)
+            except Exception:
+                pass
         return enter
 
     @staticmethod
-    def _exit(session):
+    def _exit(path, session):
         def exit_(module, inputs, output):
-            session.exit_module()
+            try:
+                session.exit_module(path)
+            except Exception:
+                pass
         return exit_
 
     def remove(self):

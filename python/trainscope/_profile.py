@@ -59,6 +59,23 @@ def inputs_text(inputs):
                     for t in inputs if isinstance(t, torch.Tensor))
 
 
+def one_line(error):
+    """An exception's message on one line, also when its __str__ raises: LibTorch's messages
+    end in a C++ backtrace ("Exception raised from ..."), which is left out, and their other
+    lines are joined."""
+    try:
+        text = str(error)
+    except Exception:
+        return type(error).__name__
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("Exception raised from "):
+            break
+        if line.strip():
+            lines.append(line.strip())
+    return " ".join(lines) or type(error).__name__
+
+
 def _script_folder():
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -81,6 +98,12 @@ class profile:
                  project_root=None, all_ranks=True):
         if warmup < 0 or active < 1:
             raise ValueError("profile needs warmup >= 0 and active >= 1")
+        if not isinstance(model, torch.nn.Module):
+            raise Error(f"model= expects the torch.nn.Module that the loop trains, not "
+                        f"{type(model).__name__}")
+        if optimizer is not None and not isinstance(optimizer, torch.optim.Optimizer):
+            raise Error(f"optimizer= expects a torch.optim.Optimizer or None, not "
+                        f"{type(optimizer).__name__}")
         self.prefix = prefix
         self._model, self._optimizer = model, optimizer
         self._warmup, self._active, self._force = warmup, active, force
@@ -112,9 +135,27 @@ class profile:
         return self
 
     def step(self):
-        """The step that just ran ended; the next one begins."""
+        """The step that just ran ended; the next one begins. Never raises: a fault of
+        TrainScope's ends the profile, with one line on stderr, and the loop goes on."""
         if self._session is None:
             return
+        try:
+            self._end_step()
+        except Exception as error:
+            self._give_up(error)
+
+    def _give_up(self, error):
+        """Observing failed: the profile ends without a report, the user's loop does not."""
+        message = one_line(error)
+        print(f"trainscope: {message}: no report was written; the loop goes on unobserved",
+              file=sys.stderr, flush=True)
+        self.figures = None
+        try:
+            self._close()
+        except Exception:
+            self._session = self._hooks = None
+
+    def _end_step(self):
         if self._session.step_open:
             self._session.end_step()
             if self._session.observed_steps == 1:
@@ -170,11 +211,14 @@ class profile:
             return False  # the user's exception, unchanged
         if self._session is None:
             return False
-        if self._session.observed_steps == 0:
-            self._close()
-            raise Error(f"the loop ended after {self._steps} steps, before the first observed "
-                        f"step ended (warmup={self._warmup}): no report was written")
-        if self._session.step_open:
-            self._session.drop_step()  # begun by the last step(), never run
-        self._finish()
+        # The loop ended: what follows it (evaluation, saving) runs whatever happens here.
+        try:
+            if self._session.observed_steps == 0:
+                raise Error(f"the loop ended after {self._steps} steps, before the first "
+                            f"observed step ended (warmup={self._warmup})")
+            if self._session.step_open:
+                self._session.drop_step()  # begun by the last step(), never run
+            self._finish()
+        except Exception as error:
+            self._give_up(error)
         return False

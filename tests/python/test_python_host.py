@@ -5,6 +5,8 @@ trainscope.profile around a user's loop. Run by ctest with PYTHONPATH at build/<
 TRAINSCOPE_TEST_DEVICE=cuda runs the steps on the GPU (tools/gpu-check does): the figures are
 then the caching allocator's, each block a multiple of 512 bytes (see `allocated`)."""
 
+import contextlib
+import inspect
 import os
 import signal
 import socket
@@ -549,6 +551,372 @@ class InTheUsersLoop(unittest.TestCase):
                         pass
             self.assertIn("torch.profiler is active", str(refused.exception))
             self.assertEqual(os.listdir(folder), [])
+
+
+# Every way a user clears gradients, after the optimizer's step (the gradients are gone when the
+# step ends) or before the forward.
+ZEROING = {
+    "set_to_none=True": lambda model, optimizer: optimizer.zero_grad(set_to_none=True),
+    "set_to_none=False": lambda model, optimizer: optimizer.zero_grad(set_to_none=False),
+    "param.grad = None": lambda model, optimizer: [setattr(p, "grad", None)
+                                                   for p in model.parameters()],
+    "model.zero_grad()": lambda model, optimizer: model.zero_grad(),
+}
+
+
+def zeroing_loop(zero, after_step, steps, prefix=None):
+    """AdamW over two micro-batches a step, through layers of different widths (24, 40, 8),
+    observed when `prefix` is given (one warm-up step, then the rest). Returns the profile's
+    figures and the bytes of each parameter's gradient as PyTorch made them in the last step."""
+    torch.manual_seed(2)
+    model = torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.GELU(),
+                                torch.nn.Linear(40, 8)).to(DEVICE)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    data = torch.randn(steps, 2, 6, 24).to(DEVICE)
+    gradients = []
+    observed = (trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
+                                   active=steps - 1) if prefix else contextlib.nullcontext())
+    with observed as prof:
+        for step in range(steps):
+            if not after_step:
+                zero(model, optimizer)
+            for micro in range(2):
+                model(data[step, micro]).pow(2).mean().backward()
+            gradients = [tensor_bytes(p.grad) for p in model.parameters()]
+            optimizer.step()
+            if after_step:
+                zero(model, optimizer)
+            if prof is not None:
+                prof.step()
+    return (prof.figures if prefix else None), gradients
+
+
+class Gradients(unittest.TestCase):
+    def test_gradients_are_exact_however_the_user_clears_them(self):
+        for name, zero in ZEROING.items():
+            for after_step in (True, False):
+                with self.subTest(zeroing=name, after_step=after_step), \
+                        tempfile.TemporaryDirectory() as folder:
+                    prefix = os.path.join(folder, "run")
+                    figures, expected = zeroing_loop(zero, after_step, 3, prefix)
+                    memory = prefix + ".memory.sqlite"
+                    grads = rows(memory, "SELECT grad_size_bytes FROM weight_entries ORDER BY id")
+                    self.assertEqual([g[0] for g in grads], expected)
+                    self.assertEqual(figures["gradient_bytes"], sum(expected))
+                    # Alive at the peak (in the second micro-batch or the optimizer's step), as
+                    # the allocator holds them, and counted as gradients, not as "other".
+                    peak = dict(rows(memory, "SELECT key, size_bytes FROM misc_sizes"))
+                    self.assertEqual(peak["peak_gradients_bytes"], sum(map(allocated, expected)))
+
+    def test_gradients_cleared_after_the_step_are_exact_from_an_entry_point(self):
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            result = profile_entry("set_to_none.py", prefix)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            import set_to_none
+            model = set_to_none.skyline_model_provider().to(DEVICE)
+            step = set_to_none.skyline_iteration_provider(model)
+            model.zero_grad(set_to_none=True)
+            inputs = [t.to(DEVICE) for t in set_to_none.skyline_input_provider()]
+            model(*inputs).pow(2).mean().backward()
+            expected = [tensor_bytes(p.grad) for p in model.parameters()]
+            grads = rows(prefix + ".memory.sqlite",
+                         "SELECT grad_size_bytes FROM weight_entries ORDER BY id")
+            self.assertEqual([g[0] for g in grads], expected)
+            peak = dict(rows(prefix + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
+            self.assertEqual(peak["peak_gradients_bytes"], sum(map(allocated, expected)))
+            del step
+
+
+class TorchsOwnApis(unittest.TestCase):
+    def test_torchs_profiler_queries_answer_as_without_trainscope(self):
+        # In a process of its own: the queries once read TrainScope's state as torch's own
+        # profiler's, answered at random and crashed.
+        script = """
+import sys, torch, trainscope
+model = torch.nn.Linear(8, 8).to(sys.argv[2])
+answers = []
+with trainscope.profile(sys.argv[1], model=model, warmup=1, active=2) as prof:
+    for step in range(3):
+        model(torch.randn(4, 8, device=sys.argv[2])).sum().backward()
+        answers.append((torch.autograd._profiler_enabled(),
+                        str(torch._C._autograd._profiler_type())))
+        prof.step()
+print(answers)
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            for attempt in range(3):
+                result = subprocess.run(
+                    [sys.executable, "-c", script, os.path.join(folder, f"run{attempt}"),
+                     DEVICE], capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.stdout.strip(),
+                                 str([(False, "ActiveProfilerType.NONE")] * 3))
+
+
+class DifferentSteps(unittest.TestCase):
+    def test_a_step_that_runs_other_operations_is_still_measured_and_the_loop_goes_on(self):
+        # SGD with momentum makes its buffers in its first step: with no warm-up, the memory
+        # step runs other operations than the timed ones. A frozen layer unfrozen in the last
+        # step runs others again.
+        torch.manual_seed(3)
+        model = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.ReLU(),
+                                    torch.nn.Linear(16, 4)).to(DEVICE)
+        model[0].weight.requires_grad_(False)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            steps = 0
+            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=0,
+                                    active=3) as prof:
+                for step in range(5):
+                    if step == 2:
+                        model[0].weight.requires_grad_(True)
+                    optimizer.zero_grad()
+                    model(torch.randn(8, 16, device=DEVICE)).sum().backward()
+                    optimizer.step()
+                    prof.step()
+                    steps += 1
+            self.assertEqual(steps, 5)  # the loop ran to its end
+            self.assertEqual(len(os.listdir(folder)), 3)
+            notes = dict(rows(prefix + ".time.sqlite", "SELECT key, value FROM trainscope_metadata"))
+            self.assertRegex(notes["differing_steps"], r"^2 of 2 timed steps ran other operations")
+            self.assertIn("Steps that differed: 2 of 2", prof.figures["summary"])
+            # Every operation of the memory step is timed, also those some steps did not run.
+            linear = rows(prefix + ".time.sqlite", "SELECT forward_ms FROM run_time_entries "
+                                                   "WHERE operation_name = 'aten::linear'")
+            self.assertEqual(len(linear), 2)
+            self.assertTrue(all(ms > 0 for (ms,) in linear))
+
+    def test_a_dataloader_with_workers_is_observed_to_the_end_of_the_loop(self):
+        data = torch.utils.data.TensorDataset(torch.randn(64, 16), torch.randn(64, 4))
+        loader = torch.utils.data.DataLoader(data, batch_size=8, num_workers=2)
+        torch.manual_seed(4)
+        model = torch.nn.Linear(16, 4).to(DEVICE)
+        optimizer = torch.optim.AdamW(model.parameters())
+        with tempfile.TemporaryDirectory() as folder:
+            batches = 0
+            with trainscope.profile(os.path.join(folder, "run"), model=model,
+                                    optimizer=optimizer, warmup=2, active=3) as prof:
+                for x, y in loader:
+                    optimizer.zero_grad()
+                    torch.nn.functional.mse_loss(model(x.to(DEVICE)), y.to(DEVICE)).backward()
+                    optimizer.step()
+                    prof.step()
+                    batches += 1
+            self.assertEqual(batches, 8)
+            self.assertEqual(len(os.listdir(folder)), 3)
+
+
+def run_hostile(how, folder, *extra, cwd=None):
+    env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE=how, TRAINSCOPE_TEST_FOLDER=folder)
+    return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "1",
+                           "--iterations", "2", os.path.join(PROJECT, "hostile.py"), *extra],
+                          capture_output=True, text=True, env=env, cwd=cwd)
+
+
+class EntryPointFaults(unittest.TestCase):
+    """What a user's entry point does wrong gets one line and the right exit code, and what is
+    printed matches what is on disk."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.folder = self.dir.name
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def assertOneLine(self, result, *needles):
+        lines = result.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, result.stderr)
+        self.assertTrue(lines[0].startswith("trainscope: error: "), result.stderr)
+        for needle in needles:
+            self.assertIn(needle, lines[0])
+
+    def test_a_relative_prefix_is_where_the_command_ran_though_the_entry_changes_folder(self):
+        here, elsewhere = (os.path.join(self.folder, name) for name in ("here", "elsewhere"))
+        os.mkdir(here)
+        os.mkdir(elsewhere)
+        with open(os.path.join(elsewhere, "run.memory.sqlite"), "w") as f:
+            f.write("the user's own file")
+        env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE="chdir", TRAINSCOPE_TEST_FOLDER=elsewhere)
+        result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--force",
+                                 "--warmup", "1", "--iterations", "2",
+                                 os.path.join(PROJECT, "hostile.py"), "-o", "run"],
+                                capture_output=True, text=True, env=env, cwd=here)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(sorted(os.listdir(here)),
+                         ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
+        with open(os.path.join(elsewhere, "run.memory.sqlite")) as f:
+            self.assertEqual(f.read(), "the user's own file")
+
+    def test_existing_reports_are_refused_before_the_entry_point_runs(self):
+        prefix = os.path.join(self.folder, "run")
+        open(prefix + ".time.sqlite", "w").close()
+        result = run_hostile("marker", self.folder, "-o", prefix)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertOneLine(result, "already exists")
+        self.assertNotIn("imported", os.listdir(self.folder))
+
+    def test_a_prefix_that_names_no_file_is_refused(self):
+        for output in ("", self.folder + os.sep, self.folder):
+            with self.subTest(output=output):
+                result = run_hostile("", self.folder, "-o", output)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertOneLine(result, "-o expects a file prefix")
+                self.assertEqual(os.listdir(self.folder), [])
+
+    def test_a_batch_size_below_one_is_refused(self):
+        result = run_hostile("", self.folder, "--batch-size", "0", "-o",
+                             os.path.join(self.folder, "run"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertOneLine(result, "--batch-size expects a count of at least 1")
+
+    def test_exiting_or_being_interrupted_while_loading_is_one_line(self):
+        for how, needle in (("exit", "called sys.exit(3) while loading"),
+                            ("interrupt", "interrupted while")):
+            with self.subTest(how=how):
+                result = run_hostile(how, self.folder, "-o", os.path.join(self.folder, "run"))
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertOneLine(result, needle, "no report was written")
+                self.assertEqual(os.listdir(self.folder), [])
+
+    def test_each_provider_is_named_when_it_fails(self):
+        result = run_hostile("model_provider", self.folder, "-o",
+                             os.path.join(self.folder, "run"))
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertOneLine(result, "model_provider raised ValueError: no model today")
+
+    def test_an_error_is_one_line_whatever_its_message(self):
+        for how, needle in (("unprintable", "the step raised Unprintable"),
+                            ("multiline", "the step raised RuntimeError: the shapes differ in "
+                                          "two lines (hostile.py:")):
+            with self.subTest(how=how):
+                result = run_hostile(how, self.folder, "-o", os.path.join(self.folder, "run"))
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertOneLine(result, needle)
+                self.assertEqual(os.listdir(self.folder), [])
+
+    def test_a_thread_that_never_ends_is_named_and_sigterm_ends_the_wait_in_one_line(self):
+        prefix = os.path.join(self.folder, "run")
+        env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE="thread")
+        with subprocess.Popen([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup",
+                               "1", "--iterations", "2", os.path.join(PROJECT, "hostile.py"),
+                               "-o", prefix], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env) as process:
+            waiting = process.stderr.readline()  # blocks until the run says what it waits for
+            self.assertIn("the reports are written; waiting for the entry point's threads to "
+                          "end (waits-forever)", waiting)
+            process.send_signal(signal.SIGTERM)
+            rest = process.stderr.read()
+            process.stdout.read()
+            self.assertEqual(process.wait(), 1)
+        self.assertEqual(rest.strip().splitlines(),
+                         ["trainscope: interrupted while waiting for the entry point's threads "
+                          "(the reports are written)"])
+        self.assertEqual(len(os.listdir(self.folder)), 3)
+
+    def test_ctrl_c_as_the_reports_are_committed_says_they_are_kept(self):
+        # The signal comes the instant the engine has committed the set, before Python runs
+        # again: the run must not say that nothing was written.
+        script = """
+import os, signal, sys
+import trainscope.__main__ as command
+from trainscope import _trainscope as engine
+commit = engine.Session.write
+def write(self, prefix, force):
+    figures = commit(self, prefix, force)
+    os.kill(os.getpid(), signal.SIGINT)
+    return figures
+engine.Session.write = write
+sys.exit(command.main(sys.argv[1:]))
+"""
+        prefix = os.path.join(self.folder, "run")
+        result = subprocess.run([sys.executable, "-c", script, "profile", "-q", "--warmup", "1",
+                                 "--iterations", "2", os.path.join(PROJECT, "hostile.py"),
+                                 "-o", prefix], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(len(os.listdir(self.folder)), 3)
+        self.assertOneLine(result, "they were complete and are kept", prefix + ".memory.sqlite")
+        self.assertIn("Peak memory", result.stdout)
+
+    def test_a_killed_runs_staged_files_are_swept_by_a_refused_run(self):
+        prefix = os.path.join(self.folder, "run")
+        open(prefix + ".memory.sqlite", "w").close()
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout.strip()
+        # A staged file of a process that no longer runs on this machine (as SIGKILL leaves
+        # one), named as the engine names them.
+        stale = f".trainscope-{'0' * 16}-{dead}-0.tmp"
+        open(os.path.join(self.folder, stale), "w").close()
+        result = run_hostile("", self.folder, "-o", prefix)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(os.listdir(self.folder), ["run.memory.sqlite"])
+
+
+class UserLoopFaults(unittest.TestCase):
+    def test_a_nested_profile_is_refused_for_what_it_is(self):
+        model = torch.nn.Linear(4, 4).to(DEVICE)
+        with tempfile.TemporaryDirectory() as folder:
+            with trainscope.profile(os.path.join(folder, "outer"), model=model, warmup=0,
+                                    active=1) as prof:
+                with self.assertRaises(trainscope.Error) as refused:
+                    with trainscope.profile(os.path.join(folder, "inner"), model=model):
+                        pass
+                model(torch.randn(2, 4, device=DEVICE)).sum().backward()
+                prof.step()
+            self.assertIn("another TrainScope session", str(refused.exception))
+
+    def test_arguments_that_are_not_a_model_or_an_optimizer_are_refused(self):
+        model = torch.nn.Linear(4, 4)
+        for kwargs, needle in (({"model": "net"}, "model= expects"),
+                               ({"model": model, "optimizer": model}, "optimizer= expects")):
+            with self.subTest(kwargs=kwargs), self.assertRaises(trainscope.Error) as refused:
+                trainscope.profile("unused", **kwargs)
+            self.assertIn(needle, str(refused.exception))
+
+    def test_a_scripted_model_is_observed(self):
+        model = torch.jit.script(torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU()))
+        with tempfile.TemporaryDirectory() as folder:
+            with trainscope.profile(os.path.join(folder, "run"), model=model, warmup=0,
+                                    active=2) as prof:
+                for step in range(2):
+                    model(torch.randn(2, 4)).sum().backward()
+                    prof.step()
+            self.assertEqual(len(os.listdir(folder)), 3)
+
+    @unittest.skipUnless("always_call" in inspect.signature(
+        torch.nn.Module.register_forward_hook).parameters,
+        "before PyTorch 2.1 a forward hook is not called when the forward raises")
+    def test_a_module_whose_exception_was_caught_is_credited_with_nothing_after_it(self):
+        class Fragile(torch.nn.Module):
+            def forward(self, x):
+                raise ValueError("fragile")
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fragile = Fragile()
+                self.fc = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                try:
+                    self.fragile(x)
+                except ValueError:
+                    pass
+                return torch.relu(self.fc(x))
+
+        model = Net()
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, warmup=0, active=1) as prof:
+                model(torch.randn(2, 4)).sum().backward()
+                prof.step()
+            modules = dict(rows(prefix + ".time.sqlite",
+                                "SELECT e.operation_name, m.module_path FROM run_time_entries e "
+                                "LEFT JOIN trainscope_entry_modules m ON m.entry_id = e.id"))
+            self.assertEqual(modules["aten::linear"], "fc")
+            self.assertIn(modules["aten::relu"], ("", None))  # the model's own, not fragile's
 
 
 if __name__ == "__main__":

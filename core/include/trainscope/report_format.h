@@ -72,6 +72,9 @@ inline constexpr char kPhasesTable[] = "trainscope_phases";
 // trainscope_metadata keys that the app and the CLI read back.
 inline constexpr char kProjectRootKey[] = "project_root";
 inline constexpr char kFramesNoteKey[] = "frames_note";
+// A run time report whose timed steps did not all run the memory step's operations: how many
+// and how they differed (each operation is timed over the steps that ran it).
+inline constexpr char kDifferingStepsKey[] = "differing_steps";
 // A memory report's shared parameters: each other name of a tensor that several attributes
 // name (tied weights), and the weight entry that holds it: "head.weight=wte.weight; ...".
 inline constexpr char kWeightAliasesKey[] = "weight_aliases";

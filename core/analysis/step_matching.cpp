@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "analysis/step_matching.h"
+
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace trainscope {
+namespace {
+
+using Identity = std::tuple<std::string, OperationRecord::Part, int>;
+
+// Each operation's identity: its name, its part, and its occurrence among the same in that part.
+std::vector<Identity> identities(const std::vector<OperationRecord>& operations) {
+    std::map<std::pair<std::string, OperationRecord::Part>, int> seen;
+    std::vector<Identity> result;
+    result.reserve(operations.size());
+    for (const OperationRecord& op : operations)
+        result.emplace_back(op.name, op.part, seen[{op.name, op.part}]++);
+    return result;
+}
+
+}  // namespace
+
+StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
+                    std::vector<OperationRecord> step) {
+    StepMatch match;
+    bool same_order = step.size() == memory_step.size();
+    for (size_t i = 0; same_order && i < step.size(); ++i)
+        same_order = step[i].name == memory_step[i].name && step[i].part == memory_step[i].part;
+    if (same_order) {
+        match.aligned = std::move(step);
+        return match;
+    }
+    std::map<Identity, size_t> index;
+    const std::vector<Identity> memory_identities = identities(memory_step);
+    for (size_t i = 0; i < memory_identities.size(); ++i)
+        index.emplace(memory_identities[i], i);
+    match.aligned.resize(memory_step.size());
+    const std::vector<Identity> step_identities = identities(step);
+    for (size_t k = 0; k < step.size(); ++k) {
+        const auto found = index.find(step_identities[k]);
+        if (found == index.end()) {
+            ++match.unmatched;
+        } else {
+            match.aligned[found->second] = std::move(step[k]);
+        }
+    }
+    for (const OperationRecord& op : match.aligned)
+        match.missing += op.name.empty() ? 1 : 0;
+    return match;
+}
+
+}  // namespace trainscope

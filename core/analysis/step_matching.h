@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// A timed step's operations matched to the memory step's. A user's loop need not run the same
+// operations every step: a DataLoader's batches arrive through other calls when its workers
+// are ahead, a frozen layer is unfrozen, an optimizer makes its state in its first step. Such a
+// step is still measured: each call is matched by what it is (its name, its part of the step,
+// and how many calls of the same came before it in that part), not by its position; what
+// matches is timed, what does not is counted, and the report says so.
+#pragma once
+
+#include <vector>
+
+#include "tracking/operation_observer.h"
+
+namespace trainscope {
+
+struct StepMatch {
+    // aligned[i]: the memory step's operation i as this step ran it; an empty name where this
+    // step did not run it.
+    std::vector<OperationRecord> aligned;
+    int unmatched = 0;  // calls of this step that match none of the memory step's operations
+    int missing = 0;    // operations of the memory step that this step did not run
+    bool same() const { return unmatched == 0 && missing == 0; }
+};
+
+StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
+                    std::vector<OperationRecord> step);
+
+}  // namespace trainscope

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: Apache-2.0
+# An entry point that misbehaves as TRAINSCOPE_TEST_HOSTILE says (test_python_host's
+# EntryPointFaults): it changes folder, exits or is interrupted while it loads, its
+# model_provider fails, its step raises what cannot be printed or a message of several lines,
+# or it leaves a thread that never ends.
+import os
+import signal
+import sys
+import threading
+
+import torch
+from torch import nn
+
+HOW = os.environ.get("TRAINSCOPE_TEST_HOSTILE", "")
+if HOW == "chdir":
+    os.chdir(os.environ["TRAINSCOPE_TEST_FOLDER"])
+elif HOW == "marker":
+    open(os.path.join(os.environ["TRAINSCOPE_TEST_FOLDER"], "imported"), "w").close()
+elif HOW == "exit":
+    sys.exit(3)
+elif HOW == "interrupt":
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the entry point loads
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise ValueError("this exception has no text")
+
+
+def skyline_model_provider():
+    if HOW == "model_provider":
+        raise ValueError("no model today")
+    torch.manual_seed(0)
+    return nn.Linear(8, 4)
+
+
+def skyline_input_provider(batch_size=2):
+    return (torch.randn(batch_size, 8),)
+
+
+def skyline_iteration_provider(model):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    if HOW == "thread":
+        threading.Thread(target=threading.Event().wait, name="waits-forever").start()
+
+    def iteration(x):
+        if HOW == "unprintable":
+            raise Unprintable()
+        if HOW == "multiline":  # as LibTorch's messages read
+            raise RuntimeError("the shapes differ\n  in two lines\nException raised from check "
+                               "at op.cpp:1 (most recent call first):\nframe #0: c10::Error")
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+
+    return iteration
