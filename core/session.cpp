@@ -172,6 +172,7 @@ void Session::beginStep() {
             options.phases = self.memory_parts.get();  // the observer finds the parts
         }
         options.inputs = true;  // the timeline's input shapes and types of every call
+        options.backward_roots = self.memory.get();
         options.weights_by_storage = true;
         if (self.options.parameters) {
             for (const ObservedParameter& p : self.options.parameters->parameters())

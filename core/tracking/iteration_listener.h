@@ -15,6 +15,10 @@ class IterationListener {
     virtual void backwardBegins() {}
     virtual void backwardEnded() {}
     virtual void iterationEnded() {}
+    // The blocks of the gradients that a backward pass starts from: the loss's gradient, which
+    // backward() makes (torch.ones_like) just before the autograd engine begins. They are not
+    // what the forward pass kept.
+    virtual void backwardStartsFrom(const std::vector<const void*>& /*gradients*/) {}
 };
 
 // Forwards each call to several listeners, in order.
@@ -37,6 +41,10 @@ class IterationListeners : public IterationListener {
     void iterationEnded() override {
         for (auto* l : listeners_)
             l->iterationEnded();
+    }
+    void backwardStartsFrom(const std::vector<const void*>& gradients) override {
+        for (auto* l : listeners_)
+            l->backwardStartsFrom(gradients);
     }
 
   private:

@@ -106,6 +106,7 @@ void MemoryObserver::forwardBegins() {
         block.event = -1;
     }
     events_.clear();
+    backward_roots_.clear();
     recent_allocation_.fill(-1);
     events_at_peak_ = 0;
     micro_batches_.assign(1, MicroBatch{});
@@ -138,7 +139,8 @@ std::unordered_set<int64_t> MemoryObserver::activationEvents() const {
         }
         for (const auto& [ptr, block] : allocated) {
             if (block.phase == AllocationPhase::Forward &&
-                block.event >= static_cast<int64_t>(batch.forward)) {
+                block.event >= static_cast<int64_t>(batch.forward) &&
+                !backward_roots_.count(block.event)) {
                 activations.insert(block.event);
             }
         }
@@ -153,6 +155,15 @@ std::map<int, int64_t> MemoryObserver::activationBytes() const {
         activations[allocation.operation] += allocation.bytes;
     }
     return activations;
+}
+
+void MemoryObserver::backwardStartsFrom(const std::vector<const void*>& gradients) {
+    const std::vector<std::optional<int64_t>> events = liveEvents(gradients);
+    std::lock_guard<SpinLock> lock(mutex_);
+    for (const std::optional<int64_t>& event : events)
+        if (event && *event >= 0) {
+            backward_roots_.insert(*event);
+        }
 }
 
 void MemoryObserver::backwardEnded() {

@@ -96,6 +96,8 @@ class MemoryObserver : public IterationListener {
     void backwardBegins() override;  // marks the activation snapshot of the micro-batch
     void backwardEnded() override;
     void iterationEnded() override;  // ends the peak and the record
+    // The loss's gradient that a backward pass starts from is no activation.
+    void backwardStartsFrom(const std::vector<const void*>& gradients) override;
 
     int64_t peakBytes() const;
     int64_t liveBytes() const;
@@ -181,6 +183,7 @@ class MemoryObserver : public IterationListener {
         bool backward_began = false;
     };
     std::vector<MicroBatch> micro_batches_;
+    std::unordered_set<int64_t> backward_roots_;  // events of the gradients backward began from
     std::vector<PhaseMark> phase_marks_;
     int64_t start_ = 0, end_ = 0;
 };

@@ -175,6 +175,17 @@ void OperationObserver::forwardBegins() {
 
 void OperationObserver::backwardBegins() {
     phase_.store(Phase::Backward);
+    backward_root_pending_.store(options_.backward_roots != nullptr);
+}
+
+void OperationObserver::noteBackwardRoots(const at::RecordFunction& fn) {
+    std::vector<const void*> gradients;
+    for (const c10::IValue& input : fn.inputs()) {
+        if (input.isTensor() && input.toTensor().defined() && input.toTensor().has_storage()) {
+            gradients.push_back(input.toTensor().storage().data());
+        }
+    }
+    options_.backward_roots->backwardStartsFrom(gradients);
 }
 
 void OperationObserver::backwardEnded() {
@@ -228,6 +239,11 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     const Phase phase = self->phase_.load(std::memory_order_relaxed);
     if (phase == Phase::Idle) {
         return nullptr;
+    }
+    if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION &&
+        self->backward_root_pending_.load(std::memory_order_relaxed) &&
+        self->backward_root_pending_.exchange(false)) {
+        self->noteBackwardRoots(fn);
     }
     if (fn.scope() == at::RecordScope::USER_SCOPE && isCollectiveName(fn.name())) {
         self->collectiveStart(fn);
@@ -345,8 +361,11 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     if (isEngineScope(fn)) {
         enterEngineScope();
         const Phase before = phase_.exchange(Phase::Backward);
-        if (before == Phase::Forward && options_.phases) {
-            options_.phases->backwardBegins();
+        if (before == Phase::Forward) {
+            backward_root_pending_.store(options_.backward_roots != nullptr);
+            if (options_.phases) {
+                options_.phases->backwardBegins();
+            }
         }
         return false;
     }

@@ -106,6 +106,9 @@ class OperationObserver : public IterationListener {
         // engine has them disabled: those operations become records of part Recompute too.
         bool eager = false;
         IterationListener* phases = nullptr;
+        // Told the gradients each backward pass starts from: the inputs of its first backward
+        // node (with `inputs`; the memory step's meter).
+        IterationListener* backward_roots = nullptr;
     };
 
     explicit OperationObserver(Options options);
@@ -155,6 +158,7 @@ class OperationObserver : public IterationListener {
     // record, after noting what it says of the step's part (see Options::eager).
     bool eagerPartChange(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
+    void noteBackwardRoots(const at::RecordFunction& fn);
     void collectiveStart(const at::RecordFunction& fn);
     void collectiveEnd(const at::RecordFunction& fn);
     void resolveGpuTimes();
@@ -164,6 +168,9 @@ class OperationObserver : public IterationListener {
     Options options_;
     at::CallbackHandle handle_ = 0;
     std::atomic<Phase> phase_{Phase::Idle};
+    // A backward pass began and its first node has not run yet (Options::backward_roots): on
+    // the CPU that node runs on the forward thread, on CUDA on the device's thread.
+    std::atomic<bool> backward_root_pending_{false};
     uint64_t forward_thread_ = 0;
     int depth_ = 0;
     // Eager steps: the checkpoints' backward nodes running now on the forward thread (nested

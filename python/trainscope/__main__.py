@@ -289,10 +289,10 @@ def _wait_for_threads(code):
     if not running:
         return code
     done = "the reports are written; " if code == 0 else ""
-    print(f"trainscope: {done}waiting for the entry point's threads to end "
-          f"({', '.join(t.name for t in running)}); Ctrl-C ends the process",
-          file=sys.stderr, flush=True)
-    try:
+    try:  # from the announcement on: a signal may come as soon as it is read
+        print(f"trainscope: {done}waiting for the entry point's threads to end "
+              f"({', '.join(t.name for t in running)}); Ctrl-C ends the process",
+              file=sys.stderr, flush=True)
         for thread in running:
             thread.join()
     except KeyboardInterrupt:

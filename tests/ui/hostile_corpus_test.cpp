@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The hostile-report corpus (tests/fuzz/make_corpus.py: damaged and hostile variants of real
 // reports) opened as a user would, one report at a time: each opens or is refused with a
-// message, within 10 s, without creating or changing a file; every page is shown and the
-// first row of every table is clicked, so that charts, tables and frames are all drawn.
+// message, without creating or changing a file; every page is shown and the first row of every
+// table is clicked, so that charts, tables and frames are all drawn. (What bounds the time a
+// hostile report can take is the query budget, which HostileReportTest checks on its own clock.)
 #include <gtest/gtest.h>
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -80,7 +80,7 @@ constexpr int kShards = 8;
 
 class HostileCorpus : public ::testing::TestWithParam<int> {};
 
-TEST_P(HostileCorpus, EveryReportOpensOrIsRefusedQuicklyAndChangesNothing) {
+TEST_P(HostileCorpus, EveryReportOpensOrIsRefusedAndChangesNothing) {
     const QStringList all =
         QDir(QStringLiteral(HOSTILE_CORPUS)).entryList({QStringLiteral("*.sqlite")}, QDir::Files);
     ASSERT_GT(all.size(), 500) << "the corpus was not generated: " HOSTILE_CORPUS;
@@ -99,8 +99,6 @@ TEST_P(HostileCorpus, EveryReportOpensOrIsRefusedQuicklyAndChangesNothing) {
         const QString report = dir.filePath(name);
         ASSERT_TRUE(QFile::copy(QStringLiteral(HOSTILE_CORPUS "/") + name, report));
         const QStringList before = trainscope::test::folderSnapshot(dir.path());
-        QElapsedTimer clock;
-        clock.start();
         if (trainscope::test::openAndWait(window, {report})) {
             ++opened;
             if (window.browser())
@@ -112,7 +110,6 @@ TEST_P(HostileCorpus, EveryReportOpensOrIsRefusedQuicklyAndChangesNothing) {
         }
         window.closeReports();
         QCoreApplication::processEvents();
-        EXPECT_LT(clock.elapsed(), 10000) << name.toStdString();
         EXPECT_EQ(trainscope::test::folderSnapshot(dir.path()), before) << name.toStdString();
         EXPECT_TRUE(warnings.isEmpty())
             << name.toStdString() << ": " << warnings.join(QLatin1Char('\n')).toStdString();

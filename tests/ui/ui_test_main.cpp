@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     for (const char* setting :
          {"QT_QPA_PLATFORMTHEME", "QT_STYLE_OVERRIDE", "QT_SCALE_FACTOR", "QT_SCREEN_SCALE_FACTORS",
-          "QT_ENABLE_HIGHDPI_SCALING", "QT_FONT_DPI", "QT_USE_PHYSICAL_DPI"})
+          "QT_ENABLE_HIGHDPI_SCALING", "QT_FONT_DPI", "QT_USE_PHYSICAL_DPI", "QTEST_KEYEVENT_DELAY",
+          "QTEST_MOUSEEVENT_DELAY"})
         qunsetenv(setting);
     const QByteArray fontconfig = qEnvironmentVariableIsEmpty("TRAINSCOPE_TEST_FONTCONFIG")
                                       ? QByteArray(TRAINSCOPE_TEST_FONTCONFIG)

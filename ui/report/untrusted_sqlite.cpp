@@ -3,7 +3,8 @@
 
 #include <sqlite3.h>
 
-#include <QElapsedTimer>
+#include <chrono>
+
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -13,10 +14,17 @@
 namespace trainscope::ui {
 namespace {
 
-// Connections are used only by the thread that opened them, so one clock per thread.
-thread_local QElapsedTimer t_query_clock;
+qint64 steadyMilliseconds() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Connections are used only by the thread that opened them, so one budget's start per thread.
+thread_local qint64 t_query_started = -1;
 thread_local CancelFlags t_cancel_flags;
 std::atomic<int> g_query_budget_ms{kQueryBudgetMs};
+std::atomic<QueryClock> g_query_clock{&steadyMilliseconds};
 
 bool isSet(const std::atomic<bool>* flag) {
     return flag && flag->load(std::memory_order_relaxed);
@@ -25,7 +33,10 @@ bool isSet(const std::atomic<bool>* flag) {
 int stopQuery(void*) {
     if (isSet(t_cancel_flags.first) || isSet(t_cancel_flags.second))
         return 1;
-    return t_query_clock.isValid() && t_query_clock.elapsed() > g_query_budget_ms.load() ? 1 : 0;
+    return t_query_started >= 0 &&
+                   g_query_clock.load()() - t_query_started > g_query_budget_ms.load()
+               ? 1
+               : 0;
 }
 
 sqlite3* handleOf(const QSqlDatabase& db) {
@@ -38,7 +49,11 @@ sqlite3* handleOf(const QSqlDatabase& db) {
 }  // namespace
 
 void restartQueryClock() {
-    t_query_clock.start();
+    t_query_started = g_query_clock.load()();
+}
+
+QueryClock setQueryClock(QueryClock clock) {
+    return g_query_clock.exchange(clock ? clock : &steadyMilliseconds);
 }
 
 void setQueryBudget(int milliseconds) {

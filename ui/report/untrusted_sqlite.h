@@ -35,6 +35,11 @@ void restartQueryClock();
 void setQueryBudget(int milliseconds);
 int queryBudget();
 
+// What the budget is measured with: milliseconds on a steady clock, unless the tests give a
+// clock of their own (null: the steady clock again). Returns the clock used until then.
+using QueryClock = qint64 (*)();
+QueryClock setQueryClock(QueryClock clock);
+
 // The queries that the calling thread runs next also stop as soon as one of these flags is set
 // (a null flag is never set): the app sets them when nobody waits for the answer any more (the
 // table was sorted again, the report was closed). Returns the flags watched until then.

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The run time report from timed steps with known times: each operation's median and spread
+// over the steps, and steps that ran other operations than the memory step matched by what
+// each call is (analysis/step_matching.h), never by its position.
+#include <gtest/gtest.h>
+
+#include "analysis/median_times.h"
+#include "analysis/step_matching.h"
+#include "tracking/operation_observer.h"
+
+using namespace trainscope;
+
+namespace {
+
+using Part = OperationRecord::Part;
+
+OperationRecord call(const char* name, double forward_ms, Part part = Part::Forward,
+                     double backward_ms = 0.0) {
+    OperationRecord record;
+    record.name = name;
+    record.forward_ms = forward_ms;
+    record.backward_ms = backward_ms;
+    record.has_backward = backward_ms > 0;
+    record.part = part;
+    return record;
+}
+
+}  // namespace
+
+TEST(StepTiming, EachOperationsMedianAndSpreadAreOverTheSteps) {
+    const std::vector<OperationRecord> memory_step{call("aten::linear", 9, Part::Forward, 9),
+                                                   call("aten::relu", 9)};
+    const std::vector<std::vector<OperationRecord>> steps{
+        {call("aten::linear", 1.0, Part::Forward, 4.0), call("aten::relu", 0.5)},
+        {call("aten::linear", 3.0, Part::Forward, 2.0), call("aten::relu", 0.1)},
+        {call("aten::linear", 2.0, Part::Forward, 6.0), call("aten::relu", 0.3)}};
+    const TimeReport report =
+        medianTimes(memory_step, {"fc", ""}, steps, std::vector<double>{10.0, 30.0, 20.0});
+    ASSERT_EQ(report.entries.size(), 2u);
+    EXPECT_EQ(report.entries[0].forward_ms, 2.0);
+    EXPECT_EQ(report.entries[0].backward_ms, 4.0);
+    EXPECT_EQ(report.entries[0].forward_spread.min_ms, 1.0);
+    EXPECT_EQ(report.entries[0].forward_spread.max_ms, 3.0);
+    EXPECT_EQ(report.entries[0].module_path, "fc");
+    EXPECT_EQ(report.entries[1].forward_ms, 0.3);
+    EXPECT_FALSE(report.entries[1].backward_ms.has_value());
+    EXPECT_EQ(report.iteration_ms, 20.0);
+    EXPECT_EQ(report.iteration_spread.min_ms, 10.0);
+    EXPECT_EQ(report.iteration_spread.max_ms, 30.0);
+}
+
+TEST(StepTiming, AStepThatRanOtherOperationsIsMatchedByWhatEachCallIs) {
+    // The memory step: two linears and the optimizer's add. The timed step ran an extra call
+    // first (a batch arriving through other calls), the linears in the same order, and no add.
+    const std::vector<OperationRecord> memory_step{call("aten::linear", 9), call("aten::linear", 9),
+                                                   call("aten::add_", 9, Part::Optimizer)};
+    const StepMatch match =
+        matchStep(memory_step,
+                  {call("aten::set_", 0.7), call("aten::linear", 1.0), call("aten::linear", 2.0)});
+    EXPECT_FALSE(match.same());
+    EXPECT_EQ(match.unmatched, 1);
+    EXPECT_EQ(match.missing, 1);
+    ASSERT_EQ(match.aligned.size(), 3u);
+    EXPECT_EQ(match.aligned[0].forward_ms, 1.0);  // the first linear is the first linear
+    EXPECT_EQ(match.aligned[1].forward_ms, 2.0);
+    EXPECT_TRUE(match.aligned[2].name.empty());
+    // The add is timed over the steps that ran it, and by the memory step's own time when
+    // none did.
+    const StepMatch same =
+        matchStep(memory_step, {call("aten::linear", 3.0), call("aten::linear", 4.0),
+                                call("aten::add_", 0.2, Part::Optimizer)});
+    EXPECT_TRUE(same.same());
+    const TimeReport report =
+        medianTimes(memory_step, {}, {match.aligned, same.aligned}, std::vector<double>{5.0, 6.0});
+    EXPECT_EQ(report.entries[0].forward_ms, 2.0);  // the median of 1 and 3
+    EXPECT_EQ(report.entries[2].forward_ms, 0.2);
+    const TimeReport alone =
+        medianTimes(memory_step, {}, {match.aligned}, std::vector<double>{5.0});
+    EXPECT_EQ(alone.entries[2].forward_ms, 9.0);
+}
+
+TEST(StepTiming, ACallOfAnotherPartIsAnotherOperation) {
+    // The same name in the forward pass and in the optimizer's step: not interchangeable.
+    const std::vector<OperationRecord> memory_step{call("aten::mul", 9),
+                                                   call("aten::mul", 9, Part::Optimizer)};
+    const StepMatch match = matchStep(memory_step, {call("aten::mul", 1.0, Part::Optimizer)});
+    EXPECT_EQ(match.unmatched, 0);
+    EXPECT_EQ(match.missing, 1);
+    EXPECT_TRUE(match.aligned[0].name.empty());
+    EXPECT_EQ(match.aligned[1].forward_ms, 1.0);
+}
