@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 
+#include "decimal_text.h"
 #include "model/script_source.h"
 #include "torch_compat.h"
 #include "trainscope/builtin_models.h"
@@ -59,7 +60,9 @@ class Params {
     }
 
     int64_t integer(const std::string& key) const { return std::stoll(values_.at(key)); }
-    double number(const std::string& key) const { return std::stod(values_.at(key)); }
+    double number(const std::string& key) const {
+        return parseDecimal(values_.at(key)).value_or(0.0);  // checked by the registry
+    }
     const std::string& text(const std::string& key) const { return values_.at(key); }
 
   private:

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "decimal_text.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/translatable.h"
 
@@ -157,12 +158,8 @@ std::string checkParameterValue(const BuiltinParameter& parameter, const std::st
                        : TRAINSCOPE_TR("trainscope", "a positive integer (at most 2147483647)");
         }
         case ParamKind::Probability: {
-            double number = -1;
-            try {
-                number = std::stod(value, &used);
-            } catch (const std::exception&) {
-            }
-            return used == value.size() && number >= 0.0 && number < 1.0
+            const double number = parseDecimal(value).value_or(-1.0);
+            return number >= 0.0 && number < 1.0
                        ? ""
                        : TRAINSCOPE_TR("trainscope", "a number in [0, 1)");
         }

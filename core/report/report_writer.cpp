@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "decimal_text.h"
 #include "report/schema.h"
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
@@ -220,9 +221,9 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         ++id;
     }
     RunMetadata metadata = report.metadata;
-    metadata[report_format::kIterationMsKey] = std::to_string(report.iteration_ms);
-    metadata[report_format::kIterationMinMsKey] = std::to_string(report.iteration_spread.min_ms);
-    metadata[report_format::kIterationMaxMsKey] = std::to_string(report.iteration_spread.max_ms);
+    metadata[report_format::kIterationMsKey] = decimalText(report.iteration_ms);
+    metadata[report_format::kIterationMinMsKey] = decimalText(report.iteration_spread.min_ms);
+    metadata[report_format::kIterationMaxMsKey] = decimalText(report.iteration_spread.max_ms);
     insertMetadata(db, metadata);
     writeFrames(db, "entry_id", [&](const auto& add) {
         int64_t key = 1;

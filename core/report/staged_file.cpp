@@ -134,22 +134,32 @@ bool processAlive(long pid) {
     return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
 
+bool isOurTempFor(const std::string& temp, const std::string& target);
+
 // Finishes a commit that a crash interrupted: every temporary file the journal names still
-// exists only if it was not yet renamed, and all of them were complete before the journal.
+// exists only if it was not yet renamed, and all of them were complete before the journal. A
+// journal is a file anyone who can write the folder may have put there, so only what a commit
+// of ours could have named is renamed: a staged file of ours (a regular file, not a link,
+// named for its target) onto its report, both in the journal's folder. Anything else is left.
 void rollForward(const std::string& final_path) {
     const std::string journal = journalPathOf(final_path);
-    std::ifstream in(journal);
-    if (!in) {
+    struct stat info {};
+    if (::lstat(journal.c_str(), &info) != 0) {
         return;
     }
-    std::string temp, target;
-    while (std::getline(in, temp) && std::getline(in, target)) {
-        std::error_code ec;
-        if (fs::exists(fs::symlink_status(temp, ec))) {
-            std::rename(temp.c_str(), target.c_str());
+    if (S_ISREG(info.st_mode)) {
+        std::ifstream in(journal);
+        std::string temp, target;
+        while (std::getline(in, temp) && std::getline(in, target)) {
+            struct stat staged {};
+            if (isOurTempFor(temp, target) && folderOf(temp) == folderOf(final_path) &&
+                folderOf(target) == folderOf(final_path) && ::lstat(temp.c_str(), &staged) == 0 &&
+                S_ISREG(staged.st_mode)) {
+                std::rename(temp.c_str(), target.c_str());
+            }
         }
     }
-    std::remove(journal.c_str());
+    std::remove(journal.c_str());  // also a link put there: the link goes, not what it names
     syncFolder(folderOf(final_path));
 }
 
@@ -183,6 +193,12 @@ TempName parseTempName(const std::string& name) {
         parsed.host = rest.substr(0, 8);
     }
     return parsed;
+}
+
+// Whether `temp` is named as our staged file for the report `target`.
+bool isOurTempFor(const std::string& temp, const std::string& target) {
+    const std::string name = fs::path(temp).filename().string();
+    return parseTempName(name).pid > 0 && name.rfind(kTempPrefix + tagOf(target) + "-", 0) == 0;
 }
 
 // The temporary files that the folder's commit journals name: an interrupted commit of another
@@ -359,12 +375,20 @@ void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite) 
     }
     const std::string journal = journalPathOf(files.front()->final_path_);
     {
-        std::ofstream out(journal, std::ios::trunc);
-        for (const StagedFile* file : files) {
-            out << file->temp_path_ << "\n" << file->final_path_ << "\n";
+        // A new file of our own: whatever is at the journal's name (a link someone put there)
+        // is removed, not written through.
+        std::string text;
+        for (const StagedFile* file : files)
+            text += file->temp_path_ + "\n" + file->final_path_ + "\n";
+        std::remove(journal.c_str());
+        const int fd =
+            ::open(journal.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        const bool written =
+            fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+        if (fd >= 0) {
+            ::close(fd);
         }
-        out.flush();
-        if (!out) {
+        if (!written) {
             std::remove(journal.c_str());
             throw Error("cannot write '" + journal + "' in the reports' folder");
         }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "decimal_text.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
 
@@ -46,9 +47,8 @@ void requireColumns(const ReadOnlyDb& db, const std::string& table,
 }
 
 std::optional<double> nonNegativeNumber(const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value) || value < 0) {
+    const std::optional<double> value = parseDecimal(text);
+    if (!value || !std::isfinite(*value) || *value < 0) {
         return std::nullopt;
     }
     return value;

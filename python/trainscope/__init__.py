@@ -13,8 +13,6 @@ profiles a Skyline/DeepView entry point. docs/python.md says what each number me
 
 import sys as _sys
 
-import torch as _torch
-
 
 def _release(version):
     """'1.13.1+cpu' -> (1, 13): the part that must match for the engine to share LibTorch."""
@@ -31,6 +29,17 @@ def _refuse(message):
         raise SystemExit(1)
     raise ImportError(message)
 
+
+try:
+    import torch as _torch
+except KeyboardInterrupt:
+    if _sys.argv[:1] == ["-m"]:  # Ctrl-C while torch loads, before the command began
+        print("trainscope: error: interrupted while torch was loading", file=_sys.stderr)
+        raise SystemExit(1)
+    raise
+except ImportError as _error:
+    _refuse(f"{_sys.executable} has no torch ({_error}): trainscope runs in the Python "
+            f"environment of your training, with its torch")
 
 try:
     from . import _trainscope

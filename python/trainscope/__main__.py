@@ -5,9 +5,9 @@ deepview_ or none) in this process, and writes PREFIX's three reports. Exit code
 trainscope-cli's: 0 done, 1 the run failed, 2 a usage error."""
 
 import argparse
+import importlib.util
 import inspect
 import os
-import runpy
 import signal
 import sys
 import threading
@@ -74,18 +74,12 @@ def _interrupt(signum, frame):
 
 
 def _write_through_signals(write):
-    """Runs `write`, which commits the set, with Ctrl-C and SIGTERM held until it returns:
-    Python raises KeyboardInterrupt only once the engine returns, when the set is complete on
-    disk, and the run would then say that nothing was written. Returns write()'s result and
-    whether a signal came meanwhile."""
-    received = []
-    held = {number: signal.signal(number, lambda n, frame: received.append(n))
-            for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        return write(), bool(received)
-    finally:
-        for number, handler in held.items():
-            signal.signal(number, handler)
+    """Runs `write`, which commits the set, with Ctrl-C and SIGTERM held (_signals.py).
+    Returns write()'s result and whether a signal came meanwhile."""
+    from . import _signals
+    with _signals.held() as received:
+        figures = write()
+    return figures, bool(received)
 
 
 def _output_prefix(output):
@@ -94,6 +88,26 @@ def _output_prefix(output):
     if not output or output.endswith(os.sep) or os.path.isdir(output):
         return None
     return os.path.abspath(output)
+
+
+def _takes_batch_size(provider):
+    try:
+        parameters = inspect.signature(provider).parameters
+    except (TypeError, ValueError):  # no signature to read: let the call say
+        return True
+    return "batch_size" in parameters or any(
+        p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
+def _load_entry(entry):
+    """The entry point as a module of its own, known to sys.modules as trainscope_entry_point,
+    so that what it defines pickles (torch.save of its model, a DataLoader's workers) as it
+    does when the file runs as a script. Its `if __name__ == "__main__":` block does not run."""
+    spec = importlib.util.spec_from_file_location("trainscope_entry_point", entry)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return vars(module)
 
 
 def _provider(namespace, kind):
@@ -120,12 +134,17 @@ def _default_step(model):
 
 
 def _optimizer_of(step):
-    """The optimizer the step uses, found among its closure's values (for its state's bytes)."""
+    """The optimizer the step uses, found among its closure's values (for its state's bytes).
+    A cell the step never filled (a name bound under an `if` not taken) is passed over."""
     import torch
     candidates = [getattr(step, "optimizer", None)]
-    closure = inspect.getclosurevars(step) if inspect.isfunction(step) else None
-    if closure:
-        candidates += list(closure.nonlocals.values()) + list(closure.globals.values())
+    if inspect.isfunction(step):
+        for cell in step.__closure__ or ():
+            try:
+                candidates.append(cell.cell_contents)
+            except ValueError:  # an empty cell
+                pass
+        candidates += [step.__globals__.get(name) for name in step.__code__.co_names]
     for candidate in candidates:
         if isinstance(candidate, torch.optim.Optimizer):
             return candidate
@@ -163,10 +182,13 @@ def profile_entry_point(args):
         ranks, agreement = outputs_of_this_process(output, args.force)
     except _trainscope.Error as e:
         return _fail(one_line(e), USAGE_ERROR)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        return _fail(f"--device cuda: this torch ({torch.__version__}) sees no CUDA device",
+                     USAGE_ERROR)
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
     sys.path.insert(0, os.path.dirname(entry))
     try:
-        namespace = runpy.run_path(entry, run_name="trainscope_entry_point")
+        namespace = _load_entry(entry)
     except KeyboardInterrupt:
         return _fail(f"interrupted while {args.entry} was loading: no report was written",
                      RUN_FAILED)
@@ -195,7 +217,6 @@ def profile_entry_point(args):
 
     session = hooks = None
     observed = Observed()
-    signal.signal(signal.SIGTERM, _interrupt)
     stage = "model_provider"  # the user's code that runs, for its errors
     interrupted = False
     try:
@@ -212,11 +233,11 @@ def profile_entry_point(args):
                          f"torch.nn.Module", USAGE_ERROR)
         model = model.to(args.device)
         stage = "input_provider"
-        try:
-            inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
-                      else input_provider())
-        except TypeError as e:
-            return _fail(f"input_provider(batch_size=...) failed: {one_line(e)}", USAGE_ERROR)
+        if args.batch_size and not _takes_batch_size(input_provider):
+            return _fail(f"--batch-size: {args.entry}'s input_provider takes no batch_size",
+                         USAGE_ERROR)
+        inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
+                  else input_provider())
         inputs = _to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
                             args.device)
         stage = "iteration_provider"
@@ -258,7 +279,12 @@ def profile_entry_point(args):
         return _fail_rank(agreement, one_line(e), RUN_FAILED)
     except KeyboardInterrupt:
         return _fail_rank(agreement, "interrupted: no report was written", RUN_FAILED)
-    except Exception as e:  # the user's code raised: its message and where
+    except SystemExit as e:  # the user's code asked to exit: no report, and said so
+        if session is not None:
+            session.abandon_step()
+        return _fail_rank(agreement, f"{stage} called sys.exit({e.code!r}): no report was "
+                                     f"written", RUN_FAILED)
+    except BaseException as e:  # the user's code raised: its message and where
         frame = next((f for f in reversed(inspect.trace()) if f.filename.startswith(root)), None)
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
         if session is not None:
@@ -271,8 +297,11 @@ def profile_entry_point(args):
         if session is not None:
             session.close()
     if ranks is None or ranks.rank == 0:
-        print(figures["summary"], end="")
-        print(figures.get("ranks_summary", ""), end="")
+        try:
+            print(figures["summary"], end="")
+            print(figures.get("ranks_summary", ""), end="", flush=True)
+        except BrokenPipeError:  # `| head`: the reports are written, the reader went away
+            sys.stdout = None
     if interrupted:
         return _fail(f"interrupted while the reports were written; they were complete and are "
                      f"kept: {output}.memory.sqlite, .time.sqlite and .timeline.sqlite",
@@ -304,6 +333,7 @@ def _wait_for_threads(code):
 
 
 def main(argv=None):
+    signal.signal(signal.SIGTERM, _interrupt)  # from the start: the entry's import included
     try:
         args = _arguments(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:

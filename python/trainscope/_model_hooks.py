@@ -1,18 +1,30 @@
 # SPDX-License-Identifier: Apache-2.0
 """What the session learns from the user's model and optimizer: module paths through forward
-hooks (removed when the session ends), and each parameter's tensors as plain blocks."""
+hooks (removed when the memory step ends), and each parameter's tensors as plain blocks."""
 
 import inspect
 
 import torch
+from torch.nn.modules import module as global_hooks
+
+
+_UNINITIALIZED = getattr(torch.nn.parameter, "UninitializedTensorMixin", ())
 
 
 def _storage_block(tensor):
-    """(address, bytes) of the storage that holds `tensor`: how the memory meter knows it."""
-    if tensor is None:
+    """(address, bytes) of the storage that holds `tensor`: how the memory meter knows it.
+    (0, 0) for what has no such storage: no tensor, a lazy module's parameter not yet made, a
+    sparse tensor (an embedding's sparse gradient) or one on the meta device."""
+    if tensor is None or isinstance(tensor, _UNINITIALIZED):
         return (0, 0)
-    storage = tensor.untyped_storage() if hasattr(tensor, "untyped_storage") else tensor.storage()
-    return (storage.data_ptr(), tensor.nelement() * tensor.element_size())
+    try:
+        if tensor.is_sparse or tensor.device.type == "meta":
+            return (0, 0)
+        storage = (tensor.untyped_storage() if hasattr(tensor, "untyped_storage")
+                   else tensor.storage())
+        return (storage.data_ptr(), tensor.nelement() * tensor.element_size())
+    except (RuntimeError, NotImplementedError, ValueError):
+        return (0, 0)
 
 
 def parameter_lister(model, optimizer):
@@ -54,51 +66,45 @@ def parameter_lister(model, optimizer):
 
 
 class ModuleHooks:
-    """Forward hooks on every module of `model`: each tells the session which module runs, and
-    the model's own forward begins a micro-batch. `remove()` takes them all away."""
+    """Which module of `model` runs: torch's process-wide forward hooks, which look each module
+    up among the model's (by identity) and tell the session; the model's own forward begins a
+    micro-batch. Nothing is stored on the model's modules, so the model pickles, deep-copies
+    and saves (torch.save, an EMA copy) as it does without TrainScope. `remove()` takes the
+    hooks away."""
 
     def __init__(self, model, session):
-        self._handles = []
-        # PyTorch 2.1 on calls a forward hook also when the forward raised (always_call): the
-        # module leaves the stack then; before, when a module around it returns.
-        always_call = "always_call" in inspect.signature(
-            torch.nn.Module.register_forward_hook).parameters
-        for path, module in model.named_modules():
-            if isinstance(module, torch.jit.ScriptModule):
-                continue  # takes no hooks: its operations count toward the module around it
-            self._handles.append(module.register_forward_pre_hook(self._enter(path, session)))
-            exit_ = self._exit(path, session)
-            self._handles.append(module.register_forward_hook(exit_, always_call=True)
-                                 if always_call else module.register_forward_hook(exit_))
+        # The model holds its modules while the hooks exist: their ids stay theirs.
+        paths = {id(module): path for path, module in model.named_modules()}
+        root = id(model)
 
-    # The hooks run inside the user's forward: whatever happens to the session, they never
-    # raise there (a session that failed has told the user already).
-    @staticmethod
-    def _enter(path, session):
-        if path == "":
-            def enter_model(module, inputs):
-                try:
-                    session.forward_begins()
-                    session.enter_module(path)
-                except Exception:
-                    pass
-            return enter_model
-
+        # The hooks run inside the user's forward: whatever happens to the session, they never
+        # raise there (a session that failed has told the user already).
         def enter(module, inputs):
+            path = paths.get(id(module))
+            if path is None:
+                return
             try:
+                if id(module) == root:
+                    session.forward_begins()
                 session.enter_module(path)
             except Exception:
                 pass
-        return enter
 
-    @staticmethod
-    def _exit(path, session):
         def exit_(module, inputs, output):
+            path = paths.get(id(module))
+            if path is None:
+                return
             try:
                 session.exit_module(path)
             except Exception:
                 pass
-        return exit_
+
+        # PyTorch 2.1 on calls a forward hook also when the forward raised (always_call): the
+        # module leaves the stack then; before, when a module around it returns.
+        add_exit = global_hooks.register_module_forward_hook
+        always_call = "always_call" in inspect.signature(add_exit).parameters
+        self._handles = [global_hooks.register_module_forward_pre_hook(enter),
+                         add_exit(exit_, always_call=True) if always_call else add_exit(exit_)]
 
     def remove(self):
         for handle in self._handles:

@@ -6,7 +6,7 @@ import sys
 
 import torch
 
-from . import _trainscope
+from . import _signals, _trainscope
 from ._model_hooks import ModuleHooks, parameter_lister
 from ._ranks import outputs_of_this_process
 
@@ -96,8 +96,15 @@ class profile:
 
     def __init__(self, prefix, *, model, optimizer=None, warmup=1, active=3, force=False,
                  project_root=None, all_ranks=True):
-        if warmup < 0 or active < 1:
-            raise ValueError("profile needs warmup >= 0 and active >= 1")
+        if not isinstance(warmup, int) or not isinstance(active, int) or warmup < 0 \
+                or active < 1:
+            raise Error(f"profile needs whole numbers warmup >= 0 and active >= 1, not "
+                        f"warmup={warmup!r}, active={active!r}")
+        prefix = os.fspath(prefix) if isinstance(prefix, os.PathLike) else prefix
+        if not isinstance(prefix, str) or not prefix or "\0" in prefix or \
+                prefix.endswith(os.sep) or os.path.isdir(prefix):
+            raise Error(f"profile expects a file prefix such as 'run' or 'out/run', not "
+                        f"{prefix!r}")
         if not isinstance(model, torch.nn.Module):
             raise Error(f"model= expects the torch.nn.Module that the loop trains, not "
                         f"{type(model).__name__}")
@@ -145,10 +152,17 @@ class profile:
             self._give_up(error)
 
     def _give_up(self, error):
-        """Observing failed: the profile ends without a report, the user's loop does not."""
-        message = one_line(error)
+        """Observing failed: the profile ends without a report, the user's loop does not. In a
+        job of several ranks the others learn of it, rather than wait for this rank's set."""
+        # The engine's refusal names the command line's option; here it is an argument.
+        message = one_line(error).replace("use --force to replace it", "force=True replaces it")
         print(f"trainscope: {message}: no report was written; the loop goes on unobserved",
               file=sys.stderr, flush=True)
+        if self._agreement is not None:
+            try:
+                self._agreement.stopped(message)
+            except Exception:  # the store went with a rank that died
+                pass
         self.figures = None
         try:
             self._close()
@@ -171,14 +185,23 @@ class profile:
             self._session.begin_step()
 
     def _finish(self):
+        own = self._ranks.prefix(self.prefix) if self._ranks else self.prefix
+        received = []
         try:
-            if self._agreement is None:
-                own = self._ranks.prefix(self.prefix) if self._ranks else self.prefix
-                self.figures = self._session.write(own, self._force)
-            else:
-                self.figures = self._agreement.write(self._session, self.prefix, self._force)
+            with _signals.held() as received:
+                if self._agreement is None:
+                    self.figures = self._session.write(own, self._force)
+                else:
+                    self.figures = self._agreement.write(self._session, self.prefix,
+                                                         self._force)
         finally:
             self._close()
+            # The user's Ctrl-C or SIGTERM goes to their handlers, once what is on disk is said.
+            if received and self.figures is not None:
+                print(f"trainscope: interrupted while the reports were written; they were "
+                      f"complete and are kept: {own}.memory.sqlite, .time.sqlite and "
+                      f".timeline.sqlite", file=sys.stderr, flush=True)
+            _signals.deliver(received)
 
     def _drop_hooks(self):
         if self._hooks is not None:

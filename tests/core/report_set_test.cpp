@@ -217,6 +217,28 @@ TEST_F(ReportSetFiles, AStagedFileIsANewFileUnderANameNoOneCanGuess) {
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "the user's database");
 }
 
+// The commit journal's name is known to anyone: a journal planted there moves none of the
+// user's files, and a link planted there is replaced, not written through.
+TEST_F(ReportSetFiles, APlantedJournalOrALinkAtItsNameTouchesNoUsersFile) {
+    fs::create_directory(path("victim"));
+    std::ofstream(path("victim/a")) << "precious A";
+    std::ofstream(path("victim/b")) << "precious B";
+    std::ofstream(commitJournalPath(path("run.time.sqlite")))
+        << path("victim/a") << "\n" << path("victim/b") << "\n";
+    writeTimeReport(timeReport(1), path("run.time.sqlite"), Overwrite::Refuse);
+    auto text = [&](const std::string& name) {
+        std::ifstream in(path(name));
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    EXPECT_EQ(text("victim/a"), "precious A");
+    EXPECT_EQ(text("victim/b"), "precious B");
+    // A link at the journal's name, to the user's file: the commit writes a journal of its own.
+    fs::create_symlink(path("victim/a"), commitJournalPath(path("run.time.sqlite")));
+    writeTimeReport(timeReport(2), path("run.time.sqlite"), Overwrite::Allow);
+    EXPECT_EQ(text("victim/a"), "precious A");
+    EXPECT_EQ(names(), (std::vector<std::string>{"run.time.sqlite", "victim"}));
+}
+
 TEST_F(ReportSetFiles, NamesUpToTheFileSystemsLimitWork) {
     const long limit = pathconf(dir_.c_str(), _PC_NAME_MAX);
     ASSERT_GT(limit, 20);

@@ -231,7 +231,7 @@ class EntryPoint(unittest.TestCase):
         self.assertEqual(self.files(), [])
 
     def test_providers_that_break_the_contract_are_refused_in_one_line(self):
-        for extra, needle in ((["--batch-size", "8"], "input_provider(batch_size=...) failed"),
+        for extra, needle in ((["--batch-size", "8"], "input_provider takes no batch_size"),
                               ([], "iteration_provider returned int, not a callable")):
             result = profile_entry("wrong_signatures.py", self.prefix, *extra)
             self.assertEqual(result.returncode, 2, result.stderr)
@@ -860,6 +860,47 @@ sys.exit(command.main(sys.argv[1:]))
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertEqual(os.listdir(self.folder), ["run.memory.sqlite"])
 
+    def test_more_of_the_users_faults_are_named_in_one_line(self):
+        prefix = os.path.join(self.folder, "run")
+        for how, code, needle in (
+                ("exit_in_step", 1, "the step called sys.exit(0): no report was written"),
+                ("base_exception", 1, "the step raised Stop: stopped by the step"),
+                ("input_provider", 1, "input_provider raised TypeError"),
+                ("terminate", 1, "interrupted while")):
+            with self.subTest(how=how):
+                result = run_hostile(how, self.folder, "-o", prefix)
+                self.assertEqual(result.returncode, code, result.stderr)
+                self.assertOneLine(result, needle)
+                self.assertEqual(os.listdir(self.folder), [])
+
+    def test_an_entry_points_own_classes_pickle_and_an_empty_cell_is_no_fault(self):
+        for how in ("pickle", "empty_cell"):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                result = run_hostile(how, folder, "-o", os.path.join(folder, "run"))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(len(os.listdir(folder)), 3)
+
+    def test_a_reader_that_goes_away_is_no_fault(self):
+        # `| head`: the summary's reader closes the pipe before it is printed.
+        env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE="")
+        with subprocess.Popen([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup",
+                               "1", "--iterations", "2", os.path.join(PROJECT, "hostile.py"),
+                               "-o", os.path.join(self.folder, "run")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) as process:
+            process.stdout.close()
+            errors = process.stderr.read()
+            self.assertEqual(process.wait(), 0, errors)
+        self.assertNotIn("Traceback", errors)
+        self.assertEqual(len(os.listdir(self.folder)), 3)
+
+    @unittest.skipIf(torch.cuda.is_available(), "this torch sees a CUDA device")
+    def test_cuda_without_a_device_is_a_usage_error(self):
+        result = run_hostile("marker", self.folder, "--device", "cuda", "-o",
+                             os.path.join(self.folder, "run"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertOneLine(result, "--device cuda: this torch")
+        self.assertNotIn("imported", os.listdir(self.folder))
 
 class UserLoopFaults(unittest.TestCase):
     def test_a_nested_profile_is_refused_for_what_it_is(self):
@@ -925,6 +966,87 @@ class UserLoopFaults(unittest.TestCase):
             self.assertEqual(modules["aten::linear"], "fc")
             self.assertIn(modules["aten::relu"], ("", None))  # the model's own, not fragile's
 
+    def test_the_model_saves_and_copies_inside_the_memory_step(self):
+        import copy
+        import io
+        model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU())
+        global_hooks = torch.nn.modules.module
+        before = (len(global_hooks._global_forward_pre_hooks),
+                  len(global_hooks._global_forward_hooks))
+        with tempfile.TemporaryDirectory() as folder:
+            with trainscope.profile(os.path.join(folder, "run"), model=model, warmup=0,
+                                    active=2) as prof:
+                for step in range(2):
+                    model(torch.randn(4, 8)).sum().backward()
+                    torch.save(model, io.BytesIO())  # a checkpoint of every step
+                    ema = copy.deepcopy(model)
+                    prof.step()
+            self.assertEqual(len(os.listdir(folder)), 3)
+        torch.save(ema, io.BytesIO())
+        self.assertEqual((len(global_hooks._global_forward_pre_hooks),
+                          len(global_hooks._global_forward_hooks)), before)
+
+    def test_sparse_gradients_and_lazy_modules_are_observed(self):
+        for make in (lambda: torch.nn.Sequential(torch.nn.Embedding(16, 8, sparse=True)),
+                     lambda: torch.nn.Sequential(torch.nn.LazyLinear(4))):
+            model = make()
+            with self.subTest(model=str(model)), tempfile.TemporaryDirectory() as folder:
+                sparse = isinstance(model[0], torch.nn.Embedding)
+                inputs = torch.randint(0, 16, (4,)) if sparse else torch.randn(4, 8)
+                if sparse:  # a sparse gradient exists when the session starts
+                    model(inputs).sum().backward()
+                with trainscope.profile(os.path.join(folder, "run"), model=model, warmup=1,
+                                        active=2) as prof:
+                    for step in range(3):
+                        model(inputs).sum().backward()
+                        prof.step()
+                self.assertEqual(len(os.listdir(folder)), 3)
+                self.assertIsNotNone(prof.figures)
+
+    def test_a_prefix_is_a_path_and_arguments_are_checked(self):
+        import pathlib
+        model = torch.nn.Linear(4, 4)
+        with tempfile.TemporaryDirectory() as folder:
+            with trainscope.profile(pathlib.Path(folder) / "run", model=model, warmup=0,
+                                    active=1) as prof:
+                model(torch.randn(2, 4)).sum().backward()
+                prof.step()
+            self.assertEqual(len(os.listdir(folder)), 3)
+            for arguments in ({"prefix": ""}, {"prefix": folder}, {"prefix": folder + "/a\0b"},
+                              {"prefix": "run", "warmup": "2"}, {"prefix": "run", "active": 2.5}):
+                with self.subTest(arguments=arguments), \
+                        self.assertRaises(trainscope.Error):
+                    trainscope.profile(model=model, **arguments)
+
+    def test_ctrl_c_as_the_reports_are_committed_reaches_the_user_and_says_they_are_kept(self):
+        script = """
+import os, signal, sys, torch, trainscope
+from trainscope import _trainscope as engine
+commit = engine.Session.write
+def write(self, prefix, force):
+    figures = commit(self, prefix, force)
+    os.kill(os.getpid(), signal.SIGINT)
+    return figures
+engine.Session.write = write
+model = torch.nn.Linear(4, 4)
+try:
+    with trainscope.profile(sys.argv[1], model=model, warmup=0, active=1) as prof:
+        model(torch.randn(2, 4)).sum().backward()
+        prof.step()
+except KeyboardInterrupt:
+    print("the user's Ctrl-C")
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            result = subprocess.run([sys.executable, "-c", script, prefix], capture_output=True,
+                                    text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stdout.strip(), "the user's Ctrl-C")
+            self.assertEqual(result.stderr.strip().splitlines(),
+                             [f"trainscope: interrupted while the reports were written; they "
+                              f"were complete and are kept: {prefix}.memory.sqlite, .time.sqlite "
+                              f"and .timeline.sqlite"])
+            self.assertEqual(len(os.listdir(folder)), 3)
 
 def storage_of(tensor):
     storage = tensor.untyped_storage() if hasattr(tensor, "untyped_storage") else tensor.storage()
@@ -1092,6 +1214,20 @@ class DocumentedClaims(unittest.TestCase):
         self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
         self.assertIn("trainscope was built for torch", result.stderr)
         self.assertIn("imports torch 9.9.0", result.stderr)
+
+    def test_an_interpreter_without_torch_is_named_in_one_line(self):
+        # A Python environment of its own, without torch (as a user's default python3 may be).
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", folder], check=True)
+            python = os.path.join(folder, "bin", "python")
+            result = subprocess.run([python, "-m", "trainscope", "profile", "entry.py", "-o",
+                                     os.path.join(folder, "run")],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 1, result.stderr)
+            self.assertEqual(result.stderr.strip().splitlines(),
+                             [f"trainscope: error: {python} has no torch (No module named "
+                              f"'torch'): trainscope runs in the Python environment of your "
+                              f"training, with its torch"])
 
     def test_force_project_root_and_a_loop_that_ends_early(self):
         model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU()).to(DEVICE)

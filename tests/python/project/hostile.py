@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # An entry point that misbehaves as TRAINSCOPE_TEST_HOSTILE says (test_python_host's
-# EntryPointFaults): it changes folder, exits or is interrupted while it loads, its
-# model_provider fails, its step raises what cannot be printed or a message of several lines,
-# or it leaves a thread that never ends.
+# EntryPointFaults): it changes folder, exits or is interrupted while it loads, its providers
+# fail, its step raises what cannot be printed, a message of several lines or a BaseException,
+# calls sys.exit, leaves a thread that never ends, saves a model of a class it defines, or
+# keeps a closure cell it never fills.
+import io
 import os
 import signal
 import sys
@@ -20,6 +22,8 @@ elif HOW == "exit":
     sys.exit(3)
 elif HOW == "interrupt":
     os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the entry point loads
+elif HOW == "terminate":
+    os.kill(os.getpid(), signal.SIGTERM)  # SIGTERM while the entry point loads
 
 
 class Unprintable(Exception):
@@ -27,14 +31,24 @@ class Unprintable(Exception):
         raise ValueError("this exception has no text")
 
 
+class Stop(BaseException):
+    pass
+
+
+class Net(nn.Linear):  # a class of the entry point's own, which torch.save pickles
+    pass
+
+
 def skyline_model_provider():
     if HOW == "model_provider":
         raise ValueError("no model today")
     torch.manual_seed(0)
-    return nn.Linear(8, 4)
+    return Net(8, 4) if HOW == "pickle" else nn.Linear(8, 4)
 
 
 def skyline_input_provider(batch_size=2):
+    if HOW == "input_provider":
+        return (torch.randn(batch_size, 8) + "text",)  # a TypeError of the user's own
     return (torch.randn(batch_size, 8),)
 
 
@@ -43,9 +57,20 @@ def skyline_iteration_provider(model):
     if HOW == "thread":
         threading.Thread(target=threading.Event().wait, name="waits-forever").start()
 
+    if HOW == "empty_cell" and False:
+        scale = 2.0
+
     def iteration(x):
+        if HOW == "empty_cell" and False:
+            x = x * scale
         if HOW == "unprintable":
             raise Unprintable()
+        if HOW == "base_exception":
+            raise Stop("stopped by the step")
+        if HOW == "exit_in_step":
+            sys.exit(0)
+        if HOW == "pickle":
+            torch.save(model, io.BytesIO())
         if HOW == "multiline":  # as LibTorch's messages read
             raise RuntimeError("the shapes differ\n  in two lines\nException raised from check "
                                "at op.cpp:1 (most recent call first):\nframe #0: c10::Error")

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reports and parameters read and write numbers the same under any C locale: the app runs with
+// the user's (Qt sets it), and the Python host in a process whose script may set one. Under
+// German, "%f" writes 12,500000 and strtod stops at the dot.
+#include <gtest/gtest.h>
+
+#include <clocale>
+#include <filesystem>
+
+#include "support/report_reader.h"
+#include "trainscope/builtin_models.h"
+#include "trainscope/report_format.h"
+#include "trainscope/report_writer.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+
+namespace {
+
+// The tests' German locale (tools/install-debian-deps makes it); restored to "C" at the end.
+class GermanNumbers : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_NE(std::setlocale(LC_ALL, "de_DE.UTF-8"), nullptr)
+            << "no de_DE.UTF-8 locale: tools/install-debian-deps generates it";
+        char text[16];
+        std::snprintf(text, sizeof text, "%.1f", 0.5);
+        ASSERT_STREQ(text, "0,5") << "the locale does not write a decimal comma";
+        dir_ = test::makeTempDir();
+    }
+    void TearDown() override {
+        std::setlocale(LC_ALL, "C");
+        fs::remove_all(dir_);
+    }
+    std::string dir_;
+};
+
+}  // namespace
+
+TEST_F(GermanNumbers, ARunTimeReportsIterationTimeIsWrittenWithADecimalPoint) {
+    TimeReport report;
+    report.entries = {{"aten::linear", 1.0, 1.0, {}, ""}};
+    report.iteration_ms = 12.5;
+    report.iteration_spread = {12.25, 13.75};
+    const std::string path = (fs::path(dir_) / "run.time.sqlite").string();
+    writeTimeReport(report, path, Overwrite::Refuse);
+    test::ReportReader reader(path);
+    auto value = [&](const char* key) {
+        return reader.scalar(std::string("SELECT value FROM trainscope_metadata WHERE key = '") +
+                             key + "'");
+    };
+    EXPECT_EQ(value(report_format::kIterationMsKey), "12.500000");
+    EXPECT_EQ(value(report_format::kIterationMinMsKey), "12.250000");
+    EXPECT_EQ(value(report_format::kIterationMaxMsKey), "13.750000");
+}
+
+TEST_F(GermanNumbers, AProbabilityParameterIsReadWithADecimalPoint) {
+    BuiltinParameter dropout;
+    dropout.kind = ParamKind::Probability;
+    EXPECT_EQ(checkParameterValue(dropout, "0.1"), "");
+    EXPECT_NE(checkParameterValue(dropout, "0,1"), "");
+}
