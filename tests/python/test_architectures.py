@@ -62,10 +62,13 @@ def users_loop(architecture, meter=None, prefix=None):
             loss.backward()
             del loss
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            blocks["gradients"] = {storage_of(p.grad) for p in model.parameters()
-                                   if p.grad is not None}
-            gradient_bytes = {name: p.grad.nelement() * p.grad.element_size()
-                              for name, p in model.named_parameters() if p.grad is not None}
+            if index == 1:  # the memory step's: set to None, each step's are new blocks
+                blocks["gradients"] = {storage_of(p.grad) for p in model.parameters()
+                                       if p.grad is not None}
+                gradient_bytes = {name: p.grad.nelement() * p.grad.element_size()
+                                  for name, p in model.named_parameters()
+                                  if p.grad is not None}
+                mark("gradients")
             optimizer.step()
             if index == 1:
                 mark("end")
@@ -89,11 +92,11 @@ class RealArchitectures(unittest.TestCase):
         _, _, marks, blocks, existing, _, _ = users_loop(architecture, meter=meter)
         replay = Replay(meter.reports(), existing)
         peak, at = replay.peak(marks["begin"][0], marks["end"][0])
-        alive = replay.live_at(at)
-
-        def alive_bytes(kind):
-            addresses = {address for address, _ in blocks[kind]}
-            return sum(b for address, (b, _) in alive.items() if address in addresses)
+        # The gradients and the state by the reports that allocated them (an address may hold
+        # other blocks before or after).
+        gradient_blocks = replay.blocks_at(marks["gradients"][0],
+                                           {address for address, _ in blocks["gradients"]})
+        state = replay.blocks_at(marks["end"][0], {address for address, _ in blocks["state"]})
 
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
@@ -102,8 +105,8 @@ class RealArchitectures(unittest.TestCase):
             memory = prefix + ".memory.sqlite"
             sizes = dict(rows(memory, "SELECT key, size_bytes FROM misc_sizes"))
             self.assertEqual(sizes["peak_usage_bytes"], peak)
-            self.assertEqual(sizes["peak_gradients_bytes"], alive_bytes("gradients"))
-            self.assertEqual(sizes["peak_optimizer_state_bytes"], alive_bytes("state"))
+            self.assertEqual(sizes["peak_gradients_bytes"], replay.bytes_at(at, gradient_blocks))
+            self.assertEqual(sizes["peak_optimizer_state_bytes"], replay.bytes_at(at, state))
             # Each tensor once, as PyTorch's named_parameters() lists it (a tied weight is one
             # entry under its first name), with its gradient's bytes.
             entries = rows(memory, "SELECT name, size_bytes, grad_size_bytes FROM weight_entries")
