@@ -57,4 +57,21 @@ inline void logErrorsOnly() {
 #endif
 }
 
+// LibTorch's log prints errors only while it lives, and what it printed before when it ends.
+class ErrorsOnlyLog {
+  public:
+#ifdef C10_USE_GLOG
+    ErrorsOnlyLog() : previous_(FLAGS_minloglevel) { logErrorsOnly(); }
+    ~ErrorsOnlyLog() { FLAGS_minloglevel = previous_; }
+#else
+    ErrorsOnlyLog() : previous_(FLAGS_caffe2_log_level) { logErrorsOnly(); }
+    ~ErrorsOnlyLog() { FLAGS_caffe2_log_level = previous_; }
+#endif
+    ErrorsOnlyLog(const ErrorsOnlyLog&) = delete;
+    ErrorsOnlyLog& operator=(const ErrorsOnlyLog&) = delete;
+
+  private:
+    int previous_;
+};
+
 }  // namespace trainscope::compat

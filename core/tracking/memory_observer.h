@@ -28,6 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "torch_compat.h"
 #include "tracking/iteration_listener.h"
 
 namespace trainscope {
@@ -140,6 +141,11 @@ class MemoryObserver : public IterationListener {
 
     c10::DeviceType device_type_;
     std::shared_ptr<Reporter> reporter_;
+    // c10's CPU allocator logs a warning for each block freed under the meter that was
+    // allocated before it ("Memory block of unknown size was allocated before the profiling
+    // started"): the meter's doing, printed on the user's stderr. The log prints errors only
+    // while the meter runs (made before the guard, so it is restored after it is gone).
+    compat::ErrorsOnlyLog errors_only_log_;
     std::unique_ptr<c10::DebugInfoGuard> guard_;
     const OperationObserver* operations_ = nullptr;
     AllocationPhase phase_ = AllocationPhase::BeforeIteration;
