@@ -397,6 +397,18 @@ class SeveralRanks(unittest.TestCase):
         self.assertEqual([code for code, _, _ in results], [0, 0], results)
         self.assertEqual(self.files(), self.set_of(0))
 
+    def test_a_rank_whose_loop_ends_early_tells_the_others_which_train_on(self):
+        # Rank 1's profile ends without a report; rank 0 learns of it rather than wait for its
+        # set (run_ranks' deadline would end a rank that waited, with another exit code).
+        results = run_ranks(2, [sys.executable, os.path.join(PROJECT, "ranks_uneven.py"),
+                                self.prefix])
+        self.assertEqual([code for code, _, _ in results], [0, 0], results)
+        self.assertEqual([out.strip() for _, out, _ in results],
+                         ["rank 0 trained 4 steps", "rank 1 trained 1 steps"])
+        self.assertIn("before the first observed step ended", results[1][2])
+        self.assertIn("no report was written", results[0][2])
+        self.assertEqual(self.files(), [])
+
     def test_a_rank_that_fails_leaves_no_set_of_any_rank_and_rank_0_names_it(self):
         results = self.profile(env={"TRAINSCOPE_TEST_FAILING_RANK": "1"})
         self.assertEqual([code for code, _, _ in results], [1, 1], results)
@@ -732,6 +744,29 @@ class DifferentSteps(unittest.TestCase):
             self.assertEqual(len(os.listdir(folder)), 3)
 
 
+def profile_plain_steps(prefix, model, make_input, steps=2):
+    """`steps` plain steps of `model` (forward, sum, backward), all observed."""
+    with trainscope.profile(prefix, model=model, warmup=0, active=steps) as prof:
+        for step in range(steps):
+            model(make_input()).sum().backward()
+            prof.step()
+    return prof
+
+
+# A script's preamble: Ctrl-C comes the instant the engine has committed a set of reports,
+# before Python runs again.
+SIGINT_AS_THE_SET_IS_COMMITTED = """
+import os, signal, sys
+from trainscope import _trainscope as engine
+commit = engine.Session.write
+def write(self, prefix, force):
+    figures = commit(self, prefix, force)
+    os.kill(os.getpid(), signal.SIGINT)
+    return figures
+engine.Session.write = write
+"""
+
+
 def run_hostile(how, folder, *extra, cwd=None):
     env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE=how, TRAINSCOPE_TEST_FOLDER=folder)
     return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "1",
@@ -846,16 +881,8 @@ class EntryPointFaults(unittest.TestCase):
     def test_ctrl_c_as_the_reports_are_committed_says_they_are_kept(self):
         # The signal comes the instant the engine has committed the set, before Python runs
         # again: the run must not say that nothing was written.
-        script = """
-import os, signal, sys
+        script = SIGINT_AS_THE_SET_IS_COMMITTED + """
 import trainscope.__main__ as command
-from trainscope import _trainscope as engine
-commit = engine.Session.write
-def write(self, prefix, force):
-    figures = commit(self, prefix, force)
-    os.kill(os.getpid(), signal.SIGINT)
-    return figures
-engine.Session.write = write
 sys.exit(command.main(sys.argv[1:]))
 """
         prefix = os.path.join(self.folder, "run")
@@ -946,11 +973,7 @@ class UserLoopFaults(unittest.TestCase):
     def test_a_scripted_model_is_observed(self):
         model = torch.jit.script(torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU()))
         with tempfile.TemporaryDirectory() as folder:
-            with trainscope.profile(os.path.join(folder, "run"), model=model, warmup=0,
-                                    active=2) as prof:
-                for step in range(2):
-                    model(torch.randn(2, 4)).sum().backward()
-                    prof.step()
+            profile_plain_steps(os.path.join(folder, "run"), model, lambda: torch.randn(2, 4))
             self.assertEqual(len(os.listdir(folder)), 3)
 
     @unittest.skipUnless("always_call" in inspect.signature(
@@ -1039,15 +1062,8 @@ class UserLoopFaults(unittest.TestCase):
                     trainscope.profile(model=model, **arguments)
 
     def test_ctrl_c_as_the_reports_are_committed_reaches_the_user_and_says_they_are_kept(self):
-        script = """
-import os, signal, sys, torch, trainscope
-from trainscope import _trainscope as engine
-commit = engine.Session.write
-def write(self, prefix, force):
-    figures = commit(self, prefix, force)
-    os.kill(os.getpid(), signal.SIGINT)
-    return figures
-engine.Session.write = write
+        script = SIGINT_AS_THE_SET_IS_COMMITTED + """
+import torch, trainscope
 model = torch.nn.Linear(4, 4)
 try:
     with trainscope.profile(sys.argv[1], model=model, warmup=0, active=1) as prof:
@@ -1292,11 +1308,7 @@ class DocumentedClaims(unittest.TestCase):
         model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU())
         hooks = [(m._forward_hooks.copy(), m._forward_pre_hooks.copy()) for m in model.modules()]
         with tempfile.TemporaryDirectory() as folder:
-            with trainscope.profile(os.path.join(folder, "run"), model=model, warmup=0,
-                                    active=2) as prof:
-                for step in range(2):
-                    model(torch.randn(4, 8)).sum().backward()
-                    prof.step()
+            profile_plain_steps(os.path.join(folder, "run"), model, lambda: torch.randn(4, 8))
         self.assertEqual([(m._forward_hooks, m._forward_pre_hooks) for m in model.modules()],
                          hooks)
         # torch's own profiler starts: no callback or profiler state of TrainScope's remains.
