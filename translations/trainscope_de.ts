@@ -1615,6 +1615,14 @@ aktiv (gepunktet)</translation>
         <translation>Das Python, das den Einstiegspunkt ausführt: Es braucht torch und findet das Modul trainscope</translation>
     </message>
     <message>
+        <source>Use the project&apos;s environment: %1</source>
+        <translation>Umgebung des Projekts verwenden: %1</translation>
+    </message>
+    <message>
+        <source>Run the entry point with the Python of the environment beside it</source>
+        <translation>Den Einstiegspunkt mit dem Python der Umgebung daneben ausführen</translation>
+    </message>
+    <message>
         <source>Interpreter:</source>
         <translation>Interpreter:</translation>
     </message>

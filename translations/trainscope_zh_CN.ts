@@ -1612,6 +1612,14 @@ active (dotted)</source>
         <translation>运行入口点的 Python：需要 torch，并能找到 trainscope 模块</translation>
     </message>
     <message>
+        <source>Use the project&apos;s environment: %1</source>
+        <translation>使用项目的环境：%1</translation>
+    </message>
+    <message>
+        <source>Run the entry point with the Python of the environment beside it</source>
+        <translation>用入口点旁边的环境中的 Python 运行入口点</translation>
+    </message>
+    <message>
         <source>Interpreter:</source>
         <translation>解释器：</translation>
     </message>

@@ -225,6 +225,35 @@ TEST_F(ProfileRunTest, TheDialogRemembersTheLastValues) {
     again->reject();
 }
 
+// A user whose python3 has no torch keeps it in an environment beside their code: the dialog
+// offers that environment's Python, and a click takes it.
+TEST_F(ProfileRunTest, TheProjectsEnvironmentIsOfferedAndTakenWithAClick) {
+    const QString project = runs_ + QStringLiteral("/project");
+    ASSERT_TRUE(QDir().mkpath(project + QStringLiteral("/.venv/bin")));
+    QFile python(project + QStringLiteral("/.venv/bin/python"));
+    ASSERT_TRUE(python.open(QIODevice::WriteOnly));
+    python.close();
+    python.setPermissions(python.permissions() | QFileDevice::ExeOwner);
+    QFile entry(project + QStringLiteral("/entry.py"));
+    ASSERT_TRUE(entry.open(QIODevice::WriteOnly));
+    entry.close();
+
+    NewProfileDialog* dialog = window_.showNewProfileDialog();
+    QTest::mouseClick(dialog->pythonChoice(), Qt::LeftButton);
+    dialog->interpreter()->setText(QStringLiteral("python3"));
+    dialog->pythonEntry()->setText(entry.fileName());
+    ASSERT_TRUE(dialog->useEnvironment()->isVisible());
+    EXPECT_EQ(dialog->useEnvironment()->text(),
+              QStringLiteral("Use the project's environment: .venv/bin/python"));
+    QTest::mouseClick(dialog->useEnvironment(), Qt::LeftButton);
+    EXPECT_EQ(dialog->interpreter()->text(), python.fileName());
+    EXPECT_FALSE(dialog->useEnvironment()->isVisible());  // taken: nothing more to offer
+    // An entry point with no environment around it offers none.
+    dialog->pythonEntry()->setText(QStringLiteral("/nonexistent/entry.py"));
+    EXPECT_FALSE(dialog->useEnvironment()->isVisible());
+    dialog->reject();
+}
+
 TEST_F(ProfileRunTest, CancelStopsTheRunAndLeavesNoReport) {
     RunRequest request;
     request.config.model = "builtin:mlp";

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "i18n/language.h"
+#include "run/python_environment.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/error.h"
 
@@ -69,6 +70,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
       model_file_(new QLineEdit),
       python_entry_(new QLineEdit),
       interpreter_(new QLineEdit),
+      use_environment_(new QPushButton),
       parameters_(new QFormLayout),
       project_root_(new QLineEdit),
       inputs_(new QTableWidget(0, 2)),
@@ -137,7 +139,8 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     model_form->addRow(parameters_);
     model_form->addRow(file_, rowOf(model_file_, browse_model));
     model_form->addRow(python_, rowOf(python_entry_, browse_entry));
-    model_form->addRow(tr("Interpreter:"), interpreter_);
+    interpreter_row_ = rowOf(interpreter_, use_environment_);
+    model_form->addRow(tr("Interpreter:"), interpreter_row_);
     model_form->addRow(tr("Project root:"), rowOf(project_root_, browse_root));
 
     auto* input_buttons = new QHBoxLayout;
@@ -246,6 +249,10 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     connect(output_, &QLineEdit::textEdited, this, [this] { output_edited_ = true; });
     for (QLineEdit* field : {model_file_, python_entry_, interpreter_, project_root_, output_})
         connect(field, &QLineEdit::textChanged, this, &NewProfileDialog::validate);
+    use_environment_->setToolTip(
+        tr("Run the entry point with the Python of the environment beside it"));
+    connect(use_environment_, &QPushButton::clicked, this,
+            [this] { interpreter_->setText(environment_python_); });
     for (QRadioButton* choice : {builtin_, file_, python_})
         connect(choice, &QRadioButton::toggled, this, &NewProfileDialog::validate);
     connect(inputs_, &QTableWidget::cellChanged, this, &NewProfileDialog::validate);
@@ -467,7 +474,17 @@ void NewProfileDialog::validate() {
                            static_cast<QWidget*>(optimizer_), static_cast<QWidget*>(measure_)})
         field->setEnabled(!python);
     interpreter_->setEnabled(python);
-    model_form_->setRowVisible(interpreter_, python);
+    model_form_->setRowVisible(interpreter_row_, python);
+    environment_python_ = python ? projectEnvironmentPython(python_entry_->text()) : QString();
+    const bool offer = !environment_python_.isEmpty() &&
+                       QFileInfo(interpreter_->text().trimmed()).absoluteFilePath() !=
+                           QFileInfo(environment_python_).absoluteFilePath();
+    use_environment_->setText(offer ? tr("Use the project's environment: %1")
+                                          .arg(QFileInfo(python_entry_->text().trimmed())
+                                                   .absoluteDir()
+                                                   .relativeFilePath(environment_python_))
+                                    : QString());
+    use_environment_->setVisible(offer);
     model_form_->setRowVisible(parameters_, builtin_->isChecked());
     if (python && measure_->currentIndex() != 0)
         measure_->setCurrentIndex(0);

@@ -40,6 +40,9 @@ class NewProfileDialog : public QDialog {
     QRadioButton* pythonChoice() const { return python_; }
     QLineEdit* pythonEntry() const { return python_entry_; }
     QLineEdit* interpreter() const { return interpreter_; }
+    // Offers the Python of the environment beside the entry point, when there is one that the
+    // interpreter field does not name already (run/python_environment.h).
+    QPushButton* useEnvironment() const { return use_environment_; }
     QComboBox* builtinModel() const { return builtin_model_; }
     QLineEdit* parameterField(const QString& name) const;
     QComboBox* parameterChoice(const QString& name) const;
@@ -77,6 +80,9 @@ class NewProfileDialog : public QDialog {
     QLineEdit* model_file_;
     QLineEdit* python_entry_;
     QLineEdit* interpreter_;
+    QPushButton* use_environment_;
+    QWidget* interpreter_row_ = nullptr;  // the interpreter and the offer, one form row
+    QString environment_python_;          // what use_environment_ offers
     QFormLayout* parameters_;
     QMap<QString, QWidget*> parameter_fields_;
     QLineEdit* project_root_;
