@@ -61,11 +61,19 @@ inline void logErrorsOnly() {
 class ErrorsOnlyLog {
   public:
 #ifdef C10_USE_GLOG
-    ErrorsOnlyLog() : previous_(FLAGS_minloglevel) { logErrorsOnly(); }
-    ~ErrorsOnlyLog() { FLAGS_minloglevel = previous_; }
+    ErrorsOnlyLog() : previous_(FLAGS_minloglevel) {
+        logErrorsOnly();
+    }
+    ~ErrorsOnlyLog() {
+        FLAGS_minloglevel = previous_;
+    }
 #else
-    ErrorsOnlyLog() : previous_(FLAGS_caffe2_log_level) { logErrorsOnly(); }
-    ~ErrorsOnlyLog() { FLAGS_caffe2_log_level = previous_; }
+    ErrorsOnlyLog() : previous_(FLAGS_caffe2_log_level) {
+        logErrorsOnly();
+    }
+    ~ErrorsOnlyLog() {
+        FLAGS_caffe2_log_level = previous_;
+    }
 #endif
     ErrorsOnlyLog(const ErrorsOnlyLog&) = delete;
     ErrorsOnlyLog& operator=(const ErrorsOnlyLog&) = delete;

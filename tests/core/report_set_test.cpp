@@ -223,8 +223,8 @@ TEST_F(ReportSetFiles, APlantedJournalOrALinkAtItsNameTouchesNoUsersFile) {
     fs::create_directory(path("victim"));
     std::ofstream(path("victim/a")) << "precious A";
     std::ofstream(path("victim/b")) << "precious B";
-    std::ofstream(commitJournalPath(path("run.time.sqlite")))
-        << path("victim/a") << "\n" << path("victim/b") << "\n";
+    std::ofstream(commitJournalPath(path("run.time.sqlite"))) << path("victim/a") << "\n"
+                                                              << path("victim/b") << "\n";
     writeTimeReport(timeReport(1), path("run.time.sqlite"), Overwrite::Refuse);
     auto text = [&](const std::string& name) {
         std::ifstream in(path(name));
