@@ -3,20 +3,20 @@
 
 #include <map>
 #include <string>
-#include <tuple>
+#include <utility>
 
 namespace trainscope {
 namespace {
 
-using Identity = std::tuple<std::string, OperationRecord::Part, int>;
+using Identity = std::pair<std::string, int>;
 
-// Each operation's identity: its name, its part, and its occurrence among the same in that part.
+// Each operation's identity: its name, and its occurrence among the calls of that name.
 std::vector<Identity> identities(const std::vector<OperationRecord>& operations) {
-    std::map<std::pair<std::string, OperationRecord::Part>, int> seen;
+    std::map<std::string, int> seen;
     std::vector<Identity> result;
     result.reserve(operations.size());
     for (const OperationRecord& op : operations)
-        result.emplace_back(op.name, op.part, seen[{op.name, op.part}]++);
+        result.emplace_back(op.name, seen[op.name]++);
     return result;
 }
 
@@ -27,7 +27,7 @@ StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
     StepMatch match;
     bool same_order = step.size() == memory_step.size();
     for (size_t i = 0; same_order && i < step.size(); ++i)
-        same_order = step[i].name == memory_step[i].name && step[i].part == memory_step[i].part;
+        same_order = step[i].name == memory_step[i].name;
     if (same_order) {
         match.aligned = std::move(step);
         return match;

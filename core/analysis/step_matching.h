@@ -2,9 +2,11 @@
 // A timed step's operations matched to the memory step's. A user's loop need not run the same
 // operations every step: a DataLoader's batches arrive through other calls when its workers
 // are ahead, a frozen layer is unfrozen, an optimizer makes its state in its first step. Such a
-// step is still measured: each call is matched by what it is (its name, its part of the step,
-// and how many calls of the same came before it in that part), not by its position; what
-// matches is timed, what does not is counted, and the report says so.
+// step is still measured: each call is matched by what it is (its name, and how many calls of
+// the same name came before it), not by its position; what matches is timed, what does not is
+// counted, and the report says so. The parts of the step are not compared: a timed step runs
+// without the module hooks that begin each micro-batch's forward, so a second micro-batch's
+// calls are tagged as after the backward pass there.
 #pragma once
 
 #include <vector>

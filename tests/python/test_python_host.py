@@ -531,6 +531,10 @@ class InTheUsersLoop(unittest.TestCase):
                            "SELECT COUNT(*) FROM run_time_entries WHERE operation_name = "
                            "'aten::linear' AND backward_ms IS NOT NULL")
             self.assertEqual(linears[0][0], 4)  # two layers, two micro-batches
+            # The timed steps are the memory step's operations (without the module hooks, a
+            # timed step's second micro-batch once read as other operations).
+            notes = dict(rows(prefix + ".time.sqlite", "SELECT key, value FROM trainscope_metadata"))
+            self.assertNotIn("differing_steps", notes)
             weights = [tensor_bytes(p) for p in observed.parameters()]
             self.assertEqual(prof.figures["weight_bytes"], sum(weights))
             # The weights existed before the `with`; the momentum buffers (the size of the
