@@ -76,7 +76,7 @@ Measured measure(const RunConfig& config) {
     }
     meter.stop();
     const std::vector<test::AllocationReport> reports = meter.reports();
-    measured.reference_peak = test::peakBetween(reports, marks.forward, marks.end);
+    measured.reference_peak = test::peakBetween(reports, marks.forward, marks.end).bytes;
     measured.reference_activations = test::keptBetween(reports, marks.forward, marks.backward);
     return measured;
 }

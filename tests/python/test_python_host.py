@@ -1094,38 +1094,24 @@ def storage_of(tensor):
 
 
 class Replay:
-    """c10's reports (reference_meter) replayed: the allocated total after each report, counted
-    from the meter's start plus `existing` bytes allocated before it, and the blocks alive."""
+    """c10's reports (reference_meter) replayed by the meter's own functions
+    (support/reference_meter.h): totals counted from the meter's start plus `existing` bytes
+    allocated before it, and the blocks alive."""
 
     def __init__(self, reports, existing):
         self.reports, self.existing = reports, existing
 
     def live_at(self, index):
         """The blocks alive after the first `index` reports (address -> (bytes, report))."""
-        live = {}
-        for i, (address, nbytes) in enumerate(self.reports[:index]):
-            if nbytes > 0:
-                live[address] = (nbytes, i)
-            else:
-                live.pop(address, None)  # a block older than the meter: not counted
-        return live
+        import reference_meter
+        return reference_meter.alive_after(self.reports, index)
 
     def peak(self, begin, end):
         """The highest total between reports `begin` and `end`, and after how many reports it
         was first reached."""
-        live = self.live_at(begin)
-        total = self.existing + sum(b for b, _ in live.values())
-        best, at = total, begin
-        for i in range(begin, end):
-            address, nbytes = self.reports[i]
-            if nbytes > 0:
-                live[address] = (nbytes, i)
-                total += nbytes
-            elif address in live:
-                total -= live.pop(address)[0]
-            if total > best:
-                best, at = total, i + 1
-        return best, at
+        import reference_meter
+        peak, at = reference_meter.peak_between(self.reports, begin, end)
+        return self.existing + peak, at
 
     def blocks_at(self, index, addresses):
         """The blocks alive after the first `index` reports at `addresses`, by the report that
@@ -1139,8 +1125,9 @@ class Replay:
 
     def kept(self, forward, backward):
         """What a forward that began at report `forward` allocated and still held when its
-        backward began at report `backward`: the bytes of each such block."""
-        return sum(b for b, i in self.live_at(backward).values() if i >= forward)
+        backward began at report `backward`."""
+        import reference_meter
+        return reference_meter.kept_between(self.reports, forward, backward)
 
 
 def measured_loop(holds_output, meter=None, prefix=None):

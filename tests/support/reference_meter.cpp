@@ -22,4 +22,16 @@ PYBIND11_MODULE(reference_meter, m) {
         .def("stop", &ReferenceMeter::stop)
         .def("mark", &ReferenceMeter::mark)
         .def("reports", &ReferenceMeter::reports);
+    // The replay of the reports (support/reference_meter.h), the same for both languages' tests.
+    m.def("alive_after", &trainscope::test::aliveAfter, py::arg("reports"), py::arg("count"));
+    m.def(
+        "peak_between",
+        [](const std::vector<trainscope::test::AllocationReport>& reports, size_t begin,
+           size_t end) {
+            const trainscope::test::Peak peak = trainscope::test::peakBetween(reports, begin, end);
+            return std::make_pair(peak.bytes, peak.after);
+        },
+        py::arg("reports"), py::arg("begin"), py::arg("end"));
+    m.def("kept_between", &trainscope::test::keptBetween, py::arg("reports"), py::arg("forward"),
+          py::arg("backward"));
 }

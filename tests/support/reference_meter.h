@@ -92,13 +92,17 @@ inline std::map<uintptr_t, std::pair<int64_t, size_t>> aliveAfter(
 }
 
 // The highest allocated total from report `begin` to report `end`, counted from the meter's
-// start.
-inline int64_t peakBetween(const std::vector<AllocationReport>& reports, size_t begin, size_t end) {
+// start, and after how many reports it was first reached.
+struct Peak {
+    int64_t bytes = 0;
+    size_t after = 0;
+};
+inline Peak peakBetween(const std::vector<AllocationReport>& reports, size_t begin, size_t end) {
     auto alive = aliveAfter(reports, begin);
     int64_t total = 0;
     for (const auto& [address, block] : alive)
         total += block.first;
-    int64_t peak = total;
+    Peak peak{total, begin};
     for (size_t i = begin; i < std::min(end, reports.size()); ++i) {
         const auto [address, bytes] = reports[i];
         if (bytes > 0) {
@@ -108,7 +112,9 @@ inline int64_t peakBetween(const std::vector<AllocationReport>& reports, size_t 
             total -= it->second.first;
             alive.erase(it);
         }
-        peak = std::max(peak, total);
+        if (total > peak.bytes) {
+            peak = {total, i + 1};
+        }
     }
     return peak;
 }
