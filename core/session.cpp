@@ -348,6 +348,24 @@ void Session::Impl::finishMemoryStep() {
     report.peak_breakdown = peak.breakdown;
     report.peak_by_module = std::move(peak.by_module);
     report.metadata = metadataFor("memory");
+    std::vector<std::string> incomplete;
+    if (operations.empty()) {
+        incomplete.push_back(
+            "the memory step ran no operation on the thread that observes the steps (the one "
+            "that started the session and marks each step): a step run on another thread is not "
+            "observed, and this report lacks it");
+    }
+    if (memory->displaced()) {
+        incomplete.push_back(
+            "another profiler (torch's own) took c10's allocation reports from TrainScope's "
+            "memory meter, which observes from the session's start to the first observed step's "
+            "end: the allocations it took are missing from this report");
+    }
+    if (!incomplete.empty()) {
+        std::string& note = report.metadata[report_format::kMemoryNoteKey];
+        for (const std::string& why : incomplete)
+            note += (note.empty() ? "" : "; ") + why;
+    }
     std::vector<const StackTrace*> traces;
     for (const WeightEntry& entry : report.weights)
         traces.push_back(&entry.frames);

@@ -164,6 +164,10 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
     if (memory) {
         printPeak(out, *memory);
+        if (const auto note = memory->metadata.find(report_format::kMemoryNoteKey);
+            note != memory->metadata.end()) {
+            out << "  Memory incomplete: " << note->second << "\n";
+        }
     }
     if (time) {
         out << "  " << iterationText(time->iteration_ms, time->forwardMs(), time->backwardMs())

@@ -43,6 +43,7 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
             s.peak_bytes = peak.integer(0);
         }
     }
+    s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
 }
 
 void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {

@@ -19,6 +19,11 @@ namespace trainscope {
 // plain MemoryReportingInfoBase as one, which answered at random and crashed. So the reporter
 // is a ProfilerStateBase whose profiler is disabled and of no type: every such query answers
 // as it would without TrainScope, while c10 still reports each allocation here.
+namespace {
+// The meter whose reporter should hold the slot (one session observes a process at a time).
+std::atomic<MemoryObserver*> g_meter{nullptr};
+}  // namespace
+
 class MemoryObserver::Reporter : public torch::profiler::impl::ProfilerStateBase {
   public:
     explicit Reporter(MemoryObserver* owner)
@@ -46,9 +51,25 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     events_.reserve(4096);
     recent_allocation_.fill(-1);
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
+    g_meter.store(this, std::memory_order_release);
+    watch_ = at::addThreadLocalCallback(
+        at::RecordFunctionCallback(&MemoryObserver::checkReporter).scopes({at::RecordScope::FUNCTION}));
 }
 
-MemoryObserver::~MemoryObserver() = default;
+MemoryObserver::~MemoryObserver() {
+    at::removeCallback(watch_);
+    g_meter.store(nullptr, std::memory_order_release);
+}
+
+std::unique_ptr<at::ObserverContext> MemoryObserver::checkReporter(const at::RecordFunction&) {
+    MemoryObserver* meter = g_meter.load(std::memory_order_acquire);
+    if (meter != nullptr && !meter->displaced() &&
+        c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE) !=
+            meter->reporter_.get()) {
+        meter->displaced_.store(true, std::memory_order_relaxed);
+    }
+    return nullptr;
+}
 
 void MemoryObserver::addExistingBlock(const void* ptr, int64_t bytes) {
     if (bytes <= 0) {

@@ -12,6 +12,7 @@
 // allocation, for the timeline and for what is alive at the peak (iteration_memory.h).
 #pragma once
 
+#include <ATen/record_function.h>
 #include <c10/core/Allocator.h>
 #include <c10/core/Device.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
@@ -102,6 +103,10 @@ class MemoryObserver : public IterationListener {
 
     int64_t peakBytes() const;
     int64_t liveBytes() const;
+    // Whether another reporter took c10's allocation reports while the meter ran: torch's own
+    // profiler, started inside the session (PyTorch 2.x lets it stand over a disabled one; 1.13
+    // refuses to start). The allocations it took are missing from the meter's record then.
+    bool displaced() const { return displaced_.load(std::memory_order_relaxed); }
     // For each of `blocks`, the allocation event of the block alive there now (-1: allocated
     // before the record began), or nothing when no block is alive there.
     std::vector<std::optional<int64_t>> liveEvents(const std::vector<const void*>& blocks);
@@ -133,6 +138,7 @@ class MemoryObserver : public IterationListener {
 
   private:
     class Reporter;
+    static std::unique_ptr<at::ObserverContext> checkReporter(const at::RecordFunction& fn);
     void onAllocation(void* ptr, int64_t bytes, int64_t total_allocated, int64_t total_reserved,
                       c10::Device device);
     void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
@@ -147,6 +153,10 @@ class MemoryObserver : public IterationListener {
     // while the meter runs (made before the guard, so it is restored after it is gone).
     compat::ErrorsOnlyLog errors_only_log_;
     std::unique_ptr<c10::DebugInfoGuard> guard_;
+    // Each operation on a thread that the meter reaches checks that the reporter still holds
+    // the slot: nothing tells it when another is pushed over it.
+    at::CallbackHandle watch_ = 0;
+    std::atomic<bool> displaced_{false};
     const OperationObserver* operations_ = nullptr;
     AllocationPhase phase_ = AllocationPhase::BeforeIteration;
     bool recording_ = false;

@@ -14,6 +14,7 @@
 #include "python_frames.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
+#include "trainscope/report_format.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/session.h"
 
@@ -68,6 +69,9 @@ py::dict figuresOf(const SessionReports& reports, const std::string& summary) {
     if (reports.memory.peak_breakdown) {
         figures["optimizer_state_bytes_at_peak"] = reports.memory.peak_breakdown->optimizer_state;
     }
+    const auto note = reports.memory.metadata.find(report_format::kMemoryNoteKey);
+    figures["memory_note"] =
+        note == reports.memory.metadata.end() ? std::string() : note->second;
     figures["operations"] = reports.time.entries.size();
     figures["collectives"] = reports.time.collectives.size();
     figures["step_ms"] = reports.time.iteration_ms;

@@ -164,7 +164,8 @@ def profile_entry_point(args):
     import torch  # noqa: F401  (the extension needs torch loaded first)
     from . import _trainscope
     from ._model_hooks import ModuleHooks
-    from ._profile import Observed, inputs_text, model_facts, one_line, start_session
+    from ._profile import (Observed, inputs_text, model_facts, observing_hint, one_line,
+                           start_session, warn_if_incomplete)
     from ._ranks import outputs_of_this_process
 
     entry = os.path.abspath(args.entry)
@@ -289,13 +290,15 @@ def profile_entry_point(args):
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
         if session is not None:
             session.abandon_step()
-        return _fail_rank(agreement, f"{stage} raised {type(e).__name__}: {one_line(e)}{where}",
-                          RUN_FAILED)
+        hint = observing_hint(e)
+        return _fail_rank(agreement, f"{stage} raised {type(e).__name__}: {one_line(e)}{where}"
+                                     + (f"; {hint}" if hint else ""), RUN_FAILED)
     finally:
         if hooks is not None:
             hooks.remove()
         if session is not None:
             session.close()
+    warn_if_incomplete(figures, output)
     if ranks is None or ranks.rank == 0:
         try:
             print(figures["summary"], end="")

@@ -76,6 +76,28 @@ def one_line(error):
     return " ".join(lines) or type(error).__name__
 
 
+# torch 1.13 refuses to start its profiler over TrainScope's memory meter (2.x starts it, and the
+# memory report then says what it lacks).
+_TORCH_PROFILER_REFUSED = "Profiler is already enabled on this thread"
+TORCH_PROFILER_HINT = ("TrainScope's memory meter holds the slot where c10 reports allocations, "
+                       "from the session's start to the first observed step's end, and torch's "
+                       "profiler cannot start while it does: start it in a later step")
+
+
+def observing_hint(error):
+    """Why `error` came from TrainScope's observing rather than the user's code, or ''."""
+    if isinstance(error, RuntimeError) and _TORCH_PROFILER_REFUSED in one_line(error):
+        return TORCH_PROFILER_HINT
+    return ""
+
+
+def warn_if_incomplete(figures, prefix):
+    """One line on stderr when the memory report lacks allocations (the summary says why)."""
+    if figures and figures.get("memory_note"):
+        print(f"trainscope: warning: {prefix}.memory.sqlite is incomplete: "
+              f"{figures['memory_note']}", file=sys.stderr, flush=True)
+
+
 def _script_folder():
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -194,6 +216,7 @@ class profile:
                 else:
                     self.figures = self._agreement.write(self._session, self.prefix,
                                                          self._force)
+            warn_if_incomplete(self.figures, own)
         finally:
             self._close()
             # The user's Ctrl-C or SIGTERM goes to their handlers, once what is on disk is said.
@@ -231,7 +254,10 @@ class profile:
             self._close()
             if self._agreement is not None:
                 self._tell_the_ranks(exc_type, exc)
-            return False  # the user's exception, unchanged
+            hint = observing_hint(exc)
+            if hint and hasattr(exc, "add_note"):
+                exc.add_note(f"trainscope: {hint}")
+            return False  # the user's exception (with a note when TrainScope caused it)
         if self._session is None:
             return False
         # The loop ended: what follows it (evaluation, saving) runs whatever happens here.

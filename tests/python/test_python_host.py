@@ -7,6 +7,7 @@ then the caching allocator's, each block a multiple of 512 bytes (see `allocated
 
 import contextlib
 import inspect
+import io
 import os
 import signal
 import socket
@@ -14,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -726,6 +728,78 @@ print(answers)
                                  str([(False, "ActiveProfilerType.NONE")] * 3))
 
 
+    def test_torchs_profiler_inside_the_memory_meter_is_refused_for_what_it_is(self):
+        # c10 reports allocations to one profiler per thread: TrainScope's meter holds the slot
+        # from the session's start to the memory step's end, and torch refuses to start its
+        # profiler over it (1.13 and 2.x alike); the user's exception then says why. In a timed
+        # step torch's profiler runs.
+        script = """
+import sys, torch, trainscope
+model = torch.nn.Linear(8, 8)
+try:
+    with trainscope.profile(sys.argv[1], model=model, warmup=0, active=2) as prof:
+        for step in range(2):
+            if step == int(sys.argv[2]):
+                with torch.profiler.profile() as torchs:
+                    model(torch.randn(4, 8)).sum().backward()
+                print("torch's profiler saw", "aten::addmm" in {e.name for e in torchs.events()})
+            else:
+                model(torch.randn(4, 8)).sum().backward()
+            prof.step()
+except RuntimeError as e:
+    print("refused:", *getattr(e, "__notes__", []))
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            for where, said in ((1, "torch's profiler saw True"),
+                                (0, "refused: trainscope: TrainScope's memory meter holds the "
+                                    "slot where c10 reports allocations, from the session's "
+                                    "start to the first observed step's end, and torch's "
+                                    "profiler cannot start while it does: start it in a later "
+                                    "step")):
+                prefix = os.path.join(folder, f"in_step{where}")
+                result = subprocess.run([sys.executable, "-c", script, prefix, str(where)],
+                                        capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(result.stdout.strip(), said)
+                self.assertNotIn("trainscope", result.stderr)
+                self.assertEqual(os.path.exists(prefix + ".memory.sqlite"), where == 1)
+
+    def test_a_reporter_that_takes_the_meters_slot_makes_the_report_say_it_is_incomplete(self):
+        # What torch 2.x's profiler does when a user starts it again after its refusal: it takes
+        # the slot, and the meter sees no allocation while it holds it. Here another reporter
+        # (the tests' reference meter, a plain c10 one) takes it for a forward of the memory step.
+        script = """
+import sys, torch, trainscope, reference_meter
+model = torch.nn.Linear(8, 8)
+with trainscope.profile(sys.argv[1], model=model, warmup=0, active=int(sys.argv[2])) as prof:
+    for step in range(int(sys.argv[2])):
+        other = reference_meter.Meter("cpu")
+        if sys.argv[3] == "take":
+            other.start()
+        model(torch.randn(4, 8)).sum().backward()
+        other.stop()
+        prof.step()
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            for how in ("take", "leave"):
+                prefix = os.path.join(folder, how)
+                result = subprocess.run([sys.executable, "-c", script, prefix, "2", how],
+                                        capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                note = rows(prefix + ".memory.sqlite", "SELECT value FROM trainscope_metadata "
+                                                       "WHERE key = 'memory_note'")
+                if how == "leave":
+                    self.assertEqual((note, result.stderr), ([], ""))
+                    continue
+                self.assertEqual(len(note), 1)
+                self.assertIn("another profiler (torch's own) took c10's allocation reports",
+                              note[0][0])
+                self.assertEqual(result.stderr, f"trainscope: warning: {prefix}.memory.sqlite is "
+                                                f"incomplete: {note[0][0]}\n")
+                show = subprocess.run([CLI, "show", prefix + ".memory.sqlite"],
+                                      capture_output=True, text=True)
+                self.assertIn("  Memory incomplete: " + note[0][0] + "\n", show.stdout)
+
     def test_torchs_log_says_nothing_of_the_meter(self):
         # A tensor made before the session and freed in it: c10's allocator logs a warning of
         # the meter's own doing, on the user's stderr, unless the log is quiet while it runs.
@@ -864,6 +938,15 @@ class EntryPointFaults(unittest.TestCase):
                          ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
         with open(os.path.join(elsewhere, "run.memory.sqlite")) as f:
             self.assertEqual(f.read(), "the user's own file")
+
+    def test_torchs_profiler_in_the_step_is_refused_for_what_it_is(self):
+        prefix = os.path.join(self.folder, "run")
+        result = run_hostile("torch_profiler", self.folder, "-o", prefix)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertOneLine(result, "the step raised RuntimeError: Profiler is already enabled on "
+                           "this thread. (hostile.py:", "; TrainScope's memory meter holds the "
+                           "slot where c10 reports allocations")
+        self.assertEqual(os.listdir(self.folder), [])
 
     def test_existing_reports_are_refused_before_the_entry_point_runs(self):
         prefix = os.path.join(self.folder, "run")
@@ -1017,6 +1100,36 @@ class UserLoopFaults(unittest.TestCase):
                 model(torch.randn(2, 4, device=DEVICE)).sum().backward()
                 prof.step()
             self.assertIn("another TrainScope session", str(refused.exception))
+
+    def test_a_step_run_on_another_thread_is_said_to_be_unobserved(self):
+        # The meter and the operations' observer follow the thread that marks the steps; a loop
+        # that hands its step to another thread gets a report without it, and is told so.
+        model = torch.nn.Linear(4, 4).to(DEVICE)
+        for elsewhere in (True, False):
+            with self.subTest(elsewhere=elsewhere), tempfile.TemporaryDirectory() as folder:
+                prefix = os.path.join(folder, "run")
+                stderr = io.StringIO()
+                with contextlib.redirect_stderr(stderr):
+                    with trainscope.profile(prefix, model=model, warmup=0, active=1) as prof:
+                        def step():
+                            model(torch.randn(2, 4, device=DEVICE)).sum().backward()
+                        if elsewhere:
+                            worker = threading.Thread(target=step)
+                            worker.start()
+                            worker.join()
+                        else:
+                            step()
+                        prof.step()
+                note = rows(prefix + ".memory.sqlite", "SELECT value FROM trainscope_metadata "
+                                                       "WHERE key = 'memory_note'")
+                if not elsewhere:
+                    self.assertEqual((note, stderr.getvalue()), ([], ""))
+                    continue
+                self.assertEqual(len(note), 1)
+                self.assertTrue(note[0][0].startswith("the memory step ran no operation on the "
+                                                      "thread that observes the steps"), note)
+                self.assertEqual(stderr.getvalue(), f"trainscope: warning: {prefix}.memory.sqlite "
+                                                    f"is incomplete: {note[0][0]}\n")
 
     def test_arguments_that_are_not_a_model_or_an_optimizer_are_refused(self):
         model = torch.nn.Linear(4, 4)

@@ -75,6 +75,8 @@ inline constexpr char kFramesNoteKey[] = "frames_note";
 // A run time report whose timed steps did not all run the memory step's operations: how many
 // and how they differed (each operation is timed over the steps that ran it).
 inline constexpr char kDifferingStepsKey[] = "differing_steps";
+// A memory report that lacks allocations, and why (torch's profiler took them).
+inline constexpr char kMemoryNoteKey[] = "memory_note";
 // A memory report's shared parameters: each other name of a tensor that several attributes
 // name (tied weights), and the weight entry that holds it: "head.weight=wte.weight; ...".
 inline constexpr char kWeightAliasesKey[] = "weight_aliases";

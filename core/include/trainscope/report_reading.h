@@ -54,6 +54,7 @@ struct ReportFileSummary {
     std::optional<int64_t> peak_bytes;  // misc_sizes' peak_usage_bytes
     int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
     int64_t activations = 0, activation_bytes = 0;
+    std::string memory_note;  // why the report lacks allocations; empty: it lacks none
 
     // Time reports.
     int64_t operations = 0;

@@ -102,9 +102,9 @@ class Session {
     // optimizer's step).
     void backwardBegins();
     void backwardEnded();
-    // The step ended (after the optimizer's step). Throws trainscope::Error when it ran other
-    // operations than the memory step did (data-dependent control flow), since its times
-    // cannot be matched to operations then.
+    // The step ended (after the optimizer's step). A timed step that ran other operations than
+    // the memory step (data-dependent control flow) is matched to it call by call; the time
+    // report says how many steps differed.
     void endStep();
     // The step raised: its observation is dropped, and the session observes nothing more.
     void abandonStep();

@@ -2,7 +2,7 @@
 # An entry point that misbehaves as TRAINSCOPE_TEST_HOSTILE says (test_python_host's
 # EntryPointFaults): it changes folder, exits or is interrupted while it loads, its providers
 # fail, its step raises what cannot be printed, a message of several lines or a BaseException,
-# calls sys.exit, leaves a thread that never ends, saves a model of a class it defines, or
+# starts torch's profiler, calls sys.exit, leaves a thread that never ends, saves a model of a class it defines, or
 # keeps a closure cell it never fills.
 import io
 import os
@@ -75,7 +75,11 @@ def skyline_iteration_provider(model):
             raise RuntimeError("the shapes differ\n  in two lines\nException raised from check "
                                "at op.cpp:1 (most recent call first):\nframe #0: c10::Error")
         optimizer.zero_grad()
-        model(x).sum().backward()
+        if HOW == "torch_profiler":  # torch's own profiler, in every step
+            with torch.profiler.profile():
+                model(x).sum().backward()
+        else:
+            model(x).sum().backward()
         optimizer.step()
 
     return iteration
