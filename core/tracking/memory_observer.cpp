@@ -52,8 +52,8 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     recent_allocation_.fill(-1);
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
     g_meter.store(this, std::memory_order_release);
-    watch_ = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(&MemoryObserver::checkReporter).scopes({at::RecordScope::FUNCTION}));
+    watch_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&MemoryObserver::checkReporter)
+                                            .scopes({at::RecordScope::FUNCTION}));
 }
 
 MemoryObserver::~MemoryObserver() {
