@@ -70,8 +70,7 @@ py::dict figuresOf(const SessionReports& reports, const std::string& summary) {
         figures["optimizer_state_bytes_at_peak"] = reports.memory.peak_breakdown->optimizer_state;
     }
     const auto note = reports.memory.metadata.find(report_format::kMemoryNoteKey);
-    figures["memory_note"] =
-        note == reports.memory.metadata.end() ? std::string() : note->second;
+    figures["memory_note"] = note == reports.memory.metadata.end() ? std::string() : note->second;
     figures["operations"] = reports.time.entries.size();
     figures["collectives"] = reports.time.collectives.size();
     figures["step_ms"] = reports.time.iteration_ms;
