@@ -6,7 +6,6 @@
 #include "trainscope/profiler.h"
 
 #include <torch/csrc/jit/runtime/graph_executor.h>
-#include <torch/version.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,25 +14,19 @@
 
 #include "analysis/module_paths.h"
 #include "model/workload.h"
+#include "session/archive_modules.h"
 #include "tracking/source_locator.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
 #include "trainscope/session.h"
 
 namespace trainscope {
-std::string version() {
-    return TRAINSCOPE_VERSION;
-}
 
 std::string stageName(const Progress& progress) {
     const char* phase = progress.phase == Phase::LoadingModel ? "loading model"
                         : progress.phase == Phase::WarmUp     ? "warm-up"
                                                               : "measuring";
     return std::string(progress.pass == Pass::Memory ? "memory" : "time") + ": " + phase;
-}
-
-std::string torchVersion() {
-    return TORCH_VERSION;
 }
 
 // Checks the cancellation flag at the phase boundaries of an iteration (before the forward
@@ -74,6 +67,8 @@ class ArchiveSources : public ParameterSource {
                    config.frames_roots),
           frames_(locator_) {}
 
+    const ModulePaths* moduleTree() const { return &module_tree_; }
+
     void attach(const Workload& workload) {
         workload_ = &workload;
         module_tree_ = ModulePaths(workload.module());
@@ -84,7 +79,6 @@ class ArchiveSources : public ParameterSource {
         options.device = config.device;
         options.parts = StepParts::Marked;
         options.frames = &frames_;
-        options.module_tree = &module_tree_;
         options.parameters = this;
         return options;
     }
@@ -224,6 +218,7 @@ MemoryMeasurement Profiler::measureMemoryAndTimeline() {
     // The session (its meter) exists before the workload, so weights, inputs and optimizer
     // state count.
     Session session(std::move(options));
+    ArchiveModules::resolveWith(session, sources.moduleTree());
     Workload workload(self.config);
     sources.attach(workload);
     session.addMetadata(self.metadata(workload));
@@ -251,6 +246,7 @@ TimeReport Profiler::measureTime() {
     SessionOptions options = sources.options(self.config);
     options.first_step = warmups;
     Session session(std::move(options));
+    ArchiveModules::resolveWith(session, sources.moduleTree());
     session.addMetadata(self.metadata(workload));
     SessionSteps step(session);
     self.iterate(workload, step, 1, Pass::Time, Phase::WarmUp, warmups, warmups);

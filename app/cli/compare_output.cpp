@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli/summary.h"
 #include "trainscope/json_text.h"
+#include "trainscope/summary_text.h"
 
 namespace trainscope::cli {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "cli/summary.h"
+#include "trainscope/summary_text.h"
 
 namespace trainscope::cli {
 namespace {

@@ -6,17 +6,17 @@
 #include "cli/cli_options.h"
 #include "cli/compare_output.h"
 #include "cli/file_summary.h"
-#include "cli/ranks_output.h"
-#include "cli/summary.h"
 #include "cli/sweep_output.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
+#include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run.h"
+#include "trainscope/summary_text.h"
 #include "trainscope/sweep.h"
 
 using namespace trainscope;
@@ -71,9 +71,9 @@ int run(const cli::CliOptions& options) {
     plan.output = options.output;
     plan.overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
     const RunResult result = runAndWrite(plan, options.quiet ? ProgressCallback{} : printProgress);
-    cli::printSummary(std::cout, result.memory ? &*result.memory : nullptr,
-                      result.time ? &*result.time : nullptr,
-                      result.timeline ? &*result.timeline : nullptr);
+    printSummary(std::cout, result.memory ? &*result.memory : nullptr,
+                 result.time ? &*result.time : nullptr,
+                 result.timeline ? &*result.timeline : nullptr);
     for (const std::string& path : result.paths)
         std::cout << "Wrote " << path << "\n";
     return 0;
@@ -105,7 +105,7 @@ int show(const cli::CliOptions& options) {
     if (ranks.size() >= 2) {
         try {
             std::cout << "Ranks of the job: ";
-            cli::printRanksOfFiles(std::cout, ranks);
+            printRanksOfFiles(std::cout, ranks);
         } catch (const std::exception& e) {
             std::cout << "\n";
             std::cerr << "trainscope-cli: error: " << e.what() << std::endl;

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "cli/summary.h"
+#include "trainscope/summary_text.h"
 
 namespace trainscope::cli {
 namespace {

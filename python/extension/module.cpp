@@ -8,15 +8,16 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/ranks_output.h"
-#include "cli/summary.h"
-
 #include "python_frames.h"
+#include "trainscope/engine.h"
 #include "trainscope/error.h"
-#include "trainscope/profiler.h"
+#include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_writer.h"
+#include "trainscope/run_files.h"
 #include "trainscope/session.h"
+#include "trainscope/session_files.h"
+#include "trainscope/summary_text.h"
 
 namespace py = pybind11;
 
@@ -154,14 +155,12 @@ class PySession {
         const SessionReports reports = session().assemble();
         // The summary first: nothing is written unless everything before it worked.
         std::ostringstream summary;
-        cli::printSummary(summary, &reports.memory, &reports.time, &reports.timeline);
-        ReportSet set{&reports.memory,   prefix + ".memory.sqlite",
-                      &reports.time,     prefix + ".time.sqlite",
-                      &reports.timeline, prefix + ".timeline.sqlite"};
+        printSummary(summary, &reports.memory, &reports.time, &reports.timeline);
         std::unique_ptr<StagedReports> staged;
         {
             py::gil_scoped_release no_gil;
-            staged = stageReports(set, force ? Overwrite::Allow : Overwrite::Refuse);
+            staged =
+                stageSessionFiles(reports, prefix, force ? Overwrite::Allow : Overwrite::Refuse);
         }
         return std::make_unique<PyStagedReports>(std::move(staged), force,
                                                  figuresOf(reports, summary.str()));
@@ -188,17 +187,19 @@ class PySession {
     std::unique_ptr<Session> session_;
 };
 
-// The summary of a job's ranks from their timelines (rank 0 prints it once every rank's set is
-// in place).
-std::string ranksSummary(const std::vector<std::string>& timeline_paths) {
+// The summary of a job's ranks from their timelines, the ranks' sets given by their prefixes
+// (rank 0 prints it once every rank's set is in place).
+std::string ranksSummary(const std::vector<std::string>& rank_prefixes) {
+    std::vector<std::string> timelines;
+    for (const std::string& prefix : rank_prefixes)
+        timelines.push_back(prefix + report_format::kTimelineSuffix);
     std::ostringstream out;
-    cli::printRanksOfFiles(out, timeline_paths);
+    printRanksOfFiles(out, timelines);
     return out.str();
 }
 
 void checkOutputs(const std::string& prefix, bool force) {
-    for (const char* kind : {".memory.sqlite", ".time.sqlite", ".timeline.sqlite"})
-        checkOutputPath(prefix + kind, force ? Overwrite::Allow : Overwrite::Refuse);
+    checkSessionFiles(prefix, force ? Overwrite::Allow : Overwrite::Refuse);
 }
 
 }  // namespace
@@ -213,7 +214,7 @@ PYBIND11_MODULE(_trainscope, m) {
     m.attr("version") = trainscope::version();
     m.attr("built_with_torch") = trainscope::torchVersion();
     m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
-    m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("timeline_paths"));
+    m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("rank_prefixes"));
     py::class_<PySession>(m, "Session")
         .def(py::init<const std::string&, const std::string&, const std::string&, py::function,
                       const std::map<std::string, std::string>&>(),

@@ -18,7 +18,7 @@ struct Ref {
 }  // namespace
 
 PythonFrames::PythonFrames(const std::string& project_root, const std::string& own_package_dir)
-    : locator_(project_root), own_package_dir_(own_package_dir) {}
+    : files_(project_root), own_package_dir_(own_package_dir) {}
 
 StackTrace PythonFrames::currentFrames() {
     StackTrace trace;
@@ -37,7 +37,7 @@ StackTrace PythonFrames::currentFrames() {
             }
             const std::string file = text ? text : "";
             if (!file.empty() && file.rfind(own_package_dir_, 0) != 0 && file[0] != '<') {
-                if (const auto located = locator_.locate(file)) {
+                if (const auto located = files_.locate(file)) {
                     placed.keep = true;
                     placed.frame = *located;
                 }

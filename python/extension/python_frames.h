@@ -9,12 +9,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tracking/source_locator.h"
 #include "trainscope/call_site.h"
+#include "trainscope/source_files.h"
 
 namespace trainscope::python {
 
-// Python frames, most specific first, each placed by the core's SourceLocator (a project
+// Python frames, most specific first, each placed by the core's SourceFiles (a project
 // frame under the project root, else a library frame). TrainScope's own package is left out:
 // its frames are the host's, not the user's.
 class PythonFrames : public FrameSource {
@@ -25,7 +25,7 @@ class PythonFrames : public FrameSource {
     StackTrace currentFrames() override;
 
   private:
-    SourceLocator locator_;
+    SourceFiles files_;
     std::string own_package_dir_;
     // Per code object: its file placed (nothing: a frame to leave out). Code objects live as
     // long as their functions, so a pointer is a key for the session's life; the file name is

@@ -169,7 +169,7 @@ class Agreement:
             failure = self.failure_of_another()
             if failure is not None:
                 return f"No summary of the ranks: {failure}\n"
-            return _trainscope.ranks_summary([self.ranks.prefix(prefix, r) + ".timeline.sqlite"
+            return _trainscope.ranks_summary([self.ranks.prefix(prefix, r)
                                               for r in range(self.ranks.world_size)])
         except _trainscope.Error as e:  # another machine's folder, say: not this rank's failure
             return f"No summary of the ranks: {e}\n"

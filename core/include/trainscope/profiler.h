@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The profiling session: loads the model once per pass, runs warm-up and measured training
-// iterations under the observers, and returns the reports. LibTorch stays behind this header.
+// The archive and built-in runs, a host of the recorder (trainscope/session.h): loads the model
+// once per pass, runs warm-up and measured training steps under the session, and returns the
+// reports. LibTorch stays behind this header.
 #pragma once
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "trainscope/engine.h"
 #include "trainscope/reports.h"
 #include "trainscope/run_config.h"
 
@@ -58,8 +60,5 @@ class Profiler {
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
-
-std::string version();
-std::string torchVersion();
 
 }  // namespace trainscope

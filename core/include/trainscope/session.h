@@ -20,8 +20,6 @@
 
 namespace trainscope {
 
-class ModulePaths;  // core-internal: an archive's module tree (analysis/module_paths.h)
-
 // The memory a tensor keeps: its storage's address and size.
 struct TensorBlock {
     const void* data = nullptr;  // null: no tensor
@@ -58,10 +56,6 @@ struct SessionOptions {
     StepParts parts = StepParts::Found;
     FrameSource* frames = nullptr;    // each top-level operation's frames
     ModuleSource* modules = nullptr;  // each top-level operation's module
-    // Archive runs (core-internal): the model's module tree, against which each operation's
-    // TorchScript module hierarchy is resolved when the memory step ends (it may need the
-    // weights the operation read and its neighbours); in place of `modules`.
-    const ModulePaths* module_tree = nullptr;
     ParameterSource* parameters = nullptr;
     RunMetadata metadata;  // facts of the run for every report: model, project_root, ...
     // The number of the first observed step, as the timeline's STEP_TIME lists it (a host
@@ -122,6 +116,8 @@ class Session {
     SessionReports assemble() const;
 
   private:
+    friend class ArchiveModules;  // the archive runs' own way to modules
+                                  // (session/archive_modules.h)
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

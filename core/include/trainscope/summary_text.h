@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The short summary trainscope-cli prints on stdout at the end of a run.
+// The short summary of a run, as text: what trainscope-cli prints on stdout at the end of a
+// run, and the Python host after the reports are written; and the pieces of text that the
+// CLI's other outputs share with it.
 #pragma once
 
 #include <optional>
@@ -9,7 +11,7 @@
 
 #include "trainscope/reports.h"
 
-namespace trainscope::cli {
+namespace trainscope {
 
 // Either report may be absent (a `memory` or `time` run).
 void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,
@@ -33,4 +35,4 @@ std::string iterationText(std::optional<double> wall_ms, double forward_ms, doub
 // into the step".
 std::string communicationText(const std::vector<CollectiveEntry>& collectives);
 
-}  // namespace trainscope::cli
+}  // namespace trainscope

@@ -8,17 +8,17 @@
 #include <map>
 #include <optional>
 
-#include "analysis/engine_facts.h"
 #include "analysis/frames_note.h"
 #include "analysis/median_times.h"
-#include "analysis/module_paths.h"
 #include "analysis/peak_breakdown.h"
 #include "analysis/step_matching.h"
 #include "analysis/timeline_builder.h"
 #include "device/cuda.h"
+#include "session/archive_modules.h"
 #include "tracking/gradient_sampler.h"
 #include "tracking/memory_observer.h"
 #include "tracking/operation_observer.h"
+#include "trainscope/engine.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
 
@@ -57,7 +57,8 @@ int rankOf(const RunMetadata& metadata) {
 
 struct Session::Impl {
     SessionOptions options;
-    std::unique_ptr<MemoryObserver> memory;  // until the memory step ends
+    const ModulePaths* module_tree = nullptr;  // ArchiveModules: in place of options.modules
+    std::unique_ptr<MemoryObserver> memory;    // until the memory step ends
     // The memory step's gradients as it makes them, and the listeners of its parts (the meter,
     // then the gradients).
     std::unique_ptr<GradientSampler> gradients;
@@ -117,6 +118,10 @@ struct Session::Impl {
     void finishTimedStep(double ms);
 };
 
+void ArchiveModules::resolveWith(Session& session, const ModulePaths* tree) {
+    session.impl_->module_tree = tree;
+}
+
 Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>()) {
     bool expected = false;
     if (!g_session_active.compare_exchange_strong(expected, true)) {
@@ -163,7 +168,7 @@ void Session::beginStep() {
         options.timeline = true;
         options.frames = self.options.frames;
         options.module_source = self.options.modules;
-        options.modules = self.options.module_tree != nullptr;
+        options.modules = self.module_tree != nullptr;
         self.gradients =
             std::make_unique<GradientSampler>(self.options.parameters, self.memory.get());
         self.memory_parts = std::make_unique<IterationListeners>(
@@ -283,12 +288,11 @@ void Session::Impl::finishMemoryStep() {
     collectives = observer->collectives();
     const std::vector<ObservedParameter> parameters =
         options.parameters ? options.parameters->parameters() : std::vector<ObservedParameter>{};
-    if (options.module_tree) {
+    if (module_tree) {
         std::vector<std::string> weight_names;
         for (const ObservedParameter& p : parameters)
             weight_names.push_back(p.name);
-        const std::vector<std::string> paths =
-            options.module_tree->resolve(operations, weight_names);
+        const std::vector<std::string> paths = module_tree->resolve(operations, weight_names);
         for (size_t i = 0; i < operations.size(); ++i)
             operations[i].module_path = paths[i];
     }

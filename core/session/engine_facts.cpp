@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "analysis/engine_facts.h"
+#include "trainscope/engine.h"
+
+#include <torch/version.h>
 
 #include <ctime>
 
-#include "trainscope/profiler.h"
-
 namespace trainscope {
+
+std::string version() {
+    return TRAINSCOPE_VERSION;
+}
+
+std::string torchVersion() {
+    return TORCH_VERSION;
+}
 
 void addEngineFacts(RunMetadata& metadata) {
     const std::time_t now = std::time(nullptr);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/ranks_output.h"
+#include "trainscope/ranks_text.h"
 
 #include <algorithm>
 
-#include "cli/summary.h"
+#include "trainscope/summary_text.h"
 
-namespace trainscope::cli {
+namespace trainscope {
 namespace {
 
 constexpr size_t kListedSteps = 10;
@@ -67,4 +67,4 @@ void printRanksOfFiles(std::ostream& out, const std::vector<std::string>& timeli
     printRanks(out, summarizeRanks(pointers));
 }
 
-}  // namespace trainscope::cli
+}  // namespace trainscope

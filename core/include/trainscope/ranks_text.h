@@ -9,7 +9,7 @@
 
 #include "trainscope/cluster.h"
 
-namespace trainscope::cli {
+namespace trainscope {
 
 void printRanks(std::ostream& out, const ClusterSummary& summary);
 
@@ -17,4 +17,4 @@ void printRanks(std::ostream& out, const ClusterSummary& summary);
 // and loadTimelineData() do.
 void printRanksOfFiles(std::ostream& out, const std::vector<std::string>& timeline_paths);
 
-}  // namespace trainscope::cli
+}  // namespace trainscope

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/summary.h"
+#include "trainscope/summary_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "trainscope/report_format.h"
 
-namespace trainscope::cli {
+namespace trainscope {
 namespace {
 
 // The most specific project frame and its caller: "mlp.py:15 <- mlp.py:20". An entry with
@@ -224,4 +224,4 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     printFramesNote(out, meta);
 }
 
-}  // namespace trainscope::cli
+}  // namespace trainscope
