@@ -54,16 +54,13 @@ def _arguments(argv):
     return parser.parse_args(argv)
 
 
-def _fail_rank(agreement, message, code):
+def _fail_rank(loop, message, code):
     """A run that failed; in a job, the other ranks learn why, and a rank whose step broke
     because another rank failed first names that rank's failure, its cause."""
-    if agreement is None:
+    if loop.ranks is None or loop.agreement is None:
         return _fail(message, code)
-    try:
-        cause = agreement.stopped(message)
-    except Exception:  # the store went with a rank that died: this rank's own message
-        cause = None
-    rank = agreement.ranks.rank
+    cause = loop.tell_the_ranks(message)
+    rank = loop.ranks.rank
     if cause:
         return _fail(f"{cause}; rank {rank} stopped: {message}", code)
     return _fail(f"rank {rank}: {message}", code)
@@ -71,15 +68,6 @@ def _fail_rank(agreement, message, code):
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: no report is written
-
-
-def _write_through_signals(write):
-    """Runs `write`, which commits the set, with Ctrl-C and SIGTERM held (_signals.py).
-    Returns write()'s result and whether a signal came meanwhile."""
-    from . import _signals
-    with _signals.held() as received:
-        figures = write()
-    return figures, bool(received)
 
 
 def _output_prefix(output):
@@ -163,9 +151,9 @@ def _to_device(value, device):
 def profile_entry_point(args):
     import torch  # noqa: F401  (the extension needs torch loaded first)
     from . import _trainscope
+    from ._host import (HostLoop, Observed, inputs_text, model_facts, observing_hint, one_line,
+                        start_session, warn_if_incomplete)
     from ._model_hooks import ModuleHooks
-    from ._profile import (Observed, inputs_text, model_facts, observing_hint, one_line,
-                           start_session, warn_if_incomplete)
     from ._ranks import outputs_of_this_process
 
     entry = os.path.abspath(args.entry)
@@ -216,10 +204,10 @@ def profile_entry_point(args):
         if args.progress_lines:
             print(f"trainscope-progress: {stage} {step} {of}", file=sys.stderr, flush=True)
 
-    session = hooks = None
+    loop = HostLoop(None, ranks, agreement)
     observed = Observed()
     stage = "model_provider"  # the user's code that runs, for its errors
-    interrupted = False
+    received = []
     try:
         # The meter runs before the model exists: its weights are counted as c10 allocates them.
         facts = {"model": os.path.basename(entry), "entry_point": entry,
@@ -227,7 +215,7 @@ def profile_entry_point(args):
                  "default_step": "yes" if iteration_provider is None else "no",
                  "batch_size": str(args.batch_size or "")}
         facts.update(ranks.metadata() if ranks else {})
-        session = start_session(observed, args.device, root, facts)
+        loop.session = session = start_session(observed, args.device, root, facts)
         model = model_provider()
         if not isinstance(model, torch.nn.Module):
             return _fail(f"model_provider returned {type(model).__name__}, not a "
@@ -255,7 +243,7 @@ def profile_entry_point(args):
                             "sum" if iteration_provider is None else "the step's own")
         facts["model"] = f"{os.path.basename(entry)}:{type(model).__name__}"
         session.set_metadata(facts)
-        hooks = ModuleHooks(model, session)
+        loop.hooks = ModuleHooks(model, session)
         stage = "the step"
         for i in range(args.warmup):
             say(f"trainscope: warm-up {i + 1}/{args.warmup}")
@@ -263,51 +251,42 @@ def profile_entry_point(args):
             progress("warmup", i + 1, args.warmup)  # a step ended
         for i in range(args.iterations):
             say(f"trainscope: {'memory' if i == 0 else 'time'}: step {i + 1}/{args.iterations}")
-            session.begin_step()
+            loop.begin_step()
             step(*inputs)
-            session.end_step()
+            loop.end_step()
             progress("memory" if i == 0 else "time", i + 1, args.iterations)
-            if i == 0:  # module paths come from the memory step alone: the timed steps
-                hooks.remove()  # run without the hooks' cost
         stage = "writing the reports"
-        if agreement is None:
-            figures, interrupted = _write_through_signals(
-                lambda: session.write(output, args.force))
-        else:
-            figures, interrupted = _write_through_signals(
-                lambda: agreement.write(session, output, args.force))
+        figures = loop.write(output, args.force, received)
     except _trainscope.Error as e:
-        return _fail_rank(agreement, one_line(e), RUN_FAILED)
+        return _fail_rank(loop, one_line(e), RUN_FAILED)
     except KeyboardInterrupt:
-        return _fail_rank(agreement, "interrupted: no report was written", RUN_FAILED)
+        return _fail_rank(loop, "interrupted: no report was written", RUN_FAILED)
     except SystemExit as e:  # the user's code asked to exit: no report, and said so
-        if session is not None:
-            session.abandon_step()
-        return _fail_rank(agreement, f"{stage} called sys.exit({e.code!r}): no report was "
-                                     f"written", RUN_FAILED)
+        if loop.session is not None:
+            loop.session.abandon_step()
+        return _fail_rank(loop, f"{stage} called sys.exit({e.code!r}): no report was written",
+                          RUN_FAILED)
     except BaseException as e:  # the user's code raised: its message and where
         frame = next((f for f in reversed(inspect.trace()) if f.filename.startswith(root)), None)
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
-        if session is not None:
-            session.abandon_step()
+        if loop.session is not None:
+            loop.session.abandon_step()
         hint = observing_hint(e)
-        return _fail_rank(agreement, f"{stage} raised {type(e).__name__}: {one_line(e)}{where}"
-                                     + (f"; {hint}" if hint else ""), RUN_FAILED)
+        return _fail_rank(loop, f"{stage} raised {type(e).__name__}: {one_line(e)}{where}"
+                                + (f"; {hint}" if hint else ""), RUN_FAILED)
     finally:
-        if hooks is not None:
-            hooks.remove()
-        if session is not None:
-            session.close()
-    warn_if_incomplete(figures, output)
+        loop.close()
+    own = loop.own_prefix(output)
+    warn_if_incomplete(figures, own)
     if ranks is None or ranks.rank == 0:
         try:
             print(figures["summary"], end="")
             print(figures.get("ranks_summary", ""), end="", flush=True)
         except BrokenPipeError:  # `| head`: the reports are written, the reader went away
             sys.stdout = None
-    if interrupted:
+    if received:
         return _fail(f"interrupted while the reports were written; they were complete and are "
-                     f"kept: {output}.memory.sqlite, .time.sqlite and .timeline.sqlite",
+                     f"kept: {own}.memory.sqlite, .time.sqlite and .timeline.sqlite",
                      RUN_FAILED)
     return 0
 

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The host loop over the engine's session that both ways in share (`python3 -m trainscope
+profile` in __main__.py, `trainscope.profile` in _profile.py): the session started with the
+user's model as its parameter source, steps begun and ended, the module hooks dropped after the
+memory step, the set written (alone, or with the other ranks of a job), a failure told to the
+other ranks, and the texts both print."""
+
+import os
+import sys
+
+import torch
+
+from . import _signals, _trainscope
+from ._model_hooks import parameter_lister
+
+Error = _trainscope.Error
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _profiler_active():
+    enabled = getattr(torch.autograd, "_profiler_enabled", None)
+    return bool(enabled()) if enabled else torch._C._autograd._profiler_enabled()
+
+
+class Observed:
+    """The model and optimizer a session lists the parameters of; set once they exist (the
+    entry-point mode starts its session before the model is made)."""
+    model = None
+    optimizer = None
+
+    def parameters(self):
+        if self.model is None:
+            return []
+        return parameter_lister(self.model, self.optimizer)()
+
+
+def start_session(observed, device, project_root, metadata):
+    """A session (its memory meter running from now on). Refuses to run beside torch.profiler,
+    whose callbacks would be timed with the step and whose allocation reports ours replace."""
+    if _profiler_active():
+        raise Error("torch.profiler is active: profile with one of the two at a time")
+    facts = {"project_root": os.path.abspath(project_root), "host": "python",
+             "python": sys.version.split()[0]}
+    facts.update(metadata)
+    return _trainscope.Session(device, os.path.abspath(project_root), _PACKAGE_DIR,
+                               observed.parameters, facts)
+
+
+def model_facts(model, optimizer, inputs="", loss="the step's own"):
+    """What the summary and the reports say of the run: the model, its parameters' dtype, the
+    inputs, the loss and the optimizer."""
+    dtypes = sorted({str(p.dtype).replace("torch.", "") for p in model.parameters()})
+    return {"model": type(model).__name__, "dtype": "/".join(dtypes) or "none",
+            "inputs": inputs or "the step's own", "loss": loss,
+            "optimizer": type(optimizer).__name__ if optimizer is not None else "the step's own"}
+
+
+def inputs_text(inputs):
+    """'4x8:int64 4x8:float32': the shapes and dtypes of the tensors among `inputs`."""
+    return " ".join("x".join(str(d) for d in t.shape) + ":" + str(t.dtype).replace("torch.", "")
+                    for t in inputs if isinstance(t, torch.Tensor))
+
+
+def one_line(error):
+    """An exception's message on one line, also when its __str__ raises: LibTorch's messages
+    end in a C++ backtrace ("Exception raised from ..."), which is left out, and their other
+    lines are joined."""
+    try:
+        text = str(error)
+    except Exception:
+        return type(error).__name__
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("Exception raised from "):
+            break
+        if line.strip():
+            lines.append(line.strip())
+    return " ".join(lines) or type(error).__name__
+
+
+# torch 1.13 refuses to start its profiler over TrainScope's memory meter (2.x starts it, and the
+# memory report then says what it lacks).
+_TORCH_PROFILER_REFUSED = "Profiler is already enabled on this thread"
+TORCH_PROFILER_HINT = ("TrainScope's memory meter holds the slot where c10 reports allocations, "
+                       "from the session's start to the first observed step's end, and torch's "
+                       "profiler cannot start while it does: start it in a later step")
+
+
+def observing_hint(error):
+    """Why `error` came from TrainScope's observing rather than the user's code, or ''."""
+    if isinstance(error, RuntimeError) and _TORCH_PROFILER_REFUSED in one_line(error):
+        return TORCH_PROFILER_HINT
+    return ""
+
+
+def warn_if_incomplete(figures, prefix):
+    """One line on stderr when the memory report lacks allocations (the summary says why)."""
+    if figures and figures.get("memory_note"):
+        print(f"trainscope: warning: {prefix}.memory.sqlite is incomplete: "
+              f"{figures['memory_note']}", file=sys.stderr, flush=True)
+
+
+class HostLoop:
+    """A session and what its host keeps beside it: the module hooks (set once the model
+    exists) and, in a job of several ranks, the ranks and their agreement (_ranks.py)."""
+
+    def __init__(self, session, ranks=None, agreement=None):
+        self.session, self.ranks, self.agreement = session, ranks, agreement
+        self.hooks = None
+
+    def begin_step(self):
+        self.session.begin_step()
+
+    def end_step(self):
+        self.session.end_step()
+        if self.session.observed_steps == 1:
+            self.drop_hooks()  # module paths come from the memory step alone: the timed steps
+                               # run without the hooks' cost
+
+    def own_prefix(self, prefix):
+        """This process's files: PREFIX, or PREFIX.rankR in a job of several ranks."""
+        return self.ranks.prefix(prefix) if self.ranks else prefix
+
+    def write(self, prefix, force, received):
+        """Writes the set (in a job, once every rank has staged its own) with Ctrl-C and
+        SIGTERM held until it is committed, and returns the figures. The signals that came
+        meanwhile are added to `received`, also when writing fails, for the host to say and
+        deliver."""
+        held = []
+        try:
+            with _signals.held() as held:
+                if self.agreement is None:
+                    return self.session.write(self.own_prefix(prefix), force)
+                return self.agreement.write(self.session, prefix, force)
+        finally:
+            received.extend(held)
+
+    def tell_the_ranks(self, message):
+        """This rank stopped with `message`: the other ranks learn of it, unless another rank
+        failed first. Returns that failure (this rank's cause), or None."""
+        if self.agreement is None:
+            return None
+        try:
+            return self.agreement.stopped(message)
+        except Exception:  # the store went with a rank that died
+            return None
+
+    def drop_hooks(self):
+        if self.hooks is not None:
+            self.hooks.remove()
+        self.hooks = None
+
+    def close(self):
+        """Ends observation: every hook and callback of the session is removed."""
+        self.drop_hooks()
+        if self.session is not None:
+            self.session.close()
+        self.session = None
