@@ -42,6 +42,22 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
         if (peak.step() && !peak.isNull(0)) {
             s.peak_bytes = peak.integer(0);
         }
+        std::optional<int64_t> parts[5];
+        const char* const keys[] = {
+            report_format::kPeakWeightsKey, report_format::kPeakGradientsKey,
+            report_format::kPeakOptimizerStateKey, report_format::kPeakActivationsKey,
+            report_format::kPeakOtherKey};
+        for (int i = 0; i < 5; ++i) {
+            ReadQuery part(db, std::string("SELECT MAX(size_bytes) FROM ") +
+                                   report_format::kMiscSizesTable + " WHERE key = ?");
+            part.bind(1, std::string(keys[i]));
+            if (part.step() && !part.isNull(0)) {
+                parts[i] = part.integer(0);
+            }
+        }
+        if (std::all_of(std::begin(parts), std::end(parts), [](const auto& p) { return p; })) {
+            s.at_peak = PeakBreakdown{*parts[0], *parts[1], *parts[2], *parts[3], *parts[4]};
+        }
     }
     s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
 }

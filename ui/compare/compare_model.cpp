@@ -16,9 +16,25 @@
 namespace trainscope::ui {
 namespace {
 
-// Internal ids name a row's parent: a section's row has none (0), an item's row its section
-// (1 + section), a figure's row its item (kFigureBase + item).
-constexpr quintptr kFigureBase = 16;
+// The nodes of the tree (TreeModel): a section's is its row (fewer than kItemBase), an item's
+// kItemBase + item * kItemStride, and its figure f's the item's + 1 + f.
+constexpr quintptr kItemBase = 16;
+constexpr quintptr kItemStride = 16;
+static_assert(static_cast<quintptr>(Figure::PeakOther) + 2 <= kItemStride,
+              "an item's figures fit in its stride");
+
+bool isSection(quintptr node) {
+    return node < kItemBase;
+}
+int itemOf(quintptr node) {  // of an item's or a figure's node
+    return static_cast<int>((node - kItemBase) / kItemStride);
+}
+int figureOf(quintptr node) {  // -1: the item's own row
+    return static_cast<int>((node - kItemBase) % kItemStride) - 1;
+}
+quintptr itemNode(int item) {
+    return kItemBase + static_cast<quintptr>(item) * kItemStride;
+}
 
 // A figure in the unit that suits it, named: the rows range from microseconds to the whole
 // iteration, so each cell has its own unit.
@@ -52,7 +68,7 @@ double magnitude(const FigureChange& change) {
 }  // namespace
 
 CompareModel::CompareModel(std::shared_ptr<const Comparison> comparison, QObject* parent)
-    : QAbstractItemModel(parent), comparison_(std::move(comparison)) {
+    : TreeModel(Count, parent), comparison_(std::move(comparison)) {
     rebuild();
 }
 
@@ -217,14 +233,11 @@ void CompareModel::setFindText(const QString& text) {
 }
 
 const ComparedItem* CompareModel::itemAt(const QModelIndex& index) const {
-    if (!index.isValid() || index.internalId() == 0) {
+    const Node node = nodeOf(index);
+    if (node == kRoot || isSection(node)) {
         return nullptr;
     }
-    if (index.internalId() >= kFigureBase) {
-        return &comparison_->items[index.internalId() - kFigureBase];
-    }
-    const Section& section = sections_[static_cast<int>(index.internalId()) - 1];
-    return &comparison_->items[section.items[index.row()]];
+    return &comparison_->items[itemOf(node)];
 }
 
 QModelIndex CompareModel::indexOfItem(const ComparedItem* item) const {
@@ -232,64 +245,51 @@ QModelIndex CompareModel::indexOfItem(const ComparedItem* item) const {
         return {};
     }
     const int i = static_cast<int>(item - comparison_->items.data());
-    const int section = section_of_kind_[static_cast<int>(item->kind)];
-    if (i < 0 || i >= row_of_item_.size() || row_of_item_[i] < 0 || section < 0) {
+    if (i < 0 || i >= row_of_item_.size() || row_of_item_[i] < 0 ||
+        section_of_kind_[static_cast<int>(item->kind)] < 0) {
         return {};
     }
-    return createIndex(row_of_item_[i], 0, quintptr(1 + section));
+    return indexOfNode(itemNode(i));
 }
 
 QModelIndex CompareModel::sectionIndex(ItemKind kind) const {
     const int section = section_of_kind_[static_cast<int>(kind)];
-    return section < 0 ? QModelIndex() : createIndex(section, 0, quintptr(0));
+    return section < 0 ? QModelIndex() : indexOfNode(Node(section));
 }
 
-QModelIndex CompareModel::index(int row, int column, const QModelIndex& parent) const {
-    if (row < 0 || column < 0 || column >= Count || row >= rowCount(parent)) {
-        return {};
-    }
-    if (!parent.isValid()) {
-        return createIndex(row, column, quintptr(0));
-    }
-    if (parent.internalId() == 0) {
-        return createIndex(row, column, quintptr(1 + parent.row()));
-    }
-    if (parent.internalId() < kFigureBase) {
-        const Section& section = sections_[static_cast<int>(parent.internalId()) - 1];
-        return createIndex(row, column, kFigureBase + quintptr(section.items[parent.row()]));
-    }
-    return {};
-}
-
-QModelIndex CompareModel::parent(const QModelIndex& child) const {
-    if (!child.isValid() || child.internalId() == 0) {
-        return {};
-    }
-    if (child.internalId() < kFigureBase) {
-        return createIndex(static_cast<int>(child.internalId()) - 1, 0, quintptr(0));
-    }
-    return indexOfItem(&comparison_->items[child.internalId() - kFigureBase]);
-}
-
-int CompareModel::rowCount(const QModelIndex& parent) const {
-    if (!parent.isValid()) {
+int CompareModel::childCount(Node node) const {
+    if (node == kRoot) {
         return sections_.size();
     }
-    if (parent.column() > 0) {
-        return 0;
+    if (isSection(node)) {
+        return sections_[static_cast<int>(node)].items.size();
     }
-    if (parent.internalId() == 0) {
-        return sections_[parent.row()].items.size();
-    }
-    if (parent.internalId() < kFigureBase) {
-        const ComparedItem* item = itemAt(parent);
-        return item ? static_cast<int>(item->figures.size()) : 0;
+    if (figureOf(node) < 0) {
+        return static_cast<int>(comparison_->items[itemOf(node)].figures.size());
     }
     return 0;
 }
 
-int CompareModel::columnCount(const QModelIndex&) const {
-    return Count;
+TreeModel::Node CompareModel::child(Node node, int row) const {
+    if (node == kRoot) {
+        return Node(row);
+    }
+    if (isSection(node)) {
+        return itemNode(sections_[static_cast<int>(node)].items[row]);
+    }
+    return node + 1 + static_cast<Node>(row);
+}
+
+TreeModel::Place CompareModel::placeOf(Node node) const {
+    if (isSection(node)) {
+        return {kRoot, static_cast<int>(node)};
+    }
+    const int item = itemOf(node);
+    if (figureOf(node) >= 0) {
+        return {itemNode(item), figureOf(node)};
+    }
+    const int section = section_of_kind_[static_cast<int>(comparison_->items[item].kind)];
+    return {Node(section), row_of_item_[item]};
 }
 
 QVariant CompareModel::cell(const FigureChange& change, bool time, int column, int role) const {
@@ -350,7 +350,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     const int column = index.column();
-    if (index.internalId() == 0) {  // a section
+    if (isSection(nodeOf(index))) {
         if (role == Qt::DisplayRole && column == Name) {
             const Section& section = sections_[index.row()];
             switch (section.kind) {
@@ -372,7 +372,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     const ComparedItem* item = itemAt(index);
-    const bool figure_row = index.internalId() >= kFigureBase;
+    const bool figure_row = figureOf(nodeOf(index)) >= 0;
     if (figure_row) {
         const FigureChange& change = item->figures[index.row()];
         if (column == Name) {

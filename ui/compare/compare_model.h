@@ -5,16 +5,16 @@
 // text keeps the items whose name holds it.
 #pragma once
 
-#include <QAbstractItemModel>
 #include <QVector>
 #include <memory>
 
 #include "report/units.h"
 #include "trainscope/comparison.h"
+#include "views/tree_model.h"
 
 namespace trainscope::ui {
 
-class CompareModel : public QAbstractItemModel {
+class CompareModel : public TreeModel {
     Q_OBJECT
   public:
     enum Column {
@@ -44,16 +44,19 @@ class CompareModel : public QAbstractItemModel {
     QModelIndex sectionIndex(ItemKind kind) const;
     void setFindText(const QString& text);
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     static QString itemName(const ComparedItem& item);
     static QString figureName(Figure figure);
+
+  protected:
+    // Nodes are numbers (a million items keep no node each): a section's is its row, an item's
+    // kItemBase + item * kItemStride, its figures' the next numbers.
+    int childCount(Node node) const override;
+    Node child(Node node, int row) const override;
+    Place placeOf(Node node) const override;
 
   private:
     struct Section {

@@ -3,10 +3,10 @@
 
 #include <QSqlError>
 #include <QSqlQuery>
-#include <cmath>
 
 #include "report/untrusted_sqlite.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
 
 namespace trainscope::ui {
 namespace {
@@ -15,21 +15,9 @@ namespace {
 const QLatin1String kWeights(report_format::kWeightEntriesTable);
 const QLatin1String kActivations(report_format::kActivationEntriesTable);
 const QLatin1String kOperations(report_format::kRunTimeEntriesTable);
-const QLatin1String kMiscSizes(report_format::kMiscSizesTable);
 const QLatin1String kStackFrames(report_format::kStackFramesTable);
 const QLatin1String kStackCorrelation(report_format::kStackCorrelationTable);
 const QLatin1String kLibraryFrames(report_format::kLibraryFramesTable);
-
-std::optional<QSqlQuery> single(QSqlDatabase db, const QString& sql, QString* error) {
-    restartQueryClock();
-    QSqlQuery query(db);
-    if (!query.exec(sql) || !query.next()) {
-        *error = query.lastError().isValid() ? query.lastError().databaseText()
-                                             : QObject::tr("no result for %1").arg(sql);
-        return std::nullopt;
-    }
-    return query;
-}
 
 TopEntries topEntries(QSqlDatabase db, const QString& sql, const QVariantList& values = {}) {
     restartQueryClock();
@@ -113,60 +101,31 @@ QString moduleColumn(const ReportFile& report, const QString& entry_table, int e
 
 }  // namespace
 
-std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* error) {
-    QSqlDatabase db = report.database();
-    auto row = single(
-        db,
-        QStringLiteral("SELECT (SELECT IFNULL(MAX(size_bytes), 0) FROM %1 WHERE key = '%2'), "
-                       "(SELECT IFNULL(SUM(size_bytes), 0) FROM %3), "
-                       "(SELECT IFNULL(SUM(grad_size_bytes), 0) FROM %3), "
-                       "(SELECT IFNULL(SUM(size_bytes), 0) FROM %4)")
-            .arg(kMiscSizes, QLatin1String(report_format::kPeakUsageKey), kWeights, kActivations),
-        error);
-    if (!row)
+// The totals are the core's reading of the file (trainscope/report_reading.h), the one that
+// `trainscope-cli show` prints: one reading of a report's totals.
+std::optional<ReportFileSummary> totalsOf(const ReportFile& report, QString* error) {
+    try {
+        return summarizeReportFile(report.path().toStdString());
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
         return std::nullopt;
-    MemorySummary summary{row->value(0).toLongLong(), row->value(1).toLongLong(),
-                          row->value(2).toLongLong(), row->value(3).toLongLong(), std::nullopt};
-    // The breakdown at the peak: all five keys, or none (a report of another tool).
-    const char* const keys[] = {report_format::kPeakWeightsKey, report_format::kPeakGradientsKey,
-                                report_format::kPeakOptimizerStateKey,
-                                report_format::kPeakActivationsKey, report_format::kPeakOtherKey};
-    QStringList parts;
-    for (const char* key : keys)
-        parts << QStringLiteral("(SELECT MAX(size_bytes) FROM %1 WHERE key = '%2')")
-                     .arg(kMiscSizes, QLatin1String(key));
-    auto peak =
-        single(db, QStringLiteral("SELECT %1").arg(parts.join(QStringLiteral(", "))), error);
-    if (!peak)
-        return std::nullopt;
-    bool complete = true;
-    for (int i = 0; i < 5; ++i)
-        complete = complete && !peak->value(i).isNull();
-    if (complete) {
-        summary.at_peak = PeakParts{peak->value(0).toLongLong(), peak->value(1).toLongLong(),
-                                    peak->value(2).toLongLong(), peak->value(3).toLongLong(),
-                                    peak->value(4).toLongLong()};
     }
-    return summary;
+}
+
+std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* error) {
+    const std::optional<ReportFileSummary> totals = totalsOf(report, error);
+    if (!totals)
+        return std::nullopt;
+    return MemorySummary{totals->peak_bytes.value_or(0), totals->weight_bytes,
+                         totals->gradient_bytes, totals->activation_bytes, totals->at_peak};
 }
 
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {
-    auto row = single(report.database(),
-                      QStringLiteral("SELECT IFNULL(SUM(forward_ms), 0), "
-                                     "IFNULL(SUM(backward_ms), 0), COUNT(*) FROM %1")
-                          .arg(kOperations),
-                      error);
-    if (!row)
+    const std::optional<ReportFileSummary> totals = totalsOf(report, error);
+    if (!totals)
         return std::nullopt;
-    TimeSummary summary{row->value(0).toDouble(), row->value(1).toDouble(),
-                        row->value(2).toLongLong(), std::nullopt};
-    // A value that is no finite, non-negative number is left out rather than shown.
-    bool number = false;
-    const double wall = metadataValue(report, QLatin1String(report_format::kIterationMsKey), error)
-                            .toDouble(&number);
-    if (number && std::isfinite(wall) && wall >= 0)
-        summary.wall_ms = wall;
-    return summary;
+    return TimeSummary{totals->forward_ms, totals->backward_ms, totals->operations,
+                       totals->iteration_wall_ms};
 }
 
 QString metadataValue(const ReportFile& report, const QString& key, QString* error) {
@@ -342,12 +301,11 @@ SqlTableSpec groupedOperationsTable(double operations_ms) {
 }
 
 SqlTableSpec timeBySourceLineTable(double operations_ms) {
-    // The most specific frame is the one with the lowest ordering (REFERENCE section 1); with
+    // The most specific frame is the one with the lowest ordering (docs/report-formats.md); with
     // MIN(), SQLite takes the bare columns from that row, in one pass over the frames. Entries
     // without a frame make a row of their own, so that the lines add up to the Overview's sum:
     // a RIGHT JOIN (SQLite 3.39), which runs as the inner join and then a pass for the entries
-    // left over (1M entries: 1.74 s in sqlite3, against 1.95 s as a LEFT JOIN from the entries
-    // and 1.50 s for the inner join alone).
+    // left over: cheaper than a LEFT JOIN from the entries.
     const QString from = QStringLiteral(
                              "(SELECT entry_id, file_path, line_number, MIN(ordering) FROM %1 "
                              "GROUP BY entry_id) f RIGHT JOIN %2 e ON e.id = f.entry_id")

@@ -11,23 +11,14 @@
 
 #include "report/report_file.h"
 #include "report/sql_table_model.h"
+#include "trainscope/reports.h"
 
 namespace trainscope::ui {
 
 // Longest name or path shown: a report may hold megabytes in one (it is untrusted input).
 constexpr int kMaxShownText = 1000;
 
-// What was allocated at the instant of the peak (TrainScope's misc_sizes keys; other tools'
-// reports lack them).
-struct PeakParts {
-    qint64 weights = 0;
-    qint64 gradients = 0;
-    qint64 optimizer_state = 0;
-    qint64 activations = 0;
-    qint64 other = 0;
-    qint64 total() const { return weights + gradients + optimizer_state + activations + other; }
-};
-
+// The Overview's figures, from the core's reading of a report's totals (summarizeReportFile).
 struct MemorySummary {
     qint64 peak = 0;
     // Totals over the iteration: all weights, all gradients, all activation entries. They are
@@ -35,7 +26,9 @@ struct MemorySummary {
     qint64 weights = 0;
     qint64 gradients = 0;
     qint64 activations = 0;
-    std::optional<PeakParts> at_peak;
+    // What was allocated at the instant of the peak (TrainScope's misc_sizes keys; other tools'
+    // reports lack them).
+    std::optional<PeakBreakdown> at_peak;
 };
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the

@@ -7,7 +7,7 @@
 namespace trainscope::ui {
 
 ModulesModel::ModulesModel(ReportRun& run, ModuleTree tree, QObject* parent)
-    : QAbstractItemModel(parent), run_(run), tree_(std::move(tree)) {
+    : TreeModel(Count, parent), run_(run), tree_(std::move(tree)) {
     total_ = tree_.node(ModuleTree::kRoot).inclusive;
     fetched_.fill(Fetch::NotAsked, tree_.size());
     notes_.resize(tree_.size());
@@ -54,45 +54,24 @@ void ModulesModel::setInclusive(bool inclusive) {
 QModelIndex ModulesModel::indexOfModule(int module) const {
     if (module < 0 || module >= tree_.size())
         return {};
-    const int row = row_of_module_[module];
-    const int parent = rows_[row].parent;
+    return indexOfNode(Node(row_of_module_[module]));
+}
+
+int ModulesModel::childCount(Node node) const {
+    if (node == kRoot)
+        return rows_.isEmpty() ? 0 : 1;  // the model's own row
+    return int(rows_[int(node)].children.size());
+}
+
+TreeModel::Node ModulesModel::child(Node node, int row) const {
+    return node == kRoot ? Node(0) : Node(rows_[int(node)].children[row]);
+}
+
+TreeModel::Place ModulesModel::placeOf(Node node) const {
+    const int parent = rows_[int(node)].parent;
     if (parent < 0)
-        return createIndex(0, 0, quintptr(row));
-    return createIndex(int(rows_[parent].children.indexOf(row)), 0, quintptr(row));
-}
-
-QModelIndex ModulesModel::index(int row, int column, const QModelIndex& parent) const {
-    if (column < 0 || column >= Count || row < 0)
-        return {};
-    if (!parent.isValid())
-        return row == 0 ? createIndex(0, column, quintptr(0)) : QModelIndex();
-    const Row& up = rows_[int(parent.internalId())];
-    if (row >= up.children.size())
-        return {};
-    return createIndex(row, column, quintptr(up.children[row]));
-}
-
-QModelIndex ModulesModel::parent(const QModelIndex& child) const {
-    if (!child.isValid())
-        return {};
-    const int parent = rows_[int(child.internalId())].parent;
-    if (parent < 0)
-        return {};
-    const int grand = rows_[parent].parent;
-    const int row = grand < 0 ? 0 : int(rows_[grand].children.indexOf(parent));
-    return createIndex(row, 0, quintptr(parent));
-}
-
-int ModulesModel::rowCount(const QModelIndex& parent) const {
-    if (!parent.isValid())
-        return rows_.isEmpty() ? 0 : 1;
-    if (parent.column() != 0)
-        return 0;
-    return int(rows_[int(parent.internalId())].children.size());
-}
-
-int ModulesModel::columnCount(const QModelIndex&) const {
-    return Count;
+        return {kRoot, 0};
+    return {Node(parent), int(rows_[parent].children.indexOf(int(node)))};
 }
 
 bool ModulesModel::hasChildren(const QModelIndex& parent) const {

@@ -4,17 +4,17 @@
 // each with its share of the run. Expanding a module reads its operations from the run.
 #pragma once
 
-#include <QAbstractItemModel>
 #include <memory>
 
 #include "report/module_tree.h"
 #include "report/units.h"
+#include "views/tree_model.h"
 
 namespace trainscope::ui {
 
 class ReportRun;
 
-class ModulesModel : public QAbstractItemModel {
+class ModulesModel : public TreeModel {
     Q_OBJECT
   public:
     enum Column { Name, Number, Forward, Backward, Total, Activations, Weights, Gradients, Count };
@@ -34,10 +34,6 @@ class ModulesModel : public QAbstractItemModel {
     bool inclusive() const { return inclusive_; }
     QModelIndex indexOfModule(int module) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     bool hasChildren(const QModelIndex& parent = {}) const override;
     bool canFetchMore(const QModelIndex& parent) const override;
     void fetchMore(const QModelIndex& parent) override;
@@ -47,6 +43,12 @@ class ModulesModel : public QAbstractItemModel {
   signals:
     // The operations of a module were read (or why they could not be).
     void operationsRead(const QModelIndex& module);
+
+  protected:
+    // A node is a row's index in rows_.
+    int childCount(Node node) const override;
+    Node child(Node node, int row) const override;
+    Place placeOf(Node node) const override;
 
   private:
     // A row: a module (its tree node) or one of a module's operations.

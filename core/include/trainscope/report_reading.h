@@ -18,7 +18,7 @@ namespace trainscope {
 enum class ReportFileKind {
     Memory,    // weight_entries (Skyline's, DeepView's or ours)
     Time,      // run_time_entries
-    Timeline,  // seed 003's schema: ours, or torch_npu's ascend_pytorch_profiler_{rank}.db
+    Timeline,  // the Ascend timeline schema: ours, or torch_npu's ascend_pytorch_profiler_{rank}.db
 };
 
 struct NamedCount {
@@ -52,6 +52,9 @@ struct ReportFileSummary {
 
     // Memory reports.
     std::optional<int64_t> peak_bytes;  // misc_sizes' peak_usage_bytes
+    // What was allocated at the peak's instant: TrainScope's misc_sizes keys, all five or none
+    // (other tools' reports lack them).
+    std::optional<PeakBreakdown> at_peak;
     int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
     int64_t activations = 0, activation_bytes = 0;
     std::string memory_note;  // why the report lacks allocations; empty: it lacks none
