@@ -5,7 +5,7 @@ median wall time of a step timed by TrainScope's session (a timed step: the oper
 without the memory meter) and of the same step under torch.profiler (record_shapes,
 with_stack, profile_memory), each against the plain step, in rounds that interleave the three
 in one process. Two models: a tiny-operation model, where the per-operation cost shows (64 x
-Linear(16, 16) + ReLU, batch 1, SGD), and seed 004's MLP (Linear(d, 4d), GELU, Linear(4d, d),
+Linear(16, 16) + ReLU, batch 1, SGD), and the MLP block (Linear(d, 4d), GELU, Linear(4d, d),
 d 1024, float32 on the CPU and a sequence of 256 where the seed has bfloat16 and 4096: a
 bfloat16 step of that size takes minutes on the CPU).
 
@@ -70,7 +70,7 @@ def tiny_model():
     return nn.Sequential(*layers), torch.randn(1, 16)
 
 
-def seed004_mlp():
+def mlp_block():
     d = 1024
     model = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
     return model, torch.randn(2, 256, d)
@@ -147,7 +147,7 @@ def main():
     if floor_module is None:
         print(f"the empty callback's floor is not measured: {why}")
     met = measure("tiny-operation model", tiny_model, 20, rounds, 1.10, floor_module)
-    met = measure("seed 004 MLP (float32, s=256)", seed004_mlp, 3, rounds, 1.05,
+    met = measure("MLP block (float32, s=256)", mlp_block, 3, rounds, 1.05,
                   floor_module) and met
     return 0 if met else 1
 

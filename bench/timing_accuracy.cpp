@@ -14,7 +14,7 @@ using namespace trainscope;
 using namespace trainscope::bench;
 
 int main(int argc, char** argv) {
-    // Default: the acceptance model, seed 004's MLP in bfloat16 (about a second an iteration).
+    // Default: the acceptance model, the MLP block in bfloat16 (about a second an iteration).
     const std::vector<std::string> args = commandLine(
         argc, argv, "timing_accuracy [--quick] [--cuda]",
         "Compares the sum of a time report's forward and backward times with the unobserved\n"

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """TrainScope's figures on a GPU against PyTorch's own (tools/gpu-check runs this).
 
-Scripts seed 004's models - its transformer MLP with ReLU and GELU, and its transformer block
-(LayerNorm, attention through scaled_dot_product_attention with 2 heads, LayerNorm, MLP, two
-residual additions) - profiles each with `trainscope-cli memory` on the GPU in bfloat16 (batch 2,
-sequence 4096, d 1024), and measures the same archive with PyTorch itself:
-  - the bytes of the tensors saved for backward, counted by storage (seed 004's method),
+Scripts the activation-memory article's models - its transformer MLP with ReLU and GELU, and
+its transformer block (LayerNorm, attention through scaled_dot_product_attention with 2 heads,
+LayerNorm, MLP, two residual additions) - profiles each with `trainscope-cli memory` on the GPU
+in bfloat16 (batch 2, sequence 4096, d 1024), and measures the same archive with PyTorch itself:
+  - the bytes of the tensors saved for backward, counted by storage (the article's method),
   - the growth of torch.cuda.memory_allocated() across the forward pass and the loss,
   - torch.cuda.max_memory_allocated() over the same training iteration: the same warm-up,
     gradients set to None, forward, sum loss, backward, plain SGD step.
@@ -106,7 +106,8 @@ class Block(nn.Module):
 
 
 def saved_tensor_bytes(model, x):
-    """Seed 004's measure: the storages saved for backward, parameters excluded."""
+    """The activation-memory article's measure: the storages saved for backward, parameters
+    excluded."""
     ignored = {p.untyped_storage().data_ptr() for p in model.parameters()}
     saved = {}
 
@@ -124,7 +125,7 @@ def saved_tensor_bytes(model, x):
 
 def pytorch_figures(make):
     """The iteration trainscope-cli measures, run by PyTorch in eager mode: activations, the
-    peak of each phase (forward with the loss, backward, optimizer step) and the seed 004
+    peak of each phase (forward with the loss, backward, optimizer step) and the article's
     count of saved tensors."""
     torch.manual_seed(0)
     model = make().to(device="cuda", dtype=torch.bfloat16)
@@ -311,7 +312,7 @@ def main():
           f"TrainScope {device.get('trainscope_version', '?')} built against LibTorch "
           f"{device.get('torch_version', '?')}; PyTorch's figures from a fresh process per "
           "model\n")
-    print("| model (bfloat16, b=2, s=4096, d=1024) | seed 004 | saved for backward "
+    print("| model (bfloat16, b=2, s=4096, d=1024) | the article | saved for backward "
           "(PyTorch) | allocated across forward + loss (PyTorch) | activations (TrainScope) | "
           "max_memory_allocated (PyTorch) | peak_usage_bytes (TrainScope) | equal |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")

@@ -24,10 +24,6 @@
         <translation>kein SQLite-Bericht (%1)</translation>
     </message>
     <message>
-        <source>no result for %1</source>
-        <translation>kein Ergebnis für %1</translation>
-    </message>
-    <message>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -413,8 +409,8 @@
 <context>
     <name>trainscope</name>
     <message>
-        <source>Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, d), dropout</source>
-        <translation>MLP-Block eines Transformers (Seed 004): Linear(d, 4d), Aktivierung, Linear(4d, d), Dropout</translation>
+        <source>Transformer MLP block: Linear(d, 4d), activation, Linear(4d, d), dropout</source>
+        <translation>MLP-Block eines Transformers: Linear(d, 4d), Aktivierung, Linear(4d, d), Dropout</translation>
     </message>
     <message>
         <source>model width d</source>

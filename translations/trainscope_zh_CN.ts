@@ -24,10 +24,6 @@
         <translation>不是 SQLite 报告（%1）</translation>
     </message>
     <message>
-        <source>no result for %1</source>
-        <translation>%1 没有结果</translation>
-    </message>
-    <message>
         <source>Id</source>
         <translation>编号</translation>
     </message>
@@ -413,8 +409,8 @@
 <context>
     <name>trainscope</name>
     <message>
-        <source>Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, d), dropout</source>
-        <translation>Transformer 的 MLP 模块（seed 004）：Linear(d, 4d)、激活函数、Linear(4d, d)、dropout</translation>
+        <source>Transformer MLP block: Linear(d, 4d), activation, Linear(4d, d), dropout</source>
+        <translation>Transformer 的 MLP 模块：Linear(d, 4d)、激活函数、Linear(4d, d)、dropout</translation>
     </message>
     <message>
         <source>model width d</source>

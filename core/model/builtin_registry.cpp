@@ -19,8 +19,8 @@ const std::vector<BuiltinModelInfo>& builtinModels() {
     static const std::vector<BuiltinModelInfo> models = {
         {"mlp",
          TRAINSCOPE_TR("trainscope",
-                       "Transformer MLP block of seed 004: Linear(d, 4d), activation, Linear(4d, "
-                       "d), dropout"),
+                       "Transformer MLP block: Linear(d, 4d), activation, Linear(4d, d), "
+                       "dropout"),
          "mlp.py",
          {{"d_model",
            "1024",

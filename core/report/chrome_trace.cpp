@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// exportChromeTrace(): seed 003's tables as Chrome Trace Event JSON, streamed row by row (a
-// timeline of millions of calls is never held in memory).
+// exportChromeTrace(): the Ascend timeline's tables as Chrome Trace Event JSON, streamed row by row
+// (a timeline of millions of calls is never held in memory).
 #include <cinttypes>
 #include <cstdio>
 #include <set>

@@ -189,10 +189,9 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
 // Each table is written in a pass of its own, in the order the report browser reads them: the
 // entries and their modules at open, the frames after the first screens, the spreads only when
 // runs are compared. A table's pages then lie together in the file, in the order they are read,
-// so a cold open reads what it needs first and in sequence (the first 240 MB of a 1.2 GB report
-// of 3M entries with library frames). Written entry by entry, each table's pages were spread over
-// the whole file: that report opened cold in 1.63-2.92 s, against 1.37-2.27 s written table by
-// table, faster in each of five alternated pairs (bench/report_open --modules).
+// so a cold open reads what it needs first and in sequence. Written entry by entry, each table's
+// pages would be spread over the whole file, and a cold open slower (bench/report_open
+// --modules).
 void fillTimeReport(SqliteDb& db, const TimeReport& report) {
     createTables(db, std::begin(schema::kTimeTables), std::end(schema::kTimeTables));
     db.exec(schema::kTimeLibraryFramesTable);

@@ -77,7 +77,7 @@ constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";
 
-// Timeline report: the Ascend PyTorch profiler's database (seed 003), with the exact DDL that
+// Timeline report: the Ascend PyTorch profiler's (torch_npu's) database, with the exact DDL that
 // torch_npu writes (declared types included: PYTORCH_API's times are TEXT).
 constexpr const char* kTimelineTables[] = {
     "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT)",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// What readers of report files share: which kind a file is, and the SQL that reads seed 003's
-// tables as real files have them (TEXT timestamps, names through STRING_IDS, columns that drift
-// between versions).
+// What readers of report files share: which kind a file is, and the SQL that reads the Ascend
+// timeline's tables as real files have them (TEXT timestamps, names through STRING_IDS, columns
+// that drift between versions).
 #pragma once
 
 #include <initializer_list>
@@ -40,7 +40,7 @@ std::string shownText(std::string text);
 // cut to one character more than kShownTextChars (shownText() then marks the cut).
 std::string stringOf(const ReadOnlyDb& db, const std::string& column);
 
-// A file's strings, each read once and cut by shownText(): seed 003's name columns hold
+// A file's strings, each read once and cut by shownText(): the timeline's name columns hold
 // STRING_IDS ids, or the text itself in a file without STRING_IDS. One read of the table keeps
 // a value that many rows name (a shape list of every call) from being read once a row.
 class FileStrings {

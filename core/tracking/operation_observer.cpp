@@ -327,6 +327,14 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     }
 }
 
+// The parts of an eager step: backward begins with the autograd engine's first node on the
+// forward thread; an operation outside the engine after it ends the backward pass; the
+// optimizer's step is its `Optimizer.step#` scope. A reentrant activation checkpoint
+// (torch.utils.checkpoint) is one operation in the forward pass, whose backward node runs the
+// checkpointed code again before its own backward pass; a non-reentrant one
+// (use_reentrant=False) runs it again from a saved tensor's unpack hook inside the backward
+// node that needs it (startsRecomputationOnUnpack). Either way those top-level operations are
+// records of part Recompute.
 bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     using Part = OperationRecord::Part;
     if (engineDepth() > 0) {

@@ -92,18 +92,11 @@ class OperationObserver : public IterationListener {
         bool modules = false;   // capture each operation's module hierarchy
         bool inputs = false;    // capture the inputs of every forward-thread call (callInputs())
         bool timeline = false;  // record every event of the iteration (timeline())
-        // An eager step (a user's own, run in their process): the step's parts are found from
-        // its events rather than marked by a workload. Backward begins with the autograd
-        // engine's first node on the forward thread; an operation outside the engine after it
-        // ends the backward pass; the optimizer's step is its `Optimizer.step#` scope. Every
-        // top-level operation outside the engine becomes a record (the loss, gradient clipping,
-        // the optimizer's operations), tagged with its part. `phases` hears of each change.
-        // A reentrant activation checkpoint (torch.utils.checkpoint) is one operation in the
-        // forward pass; its backward node runs the checkpointed code again before its own
-        // backward pass: those top-level operations become records of part Recompute. A
-        // non-reentrant one (use_reentrant=False) runs it again from a saved tensor's unpack
-        // hook inside the backward node that needs it, with gradients enabled where the
-        // engine has them disabled: those operations become records of part Recompute too.
+        // An eager step (a user's own, run in their process): its parts are found from its
+        // events rather than marked by a workload (eagerPartChange), and every top-level
+        // operation outside the autograd engine becomes a record tagged with its part; what an
+        // activation checkpoint runs again in the backward pass is of part Recompute.
+        // `phases` hears of each change.
         bool eager = false;
         IterationListener* phases = nullptr;
         // Told the gradients each backward pass starts from: the inputs of its first backward

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# TrainScope built-in model "mlp": the transformer MLP block of seed 004
+# TrainScope built-in model "mlp": the transformer MLP block of the activation-memory article
 # ("Activation Memory: A Deep Dive using PyTorch").
 #
 #   lin_0 = Linear(d_model, 4 * d_model) -> activation -> lin_1 = Linear(4 * d_model, d_model)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 004's reference figures (docs/report-formats.md, "What the numbers mean"): the MLP
-// with bfloat16 parameters and input, batch 2, sequence 4096, d = 1024, exactly, and the loss
-// (a bfloat16 scalar, 2 bytes), which the step holds through the backward pass. The gradient
-// that backward() makes for the loss is no activation.
+// The activation-memory article's reference figures (docs/report-formats.md, "What the numbers
+// mean"): the MLP with bfloat16 parameters and input, batch 2, sequence 4096, d = 1024, exactly,
+// and the loss (a bfloat16 scalar, 2 bytes), which the step holds through the backward pass. The
+// gradient that backward() makes for the loss is no activation.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -20,7 +20,7 @@ namespace {
 constexpr int64_t b = 2, s = 4096, d = 1024;
 constexpr int64_t kLossBytes = 2;
 
-RunConfig seed004Mlp(const std::string& act) {
+RunConfig mlpBlock(const std::string& act) {
     RunConfig config;
     config.model = "builtin:mlp";
     config.params = {{"d_model", std::to_string(d)}, {"act", act}};
@@ -43,7 +43,7 @@ int64_t bytesOf(const MemoryReport& report, const std::string& weight) {
     return 0;
 }
 
-void expectSeed004(const MemoryReport& report, int64_t expected_activation_bytes) {
+void expectMlpBlock(const MemoryReport& report, int64_t expected_activation_bytes) {
     EXPECT_EQ(report.activationBytes(), expected_activation_bytes + kLossBytes);
     ASSERT_FALSE(report.activations.empty());
     EXPECT_EQ(report.activations.back().operation_name, "aten::sum");  // the loss
@@ -59,9 +59,9 @@ void expectSeed004(const MemoryReport& report, int64_t expected_activation_bytes
 
 }  // namespace
 
-TEST(ActivationMemory, Seed004GeluMlpIs18bsd) {
-    const MemoryReport report = Profiler(seed004Mlp("gelu")).measureMemory();
-    expectSeed004(report, 18 * b * s * d);  // 150,994,944 bytes
+TEST(ActivationMemory, GeluMlpBlockIs18bsd) {
+    const MemoryReport report = Profiler(mlpBlock("gelu")).measureMemory();
+    expectMlpBlock(report, 18 * b * s * d);  // 150,994,944 bytes
     // Where it comes from: lin_0's output saved by gelu, gelu's output saved by lin_1, and the
     // model output still held by the training loop.
     ASSERT_GE(report.activations.size(), 3u);
@@ -72,10 +72,10 @@ TEST(ActivationMemory, Seed004GeluMlpIs18bsd) {
     EXPECT_EQ(report.activations[2].size_bytes, 2 * b * s * d);
 }
 
-TEST(ActivationMemory, Seed004ReluMlpIs10bsd) {
-    const MemoryReport report = Profiler(seed004Mlp("relu")).measureMemory();
-    expectSeed004(report, 10 * b * s * d);  // 83,886,080 bytes
-    // Seed 004's ReLU/GELU ratio, 0.5556, follows from the two exact figures (10/18).
+TEST(ActivationMemory, ReluMlpBlockIs10bsd) {
+    const MemoryReport report = Profiler(mlpBlock("relu")).measureMemory();
+    expectMlpBlock(report, 10 * b * s * d);  // 83,886,080 bytes
+    // The article's ReLU/GELU ratio, 0.5556, follows from the two exact figures (10/18).
 }
 
 // A small MLP trained with Adam, whose state appears in the first step.

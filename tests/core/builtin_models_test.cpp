@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The built-in transformer and ResNet: parameter counts against their closed formulas, the
-// transformer MLP sub-block's activation memory against seed 004's 18·b·s·d (GELU) and
-// 10·b·s·d (ReLU) in bfloat16, and stack frames that point into resources/models.
+// transformer MLP sub-block's activation memory against the activation-memory article's 18·b·s·d
+// (GELU) and 10·b·s·d (ReLU) in bfloat16, and stack frames that point into resources/models.
 #include <gtest/gtest.h>
 #include <torch/version.h>
 
@@ -98,10 +98,11 @@ TEST(BuiltinResnet, ParameterCountMatchesItsFormula) {
     }
 }
 
-// Seed 004: the MLP sub-block keeps its input (for lin_0's backward, 2·bsd bytes in bfloat16),
-// lin_0's output (8·bsd, GELU's backward needs it) and the activation's output (8·bsd, for
-// lin_1). With ReLU, lin_0's output is freed: ReLU's backward needs its own output only.
-TEST(BuiltinTransformer, MlpSubBlockActivationMemoryIsSeed004s) {
+// The activation-memory article: the MLP sub-block keeps its input (for lin_0's backward, 2·bsd
+// bytes in bfloat16), lin_0's output (8·bsd, GELU's backward needs it) and the activation's output
+// (8·bsd, for lin_1). With ReLU, lin_0's output is freed: ReLU's backward needs its own output
+// only.
+TEST(BuiltinTransformer, MlpSubBlockActivationMemoryIs18bsd) {
     const int64_t b = 2, s = 64, d = 128;
     const int64_t bsd = b * s * d;
     const auto mlp = classLines("transformer.py", "MLP");

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The engine on a GPU: seed 004's activation figures measured by the CUDA caching allocator,
-// the peak from its statistics, its reserved bytes in the timeline, operation times from CUDA
-// events, and a clear error when the device runs out of memory. Skipped where no CUDA device
-// is visible (every test checks first), so the suite runs everywhere; tools/gpu-check runs it
-// on a GPU.
+// The engine on a GPU: the activation-memory article's activation figures measured by the CUDA
+// caching allocator, the peak from its statistics, its reserved bytes in the timeline, operation
+// times from CUDA events, and a clear error when the device runs out of memory. Skipped where no
+// CUDA device is visible (every test checks first), so the suite runs everywhere; tools/gpu-check
+// runs it on a GPU.
 #include <gtest/gtest.h>
 
 #include <torch/torch.h>
@@ -28,7 +28,7 @@ bool noGpu() {
     return !cudaAvailable();
 }
 
-RunConfig seed004OnGpu(const std::string& act) {
+RunConfig mlpBlockOnGpu(const std::string& act) {
     RunConfig config;
     config.model = "builtin:mlp";
     config.params = {{"d_model", std::to_string(d)}, {"act", act}};
@@ -51,16 +51,16 @@ class PeakWindow : public IterationListener {
     if (noGpu())           \
     GTEST_SKIP() << "no CUDA device visible (or a LibTorch without CUDA)"
 
-TEST(Cuda, Seed004ReluMlpActivationsAre10bsd) {
+TEST(Cuda, ReluMlpBlockActivationsAre10bsd) {
     SKIP_WITHOUT_GPU();
-    const MemoryReport report = Profiler(seed004OnGpu("relu")).measureMemory();
+    const MemoryReport report = Profiler(mlpBlockOnGpu("relu")).measureMemory();
     EXPECT_GE(report.activationBytes(), 10 * b * s * d);
     EXPECT_LE(report.activationBytes(), 10 * b * s * d + kSmallestBlock);
 }
 
-TEST(Cuda, Seed004GeluMlpActivationsAre18bsd) {
+TEST(Cuda, GeluMlpBlockActivationsAre18bsd) {
     SKIP_WITHOUT_GPU();
-    const MemoryReport report = Profiler(seed004OnGpu("gelu")).measureMemory();
+    const MemoryReport report = Profiler(mlpBlockOnGpu("gelu")).measureMemory();
     EXPECT_GE(report.activationBytes(), 18 * b * s * d);
     EXPECT_LE(report.activationBytes(), 18 * b * s * d + kSmallestBlock);
 }
@@ -69,7 +69,7 @@ TEST(Cuda, Seed004GeluMlpActivationsAre18bsd) {
 // own peak over it is the report's peak, and the breakdown at the peak adds up to it.
 TEST(Cuda, PeakIsTheCachingAllocatorsPeakOfTheSameIteration) {
     SKIP_WITHOUT_GPU();
-    const RunConfig config = seed004OnGpu("gelu");
+    const RunConfig config = mlpBlockOnGpu("gelu");
     const MemoryMeasurement measured = Profiler(config).measureMemoryAndTimeline();
     const MemoryReport& report = measured.memory;
 
@@ -96,7 +96,7 @@ TEST(Cuda, PeakIsTheCachingAllocatorsPeakOfTheSameIteration) {
 TEST(Cuda, TimelineRecordsTheAllocatorsReservedBytes) {
     SKIP_WITHOUT_GPU();
     const TimelineReport timeline =
-        Profiler(seed004OnGpu("relu")).measureMemoryAndTimeline().timeline;
+        Profiler(mlpBlockOnGpu("relu")).measureMemoryAndTimeline().timeline;
     ASSERT_FALSE(timeline.memory.empty());
     for (const MemorySample& sample : timeline.memory) {
         ASSERT_GE(sample.total_reserved, sample.total_allocated);
@@ -108,7 +108,7 @@ TEST(Cuda, TimelineRecordsTheAllocatorsReservedBytes) {
 
 TEST(Cuda, OperationTimesAreGpuTimesWithinTheIteration) {
     SKIP_WITHOUT_GPU();
-    const TimeReport report = Profiler(seed004OnGpu("gelu")).measureTime();
+    const TimeReport report = Profiler(mlpBlockOnGpu("gelu")).measureTime();
     ASSERT_EQ(report.entries.size(), 4u);  // linear, gelu, linear, and the loss's sum
     for (const RunTimeEntry& entry : report.entries) {
         EXPECT_GT(entry.forward_ms, 0.0) << entry.operation_name;
@@ -123,7 +123,7 @@ TEST(Cuda, OperationTimesAreGpuTimesWithinTheIteration) {
 
 TEST(Cuda, ReportsNameTheDevice) {
     SKIP_WITHOUT_GPU();
-    RunConfig config = seed004OnGpu("relu");
+    RunConfig config = mlpBlockOnGpu("relu");
     config.params["d_model"] = "64";
     config.inputs = {parseInputSpec("2x16x64")};
     const MemoryReport report = Profiler(config).measureMemory();
@@ -157,7 +157,7 @@ TEST(Cuda, RunningOutOfDeviceMemoryIsAClearErrorAndTheNextRunWorks) {
     const auto gpu = cuda::deviceInfo();
     ASSERT_TRUE(gpu.has_value());
     // lin_0's output alone is four times the input: make the input a third of the device.
-    RunConfig config = seed004OnGpu("gelu");
+    RunConfig config = mlpBlockOnGpu("gelu");
     const int64_t batch = gpu->total_bytes / 3 / (s * d * 2);
     config.inputs = {parseInputSpec(std::to_string(batch) + "x4096x1024")};
     try {
@@ -168,7 +168,7 @@ TEST(Cuda, RunningOutOfDeviceMemoryIsAClearErrorAndTheNextRunWorks) {
                   std::string::npos)
             << e.what();
     }
-    const MemoryReport after = Profiler(seed004OnGpu("relu")).measureMemory();
+    const MemoryReport after = Profiler(mlpBlockOnGpu("relu")).measureMemory();
     EXPECT_GE(after.activationBytes(), 10 * b * s * d);
     EXPECT_LE(after.activationBytes(), 10 * b * s * d + kSmallestBlock);
 }

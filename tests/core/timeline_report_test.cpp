@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The timeline report (seed 003's schema) against the other two reports of the same run: the
-// invariants that tie them together, checked by reading the three files written by one run
-// of built-in models and of the toy project. Also the peak broken down at its instant, and
-// module paths.
+// The timeline report (the Ascend timeline schema, torch_npu's) against the other two reports of
+// the same run: the invariants that tie them together, checked by reading the three files written
+// by one run of built-in models and of the toy project. Also the peak broken down at its instant,
+// and module paths.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -105,7 +105,7 @@ class TimelineReportTest : public ::testing::TestWithParam<std::string> {
     std::vector<std::string> paths_;
 };
 
-TEST_P(TimelineReportTest, HasSeed003sTablesWithTheirDeclaredTypes) {
+TEST_P(TimelineReportTest, HasTheAscendTimelinesTablesWithTheirDeclaredTypes) {
     const ReportReader file = timeline();
     EXPECT_EQ(file.scalar("SELECT type FROM pragma_table_info('PYTORCH_API') WHERE name = "
                           "'startNs'"),

@@ -280,7 +280,7 @@ def free_port():
 
 def run_ranks(world, command, extra_env=None, timeout=240):
     """Runs `command` once per rank as torchrun starts its workers (Debian 12's torchrun cannot
-    start any on Python 3.11: REFERENCE in the docs of the issue): RANK, LOCAL_RANK,
+    start any on Python 3.11): RANK, LOCAL_RANK,
     WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR and MASTER_PORT set. Once a rank fails, the others
     are stopped with SIGTERM after torchrun's monitor interval (5 s), as torchrun does.
     Returns (exit code, stdout, stderr) per rank."""
@@ -493,7 +493,8 @@ class SeveralRanks(unittest.TestCase):
 
 def saved_tensor_bytes(model, x):
     """What autograd saves for backward in `model(x)`, storages counted once and the
-    parameters left out: seed 004's own measure, PyTorch's saved-tensor hooks."""
+    parameters left out: the activation-memory article's own measure, PyTorch's saved-tensor
+    hooks."""
     ignored = {p.storage().data_ptr() for p in model.parameters()}
     saved = {}
 
@@ -508,8 +509,8 @@ def saved_tensor_bytes(model, x):
     return sum(saved.values())
 
 
-class Seed004(unittest.TestCase):
-    """Seed 004's MLP through the entry point: 18·b·s·d bytes of activations with GELU,
+class MlpBlock(unittest.TestCase):
+    """The MLP block through the entry point: 18·b·s·d bytes of activations with GELU,
     10·b·s·d with ReLU, plus the loss scalar that the step holds (a bf16 scalar: 2 bytes, a
     512-byte block on CUDA). The gradient seed that loss.backward() makes before the autograd
     engine starts is what the backward pass starts from, not an activation."""
@@ -521,7 +522,7 @@ class Seed004(unittest.TestCase):
             result = subprocess.run(
                 [sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "0",
                  "--iterations", "1", "--device", DEVICE,
-                 os.path.join(PROJECT, "seed004_mlp.py"), "-o", prefix],
+                 os.path.join(PROJECT, "mlp_block.py"), "-o", prefix],
                 capture_output=True, text=True, env=env)
             self.assertEqual(result.returncode, 0, result.stderr)
             return dict(rows(prefix + ".memory.sqlite",
@@ -535,9 +536,9 @@ class Seed004(unittest.TestCase):
         self.assertEqual(found.get("aten::sum"), scalar)  # the loss
         self.assertNotIn("aten::ones_like", found)  # loss.backward()'s gradient seed
         os.environ["TRAINSCOPE_TEST_ACTIVATION"] = activation
-        import seed004_mlp
-        model = seed004_mlp.model_provider().to(DEVICE)
-        (x,) = (t.to(DEVICE) for t in seed004_mlp.input_provider())
+        import mlp_block
+        model = mlp_block.model_provider().to(DEVICE)
+        (x,) = (t.to(DEVICE) for t in mlp_block.input_provider())
         # PyTorch's own count reaches the same bytes another way: it counts the input batch
         # (saved by lin_0, allocated before the forward) where the step holds the output.
         self.assertEqual(saved_tensor_bytes(model, x.requires_grad_()), expected)

@@ -3,12 +3,11 @@
 // and read, so that the page cache holds its pages when SQLite asks for them (on Linux, the
 // kernel reads it, asked chunk by chunk with posix_fadvise; elsewhere, the thread reads it). SQLite
 // reads a table's pages one at a time, in b-tree order; in a report written entry by entry (as
-// TrainScope wrote them until 2026-11, and other tools may), each table's pages are spread over the
-// whole file (1 page in 5 is an entry's, at 3M entries), so the kernel sees no sequential reading
-// and reads 4 KiB at a time. Such a 3M-entry report (592 MiB) spent 1.9 s of a cold open on the
-// entries table alone; the disk reads the whole file in large sequential reads in about 0.35 s.
-// TrainScope now writes a report table by table, the tables of the open first, so that this
-// reading brings them in first. The frames check that follows the first screens reads the rest.
+// other tools may write one), each table's pages are spread over the whole file, so the kernel
+// sees no sequential reading and reads a page at a time, while the disk reads the whole file in
+// large sequential reads in a fraction of that time (bench/report_open, docs/benchmarks.md).
+// TrainScope writes a report table by table, the tables of the open first, so that this reading
+// brings them in first. The frames check that follows the first screens reads the rest.
 #pragma once
 
 #include <QString>

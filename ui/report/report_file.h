@@ -18,9 +18,8 @@ class FileReadAhead;
 enum class ReportKind { Memory, Time };
 
 // Lowers the calling thread's priority (nice 10; the threads it starts inherit it), for reading
-// done after the first screens: the GUI and the run's reader are never kept waiting by it (on
-// 2 cores, the GUI's longest stall while a large report opened went from 3-4 ms to 10-26 ms
-// with the frames check at the same priority).
+// done after the first screens: the GUI and the run's reader are never kept waiting by it (at
+// the same priority, the frames check made the GUI stall several times longer on 2 cores).
 void runBehindTheApp();
 
 class ReportFile {

@@ -18,8 +18,8 @@ namespace {
 constexpr int kModuleBars = 8;
 constexpr int kWeightBars = 10;
 
-// Whether a file is a timeline (seed 003's tables), from its table names; for a file that
-// cannot be read, ReportFile's message says why.
+// Whether a file is a timeline (the Ascend timeline's tables), from its table names; for a file
+// that cannot be read, ReportFile's message says why.
 bool isTimeline(const QString& path) {
     try {
         return reportFileKind(path.toStdString()) == ReportFileKind::Timeline;
@@ -108,8 +108,8 @@ struct ReportRun::Files {
 namespace {
 
 // The charts' entries: each is a scan of its table on a large report, so they are read on a
-// thread and connections of their own while the worker reads the totals (on 2 cores, a 3M-entry
-// report's 0.37 s of chart scans then no longer follow its 0.21 s of totals).
+// thread and connections of their own while the worker reads the totals: the scans do not
+// wait for the totals.
 RunCharts readCharts(const ReportFile* memory, const ReportFile* time, CancelFlags cancel) {
     watchCancelFlags(cancel);
     RunCharts charts;

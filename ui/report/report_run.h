@@ -44,7 +44,7 @@ struct RunContents {
     std::optional<MemorySummary> memory_summary;
     std::optional<TimeSummary> time_summary;
     QString summary_error;
-    QStringList timelines;  // seed 003 databases: ours or torch_npu's, one per rank
+    QStringList timelines;  // Ascend timeline databases: ours or torch_npu's, one per rank
     QStringList errors;     // one line per file that could not be opened, saying why
     bool isEmpty() const { return !memory && !time && timelines.isEmpty(); }
     // Whether every report's library roots are read (ReportRun::libraryRootsRead).

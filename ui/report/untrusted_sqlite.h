@@ -14,7 +14,7 @@ namespace trainscope::ui {
 // Queries on report connections are interrupted after this long (by default: see
 // setQueryBudget). The budget stops what would run forever (a hostile file's recursion), not
 // what is merely large: the views' queries run on the run's own thread, so a long one keeps no
-// window waiting (By Source Line over 3,000,000 entries takes 5-7 s), and a newer sort or
+// window waiting (By Source Line over millions of entries takes seconds), and a newer sort or
 // closing the report stops it at once.
 constexpr int kQueryBudgetMs = 30000;
 // Longest text or blob a query may return; longer values fail the query ("string or blob

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where a stack frame's file is on this machine. Frames hold paths relative to the project
-// root (REFERENCE section 1); a path that leaves the root (absolute, or `..` past it, or a
+// root (docs/report-formats.md); a path that leaves the root (absolute, or `..` past it, or a
 // symbolic link out of it) is refused, so that a report cannot make the app open any file.
 #pragma once
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A timeline file (seed 003's schema: ours, or torch_npu's ascend_pytorch_profiler_{rank}.db)
-// read whole into memory, in the shape that views draw and query without SQL: calls as spans
-// on lanes (one per thread, CANN host row and device stream) nested by depth, the memory
-// curve, the blocks of OP_MEMORY, the call chains and the links between calls.
+// A timeline file (the Ascend timeline schema: ours, or torch_npu's
+// ascend_pytorch_profiler_{rank}.db) read whole into memory, in the shape that views draw and query
+// without SQL: calls as spans on lanes (one per thread, CANN host row and device stream) nested by
+// depth, the memory curve, the blocks of OP_MEMORY, the call chains and the links between calls.
 //
 // Strings are stored once and referred to by index (heaptrack's ResultData does the same; the
 // file's STRING_IDS does it on disk). Times stay in ns since the epoch, as int64: a double loses

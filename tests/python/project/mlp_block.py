@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Seed 004's MLP (bfloat16, batch 2, sequence 4096, d 1024): lin_0 = Linear(d, 4d), the
+# the MLP block (bfloat16, batch 2, sequence 4096, d 1024): lin_0 = Linear(d, 4d), the
 # activation named by TRAINSCOPE_TEST_ACTIVATION (GELU or ReLU), lin_1 = Linear(4d, d). The
 # step holds the output while its loss is made, as `out = model(x); loss = out.sum()` does.
 import os
