@@ -3,7 +3,7 @@
 
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
-#include "trainscope/run_files.h"
+#include "trainscope/session_files.h"
 
 namespace trainscope {
 
@@ -25,10 +25,7 @@ std::vector<std::string> reportPaths(const RunPlan& plan) {
     if (plan.measure != Measure::All) {
         return {plan.output};
     }
-    std::vector<std::string> paths;
-    for (const std::string& suffix : runReportSuffixes())
-        paths.push_back(plan.output + suffix);
-    return paths;
+    return sessionFiles(plan.output);
 }
 
 RunResult runAndWrite(const RunPlan& plan, const ProgressCallback& progress,
