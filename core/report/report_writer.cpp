@@ -258,6 +258,21 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
             collective.bind(7, c.spread.max_ms).step();
         }
     }
+    if (!report.compilations.empty()) {
+        db.exec(schema::kCompilationsTable);
+        SqliteStatement compilation(
+            db,
+            "INSERT INTO trainscope_compilations (id, compile_id, kind, function, file_path, "
+            "line_number, step, start_ns, duration_ms, graph_break, recompiled_because) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        id = 1;
+        for (const Compilation& c : report.compilations) {
+            compilation.bind(1, id++).bind(2, c.compile_id).bind(3, c.kind).bind(4, c.function);
+            compilation.bind(5, c.file_path).bind(6, int64_t{c.line_number}).bind(7, c.step);
+            compilation.bind(8, c.start_ns).bind(9, c.ms()).bind(10, c.graph_break);
+            compilation.bind(11, c.recompiled_because).step();
+        }
+    }
 }
 
 // STRING_IDS: each distinct string once, numbered from the start of its range.

@@ -73,6 +73,13 @@ constexpr const char* kCollectivesTable =
     "CREATE TABLE trainscope_collectives (id INTEGER PRIMARY KEY, operation_name TEXT NOT NULL, "
     "start_ms REAL NOT NULL, duration_ms REAL NOT NULL, bytes INTEGER NOT NULL, "
     "duration_min_ms REAL NOT NULL, duration_max_ms REAL NOT NULL)";
+// What torch.compile compiled from the session's start (Compilation): when (the step, by
+// STEP_TIME's numbering; 0 before the first observed step), how long, what, and why.
+constexpr const char* kCompilationsTable =
+    "CREATE TABLE trainscope_compilations (id INTEGER PRIMARY KEY, compile_id TEXT NOT NULL, "
+    "kind TEXT NOT NULL, function TEXT NOT NULL, file_path TEXT NOT NULL, "
+    "line_number INTEGER NOT NULL, step INTEGER NOT NULL, start_ns INTEGER NOT NULL, "
+    "duration_ms REAL NOT NULL, graph_break TEXT NOT NULL, recompiled_because TEXT NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "analysis/frames_note.h"
 #include "analysis/median_times.h"
@@ -82,6 +83,7 @@ struct Session::Impl {
     std::vector<std::vector<CollectiveRecord>> timed_collectives;
     std::vector<double> timed_ms;
     std::vector<TimelineStep> steps;
+    std::vector<Compilation> compilations;  // addCompilations
     // Timed steps that ran other operations than the memory step (analysis/step_matching.h).
     int differing_steps = 0;
     int unmatched_calls = 0;
@@ -267,6 +269,10 @@ void Session::dropStep() {
     }
 }
 
+void Session::addCompilations(const std::vector<Compilation>& compilations) {
+    impl_->compilations.insert(impl_->compilations.end(), compilations.begin(), compilations.end());
+}
+
 void Session::addMetadata(const RunMetadata& facts) {
     for (const auto& [key, value] : facts)
         impl_->options.metadata[key] = value;
@@ -419,16 +425,60 @@ SessionReports Session::assemble() const {
     reports.memory = *self.memory_report;
     reports.timeline = self.timeline;
     reports.timeline.steps = self.steps;
+    // torch.compile's compilations, each in the step it ran in. A timed step that compiled
+    // holds the compilation in its time: the medians leave it out, unless every one did.
+    std::vector<Compilation> compilations = self.compilations;
+    std::set<size_t> compiled;  // indices into steps
+    for (Compilation& c : compilations) {
+        c.step = 0;  // before the first observed step, unless it ran in one
+        for (size_t i = 0; i < self.steps.size(); ++i) {
+            if (c.start_ns >= self.steps[i].start_ns && c.start_ns <= self.steps[i].end_ns) {
+                c.step = self.steps[i].id;
+                compiled.insert(i);
+                break;
+            }
+        }
+    }
+    std::vector<std::vector<OperationRecord>> timed;
+    std::vector<double> timed_ms;
+    std::vector<std::vector<CollectiveRecord>> timed_collectives;
+    for (size_t i = 0; i < self.timed.size(); ++i) {
+        if (compiled.count(i + 1) == 0) {  // steps[0] is the memory step
+            timed.push_back(self.timed[i]);
+            timed_ms.push_back(self.timed_ms[i]);
+            timed_collectives.push_back(self.timed_collectives[i]);
+        }
+    }
+    const bool all_compiled = timed.empty() && !self.timed.empty();
+    if (all_compiled) {
+        timed = self.timed;
+        timed_ms = self.timed_ms;
+        timed_collectives = self.timed_collectives;
+    }
     // Without timed steps, the memory step's own times (which include the meter's cost).
     const std::vector<std::vector<OperationRecord>> memory_step{self.operations};
-    const auto& runs = self.timed.empty() ? memory_step : self.timed;
+    const auto& runs = timed.empty() ? memory_step : timed;
     const std::vector<double> step_ms =
-        self.timed.empty() ? std::vector<double>{self.memory_step_ms} : self.timed_ms;
+        timed.empty() ? std::vector<double>{self.memory_step_ms} : timed_ms;
     TimeReport& time = reports.time;
     time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
-    time.collectives = medianCollectives(self.collectives, self.timed_collectives);
+    time.collectives = medianCollectives(self.collectives, timed_collectives);
+    time.compilations = std::move(compilations);
     time.metadata = self.metadataFor("time");
-    time.metadata["timed_steps"] = std::to_string(self.timed.size());
+    time.metadata["timed_steps"] = std::to_string(timed.size());
+    if (!compiled.empty()) {
+        std::string steps;
+        for (size_t i : compiled)
+            steps += (steps.empty() ? "" : ", ") + std::to_string(self.steps[i].id);
+        time.metadata[report_format::kCompiledStepsKey] =
+            "torch.compile compiled in observed steps (" + steps + ")" +
+            (compiled.count(0) ? ": the memory step's figures include what compiling allocated"
+                               : "") +
+            (all_compiled ? "; every timed step compiled, so their times include compiling"
+                          : (compiled.size() > compiled.count(0)
+                                 ? "; the timed steps that compiled are left out of the times"
+                                 : ""));
+    }
     if (self.differing_steps > 0) {
         time.metadata[report_format::kDifferingStepsKey] =
             std::to_string(self.differing_steps) + " of " + std::to_string(self.timed.size()) +

@@ -28,6 +28,58 @@ std::string where(const StackTrace& frames) {
     return text.empty() ? "-" : text;
 }
 
+// What torch.compile compiled: how many, how long and when, then each graph break and each
+// recompilation with where and why (the first few).
+void printCompilations(std::ostream& out, const TimeReport& time) {
+    if (time.compilations.empty()) {
+        return;
+    }
+    constexpr size_t kListed = 5;
+    double ms = 0.0, in_steps_ms = 0.0;
+    std::vector<const Compilation*> said;
+    for (const Compilation& c : time.compilations) {
+        ms += c.ms();
+        in_steps_ms += c.step > 0 ? c.ms() : 0.0;
+        if (!c.graph_break.empty() || !c.recompiled_because.empty()) {
+            said.push_back(&c);
+        }
+    }
+    const auto count = [&](auto member) {
+        return std::count_if(time.compilations.begin(), time.compilations.end(),
+                             [&](const Compilation& c) { return !(c.*member).empty(); });
+    };
+    out << "  Compiled        " << time.compilations.size() << " compilations (torch.compile), "
+        << format("%.3f s", ms / 1e3) << ", "
+        << (in_steps_ms > 0 ? format("%.3f s of it in observed steps", in_steps_ms / 1e3)
+                            : std::string("all before the first observed step"))
+        << "; graph breaks " << count(&Compilation::graph_break) << ", recompilations "
+        << count(&Compilation::recompiled_because) << "\n";
+    // Each line once: a function compiled again breaks where it broke before.
+    std::vector<std::string> lines;
+    for (const Compilation* c : said) {
+        const std::string place =
+            c->function + " (" + c->file_path + ":" + std::to_string(c->line_number) + ")";
+        for (const std::string& line :
+             {c->graph_break.empty() ? "" : "graph break in " + place + ": " + c->graph_break,
+              c->recompiled_because.empty()
+                  ? ""
+                  : "recompiled " + place + ": " + c->recompiled_because}) {
+            if (!line.empty() && std::find(lines.begin(), lines.end(), line) == lines.end()) {
+                lines.push_back(line);
+            }
+        }
+    }
+    for (size_t i = 0; i < std::min(kListed, lines.size()); ++i)
+        out << "    " << lines[i] << "\n";
+    if (lines.size() > kListed) {
+        out << "    ... " << lines.size() - kListed << " more in trainscope_compilations\n";
+    }
+    if (const auto note = time.metadata.find(report_format::kCompiledStepsKey);
+        note != time.metadata.end()) {
+        out << "    Note: " << note->second << "\n";
+    }
+}
+
 // The engine's note on why no frame lies in the project, as the summary's last line.
 void printFramesNote(std::ostream& out, const RunMetadata& meta) {
     if (const auto note = meta.find(report_format::kFramesNoteKey); note != meta.end()) {
@@ -201,6 +253,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         if (const std::string text = communicationText(time->collectives); !text.empty()) {
             out << "  " << text << "\n";
         }
+        printCompilations(out, *time);
     } else if (memory) {
         std::vector<const ActivationEntry*> ranked;
         for (const ActivationEntry& entry : memory->activations) {

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include "python_frames.h"
 #include "trainscope/engine.h"
@@ -28,6 +29,10 @@ namespace {
 // of the weight, of the gradient (0, 0 without), [(address, bytes) of each optimizer state
 // tensor]).
 using BlockTuple = std::pair<uintptr_t, int64_t>;
+// A compilation as the package hears of it (_compiles.py): compile id, kind, function, file,
+// line, start and end (epoch ns), graph break, why it compiled again.
+using CompilationTuple = std::tuple<std::string, std::string, std::string, std::string, int,
+                                    int64_t, int64_t, std::string, std::string>;
 using ParameterTuple = std::tuple<std::string, std::vector<std::string>, std::string, BlockTuple,
                                   BlockTuple, std::vector<BlockTuple>>;
 
@@ -142,6 +147,12 @@ class PySession {
     void setMetadata(const std::map<std::string, std::string>& facts) {
         session().addMetadata(facts);
     }
+    void addCompilations(const std::vector<CompilationTuple>& tuples) {
+        std::vector<Compilation> compilations;
+        for (const auto& [id, kind, function, file, line, start, end, broke, again] : tuples)
+            compilations.push_back({id, kind, function, file, line, start, end, 0, broke, again});
+        session().addCompilations(compilations);
+    }
     // Ends observation: every callback and hook of the session is removed.
     void close() { session_.reset(); }
     void enterModule(std::string path) { modules_.push(std::move(path)); }
@@ -226,6 +237,7 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("abandon_step", &PySession::abandonStep)
         .def("drop_step", &PySession::dropStep)
         .def("set_metadata", &PySession::setMetadata)
+        .def("add_compilations", &PySession::addCompilations)
         .def("count_existing", &PySession::countExisting)
         .def("close", &PySession::close)
         .def("enter_module", &PySession::enterModule)

@@ -153,7 +153,7 @@ def profile_entry_point(args):
     from . import _trainscope
     from ._host import (HostLoop, Observed, inputs_text, model_facts, observing_hint, one_line,
                         start_session, warn_if_incomplete)
-    from ._model_hooks import ModuleHooks
+    from ._model_hooks import ModuleHooks, uncompiled
     from ._ranks import outputs_of_this_process
 
     entry = os.path.abspath(args.entry)
@@ -216,6 +216,7 @@ def profile_entry_point(args):
                  "batch_size": str(args.batch_size or "")}
         facts.update(ranks.metadata() if ranks else {})
         loop.session = session = start_session(observed, args.device, root, facts)
+        loop.watch_compiles(root)
         model = model_provider()
         if not isinstance(model, torch.nn.Module):
             return _fail(f"model_provider returned {type(model).__name__}, not a "
@@ -238,12 +239,14 @@ def profile_entry_point(args):
             if not callable(step):
                 return _fail(f"iteration_provider returned {type(step).__name__}, not a "
                              f"callable that runs one step", USAGE_ERROR)
-        observed.model, observed.optimizer = model, _optimizer_of(step)
-        facts = model_facts(model, observed.optimizer, inputs_text(inputs),
-                            "sum" if iteration_provider is None else "the step's own")
-        facts["model"] = f"{os.path.basename(entry)}:{type(model).__name__}"
+        named, compiled = uncompiled(model)  # the step runs the model as it was given
+        observed.model, observed.optimizer = named, _optimizer_of(step)
+        facts = model_facts(named, observed.optimizer, inputs_text(inputs),
+                            "sum" if iteration_provider is None else "the step's own", compiled)
+        facts["model"] = f"{os.path.basename(entry)}:{type(named).__name__}"
         session.set_metadata(facts)
-        loop.hooks = ModuleHooks(model, session)
+        if not compiled:
+            loop.hooks = ModuleHooks(named, session)
         stage = "the step"
         for i in range(args.warmup):
             say(f"trainscope: warm-up {i + 1}/{args.warmup}")

@@ -11,6 +11,7 @@ import sys
 import torch
 
 from . import _signals, _trainscope
+from ._compiles import CompileWatch
 from ._model_hooks import parameter_lister
 
 Error = _trainscope.Error
@@ -47,13 +48,14 @@ def start_session(observed, device, project_root, metadata):
                                observed.parameters, facts)
 
 
-def model_facts(model, optimizer, inputs="", loss="the step's own"):
+def model_facts(model, optimizer, inputs="", loss="the step's own", compiled=False):
     """What the summary and the reports say of the run: the model, its parameters' dtype, the
-    inputs, the loss and the optimizer."""
+    inputs, the loss, the optimizer, and whether the model runs compiled (torch.compile)."""
     dtypes = sorted({str(p.dtype).replace("torch.", "") for p in model.parameters()})
     return {"model": type(model).__name__, "dtype": "/".join(dtypes) or "none",
             "inputs": inputs or "the step's own", "loss": loss,
-            "optimizer": type(optimizer).__name__ if optimizer is not None else "the step's own"}
+            "optimizer": type(optimizer).__name__ if optimizer is not None else "the step's own",
+            "compiled": "torch.compile" if compiled else "no"}
 
 
 def inputs_text(inputs):
@@ -108,6 +110,11 @@ class HostLoop:
     def __init__(self, session, ranks=None, agreement=None):
         self.session, self.ranks, self.agreement = session, ranks, agreement
         self.hooks = None
+        self.compiles = None  # CompileWatch, from the session's start
+
+    def watch_compiles(self, project_root):
+        """What torch.compile compiles from now on goes into the reports."""
+        self.compiles = CompileWatch(project_root)
 
     def begin_step(self):
         self.session.begin_step()
@@ -127,6 +134,8 @@ class HostLoop:
         SIGTERM held until it is committed, and returns the figures. The signals that came
         meanwhile are added to `received`, also when writing fails, for the host to say and
         deliver."""
+        if self.compiles is not None:
+            self.session.add_compilations(self.compiles.compilations())
         held = []
         try:
             with _signals.held() as held:
@@ -154,6 +163,8 @@ class HostLoop:
     def close(self):
         """Ends observation: every hook and callback of the session is removed."""
         self.drop_hooks()
+        if self.compiles is not None:
+            self.compiles.stop()
         if self.session is not None:
             self.session.close()
         self.session = None

@@ -3,12 +3,22 @@
 hooks (removed when the memory step ends), and each parameter's tensors as plain blocks."""
 
 import inspect
+import warnings
 
 import torch
 from torch.nn.modules import module as global_hooks
 
 
 _UNINITIALIZED = getattr(torch.nn.parameter, "UninitializedTensorMixin", ())
+
+# True while TorchDynamo traces (a constant in the traced graph), False when code runs: the
+# hooks do nothing in what torch.compile traces, so they add no graph break to the user's
+# compiled model. (torch.compiler came with 2.1; torch 1.13 compiles nothing.)
+_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)
+
+# The warning that a compiled module gives while any global module hook exists: ours, so the
+# user's run would not give it without TrainScope.
+_OUR_HOOKS_WARNING = r"Using `torch\.compile\(module\)` when there are global hooks on modules"
 
 
 def _storage_block(tensor):
@@ -25,6 +35,17 @@ def _storage_block(tensor):
         return (storage.data_ptr(), tensor.nelement() * tensor.element_size())
     except (RuntimeError, NotImplementedError, ValueError):
         return (0, 0)
+
+
+def uncompiled(model):
+    """(the module whose parameters and submodules the user's code names, whether it runs
+    compiled): torch.compile(model) wraps the model in an OptimizedModule (its `_orig_mod`);
+    model.compile() compiles it in place. A compiled model gets no module hooks: the hooks
+    would be part of what Dynamo traces and guards on, and their removal would recompile it."""
+    original = getattr(model, "_orig_mod", None)
+    if isinstance(original, torch.nn.Module):
+        return original, True
+    return model, getattr(model, "_compiled_call_impl", None) is not None
 
 
 def parameter_lister(model, optimizer):
@@ -80,6 +101,8 @@ class ModuleHooks:
         # The hooks run inside the user's forward: whatever happens to the session, they never
         # raise there (a session that failed has told the user already).
         def enter(module, inputs):
+            if _compiling():
+                return
             path = paths.get(id(module))
             if path is None:
                 return
@@ -91,6 +114,8 @@ class ModuleHooks:
                 pass
 
         def exit_(module, inputs, output):
+            if _compiling():
+                return
             path = paths.get(id(module))
             if path is None:
                 return
@@ -105,8 +130,19 @@ class ModuleHooks:
         always_call = "always_call" in inspect.signature(add_exit).parameters
         self._handles = [global_hooks.register_module_forward_pre_hook(enter),
                          add_exit(exit_, always_call=True) if always_call else add_exit(exit_)]
+        before = len(warnings.filters)
+        warnings.filterwarnings("ignore", message=_OUR_HOOKS_WARNING, category=UserWarning)
+        # Ours to remove only if it was added (not one of the user's that was there already).
+        self._filter = warnings.filters[0] if len(warnings.filters) > before else None
 
     def remove(self):
         for handle in self._handles:
             handle.remove()
         self._handles = []
+        if self._filter is not None:
+            try:
+                warnings.filters.remove(self._filter)  # the user's own filters stay
+                warnings._filters_mutated()
+            except (ValueError, AttributeError):
+                pass
+            self._filter = None

@@ -9,7 +9,7 @@ import torch
 from . import _signals
 from ._host import (Error, HostLoop, Observed, model_facts, observing_hint, one_line,
                     start_session, warn_if_incomplete)
-from ._model_hooks import ModuleHooks
+from ._model_hooks import ModuleHooks, uncompiled
 from ._ranks import outputs_of_this_process
 
 
@@ -27,6 +27,8 @@ class profile:
     The memory baseline: what the process allocates after the `with` statement begins, plus
     the model's weights and the optimizer's state that exist then; the first observed step is
     the memory step, the others are timed without the meter.
+
+    `model` is the module the loop calls, a compiled one (torch.compile) as it is.
 
     In a job of several ranks every rank profiles, and the sets are written together; with
     `all_ranks=False` (only some ranks run this) each writes its own PREFIX.rankR set alone."""
@@ -49,7 +51,7 @@ class profile:
             raise Error(f"optimizer= expects a torch.optim.Optimizer or None, not "
                         f"{type(optimizer).__name__}")
         self.prefix = prefix
-        self._model, self._optimizer = model, optimizer
+        (self._model, self._compiled), self._optimizer = uncompiled(model), optimizer
         self._warmup, self._active, self._force = warmup, active, force
         self._project_root = project_root or _script_folder()
         self._loop = None  # the host loop while the profile observes
@@ -64,16 +66,18 @@ class profile:
         observed = Observed()
         observed.model, observed.optimizer = self._model, self._optimizer
         device = "cuda" if any(p.is_cuda for p in self._model.parameters()) else "cpu"
-        facts = model_facts(self._model, self._optimizer)
+        facts = model_facts(self._model, self._optimizer, compiled=self._compiled)
         facts.update({"warmup": str(self._warmup), "iterations": str(self._active)})
         facts.update(ranks.metadata() if ranks else {})
         session = start_session(observed, device, self._project_root, facts)
         self._loop = HostLoop(session, ranks, agreement)
+        self._loop.watch_compiles(self._project_root)
         # The weights and the optimizer's state exist already, and stay: counted from now on
         # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
         session.count_existing(
             [block for entry in observed.parameters() for block in (entry[3], *entry[5])])
-        self._loop.hooks = ModuleHooks(self._model, session)
+        if not self._compiled:
+            self._loop.hooks = ModuleHooks(self._model, session)
         self._begin_if_observed()
         return self
 

@@ -56,6 +56,7 @@ inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
 inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
 inline constexpr char kCollectivesTable[] = "trainscope_collectives";
+inline constexpr char kCompilationsTable[] = "trainscope_compilations";
 // Facts of a distributed run: the process's rank and the job's number of ranks.
 inline constexpr char kRankKey[] = "rank";
 inline constexpr char kWorldSizeKey[] = "world_size";
@@ -75,6 +76,8 @@ inline constexpr char kFramesNoteKey[] = "frames_note";
 // A run time report whose timed steps did not all run the memory step's operations: how many
 // and how they differed (each operation is timed over the steps that ran it).
 inline constexpr char kDifferingStepsKey[] = "differing_steps";
+// A run time report whose observed steps compiled (torch.compile): which, and what follows.
+inline constexpr char kCompiledStepsKey[] = "compiled_steps";
 // A memory report that lacks allocations, and why (torch's profiler took them).
 inline constexpr char kMemoryNoteKey[] = "memory_note";
 // A memory report's shared parameters: each other name of a tensor that several attributes

@@ -123,9 +123,27 @@ struct CollectiveEntry {
     Spread spread{};
 };
 
+// A compilation of a part of the user's step by torch.compile (TorchDynamo and its backend):
+// when it ran, for how long, what it compiled, and why (a graph break, a recompilation).
+struct Compilation {
+    std::string compile_id;  // Dynamo's: "0/1" is frame 0's second compilation
+    std::string kind;        // "forward" (Dynamo compiled a frame) or "backward" (AOTAutograd's
+                             // backward, compiled when it first ran)
+    std::string function;    // the compiled function ("forward", a resume function after a break)
+    std::string file_path;   // its file (relative to the project root when under it)
+    int line_number = 0;     // its first line
+    int64_t start_ns = 0, end_ns = 0;  // epoch ns, the clock of the timeline's steps
+    // The step it ran in, by STEP_TIME's numbering; 0: before the first observed step (warm-up).
+    int64_t step = 0;
+    std::string graph_break;         // why the function's graph broke (Dynamo's first line), or ""
+    std::string recompiled_because;  // why it compiled again (the guard that failed), or ""
+    double ms() const { return static_cast<double>(end_ns - start_ns) / 1e6; }
+};
+
 struct TimeReport {
     std::vector<RunTimeEntry> entries;
     std::vector<CollectiveEntry> collectives;  // empty in a run of one process
+    std::vector<Compilation> compilations;     // torch.compile's, from the session's start
     double iteration_ms = 0.0;                 // median wall time of a whole measured iteration
     Spread iteration_spread{};
     RunMetadata metadata;

@@ -108,6 +108,9 @@ class Session {
 
     // Facts learnt after the session started (the model, once it exists), for every report.
     void addMetadata(const RunMetadata& facts);
+    // What torch.compile compiled since the session started (the host hears of it); each is
+    // placed in its step by its time when the reports are assembled.
+    void addCompilations(const std::vector<Compilation>& compilations);
 
     int observedSteps() const;  // the steps that ended
     bool stepOpen() const;

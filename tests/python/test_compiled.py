@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A torch.compile'd step observed in the user's loop (PyTorch 2.x, Inductor on the CPU).
+
+Run as: PYTHONPATH=build/<preset>/python python3 tests/python/test_compiled.py [SUITE]"""
+
+import os
+import sqlite3
+import tempfile
+import unittest
+import warnings
+
+import torch
+import trainscope
+from torch._dynamo.utils import counters
+from torch.nn.modules import module as global_hooks
+
+
+class Block(torch.nn.Module):
+    """A transformer MLP sub-block with its norm and residual: what a compiled GPT repeats."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(d)
+        self.fc1 = torch.nn.Linear(d, 4 * d)
+        self.fc2 = torch.nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.norm(x))))
+
+
+def train(prefix=None, steps=4, in_place=False):
+    """A compiled model trained `steps` steps with AdamW, observed when `prefix` is given:
+    `model = torch.compile(model)`, or with `in_place` `model.compile()`. Returns what Dynamo
+    made of it (its graph breaks and graphs), the warnings the loop gave and the parameters it
+    ends with."""
+    torch._dynamo.reset()
+    counters.clear()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(Block(), Block())
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    if in_place:
+        model.compile()
+        compiled = model
+    else:
+        compiled = torch.compile(model)
+    inputs = [torch.randn(4, 32) for _ in range(steps)]
+
+    def step(x):
+        compiled(x).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+
+    with warnings.catch_warnings(record=True) as given:
+        warnings.simplefilter("always")
+        if prefix is None:
+            for x in inputs:
+                step(x)
+        else:
+            with trainscope.profile(prefix, model=compiled, optimizer=optimizer, warmup=2,
+                                    active=steps - 2) as prof:
+                for x in inputs:
+                    step(x)
+                    prof.step()
+    return (dict(counters["graph_break"]), counters["stats"]["unique_graphs"],
+            [str(w.message) for w in given], [p.detach().clone() for p in model.parameters()])
+
+
+class Broken(torch.nn.Module):
+    """A model whose graph breaks in its forward (TorchDynamo compiles it in two parts)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Linear(16, 16)
+        self.b = torch.nn.Linear(16, 16)
+
+    def forward(self, x):  # trainscope-test: broken-forward
+        y = self.a(x)
+        torch._dynamo.graph_break()  # trainscope-test: the-break
+        return self.b(y).relu()
+
+
+def line_of(tag):
+    with open(__file__) as f:
+        return next(number for number, line in enumerate(f, 1)
+                    if line.rstrip().endswith(f"trainscope-test: {tag}"))
+
+
+@unittest.skipUnless(hasattr(torch, "compile"), "torch.compile came with PyTorch 2.0")
+class CompiledStep(unittest.TestCase):
+    def test_compilations_graph_breaks_and_recompilations_are_listed_by_step(self):
+        # Warm-up and the memory step at batch 4, the timed steps at 4, 4 and then 8: the last
+        # compiles again (the batch size is a guard), so its time is left out.
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        model = torch.compile(Broken())
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
+                                    active=4) as prof:
+                for batch in (4, 4, 4, 4, 8):
+                    model(torch.randn(batch, 16)).sum().backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+                    prof.step()
+            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+                rows = db.execute("SELECT compile_id, kind, function, file_path, line_number, "
+                                  "step, duration_ms, graph_break, recompiled_because FROM "
+                                  "trainscope_compilations WHERE kind = 'forward' ORDER BY id"
+                                  ).fetchall()
+                facts = dict(db.execute("SELECT key, value FROM trainscope_metadata"))
+            with sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True) as db:
+                steps = [step for (step,) in db.execute("SELECT id FROM STEP_TIME ORDER BY id")]
+        here = os.path.basename(__file__)
+        forward, resumed = line_of("broken-forward"), line_of("the-break")
+        # The first compilation and its graph break, and the function resumed after it, in the
+        # warm-up (step 0); both compiled again in the last step, each with why.
+        self.assertEqual([r[:6] for r in rows], [
+            ("0/0", "forward", "forward", here, forward, 0),
+            ("1/0", "forward", f"forward, resumed at line {resumed}", here, resumed, 0),
+            ("0/1", "forward", "forward", here, forward, steps[-1]),
+            ("1/1", "forward", f"forward, resumed at line {resumed}", here, resumed, steps[-1]),
+        ])
+        self.assertTrue(all(r[6] > 0 for r in rows))
+        self.assertEqual(rows[0][7], "User-inserted graph break. Message: None")
+        self.assertEqual([bool(r[7]) for r in rows], [True, False, True, False])
+        self.assertEqual(rows[0][8], "")
+        self.assertIn("size mismatch at index 0. expected 4, actual 8", rows[2][8])
+        # The step that compiled is left out of the times, and the summary says it all.
+        self.assertEqual(facts["timed_steps"], "2")
+        self.assertIn(f"observed steps ({steps[-1]}); the timed steps that compiled are left "
+                      f"out of the times", facts["compiled_steps"])
+        summary = prof.figures["summary"]
+        self.assertIn("  Compiled        ", summary)
+        self.assertIn(f"graph breaks 2, recompilations 2\n", summary)
+        self.assertIn(f"    graph break in forward ({here}:{forward}): ", summary)
+        self.assertIn(f"    recompiled forward ({here}:{forward}): tensor 'x' size mismatch",
+                      summary)
+
+    def test_the_compiled_model_is_compiled_and_trained_as_without_trainscope(self):
+        for in_place in (False, True):
+            with self.subTest(in_place=in_place):
+                self.check_compiled_as_without_trainscope(in_place)
+
+    def check_compiled_as_without_trainscope(self, in_place):
+        plain_breaks, plain_graphs, plain_warnings, plain = train(in_place=in_place)
+        filters = list(warnings.filters)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            breaks, graphs, given, observed = train(prefix, in_place=in_place)
+            # Observing adds no graph break and no graph (TrainScope's module hooks once broke
+            # the graph at every module), and no warning of its own hooks.
+            self.assertEqual((breaks, graphs), (plain_breaks, plain_graphs))
+            self.assertEqual(breaks, {})
+            self.assertEqual(given, plain_warnings)
+            # The same training, to the bit.
+            self.assertEqual(len(observed), len(plain))
+            for a, b in zip(observed, plain):
+                self.assertTrue(torch.equal(a, b))
+            # Nothing left behind: no global hook, no warnings filter.
+            self.assertEqual(list(warnings.filters), filters)
+            self.assertFalse(global_hooks._global_forward_hooks)
+            self.assertFalse(global_hooks._global_forward_pre_hooks)
+            # The reports hold the compiled region, and name the parameters as the model does
+            # (not as the compiled wrapper's `_orig_mod.`), and say that it ran compiled.
+            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+                names = {name for (name,) in db.execute(
+                    "SELECT operation_name FROM run_time_entries")}
+                compiled = db.execute("SELECT value FROM trainscope_metadata "
+                                      "WHERE key = 'compiled'").fetchall()
+            self.assertTrue(any(name.startswith("Torch-Compiled Region") for name in names),
+                            names)
+            self.assertEqual(compiled, [("torch.compile",)])
+            with sqlite3.connect(f"file:{prefix}.memory.sqlite?mode=ro", uri=True) as db:
+                weights = [name for (name,) in db.execute("SELECT name FROM weight_entries")]
+            self.assertIn("0.fc1.weight", weights)
+
+
+if __name__ == "__main__":
+    unittest.main()
