@@ -200,14 +200,6 @@
         <translation>Schritt %1: %2</translation>
     </message>
     <message>
-        <source>Framework calls: %1 on %2 threads, spanning %3 (%4)</source>
-        <translation>Framework-Aufrufe: %1 auf %2 Threads, über %3 (%4)</translation>
-    </message>
-    <message>
-        <source>Memory %1: peak allocated %2, peak reserved %3</source>
-        <translation>Speicher %1: höchstens belegt %2, höchstens reserviert %3</translation>
-    </message>
-    <message>
         <source>Blocks: %1, of which %2 never freed in the recording</source>
         <translation>Blöcke: %1, davon %2 in der Aufzeichnung nie freigegeben</translation>
     </message>
@@ -334,6 +326,34 @@
     <message>
         <source>no throughput predicted (the measured iteration time did not grow with the batch size)</source>
         <translation>kein Durchsatz vorhergesagt (die gemessene Iterationszeit wuchs nicht mit der Batchgröße)</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s allocator (PTA)</source>
+        <translation>PyTorchs Allokator (PTA)</translation>
+    </message>
+    <message>
+        <source>the graph engine (GE)</source>
+        <translation>die Graph-Engine (GE)</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s allocator and the graph engine (PTA+GE)</source>
+        <translation>PyTorchs Allokator und die Graph-Engine (PTA+GE)</translation>
+    </message>
+    <message>
+        <source>the workspace</source>
+        <translation>den Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>Framework calls: %1 on one thread, spanning %2 (%3)</source>
+        <translation>Framework-Aufrufe: %1 auf einem Thread, über %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Framework calls: %1 on %4 threads, spanning %2 (%3)</source>
+        <translation>Framework-Aufrufe: %1 auf %4 Threads, über %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Memory of %1: peak allocated %2, peak reserved %3</source>
+        <translation>Speicher für %1: höchstens belegt %2, höchstens reserviert %3</translation>
     </message>
 </context>
 <context>

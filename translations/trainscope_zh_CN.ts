@@ -200,14 +200,6 @@
         <translation>第 %1 步：%2</translation>
     </message>
     <message>
-        <source>Framework calls: %1 on %2 threads, spanning %3 (%4)</source>
-        <translation>框架调用：%1 次，%2 个线程，跨度 %3（%4）</translation>
-    </message>
-    <message>
-        <source>Memory %1: peak allocated %2, peak reserved %3</source>
-        <translation>内存 %1：峰值已分配 %2，峰值已预留 %3</translation>
-    </message>
-    <message>
         <source>Blocks: %1, of which %2 never freed in the recording</source>
         <translation>内存块：%1 个，其中 %2 个在记录中从未释放</translation>
     </message>
@@ -334,6 +326,34 @@
     <message>
         <source>no throughput predicted (the measured iteration time did not grow with the batch size)</source>
         <translation>未预测吞吐量（测得的迭代时间未随批大小增长）</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s allocator (PTA)</source>
+        <translation>PyTorch 分配器（PTA）</translation>
+    </message>
+    <message>
+        <source>the graph engine (GE)</source>
+        <translation>图引擎（GE）</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s allocator and the graph engine (PTA+GE)</source>
+        <translation>PyTorch 分配器与图引擎（PTA+GE）</translation>
+    </message>
+    <message>
+        <source>the workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Framework calls: %1 on one thread, spanning %2 (%3)</source>
+        <translation>框架调用：%1 次，1 个线程，跨度 %2（%3）</translation>
+    </message>
+    <message>
+        <source>Framework calls: %1 on %4 threads, spanning %2 (%3)</source>
+        <translation>框架调用：%1 次，%4 个线程，跨度 %2（%3）</translation>
+    </message>
+    <message>
+        <source>Memory of %1: peak allocated %2, peak reserved %3</source>
+        <translation>%1 的内存：峰值已分配 %2，峰值已预留 %3</translation>
     </message>
 </context>
 <context>

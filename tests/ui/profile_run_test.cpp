@@ -335,7 +335,8 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
     ASSERT_NE(timeline, nullptr);
     EXPECT_TRUE(timeline->path().endsWith(QStringLiteral(".timeline.sqlite")));
     ASSERT_TRUE(QTest::qWaitFor([&] { return timeline->loaded(); }, 10000));
-    EXPECT_TRUE(timeline->totals()->text().contains(QStringLiteral("Memory PTA: peak allocated")))
+    EXPECT_TRUE(timeline->totals()->text().contains(
+        QStringLiteral("Memory of PyTorch's allocator (PTA): peak allocated")))
         << timeline->totals()->text().toStdString();
     // The overview breaks the peak down at its instant, and the parts make the peak.
     const auto& memory = window_.browser()->memorySummary();

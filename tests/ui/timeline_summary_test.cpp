@@ -66,16 +66,21 @@ TEST_F(TimelineSummaryTest, AnAscendDatabaseOpensWithItsStepsPeaksAndTopOperatio
     fs::copy_file(db_, copy);
     const test::ReportReader db(copy);
     EXPECT_TRUE(text.contains(QStringLiteral("Step 50:"))) << text.toStdString();
+    // The threads counted in words a person reads ("on one thread", "on 3 threads").
+    const int threads = std::stoi(db.scalar("SELECT COUNT(DISTINCT globalTid) FROM PYTORCH_API"));
     EXPECT_TRUE(text.contains(
-        QStringLiteral("Framework calls: %1 on")
-            .arg(QString::fromStdString(db.scalar("SELECT COUNT(*) FROM PYTORCH_API")))))
+        QStringLiteral("Framework calls: %1 on %2, spanning")
+            .arg(QString::fromStdString(db.scalar("SELECT COUNT(*) FROM PYTORCH_API")),
+                 threads == 1 ? QStringLiteral("one thread")
+                              : QStringLiteral("%1 threads").arg(threads))))
         << text.toStdString();
     const std::string pta =
         "FROM MEMORY_RECORD WHERE component = (SELECT id FROM STRING_IDS "
         "WHERE value = 'PTA')";
     const QString peak =
         QLocale().toString(std::stoll(db.scalar("SELECT MAX(totalAllocated) " + pta)));
-    EXPECT_TRUE(text.contains(QStringLiteral("Memory PTA: peak allocated")) &&
+    EXPECT_TRUE(text.contains(QStringLiteral("Memory of PyTorch's allocator (PTA): peak "
+                                             "allocated")) &&
                 text.contains(QStringLiteral("(%1 bytes)").arg(peak)))
         << text.toStdString();
     EXPECT_TRUE(
@@ -89,6 +94,8 @@ TEST_F(TimelineSummaryTest, AnAscendDatabaseOpensWithItsStepsPeaksAndTopOperatio
     ASSERT_GT(ops->rowCount(), 0);
     const QString top_name = ops->item(0, 2)->text();
     EXPECT_TRUE(top_name.startsWith(QStringLiteral("aten::"))) << top_name.toStdString();
+    // A row is one line of text high, as in the report tables.
+    EXPECT_LE(ops->rowHeight(0), ops->fontMetrics().height() + 6);
     EXPECT_GT(page->allocationsTable()->rowCount(), 0);
     EXPECT_TRUE(page->allocationsTable()->item(0, 0)->text().contains(QStringLiteral("1 MiB")) ||
                 page->allocationsTable()->item(0, 0)->text().contains(QStringLiteral("1.0 MiB")))

@@ -30,6 +30,9 @@ QTableWidget* figuresTable(const QStringList& headers) {
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->verticalHeader()->hide();
+    // One line of text a row, as the report tables have (the style's default is twice that).
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->setTabKeyNavigation(false);  // Tab leaves the table; the arrows move between cells
     table->horizontalHeader()->setStretchLastSection(true);
     return table;
 }

@@ -33,6 +33,19 @@ QString inSentence(const std::string& name) {
     return text.size() <= kLongest ? text : text.left(kLongest - 1) + QChar(0x2026);
 }
 
+// A MEMORY_RECORD component as a user reads it: torch_npu's abbreviations spelled out.
+QString componentName(const std::string& component) {
+    if (component == "PTA")
+        return QObject::tr("PyTorch's allocator (PTA)");
+    if (component == "GE")
+        return QObject::tr("the graph engine (GE)");
+    if (component == "PTA+GE")
+        return QObject::tr("PyTorch's allocator and the graph engine (PTA+GE)");
+    if (component == "WORKSPACE")
+        return QObject::tr("the workspace");
+    return inSentence(component);
+}
+
 // The summary in words: what a user looks at first.
 QString totalsText(const ReportFileSummary& s) {
     QStringList lines;
@@ -56,14 +69,16 @@ QString totalsText(const ReportFileSummary& s) {
         QStringList types;
         for (const NamedCount& type : s.calls_by_type)
             types << QStringLiteral("%1 %2").arg(inSentence(type.name)).arg(type.count);
-        lines << QObject::tr("Framework calls: %1 on %2 threads, spanning %3 (%4)")
-                     .arg(s.api_calls)
-                     .arg(s.threads)
-                     .arg(milliseconds(s.last_ns - s.first_ns), types.join(QStringLiteral(", ")));
+        const QString calls =
+            s.threads == 1 ? QObject::tr("Framework calls: %1 on one thread, spanning %2 (%3)")
+                           : QObject::tr("Framework calls: %1 on %4 threads, spanning %2 (%3)");
+        lines << calls.arg(s.api_calls)
+                     .arg(milliseconds(s.last_ns - s.first_ns), types.join(QStringLiteral(", ")))
+                     .arg(s.threads);
     }
     for (const ComponentPeak& m : s.memory) {
-        lines << QObject::tr("Memory %1: peak allocated %2, peak reserved %3")
-                     .arg(inSentence(m.component), exactBytes(m.peak_allocated),
+        lines << QObject::tr("Memory of %1: peak allocated %2, peak reserved %3")
+                     .arg(componentName(m.component), exactBytes(m.peak_allocated),
                           exactBytes(m.peak_reserved));
     }
     if (s.blocks > 0)
