@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -25,6 +26,7 @@
 
 #include <QProgressBar>
 #include <QPushButton>
+#include <algorithm>
 
 #include "compare/compare_page.h"
 #include "help/help_windows.h"
@@ -106,9 +108,13 @@ MainWindow::MainWindow(QWidget* parent)
                                             statusBar()->showMessage(
                                                 tr("The tab in front has no find field."), 4000);
                                     });
-    view->addAction(tr("&Next Tab"), QKeySequence::NextChild, this, [this] { stepTab(1); });
-    view->addAction(tr("&Previous Tab"), QKeySequence::PreviousChild, this,
-                    [this] { stepTab(-1); });
+    // Ctrl+Tab as Qt's windows step through their children, and Ctrl+PgDown/PgUp as browsers
+    // and terminals step through their tabs.
+    QAction* next = view->addAction(tr("&Next Tab"), this, [this] { stepTab(1); });
+    next->setShortcuts({QKeySequence::NextChild, QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    QAction* previous = view->addAction(tr("&Previous Tab"), this, [this] { stepTab(-1); });
+    previous->setShortcuts({QKeySequence::PreviousChild, QKeySequence(Qt::CTRL | Qt::Key_PageUp),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab)});
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* manual = help->addAction(standardIcon("help-contents", QStyle::SP_DialogHelpButton),
@@ -284,17 +290,45 @@ bool MainWindow::compareWith(const QString& path) {
     const QString changed = new_suffix.isEmpty() ? path : path.chopped(new_suffix.size());
 
     delete compare_window_;
-    compare_window_ = new QWidget(this, Qt::Window);
-    compare_window_->setAttribute(Qt::WA_DeleteOnClose);
+    compare_window_ = showOwnWindow(
+        tr("Compare: %1 with %2").arg(QFileInfo(changed).fileName(), QFileInfo(prefix).fileName()),
+        new ComparePage(base, changed, browser_->projectRoot()));
     connect(compare_window_, &QObject::destroyed, this, [this] { compare_window_ = nullptr; });
-    compare_window_->setWindowTitle(
-        tr("Compare: %1 with %2").arg(QFileInfo(changed).fileName(), QFileInfo(prefix).fileName()));
-    auto* layout = new QVBoxLayout(compare_window_);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new ComparePage(base, changed, browser_->projectRoot()));
-    compare_window_->resize(size());
-    compare_window_->show();
     return true;
+}
+
+QWidget* MainWindow::showOwnWindow(const QString& title, QWidget* content) {
+    auto* window = new QWidget(this, Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(title);
+    auto* layout = new QVBoxLayout(window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(content);
+    // Each key once: two shortcuts of one key in a window are ambiguous, and neither fires.
+    QList<QKeySequence> closing = QKeySequence::keyBindings(QKeySequence::Close);  // Ctrl+F4
+    for (const QKeySequence& keys :
+         {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)})
+        if (!closing.contains(keys))
+            closing << keys;
+    for (const QKeySequence& keys : closing) {
+        auto* close = new QShortcut(keys, window);
+        connect(close, &QShortcut::activated, window, &QWidget::close);
+    }
+    // The main window's size and place, frame included, moved up and cut where it would leave
+    // the screen.
+    const QRect inner = geometry(), outer = frameGeometry();
+    const QMargins frame(inner.left() - outer.left(), inner.top() - outer.top(),
+                         outer.right() - inner.right(), outer.bottom() - inner.bottom());
+    QRect place = outer;
+    if (const QScreen* shown = screen()) {
+        const QRect screen = shown->availableGeometry();
+        place.setSize(place.size().boundedTo(screen.size()));
+        place.moveTop(std::clamp(place.top(), screen.top(), screen.bottom() + 1 - place.height()));
+        place.moveLeft(std::clamp(place.left(), screen.left(), screen.right() + 1 - place.width()));
+    }
+    window->setGeometry(place.marginsRemoved(frame));
+    window->show();
+    return window;
 }
 
 BatchSizePage* MainWindow::sweepPage() const {
@@ -303,20 +337,13 @@ BatchSizePage* MainWindow::sweepPage() const {
 
 void MainWindow::openSweep(const QString& path) {
     delete sweep_window_;
-    sweep_window_ = new QWidget(this, Qt::Window);
-    sweep_window_->setAttribute(Qt::WA_DeleteOnClose);
-    connect(sweep_window_, &QObject::destroyed, this, [this] { sweep_window_ = nullptr; });
-    sweep_window_->setWindowTitle(tr("Batch Size: %1").arg(QFileInfo(path).fileName()));
-    auto* layout = new QVBoxLayout(sweep_window_);
-    layout->setContentsMargins(0, 0, 0, 0);
     auto* page = new BatchSizePage(path);
-    layout->addWidget(page);
     connect(page, &BatchSizePage::read, this, [this, path](bool ok) {
         if (ok)
             AppSettings::addRecentFile(path);
     });
-    sweep_window_->resize(size());
-    sweep_window_->show();
+    sweep_window_ = showOwnWindow(tr("Batch Size: %1").arg(QFileInfo(path).fileName()), page);
+    connect(sweep_window_, &QObject::destroyed, this, [this] { sweep_window_ = nullptr; });
 }
 
 void MainWindow::openReports(const QStringList& paths) {

@@ -92,6 +92,9 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    // A window of its own beside this one (Compare, Batch Size) holding `content`: this window's
+    // size and place within the screen; Esc and Ctrl+W close it.
+    QWidget* showOwnWindow(const QString& title, QWidget* content);
     void openRunReports(const QStringList& paths);
     void showRun();
     void showError(const QString& message);

@@ -18,6 +18,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPointer>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,6 +140,28 @@ TEST_F(CompareViewTest, TheAddedBlockIsListedAsAddedAndTheTotalsComeFirst) {
         }
     }
     EXPECT_TRUE(weights_row);
+}
+
+TEST_F(CompareViewTest, TheWindowLiesWithinTheScreenAndEscOrCtrlWClosesIt) {
+    // The main window low on the screen: the Compare window is moved up into it, not cut.
+    const QRect screen = window_.screen()->availableGeometry();
+    window_.setGeometry(screen.left() + 10, screen.bottom() - 300, screen.width() - 40,
+                        screen.height() - 60);
+    for (const QKeySequence& keys :
+         {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)}) {
+        ui::ComparePage* page = compare(path("three.time.sqlite"));
+        ASSERT_NE(page, nullptr);
+        QPointer<QWidget> shown = window_.compareWindow();
+        ASSERT_TRUE(shown && shown->isVisible());
+        const QRect g = shown->frameGeometry();
+        EXPECT_TRUE(screen.contains(g))
+            << g.left() << "," << g.top() << " " << g.width() << "x" << g.height() << " in "
+            << screen.width() << "x" << screen.height();
+        ASSERT_TRUE(QTest::qWaitForWindowActive(shown));
+        QTest::keySequence(shown, keys);
+        EXPECT_TRUE(QTest::qWaitFor([&] { return shown.isNull() || !shown->isVisible(); }, 2000))
+            << keys.toString().toStdString();
+    }
 }
 
 TEST_F(CompareViewTest, RowsFollowTheSortAndTheFindField) {

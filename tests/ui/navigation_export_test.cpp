@@ -72,6 +72,23 @@ TEST_F(NavigationExportTest, CtrlTabStepsThroughTheTabs) {
     EXPECT_EQ(tabs->currentIndex(), 0);
     QTest::keyClick(&window_, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
     EXPECT_EQ(tabs->currentIndex(), tabs->count() - 1) << "from the first to the last";
+    // Ctrl+PgDown and Ctrl+PgUp as in browsers, also with the focus in a table.
+    browser_->operationsView()->setFocus();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown, Qt::ControlModifier);
+    EXPECT_EQ(tabs->currentIndex(), 0) << "from the last to the first";
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp, Qt::ControlModifier);
+    EXPECT_EQ(tabs->currentIndex(), tabs->count() - 1);
+}
+
+TEST_F(NavigationExportTest, TabLeavesATableRatherThanMovingFromCellToCell) {
+    browser_->tabs()->setCurrentWidget(browser_->timePage());
+    EntryTableView* ops = browser_->operationsView();
+    ops->setFocus();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return QApplication::focusWidget() == ops; }, 2000));
+    const QModelIndex before = ops->currentIndex();
+    QTest::keyClick(ops, Qt::Key_Tab);
+    EXPECT_NE(QApplication::focusWidget(), ops);
+    EXPECT_EQ(ops->currentIndex(), before);
 }
 
 TEST_F(NavigationExportTest, F1OpensTheManualAndTheShortcutsAreListed) {

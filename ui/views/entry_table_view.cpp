@@ -37,6 +37,8 @@ EntryTableView::EntryTableView(QWidget* parent)
     horizontalHeader()->setSortIndicatorShown(true);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    // Tab moves to the next control, not to the next cell: the arrows move between cells.
+    setTabKeyNavigation(false);
     // The vertical scroll bar comes with enough rows and takes its width from the columns.
     connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &EntryTableView::fitColumns,
             Qt::QueuedConnection);
