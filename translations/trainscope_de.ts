@@ -348,8 +348,8 @@
         <translation>Framework-Aufrufe: %1 auf einem Thread, über %2 (%3)</translation>
     </message>
     <message>
-        <source>Framework calls: %1 on %4 threads, spanning %2 (%3)</source>
-        <translation>Framework-Aufrufe: %1 auf %4 Threads, über %2 (%3)</translation>
+        <source>Framework calls: %1 on %2 threads, spanning %3 (%4)</source>
+        <translation>Framework-Aufrufe: %1 auf %2 Threads, über %3 (%4)</translation>
     </message>
     <message>
         <source>Memory of %1: peak allocated %2, peak reserved %3</source>
@@ -422,8 +422,8 @@
         <translation>Den geöffneten Lauf mit dem Lauf von REPORT vergleichen (Datei › Vergleichen mit …)</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, ranks)</source>
-        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline, ranks)</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, summary, ranks)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline, summary, ranks)</translation>
     </message>
 </context>
 <context>

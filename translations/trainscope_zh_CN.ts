@@ -348,8 +348,8 @@
         <translation>框架调用：%1 次，1 个线程，跨度 %2（%3）</translation>
     </message>
     <message>
-        <source>Framework calls: %1 on %4 threads, spanning %2 (%3)</source>
-        <translation>框架调用：%1 次，%4 个线程，跨度 %2（%3）</translation>
+        <source>Framework calls: %1 on %2 threads, spanning %3 (%4)</source>
+        <translation>框架调用：%1 次，%2 个线程，跨度 %3（%4）</translation>
     </message>
     <message>
         <source>Memory of %1: peak allocated %2, peak reserved %3</source>
@@ -422,8 +422,8 @@
         <translation>将打开的运行与 REPORT 的运行比较（文件 › 与…比较）</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, ranks)</source>
-        <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline、ranks）</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, summary, ranks)</source>
+        <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline、summary、ranks）</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 #include <QIcon>
 #include <QTimer>
 
+#include <cstdio>
+
 #include <QTabWidget>
 #include <QTreeView>
 
@@ -29,30 +31,45 @@
 
 namespace {
 
-// For screenshots and demos, timelines opened alone: the Ranks tab of several ranks ("ranks"),
-// the first file's overview ("overview") or the Timeline tab ("timeline").
-void showTimelinesTab(QTabWidget* tabs, const QString& name) {
+// The tab NAME among pages of the timelines (opened alone or beside a run's reports): the Ranks
+// tab of several ranks ("ranks"), a file's summary ("summary", or "overview" when timelines are
+// opened alone, where it is the overview) or the Timeline tab ("timeline"); -1: none.
+int timelinesTab(QTabWidget* tabs, const QString& name, bool alone) {
     for (int i = 0; i < tabs->count(); ++i) {
         QWidget* page = tabs->widget(i);
+        const bool summary = qobject_cast<trainscope::ui::TimelineSummaryPage*>(page);
         if ((name == QLatin1String("ranks") && qobject_cast<trainscope::ui::RanksPage*>(page)) ||
-            (name == QLatin1String("overview") &&
-             qobject_cast<trainscope::ui::TimelineSummaryPage*>(page)) ||
+            (name == QLatin1String("summary") && summary) ||
+            (alone && name == QLatin1String("overview") && summary) ||
             (name == QLatin1String("timeline") &&
-             qobject_cast<trainscope::ui::TimelinePage*>(page))) {
-            tabs->setCurrentIndex(i);
-            return;
-        }
+             qobject_cast<trainscope::ui::TimelinePage*>(page)))
+            return i;
     }
+    return -1;
+}
+
+// Why --tab NAME is not shown, in one line.
+void sayNoSuchTab(const QString& name) {
+    const QString why =
+        name == QLatin1String("ranks")
+            ? QStringLiteral("the Ranks tab needs the timelines of two ranks or more")
+            : QStringLiteral(
+                  "these reports have no such tab (overview, memory, time, modules, "
+                  "lines, timeline, summary, ranks)");
+    std::fprintf(stderr, "trainscope: --tab %s: %s\n", qPrintable(name), qPrintable(why));
 }
 
 // For screenshots and demos: a tab of the opened run, one of its rows selected.
-void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int row) {
+bool showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int row) {
     using trainscope::ui::EntryTableView;
-    if (!browser)
-        return;  // timelines alone: showTimelinesTab
     EntryTableView* table = nullptr;
     QWidget* page = nullptr;
-    if (name == QLatin1String("timeline")) {
+    if (name == QLatin1String("overview")) {
+        page = browser->tabs()->widget(0);
+    } else if (const int other = timelinesTab(browser->tabs(), name, false);
+               other >= 0 && name != QLatin1String("timeline")) {
+        page = browser->tabs()->widget(other);
+    } else if (name == QLatin1String("timeline")) {
         trainscope::ui::TimelinePage* timeline = nullptr;
         for (int i = 0; i < browser->tabs()->count() && !timeline; ++i)
             timeline = qobject_cast<trainscope::ui::TimelinePage*>(browser->tabs()->widget(i));
@@ -86,10 +103,11 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
         table = lines->timeView() ? lines->timeView() : lines->memoryView();
         page = lines->parentWidget();
     }
-    if (page)
-        browser->tabs()->setCurrentWidget(page);
+    if (!page)
+        return false;
+    browser->tabs()->setCurrentWidget(page);
     if (!table || row < 0)
-        return;
+        return true;
     auto select = [table, row] {
         if (row < table->model()->rowCount())
             table->selectRow(row);
@@ -99,6 +117,7 @@ void showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
                          select, Qt::SingleShotConnection);
     else
         select();
+    return true;
 }
 
 }  // namespace
@@ -133,7 +152,8 @@ int main(int argc, char** argv) {
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main",
                                                    "Show the tab NAME (overview, memory, "
-                                                   "time, modules, lines, timeline, ranks)"),
+                                                   "time, modules, lines, timeline, summary, "
+                                                   "ranks)"),
                            QStringLiteral("NAME"));
     QCommandLineOption select(
         QStringLiteral("select"),
@@ -167,18 +187,28 @@ int main(int argc, char** argv) {
 
     trainscope::ui::MainWindow window;
     window.show();
+    // --tab: once the reports are open (given, or those of --run-example).
+    if (parser.isSet(tab)) {
+        QObject::connect(
+            &window, &trainscope::ui::MainWindow::reportsOpened, &window,
+            [&](bool shown) {
+                if (!shown)
+                    return;
+                const QString name = parser.value(tab);
+                bool found = false;
+                if (window.browser()) {
+                    found = showTab(window.browser(), name, parser.value(select).toInt());
+                } else if (QTabWidget* tabs = window.timelines()) {
+                    const int index = timelinesTab(tabs, name, true);
+                    if ((found = index >= 0))
+                        tabs->setCurrentIndex(index);
+                }
+                if (!found)
+                    sayNoSuchTab(name);
+            },
+            Qt::SingleShotConnection);
+    }
     if (!parser.positionalArguments().isEmpty()) {
-        if (parser.isSet(tab)) {
-            QObject::connect(
-                &window, &trainscope::ui::MainWindow::reportsOpened, &window,
-                [&](bool shown) {
-                    if (shown && window.browser())
-                        showTab(window.browser(), parser.value(tab), parser.value(select).toInt());
-                    else if (shown && window.timelines())
-                        showTimelinesTab(window.timelines(), parser.value(tab));
-                },
-                Qt::SingleShotConnection);
-        }
         if (parser.isSet(compare)) {
             QObject::connect(
                 &window, &trainscope::ui::MainWindow::reportsOpened, &window,
@@ -224,6 +254,15 @@ int main(int argc, char** argv) {
                                  : window.sweepWindow() ? window.sweepWindow()
                                                         : static_cast<QWidget*>(&window);
                 const bool saved = shown->grab().save(parser.value(screenshot));
+                // What it shows, for the script that asked: the tab in front, or the window.
+                QString what = shown->windowTitle();
+                if (QTabWidget* tabs =
+                        window.browser() ? window.browser()->tabs() : window.timelines();
+                    tabs && shown == &window)
+                    what = tabs->tabText(tabs->currentIndex()).remove(QLatin1Char('&'));
+                if (saved)
+                    std::printf("Saved %s: %s\n", qPrintable(parser.value(screenshot)),
+                                qPrintable(what));
                 QApplication::exit(saved ? 0 : 1);
             });
         });

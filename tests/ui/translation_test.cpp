@@ -299,9 +299,24 @@ TEST(Translations, TheEnginesMarkedTextsAreTranslated) {
     installTranslations(QLocale(QStringLiteral("en")));
 }
 
+TEST(Translations, NumbersFollowTheLanguageTheInterfaceIsShownIn) {
+    // LANGUAGE=de with LANG=C: the German interface, with German numbers.
+    const QLocale german = localeOfLanguages({QStringLiteral("de"), QStringLiteral("C")});
+    EXPECT_EQ(german.language(), QLocale::German);
+    EXPECT_EQ(german.toString(17.5, 'f', 1), QStringLiteral("17,5"));
+    // The first language the interface has: zh before de when the user prefers it.
+    EXPECT_EQ(
+        localeOfLanguages({QStringLiteral("fr"), QStringLiteral("zh-CN"), QStringLiteral("de")})
+            .language(),
+        QLocale::Chinese);
+    // None of them: the system's, whose language the interface then falls back from.
+    EXPECT_EQ(localeOfLanguages({QStringLiteral("fr")}), QLocale::system());
+}
+
 TEST(Translations, TheSettingFollowsTheSystemUnlessALanguageIsChosen) {
     AppSettings::setLanguage(QString());
-    EXPECT_EQ(interfaceLocale(AppSettings::language()), QLocale::system());
+    EXPECT_EQ(interfaceLocale(AppSettings::language()),
+              localeOfLanguages(QLocale::system().uiLanguages()));
     AppSettings::setLanguage(QStringLiteral("zh_CN"));
     EXPECT_EQ(interfaceLocale(AppSettings::language()).language(), QLocale::Chinese);
 

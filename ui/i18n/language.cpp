@@ -38,8 +38,18 @@ QList<Language> availableLanguages() {
     };
 }
 
+QLocale localeOfLanguages(const QStringList& ui_languages) {
+    for (const QString& name : ui_languages) {
+        const QLocale candidate(name);
+        for (const Language& language : availableLanguages())
+            if (candidate.language() == QLocale(language.code).language())
+                return candidate;
+    }
+    return QLocale::system();
+}
+
 QLocale interfaceLocale(const QString& code) {
-    return code.isEmpty() ? QLocale::system() : QLocale(code);
+    return code.isEmpty() ? localeOfLanguages(QLocale::system().uiLanguages()) : QLocale(code);
 }
 
 bool installTranslations(const QLocale& locale) {

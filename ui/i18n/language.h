@@ -22,7 +22,13 @@ QList<Language> availableLanguages();
 
 // The locale whose translations a language setting selects: an empty code follows the
 // system (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), any other is one of availableLanguages().
+// Numbers follow it too (installTranslations), so it is the locale of the language the
+// interface is shown in: with LANGUAGE=de and LANG=C, German.
 QLocale interfaceLocale(const QString& code);
+
+// The first of `ui_languages` (most preferred first, as QLocale::uiLanguages() lists them)
+// that the interface is available in, else the system's locale.
+QLocale localeOfLanguages(const QStringList& ui_languages);
 
 // Installs the translations for `locale` into the application, replacing those installed
 // before. Affects widgets created afterwards. Returns false when TrainScope has no

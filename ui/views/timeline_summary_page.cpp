@@ -69,12 +69,16 @@ QString totalsText(const ReportFileSummary& s) {
         QStringList types;
         for (const NamedCount& type : s.calls_by_type)
             types << QStringLiteral("%1 %2").arg(inSentence(type.name)).arg(type.count);
-        const QString calls =
-            s.threads == 1 ? QObject::tr("Framework calls: %1 on one thread, spanning %2 (%3)")
-                           : QObject::tr("Framework calls: %1 on %4 threads, spanning %2 (%3)");
-        lines << calls.arg(s.api_calls)
-                     .arg(milliseconds(s.last_ns - s.first_ns), types.join(QStringLiteral(", ")))
-                     .arg(s.threads);
+        const QString spanning = milliseconds(s.last_ns - s.first_ns);
+        const QString kinds = types.join(QStringLiteral(", "));
+        lines << (s.threads == 1
+                      ? QObject::tr("Framework calls: %1 on one thread, spanning %2 (%3)")
+                            .arg(s.api_calls)
+                            .arg(spanning, kinds)
+                      : QObject::tr("Framework calls: %1 on %2 threads, spanning %3 (%4)")
+                            .arg(s.api_calls)
+                            .arg(s.threads)
+                            .arg(spanning, kinds));
     }
     for (const ComponentPeak& m : s.memory) {
         lines << QObject::tr("Memory of %1: peak allocated %2, peak reserved %3")
