@@ -138,6 +138,12 @@ TEST_F(OwnTimelineView, ClickingThePeakListsTheLiveBlocksWithModulesAndSourceLin
         if (tree->topLevelItem(i)->text(3).startsWith(QStringLiteral("blocks_")))
             linear = tree->topLevelItem(i);
     ASSERT_NE(linear, nullptr);
+    // Expanded, its blocks' sizes are whole: the column fits the rows shown now.
+    linear->setExpanded(true);
+    for (int column = 0; column < 4; ++column)
+        EXPECT_GE(tree->columnWidth(column),
+                  static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(column))
+            << "column " << column << ": " << linear->child(0)->text(column).toStdString();
     tree->setCurrentItem(linear->child(0));
     QListWidget* frames = window_.browser()->framesList();
     ASSERT_GT(frames->count(), 0);
