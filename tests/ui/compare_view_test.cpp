@@ -192,6 +192,9 @@ TEST_F(CompareViewTest, RowsFollowTheSortAndTheFindField) {
     EXPECT_TRUE(sortedBy(CompareModel::MemoryDelta));
 
     QTest::keyClicks(page->findField(), QStringLiteral("blocks_2"));
+    // Every section with an item found is open, so that what was found is seen.
+    for (ItemKind kind : {ItemKind::Module, ItemKind::Operation, ItemKind::Weight})
+        EXPECT_TRUE(page->tree()->isExpanded(model->sectionIndex(kind))) << static_cast<int>(kind);
     const QStringList modules = itemNames(page, ItemKind::Module);
     ASSERT_FALSE(modules.isEmpty());
     for (const QString& name : modules)

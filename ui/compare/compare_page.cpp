@@ -109,9 +109,22 @@ ComparePage::ComparePage(RunReports base, QString changed, QString base_root, QW
     layout->addWidget(split, 1);
 
     connect(find_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        if (model_) {
-            model_->setFindText(text.trimmed());
-            tree_->expand(model_->sectionIndex(ItemKind::Total));
+        if (!model_)
+            return;
+        // The sections stay open as they were, and those with an item found open: the model
+        // is made again, which closes every row.
+        const ItemKind kinds[] = {ItemKind::Total, ItemKind::Module, ItemKind::Operation,
+                                  ItemKind::Weight};
+        QVector<ItemKind> open;
+        for (ItemKind kind : kinds)
+            if (tree_->isExpanded(model_->sectionIndex(kind)))
+                open << kind;
+        model_->setFindText(text.trimmed());
+        for (ItemKind kind : kinds) {
+            const QModelIndex section = model_->sectionIndex(kind);
+            if (kind == ItemKind::Total || open.contains(kind) ||
+                (!text.trimmed().isEmpty() && model_->rowCount(section) > 0))
+                tree_->expand(section);
         }
     });
     connect(&computing_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this,
