@@ -182,7 +182,8 @@ bool MainWindow::startRun(const RunRequest& request) {
         return false;
     }
     run_status_->setText(tr("Starting %1…").arg(QString::fromStdString(request.config.model)));
-    run_progress_->setRange(0, 0);  // busy until the engine reports iterations
+    status_message_->setFullText(QString());  // an earlier run's failure is not this run's
+    run_progress_->setRange(0, 0);            // busy until the engine reports iterations
     run_progress_->show();
     cancel_->show();
     if (welcome_)

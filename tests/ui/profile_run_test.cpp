@@ -26,6 +26,7 @@
 #include "support/report_reader.h"
 #include "sweep/batch_size_page.h"
 #include "ui/sample_run.h"
+#include "views/elided_label.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
@@ -314,8 +315,14 @@ TEST_F(ProfileRunTest, ABrokenModelFileAndAWrongInputShapeEndInAMessage) {
         << window_.lastError().toStdString();
     EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
 
-    // The app is still usable: the next run goes through.
+    // The app is still usable: the next run goes through, and the status bar no longer shows
+    // the failure of the run before it.
+    auto* status = window_.findChild<ui::ElidedLabel*>(QStringLiteral("statusMessage"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(status->fullText().contains(QStringLiteral("failed")))
+        << status->fullText().toStdString();
     ASSERT_TRUE(window_.startRun(exampleRunRequest(runs_)));
+    EXPECT_EQ(status->fullText(), QString());
     ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
         << window_.lastError().toStdString();
 }
