@@ -4,7 +4,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "report/sql_table_model.h"
 #include "timeline/time_axis.h"
@@ -36,14 +35,9 @@ LiveBlocksView::LiveBlocksView(TimelineViewState* state, QWidget* parent)
     layout->addWidget(title_);
     layout->addWidget(tree_, 1);
     connect(state_, &TimelineViewState::momentChanged, this, &LiveBlocksView::showMoment);
-    // A group's blocks sit one level deeper: their sizes must fit once they are shown, and a
-    // column fits only the rows shown when it is sized.
-    connect(tree_, &QTreeWidget::itemExpanded, this, [this] {
-        const QAbstractItemView* view = tree_;  // where sizeHintForColumn is public
-        for (int column = 0; column <= Module; ++column)
-            tree_->setColumnWidth(
-                column, std::max(tree_->columnWidth(column), view->sizeHintForColumn(column)));
-    });
+    // A group's blocks sit one level deeper, in the first column: it fits every row shown, also
+    // once a group is expanded (a column sized when the tree is filled fits the groups alone).
+    tree_->header()->setSectionResizeMode(Size, QHeaderView::ResizeToContents);
     connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (!item)
             return;
