@@ -1,23 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What torch.compile compiles while a session observes: TorchDynamo's compilation callbacks
-(when each compilation starts and ends, by compile id) and its metrics of each compilation (the
-function, its file and line, why its graph broke, why it compiled again). Nothing is watched on
-a torch without torch.compile (1.13)."""
+"""What torch.compile compiled while a session observed: TorchDynamo's metrics of each
+compilation (when it started and ended, the function, its file and line, why its graph broke,
+why it compiled again). Read when the reports are written, from Dynamo's own record: nothing is
+installed in the user's process, and Dynamo is not imported when the user's code did not import
+it (torch 1.13 has none)."""
 
 import os
 import re
+import sys
 import time
 
 _RESUMED = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
-
-
-def _dynamo():
-    try:
-        from torch._dynamo.callback import callback_handler
-        from torch._dynamo.utils import get_compilation_metrics
-    except Exception:  # no torch.compile here, or another shape of it
-        return None, None
-    return callback_handler, get_compilation_metrics
 
 
 def _first_reason(reasons):
@@ -33,45 +26,12 @@ def _first_reason(reasons):
 
 
 class CompileWatch:
-    """Started with the session; `compilations()` lists what was compiled since, as the
-    session's add_compilations takes them; `stop()` removes the callbacks."""
+    """Made when the session starts; `compilations()` lists what was compiled since, as the
+    session's add_compilations takes them."""
 
     def __init__(self, project_root):
         self._root = os.path.abspath(project_root)
-        self._open, self._spans = {}, []
-        self._handler, self._metrics = _dynamo()
         self._since_us = time.time_ns() // 1000
-        if self._handler is not None:
-            self._handler.register_start_callback(self._start)
-            self._handler.register_end_callback(self._end)
-
-    # The callbacks run inside the user's compilation: they never raise there.
-    def _start(self, args):
-        try:
-            self._open[(str(args.callback_trigger), str(args.compile_id))] = time.time_ns()
-        except Exception:
-            pass
-
-    def _end(self, args):
-        try:
-            key = (str(args.callback_trigger), str(args.compile_id))
-            start = self._open.pop(key, None)
-            if start is not None:
-                backward = getattr(args.callback_trigger, "name", "") == "LAZY_BACKWARD"
-                self._spans.append((key[1], "backward" if backward else "forward", start,
-                                    time.time_ns()))
-        except Exception:
-            pass
-
-    def stop(self):
-        if self._handler is not None:
-            for remove, callback in ((self._handler.remove_start_callback, self._start),
-                                     (self._handler.remove_end_callback, self._end)):
-                try:
-                    remove(callback)
-                except ValueError:
-                    pass
-            self._handler = None
 
     def _place(self, filename):
         if not filename:
@@ -82,23 +42,26 @@ class CompileWatch:
 
     def compilations(self):
         """(compile id, kind, function, file, line, start ns, end ns, graph break, why it
-        compiled again) for each compilation since the watch started."""
-        metrics = {}
-        if self._metrics is not None:
-            for m in self._metrics():
-                if m.co_name and m.compile_id and (m.start_time_us or 0) >= self._since_us:
-                    metrics[str(m.compile_id)] = m
+        compiled again) for each compilation since the watch was made."""
+        utils = sys.modules.get("torch._dynamo.utils")
+        metrics = getattr(utils, "get_compilation_metrics", None)
+        if metrics is None:
+            return []
         result = []
-        for compile_id, kind, start, end in self._spans:
-            m = metrics.get(compile_id) if kind == "forward" else None
+        for m in metrics():
+            start = getattr(m, "start_time_us", None)
+            if not start or start < self._since_us or not m.compile_id:
+                continue
+            end = getattr(m, "end_time_us", None) or start + (getattr(m, "duration_us", 0) or 0)
             function, file, line, broke, again = "", "", 0, "", ""
-            if m is not None:
+            kind = "forward" if m.co_name else "backward"  # a lazy backward names no frame
+            if m.co_name:
                 function, file, line = m.co_name, self._place(m.co_filename), m.co_firstlineno
                 resumed = _RESUMED.match(function)
                 if resumed:
                     function = f"{resumed.group(1)}, resumed at line {resumed.group(2)}"
                 broke = _first_reason(m.restart_reasons)
                 again = re.sub(r"^\d+/\d+: ", "", (m.recompile_reason or "").strip())
-            result.append((compile_id, kind, function, file, int(line or 0), start, end, broke,
-                           again))
+            result.append((str(m.compile_id), kind, function, file, int(line or 0), start * 1000,
+                           end * 1000, broke, again))
         return result

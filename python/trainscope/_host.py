@@ -110,7 +110,7 @@ class HostLoop:
     def __init__(self, session, ranks=None, agreement=None):
         self.session, self.ranks, self.agreement = session, ranks, agreement
         self.hooks = None
-        self.compiles = None  # CompileWatch, from the session's start
+        self.compiles = None  # CompileWatch, made when the session starts
 
     def watch_compiles(self, project_root):
         """What torch.compile compiles from now on goes into the reports."""
@@ -163,8 +163,6 @@ class HostLoop:
     def close(self):
         """Ends observation: every hook and callback of the session is removed."""
         self.drop_hooks()
-        if self.compiles is not None:
-            self.compiles.stop()
         if self.session is not None:
             self.session.close()
         self.session = None

@@ -5,6 +5,8 @@ Run as: PYTHONPATH=build/<preset>/python python3 tests/python/test_compiled.py [
 
 import os
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import unittest
 import warnings
@@ -87,6 +89,23 @@ def line_of(tag):
 
 @unittest.skipUnless(hasattr(torch, "compile"), "torch.compile came with PyTorch 2.0")
 class CompiledStep(unittest.TestCase):
+    def test_an_eager_loop_observed_does_not_load_dynamo(self):
+        # Compilations are read from Dynamo's own record when the reports are written, and only
+        # where the user's code loaded Dynamo: observing an eager loop does not load it (about
+        # two seconds on a small machine), nor install anything in it.
+        script = """
+import os, sys, tempfile, torch, trainscope
+model = torch.nn.Linear(4, 4)
+with tempfile.TemporaryDirectory() as folder:
+    with trainscope.profile(os.path.join(folder, "run"), model=model, warmup=0, active=1) as p:
+        model(torch.randn(2, 4)).sum().backward()
+        p.step()
+print("torch._dynamo" in sys.modules)
+"""
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.strip(), "False")
+
     def test_compilations_graph_breaks_and_recompilations_are_listed_by_step(self):
         # Warm-up and the memory step at batch 4, the timed steps at 4, 4 and then 8: the last
         # compiles again (the batch size is a guard), so its time is left out.
