@@ -103,6 +103,10 @@ TEST_F(NavigationExportTest, F1OpensTheManualAndTheShortcutsAreListed) {
     ASSERT_NE(manual, nullptr);
     EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("TrainScope manual")));
     EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("Ctrl+F")));
+    // What the app itself points users to, and every tab, are in it.
+    for (const char* topic : {"Set Project Root", "Python entry point", "Summary of", "Ranks",
+                              "Timeline", "By Source Line", "Modules"})
+        EXPECT_TRUE(manual->toPlainText().contains(QLatin1String(topic))) << topic;
     const QString shortcuts = ui::shortcutsText(window_.shortcutActions());
     for (const char* line :
          {"Ctrl+F\tFind", "Ctrl+E\tExport Table as CSV", "F1\tTrainScope Manual"})
