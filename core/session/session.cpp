@@ -439,22 +439,23 @@ SessionReports Session::assemble() const {
             }
         }
     }
-    std::vector<std::vector<OperationRecord>> timed;
-    std::vector<double> timed_ms;
-    std::vector<std::vector<CollectiveRecord>> timed_collectives;
-    for (size_t i = 0; i < self.timed.size(); ++i) {
-        if (compiled.count(i + 1) == 0) {  // steps[0] is the memory step
-            timed.push_back(self.timed[i]);
-            timed_ms.push_back(self.timed_ms[i]);
-            timed_collectives.push_back(self.timed_collectives[i]);
+    // The timed steps the times come from: copies only when some of them, not all, compiled.
+    const size_t compiled_timed = compiled.size() - compiled.count(0);  // steps[0]: memory step
+    const bool all_compiled = !self.timed.empty() && compiled_timed == self.timed.size();
+    const bool leave_out = compiled_timed > 0 && !all_compiled;
+    std::vector<std::vector<OperationRecord>> kept;
+    std::vector<double> kept_ms;
+    std::vector<std::vector<CollectiveRecord>> kept_collectives;
+    for (size_t i = 0; leave_out && i < self.timed.size(); ++i) {
+        if (compiled.count(i + 1) == 0) {
+            kept.push_back(self.timed[i]);
+            kept_ms.push_back(self.timed_ms[i]);
+            kept_collectives.push_back(self.timed_collectives[i]);
         }
     }
-    const bool all_compiled = timed.empty() && !self.timed.empty();
-    if (all_compiled) {
-        timed = self.timed;
-        timed_ms = self.timed_ms;
-        timed_collectives = self.timed_collectives;
-    }
+    const auto& timed = leave_out ? kept : self.timed;
+    const auto& timed_ms = leave_out ? kept_ms : self.timed_ms;
+    const auto& timed_collectives = leave_out ? kept_collectives : self.timed_collectives;
     // Without timed steps, the memory step's own times (which include the meter's cost).
     const std::vector<std::vector<OperationRecord>> memory_step{self.operations};
     const auto& runs = timed.empty() ? memory_step : timed;
@@ -474,10 +475,9 @@ SessionReports Session::assemble() const {
             "torch.compile compiled in observed steps (" + steps + ")" +
             (compiled.count(0) ? ": the memory step's figures include what compiling allocated"
                                : "") +
-            (all_compiled ? "; every timed step compiled, so their times include compiling"
-                          : (compiled.size() > compiled.count(0)
-                                 ? "; the timed steps that compiled are left out of the times"
-                                 : ""));
+            (all_compiled
+                 ? "; every timed step compiled, so their times include compiling"
+                 : (leave_out ? "; the timed steps that compiled are left out of the times" : ""));
     }
     if (self.differing_steps > 0) {
         time.metadata[report_format::kDifferingStepsKey] =
