@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include "report/readonly_db.h"
@@ -36,25 +37,24 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
         }
     }
     if (db.hasTable(report_format::kMiscSizesTable)) {
-        ReadQuery peak(db, std::string("SELECT MAX(size_bytes) FROM ") +
-                               report_format::kMiscSizesTable + " WHERE key = ?");
-        peak.bind(1, std::string(report_format::kPeakUsageKey));
-        if (peak.step() && !peak.isNull(0)) {
-            s.peak_bytes = peak.integer(0);
-        }
-        std::optional<int64_t> parts[5];
-        const char* const keys[] = {
-            report_format::kPeakWeightsKey, report_format::kPeakGradientsKey,
-            report_format::kPeakOptimizerStateKey, report_format::kPeakActivationsKey,
-            report_format::kPeakOtherKey};
-        for (int i = 0; i < 5; ++i) {
-            ReadQuery part(db, std::string("SELECT MAX(size_bytes) FROM ") +
-                                   report_format::kMiscSizesTable + " WHERE key = ?");
-            part.bind(1, std::string(keys[i]));
-            if (part.step() && !part.isNull(0)) {
-                parts[i] = part.integer(0);
+        // Each key's figure, in one pass over the table.
+        std::map<std::string, int64_t> sizes;
+        ReadQuery rows(db, std::string("SELECT key, MAX(size_bytes) FROM ") +
+                               report_format::kMiscSizesTable + " GROUP BY key");
+        while (rows.step()) {
+            if (!rows.isNull(1)) {
+                sizes[rows.text(0)] = rows.integer(1);
             }
         }
+        const auto size = [&](const char* key) -> std::optional<int64_t> {
+            const auto it = sizes.find(key);
+            return it == sizes.end() ? std::nullopt : std::optional(it->second);
+        };
+        s.peak_bytes = size(report_format::kPeakUsageKey);
+        const std::optional<int64_t> parts[] = {
+            size(report_format::kPeakWeightsKey), size(report_format::kPeakGradientsKey),
+            size(report_format::kPeakOptimizerStateKey), size(report_format::kPeakActivationsKey),
+            size(report_format::kPeakOtherKey)};
         if (std::all_of(std::begin(parts), std::end(parts), [](const auto& p) { return p; })) {
             s.at_peak = PeakBreakdown{*parts[0], *parts[1], *parts[2], *parts[3], *parts[4]};
         }
