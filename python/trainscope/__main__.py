@@ -204,7 +204,7 @@ def profile_entry_point(args):
         if args.progress_lines:
             print(f"trainscope-progress: {stage} {step} {of}", file=sys.stderr, flush=True)
 
-    loop = HostLoop(None, ranks, agreement)
+    loop = HostLoop(None, root, ranks, agreement)
     observed = Observed()
     stage = "model_provider"  # the user's code that runs, for its errors
     received = []
@@ -216,7 +216,6 @@ def profile_entry_point(args):
                  "batch_size": str(args.batch_size or "")}
         facts.update(ranks.metadata() if ranks else {})
         loop.session = session = start_session(observed, args.device, root, facts)
-        loop.watch_compiles(root)
         model = model_provider()
         if not isinstance(model, torch.nn.Module):
             return _fail(f"model_provider returned {type(model).__name__}, not a "

@@ -81,8 +81,8 @@ def one_line(error):
     return " ".join(lines) or type(error).__name__
 
 
-# torch 1.13 refuses to start its profiler over TrainScope's memory meter (2.x starts it, and the
-# memory report then says what it lacks).
+# torch refuses to start its profiler over TrainScope's memory meter (1.13 and 2.x alike; a 2.x
+# profiler started again after the refusal takes the meter's reports, which the report says).
 _TORCH_PROFILER_REFUSED = "Profiler is already enabled on this thread"
 TORCH_PROFILER_HINT = ("TrainScope's memory meter holds the slot where c10 reports allocations, "
                        "from the session's start to the first observed step's end, and torch's "
@@ -107,13 +107,10 @@ class HostLoop:
     """A session and what its host keeps beside it: the module hooks (set once the model
     exists) and, in a job of several ranks, the ranks and their agreement (_ranks.py)."""
 
-    def __init__(self, session, ranks=None, agreement=None):
+    def __init__(self, session, project_root, ranks=None, agreement=None):
         self.session, self.ranks, self.agreement = session, ranks, agreement
         self.hooks = None
-        self.compiles = None  # CompileWatch, made when the session starts
-
-    def watch_compiles(self, project_root):
-        """What torch.compile compiles from now on goes into the reports."""
+        # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
 
     def begin_step(self):
@@ -134,8 +131,7 @@ class HostLoop:
         SIGTERM held until it is committed, and returns the figures. The signals that came
         meanwhile are added to `received`, also when writing fails, for the host to say and
         deliver."""
-        if self.compiles is not None:
-            self.session.add_compilations(self.compiles.compilations())
+        self.session.add_compilations(self.compiles.compilations())
         held = []
         try:
             with _signals.held() as held:

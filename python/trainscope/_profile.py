@@ -70,8 +70,7 @@ class profile:
         facts.update({"warmup": str(self._warmup), "iterations": str(self._active)})
         facts.update(ranks.metadata() if ranks else {})
         session = start_session(observed, device, self._project_root, facts)
-        self._loop = HostLoop(session, ranks, agreement)
-        self._loop.watch_compiles(self._project_root)
+        self._loop = HostLoop(session, self._project_root, ranks, agreement)
         # The weights and the optimizer's state exist already, and stay: counted from now on
         # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
         session.count_existing(
