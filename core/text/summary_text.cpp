@@ -36,13 +36,9 @@ void printCompilations(std::ostream& out, const TimeReport& time) {
     }
     constexpr size_t kListed = 5;
     double ms = 0.0, in_steps_ms = 0.0;
-    std::vector<const Compilation*> said;
     for (const Compilation& c : time.compilations) {
         ms += c.ms();
         in_steps_ms += c.step > 0 ? c.ms() : 0.0;
-        if (!c.graph_break.empty() || !c.recompiled_because.empty()) {
-            said.push_back(&c);
-        }
     }
     const auto count = [&](auto member) {
         return std::count_if(time.compilations.begin(), time.compilations.end(),
@@ -56,14 +52,13 @@ void printCompilations(std::ostream& out, const TimeReport& time) {
         << count(&Compilation::recompiled_because) << "\n";
     // Each line once: a function compiled again breaks where it broke before.
     std::vector<std::string> lines;
-    for (const Compilation* c : said) {
+    for (const Compilation& c : time.compilations) {
         const std::string place =
-            c->function + " (" + c->file_path + ":" + std::to_string(c->line_number) + ")";
+            c.function + " (" + c.file_path + ":" + std::to_string(c.line_number) + ")";
         for (const std::string& line :
-             {c->graph_break.empty() ? "" : "graph break in " + place + ": " + c->graph_break,
-              c->recompiled_because.empty()
-                  ? ""
-                  : "recompiled " + place + ": " + c->recompiled_because}) {
+             {c.graph_break.empty() ? "" : "graph break in " + place + ": " + c.graph_break,
+              c.recompiled_because.empty() ? ""
+                                           : "recompiled " + place + ": " + c.recompiled_because}) {
             if (!line.empty() && std::find(lines.begin(), lines.end(), line) == lines.end()) {
                 lines.push_back(line);
             }
