@@ -21,6 +21,7 @@ torch.utils.cpp_extension (a C++ compiler and ninja); without them it is not mea
     PYTHONPATH=build/dev/python python3 bench/python_step_overhead.py [ROUNDS]
 """
 
+import copy
 import shutil
 import statistics
 import sys
@@ -31,6 +32,7 @@ import torch
 from torch import nn
 
 import trainscope
+from trainscope._kernels import KernelWatch
 from trainscope._model_hooks import ModuleHooks, uncompiled
 from trainscope._host import Observed, start_session
 
@@ -80,14 +82,17 @@ def mlp_block():
 def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=False):
     model, x = make()
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
-    if compiled:  # compiled in the warm-up below, before anything is timed
+    if compiled:  # compiled in the warm-up below, before the session: no provenance
         model = torch.compile(model)
 
-    def step():
-        optimizer.zero_grad()
-        model(x).sum().backward()
-        optimizer.step()
+    def stepper(model, optimizer):
+        def step():
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+        return step
 
+    step = stepper(model, optimizer)
     for _ in range(3):
         step()
     observed = Observed()
@@ -95,16 +100,30 @@ def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=
     observed.model, observed.optimizer = named, optimizer
     session = start_session(observed, "cpu", tempfile.gettempdir(), {})
     hooks = None if is_compiled else ModuleHooks(named, session)  # as trainscope.profile does
+    kernels, observed_step = None, step
+    if compiled:
+        # As trainscope.profile does: compiled in the session's warm-up, with Inductor's
+        # provenance, each kernel timed. Its generated code differs from the plain copy's only
+        # in provenance comments, so it is a module of its own whose kernels are wrapped, while
+        # the plain copy's are not.
+        kernels = KernelWatch(session)
+        kernels.start()
+        twin = copy.deepcopy(named)
+        observed_step = stepper(torch.compile(twin), torch.optim.SGD(twin.parameters(), lr=1e-3))
+        for _ in range(3):
+            observed_step()
+        kernels.instrument()
+        print(f"  {kernels.sites} kernel call sites timed one by one")
     session.begin_step()  # the memory step comes first; the timed steps follow, as in
-    step()                # trainscope.profile: without the module hooks
+    observed_step()       # trainscope.profile: without the module hooks
     session.end_step()
     if hooks is not None:
         hooks.remove()
     times = {"plain": [], "empty callback": [], "trainscope": [], "torch.profiler": []}
 
-    def timed(record):
+    def timed(record, run=step):
         start = time.perf_counter()
-        step()
+        run()
         record.append(time.perf_counter() - start)
 
     try:
@@ -120,13 +139,15 @@ def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=
                     floor_module.remove_callback()
             for _ in range(steps_per_round):
                 session.begin_step()
-                timed(times["trainscope"])
+                timed(times["trainscope"], observed_step)
                 session.end_step()
             with torch.profiler.profile(record_shapes=True, with_stack=True,
                                         profile_memory=True):
                 for _ in range(steps_per_round):
                     timed(times["torch.profiler"])
     finally:
+        if kernels is not None:
+            kernels.close()
         session.close()
     plain = statistics.median(times["plain"])
     ours = statistics.median(times["trainscope"]) / plain

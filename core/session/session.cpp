@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 
+#include "analysis/compiled_kernels.h"
 #include "analysis/frames_note.h"
 #include "analysis/median_times.h"
 #include "analysis/peak_breakdown.h"
@@ -84,6 +86,13 @@ struct Session::Impl {
     std::vector<double> timed_ms;
     std::vector<TimelineStep> steps;
     std::vector<Compilation> compilations;  // addCompilations
+    // Compiled regions' kernels (addKernelSite) and their times: the open step's, per site,
+    // and each timed step's (aligned with `timed`).
+    std::vector<CompiledKernelSite> kernel_sites;
+    std::mutex kernel_mutex;  // kernelRan may come from autograd's device threads
+    std::vector<double> step_kernel_ms;
+    std::vector<int64_t> step_kernel_calls;
+    KernelSteps timed_kernels;
     // Timed steps that ran other operations than the memory step (analysis/step_matching.h).
     int differing_steps = 0;
     int unmatched_calls = 0;
@@ -263,6 +272,11 @@ void Session::dropStep() {
     }
     self.step_open = false;
     self.observer.reset();
+    {
+        std::lock_guard<std::mutex> lock(self.kernel_mutex);
+        self.step_kernel_ms.clear();
+        self.step_kernel_calls.clear();
+    }
     if (self.memory && self.memoryStep()) {
         self.memory->iterationEnded();
         self.memory->attributeTo(nullptr);
@@ -271,6 +285,29 @@ void Session::dropStep() {
 
 void Session::addCompilations(const std::vector<Compilation>& compilations) {
     impl_->compilations.insert(impl_->compilations.end(), compilations.begin(), compilations.end());
+}
+
+int Session::addKernelSite(CompiledKernelSite site) {
+    std::lock_guard<std::mutex> lock(impl_->kernel_mutex);
+    impl_->kernel_sites.push_back(std::move(site));
+    return static_cast<int>(impl_->kernel_sites.size()) - 1;
+}
+
+void Session::kernelRan(int site, double ms) {
+    Impl& self = *impl_;
+    if (!self.step_open || self.memoryStep() || site < 0) {
+        return;  // the memory step's times include the meter's cost
+    }
+    std::lock_guard<std::mutex> lock(self.kernel_mutex);
+    if (static_cast<size_t>(site) >= self.kernel_sites.size()) {
+        return;
+    }
+    if (self.step_kernel_ms.size() < self.kernel_sites.size()) {
+        self.step_kernel_ms.resize(self.kernel_sites.size());
+        self.step_kernel_calls.resize(self.kernel_sites.size());
+    }
+    self.step_kernel_ms[site] += ms;
+    ++self.step_kernel_calls[site];
 }
 
 void Session::addMetadata(const RunMetadata& facts) {
@@ -414,6 +451,11 @@ void Session::Impl::finishTimedStep(double ms) {
     timed.push_back(std::move(match.aligned));
     timed_collectives.push_back(std::move(run_collectives));
     timed_ms.push_back(ms);
+    std::lock_guard<std::mutex> lock(kernel_mutex);
+    timed_kernels.ms.push_back(std::move(step_kernel_ms));
+    timed_kernels.calls.push_back(std::move(step_kernel_calls));
+    step_kernel_ms.clear();
+    step_kernel_calls.clear();
 }
 
 SessionReports Session::assemble() const {
@@ -446,11 +488,14 @@ SessionReports Session::assemble() const {
     std::vector<std::vector<OperationRecord>> kept;
     std::vector<double> kept_ms;
     std::vector<std::vector<CollectiveRecord>> kept_collectives;
+    KernelSteps kept_kernels;
     for (size_t i = 0; leave_out && i < self.timed.size(); ++i) {
         if (compiled.count(i + 1) == 0) {
             kept.push_back(self.timed[i]);
             kept_ms.push_back(self.timed_ms[i]);
             kept_collectives.push_back(self.timed_collectives[i]);
+            kept_kernels.ms.push_back(self.timed_kernels.ms[i]);
+            kept_kernels.calls.push_back(self.timed_kernels.calls[i]);
         }
     }
     const auto& timed = leave_out ? kept : self.timed;
@@ -465,6 +510,10 @@ SessionReports Session::assemble() const {
     time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
     time.collectives = medianCollectives(self.collectives, timed_collectives);
     time.compilations = std::move(compilations);
+    if (!timed.empty()) {
+        splitCompiledRegions(time, self.kernel_sites,
+                             leave_out ? kept_kernels : self.timed_kernels);
+    }
     time.metadata = self.metadataFor("time");
     time.metadata["timed_steps"] = std::to_string(timed.size());
     if (!compiled.empty()) {

@@ -82,6 +82,40 @@ void printFramesNote(std::ostream& out, const RunMetadata& meta) {
     }
 }
 
+// The compiled regions' kernels: how many, their time, and how much of it Inductor's
+// provenance placed on a module and a line of the project; why the rest has none.
+void printKernels(std::ostream& out, const TimeReport& time) {
+    const auto note = time.metadata.find(report_format::kCompiledKernelsNoteKey);
+    if (note != time.metadata.end()) {
+        out << "  Kernels         Note: " << note->second << "\n";
+    }
+    if (time.kernels.empty()) {
+        return;
+    }
+    double forward = 0.0, backward = 0.0, placed = 0.0;
+    std::map<std::string, double> unplaced;  // why, its time
+    for (const KernelEntry& k : time.kernels) {
+        const RunTimeEntry& e = time.entries[k.entry];
+        const double ms = e.forward_ms + e.backward_ms.value_or(0.0);
+        (k.backward ? backward : forward) += ms;
+        const bool in_project = !e.frames.empty() && !e.frames.front().isLibrary();
+        if (k.unattributed.empty() && in_project) {
+            placed += ms;
+        } else {
+            unplaced[k.unattributed.empty() ? "its lines are outside the project"
+                                            : k.unattributed] += ms;
+        }
+    }
+    const double total = forward + backward;
+    out << "  Kernels         " << time.kernels.size() << " of compiled regions, "
+        << format("%.3f ms", total) << " (forward " << format("%.3f", forward) << ", backward "
+        << format("%.3f", backward) << "); "
+        << format("%.1f%%", total > 0 ? 100.0 * placed / total : 100.0)
+        << " of it on a module and line of the project\n";
+    for (const auto& [why, ms] : unplaced)
+        out << "    " << format("%.3f ms", ms) << " without: " << why << "\n";
+}
+
 }  // namespace
 
 std::string format(const char* pattern, double value) {
@@ -249,6 +283,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
             out << "  " << text << "\n";
         }
         printCompilations(out, *time);
+        printKernels(out, *time);
     } else if (memory) {
         std::vector<const ActivationEntry*> ranked;
         for (const ActivationEntry& entry : memory->activations) {

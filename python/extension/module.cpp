@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <tuple>
@@ -33,6 +35,12 @@ using BlockTuple = std::pair<uintptr_t, int64_t>;
 // line, start and end (epoch ns), graph break, why it compiled again.
 using CompilationTuple = std::tuple<std::string, std::string, std::string, std::string, int,
                                     int64_t, int64_t, std::string, std::string>;
+// A compiled kernel as the package learns it from Inductor (_kernels.py): compile id, whether of
+// the backward graph, kernel, fused ATen operations, module path, its lines ((file, line), most
+// specific first), why it has none.
+using KernelSiteTuple =
+    std::tuple<std::string, bool, std::string, std::vector<std::string>, std::string,
+               std::vector<std::pair<std::string, int>>, std::string>;
 using ParameterTuple = std::tuple<std::string, std::vector<std::string>, std::string, BlockTuple,
                                   BlockTuple, std::vector<BlockTuple>>;
 
@@ -153,6 +161,16 @@ class PySession {
             compilations.push_back({id, kind, function, file, line, start, end, 0, broke, again});
         session().addCompilations(compilations);
     }
+    int addKernelSite(const KernelSiteTuple& t) {
+        const auto& [compile_id, backward, kernel, fused, module, frames, unattributed] = t;
+        return session().addKernelSite(
+            {compile_id, backward, kernel, fused, module, frames_.place(frames), unattributed});
+    }
+    void kernelRan(int site, double ms) {
+        if (session_) {
+            session_->kernelRan(site, ms);
+        }
+    }
     // Ends observation: every callback and hook of the session is removed.
     void close() { session_.reset(); }
     void enterModule(std::string path) { modules_.push(std::move(path)); }
@@ -198,6 +216,44 @@ class PySession {
     std::unique_ptr<Session> session_;
 };
 
+// A compiled region's kernel (or extern call) in Inductor's generated code, timed on each call
+// for the session: the generated code calls it in place of the kernel (_kernels.py). Which of
+// its call sites called it (a kernel may be called from several lines, each with its own
+// provenance) is told by the calling frame's line.
+class KernelCall {
+  public:
+    KernelCall(py::object session, py::object function, std::map<int, int> site_of_line, int site)
+        : session_(std::move(session)),
+          function_(std::move(function)),
+          site_of_line_(std::move(site_of_line)),
+          site_(site),
+          host_(&session_.cast<PySession&>()) {}
+
+    py::object call(const py::args& args, const py::kwargs& kwargs) {
+        int site = site_;
+        if (!site_of_line_.empty()) {
+            if (PyFrameObject* caller = PyEval_GetFrame()) {  // borrowed
+                const auto it = site_of_line_.find(PyFrame_GetLineNumber(caller));
+                site = it != site_of_line_.end() ? it->second : site_;
+            }
+        }
+        const auto start = std::chrono::steady_clock::now();
+        py::object result = function_(*args, **kwargs);
+        host_->kernelRan(site, std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count());
+        return result;
+    }
+    const py::object& function() const { return function_; }
+
+  private:
+    py::object session_;  // kept alive while the generated code may call this
+    py::object function_;
+    std::map<int, int> site_of_line_;
+    int site_;
+    PySession* host_;
+};
+
 // The summary of a job's ranks from their timelines, the ranks' sets given by their prefixes
 // (rank 0 prints it once every rank's set is in place).
 std::string ranksSummary(const std::vector<std::string>& rank_prefixes) {
@@ -239,6 +295,7 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("set_metadata", &PySession::setMetadata)
         .def("add_compilations", &PySession::addCompilations)
         .def("count_existing", &PySession::countExisting)
+        .def("add_kernel_site", &PySession::addKernelSite)
         .def("close", &PySession::close)
         .def("enter_module", &PySession::enterModule)
         .def("exit_module", &PySession::exitModule, py::arg("path"))
@@ -246,6 +303,10 @@ PYBIND11_MODULE(_trainscope, m) {
         .def_property_readonly("step_open", &PySession::stepOpen)
         .def("stage", &PySession::stage, py::arg("prefix"), py::arg("force"))
         .def("write", &PySession::write, py::arg("prefix"), py::arg("force"));
+    py::class_<trainscope::python::KernelCall>(m, "KernelCall")
+        .def(py::init<py::object, py::object, std::map<int, int>, int>())
+        .def("__call__", &trainscope::python::KernelCall::call)
+        .def_property_readonly("__wrapped__", &trainscope::python::KernelCall::function);
     py::class_<PyStagedReports>(m, "StagedReports")
         .def("commit", &PyStagedReports::commit)
         .def("discard", &PyStagedReports::discard)

@@ -36,7 +36,7 @@ StackTrace PythonFrames::currentFrames() {
                 PyErr_Clear();  // a file name that is no valid text: left out
             }
             const std::string file = text ? text : "";
-            if (!file.empty() && file.rfind(own_package_dir_, 0) != 0 && file[0] != '<') {
+            if (keeps(file)) {
                 if (const auto located = files_.locate(file)) {
                     placed.keep = true;
                     placed.frame = *located;
@@ -53,6 +53,19 @@ StackTrace PythonFrames::currentFrames() {
         frame = back;
     }
     PyGILState_Release(gil);
+    return trace;
+}
+
+StackTrace PythonFrames::place(const std::vector<std::pair<std::string, int>>& frames) {
+    StackTrace trace;
+    for (const auto& [file, line] : frames) {
+        if (keeps(file)) {
+            if (auto located = files_.locate(file)) {
+                located->line_number = line;
+                trace.push_back(std::move(*located));
+            }
+        }
+    }
     return trace;
 }
 

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "trainscope/call_site.h"
@@ -23,8 +24,14 @@ class PythonFrames : public FrameSource {
     // Called as an operation starts, often with the GIL released by the operation's binding:
     // it takes the GIL to read the thread's frames.
     StackTrace currentFrames() override;
+    // Frames read elsewhere (Inductor's provenance of a compiled kernel): (file, line), most
+    // specific first, placed as the thread's own are.
+    StackTrace place(const std::vector<std::pair<std::string, int>>& frames);
 
   private:
+    bool keeps(const std::string& file) const {
+        return !file.empty() && file.rfind(own_package_dir_, 0) != 0 && file[0] != '<';
+    }
     SourceFiles files_;
     std::string own_package_dir_;
     // Per code object: its file placed (nothing: a frame to leave out). Code objects live as

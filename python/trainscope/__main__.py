@@ -246,6 +246,7 @@ def profile_entry_point(args):
         session.set_metadata(facts)
         if not compiled:
             loop.hooks = ModuleHooks(named, session)
+        loop.watch_compiled_code()
         stage = "the step"
         for i in range(args.warmup):
             say(f"trainscope: warm-up {i + 1}/{args.warmup}")

@@ -12,6 +12,7 @@ import torch
 
 from . import _signals, _trainscope
 from ._compiles import CompileWatch
+from ._kernels import KernelWatch
 from ._model_hooks import parameter_lister
 
 Error = _trainscope.Error
@@ -112,8 +113,18 @@ class HostLoop:
         self.hooks = None
         # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
+        self.kernels = None
+
+    def watch_compiled_code(self):
+        """What Inductor compiles from now on is timed kernel by kernel (_kernels.py): called
+        as the warm-up begins, once the model exists."""
+        if self.kernels is None:
+            self.kernels = KernelWatch(self.session)
+        self.kernels.start()
 
     def begin_step(self):
+        if self.kernels is not None:
+            self.kernels.instrument()
         self.session.begin_step()
 
     def end_step(self):
@@ -132,6 +143,11 @@ class HostLoop:
         meanwhile are added to `received`, also when writing fails, for the host to say and
         deliver."""
         self.session.add_compilations(self.compiles.compilations())
+        if self.kernels is not None and self.kernels.without_provenance:
+            self.session.set_metadata({"compiled_kernels": (
+                f"{self.kernels.without_provenance} compiled graphs were generated before the "
+                f"session started, without Inductor's provenance: each of their regions is one "
+                f"operation")})
         held = []
         try:
             with _signals.held() as held:
@@ -159,6 +175,8 @@ class HostLoop:
     def close(self):
         """Ends observation: every hook and callback of the session is removed."""
         self.drop_hooks()
+        if self.kernels is not None:
+            self.kernels.close()
         if self.session is not None:
             self.session.close()
         self.session = None

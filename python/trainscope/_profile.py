@@ -77,6 +77,7 @@ class profile:
             [block for entry in observed.parameters() for block in (entry[3], *entry[5])])
         if not self._compiled:
             self._loop.hooks = ModuleHooks(self._model, session)
+        self._loop.watch_compiled_code()
         self._begin_if_observed()
         return self
 

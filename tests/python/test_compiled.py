@@ -27,7 +27,7 @@ class Block(torch.nn.Module):
         self.fc2 = torch.nn.Linear(4 * d, d)
 
     def forward(self, x):
-        return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.norm(x))))
+        return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.norm(x))))  # trainscope-test: block
 
 
 def train(prefix=None, steps=4, in_place=False):
@@ -155,6 +155,61 @@ print("torch._dynamo" in sys.modules)
         self.assertIn(f"    graph break in forward ({here}:{forward}): ", summary)
         self.assertIn(f"    recompiled forward ({here}:{forward}): tensor 'x' size mismatch",
                       summary)
+
+    def test_each_kernel_is_an_operation_of_the_users_module_and_line(self):
+        import torch._functorch.config as functorch_config
+        import torch._inductor.config as inductor_config
+        from torch._inductor import debug
+        from torch._inductor.codecache import PyCodeCache
+        settings = (inductor_config.trace.provenance_tracking_level,
+                    inductor_config.fx_graph_cache, functorch_config.enable_autograd_cache)
+        tracer = debug.set_kernel_post_grad_provenance_tracing
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            train(prefix, steps=5)
+            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+                kernels = db.execute(
+                    "SELECT e.id, e.operation_name, e.forward_ms, e.backward_ms, "
+                    "COALESCE(m.module_path, ''), k.graph, k.fused_operations, k.calls, "
+                    "k.unattributed_because FROM trainscope_compiled_kernels k JOIN "
+                    "run_time_entries e ON e.id = k.entry_id LEFT JOIN trainscope_entry_modules "
+                    "m ON m.entry_id = e.id ORDER BY e.id").fetchall()
+                region = db.execute("SELECT id FROM run_time_entries WHERE operation_name = "
+                                    "'Torch-Compiled Region: 0/0'").fetchall()
+                lines = dict(db.execute("SELECT entry_id, file_path || ':' || line_number FROM "
+                                        "stack_frames WHERE ordering = 0"))
+        # Each linear layer's matrix product, forward (one addmm each) and backward (two mm
+        # each: for the input's gradient and the weight's), is a kernel row of its own module,
+        # placed right after its region, every one at Block.forward's line.
+        self.assertEqual(region[0][0] + 1, kernels[0][0])
+        layers = [f"{b}.{fc}" for b in (0, 1) for fc in ("fc1", "fc2")]
+        forward_mm = [k[4] for k in kernels if k[1] == "extern_kernels.addmm"]
+        backward_mm = sorted(k[4] for k in kernels if k[1] == "extern_kernels.mm")
+        self.assertEqual(forward_mm, layers)
+        self.assertEqual(backward_mm, sorted(layers * 2))
+        self.assertTrue(all(k[5] == "forward" and k[3] is None and k[2] > 0
+                            for k in kernels if k[1] == "extern_kernels.addmm"))
+        self.assertTrue(all(k[5] == "backward" and k[2] == 0 and k[3] > 0
+                            for k in kernels if k[1] == "extern_kernels.mm"))
+        self.assertTrue(all(k[6] == "aten.addmm" for k in kernels if k[1].endswith("addmm")))
+        # Inductor's own kernels: the norms and GELUs fused, each in its block.
+        fused = {k[1]: k for k in kernels if k[1].startswith("cpp_fused_")}
+        self.assertTrue(any("aten.gelu" in k[6].split(",") and k[5] == "forward"
+                            for k in fused.values()), fused)
+        self.assertTrue(any("aten.native_layer_norm" in k[6].split(",") and k[4] == "0.norm"
+                            for k in fused.values()), fused)
+        block = f"{os.path.basename(__file__)}:{line_of('block')}"
+        self.assertEqual({lines[k[0]] for k in kernels}, {block})
+        self.assertTrue(all(k[7] == 1 and k[8] == "" for k in kernels))
+        # Nothing left behind: Inductor's settings and tracer, and the generated code's kernels.
+        self.assertEqual((inductor_config.trace.provenance_tracking_level,
+                          inductor_config.fx_graph_cache, functorch_config.enable_autograd_cache),
+                         settings)
+        self.assertIs(debug.set_kernel_post_grad_provenance_tracing, tracer)
+        for module in PyCodeCache.modules:
+            for name, value in vars(module).items():
+                self.assertNotIsInstance(value, trainscope._trainscope.KernelCall, name)
+            self.assertNotIn("_TimedExterns", type(getattr(module, "extern_kernels", None)).__name__)
 
     def test_the_compiled_model_is_compiled_and_trained_as_without_trainscope(self):
         for in_place in (False, True):

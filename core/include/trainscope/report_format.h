@@ -57,6 +57,10 @@ inline constexpr char kActivationOperationsTable[] = "trainscope_activation_oper
 inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
 inline constexpr char kCollectivesTable[] = "trainscope_collectives";
 inline constexpr char kCompilationsTable[] = "trainscope_compilations";
+inline constexpr char kCompiledKernelsTable[] = "trainscope_compiled_kernels";
+// Why some compiled regions were not split into their kernels (code generated before the
+// session, without Inductor's provenance), in the run time report's metadata.
+inline constexpr char kCompiledKernelsNoteKey[] = "compiled_kernels";
 // Facts of a distributed run: the process's rank and the job's number of ranks.
 inline constexpr char kRankKey[] = "rank";
 inline constexpr char kWorldSizeKey[] = "world_size";

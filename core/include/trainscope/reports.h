@@ -140,10 +140,35 @@ struct Compilation {
     double ms() const { return static_cast<double>(end_ns - start_ns) / 1e6; }
 };
 
+// A kernel that Inductor generated for a compiled region (or an extern call its code makes,
+// "extern_kernels.addmm"), as the host learns it from Inductor's provenance while compiling.
+struct CompiledKernelSite {
+    std::string compile_id;              // of the region that runs it ("0/0")
+    bool backward = false;               // in the region's backward graph
+    std::string kernel;                  // "cpp_fused_gelu_1"
+    std::vector<std::string> fused_ops;  // the ATen operations it computes ("aten.gelu")
+    std::string module_path;             // the module most of them came from
+    StackTrace frames;         // the user's lines behind it, most specific first (the region's call
+                               // site is added below them when the report is assembled)
+    std::string unattributed;  // why no module and line are known, or ""
+};
+
+// A kernel row of the run time report: which entry (RunTimeEntry) it is, and what Inductor
+// says of it.
+struct KernelEntry {
+    size_t entry = 0;  // index into TimeReport::entries
+    std::string compile_id;
+    bool backward = false;
+    std::vector<std::string> fused_ops;
+    std::string unattributed;
+    int64_t calls = 0;  // per step (median over the timed steps)
+};
+
 struct TimeReport {
     std::vector<RunTimeEntry> entries;
     std::vector<CollectiveEntry> collectives;  // empty in a run of one process
     std::vector<Compilation> compilations;     // torch.compile's, from the session's start
+    std::vector<KernelEntry> kernels;          // compiled regions' kernels among the entries
     double iteration_ms = 0.0;                 // median wall time of a whole measured iteration
     Spread iteration_spread{};
     RunMetadata metadata;

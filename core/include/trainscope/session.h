@@ -111,6 +111,12 @@ class Session {
     // What torch.compile compiled since the session started (the host hears of it); each is
     // placed in its step by its time when the reports are assembled.
     void addCompilations(const std::vector<Compilation>& compilations);
+    // A kernel of a compiled region, as the host learns it from Inductor; returns the id its
+    // calls are told by.
+    int addKernelSite(CompiledKernelSite site);
+    // A call of kernel `site` took `ms` (the host times each call; any thread). In a timed step
+    // its time becomes the kernel's row of the run time report, taken out of its region's.
+    void kernelRan(int site, double ms);
 
     int observedSteps() const;  // the steps that ended
     bool stepOpen() const;

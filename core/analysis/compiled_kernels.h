@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// A compiled region's kernels as rows of the run time report: torch.compile runs a region
+// ("Torch-Compiled Region: 0/0") as one call to Inductor's generated code, which the operation
+// observer sees as one operation. The host times each kernel that code calls and knows, from
+// Inductor's provenance, the ATen operations, module and lines behind it; here each kernel
+// becomes an entry of its own after its region's, and the region keeps only the time spent
+// outside its kernels (guards, buffer allocation, the generated code's own Python).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "trainscope/reports.h"
+
+namespace trainscope {
+
+// What the timed steps' kernels took: `ms[k][s]` and `calls[k][s]` for site s in timed step k
+// (a site that a step did not run may be missing from its row).
+struct KernelSteps {
+    std::vector<std::vector<double>> ms;
+    std::vector<std::vector<int64_t>> calls;
+};
+
+// Inserts each site that ran in a timed step after the first entry of its region (its median
+// time over the timed steps, forward or backward by its graph; frames: the site's lines above
+// the region's call site), takes their times out of the region's entries, and lists them in
+// `time.kernels`. Sites whose region has no entry are added at the end.
+void splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
+                          const KernelSteps& steps);
+
+}  // namespace trainscope

@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The kernels of torch.compile'd code, one by one, by the user's modules and lines.
+
+Inductor runs a compiled region as Python code it generated, which calls each kernel (and each
+extern call, `extern_kernels.addmm`) by name. While a session observes, Inductor's provenance
+tracking is on: as it compiles, it tells `set_kernel_post_grad_provenance_tracing` which FX
+nodes each kernel computes, and writes the kernel's handle above its call in the generated code
+("# [Provenance debug handles] cpp_fused_gelu_1:3"). Those nodes carry the user's module
+(`nn_module_stack`, `fwd_nn_module_stack` in the backward graph) and line (`stack_trace`). Each
+generated module that the observed steps run has its kernels replaced, in its own namespace, by
+a KernelCall that times each call for the session; everything is put back when it closes.
+
+Compiling in the session bypasses Inductor's and AOTAutograd's caches (a cache hit would skip
+the code generation that provenance comes from, and the session's entries would land in the
+user's cache); code generated before the session has no provenance, and its regions stay one
+operation each."""
+
+import re
+import sys
+
+from . import _trainscope
+
+_HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+):(\d+)\s*$")
+_CALL = re.compile(r"^\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\(")
+_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in ')
+_ROOT = re.compile(r"^[LG]\['[^']*'\]")
+_ITEM = re.compile(r"\[(?:'([^']*)'|(\d+))\]")
+_TRACER = "set_kernel_post_grad_provenance_tracing"
+# What Inductor's generated code calls a kernel from (its own helpers are not kernels).
+_EXTERNS = "extern_kernels"
+
+
+def module_path(dynamo_path):
+    """Dynamo's name of a module ("L['fn'].layers[0]._modules['attn']") as PyTorch names it
+    from the model ("layers.0.attn")."""
+    path = _ROOT.sub("", dynamo_path)
+    path = path.replace("._modules", "")
+    path = _ITEM.sub(lambda m: "." + (m.group(1) if m.group(1) is not None else m.group(2)), path)
+    return path.strip(".")
+
+
+def _origins(node_schedule, is_extern):
+    if is_extern:
+        origin = getattr(node_schedule, "origin_node", None)
+        return [origin] if origin is not None else list(getattr(node_schedule, "origins", ()))
+    origins = []
+    for snode in node_schedule:
+        node = getattr(snode, "node", None)
+        if node is not None:
+            origins.extend(getattr(node, "origins", ()))
+    return origins
+
+
+def _operation(node):
+    op = node.meta.get("original_aten") or node.target
+    return str(getattr(op, "overloadpacket", op))
+
+
+def _frames(stack_trace):
+    """(file, line) pairs of a node's stack trace, most specific first."""
+    frames = [(m.group(1), int(m.group(2)))
+              for m in map(_FRAME.match, (stack_trace or "").splitlines()) if m]
+    return frames[::-1]
+
+
+def kernel_facts(origins):
+    """(fused ATen operations, module path, frames, why unattributed) of a kernel computing
+    the FX nodes `origins`: the module that most of them came from, and the lines of the first
+    of those."""
+    fused, votes, first = [], {}, {}
+    for node in origins:
+        if getattr(node, "op", "") == "call_function":
+            name = _operation(node)
+            if name not in fused:
+                fused.append(name)
+        stack = node.meta.get("nn_module_stack") or node.meta.get("fwd_nn_module_stack") or {}
+        path = module_path(list(stack.values())[-1][0]) if stack else ""
+        frames = _frames(node.meta.get("stack_trace"))
+        if frames:
+            votes[path] = votes.get(path, 0) + 1
+            first.setdefault(path, frames)
+    if not votes:
+        return fused, "", [], "Inductor knows no source line of it"
+    path = max(votes, key=lambda p: (votes[p], -list(votes).index(p)))
+    return fused, path, first[path], ""
+
+
+class KernelWatch:
+    """Started when the session starts observing compiled code; `instrument()` before each
+    observed step; `close()` puts everything back."""
+
+    def __init__(self, session):
+        self._session = session
+        self._undo = []         # callables that put back what was changed, in order
+        self._graphs = []       # per graph Inductor compiled: {kernel key: facts}
+        self._last_handle = 0
+        self._seen = []         # the generated modules looked at (kept: their ids stay theirs)
+        self.without_provenance = 0  # generated modules from before the session
+        self.sites = 0  # kernel call sites timed
+        self.started = False
+
+    def start(self):
+        """Turns on provenance for what Inductor compiles from now on, when the process uses
+        torch.compile (TorchDynamo imported) and the session observes it."""
+        if self.started or "torch._dynamo" not in sys.modules:
+            return
+        try:
+            import torch._functorch.config as functorch_config
+            import torch._inductor.codegen.cpp  # noqa: F401 (binds the tracer at import)
+            import torch._inductor.config as inductor_config
+            import torch._inductor.debug as debug
+            try:
+                import torch._inductor.codegen.triton  # noqa: F401 (likewise)
+            except Exception:
+                pass
+            original = getattr(debug, _TRACER)
+        except Exception:
+            return  # a torch without Inductor's provenance: regions stay one operation
+        self.started = True
+
+        def traced(node_schedule, kernel_name, is_extern=False):
+            handle = original(node_schedule, kernel_name, is_extern)
+            if handle is not None:
+                try:
+                    self._note(node_schedule, kernel_name, handle, is_extern)
+                except Exception:
+                    pass  # a kernel we cannot describe stays part of its region
+            return handle
+
+        for name, module in list(sys.modules.items()):
+            if name.startswith("torch._inductor") and getattr(module, _TRACER, None) is original:
+                self._set(module, _TRACER, traced)
+        for config, changes in ((inductor_config, {"trace.provenance_tracking_level": 1,
+                                                   "fx_graph_cache": False}),
+                                (functorch_config, {"enable_autograd_cache": False})):
+            patch = config.patch(changes)
+            patch.__enter__()
+            self._undo.append(lambda p=patch: p.__exit__(None, None, None))
+
+    def _set(self, owner, name, value):
+        before = getattr(owner, name)
+        setattr(owner, name, value)
+        self._undo.append(lambda: setattr(owner, name, before))
+
+    def _note(self, node_schedule, kernel_name, handle, is_extern):
+        import torch._guards
+        if not self._graphs or handle <= self._last_handle:
+            self._graphs.append({})  # Inductor numbers each graph's kernels from 1
+        self._last_handle = handle
+        compile_id = torch._guards.CompileContext.current_compile_id()
+        self._graphs[-1][f"{kernel_name}:{handle}"] = (
+            str(compile_id) if compile_id is not None else "",
+            kernel_facts(_origins(node_schedule, is_extern)))
+
+    def instrument(self):
+        """Wraps the kernels of each generated module that is new since the last call."""
+        self.start()
+        codecache = sys.modules.get("torch._inductor.codecache")
+        modules = getattr(getattr(codecache, "PyCodeCache", None), "modules", None)
+        if not self.started or not isinstance(modules, list):
+            return
+        for module in modules[len(self._seen):] if modules[:len(self._seen)] == self._seen \
+                else [m for m in modules if all(m is not s for s in self._seen)]:
+            self._seen.append(module)
+            try:
+                self._instrument(module)
+            except Exception:
+                pass  # a module we cannot read runs as it is
+
+    def _instrument(self, module):
+        with open(module.__file__, encoding="utf-8") as source:
+            lines = source.read().splitlines()
+        backward = "_backward'" in (lines[0] if lines else "")
+        calls, pending = [], None  # (callee, attribute, line, kernel key)
+        for number, line in enumerate(lines, 1):
+            handle = _HANDLE.match(line)
+            if handle:
+                pending = f"{handle.group(1)}:{handle.group(2)}"
+            elif pending and line.strip() and not line.lstrip().startswith("#"):
+                call = _CALL.match(line)
+                if call:
+                    calls.append((call.group(1), call.group(2), number, pending))
+                pending = None
+        if not calls:
+            if any("cpp_fused_" in line or "triton_" in line for line in lines):
+                self.without_provenance += 1
+            return
+        keys = {key for *_, key in calls}
+        graph = next((g for g in reversed(self._graphs) if keys <= g.keys()), None)
+        if graph is None:
+            self.without_provenance += 1
+            return
+        sites = {}  # (callee, attribute): {line: site}
+        for callee, attribute, number, key in calls:
+            compile_id, (fused, path, frames, why) = graph[key]
+            name = f"{callee}.{attribute}" if attribute else callee
+            site = self._session.add_kernel_site(
+                (compile_id, backward, name, fused, path, frames, why))
+            sites.setdefault((callee, attribute), {})[number] = site
+            self.sites += 1
+        externs = {}
+        for (callee, attribute), by_line in sites.items():
+            if attribute is None and callable(getattr(module, callee, None)):
+                self._set(module, callee, self._timed(getattr(module, callee), by_line))
+            elif callee == _EXTERNS and attribute:
+                externs[attribute] = by_line
+        if externs and hasattr(module, _EXTERNS):
+            original = getattr(module, _EXTERNS)
+            self._set(module, _EXTERNS, _TimedExterns(
+                original, {a: self._timed(getattr(original, a), by_line)
+                           for a, by_line in externs.items()}))
+
+    def _timed(self, function, by_line):
+        return _trainscope.KernelCall(self._session, function, by_line, next(iter(by_line.values())))
+
+    def close(self):
+        """Puts back every kernel, tracer and setting, last changed first."""
+        while self._undo:
+            try:
+                self._undo.pop()()
+            except Exception:
+                pass
+
+
+class _TimedExterns:
+    """Inductor's `extern_kernels` for one generated module: the calls it makes timed, every
+    other name its own."""
+
+    def __init__(self, original, timed):
+        self.__dict__.update(timed)
+        self._original = original
+
+    def __getattr__(self, name):
+        return getattr(self._original, name)

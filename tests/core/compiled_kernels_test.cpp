@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// A compiled region's kernels as rows of the run time report (analysis/compiled_kernels.h): each
+// kernel that a timed step ran follows its region with its median time, forward or backward by
+// its graph, below the region's call site; the region keeps what its kernels did not take.
+#include "analysis/compiled_kernels.h"
+
+#include <gtest/gtest.h>
+
+using namespace trainscope;
+
+namespace {
+
+CompiledKernelSite site(const std::string& region, bool backward, const std::string& kernel,
+                        const std::string& module, int line) {
+    return {region, backward, kernel, {"aten.gelu"}, module, {{"model.py", line}}, ""};
+}
+
+RunTimeEntry entry(const std::string& name, double forward, std::optional<double> backward) {
+    RunTimeEntry e;
+    e.operation_name = name;
+    e.forward_ms = forward;
+    e.backward_ms = backward;
+    e.frames = {{"train.py", 40}};
+    return e;
+}
+
+}  // namespace
+
+TEST(CompiledKernels, EachKernelFollowsItsRegionWhichKeepsTheRest) {
+    TimeReport time;
+    time.entries = {entry("aten::embedding", 0.5, 0.25),
+                    entry("Torch-Compiled Region: 0/0", 2.0, 3.0), entry("aten::sum", 0.1, {})};
+    const std::vector<CompiledKernelSite> sites = {
+        site("0/0", false, "cpp_fused_gelu_0", "mlp.1", 12),
+        site("0/0", true, "extern_kernels.mm", "mlp.0", 11),
+        site("0/0", false, "cpp_fused_never_run_1", "mlp", 13),
+        site("1/0", false, "cpp_fused_add_0", "head", 20),  // no entry names region 1/0
+    };
+    KernelSteps steps;  // three timed steps; the second ran the first kernel twice
+    steps.ms = {{0.2, 1.0, 0.0, 0.05}, {0.6, 1.4}, {0.3, 1.2, 0.0, 0.05}};
+    steps.calls = {{1, 1, 0, 1}, {2, 1}, {1, 1, 0, 1}};
+    splitCompiledRegions(time, sites, steps);
+
+    ASSERT_EQ(time.entries.size(), 6u);
+    const auto& e = time.entries;
+    EXPECT_EQ(e[0].operation_name, "aten::embedding");
+    EXPECT_EQ(e[1].operation_name, "Torch-Compiled Region: 0/0");
+    EXPECT_EQ(e[2].operation_name, "cpp_fused_gelu_0");
+    EXPECT_EQ(e[3].operation_name, "extern_kernels.mm");
+    EXPECT_EQ(e[4].operation_name, "aten::sum");
+    EXPECT_EQ(e[5].operation_name, "cpp_fused_add_0");
+    // Medians over the timed steps: forward 0.3 (0.2, 0.6, 0.3), backward 1.2 (1.0, 1.4, 1.2),
+    // and a step that did not run a kernel counts as 0 (0.05, 0, 0.05).
+    EXPECT_DOUBLE_EQ(e[2].forward_ms, 0.3);
+    EXPECT_FALSE(e[2].backward_ms);
+    EXPECT_DOUBLE_EQ(e[2].forward_spread.max_ms, 0.6);
+    EXPECT_DOUBLE_EQ(e[3].forward_ms, 0.0);
+    EXPECT_DOUBLE_EQ(*e[3].backward_ms, 1.2);
+    EXPECT_DOUBLE_EQ(e[5].forward_ms, 0.05);
+    // The region keeps what its kernels did not take.
+    EXPECT_DOUBLE_EQ(e[1].forward_ms, 2.0 - 0.3);
+    EXPECT_DOUBLE_EQ(*e[1].backward_ms, 3.0 - 1.2);
+    // A kernel's lines above the region's call site; its module its own.
+    ASSERT_EQ(e[2].frames.size(), 2u);
+    EXPECT_EQ(e[2].frames[0], StackFrame("model.py", 12));
+    EXPECT_EQ(e[2].frames[1], StackFrame("train.py", 40));
+    EXPECT_EQ(e[3].module_path, "mlp.0");
+    EXPECT_EQ(e[5].frames.size(), 1u);  // no region's call site to add
+    // The kernel rows, by entry.
+    ASSERT_EQ(time.kernels.size(), 3u);
+    EXPECT_EQ(time.kernels[0].entry, 2u);
+    EXPECT_FALSE(time.kernels[0].backward);
+    EXPECT_EQ(time.kernels[0].calls, 1);  // median of 1, 2, 1
+    EXPECT_EQ(time.kernels[1].entry, 3u);
+    EXPECT_TRUE(time.kernels[1].backward);
+    EXPECT_EQ(time.kernels[2].entry, 5u);
+    EXPECT_EQ(time.kernels[2].compile_id, "1/0");
+    EXPECT_EQ(time.kernels[2].calls, 1);  // median of 1, 0, 1
+}
+
+TEST(CompiledKernels, ARegionNeverGoesBelowZero) {
+    TimeReport time;
+    time.entries = {entry("Torch-Compiled Region: 0/0", 0.1, {})};
+    KernelSteps steps;
+    steps.ms = {{0.4}};
+    steps.calls = {{1}};
+    splitCompiledRegions(time, {site("0/0", false, "cpp_fused_add_0", "", 3)}, steps);
+    ASSERT_EQ(time.entries.size(), 2u);
+    EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 0.0);
+    EXPECT_DOUBLE_EQ(time.entries[1].forward_ms, 0.4);
+}
+
+TEST(CompiledKernels, WithoutKernelsTheReportIsAsItWas) {
+    TimeReport time;
+    time.entries = {entry("Torch-Compiled Region: 0/0", 1.0, 2.0)};
+    splitCompiledRegions(time, {}, KernelSteps{});
+    ASSERT_EQ(time.entries.size(), 1u);
+    EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 1.0);
+    EXPECT_TRUE(time.kernels.empty());
+}
