@@ -211,6 +211,48 @@ print("torch._dynamo" in sys.modules)
                 self.assertNotIsInstance(value, trainscope._trainscope.KernelCall, name)
             self.assertNotIn("_TimedExterns", type(getattr(module, "extern_kernels", None)).__name__)
 
+    def test_an_entry_points_compiled_model_is_seen_kernel_by_kernel(self):
+        entry = """import torch
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 16)
+    def forward(self, x):
+        return self.fc(x).relu()
+def model_provider():
+    return torch.compile(Net())
+def input_provider():
+    return (torch.randn(4, 16),)
+def iteration_provider(model):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    def step(x):
+        model(x).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    return step
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            path, prefix = os.path.join(folder, "entry.py"), os.path.join(folder, "run")
+            with open(path, "w") as f:
+                f.write(entry)
+            result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q",
+                                     "--warmup", "1", "--iterations", "3", path, "-o", prefix],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("% of it on a module and line of the project", result.stdout)
+            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+                kernels = db.execute(
+                    "SELECT e.operation_name, m.module_path, f.file_path, f.line_number, k.graph "
+                    "FROM trainscope_compiled_kernels k JOIN run_time_entries e ON e.id = "
+                    "k.entry_id LEFT JOIN trainscope_entry_modules m ON m.entry_id = e.id JOIN "
+                    "stack_frames f ON f.entry_id = e.id AND f.ordering = 0").fetchall()
+        # The linear layer's product, forward and backward (the weight's gradient), at
+        # Net.forward's line.
+        self.assertIn(("extern_kernels.addmm", "fc", "entry.py", 7, "forward"), kernels)
+        self.assertIn(("extern_kernels.mm", "fc", "entry.py", 7, "backward"), kernels)
+        self.assertTrue(all(k[1:4] == ("fc", "entry.py", 7) for k in kernels
+                            if k[0].startswith("extern_kernels")), kernels)
+
     def test_the_compiled_model_is_compiled_and_trained_as_without_trainscope(self):
         for in_place in (False, True):
             with self.subTest(in_place=in_place):
