@@ -310,6 +310,10 @@ void Session::kernelRan(int site, double ms) {
     ++self.step_kernel_calls[site];
 }
 
+bool Session::recordsTimeline() const {
+    return impl_->step_open && impl_->memoryStep();
+}
+
 void Session::addMetadata(const RunMetadata& facts) {
     for (const auto& [key, value] : facts)
         impl_->options.metadata[key] = value;

@@ -8,12 +8,14 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
 #include "python_frames.h"
 #include "trainscope/engine.h"
 #include "trainscope/error.h"
+#include "trainscope/named_scope.h"
 #include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_writer.h"
@@ -171,6 +173,7 @@ class PySession {
             session_->kernelRan(site, ms);
         }
     }
+    bool recordsTimeline() const { return session_ && session_->recordsTimeline(); }
     // Ends observation: every callback and hook of the session is removed.
     void close() { session_.reset(); }
     void enterModule(std::string path) { modules_.push(std::move(path)); }
@@ -217,13 +220,15 @@ class PySession {
 };
 
 // A compiled region's kernel (or extern call) in Inductor's generated code, timed on each call
-// for the session: the generated code calls it in place of the kernel (_kernels.py). Which of
-// its call sites called it (a kernel may be called from several lines, each with its own
-// provenance) is told by the calling frame's line.
+// for the session, and a scope of the memory step's timeline: the generated code calls it in
+// place of the kernel (_kernels.py). Which of its call sites called it (a kernel may be called
+// from several lines, each with its own provenance) is told by the calling frame's line.
 class KernelCall {
   public:
-    KernelCall(py::object session, py::object function, std::map<int, int> site_of_line, int site)
+    KernelCall(py::object session, std::string name, py::object function,
+               std::map<int, int> site_of_line, int site)
         : session_(std::move(session)),
+          name_(std::move(name)),
           function_(std::move(function)),
           site_of_line_(std::move(site_of_line)),
           site_(site),
@@ -237,6 +242,10 @@ class KernelCall {
                 site = it != site_of_line_.end() ? it->second : site_;
             }
         }
+        std::optional<NamedScope> span;
+        if (host_->recordsTimeline()) {
+            span.emplace(name_.c_str());
+        }
         const auto start = std::chrono::steady_clock::now();
         py::object result = function_(*args, **kwargs);
         host_->kernelRan(site, std::chrono::duration<double, std::milli>(
@@ -248,6 +257,7 @@ class KernelCall {
 
   private:
     py::object session_;  // kept alive while the generated code may call this
+    std::string name_;
     py::object function_;
     std::map<int, int> site_of_line_;
     int site_;
@@ -304,7 +314,7 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("stage", &PySession::stage, py::arg("prefix"), py::arg("force"))
         .def("write", &PySession::write, py::arg("prefix"), py::arg("force"));
     py::class_<trainscope::python::KernelCall>(m, "KernelCall")
-        .def(py::init<py::object, py::object, std::map<int, int>, int>())
+        .def(py::init<py::object, std::string, py::object, std::map<int, int>, int>())
         .def("__call__", &trainscope::python::KernelCall::call)
         .def_property_readonly("__wrapped__", &trainscope::python::KernelCall::function);
     py::class_<PyStagedReports>(m, "StagedReports")

@@ -201,17 +201,18 @@ class KernelWatch:
         externs = {}
         for (callee, attribute), by_line in sites.items():
             if attribute is None and callable(getattr(module, callee, None)):
-                self._set(module, callee, self._timed(getattr(module, callee), by_line))
+                self._set(module, callee, self._timed(callee, getattr(module, callee), by_line))
             elif callee == _EXTERNS and attribute:
                 externs[attribute] = by_line
         if externs and hasattr(module, _EXTERNS):
             original = getattr(module, _EXTERNS)
             self._set(module, _EXTERNS, _TimedExterns(
-                original, {a: self._timed(getattr(original, a), by_line)
+                original, {a: self._timed(f"{_EXTERNS}.{a}", getattr(original, a), by_line)
                            for a, by_line in externs.items()}))
 
-    def _timed(self, function, by_line):
-        return _trainscope.KernelCall(self._session, function, by_line, next(iter(by_line.values())))
+    def _timed(self, name, function, by_line):
+        return _trainscope.KernelCall(self._session, name, function, by_line,
+                                      next(iter(by_line.values())))
 
     def close(self):
         """Puts back every kernel, tracer and setting, last changed first."""

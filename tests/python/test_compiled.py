@@ -178,6 +178,12 @@ print("torch._dynamo" in sys.modules)
                                     "'Torch-Compiled Region: 0/0'").fetchall()
                 lines = dict(db.execute("SELECT entry_id, file_path || ':' || line_number FROM "
                                         "stack_frames WHERE ordering = 0"))
+            with sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True) as db:
+                calls = db.execute(
+                    "SELECT s.value, CAST(p.startNs AS INTEGER), CAST(p.endNs AS INTEGER) FROM "
+                    "PYTORCH_API p JOIN STRING_IDS s ON s.id = p.name WHERE s.value IN "
+                    "('CompiledFunction', 'CompiledFunctionBackward', 'extern_kernels.addmm', "
+                    "'extern_kernels.mm')").fetchall()
         # Each linear layer's matrix product, forward (one addmm each) and backward (two mm
         # each: for the input's gradient and the weight's), is a kernel row of its own module,
         # placed right after its region, every one at Block.forward's line.
@@ -201,6 +207,15 @@ print("torch._dynamo" in sys.modules)
         block = f"{os.path.basename(__file__)}:{line_of('block')}"
         self.assertEqual({lines[k[0]] for k in kernels}, {block})
         self.assertTrue(all(k[7] == 1 and k[8] == "" for k in kernels))
+        # The memory step's timeline holds each call, within its compiled function's span.
+        spans = {name: (start, end) for name, start, end in calls if name.startswith("Comp")}
+        self.assertEqual(sorted(name for name, *_ in calls if name.startswith("extern")),
+                         ["extern_kernels.addmm"] * 4 + ["extern_kernels.mm"] * 8)
+        for name, start, end in calls:
+            if name.startswith("extern"):
+                outer = spans["CompiledFunction" if name.endswith("addmm")
+                              else "CompiledFunctionBackward"]
+                self.assertTrue(outer[0] <= start <= end <= outer[1], (name, start, end, outer))
         # Nothing left behind: Inductor's settings and tracer, and the generated code's kernels.
         self.assertEqual((inductor_config.trace.provenance_tracking_level,
                           inductor_config.fx_graph_cache, functorch_config.enable_autograd_cache),

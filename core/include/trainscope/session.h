@@ -117,6 +117,9 @@ class Session {
     // A call of kernel `site` took `ms` (the host times each call; any thread). In a timed step
     // its time becomes the kernel's row of the run time report, taken out of its region's.
     void kernelRan(int site, double ms);
+    // Whether the open step records the timeline (the memory step): where a host's
+    // NamedScope (trainscope/named_scope.h) is recorded.
+    bool recordsTimeline() const;
 
     int observedSteps() const;  // the steps that ended
     bool stepOpen() const;
