@@ -11,7 +11,11 @@ bfloat16 step of that size takes minutes on the CPU).
 
 Targets: TrainScope <= 1.10x the plain step on the tiny model and <= 1.05x on the MLP, and
 cheaper than torch.profiler on both. Where torch has torch.compile, the MLP compiled too (the
-same step with the model compiled by Inductor): <= 1.10x, and cheaper than torch.profiler.
+same step with the model compiled by Inductor in the session, as trainscope.profile compiles
+it: TrainScope times each kernel one by one; the other rounds run the same generated code with
+its kernels put back): <= 1.10x, and cheaper than torch.profiler. torch.profiler runs without
+Inductor's `cpp.enable_kernel_profile`: with PyTorch 2.15 from pip on the CPU, kernels built so
+do not load (docs/python.md).
 
 The floor of any observer built on RecordFunction, as TrainScope's and torch.profiler's are:
 the step with an empty global callback on the same scopes (operations, backward nodes, user
@@ -21,7 +25,6 @@ torch.utils.cpp_extension (a C++ compiler and ninja); without them it is not mea
     PYTHONPATH=build/dev/python python3 bench/python_step_overhead.py [ROUNDS]
 """
 
-import copy
 import shutil
 import statistics
 import sys
@@ -33,7 +36,7 @@ from torch import nn
 
 import trainscope
 from trainscope._kernels import KernelWatch
-from trainscope._model_hooks import ModuleHooks, uncompiled
+from trainscope._model_hooks import ModuleHooks
 from trainscope._host import Observed, start_session
 
 
@@ -82,48 +85,41 @@ def mlp_block():
 def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=False):
     model, x = make()
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
-    if compiled:  # compiled in the warm-up below, before the session: no provenance
-        model = torch.compile(model)
-
-    def stepper(model, optimizer):
-        def step():
-            optimizer.zero_grad()
-            model(x).sum().backward()
-            optimizer.step()
-        return step
-
-    step = stepper(model, optimizer)
-    for _ in range(3):
-        step()
     observed = Observed()
-    named, is_compiled = uncompiled(model)
-    observed.model, observed.optimizer = named, optimizer
+    observed.model, observed.optimizer = model, optimizer
     session = start_session(observed, "cpu", tempfile.gettempdir(), {})
-    hooks = None if is_compiled else ModuleHooks(named, session)  # as trainscope.profile does
-    kernels, observed_step = None, step
+    kernels = None
     if compiled:
         # As trainscope.profile does: compiled in the session's warm-up, with Inductor's
-        # provenance, each kernel timed. Its generated code differs from the plain copy's only
-        # in provenance comments, so it is a module of its own whose kernels are wrapped, while
-        # the plain copy's are not.
+        # provenance, and each kernel timed in the observed steps. The other rounds run the
+        # same generated code with its kernels put back (KernelWatch.unwrap).
         kernels = KernelWatch(session)
         kernels.start()
-        twin = copy.deepcopy(named)
-        observed_step = stepper(torch.compile(twin), torch.optim.SGD(twin.parameters(), lr=1e-3))
-        for _ in range(3):
-            observed_step()
+        model = torch.compile(model)
+
+    def step():
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+
+    for _ in range(3):
+        step()
+    hooks = None if compiled else ModuleHooks(model, session)  # as trainscope.profile does
+    if kernels is not None:
         kernels.instrument()
         print(f"  {kernels.sites} kernel call sites timed one by one")
     session.begin_step()  # the memory step comes first; the timed steps follow, as in
-    observed_step()       # trainscope.profile: without the module hooks
+    step()                # trainscope.profile: without the module hooks
     session.end_step()
     if hooks is not None:
         hooks.remove()
+    if kernels is not None:
+        kernels.unwrap()
     times = {"plain": [], "empty callback": [], "trainscope": [], "torch.profiler": []}
 
-    def timed(record, run=step):
+    def timed(record):
         start = time.perf_counter()
-        run()
+        step()
         record.append(time.perf_counter() - start)
 
     try:
@@ -137,10 +133,14 @@ def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=
                         timed(times["empty callback"])
                 finally:
                     floor_module.remove_callback()
+            if kernels is not None:
+                kernels.instrument()
             for _ in range(steps_per_round):
                 session.begin_step()
-                timed(times["trainscope"], observed_step)
+                timed(times["trainscope"])
                 session.end_step()
+            if kernels is not None:
+                kernels.unwrap()
             with torch.profiler.profile(record_shapes=True, with_stack=True,
                                         profile_memory=True):
                 for _ in range(steps_per_round):

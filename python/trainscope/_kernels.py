@@ -91,7 +91,9 @@ class KernelWatch:
 
     def __init__(self, session):
         self._session = session
-        self._undo = []         # callables that put back what was changed, in order
+        self._undo = []         # callables that put back the tracer and settings, in order
+        self._wraps = []        # (generated module, name, timed kernel) for each kernel wrapped
+        self._unwrap = []       # callables that put back the generated code's kernels
         self._graphs = []       # per graph Inductor compiled: {kernel key: facts}
         self._last_handle = 0
         self._seen = []         # the generated modules looked at (kept: their ids stay theirs)
@@ -153,8 +155,14 @@ class KernelWatch:
             kernel_facts(_origins(node_schedule, is_extern)))
 
     def instrument(self):
-        """Wraps the kernels of each generated module that is new since the last call."""
+        """Wraps the kernels of each generated module that is new since the last call (and,
+        after unwrap(), those wrapped before)."""
         self.start()
+        if self._wraps and not self._unwrap:
+            for module, name, timed in self._wraps:
+                before = getattr(module, name)
+                setattr(module, name, timed)
+                self._unwrap.append(lambda m=module, n=name, b=before: setattr(m, n, b))
         codecache = sys.modules.get("torch._inductor.codecache")
         modules = getattr(getattr(codecache, "PyCodeCache", None), "modules", None)
         if not self.started or not isinstance(modules, list):
@@ -201,21 +209,33 @@ class KernelWatch:
         externs = {}
         for (callee, attribute), by_line in sites.items():
             if attribute is None and callable(getattr(module, callee, None)):
-                self._set(module, callee, self._timed(callee, getattr(module, callee), by_line))
+                self._wrap(module, callee, self._timed(callee, getattr(module, callee), by_line))
             elif callee == _EXTERNS and attribute:
                 externs[attribute] = by_line
         if externs and hasattr(module, _EXTERNS):
             original = getattr(module, _EXTERNS)
-            self._set(module, _EXTERNS, _TimedExterns(
+            self._wrap(module, _EXTERNS, _TimedExterns(
                 original, {a: self._timed(f"{_EXTERNS}.{a}", getattr(original, a), by_line)
                            for a, by_line in externs.items()}))
+
+    def _wrap(self, module, name, timed):
+        self._wraps.append((module, name, timed))
+        before = getattr(module, name)
+        setattr(module, name, timed)
+        self._unwrap.append(lambda: setattr(module, name, before))
 
     def _timed(self, name, function, by_line):
         return _trainscope.KernelCall(self._session, name, function, by_line,
                                       next(iter(by_line.values())))
 
+    def unwrap(self):
+        """Puts back the generated code's kernels (instrument() wraps them again)."""
+        while self._unwrap:
+            self._unwrap.pop()()
+
     def close(self):
         """Puts back every kernel, tracer and setting, last changed first."""
+        self.unwrap()
         while self._undo:
             try:
                 self._undo.pop()()
