@@ -36,7 +36,7 @@ from torch import nn
 
 import trainscope
 from trainscope._kernels import KernelWatch
-from trainscope._model_hooks import ModuleHooks
+from trainscope._model_hooks import hooks_for
 from trainscope._host import Observed, start_session
 
 
@@ -104,7 +104,7 @@ def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=
 
     for _ in range(3):
         step()
-    hooks = None if compiled else ModuleHooks(model, session)  # as trainscope.profile does
+    hooks = hooks_for(model, session)  # as trainscope.profile does
     if kernels is not None:
         kernels.instrument()
         print(f"  {kernels.sites} kernel call sites timed one by one")

@@ -153,7 +153,7 @@ def profile_entry_point(args):
     from . import _trainscope
     from ._host import (HostLoop, Observed, inputs_text, model_facts, observing_hint, one_line,
                         start_session, warn_if_incomplete)
-    from ._model_hooks import ModuleHooks, uncompiled
+    from ._model_hooks import hooks_for, uncompiled
     from ._ranks import outputs_of_this_process
 
     entry = os.path.abspath(args.entry)
@@ -244,8 +244,7 @@ def profile_entry_point(args):
                             "sum" if iteration_provider is None else "the step's own", compiled)
         facts["model"] = f"{os.path.basename(entry)}:{type(named).__name__}"
         session.set_metadata(facts)
-        if not compiled:
-            loop.hooks = ModuleHooks(named, session)
+        loop.hooks = hooks_for(model, session)
         loop.watch_compiled_code()
         stage = "the step"
         for i in range(args.warmup):

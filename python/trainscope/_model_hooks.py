@@ -146,3 +146,37 @@ class ModuleHooks:
             except (ValueError, AttributeError):
                 pass
             self._filter = None
+
+
+class CompiledCallHook:
+    """torch.compile(model)'s wrapper (an OptimizedModule) begins a micro-batch each time it is
+    called: a forward pre-hook on the wrapper, which runs outside what Dynamo traces (unlike
+    hooks on the model's own modules). `remove()` takes it away."""
+
+    def __init__(self, wrapper, session):
+        def begins(module, inputs):
+            try:
+                session.forward_begins()
+            except Exception:
+                pass  # never raises into the user's forward
+
+        self._handle = wrapper.register_forward_pre_hook(begins)
+
+    def remove(self):
+        if self._handle is not None:
+            self._handle.remove()
+        self._handle = None
+
+
+def hooks_for(model, session):
+    """The hooks that tell `session` which module of `model` (as the loop calls it) runs and
+    where each micro-batch's forward begins: the module hooks for an eager model; for one that
+    torch.compile wrapped, a hook on the wrapper alone; none for one compiled in place
+    (model.compile() compiles its own call, hooks included)."""
+    named, compiled = uncompiled(model)
+    if not compiled:
+        return ModuleHooks(named, session)
+    if named is not model:
+        return CompiledCallHook(model, session)
+    return None
+

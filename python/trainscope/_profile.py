@@ -9,7 +9,7 @@ import torch
 from . import _signals
 from ._host import (Error, HostLoop, Observed, model_facts, observing_hint, one_line,
                     start_session, warn_if_incomplete)
-from ._model_hooks import ModuleHooks, uncompiled
+from ._model_hooks import hooks_for, uncompiled
 from ._ranks import outputs_of_this_process
 
 
@@ -52,6 +52,7 @@ class profile:
                         f"{type(optimizer).__name__}")
         self.prefix = prefix
         (self._model, self._compiled), self._optimizer = uncompiled(model), optimizer
+        self._called = model  # what the loop calls: a compiled model's wrapper
         self._warmup, self._active, self._force = warmup, active, force
         self._project_root = project_root or _script_folder()
         self._loop = None  # the host loop while the profile observes
@@ -75,8 +76,7 @@ class profile:
         # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
         session.count_existing(
             [block for entry in observed.parameters() for block in (entry[3], *entry[5])])
-        if not self._compiled:
-            self._loop.hooks = ModuleHooks(self._model, session)
+        self._loop.hooks = hooks_for(self._called, session)
         self._loop.watch_compiled_code()
         self._begin_if_observed()
         return self

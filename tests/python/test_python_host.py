@@ -1296,14 +1296,18 @@ class Replay:
         return reference_meter.kept_between(self.reports, forward, backward)
 
 
-def measured_loop(holds_output, meter=None, prefix=None):
+def measured_loop(holds_output, meter=None, prefix=None, compiled=False):
     """AdamW over two micro-batches a step (24 -> 40 -> 8), three steps; observed by
     trainscope.profile (one warm-up step) when `prefix` is given, or marked for the reference
     meter where TrainScope's session would see the same points: the memory step's begin and
-    end, each forward and each backward."""
+    end, each forward and each backward. With `compiled`, the model is torch.compile'd (it
+    compiles in the warm-up step)."""
     torch.manual_seed(5)
     model = torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.GELU(),
                                 torch.nn.Linear(40, 8)).to(DEVICE)
+    if compiled:
+        torch._dynamo.reset()
+        model = torch.compile(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     data = torch.randn(3, 2, 6, 24).to(DEVICE)
     marks = {"forward": [], "backward": []}
@@ -1362,11 +1366,14 @@ class AgainstTheReferenceMeter(unittest.TestCase):
                                       "caching allocator's (tools/gpu-check)")
     def test_peak_what_is_alive_at_it_and_activations_equal_c10s_reports(self):
         import reference_meter
-        for holds_output in (False, True):
-            with self.subTest(holds_output=holds_output), \
+        # Compiled by torch.compile too, where torch has it: Inductor's buffers are c10's.
+        for holds_output, compiled in [(False, False), (True, False)] + (
+                [(False, True)] if hasattr(torch, "compile") else []):
+            with self.subTest(holds_output=holds_output, compiled=compiled), \
                     tempfile.TemporaryDirectory() as folder:
                 meter = reference_meter.Meter(DEVICE)
-                _, marks, blocks, existing = measured_loop(holds_output, meter=meter)
+                _, marks, blocks, existing = measured_loop(holds_output, meter=meter,
+                                                           compiled=compiled)
                 replay = Replay(meter.reports(), existing)
                 begin, end = marks["begin"][0], marks["end"][0]
                 peak, at = replay.peak(begin, end)
@@ -1377,7 +1384,8 @@ class AgainstTheReferenceMeter(unittest.TestCase):
                 state = replay.blocks_at(end, {a for a, _ in blocks["state"]})
 
                 prefix = os.path.join(folder, "run")
-                figures, _, _, _ = measured_loop(holds_output, prefix=prefix)
+                figures, _, _, _ = measured_loop(holds_output, prefix=prefix,
+                                                 compiled=compiled)
                 sizes = dict(rows(prefix + ".memory.sqlite",
                                   "SELECT key, size_bytes FROM misc_sizes"))
                 self.assertEqual(sizes["peak_usage_bytes"], peak)
