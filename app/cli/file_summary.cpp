@@ -98,6 +98,8 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             if (const std::string text = communicationText(s.collectives); !text.empty()) {
                 out << "  " << text << "\n";
             }
+            printCompilations(out, s.compilations, s.compiled_steps);
+            printKernels(out, s.kernels);
             break;
         }
         case ReportFileKind::Timeline:

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "analysis/median.h"
@@ -54,70 +55,80 @@ std::optional<KernelRow> rowOf(const CompiledKernelSite& site, size_t s, const K
     return row;
 }
 
-// Takes `ms` out of `part` of the region's entries, in order, none below zero.
-void takeOut(std::vector<RunTimeEntry*>& regions, double ms, bool backward) {
-    for (RunTimeEntry* region : regions) {
-        if (backward && !region->backward_ms) {
-            continue;
-        }
-        double& held = backward ? *region->backward_ms : region->forward_ms;
-        const double taken = std::min(held, ms);
-        held -= taken;
-        ms -= taken;
+// Takes `ms` out of the entry's forward or backward time, not below zero.
+void takeOut(RunTimeEntry& entry, double ms, bool backward) {
+    if (backward && !entry.backward_ms) {
+        return;
     }
+    double& held = backward ? *entry.backward_ms : entry.forward_ms;
+    held -= std::min(held, ms);
 }
 
 }  // namespace
 
-void splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
-                          const KernelSteps& steps) {
-    // The rows of each region, in the order the host learnt its sites (Inductor's code order).
-    std::map<std::string, std::vector<KernelRow>> by_region;
-    for (size_t s = 0; s < sites.size(); ++s) {
-        if (auto row = rowOf(sites[s], s, steps)) {
-            by_region[sites[s].compile_id].push_back(std::move(*row));
+int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
+                         const std::vector<int>& site_operations, const KernelSteps& steps) {
+    std::set<std::string> known;  // compile ids with sites
+    for (const CompiledKernelSite& site : sites)
+        known.insert(site.compile_id);
+    std::map<std::string, int> region_entry;  // each region's first entry
+    for (size_t i = 0; i < time.entries.size(); ++i) {
+        const std::string& name = time.entries[i].operation_name;
+        if (name.rfind(kRegionPrefix, 0) == 0) {
+            region_entry.emplace(name.substr(kRegionPrefix.size()), static_cast<int>(i));
         }
     }
-    if (by_region.empty()) {
-        return;
+    // Each row after the entry it ran in (the memory step's operation, or its backward node's),
+    // else its region's first entry, else at the end; in the order the host learnt the sites
+    // (Inductor's code order).
+    std::map<int, std::vector<KernelRow>> after;  // entry index (-1: the end): its rows
+    for (size_t s = 0; s < sites.size(); ++s) {
+        auto row = rowOf(sites[s], s, steps);
+        if (!row) {
+            continue;
+        }
+        int target = s < site_operations.size() ? site_operations[s] : -1;
+        if (target < 0 || static_cast<size_t>(target) >= time.entries.size()) {
+            const auto it = region_entry.find(sites[s].compile_id);
+            target = it != region_entry.end() ? it->second : -1;
+        }
+        if (target >= 0) {
+            takeOut(time.entries[target],
+                    row->kernel.backward ? *row->entry.backward_ms : row->entry.forward_ms,
+                    row->kernel.backward);
+        }
+        after[target].push_back(std::move(*row));
+    }
+    // Regions that no site names and in whose call no kernel ran: code without provenance.
+    int unsplit = 0;
+    for (const auto& [id, entry] : region_entry)
+        unsplit += known.count(id) == 0 && after.count(entry) == 0;
+    if (after.empty()) {
+        return unsplit;
     }
     std::vector<RunTimeEntry> entries;
     std::vector<KernelEntry> kernels;
-    const auto add = [&](KernelRow& row, const StackTrace& call_site) {
-        row.entry.frames.insert(row.entry.frames.end(), call_site.begin(), call_site.end());
-        row.kernel.entry = entries.size();
-        kernels.push_back(std::move(row.kernel));
-        entries.push_back(std::move(row.entry));
+    const auto add = [&](std::vector<KernelRow>& rows, const StackTrace& call_site) {
+        for (KernelRow& row : rows) {
+            row.entry.frames.insert(row.entry.frames.end(), call_site.begin(), call_site.end());
+            row.kernel.entry = entries.size();
+            kernels.push_back(std::move(row.kernel));
+            entries.push_back(std::move(row.entry));
+        }
     };
-    for (const auto& [compile_id, rows] : by_region) {
-        std::vector<RunTimeEntry*> regions;
-        for (RunTimeEntry& entry : time.entries)
-            if (entry.operation_name == kRegionPrefix + compile_id) {
-                regions.push_back(&entry);
-            }
-        for (const KernelRow& row : rows)
-            takeOut(regions, row.kernel.backward ? *row.entry.backward_ms : row.entry.forward_ms,
-                    row.kernel.backward);
-    }
-    for (RunTimeEntry& entry : time.entries) {
-        const bool region = entry.operation_name.rfind(kRegionPrefix, 0) == 0;
-        const StackTrace call_site = entry.frames;
-        entries.push_back(std::move(entry));
-        if (!region) {
-            continue;
-        }
-        const auto it = by_region.find(entries.back().operation_name.substr(kRegionPrefix.size()));
-        if (it != by_region.end()) {
-            for (KernelRow& row : it->second)
-                add(row, call_site);
-            by_region.erase(it);  // a region called twice: its kernels follow its first call
+    for (size_t i = 0; i < time.entries.size(); ++i) {
+        const StackTrace call_site = time.entries[i].frames;
+        entries.push_back(std::move(time.entries[i]));
+        if (const auto it = after.find(static_cast<int>(i)); it != after.end()) {
+            add(it->second, call_site);
         }
     }
-    for (auto& [compile_id, rows] : by_region)  // a region that no entry names
-        for (KernelRow& row : rows)
-            add(row, {});
+    if (const auto it = after.find(-1); it != after.end()) {
+        add(it->second, {});
+    }
     time.entries = std::move(entries);
     time.kernels = std::move(kernels);
+    return unsplit;
 }
 
 }  // namespace trainscope

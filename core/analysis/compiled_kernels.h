@@ -21,11 +21,13 @@ struct KernelSteps {
     std::vector<std::vector<int64_t>> calls;
 };
 
-// Inserts each site that ran in a timed step after the first entry of its region (its median
-// time over the timed steps, forward or backward by its graph; frames: the site's lines above
-// the region's call site), takes their times out of the region's entries, and lists them in
-// `time.kernels`. Sites whose region has no entry are added at the end.
-void splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
-                          const KernelSteps& steps);
+// Inserts each site that ran in a timed step after the entry it ran in (`site_operations`: the
+// memory step's operation it ran in, its forward or its backward node; -1 where unknown), else
+// after its region's first entry, else at the end, with its median time over the timed steps
+// (forward or backward by its graph; frames: the site's lines above that entry's call site);
+// takes its time out of that entry, and lists the rows in `time.kernels`. Returns how many
+// regions (by compile id) have no site: their code came without provenance.
+int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
+                         const std::vector<int>& site_operations, const KernelSteps& steps);
 
 }  // namespace trainscope

@@ -62,6 +62,51 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
     s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
 }
 
+// What torch.compile compiled, and the compiled regions' kernels in figures.
+void summarizeCompiled(const ReadOnlyDb& db, ReportFileSummary& s) {
+    s.compiled_steps = metadataValue(db, report_format::kCompiledStepsKey).value_or("");
+    s.kernels.note = metadataValue(db, report_format::kCompiledKernelsNoteKey).value_or("");
+    if (db.hasTable(report_format::kCompilationsTable)) {
+        requireColumns(db, report_format::kCompilationsTable,
+                       {"compile_id", "kind", "function", "file_path", "line_number", "step",
+                        "start_ns", "duration_ms", "graph_break", "recompiled_because"});
+        ReadQuery rows(db, std::string("SELECT compile_id, kind, function, file_path, "
+                                       "line_number, step, start_ns, duration_ms, graph_break, "
+                                       "recompiled_because FROM ") +
+                               report_format::kCompilationsTable + " ORDER BY id LIMIT 100000");
+        while (rows.step()) {
+            Compilation c;
+            c.compile_id = shownText(rows.text(0));
+            c.kind = shownText(rows.text(1));
+            c.function = shownText(rows.text(2));
+            c.file_path = shownText(rows.text(3));
+            c.line_number = static_cast<int>(rows.integer(4));
+            c.step = rows.integer(5);
+            c.start_ns = rows.integer(6);
+            c.end_ns = c.start_ns + static_cast<int64_t>(rows.real(7) * 1e6);
+            c.graph_break = shownText(rows.text(8));
+            c.recompiled_because = shownText(rows.text(9));
+            s.compilations.push_back(std::move(c));
+        }
+    }
+    if (db.hasTable(report_format::kCompiledKernelsTable)) {
+        requireColumns(db, report_format::kCompiledKernelsTable,
+                       {"entry_id", "graph", "unattributed_because"});
+        // On a module and a line of the project: a kernel with no reason against it whose most
+        // specific frame is a project frame (library frames are in a table of their own).
+        ReadQuery rows(db, std::string("SELECT k.graph, e.forward_ms, IFNULL(e.backward_ms, 0), "
+                                       "k.unattributed_because, EXISTS (SELECT 1 FROM ") +
+                               report_format::kStackFramesTable +
+                               " f WHERE f.entry_id = k.entry_id AND f.ordering = 0) FROM " +
+                               report_format::kCompiledKernelsTable + " k JOIN " +
+                               report_format::kRunTimeEntriesTable + " e ON e.id = k.entry_id");
+        while (rows.step()) {
+            s.kernels.add(rows.text(0) == "backward", rows.real(1) + rows.real(2),
+                          rows.integer(4) != 0, shownText(rows.text(3)));
+        }
+    }
+}
+
 void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     requireColumns(db, report_format::kRunTimeEntriesTable, {"forward_ms", "backward_ms"});
     ReadQuery totals(db, std::string("SELECT COUNT(*), IFNULL(SUM(forward_ms), 0), "
@@ -89,6 +134,7 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
                                      rows.integer(3), Spread{rows.real(4), rows.real(5)}});
         }
     }
+    summarizeCompiled(db, s);
 }
 
 void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {

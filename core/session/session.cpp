@@ -89,6 +89,9 @@ struct Session::Impl {
     // Compiled regions' kernels (addKernelSite) and their times: the open step's, per site,
     // and each timed step's (aligned with `timed`).
     std::vector<CompiledKernelSite> kernel_sites;
+    // Per site: the memory step's operation it ran in (its forward, or the backward node of
+    // it), or -1: where its row goes.
+    std::vector<int> kernel_operations;
     std::mutex kernel_mutex;  // kernelRan may come from autograd's device threads
     std::vector<double> step_kernel_ms;
     std::vector<int64_t> step_kernel_calls;
@@ -295,11 +298,20 @@ int Session::addKernelSite(CompiledKernelSite site) {
 
 void Session::kernelRan(int site, double ms) {
     Impl& self = *impl_;
-    if (!self.step_open || self.memoryStep() || site < 0) {
-        return;  // the memory step's times include the meter's cost
+    if (!self.step_open || site < 0) {
+        return;
     }
     std::lock_guard<std::mutex> lock(self.kernel_mutex);
     if (static_cast<size_t>(site) >= self.kernel_sites.size()) {
+        return;
+    }
+    if (self.memoryStep()) {  // where it runs; its times include the meter's cost
+        self.kernel_operations.resize(self.kernel_sites.size(), -1);
+        if (self.kernel_operations[site] < 0) {
+            const int forward = self.observer->currentOperation();
+            self.kernel_operations[site] =
+                forward >= 0 ? forward : self.observer->backwardNodeOwner();
+        }
         return;
     }
     if (self.step_kernel_ms.size() < self.kernel_sites.size()) {
@@ -514,12 +526,18 @@ SessionReports Session::assemble() const {
     time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
     time.collectives = medianCollectives(self.collectives, timed_collectives);
     time.compilations = std::move(compilations);
-    if (!timed.empty()) {
-        splitCompiledRegions(time, self.kernel_sites,
-                             leave_out ? kept_kernels : self.timed_kernels);
-    }
+    const int unsplit = timed.empty()
+                            ? 0
+                            : splitCompiledRegions(time, self.kernel_sites, self.kernel_operations,
+                                                   leave_out ? kept_kernels : self.timed_kernels);
     time.metadata = self.metadataFor("time");
     time.metadata["timed_steps"] = std::to_string(timed.size());
+    if (unsplit > 0) {
+        time.metadata[report_format::kCompiledKernelsNoteKey] =
+            std::to_string(unsplit) +
+            " compiled regions ran code that Inductor generated before the session started, "
+            "without provenance: each is one operation";
+    }
     if (!compiled.empty()) {
         std::string steps;
         for (size_t i : compiled)

@@ -28,23 +28,26 @@ std::string where(const StackTrace& frames) {
     return text.empty() ? "-" : text;
 }
 
+}  // namespace
+
 // What torch.compile compiled: how many, how long and when, then each graph break and each
 // recompilation with where and why (the first few).
-void printCompilations(std::ostream& out, const TimeReport& time) {
-    if (time.compilations.empty()) {
+void printCompilations(std::ostream& out, const std::vector<Compilation>& compilations,
+                       const std::string& compiled_steps) {
+    if (compilations.empty()) {
         return;
     }
     constexpr size_t kListed = 5;
     double ms = 0.0, in_steps_ms = 0.0;
-    for (const Compilation& c : time.compilations) {
+    for (const Compilation& c : compilations) {
         ms += c.ms();
         in_steps_ms += c.step > 0 ? c.ms() : 0.0;
     }
     const auto count = [&](auto member) {
-        return std::count_if(time.compilations.begin(), time.compilations.end(),
+        return std::count_if(compilations.begin(), compilations.end(),
                              [&](const Compilation& c) { return !(c.*member).empty(); });
     };
-    out << "  Compiled        " << time.compilations.size() << " compilations (torch.compile), "
+    out << "  Compiled        " << compilations.size() << " compilations (torch.compile), "
         << format("%.3f s", ms / 1e3) << ", "
         << (in_steps_ms > 0 ? format("%.3f s of it in observed steps", in_steps_ms / 1e3)
                             : std::string("all before the first observed step"))
@@ -52,7 +55,7 @@ void printCompilations(std::ostream& out, const TimeReport& time) {
         << count(&Compilation::recompiled_because) << "\n";
     // Each line once: a function compiled again breaks where it broke before.
     std::vector<std::string> lines;
-    for (const Compilation& c : time.compilations) {
+    for (const Compilation& c : compilations) {
         const std::string place =
             c.function + " (" + c.file_path + ":" + std::to_string(c.line_number) + ")";
         for (const std::string& line :
@@ -69,11 +72,12 @@ void printCompilations(std::ostream& out, const TimeReport& time) {
     if (lines.size() > kListed) {
         out << "    ... " << lines.size() - kListed << " more in trainscope_compilations\n";
     }
-    if (const auto note = time.metadata.find(report_format::kCompiledStepsKey);
-        note != time.metadata.end()) {
-        out << "    Note: " << note->second << "\n";
+    if (!compiled_steps.empty()) {
+        out << "    Note: " << compiled_steps << "\n";
     }
 }
+
+namespace {
 
 // The engine's note on why no frame lies in the project, as the summary's last line.
 void printFramesNote(std::ostream& out, const RunMetadata& meta) {
@@ -82,41 +86,40 @@ void printFramesNote(std::ostream& out, const RunMetadata& meta) {
     }
 }
 
-// The compiled regions' kernels: how many, their time, and how much of it Inductor's
-// provenance placed on a module and a line of the project; why the rest has none.
-void printKernels(std::ostream& out, const TimeReport& time) {
-    const auto note = time.metadata.find(report_format::kCompiledKernelsNoteKey);
-    if (note != time.metadata.end()) {
-        out << "  Kernels         Note: " << note->second << "\n";
+}  // namespace
+
+KernelTotals kernelTotals(const TimeReport& time) {
+    KernelTotals totals;
+    if (const auto note = time.metadata.find(report_format::kCompiledKernelsNoteKey);
+        note != time.metadata.end()) {
+        totals.note = note->second;
     }
-    if (time.kernels.empty()) {
-        return;
-    }
-    double forward = 0.0, backward = 0.0, placed = 0.0;
-    std::map<std::string, double> unplaced;  // why, its time
     for (const KernelEntry& k : time.kernels) {
         const RunTimeEntry& e = time.entries[k.entry];
-        const double ms = e.forward_ms + e.backward_ms.value_or(0.0);
-        (k.backward ? backward : forward) += ms;
-        const bool in_project = !e.frames.empty() && !e.frames.front().isLibrary();
-        if (k.unattributed.empty() && in_project) {
-            placed += ms;
-        } else {
-            unplaced[k.unattributed.empty() ? "its lines are outside the project"
-                                            : k.unattributed] += ms;
-        }
+        totals.add(k.backward, e.forward_ms + e.backward_ms.value_or(0.0),
+                   !e.frames.empty() && !e.frames.front().isLibrary(), k.unattributed);
     }
-    const double total = forward + backward;
-    out << "  Kernels         " << time.kernels.size() << " of compiled regions, "
-        << format("%.3f ms", total) << " (forward " << format("%.3f", forward) << ", backward "
-        << format("%.3f", backward) << "); "
-        << format("%.1f%%", total > 0 ? 100.0 * placed / total : 100.0)
-        << " of it on a module and line of the project\n";
-    for (const auto& [why, ms] : unplaced)
-        out << "    " << format("%.3f ms", ms) << " without: " << why << "\n";
+    return totals;
 }
 
-}  // namespace
+// How much of the kernels' time Inductor's provenance placed on a module and a line of the
+// project, and why the rest has none.
+void printKernels(std::ostream& out, const KernelTotals& k) {
+    if (!k.note.empty()) {
+        out << "  Kernels         Note: " << k.note << "\n";
+    }
+    if (k.kernels == 0) {
+        return;
+    }
+    const double total = k.forward_ms + k.backward_ms;
+    out << "  Kernels         " << k.kernels << " of compiled regions, " << format("%.3f ms", total)
+        << " (forward " << format("%.3f", k.forward_ms) << ", backward "
+        << format("%.3f", k.backward_ms) << "); "
+        << format("%.1f%%", total > 0 ? 100.0 * k.placed_ms / total : 100.0)
+        << " of it on a module and line of the project\n";
+    for (const auto& [why, ms] : k.unplaced)
+        out << "    " << format("%.3f ms", ms) << " without: " << why << "\n";
+}
 
 std::string format(const char* pattern, double value) {
     char text[64];
@@ -282,8 +285,10 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         if (const std::string text = communicationText(time->collectives); !text.empty()) {
             out << "  " << text << "\n";
         }
-        printCompilations(out, *time);
-        printKernels(out, *time);
+        const auto steps = time->metadata.find(report_format::kCompiledStepsKey);
+        printCompilations(out, time->compilations,
+                          steps == time->metadata.end() ? std::string() : steps->second);
+        printKernels(out, kernelTotals(*time));
     } else if (memory) {
         std::vector<const ActivationEntry*> ranked;
         for (const ActivationEntry& entry : memory->activations) {

@@ -389,6 +389,14 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     return true;
 }
 
+int OperationObserver::backwardNodeOwner() const {
+    if (!options_.eager || at::RecordFunction::currentThreadId() != forward_thread_ ||
+        backward_nodes_.empty()) {
+        return -1;
+    }
+    return operationOfSequence(operations_, backward_nodes_.front());
+}
+
 void OperationObserver::enterEngineScope() {
     // The engine has set the grad mode of its backward pass (create_graph) for the node.
     engine_grad_modes_.push_back(c10::GradMode::is_enabled());

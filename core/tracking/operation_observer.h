@@ -119,6 +119,9 @@ class OperationObserver : public IterationListener {
     std::vector<OperationRecord> takeOperations() { return std::move(operations_); }
     // Index of the top-level operation running now on the forward thread, or -1.
     int currentOperation() const { return current_.load(std::memory_order_relaxed); }
+    // Eager steps, on the forward thread: the operation whose backward node runs now on it
+    // (the outermost node: the one timed), or -1.
+    int backwardNodeOwner() const;
     // With Options::inputs: every call on the forward thread from forwardBegins() to
     // iterationEnded(), in call order (nested calls and the optimizer's included).
     const std::vector<CallInputs>& callInputs() const { return call_inputs_; }

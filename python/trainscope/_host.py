@@ -143,11 +143,6 @@ class HostLoop:
         meanwhile are added to `received`, also when writing fails, for the host to say and
         deliver."""
         self.session.add_compilations(self.compiles.compilations())
-        if self.kernels is not None and self.kernels.without_provenance:
-            self.session.set_metadata({"compiled_kernels": (
-                f"{self.kernels.without_provenance} compiled graphs were generated before the "
-                f"session started, without Inductor's provenance: each of their regions is one "
-                f"operation")})
         held = []
         try:
             with _signals.held() as held:

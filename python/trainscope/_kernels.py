@@ -12,11 +12,12 @@ a KernelCall that times each call for the session; everything is put back when i
 
 Compiling in the session bypasses Inductor's and AOTAutograd's caches (a cache hit would skip
 the code generation that provenance comes from, and the session's entries would land in the
-user's cache); code generated before the session has no provenance, and its regions stay one
-operation each."""
+user's cache); code generated before the session has no provenance: its regions stay one
+operation each, which the report says."""
 
 import re
 import sys
+import weakref
 
 from . import _trainscope
 
@@ -95,9 +96,9 @@ class KernelWatch:
         self._wraps = []        # (generated module, name, timed kernel) for each kernel wrapped
         self._unwrap = []       # callables that put back the generated code's kernels
         self._graphs = []       # per graph Inductor compiled: {kernel key: facts}
-        self._last_handle = 0
+        self._lowering = None   # a weak reference to the GraphLowering of the last graph
+        self._next_graph = 0    # the first graph no generated module was matched to
         self._seen = []         # the generated modules looked at (kept: their ids stay theirs)
-        self.without_provenance = 0  # generated modules from before the session
         self.sites = 0  # kernel call sites timed
         self.started = False
 
@@ -129,6 +130,8 @@ class KernelWatch:
                     pass  # a kernel we cannot describe stays part of its region
             return handle
 
+        # What was generated before has no provenance of this session's: never looked at.
+        self._seen = list(_generated_modules())
         for name, module in list(sys.modules.items()):
             if name.startswith("torch._inductor") and getattr(module, _TRACER, None) is original:
                 self._set(module, _TRACER, traced)
@@ -146,9 +149,14 @@ class KernelWatch:
 
     def _note(self, node_schedule, kernel_name, handle, is_extern):
         import torch._guards
-        if not self._graphs or handle <= self._last_handle:
-            self._graphs.append({})  # Inductor numbers each graph's kernels from 1
-        self._last_handle = handle
+        from torch._inductor.virtualized import V
+        # Each graph Inductor compiles has a GraphLowering of its own (V.graph while it
+        # compiles); its kernels' handles count on from the last graph's unless Inductor reset
+        # them, so they do not tell graphs apart.
+        lowering = V.graph
+        if not self._graphs or self._lowering is None or self._lowering() is not lowering:
+            self._graphs.append({})
+            self._lowering = weakref.ref(lowering)
         compile_id = torch._guards.CompileContext.current_compile_id()
         self._graphs[-1][f"{kernel_name}:{handle}"] = (
             str(compile_id) if compile_id is not None else "",
@@ -158,15 +166,14 @@ class KernelWatch:
         """Wraps the kernels of each generated module that is new since the last call (and,
         after unwrap(), those wrapped before)."""
         self.start()
+        if not self.started:
+            return
         if self._wraps and not self._unwrap:
             for module, name, timed in self._wraps:
                 before = getattr(module, name)
                 setattr(module, name, timed)
                 self._unwrap.append(lambda m=module, n=name, b=before: setattr(m, n, b))
-        codecache = sys.modules.get("torch._inductor.codecache")
-        modules = getattr(getattr(codecache, "PyCodeCache", None), "modules", None)
-        if not self.started or not isinstance(modules, list):
-            return
+        modules = _generated_modules()
         for module in modules[len(self._seen):] if modules[:len(self._seen)] == self._seen \
                 else [m for m in modules if all(m is not s for s in self._seen)]:
             self._seen.append(module)
@@ -189,15 +196,9 @@ class KernelWatch:
                 if call:
                     calls.append((call.group(1), call.group(2), number, pending))
                 pending = None
-        if not calls:
-            if any("cpp_fused_" in line or "triton_" in line for line in lines):
-                self.without_provenance += 1
-            return
-        keys = {key for *_, key in calls}
-        graph = next((g for g in reversed(self._graphs) if keys <= g.keys()), None)
-        if graph is None:
-            self.without_provenance += 1
-            return
+        graph = self._graph_of({key for *_, key in calls})
+        if not calls or graph is None:
+            return  # its region stays one operation (the report says so)
         sites = {}  # (callee, attribute): {line: site}
         for callee, attribute, number, key in calls:
             compile_id, (fused, path, frames, why) = graph[key]
@@ -224,6 +225,17 @@ class KernelWatch:
         setattr(module, name, timed)
         self._unwrap.append(lambda: setattr(module, name, before))
 
+    def _graph_of(self, keys):
+        """The graph whose generated code calls the kernels `keys`: the next one, in compile
+        order, that has them all. Inductor loads each graph's code as it compiles it, so the
+        modules come in the graphs' order; kernel keys alone may repeat across graphs (each
+        graph numbers its kernels from 1)."""
+        for i in range(self._next_graph, len(self._graphs)):
+            if keys and keys <= self._graphs[i].keys():
+                self._next_graph = i + 1
+                return self._graphs[i]
+        return None
+
     def _timed(self, name, function, by_line):
         return _trainscope.KernelCall(self._session, name, function, by_line,
                                       next(iter(by_line.values())))
@@ -241,6 +253,13 @@ class KernelWatch:
                 self._undo.pop()()
             except Exception:
                 pass
+
+
+def _generated_modules():
+    """The Python modules Inductor generated in this process, in the order it loaded them."""
+    codecache = sys.modules.get("torch._inductor.codecache")
+    modules = getattr(getattr(codecache, "PyCodeCache", None), "modules", None)
+    return list(modules) if isinstance(modules, list) else []
 
 
 class _TimedExterns:

@@ -39,7 +39,7 @@ TEST(CompiledKernels, EachKernelFollowsItsRegionWhichKeepsTheRest) {
     KernelSteps steps;  // three timed steps; the second ran the first kernel twice
     steps.ms = {{0.2, 1.0, 0.0, 0.05}, {0.6, 1.4}, {0.3, 1.2, 0.0, 0.05}};
     steps.calls = {{1, 1, 0, 1}, {2, 1}, {1, 1, 0, 1}};
-    splitCompiledRegions(time, sites, steps);
+    EXPECT_EQ(splitCompiledRegions(time, sites, {}, steps), 0);
 
     ASSERT_EQ(time.entries.size(), 6u);
     const auto& e = time.entries;
@@ -78,23 +78,46 @@ TEST(CompiledKernels, EachKernelFollowsItsRegionWhichKeepsTheRest) {
     EXPECT_EQ(time.kernels[2].calls, 1);  // median of 1, 0, 1
 }
 
+TEST(CompiledKernels, AKernelFollowsTheOperationItRanIn) {
+    // A graph break: region 1/0 (the function resumed after it) runs inside region 0/0's call,
+    // and its backward inside 0/0's backward node; the memory step saw where each ran.
+    TimeReport time;
+    time.entries = {entry("Torch-Compiled Region: 0/0", 2.0, 3.0), entry("aten::sum", 0.1, {})};
+    const std::vector<CompiledKernelSite> sites = {
+        site("1/0", false, "extern_kernels.addmm", "b", 12),
+        site("1/0", true, "extern_kernels.mm", "b", 12),
+    };
+    KernelSteps steps;
+    steps.ms = {{0.5, 0.25}};
+    steps.calls = {{1, 1}};
+    EXPECT_EQ(splitCompiledRegions(time, sites, {0, 0}, steps), 0);
+    ASSERT_EQ(time.entries.size(), 4u);
+    EXPECT_EQ(time.entries[1].operation_name, "extern_kernels.addmm");
+    EXPECT_EQ(time.entries[2].operation_name, "extern_kernels.mm");
+    EXPECT_EQ(time.entries[3].operation_name, "aten::sum");
+    EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 1.5);
+    EXPECT_DOUBLE_EQ(*time.entries[0].backward_ms, 2.75);
+    EXPECT_EQ(time.entries[1].frames.back(), StackFrame("train.py", 40));
+}
+
 TEST(CompiledKernels, ARegionNeverGoesBelowZero) {
     TimeReport time;
     time.entries = {entry("Torch-Compiled Region: 0/0", 0.1, {})};
     KernelSteps steps;
     steps.ms = {{0.4}};
     steps.calls = {{1}};
-    splitCompiledRegions(time, {site("0/0", false, "cpp_fused_add_0", "", 3)}, steps);
+    splitCompiledRegions(time, {site("0/0", false, "cpp_fused_add_0", "", 3)}, {}, steps);
     ASSERT_EQ(time.entries.size(), 2u);
     EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 0.0);
     EXPECT_DOUBLE_EQ(time.entries[1].forward_ms, 0.4);
 }
 
-TEST(CompiledKernels, WithoutKernelsTheReportIsAsItWas) {
+TEST(CompiledKernels, WithoutKernelsTheReportIsAsItWasAndSaysHowManyRegions) {
     TimeReport time;
-    time.entries = {entry("Torch-Compiled Region: 0/0", 1.0, 2.0)};
-    splitCompiledRegions(time, {}, KernelSteps{});
-    ASSERT_EQ(time.entries.size(), 1u);
+    time.entries = {entry("Torch-Compiled Region: 0/0", 1.0, 2.0),
+                    entry("Torch-Compiled Region: 1/0", 1.0, 2.0)};
+    EXPECT_EQ(splitCompiledRegions(time, {}, {}, KernelSteps{}), 2);
+    ASSERT_EQ(time.entries.size(), 2u);
     EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 1.0);
     EXPECT_TRUE(time.kernels.empty());
 }

@@ -3,6 +3,7 @@
 
 Run as: PYTHONPATH=build/<preset>/python python3 tests/python/test_compiled.py [SUITE]"""
 
+import itertools
 import os
 import sqlite3
 import subprocess
@@ -15,6 +16,8 @@ import torch
 import trainscope
 from torch._dynamo.utils import counters
 from torch.nn.modules import module as global_hooks
+
+CLI = os.environ.get("TRAINSCOPE_CLI", "trainscope-cli")
 
 
 class Block(torch.nn.Module):
@@ -64,7 +67,8 @@ def train(prefix=None, steps=4, in_place=False):
                     step(x)
                     prof.step()
     return (dict(counters["graph_break"]), counters["stats"]["unique_graphs"],
-            [str(w.message) for w in given], [p.detach().clone() for p in model.parameters()])
+            [str(w.message) for w in given], [p.detach().clone() for p in model.parameters()],
+            prof.figures["summary"] if prefix else None)
 
 
 class Broken(torch.nn.Module):
@@ -166,7 +170,9 @@ print("torch._dynamo" in sys.modules)
         tracer = debug.set_kernel_post_grad_provenance_tracing
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            train(prefix, steps=5)
+            summary = train(prefix, steps=5)[4]
+            shown = subprocess.run([CLI, "show", prefix + ".time.sqlite"], capture_output=True,
+                                   text=True)
             with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
                 kernels = db.execute(
                     "SELECT e.id, e.operation_name, e.forward_ms, e.backward_ms, "
@@ -216,6 +222,13 @@ print("torch._dynamo" in sys.modules)
                 outer = spans["CompiledFunction" if name.endswith("addmm")
                               else "CompiledFunctionBackward"]
                 self.assertTrue(outer[0] <= start <= end <= outer[1], (name, start, end, outer))
+        # The summary says how much kernel time lies on a module and a line, as the file says.
+        line = next(line for line in summary.splitlines() if line.startswith("  Kernels "))
+        self.assertRegex(line, r"^  Kernels         %d of compiled regions, [0-9.]+ ms \(forward "
+                               r"[0-9.]+, backward [0-9.]+\); 100\.0%% of it on a module and "
+                               r"line of the project$" % len(kernels))
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn(line + "\n", shown.stdout)
         # Nothing left behind: Inductor's settings and tracer, and the generated code's kernels.
         self.assertEqual((inductor_config.trace.provenance_tracking_level,
                           inductor_config.fx_graph_cache, functorch_config.enable_autograd_cache),
@@ -268,17 +281,100 @@ def iteration_provider(model):
         self.assertTrue(all(k[1:4] == ("fc", "entry.py", 7) for k in kernels
                             if k[0].startswith("extern_kernels")), kernels)
 
+    def test_the_kernels_of_a_broken_graph_follow_the_call_they_ran_in(self):
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        model = torch.compile(Broken())
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
+                                    active=3) as prof:
+                for _ in range(4):
+                    model(torch.randn(4, 16)).sum().backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+                    prof.step()
+            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+                entries = db.execute(
+                    "SELECT e.operation_name, k.compile_id, k.graph, m.module_path, "
+                    "f.line_number FROM run_time_entries e LEFT JOIN trainscope_compiled_kernels "
+                    "k ON k.entry_id = e.id LEFT JOIN trainscope_entry_modules m ON m.entry_id = "
+                    "e.id LEFT JOIN stack_frames f ON f.entry_id = e.id AND f.ordering = 0 "
+                    "ORDER BY e.id").fetchall()
+        # Dynamo compiled the forward in two regions around the break, and the second (the
+        # function resumed after it) runs inside the first's call: every kernel of both follows
+        # that call, forward and backward. Layer a's product is the first region's, at its
+        # line; layer b's and the ReLU the second's.
+        names = [e[0] for e in entries]
+        first = names.index("Torch-Compiled Region: 0/0")
+        kernels = list(itertools.takewhile(lambda e: e[1] is not None, entries[first + 1:]))
+        self.assertEqual(len(kernels), sum(e[1] is not None for e in entries))
+        self.assertNotIn("Torch-Compiled Region: 1/0", names)  # never called at the top level
+        before, after = line_of("broken-forward") + 1, line_of("the-break") + 1
+        self.assertEqual({(e[2], e[3], e[4]) for e in kernels if e[1] == "0/0"},
+                         {("forward", "a", before), ("backward", "a", before)})
+        second = {(e[2], e[3], e[4]) for e in kernels if e[1] == "1/0"}
+        self.assertTrue({("forward", "b", after), ("backward", "b", after)} <= second, second)
+        self.assertLessEqual({e[3] for e in kernels if e[1] == "1/0"}, {"b", None})
+
+    def test_code_compiled_before_the_session_stays_one_operation_and_says_why(self):
+        torch._dynamo.reset()
+        model = torch.compile(Block())
+        model(torch.randn(4, 32)).sum().backward()  # compiled and run before observing
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, warmup=0, active=2) as prof:
+                for _ in range(2):
+                    model(torch.randn(4, 32)).sum().backward()
+                    prof.step()
+            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+                tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master")}
+                note = db.execute("SELECT value FROM trainscope_metadata WHERE key = "
+                                  "'compiled_kernels'").fetchall()
+        self.assertNotIn("trainscope_compiled_kernels", tables)
+        self.assertEqual(note, [("1 compiled regions ran code that Inductor generated before "
+                                 "the session started, without provenance: each is one "
+                                 "operation",)])
+        self.assertIn("  Kernels         Note: 1 compiled regions ran code that Inductor",
+                      prof.figures["summary"])
+
+    def test_the_users_compile_cache_gets_nothing_from_the_session(self):
+        # Inductor's FX graph cache, in a folder of the test's own: a plain compiled run fills
+        # it; the same run observed compiles outside it (and so has provenance).
+        script = """
+import os, sys, torch, trainscope
+model = torch.compile(torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU()))
+observe = sys.argv[1] == "observed"
+with (trainscope.profile(os.path.join(sys.argv[2], "run"), model=model, warmup=1, active=1)
+      if observe else __import__("contextlib").nullcontext()) as prof:
+    for _ in range(2):
+        model(torch.randn(2, 8)).sum().backward()
+        if observe:
+            prof.step()
+"""
+        for mode, fills in (("observed", False), ("plain", True)):
+            with self.subTest(mode=mode), tempfile.TemporaryDirectory() as folder:
+                cache = os.path.join(folder, "cache")
+                env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=cache)
+                result = subprocess.run([sys.executable, "-c", script, mode, folder], env=env,
+                                        capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                graphs = [f for _, _, files in os.walk(os.path.join(cache, "fxgraph"))
+                          for f in files]
+                self.assertEqual(bool(graphs), fills, graphs)
+
     def test_the_compiled_model_is_compiled_and_trained_as_without_trainscope(self):
         for in_place in (False, True):
             with self.subTest(in_place=in_place):
                 self.check_compiled_as_without_trainscope(in_place)
 
     def check_compiled_as_without_trainscope(self, in_place):
-        plain_breaks, plain_graphs, plain_warnings, plain = train(in_place=in_place)
+        plain_breaks, plain_graphs, plain_warnings, plain, _ = train(in_place=in_place)
         filters = list(warnings.filters)
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            breaks, graphs, given, observed = train(prefix, in_place=in_place)
+            breaks, graphs, given, observed, _ = train(prefix, in_place=in_place)
             # Observing adds no graph break and no graph (TrainScope's module hooks once broke
             # the graph at every module), and no warning of its own hooks.
             self.assertEqual((breaks, graphs), (plain_breaks, plain_graphs))

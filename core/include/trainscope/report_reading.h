@@ -64,6 +64,9 @@ struct ReportFileSummary {
     double forward_ms = 0, backward_ms = 0;    // sums over the operations
     std::optional<double> iteration_wall_ms;   // TrainScope's measured iteration (metadata)
     std::vector<CollectiveEntry> collectives;  // a rank's collectives (trainscope_collectives)
+    std::vector<Compilation> compilations;     // torch.compile's (trainscope_compilations)
+    std::string compiled_steps;                // the metadata's note on steps that compiled
+    KernelTotals kernels;                      // trainscope_compiled_kernels in figures
 
     // Timelines.
     std::string schema_version;  // META_DATA's SCHEMA_VERSION

@@ -164,6 +164,20 @@ struct KernelEntry {
     int64_t calls = 0;  // per step (median over the timed steps)
 };
 
+// A compiled step's kernels in figures (the summary's "Kernels" lines): how many, their time,
+// how much of it lies on a module and a line of the project, and why the rest does not.
+struct KernelTotals {
+    int64_t kernels = 0;
+    double forward_ms = 0.0, backward_ms = 0.0;
+    double placed_ms = 0.0;
+    std::map<std::string, double> unplaced;  // why, its time
+    std::string note;  // why some regions are not split into kernels (the metadata's)
+
+    // A kernel's row: its time, whether its most specific frame is the project's, and why
+    // Inductor gave it no line ("" when it did).
+    void add(bool backward, double ms, bool in_project, const std::string& unattributed);
+};
+
 struct TimeReport {
     std::vector<RunTimeEntry> entries;
     std::vector<CollectiveEntry> collectives;  // empty in a run of one process

@@ -35,4 +35,13 @@ std::string iterationText(std::optional<double> wall_ms, double forward_ms, doub
 // into the step".
 std::string communicationText(const std::vector<CollectiveEntry>& collectives);
 
+// What torch.compile compiled, in a few lines (none without compilations): how many, how long
+// and when, each graph break and recompilation with where and why, and `compiled_steps` (the
+// metadata's note on observed steps that compiled).
+void printCompilations(std::ostream& out, const std::vector<Compilation>& compilations,
+                       const std::string& compiled_steps);
+// The compiled regions' kernels (none without kernels and without a note).
+KernelTotals kernelTotals(const TimeReport& time);
+void printKernels(std::ostream& out, const KernelTotals& kernels);
+
 }  // namespace trainscope
