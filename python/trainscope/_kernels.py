@@ -22,13 +22,12 @@ import weakref
 from . import _trainscope
 
 _HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+):(\d+)\s*$")
-_CALL = re.compile(r"^\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\(")
+# A call statement, perhaps assigned: "buf2 = extern_kernels.convolution(", its callee's path.
+_CALL = re.compile(r"^\s*(?:\w+(?:\s*,\s*\w+)*\s*=\s*)?([A-Za-z_][\w.]*)\(")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in ')
 _ROOT = re.compile(r"^[LG]\['[^']*'\]")
 _ITEM = re.compile(r"\[(?:'([^']*)'|(\d+))\]")
 _TRACER = "set_kernel_post_grad_provenance_tracing"
-# What Inductor's generated code calls a kernel from (its own helpers are not kernels).
-_EXTERNS = "extern_kernels"
 
 
 def module_path(dynamo_path):
@@ -40,10 +39,18 @@ def module_path(dynamo_path):
     return path.strip(".")
 
 
-def _origins(node_schedule, is_extern):
+def _origins(node_schedule, kernel_name, is_extern):
+    """The FX nodes a kernel computes. An extern call computes its own operation: its origin
+    node, else those of its origins that are that operation (a fallback's origins may
+    include the nodes around it)."""
     if is_extern:
         origin = getattr(node_schedule, "origin_node", None)
-        return [origin] if origin is not None else list(getattr(node_schedule, "origins", ()))
+        if origin is not None:
+            return [origin]
+        origins = list(getattr(node_schedule, "origins", ()))
+        own = [node for node in origins if getattr(node, "op", "") == "call_function"
+               and _operation(node).split(".")[-1] in kernel_name.split(".")]
+        return own or origins
     origins = []
     for snode in node_schedule:
         node = getattr(snode, "node", None)
@@ -160,7 +167,7 @@ class KernelWatch:
         compile_id = torch._guards.CompileContext.current_compile_id()
         self._graphs[-1][f"{kernel_name}:{handle}"] = (
             str(compile_id) if compile_id is not None else "",
-            kernel_facts(_origins(node_schedule, is_extern)))
+            kernel_facts(_origins(node_schedule, kernel_name, is_extern)))
 
     def instrument(self):
         """Wraps the kernels of each generated module that is new since the last call (and,
@@ -186,7 +193,7 @@ class KernelWatch:
         with open(module.__file__, encoding="utf-8") as source:
             lines = source.read().splitlines()
         backward = "_backward'" in (lines[0] if lines else "")
-        calls, pending = [], None  # (callee, attribute, line, kernel key)
+        calls, pending = [], None  # (callee's path, line, kernel key)
         for number, line in enumerate(lines, 1):
             handle = _HANDLE.match(line)
             if handle:
@@ -194,30 +201,28 @@ class KernelWatch:
             elif pending and line.strip() and not line.lstrip().startswith("#"):
                 call = _CALL.match(line)
                 if call:
-                    calls.append((call.group(1), call.group(2), number, pending))
+                    calls.append((tuple(call.group(1).split(".")), number, pending))
                 pending = None
         graph = self._graph_of({key for *_, key in calls})
         if not calls or graph is None:
             return  # its region stays one operation (the report says so)
-        sites = {}  # (callee, attribute): {line: site}
-        for callee, attribute, number, key in calls:
-            compile_id, (fused, path, frames, why) = graph[key]
-            name = f"{callee}.{attribute}" if attribute else callee
+        roots = {}  # a global the code calls through: {the rest of the path: {line: site}}
+        for path, number, key in calls:
+            compile_id, (fused, where, frames, why) = graph[key]
             site = self._session.add_kernel_site(
-                (compile_id, backward, name, fused, path, frames, why))
-            sites.setdefault((callee, attribute), {})[number] = site
+                (compile_id, backward, ".".join(path), fused, where, frames, why))
+            roots.setdefault(path[0], {}).setdefault(path[1:], {})[number] = site
             self.sites += 1
-        externs = {}
-        for (callee, attribute), by_line in sites.items():
-            if attribute is None and callable(getattr(module, callee, None)):
-                self._wrap(module, callee, self._timed(callee, getattr(module, callee), by_line))
-            elif callee == _EXTERNS and attribute:
-                externs[attribute] = by_line
-        if externs and hasattr(module, _EXTERNS):
-            original = getattr(module, _EXTERNS)
-            self._wrap(module, _EXTERNS, _TimedExterns(
-                original, {a: self._timed(f"{_EXTERNS}.{a}", getattr(original, a), by_line)
-                           for a, by_line in externs.items()}))
+        for root, by_path in roots.items():
+            original = getattr(module, root, None)
+            if original is None:
+                continue
+            if () in by_path:  # the global itself: a kernel Inductor compiled
+                if callable(original):
+                    self._wrap(module, root, self._timed(root, original, by_path[()]))
+            else:  # extern_kernels.mm, torch.ops.aten.convolution_backward.default, ...
+                self._wrap(module, root, _TimedNamespace.of(original, by_path, self._timed,
+                                                            root))
 
     def _wrap(self, module, name, timed):
         self._wraps.append((module, name, timed))
@@ -262,13 +267,27 @@ def _generated_modules():
     return list(modules) if isinstance(modules, list) else []
 
 
-class _TimedExterns:
-    """Inductor's `extern_kernels` for one generated module: the calls it makes timed, every
-    other name its own."""
+class _TimedNamespace:
+    """A namespace that generated code calls kernels through (`extern_kernels`, `torch`), for
+    one generated module: the calls it makes timed, every other name its own."""
 
-    def __init__(self, original, timed):
-        self.__dict__.update(timed)
-        self._original = original
+    def __init__(self, original, members):
+        self.__dict__.update(members)
+        self.__dict__["_original"] = original
 
     def __getattr__(self, name):
         return getattr(self._original, name)
+
+    @classmethod
+    def of(cls, original, by_path, timed, name):
+        """`original` with the callables at the paths of `by_path` ({("ops", "aten", ...):
+        {line: site}}) timed."""
+        heads = {}
+        for path, by_line in by_path.items():
+            heads.setdefault(path[0], {})[path[1:]] = by_line
+        members = {}
+        for head, rest in heads.items():
+            child, child_name = getattr(original, head), f"{name}.{head}"
+            members[head] = (timed(child_name, child, rest[()]) if () in rest
+                             else cls.of(child, rest, timed, child_name))
+        return cls(original, members)
