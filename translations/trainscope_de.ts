@@ -422,8 +422,8 @@
         <translation>Den geöffneten Lauf mit dem Lauf von REPORT vergleichen (Datei › Vergleichen mit …)</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, summary, ranks)</source>
-        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, timeline, summary, ranks)</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, compiled, timeline, summary, ranks)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, compiled, timeline, summary, ranks)</translation>
     </message>
 </context>
 <context>
@@ -916,6 +916,68 @@
     <message>
         <source>Red: an increase beyond the runs&apos; noise (the spread of their timed iterations); green: a decrease beyond it; grey: a change within it.</source>
         <translation>Rot: eine Zunahme über das Rauschen der Läufe hinaus (die Streuung ihrer gemessenen Iterationen); grün: eine Abnahme darüber hinaus; grau: eine Änderung darin.</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::CompiledPage</name>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Compile ID</source>
+        <translation>Kompilier-ID</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>Graph</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>Funktion</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Wo</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>Zeit (s)</translation>
+    </message>
+    <message>
+        <source>Graph break</source>
+        <translation>Graphbruch</translation>
+    </message>
+    <message>
+        <source>Recompiled because</source>
+        <translation>Neu kompiliert, weil</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compilations by torch.compile, %1 s; graph breaks: %2, recompilations: %3</source>
+        <translation>
+            <numerusform>%n Kompilierung durch torch.compile, %1 s; Graphbrüche: %2, Neukompilierungen: %3</numerusform>
+            <numerusform>%n Kompilierungen durch torch.compile, %1 s; Graphbrüche: %2, Neukompilierungen: %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kernels of compiled regions: %1, %2 ms (forward %3 ms, backward %4 ms); %5% of their time on a module and a line of the project</source>
+        <translation>Kernels kompilierter Regionen: %1, %2 ms (vorwärts %3 ms, rückwärts %4 ms); %5 % ihrer Zeit auf einem Modul und einer Zeile des Projekts</translation>
+    </message>
+    <message>
+        <source>%1 ms without a line: %2</source>
+        <translation>%1 ms ohne Zeile: %2</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>Aufwärmen</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>vorwärts</translation>
     </message>
 </context>
 <context>
@@ -1864,6 +1926,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Modules</source>
         <translation>Module</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>Kompiliert</translation>
     </message>
 </context>
 <context>

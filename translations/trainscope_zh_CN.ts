@@ -422,8 +422,8 @@
         <translation>将打开的运行与 REPORT 的运行比较（文件 › 与…比较）</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, timeline, summary, ranks)</source>
-        <translation>显示标签页 NAME（overview、memory、time、modules、lines、timeline、summary、ranks）</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, compiled, timeline, summary, ranks)</source>
+        <translation>显示标签页 NAME（overview、memory、time、modules、lines、compiled、timeline、summary、ranks）</translation>
     </message>
 </context>
 <context>
@@ -913,6 +913,67 @@
     <message>
         <source>Red: an increase beyond the runs&apos; noise (the spread of their timed iterations); green: a decrease beyond it; grey: a change within it.</source>
         <translation>红色：超出运行噪声（计时迭代的离散范围）的增加；绿色：超出噪声的减少；灰色：噪声范围内的变化。</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::CompiledPage</name>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Compile ID</source>
+        <translation>编译 ID</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>时间（秒）</translation>
+    </message>
+    <message>
+        <source>Graph break</source>
+        <translation>图中断</translation>
+    </message>
+    <message>
+        <source>Recompiled because</source>
+        <translation>重新编译原因</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n compilations by torch.compile, %1 s; graph breaks: %2, recompilations: %3</source>
+        <translation>
+            <numerusform>torch.compile 编译 %n 次，%1 秒；图中断：%2，重新编译：%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kernels of compiled regions: %1, %2 ms (forward %3 ms, backward %4 ms); %5% of their time on a module and a line of the project</source>
+        <translation>编译区域的内核：%1 个，%2 毫秒（前向 %3 毫秒，反向 %4 毫秒）；其时间的 %5% 落在项目的模块和代码行上</translation>
+    </message>
+    <message>
+        <source>%1 ms without a line: %2</source>
+        <translation>%1 毫秒无代码行：%2</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
     </message>
 </context>
 <context>
@@ -1859,6 +1920,10 @@ active (dotted)</source>
     <message>
         <source>Modules</source>
         <translation>模块</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,7 @@
 #include "sweep/batch_size_page.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/report_writer.h"
+#include "views/compiled_page.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/modules_page.h"
@@ -55,7 +56,7 @@ void sayNoSuchTab(const QString& name) {
             ? QStringLiteral("the Ranks tab needs the timelines of two ranks or more")
             : QStringLiteral(
                   "these reports have no such tab (overview, memory, time, modules, "
-                  "lines, timeline, summary, ranks)");
+                  "lines, compiled, timeline, summary, ranks)");
     std::fprintf(stderr, "trainscope: --tab %s: %s\n", qPrintable(name), qPrintable(why));
 }
 
@@ -98,6 +99,12 @@ bool showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
                 QObject::connect(modules, &trainscope::ui::ModulesPage::read, modules, select,
                                  Qt::SingleShotConnection);
         }
+    } else if (name == QLatin1String("compiled") && browser->compiledPage()) {
+        QTableWidget* compilations = browser->compiledPage()->compilationsTable();
+        browser->tabs()->setCurrentWidget(browser->compiledPage());  // then its line shows
+        if (row >= 0 && row < compilations->rowCount())
+            compilations->selectRow(row);
+        return true;
     } else if (name == QLatin1String("lines") && browser->sourceLinesPage()) {
         auto* lines = browser->sourceLinesPage();
         table = lines->timeView() ? lines->timeView() : lines->memoryView();
@@ -152,8 +159,8 @@ int main(int argc, char** argv) {
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main",
                                                    "Show the tab NAME (overview, memory, "
-                                                   "time, modules, lines, timeline, summary, "
-                                                   "ranks)"),
+                                                   "time, modules, lines, compiled, timeline, "
+                                                   "summary, ranks)"),
                            QStringLiteral("NAME"));
     QCommandLineOption select(
         QStringLiteral("select"),

@@ -124,8 +124,10 @@ std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error)
     const std::optional<ReportFileSummary> totals = totalsOf(report, error);
     if (!totals)
         return std::nullopt;
-    return TimeSummary{totals->forward_ms, totals->backward_ms, totals->operations,
-                       totals->iteration_wall_ms};
+    return TimeSummary{totals->forward_ms,   totals->backward_ms,
+                       totals->operations,   totals->iteration_wall_ms,
+                       totals->compilations, QString::fromStdString(totals->compiled_steps),
+                       totals->kernels};
 }
 
 QString metadataValue(const ReportFile& report, const QString& key, QString* error) {

@@ -40,6 +40,10 @@ struct TimeSummary {
     double backward_ms = 0;
     qint64 operations = 0;
     std::optional<double> wall_ms;
+    // What torch.compile compiled, and the compiled regions' kernels in figures.
+    std::vector<Compilation> compilations;
+    QString compiled_steps;  // the engine's note on observed steps that compiled
+    KernelTotals kernels;
     double operations_ms() const { return forward_ms + backward_ms; }
 };
 

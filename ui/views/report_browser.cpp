@@ -12,6 +12,7 @@
 
 #include "settings/app_settings.h"
 #include "source/project_root.h"
+#include "views/compiled_page.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
 #include "views/modules_page.h"
@@ -109,6 +110,17 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
         new QVBoxLayout(source_lines_tab_);
         source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
         tabs_->addTab(source_lines_tab_, tr("By Source Line"));
+    }
+    if (const auto& time = contents.time_summary;
+        time &&
+        (!time->compilations.empty() || time->kernels.kernels > 0 || !time->kernels.note.empty())) {
+        compiled_page_ = new CompiledPage(*time);
+        connect(compiled_page_, &CompiledPage::lineSelected, this,
+                [this](const QVector<FrameRow>& line) {
+                    ++frames_asked_;  // frames on their way are for an earlier selection
+                    source_panel_->showFrames(line);
+                });
+        tabs_->addTab(compiled_page_, tr("Compiled"));
     }
     for (int i = 0; i < tabs_->count(); ++i)
         own_pages_.insert(tabs_->widget(i));

@@ -24,6 +24,7 @@ class RunFilter;
 class SourceLinesPage;
 class SourcePanel;
 class TimePage;
+class CompiledPage;
 
 class ReportBrowser : public QWidget {
     Q_OBJECT
@@ -54,6 +55,7 @@ class ReportBrowser : public QWidget {
     EntryTableView* operationsView() const;
     MemoryPage* memoryPage() const { return memory_page_; }
     TimePage* timePage() const { return time_page_; }
+    CompiledPage* compiledPage() const { return compiled_page_; }  // null: nothing compiled
     SourceLinesPage* sourceLinesPage();  // built on first use: grouping a large report costs
     ModulesPage* modulesPage();          // likewise
     SourcePanel* sourcePanel() const { return source_panel_; }
@@ -97,6 +99,7 @@ class ReportBrowser : public QWidget {
     QSet<QWidget*> own_pages_;  // the tabs made here; others are added by the main window
     MemoryPage* memory_page_ = nullptr;
     TimePage* time_page_ = nullptr;
+    CompiledPage* compiled_page_ = nullptr;
     QWidget* source_lines_tab_ = nullptr;
     QWidget* modules_tab_ = nullptr;
     ModulesPage* modules_page_ = nullptr;
