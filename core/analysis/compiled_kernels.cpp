@@ -51,7 +51,8 @@ std::optional<KernelRow> rowOf(const CompiledKernelSite& site, size_t s, const K
                   site.backward,
                   site.fused_ops,
                   site.unattributed,
-                  static_cast<int64_t>(median(calls))};
+                  static_cast<int64_t>(median(calls)),
+                  site.input_shapes};
     return row;
 }
 

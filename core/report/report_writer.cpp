@@ -278,14 +278,15 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         SqliteStatement kernel(
             db,
             "INSERT INTO trainscope_compiled_kernels (entry_id, compile_id, graph, "
-            "fused_operations, calls, unattributed_because) VALUES (?, ?, ?, ?, ?, ?)");
+            "fused_operations, calls, unattributed_because, input_shapes) VALUES (?, ?, ?, ?, ?, "
+            "?, ?)");
         for (const KernelEntry& k : report.kernels) {
             std::string fused;
             for (const std::string& op : k.fused_ops)
                 fused += (fused.empty() ? "" : ",") + op;
             kernel.bind(1, static_cast<int64_t>(k.entry) + 1).bind(2, k.compile_id);
             kernel.bind(3, std::string(k.backward ? "backward" : "forward")).bind(4, fused);
-            kernel.bind(5, k.calls).bind(6, k.unattributed).step();
+            kernel.bind(5, k.calls).bind(6, k.unattributed).bind(7, k.input_shapes).step();
         }
     }
 }

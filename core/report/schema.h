@@ -82,11 +82,12 @@ constexpr const char* kCompilationsTable =
     "duration_ms REAL NOT NULL, graph_break TEXT NOT NULL, recompiled_because TEXT NOT NULL)";
 // The run time report's entries that are a compiled region's kernels (KernelEntry): the region,
 // its graph (forward or backward), the ATen operations the kernel computes (comma-separated),
-// its calls per step, and why it has no module and line ("" when it has).
+// its calls per step, why it has no module and line ("" when it has), and its inputs' shapes
+// where Inductor knows them ("4,32;32,128"; "" where not).
 constexpr const char* kCompiledKernelsTable =
     "CREATE TABLE trainscope_compiled_kernels (entry_id INTEGER PRIMARY KEY, "
     "compile_id TEXT NOT NULL, graph TEXT NOT NULL, fused_operations TEXT NOT NULL, "
-    "calls INTEGER NOT NULL, unattributed_because TEXT NOT NULL)";
+    "calls INTEGER NOT NULL, unattributed_because TEXT NOT NULL, input_shapes TEXT NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

@@ -39,10 +39,10 @@ using CompilationTuple = std::tuple<std::string, std::string, std::string, std::
                                     int64_t, int64_t, std::string, std::string>;
 // A compiled kernel as the package learns it from Inductor (_kernels.py): compile id, whether of
 // the backward graph, kernel, fused ATen operations, module path, its lines ((file, line), most
-// specific first), why it has none.
+// specific first), why it has none, its inputs' shapes.
 using KernelSiteTuple =
     std::tuple<std::string, bool, std::string, std::vector<std::string>, std::string,
-               std::vector<std::pair<std::string, int>>, std::string>;
+               std::vector<std::pair<std::string, int>>, std::string, std::string>;
 using ParameterTuple = std::tuple<std::string, std::vector<std::string>, std::string, BlockTuple,
                                   BlockTuple, std::vector<BlockTuple>>;
 
@@ -164,9 +164,9 @@ class PySession {
         session().addCompilations(compilations);
     }
     int addKernelSite(const KernelSiteTuple& t) {
-        const auto& [compile_id, backward, kernel, fused, module, frames, unattributed] = t;
-        return session().addKernelSite(
-            {compile_id, backward, kernel, fused, module, frames_.place(frames), unattributed});
+        const auto& [compile_id, backward, kernel, fused, module, frames, unattributed, shapes] = t;
+        return session().addKernelSite({compile_id, backward, kernel, fused, module,
+                                        frames_.place(frames), unattributed, shapes});
     }
     void kernelRan(int site, double ms) {
         if (session_) {

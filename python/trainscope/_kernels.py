@@ -165,9 +165,13 @@ class KernelWatch:
             self._graphs.append({})
             self._lowering = weakref.ref(lowering)
         compile_id = torch._guards.CompileContext.current_compile_id()
-        self._graphs[-1][f"{kernel_name}:{handle}"] = (
+        key = f"{kernel_name}:{handle}"
+        extern = getattr(sys.modules["torch._inductor.debug"], "_inductor_kernel_extern_info", {})
+        shapes = (getattr(extern.get(key), "shapes", None) or {}).get("input_shapes") or []
+        self._graphs[-1][key] = (
             str(compile_id) if compile_id is not None else "",
-            kernel_facts(_origins(node_schedule, kernel_name, is_extern)))
+            kernel_facts(_origins(node_schedule, kernel_name, is_extern)),
+            ";".join(",".join(str(d) for d in shape) for shape in shapes))
 
     def instrument(self):
         """Wraps the kernels of each generated module that is new since the last call (and,
@@ -208,9 +212,9 @@ class KernelWatch:
             return  # its region stays one operation (the report says so)
         roots = {}  # a global the code calls through: {the rest of the path: {line: site}}
         for path, number, key in calls:
-            compile_id, (fused, where, frames, why) = graph[key]
+            compile_id, (fused, where, frames, why), shapes = graph[key]
             site = self._session.add_kernel_site(
-                (compile_id, backward, ".".join(path), fused, where, frames, why))
+                (compile_id, backward, ".".join(path), fused, where, frames, why, shapes))
             roots.setdefault(path[0], {}).setdefault(path[1:], {})[number] = site
             self.sites += 1
         for root, by_path in roots.items():

@@ -12,7 +12,7 @@ namespace {
 
 CompiledKernelSite site(const std::string& region, bool backward, const std::string& kernel,
                         const std::string& module, int line) {
-    return {region, backward, kernel, {"aten.gelu"}, module, {{"model.py", line}}, ""};
+    return {region, backward, kernel, {"aten.gelu"}, module, {{"model.py", line}}, "", "4,32"};
 }
 
 RunTimeEntry entry(const std::string& name, double forward, std::optional<double> backward) {
@@ -71,6 +71,7 @@ TEST(CompiledKernels, EachKernelFollowsItsRegionWhichKeepsTheRest) {
     EXPECT_EQ(time.kernels[0].entry, 2u);
     EXPECT_FALSE(time.kernels[0].backward);
     EXPECT_EQ(time.kernels[0].calls, 1);  // median of 1, 2, 1
+    EXPECT_EQ(time.kernels[0].input_shapes, "4,32");
     EXPECT_EQ(time.kernels[1].entry, 3u);
     EXPECT_TRUE(time.kernels[1].backward);
     EXPECT_EQ(time.kernels[2].entry, 5u);

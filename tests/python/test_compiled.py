@@ -233,9 +233,9 @@ print("torch._dynamo" in sys.modules)
                 kernels = db.execute(
                     "SELECT e.id, e.operation_name, e.forward_ms, e.backward_ms, "
                     "COALESCE(m.module_path, ''), k.graph, k.fused_operations, k.calls, "
-                    "k.unattributed_because FROM trainscope_compiled_kernels k JOIN "
-                    "run_time_entries e ON e.id = k.entry_id LEFT JOIN trainscope_entry_modules "
-                    "m ON m.entry_id = e.id ORDER BY e.id").fetchall()
+                    "k.unattributed_because, k.input_shapes FROM trainscope_compiled_kernels k "
+                    "JOIN run_time_entries e ON e.id = k.entry_id LEFT JOIN "
+                    "trainscope_entry_modules m ON m.entry_id = e.id ORDER BY e.id").fetchall()
                 region = db.execute("SELECT id FROM run_time_entries WHERE operation_name = "
                                     "'Torch-Compiled Region: 0/0'").fetchall()
                 lines = dict(db.execute("SELECT entry_id, file_path || ':' || line_number FROM "
@@ -260,6 +260,10 @@ print("torch._dynamo" in sys.modules)
         self.assertTrue(all(k[5] == "backward" and k[2] == 0 and k[3] > 0
                             for k in kernels if k[1] == "extern_kernels.mm"))
         self.assertTrue(all(k[6] == "aten.addmm" for k in kernels if k[1].endswith("addmm")))
+        # Their inputs' shapes, as Inductor records them: the bias, the activations (batch 4)
+        # and the weight, transposed.
+        self.assertEqual([k[9] for k in kernels if k[1] == "extern_kernels.addmm"],
+                         ["128;4,32;32,128", "32;4,128;128,32"] * 2)
         # Inductor's own kernels: the norms and GELUs fused, each in its block.
         fused = {k[1]: k for k in kernels if k[1].startswith("cpp_fused_")}
         self.assertTrue(any("aten.gelu" in k[6].split(",") and k[5] == "forward"

@@ -29,8 +29,8 @@ QString writeCompiledRun(const QString& dir) {
         {"extern_kernels.addmm", 0.75, std::nullopt, {{"model.py", 8}, {"train.py", 20}}, "fc1"},
         {"cpp_fused_gelu_0", 0.0, 0.25, {}, ""}};
     time.kernels = {
-        {1, "0/0", false, {"aten.addmm"}, "", 1},
-        {2, "0/0", true, {"aten.gelu_backward"}, "Inductor knows no source line of it", 1}};
+        {1, "0/0", false, {"aten.addmm"}, "", 1, "8;4,16;16,8"},
+        {2, "0/0", true, {"aten.gelu_backward"}, "Inductor knows no source line of it", 1, ""}};
     time.compilations = {
         {"0/0", "forward", "forward", "model.py", 7, 0, 2'500'000'000, 0,
          "User-inserted graph break. Message: None", ""},

@@ -151,6 +151,9 @@ struct CompiledKernelSite {
     StackTrace frames;         // the user's lines behind it, most specific first (the region's call
                                // site is added below them when the report is assembled)
     std::string unattributed;  // why no module and line are known, or ""
+    // Its inputs' shapes where Inductor knows them (extern calls): "4,32;32,128" (the
+    // timeline's form, items separated by ";"), or "".
+    std::string input_shapes;
 };
 
 // A kernel row of the run time report: which entry (RunTimeEntry) it is, and what Inductor
@@ -162,6 +165,7 @@ struct KernelEntry {
     std::vector<std::string> fused_ops;
     std::string unattributed;
     int64_t calls = 0;  // per step (median over the timed steps)
+    std::string input_shapes;
 };
 
 // A compiled step's kernels in figures (the summary's "Kernels" lines): how many, their time,
