@@ -147,6 +147,27 @@ def line_of(tag):
                     if line.rstrip().endswith(f"trainscope-test: {tag}"))
 
 
+def rows(path, sql):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
+def observe(prefix, model, optimizer, losses, warmup=1, clip=False):
+    """A loop under trainscope.profile: for each of `losses` (callables), its backward, the
+    gradients clipped with `clip`, the optimizer's step; the profile, once written."""
+    with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=warmup,
+                            active=len(losses) - warmup) as prof:
+        for loss in losses:
+            loss().backward()
+            if clip:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            if optimizer is not None:
+                optimizer.step()
+                optimizer.zero_grad()
+            prof.step()
+    return prof
+
+
 @unittest.skipUnless(hasattr(torch, "compile"), "torch.compile came with PyTorch 2.0")
 class CompiledStep(unittest.TestCase):
     def test_an_eager_loop_observed_does_not_load_dynamo(self):
@@ -175,36 +196,31 @@ print("torch._dynamo" in sys.modules)
         optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
-                                    active=4) as prof:
-                for batch in (4, 4, 4, 4, 8):
-                    model(torch.randn(batch, 16)).sum().backward()
-                    optimizer.step()
-                    optimizer.zero_grad()
-                    prof.step()
-            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
-                rows = db.execute("SELECT compile_id, kind, function, file_path, line_number, "
-                                  "step, duration_ms, graph_break, recompiled_because FROM "
-                                  "trainscope_compilations WHERE kind = 'forward' ORDER BY id"
-                                  ).fetchall()
-                facts = dict(db.execute("SELECT key, value FROM trainscope_metadata"))
-            with sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True) as db:
-                steps = [step for (step,) in db.execute("SELECT id FROM STEP_TIME ORDER BY id")]
+            prof = observe(prefix, model, optimizer,
+                           [lambda b=b: model(torch.randn(b, 16)).sum() for b in (4, 4, 4, 4, 8)])
+            compiled = rows(prefix + ".time.sqlite",
+                            "SELECT compile_id, kind, function, file_path, line_number, step, "
+                            "duration_ms, graph_break, recompiled_because FROM "
+                            "trainscope_compilations WHERE kind = 'forward' ORDER BY id")
+            facts = dict(rows(prefix + ".time.sqlite",
+                              "SELECT key, value FROM trainscope_metadata"))
+            steps = [step for (step,) in rows(prefix + ".timeline.sqlite",
+                                              "SELECT id FROM STEP_TIME ORDER BY id")]
         here = os.path.basename(__file__)
         forward, resumed = line_of("broken-forward"), line_of("the-break")
         # The first compilation and its graph break, and the function resumed after it, in the
         # warm-up (step 0); both compiled again in the last step, each with why.
-        self.assertEqual([r[:6] for r in rows], [
+        self.assertEqual([r[:6] for r in compiled], [
             ("0/0", "forward", "forward", here, forward, 0),
             ("1/0", "forward", f"forward, resumed at line {resumed}", here, resumed, 0),
             ("0/1", "forward", "forward", here, forward, steps[-1]),
             ("1/1", "forward", f"forward, resumed at line {resumed}", here, resumed, steps[-1]),
         ])
-        self.assertTrue(all(r[6] > 0 for r in rows))
-        self.assertEqual(rows[0][7], "User-inserted graph break. Message: None")
-        self.assertEqual([bool(r[7]) for r in rows], [True, False, True, False])
-        self.assertEqual(rows[0][8], "")
-        self.assertIn("size mismatch at index 0. expected 4, actual 8", rows[2][8])
+        self.assertTrue(all(r[6] > 0 for r in compiled))
+        self.assertEqual(compiled[0][7], "User-inserted graph break. Message: None")
+        self.assertEqual([bool(r[7]) for r in compiled], [True, False, True, False])
+        self.assertEqual(compiled[0][8], "")
+        self.assertIn("size mismatch at index 0. expected 4, actual 8", compiled[2][8])
         # The step that compiled is left out of the times, and the summary says it all.
         self.assertEqual(facts["timed_steps"], "2")
         self.assertIn(f"observed steps ({steps[-1]}); the timed steps that compiled are left "
@@ -321,22 +337,14 @@ print("torch._dynamo" in sys.modules)
                 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
                 compiled = torch.compile(model)
                 prefix = os.path.join(folder, "run")
-                with trainscope.profile(prefix, model=compiled, optimizer=optimizer, warmup=1,
-                                        active=3) as prof:
-                    for _ in range(4):
-                        loss_of(compiled).backward()
-                        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                        optimizer.step()
-                        optimizer.zero_grad()
-                        prof.step()
-                with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
-                    kernels = db.execute(
-                        "SELECT e.operation_name, e.forward_ms + IFNULL(e.backward_ms, 0), "
-                        "IFNULL(m.module_path, ''), f.file_path, k.graph FROM "
-                        "trainscope_compiled_kernels k JOIN run_time_entries e ON e.id = "
-                        "k.entry_id LEFT JOIN trainscope_entry_modules m ON m.entry_id = e.id "
-                        "LEFT JOIN stack_frames f ON f.entry_id = e.id AND f.ordering = 0"
-                    ).fetchall()
+                observe(prefix, compiled, optimizer, [lambda: loss_of(compiled)] * 4, clip=True)
+                kernels = rows(prefix + ".time.sqlite",
+                               "SELECT e.operation_name, e.forward_ms + IFNULL(e.backward_ms, 0), "
+                               "IFNULL(m.module_path, ''), f.file_path, k.graph FROM "
+                               "trainscope_compiled_kernels k JOIN run_time_entries e ON e.id = "
+                               "k.entry_id LEFT JOIN trainscope_entry_modules m ON m.entry_id = "
+                               "e.id LEFT JOIN stack_frames f ON f.entry_id = e.id AND "
+                               "f.ordering = 0")
                 total = sum(k[1] for k in kernels)
                 placed = sum(k[1] for k in kernels if k[3] == os.path.basename(__file__))
                 self.assertGreaterEqual(placed, 0.99 * total, kernels)
@@ -383,12 +391,11 @@ def iteration_provider(model):
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertIn("% of it on a module and line of the project", result.stdout)
-            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
-                kernels = db.execute(
-                    "SELECT e.operation_name, m.module_path, f.file_path, f.line_number, k.graph "
-                    "FROM trainscope_compiled_kernels k JOIN run_time_entries e ON e.id = "
-                    "k.entry_id LEFT JOIN trainscope_entry_modules m ON m.entry_id = e.id JOIN "
-                    "stack_frames f ON f.entry_id = e.id AND f.ordering = 0").fetchall()
+            kernels = rows(prefix + ".time.sqlite",
+                           "SELECT e.operation_name, m.module_path, f.file_path, f.line_number, "
+                           "k.graph FROM trainscope_compiled_kernels k JOIN run_time_entries e ON "
+                           "e.id = k.entry_id LEFT JOIN trainscope_entry_modules m ON m.entry_id = "
+                           "e.id JOIN stack_frames f ON f.entry_id = e.id AND f.ordering = 0")
         # The linear layer's product, forward and backward (the weight's gradient), at
         # Net.forward's line.
         self.assertIn(("extern_kernels.addmm", "fc", "entry.py", 7, "forward"), kernels)
@@ -403,20 +410,13 @@ def iteration_provider(model):
         optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
-                                    active=3) as prof:
-                for _ in range(4):
-                    model(torch.randn(4, 16)).sum().backward()
-                    optimizer.step()
-                    optimizer.zero_grad()
-                    prof.step()
-            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
-                entries = db.execute(
-                    "SELECT e.operation_name, k.compile_id, k.graph, m.module_path, "
-                    "f.line_number FROM run_time_entries e LEFT JOIN trainscope_compiled_kernels "
-                    "k ON k.entry_id = e.id LEFT JOIN trainscope_entry_modules m ON m.entry_id = "
-                    "e.id LEFT JOIN stack_frames f ON f.entry_id = e.id AND f.ordering = 0 "
-                    "ORDER BY e.id").fetchall()
+            observe(prefix, model, optimizer, [lambda: model(torch.randn(4, 16)).sum()] * 4)
+            entries = rows(prefix + ".time.sqlite",
+                           "SELECT e.operation_name, k.compile_id, k.graph, m.module_path, "
+                           "f.line_number FROM run_time_entries e LEFT JOIN "
+                           "trainscope_compiled_kernels k ON k.entry_id = e.id LEFT JOIN "
+                           "trainscope_entry_modules m ON m.entry_id = e.id LEFT JOIN stack_frames "
+                           "f ON f.entry_id = e.id AND f.ordering = 0 ORDER BY e.id")
         # Dynamo compiled the forward in two regions around the break, and the second (the
         # function resumed after it) runs inside the first's call: every kernel of both follows
         # that call, forward and backward. Layer a's product is the first region's, at its
@@ -439,14 +439,12 @@ def iteration_provider(model):
         model(torch.randn(4, 32)).sum().backward()  # compiled and run before observing
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            with trainscope.profile(prefix, model=model, warmup=0, active=2) as prof:
-                for _ in range(2):
-                    model(torch.randn(4, 32)).sum().backward()
-                    prof.step()
-            with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
-                tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master")}
-                note = db.execute("SELECT value FROM trainscope_metadata WHERE key = "
-                                  "'compiled_kernels'").fetchall()
+            prof = observe(prefix, model, None, [lambda: model(torch.randn(4, 32)).sum()] * 2,
+                           warmup=0)
+            tables = {t for (t,) in rows(prefix + ".time.sqlite",
+                                         "SELECT name FROM sqlite_master")}
+            note = rows(prefix + ".time.sqlite",
+                        "SELECT value FROM trainscope_metadata WHERE key = 'compiled_kernels'")
         self.assertNotIn("trainscope_compiled_kernels", tables)
         self.assertEqual(note, [("1 compiled regions ran code that Inductor generated before "
                                  "the session started, without provenance: each is one "
