@@ -169,9 +169,10 @@ TEST_F(ModulesViewTest, FilteringToAModuleKeepsTheOperationsItRan) {
     EXPECT_EQ(entries->last, tree().node(block).inclusive.last_operation);
 }
 
-// A column of sizes or times has one unit, chosen for its largest figure: the transformer's
-// activations go up to 32 MiB, so every size there is in MiB, except one that would read "0.0"
-// in it (the 1 KiB of aten::arange), which is written in its own unit, named.
+// A column of sizes or times has one unit, in its header and in none of its cells, chosen for
+// the table's largest figure: the transformer's activations go up to 32 MiB, so every size there
+// is in MiB, and one that would read "0.0" in it (the 1 KiB of aten::arange) reads "< 0.1",
+// never 0 and never in a unit of its own.
 TEST_F(ModulesViewTest, EachColumnOfFiguresHasOneUnit) {
     waitForReads();
     QAbstractItemModel* activations = browser_->activationsView()->model();
@@ -183,29 +184,39 @@ TEST_F(ModulesViewTest, EachColumnOfFiguresHasOneUnit) {
     ASSERT_GE(size, 0);
     EXPECT_EQ(activations->headerData(size, Qt::Horizontal).toString(),
               QStringLiteral("Size (MiB)"));
-    int own_units = 0;
+    int too_small = 0;
     for (int row = 0; row < activations->rowCount(); ++row) {
         const QString text = activations->index(row, size).data().toString();
         const double bytes =
             activations->index(row, size).data(ui::SqlTableModel::SortRole).toDouble();
-        if (bytes < 0.05 * (1 << 20)) {
-            ++own_units;
-            EXPECT_EQ(text, ui::formatBytes(qint64(bytes)));
-            continue;
-        }
         EXPECT_FALSE(text.contains(QLatin1Char('B')))
             << "a unit in the cell: " << text.toStdString();
+        if (bytes > 0 && bytes < 0.05 * (1 << 20)) {
+            ++too_small;
+            EXPECT_EQ(text, QStringLiteral("< 0.1"));
+            continue;
+        }
         EXPECT_EQ(text, QString::number(bytes / (1 << 20), 'f', 1)
                             .replace(QRegularExpression(QStringLiteral("(\\d)(?=(\\d{3})+\\.)")),
                                      QStringLiteral("\\1,")));
     }
-    EXPECT_GE(own_units, 1);
+    EXPECT_GE(too_small, 1);
     // The CSV's header names the raw values' unit instead.
     EXPECT_EQ(
         activations->headerData(size, Qt::Horizontal, ui::SqlTableModel::RawHeaderRole).toString(),
         QStringLiteral("Size (bytes)"));
+    // The times of a table share one unit: forward, backward and total side by side.
     QAbstractItemModel* operations = browser_->operationsView()->model();
     EXPECT_EQ(operations->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Forward (ms)"));
+    EXPECT_EQ(operations->headerData(4, Qt::Horizontal).toString(),
+              QStringLiteral("Backward (ms)"));
+    EXPECT_EQ(operations->headerData(5, Qt::Horizontal).toString(), QStringLiteral("Total (ms)"));
+    for (int row = 0; row < operations->rowCount(); ++row)
+        for (int column = 3; column <= 5; ++column) {
+            const QString text = operations->index(row, column).data().toString();
+            EXPECT_FALSE(text.contains(QStringLiteral("s"))) << text.toStdString();
+            EXPECT_NE(text, QStringLiteral("0.000")) << "a time that is not 0 reads 0";
+        }
 }
 
 }  // namespace

@@ -148,13 +148,20 @@ void SqlTableModel::readColumnUnits() {
             units_.resize(spec_.columns.size());  // asked once: not again after each query
             if (page.rows.isEmpty() || !page.error.isEmpty())
                 return;  // an empty or unreadable table: the default units stay
+            // One unit for the table's times and one for its sizes, that of the largest
+            // figure: forward and backward side by side read in the same unit.
+            double largest_ms = 0, largest_bytes = 0;
             for (int i = 0; i < measured.size(); ++i) {
-                const int column = measured[i];
                 const double largest = page.rows[0].value(i).toDouble();
-                units_[column] = spec_.columns[column].format == CellFormat::Bytes
-                                     ? byteUnit(largest)
-                                     : timeUnit(largest);
+                double& kind = spec_.columns[measured[i]].format == CellFormat::Bytes
+                                   ? largest_bytes
+                                   : largest_ms;
+                kind = std::max(kind, largest);
             }
+            for (const int column : measured)
+                units_[column] = spec_.columns[column].format == CellFormat::Bytes
+                                     ? byteUnit(largest_bytes)
+                                     : timeUnit(largest_ms);
             emit headerDataChanged(Qt::Horizontal, 0, int(spec_.columns.size()) - 1);
             if (!rows_.isEmpty())
                 emit dataChanged(index(0, 0),
@@ -352,17 +359,12 @@ QVariant SqlTableModel::data(const QModelIndex& index, int role) const {
             switch (format) {
                 case CellFormat::Bytes: {
                     const std::optional<Unit> unit = columnUnit(index.column());
-                    if (unit && !showsAsZero(raw.toDouble(), *unit))
-                        return inUnit(raw.toDouble(), *unit);
+                    if (unit)
+                        return inColumn(raw.toDouble(), *unit);
                     return formatBytes(raw.toLongLong());  // in its own unit, named
                 }
-                case CellFormat::Milliseconds: {
-                    const Unit unit = *columnUnit(index.column());
-                    if (!showsAsZero(raw.toDouble(), unit))
-                        return inUnit(raw.toDouble(), unit);
-                    const Unit own = timeUnit(raw.toDouble());
-                    return QStringLiteral("%1 %2").arg(inUnit(raw.toDouble(), own), own.name);
-                }
+                case CellFormat::Milliseconds:
+                    return inColumn(raw.toDouble(), *columnUnit(index.column()));
                 case CellFormat::Integer:
                     return QLocale().toString(raw.toLongLong());
                 case CellFormat::Share: {

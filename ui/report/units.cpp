@@ -36,4 +36,11 @@ QString inUnit(double base, const Unit& unit) {
     return formatNumber(std::isfinite(base) ? unit.of(base) : 0.0, unit.decimals);
 }
 
+QString inColumn(double base, const Unit& unit) {
+    if (!showsAsZero(base, unit))
+        return inUnit(base, unit);
+    const QString step = formatNumber(std::pow(10.0, -unit.decimals), unit.decimals);
+    return base > 0 ? QStringLiteral("< %1").arg(step) : QStringLiteral("> -%1").arg(step);
+}
+
 }  // namespace trainscope::ui

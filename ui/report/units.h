@@ -18,8 +18,10 @@ Unit timeUnit(double largest_ms);
 Unit byteUnit(double largest_bytes);
 // `base` in `unit`, as the interface language writes numbers (no unit name).
 QString inUnit(double base, const Unit& unit);
-// Whether a figure that is not zero would read "0.0" in `unit` (a bias in a column of MiB):
-// such a figure is written in its own unit, with the unit's name.
+// Whether a figure that is not zero would read "0.0" in `unit` (a bias in a column of MiB).
 bool showsAsZero(double base, const Unit& unit);
+// `base` in a column of `unit` (its name in the header, none in the cells): as inUnit(), and a
+// figure that would read 0 there reads "< 0.1" (the unit's smallest step), never 0.
+QString inColumn(double base, const Unit& unit);
 
 }  // namespace trainscope::ui

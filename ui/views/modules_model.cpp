@@ -28,9 +28,8 @@ ModulesModel::ModulesModel(ReportRun& run, ModuleTree tree, QObject* parent)
         module_children_[module] = int(tree_.node(module).children.size());
     }
     units_.resize(Count);
-    units_[Forward] = timeUnit(total_.forward_ms);
-    units_[Backward] = timeUnit(total_.backward_ms);
-    units_[Total] = timeUnit(total_.totalMs());
+    // One unit for the three times, that of the largest (the total).
+    units_[Forward] = units_[Backward] = units_[Total] = timeUnit(total_.totalMs());
     units_[Activations] = byteUnit(double(total_.activation_bytes));
     units_[Weights] = byteUnit(double(total_.weight_bytes));
     units_[Gradients] = byteUnit(double(total_.gradient_bytes));
@@ -158,7 +157,7 @@ QString ModulesModel::cellText(const ModuleFigures& f, int column) const {
     const double value = figure(f, column);
     const double total = figure(total_, column);
     const QString share = total > 0 ? formatNumber(100.0 * value / total, 1) : QStringLiteral("–");
-    return tr("%1  (%2 %)").arg(inUnit(value, units_[column]), share);
+    return tr("%1  (%2 %)").arg(inColumn(value, units_[column]), share);
 }
 
 QVariant ModulesModel::data(const QModelIndex& index, int role) const {
