@@ -147,6 +147,14 @@ def line_of(tag):
                     if line.rstrip().endswith(f"trainscope-test: {tag}"))
 
 
+def compiled_broken():
+    """Broken, compiled afresh, and its SGD."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = torch.compile(Broken())
+    return model, torch.optim.SGD(model.parameters(), lr=0.1)
+
+
 def rows(path, sql):
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
         return db.execute(sql).fetchall()
@@ -190,10 +198,7 @@ print("torch._dynamo" in sys.modules)
     def test_compilations_graph_breaks_and_recompilations_are_listed_by_step(self):
         # Warm-up and the memory step at batch 4, the timed steps at 4, 4 and then 8: the last
         # compiles again (the batch size is a guard), so its time is left out.
-        torch._dynamo.reset()
-        torch.manual_seed(0)
-        model = torch.compile(Broken())
-        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        model, optimizer = compiled_broken()
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
             prof = observe(prefix, model, optimizer,
@@ -404,10 +409,7 @@ def iteration_provider(model):
                             if k[0].startswith("extern_kernels")), kernels)
 
     def test_the_kernels_of_a_broken_graph_follow_the_call_they_ran_in(self):
-        torch._dynamo.reset()
-        torch.manual_seed(0)
-        model = torch.compile(Broken())
-        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        model, optimizer = compiled_broken()
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
             observe(prefix, model, optimizer, [lambda: model(torch.randn(4, 16)).sum()] * 4)
