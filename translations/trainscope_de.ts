@@ -1513,10 +1513,6 @@ aktiv (gepunktet)</translation>
         <translation>Eingaben (keine: die Vorgaben des eingebauten Modells)</translation>
     </message>
     <message>
-        <source>inputs.pt from tools/trainscope-export</source>
-        <translation>inputs.pt aus tools/trainscope-export</translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation>Lauf</translation>
     </message>
@@ -1727,6 +1723,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>automatic: doubling toward a quarter of the budget</source>
         <translation>automatisch: verdoppelnd bis zu einem Viertel des Budgets</translation>
+    </message>
+    <message>
+        <source>inputs.pt (trainscope-export)</source>
+        <translation>inputs.pt (trainscope-export)</translation>
     </message>
 </context>
 <context>

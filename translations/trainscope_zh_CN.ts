@@ -1509,10 +1509,6 @@ active (dotted)</source>
         <translation>输入（留空：使用内置模型的默认值）</translation>
     </message>
     <message>
-        <source>inputs.pt from tools/trainscope-export</source>
-        <translation>由 tools/trainscope-export 生成的 inputs.pt</translation>
-    </message>
-    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -1723,6 +1719,10 @@ active (dotted)</source>
     <message>
         <source>automatic: doubling toward a quarter of the budget</source>
         <translation>自动：逐次加倍，直至预算的四分之一</translation>
+    </message>
+    <message>
+        <source>inputs.pt (trainscope-export)</source>
+        <translation>inputs.pt（trainscope-export）</translation>
     </message>
 </context>
 <context>

@@ -382,6 +382,41 @@ TEST(NewProfileDialogSize, FitsTheDefaultWindowInEveryModeAndLanguage) {
     installTranslations(QLocale(QStringLiteral("en")));
 }
 
+// "Save as" spans the dialog and shows its whole default; the first focus is on the model
+// chosen; the inputs file's hint is whole, in the three languages.
+TEST(NewProfileDialogSize, SaveAsIsWholeAndTheFocusStartsAtTheModel) {
+    for (const char* language : {"en", "de", "zh_CN"}) {
+        ASSERT_TRUE(installTranslations(QLocale(QString::fromLatin1(language))) ||
+                    QLatin1String(language) == QLatin1String("en"));
+        QTemporaryDir runs;
+        NewProfileDialog dialog(runs.path());
+        dialog.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+        QLineEdit* output = dialog.outputPrefix();
+        EXPECT_GE(output->width(), dialog.width() / 2) << language;
+        EXPECT_LT(output->fontMetrics().horizontalAdvance(output->text()),
+                  output->contentsRect().width() - 8)
+            << language << ": " << output->text().toStdString();
+        dialog.fileChoice()->click();  // the inputs file is for a TorchScript model
+        QCoreApplication::processEvents();
+        QLineEdit* inputs = dialog.inputsFile();
+        EXPECT_LT(inputs->fontMetrics().horizontalAdvance(inputs->placeholderText()),
+                  inputs->contentsRect().width() - 8)
+            << language << ": " << inputs->placeholderText().toStdString();
+    }
+    installTranslations(QLocale(QStringLiteral("en")));
+    QTemporaryDir runs;
+    NewProfileDialog dialog(runs.path());
+    dialog.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
+    QWidget* first = dialog.focusWidget();
+    ASSERT_NE(first, nullptr);
+    EXPECT_TRUE(first == dialog.builtinChoice() || first == dialog.fileChoice() ||
+                first == dialog.pythonChoice())
+        << first->metaObject()->className();
+    EXPECT_TRUE(qobject_cast<QRadioButton*>(first)->isChecked());
+}
+
 }  // namespace
 
 // ---- A Python entry point, run by its own interpreter (python3 -m trainscope profile) ----

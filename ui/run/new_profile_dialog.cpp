@@ -95,7 +95,9 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
       start_(nullptr),
       runs_folder_(runs_folder) {
     setWindowTitle(tr("New Profile"));
-    setMinimumWidth(560);
+    // Room for a whole report path in "Save as" (about 70 characters) and for the inputs
+    // file's hint in its half, within the default window's width.
+    setMinimumWidth(760);
     for (const BuiltinModelInfo& model : builtinModels()) {
         builtin_model_->addItem(QString::fromStdString(model.name));
         builtin_model_->setItemData(builtin_model_->count() - 1, engineText(model.description),
@@ -157,7 +159,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     // The label above its field: beside it, in half the dialog, it left the field no room.
     inputs_layout->addWidget(new QLabel(tr("Or, for a TorchScript model, an inputs file:")));
     inputs_layout->addWidget(rowOf(inputs_file_, browse_inputs));
-    inputs_file_->setPlaceholderText(tr("inputs.pt from tools/trainscope-export"));
+    inputs_file_->setPlaceholderText(tr("inputs.pt (trainscope-export)"));
 
     auto* run_box = new QGroupBox(tr("Run"));
     auto* run_form = new QFormLayout(run_box);
@@ -178,7 +180,9 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     sweep_budget_->setToolTip(tr("The memory the largest batch must fit in: 24GiB, 512MiB"));
     run_form->addRow(tr("Batch sizes:"), sweep_sizes_);
     run_form->addRow(tr("Memory budget:"), sweep_budget_);
-    run_form->addRow(tr("Save as:"), rowOf(output_, browse_output));
+    // The whole width of the dialog: in the run's half it showed the tail of its path only.
+    auto* output_form = new QFormLayout;
+    output_form->addRow(tr("Save as:"), rowOf(output_, browse_output));
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     start_ = buttons->addButton(tr("Start Profiling"), QDialogButtonBox::AcceptRole);
@@ -194,6 +198,7 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(model_box);
     layout->addLayout(settings);
+    layout->addLayout(output_form);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
 
@@ -263,6 +268,10 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
 
     restore();
     validate();
+    // The first focus on the model chosen, not on the first Browse… button.
+    for (QRadioButton* choice : {builtin_, file_, python_})
+        if (choice->isChecked())
+            choice->setFocus();
 }
 
 QString NewProfileDialog::modelRef() const {
