@@ -110,6 +110,15 @@ TEST_F(BatchSizeViewTest, TheChartsShowTheMeasuredPointsTheLinesAndTheBudget) {
     EXPECT_EQ(measured, 3);
     EXPECT_TRUE(budget);
     EXPECT_GE(lines, 2);  // the fitted line and the chosen batch's marker
+    // The chosen batch is one colour on both charts.
+    const auto chosen = [](QChartView* view) {
+        for (QAbstractSeries* series : view->chart()->series())
+            if (series->name() == QStringLiteral("Chosen batch"))
+                return qobject_cast<QLineSeries*>(series)->pen().color();
+        return QColor();
+    };
+    EXPECT_TRUE(chosen(page_->memoryChart()).isValid());
+    EXPECT_EQ(chosen(page_->memoryChart()), chosen(page_->throughputChart()));
     EXPECT_EQ(page_->pointsTable()->rowCount(), 3);
     EXPECT_TRUE(page_->summary()->text().contains(
         QStringLiteral("Largest batch within it: <b>%1</b>").arg(*report_->largest_batch)));

@@ -3,6 +3,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QColor>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -340,6 +341,11 @@ QChartView* BatchSizePage::chartOf(bool memory) {
     }
     auto* marker = new QLineSeries;
     marker->setName(tr("Chosen batch"));
+    // One colour on both charts (the theme's next one differed: the memory chart has more
+    // series).
+    QPen marker_pen(QColor(0xd3, 0x2f, 0x2f));
+    marker_pen.setWidthF(2);
+    marker->setPen(marker_pen);
     chart->addSeries(marker);
     markers_[memory ? 0 : 1] = marker;
 
