@@ -640,14 +640,6 @@
         <translation>Prüfung nicht möglich: %1</translation>
     </message>
     <message>
-        <source>Verifying Batch %1…</source>
-        <translation>Batch %1 wird geprüft …</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>abgebrochen</translation>
-    </message>
-    <message>
         <source>Verify Batch %1</source>
         <translation>Batch %1 prüfen</translation>
     </message>
@@ -674,6 +666,22 @@
     <message>
         <source> (off by %1%)</source>
         <translation> (weicht um %1 % ab)</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s</source>
+        <translation>Batch %1 wird geprüft: es wird profiliert, wie der Sweep seine Größen profilierte … %2 s</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1 was cancelled: the report is as it was.</source>
+        <translation>Die Prüfung von Batch %1 wurde abgebrochen: der Bericht ist unverändert.</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+    <message>
+        <source>Cancel Verifying</source>
+        <translation>Prüfung abbrechen</translation>
     </message>
 </context>
 <context>

@@ -640,14 +640,6 @@
         <translation>无法验证：%1</translation>
     </message>
     <message>
-        <source>Verifying Batch %1…</source>
-        <translation>正在验证批大小 %1…</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
         <source>Verify Batch %1</source>
         <translation>验证批大小 %1</translation>
     </message>
@@ -674,6 +666,22 @@
     <message>
         <source> (off by %1%)</source>
         <translation>（偏差 %1%）</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s</source>
+        <translation>正在验证批大小 %1：按扫描分析各批大小的方式进行分析… %2 秒</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1 was cancelled: the report is as it was.</source>
+        <translation>批大小 %1 的验证已取消：报告保持不变。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Cancel Verifying</source>
+        <translation>取消验证</translation>
     </message>
 </context>
 <context>

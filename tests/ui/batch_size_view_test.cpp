@@ -188,7 +188,11 @@ TEST_F(BatchSizeViewTest, APredictionIsVerifiedByRunningThatBatchSize) {
     EXPECT_EQ(verify->text(), QStringLiteral("Verify Batch 8"));
     QSignalSpy done(page, &ui::BatchSizePage::verified);
     QTest::mouseClick(verify, Qt::LeftButton);
-    EXPECT_FALSE(verify->isEnabled());  // one at a time
+    // One at a time: while it runs the button cancels it, and the view says what runs.
+    EXPECT_EQ(verify->text(), QStringLiteral("Cancel Verifying"));
+    EXPECT_TRUE(page->prediction()->text().startsWith(
+        QStringLiteral("Verifying batch 8: profiling it as the sweep profiled its sizes")))
+        << page->prediction()->text().toStdString();
     ASSERT_TRUE(done.wait(120000));
     ASSERT_TRUE(done.first().first().toBool()) << page->prediction()->text().toStdString();
     const std::optional<SweepPoint>& verified = page->report()->verified;
@@ -203,6 +207,39 @@ TEST_F(BatchSizeViewTest, APredictionIsVerifiedByRunningThatBatchSize) {
     ASSERT_TRUE(reread.verified);
     EXPECT_EQ(reread.verified->peak_bytes, verified->peak_bytes);
     EXPECT_EQ(reread.points.size(), report_->points.size());
+}
+
+// A verification is cancelled with its button: the report and its file stay as they were,
+// and the view says so.
+TEST_F(BatchSizeViewTest, AVerificationIsCancelledWithItsButton) {
+    const QString copy = dir_->path() + QStringLiteral("/cancel.sweep.sqlite");
+    QFile::remove(copy);
+    ASSERT_TRUE(QFile::copy(dir_->path() + QStringLiteral("/mlp.sweep.sqlite"), copy));
+    QFile before(copy);
+    ASSERT_TRUE(before.open(QIODevice::ReadOnly));
+    const QByteArray bytes = before.readAll();
+    before.close();
+    window_.openReports({copy});
+    ui::BatchSizePage* page = window_.sweepPage();
+    ASSERT_NE(page, nullptr);
+    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+    page->batchSize()->setValue(8);
+    QPushButton* verify = page->verifyButton();
+    QSignalSpy done(page, &ui::BatchSizePage::verified);
+    QTest::mouseClick(verify, Qt::LeftButton);
+    ASSERT_TRUE(verify->isEnabled());
+    QTest::mouseClick(verify, Qt::LeftButton);  // Cancel Verifying
+    EXPECT_EQ(verify->text(), QStringLiteral("Cancelling…"));
+    ASSERT_TRUE(done.wait(120000));
+    EXPECT_FALSE(done.first().first().toBool());
+    EXPECT_EQ(page->prediction()->text(),
+              QStringLiteral("Verifying batch 8 was cancelled: the report is as it was."));
+    EXPECT_FALSE(page->report()->verified);
+    EXPECT_EQ(verify->text(), QStringLiteral("Verify Batch 8"));
+    EXPECT_TRUE(verify->isEnabled());
+    QFile after(copy);
+    ASSERT_TRUE(after.open(QIODevice::ReadOnly));
+    EXPECT_EQ(after.readAll(), bytes);
 }
 
 TEST_F(BatchSizeViewTest, ADamagedSweepReportGetsAMessage) {

@@ -19,6 +19,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
@@ -42,6 +43,7 @@ struct BatchSizePage::Result {
 struct BatchSizePage::Verification {
     std::unique_ptr<SweepReport> report;
     QString error;
+    bool cancelled = false;
 };
 
 namespace {
@@ -86,7 +88,8 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
       slider_(new QSlider(Qt::Horizontal)),
       spin_(new QSpinBox),
       points_(new QTableWidget),
-      verify_(new QPushButton(tr("Verify by Running"))) {
+      verify_(new QPushButton(tr("Verify by Running"))),
+      verify_clock_(new QTimer(this)) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     prediction_->setObjectName(QStringLiteral("prediction"));
@@ -110,12 +113,25 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
     verify_->setObjectName(QStringLiteral("verify"));
     verify_->setEnabled(false);
     connect(verify_, &QPushButton::clicked, this, &BatchSizePage::verifyChosen);
+    // What runs, and for how long: a verification profiles the batch for seconds.
+    verify_clock_->setInterval(1000);
+    connect(verify_clock_, &QTimer::timeout, this, [this] {
+        prediction_->setText(
+            tr("Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s")
+                .arg(verifying_batch_)
+                .arg(verify_started_.elapsed() / 1000));
+    });
     connect(&verifying_, &QFutureWatcher<std::shared_ptr<Verification>>::finished, this, [this] {
+        verify_clock_->stop();
         const std::shared_ptr<Verification> result = verifying_.result();
         const bool ok = result->report != nullptr;
         if (ok) {
             report_ = std::move(result->report);
             summary_->setText(summaryText(*report_));
+            prediction_->setText(predictionText(spin_->value()));
+        } else if (result->cancelled) {
+            prediction_->setText(tr("Verifying batch %1 was cancelled: the report is as it was.")
+                                     .arg(verifying_batch_));
         } else {
             prediction_->setText(tr("Could not verify: %1").arg(result->error));
         }
@@ -165,15 +181,28 @@ BatchSizePage::~BatchSizePage() {
 }
 
 void BatchSizePage::verifyChosen() {
-    if (!report_ || verifying_.isRunning() || !cannot_verify_.isEmpty()) {
+    if (verifying_.isRunning()) {  // the button cancels what runs
+        cancel_->store(true);
+        verify_->setEnabled(false);
+        verify_->setText(tr("Cancelling…"));
+        return;
+    }
+    if (!report_ || !cannot_verify_.isEmpty()) {
         return;
     }
     const int64_t batch = spin_->value();
-    verify_->setEnabled(false);
-    verify_->setText(tr("Verifying Batch %1…").arg(batch));
+    verifying_batch_ = batch;
+    verify_->setText(tr("Cancel Verifying"));
+    verify_started_.start();
+    verify_clock_->start();
+    prediction_->setText(
+        tr("Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s")
+            .arg(batch)
+            .arg(0));
     // The worker gets copies: the page may close before it ends (it then cancels).
     auto report = std::make_shared<const SweepReport>(*report_);
     const std::string file = path_.toStdString();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
     const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
     verifying_.setFuture(QtConcurrent::run([report, batch, file, cancel] {
         auto result = std::make_shared<Verification>();
@@ -183,7 +212,7 @@ void BatchSizePage::verifyChosen() {
             writeSweepReport(*updated, file, Overwrite::Allow);  // staged: whole or not at all
             result->report = std::move(updated);
         } catch (const Cancelled&) {
-            result->error = tr("cancelled");
+            result->cancelled = true;
         } catch (const std::exception& e) {
             result->error = QString::fromStdString(e.what());
         }
@@ -194,6 +223,9 @@ void BatchSizePage::verifyChosen() {
 // Enabled for a batch predicted to fit the budget, with the report's configuration known and
 // no verification running.
 void BatchSizePage::updateVerifyButton() {
+    if (verifying_.isRunning()) {
+        return;  // it cancels until the verification ends
+    }
     const int64_t batch = spin_->value();
     const bool fits = report_ && report_->predictedPeak(batch) <= double(report_->budget_bytes);
     if (!verifying_.isRunning())

@@ -6,6 +6,7 @@
 // prediction extrapolates beyond what was measured. The report is read off the GUI thread.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
@@ -18,6 +19,7 @@ class QLabel;
 class QSlider;
 class QSpinBox;
 class QTableWidget;
+class QTimer;
 class QValueAxis;
 class QLineSeries;
 class QPushButton;
@@ -75,7 +77,11 @@ class BatchSizePage : public QWidget {
     QPushButton* verify_;
     QString cannot_verify_;  // why the report's batch sizes cannot be run again, or empty
     QFutureWatcher<std::shared_ptr<Verification>> verifying_;
+    // The running verification's: set by its Cancel, or when the page closes.
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
+    int64_t verifying_batch_ = 0;
+    QElapsedTimer verify_started_;
+    QTimer* verify_clock_;  // the seconds it has run, each second
     QChartView* memory_chart_ = nullptr;
     QChartView* throughput_chart_ = nullptr;
     QLineSeries* markers_[2] = {nullptr, nullptr};  // the chosen batch, on each chart
