@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -83,7 +85,14 @@ void summarizeCompiled(const ReadOnlyDb& db, ReportFileSummary& s) {
             c.line_number = static_cast<int>(rows.integer(4));
             c.step = rows.integer(5);
             c.start_ns = rows.integer(6);
-            c.end_ns = c.start_ns + static_cast<int64_t>(rows.real(7) * 1e6);
+            // A foreign file's duration may be anything: no longer than a day, never negative,
+            // and the end within int64's range.
+            const double ms = rows.real(7);
+            const int64_t ns =
+                std::isfinite(ms) && ms > 0 ? static_cast<int64_t>(std::min(ms, 8.64e7) * 1e6) : 0;
+            c.end_ns = c.start_ns > std::numeric_limits<int64_t>::max() - ns
+                           ? std::numeric_limits<int64_t>::max()
+                           : c.start_ns + ns;
             c.graph_break = shownText(rows.text(8));
             c.recompiled_because = shownText(rows.text(9));
             s.compilations.push_back(std::move(c));

@@ -5,6 +5,11 @@
 #include "analysis/compiled_kernels.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "support/report_reader.h"
+#include "trainscope/report_reading.h"
+#include "trainscope/report_writer.h"
 
 using namespace trainscope;
 
@@ -121,4 +126,37 @@ TEST(CompiledKernels, WithoutKernelsTheReportIsAsItWasAndSaysHowManyRegions) {
     ASSERT_EQ(time.entries.size(), 2u);
     EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 1.0);
     EXPECT_TRUE(time.kernels.empty());
+}
+
+// A report file's compilations and kernels as `trainscope-cli show` reads them back: the
+// figures the session wrote, and a foreign file's nonsense duration kept within a day.
+TEST(CompiledReportFile, ShowReadsTheCompilationsAndKernelsBackAndBoundsForeignDurations) {
+    TimeReport time;
+    time.entries = {entry("Torch-Compiled Region: 0/0", 1.0, 2.0),
+                    entry("extern_kernels.mm", 0.0, 0.5)};
+    time.kernels = {{1, "0/0", true, {"aten.mm"}, "", 1, "4,8;8,8"}};
+    time.compilations = {
+        {"0/0", "forward", "forward", "model.py", 7, 1'000, 2'000'001'000, 0, "", ""}};
+    const std::string path = test::makeTempDir() + "/run.time.sqlite";
+    writeTimeReport(time, path, Overwrite::Refuse);
+    ReportFileSummary read = summarizeReportFile(path);
+    ASSERT_EQ(read.compilations.size(), 1u);
+    EXPECT_DOUBLE_EQ(read.compilations[0].ms(), 2000.0);
+    EXPECT_EQ(read.kernels.kernels, 1);
+    EXPECT_DOUBLE_EQ(read.kernels.backward_ms, 0.5);
+    EXPECT_DOUBLE_EQ(read.kernels.placed_ms, 0.5);  // its frame is the project's
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        EXPECT_EQ(sqlite3_exec(db,
+                               "UPDATE trainscope_compilations SET duration_ms = 1e300, "
+                               "start_ns = 9223372036854775000",
+                               nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        sqlite3_close(db);
+    }
+    read = summarizeReportFile(path);
+    ASSERT_EQ(read.compilations.size(), 1u);
+    EXPECT_GE(read.compilations[0].ms(), 0.0);
+    EXPECT_LE(read.compilations[0].ms(), 8.64e7);
 }
