@@ -31,14 +31,4 @@ double TimeReport::backwardMs() const {
     return sumOf(entries, [](const RunTimeEntry& e) { return e.backward_ms.value_or(0.0); });
 }
 
-void KernelTotals::add(bool backward, double ms, bool in_project, const std::string& unattributed) {
-    ++kernels;
-    (backward ? backward_ms : forward_ms) += ms;
-    if (unattributed.empty() && in_project) {
-        placed_ms += ms;
-    } else {
-        unplaced[unattributed.empty() ? "its lines are outside the project" : unattributed] += ms;
-    }
-}
-
 }  // namespace trainscope

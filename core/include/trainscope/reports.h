@@ -178,8 +178,18 @@ struct KernelTotals {
     std::string note;  // why some regions are not split into kernels (the metadata's)
 
     // A kernel's row: its time, whether its most specific frame is the project's, and why
-    // Inductor gave it no line ("" when it did).
-    void add(bool backward, double ms, bool in_project, const std::string& unattributed);
+    // Inductor gave it no line ("" when it did). Inline: the report readers without LibTorch
+    // (trainscope_report_io) use it too.
+    void add(bool backward, double ms, bool in_project, const std::string& unattributed) {
+        ++kernels;
+        (backward ? backward_ms : forward_ms) += ms;
+        if (unattributed.empty() && in_project) {
+            placed_ms += ms;
+        } else {
+            unplaced[unattributed.empty() ? "its lines are outside the project" : unattributed] +=
+                ms;
+        }
+    }
 };
 
 struct TimeReport {
