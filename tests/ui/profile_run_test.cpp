@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <filesystem>
+#include <functional>
 
 #include "i18n/language.h"
 #include "main_window.h"
@@ -358,13 +359,21 @@ TEST_F(ProfileRunTest, TheFirstLaunchOfferProfilesTheExampleInOneClick) {
 
 // The dialog fits the default window's height (760 px) in every mode it has, in the three
 // languages: it was about 790 px tall, its buttons below a laptop's screen.
-TEST(NewProfileDialogSize, FitsTheDefaultWindowInEveryModeAndLanguage) {
+// `check` on the dialog, shown, in each of the three languages.
+void inEachLanguage(const std::function<void(const char*, NewProfileDialog&)>& check) {
     for (const char* language : {"en", "de", "zh_CN"}) {
         ASSERT_TRUE(installTranslations(QLocale(QString::fromLatin1(language))) ||
                     QLatin1String(language) == QLatin1String("en"));
         QTemporaryDir runs;
         NewProfileDialog dialog(runs.path());
         dialog.show();
+        check(language, dialog);
+    }
+    installTranslations(QLocale(QStringLiteral("en")));
+}
+
+TEST(NewProfileDialogSize, FitsTheDefaultWindowInEveryModeAndLanguage) {
+    inEachLanguage([](const char* language, NewProfileDialog& dialog) {
         for (QRadioButton* mode :
              {dialog.builtinChoice(), dialog.fileChoice(), dialog.pythonChoice()}) {
             mode->click();
@@ -378,19 +387,13 @@ TEST(NewProfileDialogSize, FitsTheDefaultWindowInEveryModeAndLanguage) {
                 EXPECT_LE(dialog.sizeHint().width(), 1100) << language;
             }
         }
-    }
-    installTranslations(QLocale(QStringLiteral("en")));
+    });
 }
 
 // "Save as" spans the dialog and shows its whole default; the first focus is on the model
 // chosen; the inputs file's hint is whole, in the three languages.
 TEST(NewProfileDialogSize, SaveAsIsWholeAndTheFocusStartsAtTheModel) {
-    for (const char* language : {"en", "de", "zh_CN"}) {
-        ASSERT_TRUE(installTranslations(QLocale(QString::fromLatin1(language))) ||
-                    QLatin1String(language) == QLatin1String("en"));
-        QTemporaryDir runs;
-        NewProfileDialog dialog(runs.path());
-        dialog.show();
+    inEachLanguage([](const char* language, NewProfileDialog& dialog) {
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&dialog));
         QLineEdit* output = dialog.outputPrefix();
         EXPECT_GE(output->width(), dialog.width() / 2) << language;
@@ -403,8 +406,7 @@ TEST(NewProfileDialogSize, SaveAsIsWholeAndTheFocusStartsAtTheModel) {
         EXPECT_LT(inputs->fontMetrics().horizontalAdvance(inputs->placeholderText()),
                   inputs->contentsRect().width() - 8)
             << language << ": " << inputs->placeholderText().toStdString();
-    }
-    installTranslations(QLocale(QStringLiteral("en")));
+    });
     QTemporaryDir runs;
     NewProfileDialog dialog(runs.path());
     dialog.show();
