@@ -141,18 +141,13 @@ class KernelWatch:
         self._seen = list(_generated_modules())
         for name, module in list(sys.modules.items()):
             if name.startswith("torch._inductor") and getattr(module, _TRACER, None) is original:
-                self._set(module, _TRACER, traced)
+                _set(module, _TRACER, traced, self._undo)
         for config, changes in ((inductor_config, {"trace.provenance_tracking_level": 1,
                                                    "fx_graph_cache": False}),
                                 (functorch_config, {"enable_autograd_cache": False})):
             patch = config.patch(changes)
             patch.__enter__()
             self._undo.append(lambda p=patch: p.__exit__(None, None, None))
-
-    def _set(self, owner, name, value):
-        before = getattr(owner, name)
-        setattr(owner, name, value)
-        self._undo.append(lambda: setattr(owner, name, before))
 
     def _note(self, node_schedule, kernel_name, handle, is_extern):
         import torch._guards
@@ -181,9 +176,7 @@ class KernelWatch:
             return
         if self._wraps and not self._unwrap:
             for module, name, timed in self._wraps:
-                before = getattr(module, name)
-                setattr(module, name, timed)
-                self._unwrap.append(lambda m=module, n=name, b=before: setattr(m, n, b))
+                _set(module, name, timed, self._unwrap)
         modules = _generated_modules()
         for module in modules[len(self._seen):] if modules[:len(self._seen)] == self._seen \
                 else [m for m in modules if all(m is not s for s in self._seen)]:
@@ -230,9 +223,7 @@ class KernelWatch:
 
     def _wrap(self, module, name, timed):
         self._wraps.append((module, name, timed))
-        before = getattr(module, name)
-        setattr(module, name, timed)
-        self._unwrap.append(lambda: setattr(module, name, before))
+        _set(module, name, timed, self._unwrap)
 
     def _graph_of(self, keys):
         """The graph whose generated code calls the kernels `keys`: the next one, in compile
@@ -262,6 +253,13 @@ class KernelWatch:
                 self._undo.pop()()
             except Exception:
                 pass
+
+
+def _set(owner, name, value, undo):
+    """Sets `owner.name` to `value`, and appends to `undo` what puts the old value back."""
+    before = getattr(owner, name)
+    setattr(owner, name, value)
+    undo.append(lambda: setattr(owner, name, before))
 
 
 def _generated_modules():
