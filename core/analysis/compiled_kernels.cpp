@@ -67,8 +67,14 @@ void takeOut(RunTimeEntry& entry, double ms, bool backward) {
 
 }  // namespace
 
-int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
-                         const std::vector<int>& site_operations, const KernelSteps& steps) {
+CompiledRegionSplit splitCompiledRegions(TimeReport& time,
+                                         const std::vector<CompiledKernelSite>& sites,
+                                         const std::vector<int>& site_operations,
+                                         const KernelSteps& steps) {
+    CompiledRegionSplit split;
+    split.entry_of_site.assign(sites.size(), -1);
+    for (size_t i = 0; i < time.entries.size(); ++i)
+        split.entry_of_operation.push_back(i);
     std::set<std::string> known;  // compile ids with sites
     for (const CompiledKernelSite& site : sites)
         known.insert(site.compile_id);
@@ -82,7 +88,11 @@ int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>
     // Each row after the entry it ran in (the memory step's operation, or its backward node's),
     // else its region's first entry, else at the end; in the order the host learnt the sites
     // (Inductor's code order).
-    std::map<int, std::vector<KernelRow>> after;  // entry index (-1: the end): its rows
+    struct SiteRow {
+        size_t site;
+        KernelRow row;
+    };
+    std::map<int, std::vector<SiteRow>> after;  // entry index (-1: the end): its rows
     for (size_t s = 0; s < sites.size(); ++s) {
         auto row = rowOf(sites[s], s, steps);
         if (!row) {
@@ -98,27 +108,28 @@ int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>
                     row->kernel.backward ? *row->entry.backward_ms : row->entry.forward_ms,
                     row->kernel.backward);
         }
-        after[target].push_back(std::move(*row));
+        after[target].push_back({s, std::move(*row)});
     }
     // Regions that no site names and in whose call no kernel ran: code without provenance.
-    int unsplit = 0;
     for (const auto& [id, entry] : region_entry)
-        unsplit += known.count(id) == 0 && after.count(entry) == 0;
+        split.regions_without_provenance += known.count(id) == 0 && after.count(entry) == 0;
     if (after.empty()) {
-        return unsplit;
+        return split;
     }
     std::vector<RunTimeEntry> entries;
     std::vector<KernelEntry> kernels;
-    const auto add = [&](std::vector<KernelRow>& rows, const StackTrace& call_site) {
-        for (KernelRow& row : rows) {
+    const auto add = [&](std::vector<SiteRow>& rows, const StackTrace& call_site) {
+        for (auto& [site, row] : rows) {
             row.entry.frames.insert(row.entry.frames.end(), call_site.begin(), call_site.end());
             row.kernel.entry = entries.size();
+            split.entry_of_site[site] = static_cast<int>(entries.size());
             kernels.push_back(std::move(row.kernel));
             entries.push_back(std::move(row.entry));
         }
     };
     for (size_t i = 0; i < time.entries.size(); ++i) {
         const StackTrace call_site = time.entries[i].frames;
+        split.entry_of_operation[i] = entries.size();
         entries.push_back(std::move(time.entries[i]));
         if (const auto it = after.find(static_cast<int>(i)); it != after.end()) {
             add(it->second, call_site);
@@ -129,7 +140,7 @@ int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>
     }
     time.entries = std::move(entries);
     time.kernels = std::move(kernels);
-    return unsplit;
+    return split;
 }
 
 }  // namespace trainscope

@@ -21,13 +21,23 @@ struct KernelSteps {
     std::vector<std::vector<int64_t>> calls;
 };
 
+// Where the entries went: `entry_of_operation[i]`, the index of what was entry i;
+// `entry_of_site[s]`, site s's row (-1: none); and how many regions (by compile id) have no
+// site: their code came without provenance.
+struct CompiledRegionSplit {
+    std::vector<size_t> entry_of_operation;
+    std::vector<int> entry_of_site;
+    int regions_without_provenance = 0;
+};
+
 // Inserts each site that ran in a timed step after the entry it ran in (`site_operations`: the
 // memory step's operation it ran in, its forward or its backward node; -1 where unknown), else
 // after its region's first entry, else at the end, with its median time over the timed steps
 // (forward or backward by its graph; frames: the site's lines above that entry's call site);
-// takes its time out of that entry, and lists the rows in `time.kernels`. Returns how many
-// regions (by compile id) have no site: their code came without provenance.
-int splitCompiledRegions(TimeReport& time, const std::vector<CompiledKernelSite>& sites,
-                         const std::vector<int>& site_operations, const KernelSteps& steps);
+// takes its time out of that entry, and lists the rows in `time.kernels`.
+CompiledRegionSplit splitCompiledRegions(TimeReport& time,
+                                         const std::vector<CompiledKernelSite>& sites,
+                                         const std::vector<int>& site_operations,
+                                         const KernelSteps& steps);
 
 }  // namespace trainscope

@@ -19,7 +19,8 @@ bool sameBlock(const LiveSet& set, void* ptr, const TrackedBlock& block) {
 
 PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
                          const GradientBlocks& gradients,
-                         const std::vector<std::string>& operation_modules) {
+                         const std::vector<std::string>& operation_modules,
+                         const std::unordered_map<int64_t, std::string>& kernel_modules) {
     // The live sets at the peak and at the end, in one replay.
     const std::vector<MemoryEvent>& events = memory.events();
     const std::unordered_set<int64_t> activations = memory.activationEvents();
@@ -65,8 +66,10 @@ PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& pa
             continue;
         }
         const bool forward = block.phase == AllocationPhase::Forward && block.event >= 0;
+        const auto kernel = forward ? kernel_modules.find(block.event) : kernel_modules.end();
         const std::string module =
-            forward && block.operation >= 0 &&
+            kernel != kernel_modules.end() ? kernel->second
+            : forward && block.operation >= 0 &&
                     static_cast<size_t>(block.operation) < operation_modules.size()
                 ? operation_modules[block.operation]
                 : std::string();

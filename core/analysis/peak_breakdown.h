@@ -30,9 +30,11 @@ struct PeakAnalysis {
 };
 
 // `operation_modules[i]`: the module path of top-level operation i of the measured iteration;
-// `gradients`: the gradient blocks seen while it ran.
+// `kernel_modules`: by allocation event, the module of the compiled kernel that wrote a block
+// (in place of its region's); `gradients`: the gradient blocks seen while it ran.
 PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
                          const GradientBlocks& gradients,
-                         const std::vector<std::string>& operation_modules);
+                         const std::vector<std::string>& operation_modules,
+                         const std::unordered_map<int64_t, std::string>& kernel_modules);
 
 }  // namespace trainscope

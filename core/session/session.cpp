@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "analysis/compiled_kernels.h"
 #include "analysis/frames_note.h"
@@ -96,6 +97,11 @@ struct Session::Impl {
     std::vector<double> step_kernel_ms;
     std::vector<int64_t> step_kernel_calls;
     KernelSteps timed_kernels;
+    // The memory step's blocks by allocation event that a kernel wrote last (kernelWrote), and
+    // for each activation entry the kernel site it names (-1: its operation): their entry
+    // numbers become the kernels' rows when the run time report is assembled.
+    std::unordered_map<int64_t, int> kernel_of_block;
+    std::vector<int> activation_kernels;
     // Timed steps that ran other operations than the memory step (analysis/step_matching.h).
     int differing_steps = 0;
     int unmatched_calls = 0;
@@ -199,6 +205,8 @@ void Session::beginStep() {
         }
         self.observer = std::make_unique<OperationObserver>(options);
         self.memory->attributeTo(self.observer.get());
+        std::lock_guard<std::mutex> lock(self.kernel_mutex);
+        self.kernel_of_block.clear();  // of a memory step that was dropped
     } else {
         if (self.options.device == Device::Cuda && !self.gpu_timer) {
             self.gpu_timer = std::make_unique<cuda::EventTimer>();
@@ -296,6 +304,20 @@ int Session::addKernelSite(CompiledKernelSite site) {
     return static_cast<int>(impl_->kernel_sites.size()) - 1;
 }
 
+void Session::kernelWrote(int site, const std::vector<const void*>& storages) {
+    Impl& self = *impl_;
+    if (!self.step_open || !self.memoryStep() || !self.memory || site < 0 ||
+        self.observer->currentOperation() < 0) {
+        return;  // only the forward's blocks can be activations
+    }
+    const std::vector<std::optional<int64_t>> events = self.memory->liveEvents(storages);
+    std::lock_guard<std::mutex> lock(self.kernel_mutex);
+    for (const std::optional<int64_t>& event : events)
+        if (event && *event >= 0) {
+            self.kernel_of_block[*event] = site;
+        }
+}
+
 void Session::kernelRan(int site, double ms) {
     Impl& self = *impl_;
     if (!self.step_open || site < 0) {
@@ -387,20 +409,50 @@ void Session::Impl::finishMemoryStep() {
             blocks[state.data] = {Kind::OptimizerState, p.module_path};
         report.weights.push_back(std::move(entry));
     }
-    for (const auto& [op, bytes] : memory->activationBytes()) {
+    // Activations by the operation that allocated them and, in a compiled region, the kernel
+    // that wrote them last.
+    std::map<std::pair<int, int>, int64_t> activation_bytes;
+    std::unordered_map<int64_t, std::string> kernel_modules;  // by allocation event
+    {
+        std::lock_guard<std::mutex> lock(kernel_mutex);
+        for (int64_t event : memory->activationEvents()) {
+            const MemoryEvent& allocation = memory->events()[static_cast<size_t>(event)];
+            const auto kernel = kernel_of_block.find(event);
+            const int site =
+                kernel != kernel_of_block.end() && allocation.operation >= 0 ? kernel->second : -1;
+            activation_bytes[{allocation.operation, site}] += allocation.bytes;
+        }
+        for (const auto& [event, site] : kernel_of_block)
+            if (!kernel_sites[site].module_path.empty()) {
+                kernel_modules[event] = kernel_sites[site].module_path;
+            }
+    }
+    activation_kernels.clear();
+    for (const auto& [key, bytes] : activation_bytes) {
+        const auto [op, site] = key;
         if (bytes <= 0) {
             continue;
         }
-        if (op >= 0) {
+        if (op < 0) {
+            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}, 0});
+        } else if (site < 0) {
             const OperationRecord& record = operations[op];
             report.activations.push_back(
                 {record.name, bytes, record.frames, record.module_path, op + 1});
-        } else {
-            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}, 0});
+        } else {  // the kernel's lines above its region's call site, as its run time row
+            const OperationRecord& region = operations[op];
+            const CompiledKernelSite& kernel = kernel_sites[site];
+            StackTrace frames = kernel.frames;
+            frames.insert(frames.end(), region.frames.begin(), region.frames.end());
+            report.activations.push_back(
+                {kernel.kernel, bytes, std::move(frames),
+                 kernel.module_path.empty() ? region.module_path : kernel.module_path, op + 1});
         }
+        activation_kernels.push_back(site);
     }
     report.peak_usage_bytes = memory->peakBytes();
-    PeakAnalysis peak = analyzePeak(*memory, blocks, gradients->blocks(), operation_modules);
+    PeakAnalysis peak =
+        analyzePeak(*memory, blocks, gradients->blocks(), operation_modules, kernel_modules);
     if (options.device == Device::Cuda) {
         // The caching allocator's statistics, reset when the step began, are the peak; what
         // they hold beyond the blocks the meter saw allocated (blocks older than it,
@@ -526,15 +578,28 @@ SessionReports Session::assemble() const {
     time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
     time.collectives = medianCollectives(self.collectives, timed_collectives);
     time.compilations = std::move(compilations);
-    const int unsplit = timed.empty()
-                            ? 0
-                            : splitCompiledRegions(time, self.kernel_sites, self.kernel_operations,
-                                                   leave_out ? kept_kernels : self.timed_kernels);
+    const CompiledRegionSplit split =
+        timed.empty() ? CompiledRegionSplit{}
+                      : splitCompiledRegions(time, self.kernel_sites, self.kernel_operations,
+                                             leave_out ? kept_kernels : self.timed_kernels);
+    // The memory report numbers activations as the run time report numbers its entries: the
+    // kernels' rows moved the entries after them, and a kernel's activations are its row's.
+    for (size_t i = 0; i < reports.memory.activations.size() && !split.entry_of_operation.empty();
+         ++i) {
+        int64_t& number = reports.memory.activations[i].operation_number;
+        if (number <= 0) {
+            continue;
+        }
+        const int site = i < self.activation_kernels.size() ? self.activation_kernels[i] : -1;
+        number = site >= 0 && split.entry_of_site[site] >= 0
+                     ? split.entry_of_site[site] + 1
+                     : static_cast<int64_t>(split.entry_of_operation[number - 1]) + 1;
+    }
     time.metadata = self.metadataFor("time");
     time.metadata["timed_steps"] = std::to_string(timed.size());
-    if (unsplit > 0) {
+    if (split.regions_without_provenance > 0) {
         time.metadata[report_format::kCompiledKernelsNoteKey] =
-            std::to_string(unsplit) +
+            std::to_string(split.regions_without_provenance) +
             " compiled regions ran code that Inductor generated before the session started, "
             "without provenance: each is one operation";
     }

@@ -6,11 +6,13 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 #include "python_frames.h"
 #include "trainscope/engine.h"
@@ -173,6 +175,11 @@ class PySession {
             session_->kernelRan(site, ms);
         }
     }
+    void kernelWrote(int site, const std::vector<const void*>& storages) {
+        if (session_) {
+            session_->kernelWrote(site, storages);
+        }
+    }
     bool recordsTimeline() const { return session_ && session_->recordsTimeline(); }
     // Ends observation: every callback and hook of the session is removed.
     void close() { session_.reset(); }
@@ -222,16 +229,19 @@ class PySession {
 // A compiled region's kernel (or extern call) in Inductor's generated code, timed on each call
 // for the session, and a scope of the memory step's timeline: the generated code calls it in
 // place of the kernel (_kernels.py). Which of its call sites called it (a kernel may be called
-// from several lines, each with its own provenance) is told by the calling frame's line.
+// from several lines, each with its own provenance) is told by the calling frame's line. In the
+// memory step it tells the session which blocks it wrote: what it returns, its `out=` tensor and
+// the arguments at `written` (a C++ kernel's non-const pointers).
 class KernelCall {
   public:
     KernelCall(py::object session, std::string name, py::object function,
-               std::map<int, int> site_of_line, int site)
+               std::map<int, int> site_of_line, int site, std::vector<size_t> written)
         : session_(std::move(session)),
           name_(std::move(name)),
           function_(std::move(function)),
           site_of_line_(std::move(site_of_line)),
           site_(site),
+          written_(std::move(written)),
           host_(&session_.cast<PySession&>()) {}
 
     py::object call(const py::args& args, const py::kwargs& kwargs) {
@@ -243,7 +253,8 @@ class KernelCall {
             }
         }
         std::optional<NamedScope> span;
-        if (host_->recordsTimeline()) {
+        const bool memory_step = host_->recordsTimeline();
+        if (memory_step) {
             span.emplace(name_.c_str());
         }
         const auto start = std::chrono::steady_clock::now();
@@ -251,16 +262,54 @@ class KernelCall {
         host_->kernelRan(site, std::chrono::duration<double, std::milli>(
                                    std::chrono::steady_clock::now() - start)
                                    .count());
+        if (memory_step) {
+            std::vector<const void*> storages;
+            addStorages(result, storages);
+            if (kwargs.contains("out")) {
+                addStorages(kwargs["out"], storages);
+            }
+            for (size_t i : written_)
+                if (i < args.size()) {
+                    addStorages(args[i], storages);
+                }
+            host_->kernelWrote(site, storages);
+        }
         return result;
     }
     const py::object& function() const { return function_; }
 
   private:
+    // The storage of `value` when it is a tensor, or of each tensor in it when it is a tuple or
+    // a list (an extern call's results); nothing of anything else, and never an exception.
+    static void addStorages(const py::handle& value, std::vector<const void*>& storages) {
+        static const py::handle tensor_type =
+            py::object(py::module_::import("torch").attr("Tensor"))
+                .release();  // lives as torch does
+        if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+            for (const py::handle item : value)
+                addStorages(item, storages);
+            return;
+        }
+        if (!py::isinstance(value, tensor_type)) {
+            return;
+        }
+        try {
+            const auto address =
+                value.attr("untyped_storage")().attr("data_ptr")().cast<uintptr_t>();
+            if (address != 0) {
+                storages.push_back(reinterpret_cast<const void*>(address));
+            }
+        } catch (const py::error_already_set&) {
+            // a tensor without storage: nothing to attribute
+        }
+    }
+
     py::object session_;  // kept alive while the generated code may call this
     std::string name_;
     py::object function_;
     std::map<int, int> site_of_line_;
     int site_;
+    std::vector<size_t> written_;
     PySession* host_;
 };
 
@@ -314,7 +363,8 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("stage", &PySession::stage, py::arg("prefix"), py::arg("force"))
         .def("write", &PySession::write, py::arg("prefix"), py::arg("force"));
     py::class_<trainscope::python::KernelCall>(m, "KernelCall")
-        .def(py::init<py::object, std::string, py::object, std::map<int, int>, int>())
+        .def(py::init<py::object, std::string, py::object, std::map<int, int>, int,
+                      std::vector<size_t>>())
         .def("__call__", &trainscope::python::KernelCall::call)
         .def_property_readonly("__wrapped__", &trainscope::python::KernelCall::function);
     py::class_<PyStagedReports>(m, "StagedReports")

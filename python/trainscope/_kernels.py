@@ -24,6 +24,8 @@ from . import _trainscope
 _HANDLE = re.compile(r"^\s*# \[Provenance debug handles\] (\S+):(\d+)\s*$")
 # A call statement, perhaps assigned: "buf2 = extern_kernels.convolution(", its callee's path.
 _CALL = re.compile(r"^\s*(?:\w+(?:\s*,\s*\w+)*\s*=\s*)?([A-Za-z_][\w.]*)\(")
+# A C++ kernel's definition with its arguments' types: those not const are the ones it writes.
+_CPP_KERNEL = re.compile(r"^(\w+) = async_compile\.cpp_pybinding\(\[([^\]]*)\]")
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+), in ')
 _ROOT = re.compile(r"^[LG]\['[^']*'\]")
 _ITEM = re.compile(r"\[(?:'([^']*)'|(\d+))\]")
@@ -191,7 +193,13 @@ class KernelWatch:
             lines = source.read().splitlines()
         backward = "_backward'" in (lines[0] if lines else "")
         calls, pending = [], None  # (callee's path, line, kernel key)
+        written = {}  # a C++ kernel's name: the positions of the arguments it writes
         for number, line in enumerate(lines, 1):
+            kernel = _CPP_KERNEL.match(line)
+            if kernel:
+                types = [t.strip().strip("'\"") for t in kernel.group(2).split(",") if t.strip()]
+                written[kernel.group(1)] = [i for i, t in enumerate(types)
+                                            if t.endswith("*") and not t.startswith("const")]
             handle = _HANDLE.match(line)
             if handle:
                 pending = f"{handle.group(1)}:{handle.group(2)}"
@@ -216,7 +224,8 @@ class KernelWatch:
                 continue
             if () in by_path:  # the global itself: a kernel Inductor compiled
                 if callable(original):
-                    self._wrap(module, root, self._timed(root, original, by_path[()]))
+                    self._wrap(module, root, self._timed(root, original, by_path[()],
+                                                         written.get(root, ())))
             else:  # extern_kernels.mm, torch.ops.aten.convolution_backward.default, ...
                 self._wrap(module, root, _TimedNamespace.of(original, by_path, self._timed,
                                                             root))
@@ -236,9 +245,9 @@ class KernelWatch:
                 return self._graphs[i]
         return None
 
-    def _timed(self, name, function, by_line):
+    def _timed(self, name, function, by_line, written=()):
         return _trainscope.KernelCall(self._session, name, function, by_line,
-                                      next(iter(by_line.values())))
+                                      next(iter(by_line.values())), list(written))
 
     def unwrap(self):
         """Puts back the generated code's kernels (instrument() wraps them again)."""

@@ -44,7 +44,8 @@ TEST(CompiledKernels, EachKernelFollowsItsRegionWhichKeepsTheRest) {
     KernelSteps steps;  // three timed steps; the second ran the first kernel twice
     steps.ms = {{0.2, 1.0, 0.0, 0.05}, {0.6, 1.4}, {0.3, 1.2, 0.0, 0.05}};
     steps.calls = {{1, 1, 0, 1}, {2, 1}, {1, 1, 0, 1}};
-    EXPECT_EQ(splitCompiledRegions(time, sites, {}, steps), 0);
+    const CompiledRegionSplit split = splitCompiledRegions(time, sites, {}, steps);
+    EXPECT_EQ(split.regions_without_provenance, 0);
 
     ASSERT_EQ(time.entries.size(), 6u);
     const auto& e = time.entries;
@@ -82,6 +83,9 @@ TEST(CompiledKernels, EachKernelFollowsItsRegionWhichKeepsTheRest) {
     EXPECT_EQ(time.kernels[2].entry, 5u);
     EXPECT_EQ(time.kernels[2].compile_id, "1/0");
     EXPECT_EQ(time.kernels[2].calls, 1);  // median of 1, 0, 1
+    // Where each entry went, for what numbers them (the memory report's activations).
+    EXPECT_EQ(split.entry_of_operation, (std::vector<size_t>{0, 1, 4}));
+    EXPECT_EQ(split.entry_of_site, (std::vector<int>{2, 3, -1, 5}));
 }
 
 TEST(CompiledKernels, AKernelFollowsTheOperationItRanIn) {
@@ -96,7 +100,7 @@ TEST(CompiledKernels, AKernelFollowsTheOperationItRanIn) {
     KernelSteps steps;
     steps.ms = {{0.5, 0.25}};
     steps.calls = {{1, 1}};
-    EXPECT_EQ(splitCompiledRegions(time, sites, {0, 0}, steps), 0);
+    EXPECT_EQ(splitCompiledRegions(time, sites, {0, 0}, steps).regions_without_provenance, 0);
     ASSERT_EQ(time.entries.size(), 4u);
     EXPECT_EQ(time.entries[1].operation_name, "extern_kernels.addmm");
     EXPECT_EQ(time.entries[2].operation_name, "extern_kernels.mm");
@@ -122,7 +126,7 @@ TEST(CompiledKernels, WithoutKernelsTheReportIsAsItWasAndSaysHowManyRegions) {
     TimeReport time;
     time.entries = {entry("Torch-Compiled Region: 0/0", 1.0, 2.0),
                     entry("Torch-Compiled Region: 1/0", 1.0, 2.0)};
-    EXPECT_EQ(splitCompiledRegions(time, {}, {}, KernelSteps{}), 2);
+    EXPECT_EQ(splitCompiledRegions(time, {}, {}, KernelSteps{}).regions_without_provenance, 2);
     ASSERT_EQ(time.entries.size(), 2u);
     EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 1.0);
     EXPECT_TRUE(time.kernels.empty());

@@ -479,6 +479,70 @@ with (trainscope.profile(os.path.join(sys.argv[2], "run"), model=model, warmup=1
                           for f in files]
                 self.assertEqual(bool(graphs), fills, graphs)
 
+    def test_the_activations_a_compiled_graph_saves_are_its_kernels_on_their_modules(self):
+        # The same two blocks eager and compiled: what the compiled forward saves for backward
+        # is attributed to the kernel that wrote it, on that kernel's module, and `compare`
+        # shows the modules whose activations compiling changed.
+        def activations(prefix, compiled):
+            torch._dynamo.reset()
+            torch.manual_seed(0)
+            model = torch.nn.Sequential(Block(), Block())
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            run = torch.compile(model) if compiled else model
+            data = [torch.randn(8, 32) for _ in range(4)]
+            observe(prefix, run, optimizer, [lambda x=x: run(x).sum() for x in data], warmup=2)
+            entries = rows(f"{prefix}.memory.sqlite",
+                           "SELECT a.operation_name, a.size_bytes, o.operation_number, "
+                           "COALESCE(m.module_path, '') FROM activation_entries a LEFT JOIN "
+                           "trainscope_activation_operations o ON o.entry_id = a.id LEFT JOIN "
+                           "trainscope_entry_modules m ON m.entry_type = 2 AND m.entry_id = a.id")
+            named = dict(rows(f"{prefix}.time.sqlite",
+                              "SELECT id, operation_name FROM run_time_entries"))
+            kernels = {entry for (entry,) in rows(f"{prefix}.time.sqlite",
+                                                  "SELECT entry_id FROM "
+                                                  "trainscope_compiled_kernels")} \
+                if compiled else set()
+            return entries, named, kernels
+
+        def by_module(entries):
+            modules = {m for *_, m in entries if m}
+            return {m: sum(b for _, b, _, path in entries
+                           if path == m or path.startswith(m + ".")) for m in modules}
+
+        with tempfile.TemporaryDirectory() as folder:
+            eager_prefix, compiled_prefix = (os.path.join(folder, n) for n in ("eager", "comp"))
+            eager, _, _ = activations(eager_prefix, False)
+            compiled, named, kernels = activations(compiled_prefix, True)
+            compared = subprocess.run([CLI, "compare", eager_prefix, compiled_prefix,
+                                       "--max-time-increase", "1000000",
+                                       "--max-memory-increase", "1000000"],
+                                      capture_output=True, text=True)
+        # Every activation but the loss's is a kernel's, numbered as its run time row.
+        for name, size, number, module in compiled:
+            self.assertEqual(named[number], name)
+            if name != "aten::sum":
+                self.assertIn(number, kernels, name)
+                self.assertTrue(module, name)
+        # Each fc1's output is what GELU's backward needs, eager and compiled, on that layer.
+        width = 8 * 4 * 32 * 4  # (8, 128) float32
+        for fc1 in ("0.fc1", "1.fc1"):
+            self.assertEqual(by_module(eager)[fc1], width)
+            self.assertEqual(by_module(compiled)[fc1], width)
+        # `compare` lists each module whose activations differ, and no other, with them.
+        self.assertEqual(compared.returncode, 0, compared.stderr)
+        section = compared.stdout.split("Modules (inclusive of their submodules)\n")[1]
+        section = section.split("\n\n")[0]
+        listed, module = set(), None
+        for line in section.splitlines():
+            if not line.startswith("    "):
+                module = line.strip()
+            elif line.split()[0] == "activation_bytes":
+                listed.add(module)
+        before, after = by_module(eager), by_module(compiled)
+        changed = {m for m in before.keys() | after.keys() if before.get(m, 0) != after.get(m, 0)}
+        self.assertEqual(listed, changed)
+        self.assertTrue(changed)
+
     def test_the_compiled_model_is_compiled_and_trained_as_without_trainscope(self):
         for in_place in (False, True):
             with self.subTest(in_place=in_place):

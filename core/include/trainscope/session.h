@@ -117,6 +117,11 @@ class Session {
     // A call of kernel `site` took `ms` (the host times each call; any thread). In a timed step
     // its time becomes the kernel's row of the run time report, taken out of its region's.
     void kernelRan(int site, double ms);
+    // In the memory step's forward, a call of kernel `site` wrote the storages at `storages`
+    // (the tensors it filled or returned): the last kernel that wrote a block made what it
+    // holds, so the block's activation bytes and its place in the peak go to that kernel's
+    // module and lines rather than its region's.
+    void kernelWrote(int site, const std::vector<const void*>& storages);
     // Whether the open step records the timeline (the memory step): where a host's
     // NamedScope (trainscope/named_scope.h) is recorded.
     bool recordsTimeline() const;
