@@ -925,6 +925,10 @@
         <source>Red: an increase beyond the runs&apos; noise (the spread of their timed iterations); green: a decrease beyond it; grey: a change within it.</source>
         <translation>Rot: eine Zunahme über das Rauschen der Läufe hinaus (die Streuung ihrer gemessenen Iterationen); grün: eine Abnahme darüber hinaus; grau: eine Änderung darin.</translation>
     </message>
+    <message>
+        <source>%1 is in %2, the folder this run was profiled in. To show it, open this run and choose Show Files, or set its project root (File › Set Project Root…).</source>
+        <translation>%1 liegt in %2, dem Ordner, in dem dieser Lauf profiliert wurde. Um die Datei anzuzeigen, öffnen Sie diesen Lauf und wählen Sie „Dateien anzeigen“, oder legen Sie seinen Projektordner fest (Datei › Projektordner festlegen …).</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::CompiledPage</name>
@@ -2147,6 +2151,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>(the frames cannot be read)</source>
         <translation>(die Frames können nicht gelesen werden)</translation>
+    </message>
+    <message>
+        <source>%1 is not in %2, the report&apos;s own folder. The report names the folder it was profiled in above: choose Show Files to show it from there.</source>
+        <translation>%1 liegt nicht in %2, dem Ordner des Berichts. Der Bericht nennt oben den Ordner, in dem profiliert wurde: Wählen Sie „Dateien anzeigen“, um die Datei von dort anzuzeigen.</translation>
     </message>
 </context>
 <context>

@@ -922,6 +922,10 @@
         <source>Red: an increase beyond the runs&apos; noise (the spread of their timed iterations); green: a decrease beyond it; grey: a change within it.</source>
         <translation>红色：超出运行噪声（计时迭代的离散范围）的增加；绿色：超出噪声的减少；灰色：噪声范围内的变化。</translation>
     </message>
+    <message>
+        <source>%1 is in %2, the folder this run was profiled in. To show it, open this run and choose Show Files, or set its project root (File › Set Project Root…).</source>
+        <translation>%1 位于 %2，即分析此运行时所在的文件夹。要显示它，请打开此运行并选择“显示文件”，或设置其项目根目录（文件 › 设置项目根目录…）。</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::CompiledPage</name>
@@ -2141,6 +2145,10 @@ active (dotted)</source>
     <message>
         <source>(the frames cannot be read)</source>
         <translation>（无法读取栈帧）</translation>
+    </message>
+    <message>
+        <source>%1 is not in %2, the report&apos;s own folder. The report names the folder it was profiled in above: choose Show Files to show it from there.</source>
+        <translation>%1 不在报告所在的文件夹 %2 中。上方列出了报告分析时所在的文件夹：选择“显示文件”即可从那里显示。</translation>
     </message>
 </context>
 <context>

@@ -26,13 +26,24 @@
 #include <QTreeView>
 #include <QUrl>
 
+#include <sqlite3.h>
+
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QTabWidget>
+
 #include "compare/compare_model.h"
 #include "compare/compare_page.h"
 #include "main_window.h"
 #include "source/source_viewer.h"
 #include "support/small_transformer.h"
+#include "trainscope/builtin_models.h"
 #include "ui/sample_run.h"
+#include "views/entry_table_view.h"
 #include "views/report_browser.h"
+#include "views/source_panel.h"
+#include "views/time_page.h"
 
 namespace trainscope::test {
 namespace {
@@ -78,6 +89,48 @@ class CompareViewTest : public ::testing::Test {
         for (int row = 0; row < model->rowCount(section); ++row)
             names << model->index(row, CompareModel::Name, section).data().toString();
         return names;
+    }
+
+    // Selects the first operation of both runs inside a module (its frames end in the model's
+    // source) and waits for both sides' frames.
+    static bool selectSharedOperation(ui::ComparePage* page) {
+        CompareModel* model = page->model();
+        QTreeView* tree = page->tree();
+        const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
+        tree->expand(operations);
+        QModelIndex target;
+        for (int row = 0; row < model->rowCount(operations) && !target.isValid(); ++row) {
+            const ComparedItem* item = model->itemAt(model->index(row, 0, operations));
+            if (item->presence == Presence::Both && !item->module_path.empty())
+                target = model->index(row, 0, operations);
+        }
+        if (!target.isValid())
+            return false;
+        tree->scrollTo(target);
+        QSignalSpy shown(page, &ui::ComparePage::framesShown);
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(target).center());
+        return shown.wait(10000);
+    }
+
+    // A copy of run `from`'s reports as run `to`, recorded in project folder `root`.
+    static void copyRun(const char* from, const char* to, const QString& root) {
+        for (const char* suffix : {".memory.sqlite", ".time.sqlite", ".timeline.sqlite"}) {
+            const QString copy = path(QLatin1String(to) + QLatin1String(suffix));
+            ASSERT_TRUE(QFile::copy(path(QLatin1String(from) + QLatin1String(suffix)), copy));
+            QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);  // reports are not
+            sqlite3* db = nullptr;
+            ASSERT_EQ(sqlite3_open(copy.toUtf8().constData(), &db), SQLITE_OK);
+            const bool timeline = QByteArray(suffix) == ".timeline.sqlite";  // Ascend's table
+            const QString sql = QStringLiteral(
+                                    "UPDATE %1 SET value = '%2' WHERE %3 = "
+                                    "'project_root'")
+                                    .arg(timeline ? "META_DATA" : "trainscope_metadata", root,
+                                         timeline ? "name" : "key");
+            EXPECT_EQ(sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr),
+                      SQLITE_OK)
+                << sqlite3_errmsg(db);
+            sqlite3_close(db);
+        }
     }
 
     static inline QTemporaryDir* dir_ = nullptr;
@@ -210,22 +263,7 @@ TEST_F(CompareViewTest, RowsFollowTheSortAndTheFindField) {
 TEST_F(CompareViewTest, SelectingAnOperationShowsItsSourceInBothRuns) {
     ui::ComparePage* page = compare(path("three.memory.sqlite"));
     ASSERT_TRUE(page && page->isComputed());
-    CompareModel* model = page->model();
-    QTreeView* tree = page->tree();
-    const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
-    tree->expand(operations);
-    // The first matched operation inside a module (its frames end in the model's source).
-    QModelIndex target;
-    for (int row = 0; row < model->rowCount(operations) && !target.isValid(); ++row) {
-        const ComparedItem* item = model->itemAt(model->index(row, 0, operations));
-        if (item->presence == Presence::Both && !item->module_path.empty())
-            target = model->index(row, 0, operations);
-    }
-    ASSERT_TRUE(target.isValid());
-    tree->scrollTo(target);
-    QSignalSpy shown(page, &ui::ComparePage::framesShown);
-    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(target).center());
-    ASSERT_TRUE(shown.wait(10000));
+    ASSERT_TRUE(selectSharedOperation(page));
     for (int side = 0; side < 2; ++side) {
         SCOPED_TRACE(side);
         QListWidget* frames = page->framesList(side);
@@ -238,6 +276,58 @@ TEST_F(CompareViewTest, SelectingAnOperationShowsItsSourceInBothRuns) {
     }
     // The same operation: the same line on both sides.
     EXPECT_EQ(page->framesList(0)->item(0)->text(), page->framesList(1)->item(0)->text());
+}
+
+// Runs profiled in a project folder that does not hold their reports (train.py in proj/,
+// reports in runs/): the main window asks before it shows files from there, and its source
+// pane says so too; once the user said Show Files, Compare shows both runs' source from it,
+// and a run of another folder says where its file is, in lines that fit the pane.
+TEST_F(CompareViewTest, RunsOfAProjectElsewhereShowTheirSourceOnceTheUserAllowsIt) {
+    const QString proj = path("proj"), other = path("proj2");
+    for (const QString& folder : {proj, other}) {
+        ASSERT_TRUE(QDir().mkpath(folder));
+        const QDir builtins(QString::fromStdString(builtinModelsDir()));
+        for (const QString& file : builtins.entryList({QStringLiteral("*.py")}, QDir::Files))
+            QFile::copy(builtins.filePath(file), QDir(folder).filePath(file));
+    }
+    ASSERT_TRUE(QDir().mkpath(path("runs")));
+    copyRun("two", "runs/mine_two", proj);
+    copyRun("three", "runs/mine_three", proj);
+    copyRun("three", "runs/their_three", other);
+
+    window_.closeReports();
+    ASSERT_TRUE(openAndWait(window_, {path("runs/mine_two.time.sqlite")}));
+    ui::ReportBrowser* browser = window_.browser();
+    ui::SourcePanel* panel = browser->sourcePanel();
+    ASSERT_TRUE(panel->questionBar()->isVisibleTo(browser));
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    test::clickRow(browser->operationsView(), 0);
+    ASSERT_GT(panel->framesList()->count(), 0);
+    // The pane points at the question, not at another root.
+    EXPECT_TRUE(panel->message().contains(QStringLiteral("Show Files")))
+        << panel->message().toStdString();
+    EXPECT_FALSE(panel->message().contains(QStringLiteral("Set Project Root")));
+    panel->allowButton()->click();
+    EXPECT_TRUE(panel->viewer()->currentFile().startsWith(QDir(proj).canonicalPath()))
+        << panel->viewer()->currentFile().toStdString();
+
+    ui::ComparePage* page = compare(path("runs/mine_three"));
+    ASSERT_TRUE(page && page->isComputed());
+    ASSERT_TRUE(selectSharedOperation(page));
+    for (int side = 0; side < 2; ++side)
+        EXPECT_TRUE(page->sourceViewer(side)->currentFile().startsWith(QDir(proj).canonicalPath()))
+            << side << " " << page->sourceViewer(side)->currentFile().toStdString();
+
+    page = compare(path("runs/their_three"));
+    ASSERT_TRUE(page && page->isComputed());
+    ASSERT_TRUE(selectSharedOperation(page));
+    EXPECT_FALSE(page->sourceViewer(0)->currentFile().isEmpty());
+    ui::SourceViewer* theirs = page->sourceViewer(1);
+    EXPECT_TRUE(theirs->currentFile().isEmpty());
+    EXPECT_TRUE(theirs->toPlainText().contains(QDir(other).canonicalPath()))
+        << theirs->toPlainText().toStdString();
+    EXPECT_TRUE(theirs->toPlainText().contains(QStringLiteral("Show Files")));
+    EXPECT_EQ(theirs->lineWrapMode(), QPlainTextEdit::WidgetWidth);
 }
 
 TEST_F(CompareViewTest, BothRunsMemoryCurvesAreDrawnOverEachOther) {

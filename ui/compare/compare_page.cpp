@@ -45,14 +45,20 @@ QString reportOf(const RunReports& run) {
 }
 
 // The folder the new run's frames are resolved against: the one the user chose for it, else
-// the root it recorded when that is trusted (as the browser trusts one), else its report's
-// folder.
-QString rootOf(const RunReports& run, const std::string& recorded) {
+// the root it recorded when that is trusted (as the browser trusts one), or when the user
+// allowed this run's source folders (Show Files), or when it is the folder the base run's
+// files are shown from; else its report's folder.
+QString rootOf(const RunReports& run, const std::string& recorded, const QString& base_root) {
     const QString report = reportOf(run);
     if (const QString chosen = AppSettings::projectRootFor(report); !chosen.isEmpty())
         return chosen;
-    const QString trusted = trustedProjectRoot(QString::fromStdString(recorded), report);
-    return trusted.isEmpty() ? QFileInfo(report).absolutePath() : trusted;
+    const QString real = realPath(QString::fromStdString(recorded));
+    if (const QString trusted = trustedProjectRoot(real, report); !trusted.isEmpty())
+        return trusted;
+    if (!real.isEmpty() &&
+        (AppSettings::sourceFoldersAnswer(report) == 1 || real == realPath(base_root)))
+        return real;
+    return QFileInfo(report).absolutePath();
 }
 
 QString sideTitle(int side, const RunReports& run) {
@@ -134,8 +140,10 @@ ComparePage::ComparePage(RunReports base, QString changed, QString base_root, QW
         if (result->asked != frames_asked_)
             return;  // an older selection's
         // The new run's root as its report recorded it (read with the frames).
+        for (int side = 0; side < 2; ++side)
+            recorded_[side] = realPath(QString::fromStdString(result->frames[side].project_root));
         if (!result->frames[1].project_root.empty())
-            roots_[1] = rootOf(runs_[1], result->frames[1].project_root);
+            roots_[1] = rootOf(runs_[1], result->frames[1].project_root, roots_[0]);
         for (int side = 0; side < 2; ++side) {
             frames_[side]->clear();
             shown_frames_[side] = result->frames[side].frames;
@@ -191,7 +199,7 @@ void ComparePage::showResult() {
     }
     const Comparison& c = *result->comparison;
     runs_[1] = result->changed;
-    roots_[1] = rootOf(runs_[1], {});
+    roots_[1] = rootOf(runs_[1], {}, roots_[0]);
     const auto model = [](const std::string& name) {
         return name.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(name));
     };
@@ -278,8 +286,15 @@ void ComparePage::showFrame(int side, int row) {
     const ResolvedSource source =
         resolveSource(roots_[side], QString::fromStdString(frame.file_path));
     QString error = source.error;
-    if (source.path.isEmpty() || !viewers_[side]->showFile(source.path, frame.line_number, &error))
-        viewers_[side]->setPlainText(error);
+    if (!source.path.isEmpty() && viewers_[side]->showFile(source.path, frame.line_number, &error))
+        return;
+    // A run recorded in a folder that is not shown here: say which, and how to show it.
+    if (source.missing && !recorded_[side].isEmpty() && recorded_[side] != realPath(roots_[side]) &&
+        QFileInfo(QDir(recorded_[side]).filePath(QString::fromStdString(frame.file_path))).isFile())
+        error = tr("%1 is in %2, the folder this run was profiled in. To show it, open this run "
+                   "and choose Show Files, or set its project root (File › Set Project Root…).")
+                    .arg(QString::fromStdString(frame.file_path), recorded_[side]);
+    viewers_[side]->showMessage(error);
 }
 
 void ComparePage::showMemoryCurves(const std::vector<MemorySample>& base,

@@ -61,6 +61,7 @@ class ComparePage : public QWidget {
 
     RunReports runs_[2];
     QString roots_[2];
+    QString recorded_[2];  // the project root each run's report recorded (real path)
     QFutureWatcher<std::shared_ptr<Result>> computing_;
     QFutureWatcher<std::shared_ptr<Result>> reading_frames_;
     quint64 frames_asked_ = 0;

@@ -54,7 +54,8 @@ ResolvedSource resolveSource(const QString& project_root, const QString& frame_p
         return {{},
                 QObject::tr("%1 is not in the project root %2. Set the project root to the "
                             "folder the model was profiled from (File › Set Project Root…).")
-                    .arg(frame_path, root)};
+                    .arg(frame_path, root),
+                true};
     // A link inside the root may point out of it: compare the real locations too.
     const QString real_root = QFileInfo(root).canonicalFilePath();
     if (!isInside(real_root, info.canonicalFilePath()))

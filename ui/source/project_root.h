@@ -9,8 +9,9 @@
 namespace trainscope::ui {
 
 struct ResolvedSource {
-    QString path;   // absolute path of an existing file under the root; empty on error
-    QString error;  // why the frame cannot be shown
+    QString path;          // absolute path of an existing file under the root; empty on error
+    QString error;         // why the frame cannot be shown
+    bool missing = false;  // a safe path, but no file there
 };
 
 ResolvedSource resolveSource(const QString& project_root, const QString& frame_path);

@@ -70,6 +70,7 @@ bool SourceViewer::showFile(const QString& path, int line, QString* error) {
     }
     if (path != file_) {
         setLineCosts({}, {});
+        setLineWrapMode(QPlainTextEdit::NoWrap);
         setPlainText(QString::fromUtf8(file.readAll()));
     }
     file_ = path;
@@ -84,6 +85,12 @@ void SourceViewer::clearFile() {
     line_ = 0;
     setExtraSelections({});
     clear();
+}
+
+void SourceViewer::showMessage(const QString& message) {
+    clearFile();
+    setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    setPlainText(message);
 }
 
 QString SourceViewer::highlightedText() const {

@@ -22,6 +22,8 @@ class SourceViewer : public QPlainTextEdit {
     // file cannot be read; the viewer is then cleared.
     bool showFile(const QString& path, int line, QString* error);
     void clearFile();
+    // Shows `message` in place of a file, wrapped to the viewer's width (a file is not).
+    void showMessage(const QString& message);
     const QString& currentFile() const { return file_; }
     int highlightedLine() const { return line_; }
     QString highlightedText() const;

@@ -182,6 +182,12 @@ void SourcePanel::showFrame(int row) {
         const ResolvedSource source =
             resolveSource(frame.isLibrary() ? frame.library_root : root_, frame.file_path);
         error = source.error;
+        // Not here, but the report names other folders (the question above): the answer, not
+        // another root, is what shows it.
+        if (source.missing && !frame.isLibrary() && !question_bar_->isHidden())
+            error = tr("%1 is not in %2, the report's own folder. The report names the folder "
+                       "it was profiled in above: choose Show Files to show it from there.")
+                        .arg(frame.file_path, root_);
         if (error.isEmpty() && viewer_->showFile(source.path, frame.line_number, &error)) {
             location_->setText(
                 frame.isLibrary()
