@@ -41,7 +41,7 @@
     </message>
     <message>
         <source>Share of peak</source>
-        <translation>Anteil am Spitzenwert</translation>
+        <translation>Spitzenanteil</translation>
     </message>
     <message>
         <source>Operation</source>
@@ -354,6 +354,10 @@
     <message>
         <source>Memory of %1: peak allocated %2, peak reserved %3</source>
         <translation>Speicher für %1: höchstens belegt %2, höchstens reserviert %3</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
     </message>
 </context>
 <context>
@@ -1389,6 +1393,14 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Gradients (%1)</source>
         <translation>Gradienten (%1)</translation>
+    </message>
+    <message>
+        <source>A weight tied to %1: its bytes are counted once, under %1&apos;s module.</source>
+        <translation>Ein an %1 gekoppeltes Gewicht: seine Bytes werden einmal gezählt, beim Modul von %1.</translation>
+    </message>
+    <message>
+        <source>tied to %1</source>
+        <translation>gekoppelt an %1</translation>
     </message>
 </context>
 <context>

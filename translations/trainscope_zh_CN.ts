@@ -355,6 +355,10 @@
         <source>Memory of %1: peak allocated %2, peak reserved %3</source>
         <translation>%1 的内存：峰值已分配 %2，峰值已预留 %3</translation>
     </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1385,6 +1389,14 @@ active (dotted)</source>
     <message>
         <source>Gradients (%1)</source>
         <translation>梯度（%1）</translation>
+    </message>
+    <message>
+        <source>A weight tied to %1: its bytes are counted once, under %1&apos;s module.</source>
+        <translation>与 %1 共享的权重：其字节只计一次，计入 %1 所在的模块。</translation>
+    </message>
+    <message>
+        <source>tied to %1</source>
+        <translation>与 %1 共享</translation>
     </message>
 </context>
 <context>

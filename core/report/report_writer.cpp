@@ -115,6 +115,17 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
         }
         ++id;
     }
+    db.exec(schema::kWeightDetailsTable);
+    SqliteStatement details(db,
+                            "INSERT INTO trainscope_weight_details (entry_id, "
+                            "optimizer_state_bytes, aliases) VALUES (?, ?, ?)");
+    id = 1;
+    for (const WeightEntry& weight : report.weights) {
+        std::string aliases;
+        for (const std::string& alias : weight.aliases)
+            aliases += (aliases.empty() ? "" : ", ") + alias;
+        details.bind(1, id++).bind(2, weight.optimizer_state_bytes).bind(3, aliases).step();
+    }
     db.exec(schema::kMemoryEntryModulesTable);
     SqliteStatement module(db,
                            "INSERT INTO trainscope_entry_modules (entry_type, entry_id, "

@@ -88,6 +88,11 @@ constexpr const char* kCompiledKernelsTable =
     "CREATE TABLE trainscope_compiled_kernels (entry_id INTEGER PRIMARY KEY, "
     "compile_id TEXT NOT NULL, graph TEXT NOT NULL, fused_operations TEXT NOT NULL, "
     "calls INTEGER NOT NULL, unattributed_because TEXT NOT NULL, input_shapes TEXT NOT NULL)";
+// What each weight entry holds beyond Skyline's columns: its optimizer state (the optimizer's
+// tensors for it, such as Adam's two moments) and the other names of a tied weight (", ").
+constexpr const char* kWeightDetailsTable =
+    "CREATE TABLE trainscope_weight_details (entry_id INTEGER PRIMARY KEY, "
+    "optimizer_state_bytes INTEGER NOT NULL, aliases TEXT NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

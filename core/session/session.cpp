@@ -397,6 +397,8 @@ void Session::Impl::finishMemoryStep() {
                                            ? sampled->second
                                            : 0;
         WeightEntry entry{p.name, p.weight.bytes, gradient_bytes, {}, p.module_path, p.aliases};
+        for (const TensorBlock& state : p.optimizer_state)
+            entry.optimizer_state_bytes += state.bytes;
         if (first_reader[i] >= 0) {
             entry.frames = operations[first_reader[i]].frames;
         }

@@ -278,6 +278,40 @@ TEST_F(CompareViewTest, SelectingAnOperationShowsItsSourceInBothRuns) {
     EXPECT_EQ(page->framesList(0)->item(0)->text(), page->framesList(1)->item(0)->text());
 }
 
+// An operation is numbered as the main window numbers it (#34, the run's operation number), the
+// new run's number beside it where it differs; the find field finds it by that number.
+TEST_F(CompareViewTest, OperationsCarryTheMainWindowsNumbers) {
+    ui::ComparePage* page = compare(path("three.memory.sqlite"));
+    ASSERT_TRUE(page && page->isComputed());
+    CompareModel* model = page->model();
+    const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
+    int renumbered = 0;
+    QString last;
+    for (int row = 0; row < model->rowCount(operations); ++row) {
+        const QModelIndex index = model->index(row, CompareModel::Name, operations);
+        const ComparedItem* item = model->itemAt(index);
+        ASSERT_EQ(item->entry_kind, EntryKind::RunTime);
+        const QString shown = index.data().toString();
+        const QString expected =
+            item->base_entry > 0 && item->new_entry > 0 && item->base_entry != item->new_entry
+                ? QStringLiteral(" #%1 → #%2").arg(item->base_entry).arg(item->new_entry)
+                : QStringLiteral(" #%1").arg(item->base_entry > 0 ? item->base_entry
+                                                                  : item->new_entry);
+        EXPECT_TRUE(shown.endsWith(expected)) << shown.toStdString();
+        EXPECT_TRUE(shown.contains(QString::fromStdString(item->operation)));
+        renumbered += shown.contains(QStringLiteral(" → #"));
+        last = expected.section(QLatin1Char(' '), -1);
+    }
+    // The third block's operations come after the second's: later operations move.
+    EXPECT_GT(renumbered, 0);
+    page->findField()->setText(last);
+    const QModelIndex found = model->sectionIndex(ItemKind::Operation);  // the sections changed
+    ASSERT_TRUE(found.isValid());
+    EXPECT_GE(model->rowCount(found), 1);
+    for (int row = 0; row < model->rowCount(found); ++row)
+        EXPECT_TRUE(model->index(row, CompareModel::Name, found).data().toString().contains(last));
+}
+
 // Runs profiled in a project folder that does not hold their reports (train.py in proj/,
 // reports in runs/): the main window asks before it shows files from there, and its source
 // pane says so too; once the user said Show Files, Compare shows both runs' source from it,

@@ -29,8 +29,11 @@
 #include "ui/sample_run.h"
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
+#include "views/modules_model.h"
+#include "views/modules_page.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
+#include "views/tree_model.h"
 #include "views/welcome_page.h"
 
 using namespace trainscope;
@@ -469,6 +472,45 @@ TEST_F(PythonEntryPointRun, TheUsersOwnStepIsProfiledAndItsReportsOpen) {
     ASSERT_TRUE(window_.browser()->memorySummary().has_value());
     // Its weights once each, the tied embedding included: 64x32 + 32x32 + 32 float32 values.
     EXPECT_EQ(window_.browser()->memorySummary()->weights, (64 * 32 + 32 * 32 + 32) * 4);
+
+    // The Memory tab: the tied weight under both its names, and each weight's AdamW state (two
+    // moments of its size, and its step count: a float32 scalar). Ctrl+F finds it by either.
+    ui::ReportBrowser* browser = window_.browser();
+    auto* weights = browser->weightsView()->entryModel();
+    test::waitForRows(weights);
+    QHash<QString, int> column;
+    for (int c = 0; c < weights->columnCount(); ++c)
+        column[weights->headerData(c, Qt::Horizontal, Qt::DisplayRole)
+                   .toString()
+                   .section(QStringLiteral(" ("), 0, 0)] = c;
+    ASSERT_TRUE(column.contains(QStringLiteral("Optimizer")))
+        << column.keys().join(' ').toStdString();
+    QHash<QString, QString> read;  // by weight, as the table names it: its optimizer state
+    for (int row = 0; row < weights->rowCount(); ++row)
+        read[weights->rawValue(row, column[QStringLiteral("Weight")]).toString()] =
+            weights->rawValue(row, column[QStringLiteral("Optimizer")]).toString();
+    EXPECT_EQ(read.value(QStringLiteral("wte.weight = head.weight")),
+              QString::number(2 * 64 * 32 * 4 + 4))
+        << QStringList(read.keys()).join(' ').toStdString();
+    EXPECT_EQ(read.value(QStringLiteral("fc.bias")), QString::number(2 * 32 * 4 + 4));
+    EXPECT_FALSE(read.contains(QStringLiteral("head.weight")));
+    weights->setFilter(QStringLiteral("head"));
+    test::waitForRows(weights);
+    ASSERT_EQ(weights->rowCount(), 1);
+    EXPECT_EQ(weights->rawValue(0, column[QStringLiteral("Weight")]).toString(),
+              QStringLiteral("wte.weight = head.weight"));
+    // The Modules tab says where the head's weight is counted, in place of a bare 0.
+    ui::ModulesPage* modules = browser->modulesPage();
+    browser->tabs()->setCurrentWidget(modules->parentWidget());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return modules->isRead(); }, 10000));
+    ui::ModulesModel* tree = modules->model();
+    const QModelIndex head = tree->indexOfModule(tree->tree().find(QStringLiteral("head")));
+    ASSERT_TRUE(head.isValid());
+    EXPECT_EQ(head.siblingAtColumn(ui::ModulesModel::Weights).data().toString(),
+              QStringLiteral("tied to wte.weight"));
+    EXPECT_TRUE(head.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("counted once, under wte.weight's module")));
 }
 
 TEST_F(PythonEntryPointRun, ACancelEndsTheInterpreterAndLeavesNoReport) {

@@ -73,6 +73,19 @@ CompareModel::CompareModel(std::shared_ptr<const Comparison> comparison, QObject
 }
 
 QString CompareModel::itemName(const ComparedItem& item) {
+    if (item.kind == ItemKind::Operation && item.entry_kind == EntryKind::RunTime) {
+        // The comparison names a call by its place and its order there ("#1": the first); the
+        // main window numbers each operation of a run (#34). Shown here: the main window's
+        // numbers, the base run's and the new run's where they differ.
+        QString name = QString::fromStdString(item.name);
+        if (const int occurrence = name.lastIndexOf(QStringLiteral(" #")); occurrence >= 0)
+            name.truncate(occurrence);
+        const qint64 base = item.base_entry, changed = item.new_entry;
+        const QString number = base > 0 && changed > 0 && base != changed
+                                   ? QStringLiteral("#%1 → #%2").arg(base).arg(changed)
+                                   : QStringLiteral("#%1").arg(base > 0 ? base : changed);
+        return name + QLatin1Char(' ') + number;
+    }
     if (item.kind != ItemKind::Total) {
         return QString::fromStdString(item.name);
     }
@@ -130,7 +143,7 @@ void CompareModel::rebuild() {
     for (int i = 0; i < static_cast<int>(items.size()); ++i) {
         const ComparedItem& item = items[i];
         if (!find_.isEmpty() && item.kind != ItemKind::Total &&
-            !QString::fromStdString(item.name).contains(find_, Qt::CaseInsensitive)) {
+            !itemName(item).contains(find_, Qt::CaseInsensitive)) {
             continue;
         }
         const int kind = static_cast<int>(item.kind);

@@ -174,6 +174,27 @@ QHash<QString, ModuleFigures> readModuleFigures(const ReportFile* memory, const 
                 f.gradient_bytes = row.value(2).toLongLong();
             },
             error);
+        if (memory->hasTable(report_format::kWeightDetailsTable)) {
+            // A tied weight's other names, each in the module that holds the attribute.
+            forEachRow(
+                *memory,
+                QStringLiteral("SELECT substr(w.name, 1, %1), substr(d.aliases, 1, %1) FROM %2 w "
+                               "JOIN %3 d ON d.entry_id = w.id WHERE d.aliases != '' LIMIT %4")
+                    .arg(kMaxShownText)
+                    .arg(QLatin1String(report_format::kWeightEntriesTable),
+                         QLatin1String(report_format::kWeightDetailsTable))
+                    .arg(kMaxModules),
+                {},
+                [&](const QSqlQuery& row) {
+                    const QString weight = row.value(0).toString();
+                    for (const QString& alias :
+                         row.value(1).toString().split(QStringLiteral(", "), Qt::SkipEmptyParts)) {
+                        const QString module = alias.section(QLatin1Char('.'), 0, -2);
+                        figures[module].tied_to << weight;
+                    }
+                },
+                error);
+        }
     }
     return figures;
 }

@@ -23,6 +23,9 @@ struct ModuleFigures {
     // The numbers (#) of its first and last operation: its operations run in that range.
     qint64 first_operation = 0;  // 0: none
     qint64 last_operation = 0;
+    // Its tied weights: attributes that name another module's weight ("head.weight" naming
+    // "wte.weight"), whose bytes are counted once, there. Its own, not its submodules'.
+    QStringList tied_to;
     double totalMs() const { return forward_ms + backward_ms; }
     void add(const ModuleFigures& other);
 };

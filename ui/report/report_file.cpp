@@ -119,6 +119,13 @@ const ValueRule kActivationOperationRules[] = {
      TS_SIZE("entry_id") " AND " TS_SIZE("operation_number"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "an operation number that is not a count")},
 };
+const ValueRule kWeightDetailRules[] = {
+    {report_format::kWeightDetailsTable,
+     TS_SIZE("entry_id") " AND " TS_SIZE("optimizer_state_bytes"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a size that is not a byte count")},
+    {report_format::kWeightDetailsTable, TS_TEXT("aliases"),
+     QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
+};
 const ValueRule kMetadataRules[] = {
     {report_format::kMetadataTable, TS_TEXT("key") " AND " TS_TEXT("value"),
      QT_TRANSLATE_NOOP("trainscope::ui::ReportFile", "a value that is not text")},
@@ -339,6 +346,11 @@ QString checkReport(QSqlDatabase& db, const QString& path, const TableContract (
         const TableContract numbers[] = {
             {report_format::kActivationOperationsTable, "entry_id, operation_number"}};
         problem = checkTables(db, path, numbers, kActivationOperationRules);
+    }
+    if (problem.isEmpty() && names.contains(QLatin1String(report_format::kWeightDetailsTable))) {
+        const TableContract details[] = {
+            {report_format::kWeightDetailsTable, "entry_id, optimizer_state_bytes, aliases"}};
+        problem = checkTables(db, path, details, kWeightDetailRules);
     }
     if (problem.isEmpty() && names.contains(QLatin1String(report_format::kEntryModulesTable))) {
         const TableContract modules[] = {{report_format::kEntryModulesTable, entry_module_columns}};

@@ -238,6 +238,23 @@ SqlTableSpec weightsTable(const QStringList& tables, qint64 peak) {
         QStringLiteral("name"),
         {},
         {}};  // no entry ids of the run time report
+    // The optimizer's tensors for each weight, and a tied weight's other names, where the
+    // report records them: "wte.weight = head.weight", one tensor under both names.
+    if (tables.contains(QLatin1String(report_format::kWeightDetailsTable))) {
+        const auto detail = [](const char* column) {
+            return QStringLiteral("(SELECT d.%1 FROM %2 d WHERE d.entry_id = %3.id)")
+                .arg(QLatin1String(column), QLatin1String(report_format::kWeightDetailsTable),
+                     kWeights);
+        };
+        spec.columns[1].expression =
+            QStringLiteral("name || IFNULL(' = ' || NULLIF(REPLACE(%1, ', ', ' = '), ''), '')")
+                .arg(detail("aliases"));
+        spec.columns.insert(4,
+                            {QObject::tr("Optimizer"),
+                             QStringLiteral("IFNULL(%1, 0)").arg(detail("optimizer_state_bytes")),
+                             CellFormat::Bytes});
+        spec.filter_expression = spec.columns[1].expression;  // finds either name
+    }
     // A weight's name holds its module (lin_0.weight), but the column sorts and copies alone.
     const QString module = moduleOfEntry(tables, kWeights, report_format::kEntryTypeWeight);
     if (!module.isEmpty())

@@ -187,6 +187,10 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
             QString tip = node.path.isEmpty()
                               ? tr("The model itself, and code outside its submodules")
                               : node.path;
+            for (const QString& weight : node.self.tied_to)
+                tip += QLatin1Char('\n') +
+                       tr("A weight tied to %1: its bytes are counted once, under %1's module.")
+                           .arg(weight);
             if (!notes_[row.module].isEmpty())
                 tip += QLatin1Char('\n') + notes_[row.module];
             return tip;
@@ -225,6 +229,11 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
                 return figure(figures, column);
             if (row.module < 0 && (column == Weights || column == Gradients))
                 return QString();
+            // Weights only tied to another module's: where their bytes are, not a bare 0.
+            if (row.module >= 0 && (column == Weights || column == Gradients) &&
+                figure(figures, column) == 0 && !tree_.node(row.module).self.tied_to.isEmpty())
+                return tr("tied to %1")
+                    .arg(tree_.node(row.module).self.tied_to.join(QStringLiteral(", ")));
             return cellText(figures, column);
     }
 }

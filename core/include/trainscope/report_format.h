@@ -54,6 +54,7 @@ inline constexpr char kLibraryFramesTable[] = "trainscope_library_frames";
 inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
+inline constexpr char kWeightDetailsTable[] = "trainscope_weight_details";
 inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
 inline constexpr char kCollectivesTable[] = "trainscope_collectives";
 inline constexpr char kCompilationsTable[] = "trainscope_compilations";

@@ -46,6 +46,7 @@ struct WeightEntry {
     StackTrace frames;        // those of the first operation that reads the weight
     std::string module_path;  // the module that owns the weight
     std::vector<std::string> aliases = {};
+    int64_t optimizer_state_bytes = 0;  // the optimizer's tensors for it (Adam's moments)
 };
 
 struct ActivationEntry {
