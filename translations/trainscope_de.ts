@@ -188,10 +188,6 @@
         <translation>Speicher über die Iteration (keine Aufschlüsselung zur Spitze)</translation>
     </message>
     <message>
-        <source>Module</source>
-        <translation>Modul</translation>
-    </message>
-    <message>
         <source>%1 (%2 bytes)</source>
         <translation>%1 (%2 Bytes)</translation>
     </message>

@@ -188,10 +188,6 @@
         <translation>整个迭代的内存（无峰值时刻分解）</translation>
     </message>
     <message>
-        <source>Module</source>
-        <translation>模块</translation>
-    </message>
-    <message>
         <source>%1 (%2 bytes)</source>
         <translation>%1（%2 字节）</translation>
     </message>

@@ -255,10 +255,8 @@ SqlTableSpec weightsTable(const QStringList& tables, qint64 peak) {
                              CellFormat::Bytes});
         spec.filter_expression = spec.columns[1].expression;  // finds either name
     }
-    // A weight's name holds its module (lin_0.weight), but the column sorts and copies alone.
-    const QString module = moduleOfEntry(tables, kWeights, report_format::kEntryTypeWeight);
-    if (!module.isEmpty())
-        spec.columns.push_back({QObject::tr("Module"), module, CellFormat::Text});
+    // No Module column: a weight's name is its module's path and its own (lin_0.weight), and
+    // the name needs the width.
     return spec;
 }
 

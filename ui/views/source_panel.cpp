@@ -106,6 +106,7 @@ void SourcePanel::setLibrariesAllowed(bool allowed) {
 void SourcePanel::askAboutSourceFolders(const QString& question) {
     question_->setText(question);
     question_bar_->setVisible(!question.isEmpty());
+    showFrame(frames_->currentRow());  // what the pane says of it depends on the question
 }
 
 void SourcePanel::showFrames(const QVector<FrameRow>& frames, const QString& unreadable,
