@@ -300,6 +300,83 @@ TEST(ChartUnitsTest, TicksOfSmallAndLargeBarsAreDistinctFiguresInTheLargestBarsU
     }
 }
 
+// The bar charts' names on the Overview and Memory tabs of a run, in `language`: each chart's
+// smallest name size (points), and whether any name's ink overlaps a bar.
+struct BarNames {
+    QString chart;
+    double point_size = 0;
+    bool on_a_bar = false;
+};
+
+QVector<BarNames> barNamesIn(const char* language, const QString& run) {
+    ui::installTranslations(QLocale(QString::fromLatin1(language)));
+    ui::MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    QVector<BarNames> found;
+    if (!test::openAndWait(window, {run}))
+        return found;
+    test::waitForReads();
+    QTabWidget* tabs = window.browser()->tabs();
+    for (int tab = 0; tab < 2; ++tab) {  // Overview, Memory
+        tabs->setCurrentIndex(tab);
+        QTest::qWait(50);
+        for (QChartView* view : tabs->currentWidget()->findChildren<QChartView*>()) {
+            QSet<QRgb> colours;
+            for (QAbstractSeries* series : view->chart()->series())
+                if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+                    for (QBarSet* set : bars->barSets())
+                        colours << set->color().rgb();
+            QVector<QRectF> bars;
+            for (QGraphicsItem* item : view->scene()->items()) {
+                auto* bar = dynamic_cast<QGraphicsRectItem*>(item);
+                if (bar && bar->isVisible() && bar->rect().width() > 0.5 &&
+                    colours.contains(bar->brush().color().rgb()) &&
+                    view->chart()->plotArea().contains(bar->sceneBoundingRect().center()))
+                    bars << bar->sceneBoundingRect();
+            }
+            BarNames names{QStringLiteral("tab %1, chart %2").arg(tab).arg(found.size()), 1e9,
+                           false};
+            for (QGraphicsItem* item : view->chart()->childItems()) {
+                auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+                if (!text || !text->data(kBarLabelFullText).isValid())
+                    continue;
+                names.point_size = qMin(names.point_size, text->font().pointSizeF());
+                const QFontMetricsF metrics(text->font());
+                const QRectF ink = metrics.tightBoundingRect(text->text())
+                                       .translated(text->scenePos() + QPointF(0, metrics.ascent()));
+                for (const QRectF& bar : bars)
+                    if (ink.intersects(bar.adjusted(0.5, 0.5, -0.5, -0.5)))
+                        names.on_a_bar = true;
+            }
+            if (names.point_size < 1e9)
+                found << names;
+        }
+    }
+    return found;
+}
+
+// Chinese names are drawn as large as English ones (the taller lines of Chinese text left the
+// charts less room, which once shrank the names to 70%), and no name is drawn over a bar, in the
+// Overview's and Memory's bar charts at the default window size.
+TEST(BarNamesTest, ChineseNamesAreAsLargeAsEnglishOnesAndClearOfTheBars) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    ASSERT_EQ(test::copyBuiltinProfile(QStringLiteral("transformer"), dir.path()).size(), 3);
+    const QString run = dir.path() + QStringLiteral("/transformer.time.sqlite");
+    const QVector<BarNames> english = barNamesIn("en", run);
+    const QVector<BarNames> chinese = barNamesIn("zh_CN", run);
+    ui::installTranslations(QLocale(QStringLiteral("en")));
+    ASSERT_EQ(english.size(), 5);  // modules, activations, operations; weights, activations
+    ASSERT_EQ(chinese.size(), english.size());
+    for (int i = 0; i < english.size(); ++i) {
+        SCOPED_TRACE(english[i].chart.toStdString());
+        EXPECT_GE(chinese[i].point_size, 0.9 * english[i].point_size);
+        EXPECT_FALSE(english[i].on_a_bar);
+        EXPECT_FALSE(chinese[i].on_a_bar);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(BuiltinInEachLanguage, OverviewChartsTest,
                          ::testing::Combine(::testing::Values("transformer", "resnet", "mlp"),
                                             ::testing::Values("en", "de", "zh_CN")),

@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QHash>
 #include <QHorizontalBarSeries>
@@ -93,6 +94,7 @@ class ThemedChartView : public QChartView {
 
 QChartView* chartView(QChart* chart) {
     chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setLocalizeNumbers(true);  // "0,5" in German, as the tables write it
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new ThemedChartView(chart);
@@ -407,16 +409,26 @@ void labelBarsAbove(QChart* chart, QBarCategoryAxis* axis, QAbstractBarSeries* s
     auto place = [axis, series, labels](const QRectF& plot) {
         const double slot = plot.height() / double(labels.size() + 1);
         // A name takes the gap above its bar: in a short chart, a smaller font and a thinner
-        // bar, down to a floor.
-        // A bar keeps kMinimumBarPixels (at 3 px, five bars read as lines).
+        // bar, down to a floor. A bar keeps kMinimumBarPixels (at 3 px, five bars read as
+        // lines). What must fit is the names' ink, not the font's line: a CJK font's line is
+        // about a third taller than the glyphs of these names, and fitting the line shrank
+        // them in Chinese to 70% of their English size.
         QFont font = axis->labelsFont();
-        const double full_height = QFontMetricsF(font).height();
+        const auto inkOf = [&labels](const QFont& f) {
+            const QFontMetricsF metrics(f);
+            QRectF ink;
+            for (QGraphicsSimpleTextItem* label : labels)
+                ink |= metrics.tightBoundingRect(label->data(kBarLabelFullText).toString());
+            return ink;  // relative to the baseline
+        };
+        const double full_height = inkOf(font).height();
         const double fitting = qMax(slot - kMinimumBarPixels - 2, 9.0);
         if (full_height > fitting && font.pointSizeF() > 0)
             font.setPointSizeF(qMax(6.5, font.pointSizeF() * fitting / full_height));
         const QFontMetricsF metrics(font);
+        const QRectF ink = inkOf(font);
         const double thinnest = qMin(0.5, kMinimumBarPixels / slot);
-        const double bar_width = qBound(thinnest, 1.0 - (metrics.height() + 2) / slot, 0.5);
+        const double bar_width = qBound(thinnest, 1.0 - (ink.height() + 2) / slot, 0.5);
         series->setBarWidth(bar_width);
         for (int i = 0; i < labels.size(); ++i) {
             QGraphicsSimpleTextItem* label = labels[i];
@@ -425,9 +437,10 @@ void labelBarsAbove(QChart* chart, QBarCategoryAxis* axis, QAbstractBarSeries* s
             label->setText(metrics.elidedText(label->data(kBarLabelFullText).toString(),
                                               Qt::ElideMiddle, plot.width() - 4));
             // Category i is drawn i slots up from the bottom; its bar fills the middle
-            // bar_width of the slot, and its name the space above the bar.
+            // bar_width of the slot, and its name's ink the space above the bar (the item's
+            // top is its line's, an ascent above the baseline).
             const double bar_top = plot.bottom() - (i + 0.5) * slot - bar_width * slot / 2;
-            label->setPos(plot.left() + 2, bar_top - metrics.height());
+            label->setPos(plot.left() + 2, bar_top - 1 - metrics.ascent() - ink.bottom());
         }
     };
     QObject::connect(chart, &QChart::plotAreaChanged, chart, place);

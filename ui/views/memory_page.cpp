@@ -15,6 +15,13 @@
 #include "views/run_filter_field.h"
 
 namespace trainscope::ui {
+namespace {
+
+// Bars in each of the tab's two charts, one above the other: as many as have room for their
+// names at full size at the default window size (ten left the names on the bars).
+constexpr int kMemoryBars = 6;
+
+}  // namespace
 MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       weights_(new EntryTableView),
@@ -55,9 +62,9 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
 
     run.whenChartsRead(this, [this](const RunCharts& top) {
         // A bar's click selects its row, and the frames follow.
-        largest_weights_->setChart(sizeChart(tr("Largest weights"), top.weights, [this](qint64 id) {
-            weights_->selectEntry(id, true);
-        }));
+        largest_weights_->setChart(
+            sizeChart(tr("Largest weights"), top.weights.first(kMemoryBars),
+                      [this](qint64 id) { weights_->selectEntry(id, true); }));
         if (activations_request_ == 0)  // not yet asked again for a filter
             showActivationsChart(top.activations, {});
     });
@@ -82,8 +89,8 @@ void MemoryPage::showActivationsChart(const TopEntries& top, const QString& name
     const QString title = name.isEmpty() ? tr("Largest activations")
                                          : tr("%1 — “%2”").arg(tr("Largest activations"), name);
     // A bar's click selects its row, and the frames follow.
-    largest_activations_->setChart(
-        sizeChart(title, top, [this](qint64 id) { activations_->selectEntry(id, true); }));
+    largest_activations_->setChart(sizeChart(
+        title, top.first(kMemoryBars), [this](qint64 id) { activations_->selectEntry(id, true); }));
 }
 
 }  // namespace trainscope::ui
