@@ -95,22 +95,29 @@ QVector<DrawnLabel> pieLabels(QChartView* view) {
     return labels;
 }
 
-// The bars' thickness: the rectangles Qt Charts draws in a bar set's colour, for bars of a value
-// (horizontal bars).
-QVector<double> barThicknesses(QChartView* view) {
+// The bars: the rectangles Qt Charts draws in a bar set's colour within the plot, for bars of a
+// value (horizontal bars), where the scene has them.
+QVector<QRectF> barRects(QChartView* view) {
     QSet<QRgb> colours;
     for (QAbstractSeries* series : view->chart()->series())
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
             for (QBarSet* set : bars->barSets())
                 colours << set->color().rgb();
-    QVector<double> thicknesses;
+    QVector<QRectF> rects;
     for (QGraphicsItem* item : view->scene()->items()) {
         auto* bar = dynamic_cast<QGraphicsRectItem*>(item);
         if (bar && bar->isVisible() && bar->rect().width() > 0.5 &&
             colours.contains(bar->brush().color().rgb()) &&
             view->chart()->plotArea().contains(bar->sceneBoundingRect().center()))
-            thicknesses << bar->rect().height();
+            rects << bar->mapRectToScene(bar->rect());
     }
+    return rects;
+}
+
+QVector<double> barThicknesses(QChartView* view) {
+    QVector<double> thicknesses;
+    for (const QRectF& bar : barRects(view))
+        thicknesses << bar.height();
     return thicknesses;
 }
 
@@ -322,19 +329,7 @@ QVector<BarNames> barNamesIn(const char* language, const QString& run) {
         tabs->setCurrentIndex(tab);
         QTest::qWait(50);
         for (QChartView* view : tabs->currentWidget()->findChildren<QChartView*>()) {
-            QSet<QRgb> colours;
-            for (QAbstractSeries* series : view->chart()->series())
-                if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
-                    for (QBarSet* set : bars->barSets())
-                        colours << set->color().rgb();
-            QVector<QRectF> bars;
-            for (QGraphicsItem* item : view->scene()->items()) {
-                auto* bar = dynamic_cast<QGraphicsRectItem*>(item);
-                if (bar && bar->isVisible() && bar->rect().width() > 0.5 &&
-                    colours.contains(bar->brush().color().rgb()) &&
-                    view->chart()->plotArea().contains(bar->sceneBoundingRect().center()))
-                    bars << bar->sceneBoundingRect();
-            }
+            const QVector<QRectF> bars = barRects(view);
             BarNames names{QStringLiteral("tab %1, chart %2").arg(tab).arg(found.size()), 1e9,
                            false};
             for (QGraphicsItem* item : view->chart()->childItems()) {
