@@ -1912,6 +1912,13 @@ aktiv (gepunktet)</translation>
         <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by order. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
         <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer, Kollektive nach Reihenfolge zugeordnet. Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n ranks. No rank stands out: rank %1 has the most time outside communication, %2 more than the others (their median), within how much a rank&apos;s steps vary (%3).</source>
+        <translation>
+            <numerusform>%n Rang. Kein Rang sticht heraus: Rang %1 hat die meiste Zeit außerhalb der Kommunikation, %2 mehr als die anderen (ihr Median), innerhalb dessen, wie sehr die Schritte eines Rangs schwanken (%3).</numerusform>
+            <numerusform>%n Ränge. Kein Rang sticht heraus: Rang %1 hat die meiste Zeit außerhalb der Kommunikation, %2 mehr als die anderen (ihr Median), innerhalb dessen, wie sehr die Schritte eines Rangs schwanken (%3).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportBrowser</name>

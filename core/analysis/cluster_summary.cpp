@@ -228,6 +228,19 @@ ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& given) {
     others.erase(others.begin() + static_cast<std::ptrdiff_t>(slowest));
     summary.slowest_rank = summary.ranks[slowest].rank;
     summary.slowest_by_ms = outside[slowest] - median(others);
+    std::vector<double> spreads;
+    for (size_t r = 0; r < summary.ranks.size(); ++r) {
+        std::vector<double> times;
+        for (const StepAcrossRanks& step : summary.steps)
+            if (step.ms[r] >= 0) {
+                times.push_back(step.ms[r]);
+            }
+        if (!times.empty()) {
+            const auto [fastest, slowest_step] = std::minmax_element(times.begin(), times.end());
+            spreads.push_back(*slowest_step - *fastest);
+        }
+    }
+    summary.step_spread_ms = median(spreads);
     summary.waits = collectiveWaits(ranks, summary.notes);
     return summary;
 }

@@ -31,8 +31,15 @@ void printRanks(std::ostream& out, const ClusterSummary& summary) {
     }
     out << "  (the broken-down step is the one each timeline holds the calls of: TrainScope's "
            "memory step)\n";
-    out << "  Slowest rank: " << summary.slowest_rank << ", " << ms(summary.slowest_by_ms)
-        << " more time outside communication than the other ranks (their median)\n";
+    if (summary.slowestStandsOut()) {
+        out << "  Slowest rank: " << summary.slowest_rank << ", " << ms(summary.slowest_by_ms)
+            << " more time outside communication than the other ranks (their median)\n";
+    } else {
+        out << "  No rank stands out: rank " << summary.slowest_rank
+            << " has the most time outside communication, " << ms(summary.slowest_by_ms)
+            << " more than the other ranks (their median), within how much a rank's steps vary ("
+            << ms(summary.step_spread_ms) << ")\n";
+    }
     if (!summary.waits.empty()) {
         out << "  Collectives the others wait in (longest wait first):\n";
         for (size_t i = 0; i < std::min(kListedWaits, summary.waits.size()); ++i) {

@@ -3,8 +3,11 @@
 // spans below, so the expected breakdown, slowest rank and waits are certain.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"
+#include "trainscope/ranks_text.h"
 
 namespace trainscope {
 namespace {
@@ -93,6 +96,36 @@ TEST(ClusterSummary, TheRankTheOthersWaitForIsTheSlowestAndNamedInTheCollectives
     EXPECT_EQ(summary.waits[0].last_rank, 2);
     EXPECT_DOUBLE_EQ(summary.waits[0].longest_wait_ms, 30.0);
     EXPECT_TRUE(summary.notes.empty());
+}
+
+TEST(ClusterSummary, ARankStandsOutOnlyBeyondHowMuchItsStepsVary) {
+    // Rank 1 computes 5 ms longer than rank 0 before their collective. With steady steps that
+    // stands out; when each rank's steps vary by 20 ms it does not, and the summary says so.
+    for (const bool steady : {true, false}) {
+        SCOPED_TRACE(steady);
+        const std::vector<int64_t> steps =
+            steady ? std::vector<int64_t>{100, 100, 100} : std::vector<int64_t>{100, 120, 110};
+        RankTimeline rank0(0, 0, {{0, 20}}, {{20, 60}}, steps);
+        RankTimeline rank1(1, 0, {{0, 25}}, {{25, 60}}, steps);
+        const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+        EXPECT_EQ(summary.slowest_rank, 1);
+        EXPECT_DOUBLE_EQ(summary.slowest_by_ms, 5.0);
+        EXPECT_DOUBLE_EQ(summary.step_spread_ms, steady ? 0.0 : 20.0);
+        EXPECT_EQ(summary.slowestStandsOut(), steady);
+        std::ostringstream text;
+        printRanks(text, summary);
+        EXPECT_NE(text.str().find(steady ? "  Slowest rank: 1, 5.000 ms more time outside "
+                                         : "  No rank stands out: rank 1 has the most time "
+                                           "outside communication, 5.000 ms more than the other "
+                                           "ranks (their median), within how much a rank's "
+                                           "steps vary (20.000 ms)"),
+                  std::string::npos)
+            << text.str();
+    }
+    // Ranks that are copies of one another: none stands out.
+    RankTimeline rank0(0, 0, {{0, 20}}, {{20, 60}});
+    RankTimeline rank1(1, 0, {{0, 20}}, {{20, 60}});
+    EXPECT_FALSE(summarizeRanks({&rank0.data, &rank1.data}).slowestStandsOut());
 }
 
 TEST(ClusterSummary, StepsAreMatchedByNumberNotByClock) {

@@ -410,8 +410,19 @@ class SeveralRanks(unittest.TestCase):
         """The lines of the summary that the timelines determine: the slowest rank, the
         collective that waited longest and for whom, and each step's slowest rank."""
         slowest, by_ms = self.verdict_of_the_timelines()
-        lines = [f"Slowest rank: {slowest}, {by_ms:.3f} ms more time outside communication"]
         facts = [self.timeline_facts(rank) for rank in (0, 1)]
+        # It stands out beyond how much a rank's steps vary: the median (of two: their mean)
+        # of each rank's slowest step less its fastest.
+        spreads = []
+        for steps, _ in facts:
+            times = [(end - start) / 1e6 for _, start, end in steps]
+            spreads.append(max(times) - min(times))
+        spread = sum(spreads) / 2
+        lines = [f"Slowest rank: {slowest}, {by_ms:.3f} ms more time outside communication"
+                 if by_ms > spread else
+                 f"No rank stands out: rank {slowest} has the most time outside communication, "
+                 f"{by_ms:.3f} ms more than the other ranks (their median), within how much a "
+                 f"rank's steps vary ({spread:.3f} ms)"]
         waits = []
         for k, (mine, theirs) in enumerate(zip(facts[0][1], facts[1][1])):
             durations = (mine[3], theirs[3])

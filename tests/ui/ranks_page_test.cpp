@@ -86,6 +86,25 @@ class RanksPageTest : public ::testing::Test {
     QStringList paths_;
 };
 
+TEST_F(RanksPageTest, RanksThatAreEvenAreSaidToBeSo) {
+    QStringList even;
+    for (int rank = 0; rank < 2; ++rank) {
+        const std::string path = dir_ + "/even.rank" + std::to_string(rank) + ".timeline.sqlite";
+        writeTimelineReport(rankTimeline(rank, (rank + 1) * 1'234 * kMs, 20), path,
+                            Overwrite::Refuse);
+        even << QString::fromStdString(path);
+    }
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, even)) << window.lastError().toStdString();
+    RanksPage* page = loadedPage(window.timelines());
+    ASSERT_NE(page, nullptr);
+    const QString heading = page->heading()->text();
+    EXPECT_TRUE(heading.contains(QStringLiteral("No rank stands out"))) << heading.toStdString();
+    EXPECT_FALSE(heading.contains(QStringLiteral("Slowest"))) << heading.toStdString();
+}
+
 TEST_F(RanksPageTest, TheSlowRankIsNamedWithTheCollectivesTheOthersWaitIn) {
     MainWindow window;
     window.resize(1100, 760);

@@ -91,11 +91,19 @@ void RanksPage::display(const RanksLoad& load) {
     }
     const ClusterSummary& s = *load.summary;
     QStringList lines;
-    lines << tr("%n ranks. Slowest: rank %1, with %2 more time outside communication than the "
-                "other ranks (their median): what they spend waiting for it.",
-                nullptr, int(s.ranks.size()))
-                 .arg(s.slowest_rank)
-                 .arg(ms(s.slowest_by_ms));
+    if (s.slowestStandsOut())
+        lines << tr("%n ranks. Slowest: rank %1, with %2 more time outside communication than the "
+                    "other ranks (their median): what they spend waiting for it.",
+                    nullptr, int(s.ranks.size()))
+                     .arg(s.slowest_rank)
+                     .arg(ms(s.slowest_by_ms));
+    else
+        lines << tr("%n ranks. No rank stands out: rank %1 has the most time outside "
+                    "communication, %2 more than the others (their median), within how much a "
+                    "rank's steps vary (%3).",
+                    nullptr, int(s.ranks.size()))
+                     .arg(s.slowest_rank)
+                     .arg(ms(s.slowest_by_ms), ms(s.step_spread_ms));
     lines << tr(
         "Each rank's clock is its own: steps are matched by number and collectives by "
         "order. The breakdown is of the memory step (the step whose calls the timelines "

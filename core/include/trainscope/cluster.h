@@ -56,6 +56,10 @@ struct ClusterSummary {
     // more it had than the median of the others: what the others spent waiting for it.
     int slowest_rank = -1;
     double slowest_by_ms = 0.0;
+    // How much a rank's step times vary from step to step (the median over the ranks of each
+    // one's slowest step less its fastest): a slowest rank only stands out beyond it.
+    double step_spread_ms = 0.0;
+    bool slowestStandsOut() const { return slowest_by_ms > step_spread_ms; }
     std::vector<CollectiveWait> waits;  // the longest wait first
     std::vector<std::string> notes;     // what could not be matched, in sentences
 };
