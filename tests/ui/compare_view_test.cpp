@@ -278,6 +278,23 @@ TEST_F(CompareViewTest, SelectingAnOperationShowsItsSourceInBothRuns) {
     EXPECT_EQ(page->framesList(0)->item(0)->text(), page->framesList(1)->item(0)->text());
 }
 
+// Every figure is in view in the Compare window as it opens: the names take what the figures
+// leave (the last Δ% column was once behind a horizontal scroll bar at 1100 px).
+TEST_F(CompareViewTest, EveryFigureIsInViewWithoutScrollingSideways) {
+    ui::ComparePage* page = compare(path("three.time.sqlite"));
+    ASSERT_TRUE(page && page->isComputed());
+    page->window()->resize(1100, 760);  // the default size of the main window
+    QTest::qWait(20);
+    QTreeView* tree = page->tree();
+    QHeaderView* header = tree->header();
+    const int last = CompareModel::Count - 1;
+    EXPECT_LE(header->sectionViewportPosition(last) +
+                  static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(last),
+              tree->viewport()->width())
+        << "the window is " << page->window()->width() << " px wide";
+    EXPECT_GE(tree->columnWidth(CompareModel::Name), 200);
+}
+
 // An operation is numbered as the main window numbers it (#34, the run's operation number), the
 // new run's number beside it where it differs; the find field finds it by that number.
 TEST_F(CompareViewTest, OperationsCarryTheMainWindowsNumbers) {

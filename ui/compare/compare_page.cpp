@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_page.h"
 
+#include <algorithm>
+
 #include <QChart>
 #include <QChartView>
 #include <QDir>
@@ -38,6 +40,10 @@ struct ComparePage::Result {
 };
 
 namespace {
+
+// The Item column's width, in pixels, within which the figures beside it are fitted.
+constexpr int kNarrowestNames = 200;
+constexpr int kWidestNames = 420;
 
 // The new run's report that names its project root.
 QString reportOf(const RunReports& run) {
@@ -229,9 +235,12 @@ void ComparePage::showResult() {
     for (ItemKind kind : {ItemKind::Total, ItemKind::Module})
         tree_->expand(model_->sectionIndex(kind));
     tree_->header()->setSectionResizeMode(CompareModel::Name, QHeaderView::Interactive);
-    tree_->setColumnWidth(CompareModel::Name, 320);
-    for (int column = CompareModel::Status; column < CompareModel::Count; ++column)
+    figures_width_ = 0;
+    for (int column = CompareModel::Status; column < CompareModel::Count; ++column) {
         tree_->resizeColumnToContents(column);
+        figures_width_ += tree_->columnWidth(column);
+    }
+    fitNameColumn();
     connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showItem(model_->itemAt(current)); });
     if (!result->curves[0].empty() && !result->curves[1].empty())
@@ -277,6 +286,19 @@ void ComparePage::showItem(const ComparedItem* item) {
         }
         return result;
     }));
+}
+
+void ComparePage::fitNameColumn() {
+    if (!model_)
+        return;
+    tree_->setColumnWidth(
+        CompareModel::Name,
+        std::clamp(tree_->viewport()->width() - figures_width_, kNarrowestNames, kWidestNames));
+}
+
+void ComparePage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitNameColumn();
 }
 
 void ComparePage::showFrame(int side, int row) {

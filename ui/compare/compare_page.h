@@ -51,7 +51,12 @@ class ComparePage : public QWidget {
     void computed(bool ok);
     void framesShown();  // both sides' frames of the selected item are shown
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
+    // The names take what the figures leave (elided where long): every figure in view.
+    void fitNameColumn();
     struct Result;
     void showResult();
     void showItem(const ComparedItem* item);
@@ -66,6 +71,7 @@ class ComparePage : public QWidget {
     QFutureWatcher<std::shared_ptr<Result>> reading_frames_;
     quint64 frames_asked_ = 0;
     CompareModel* model_ = nullptr;
+    int figures_width_ = 0;  // the figure columns' widths, as their contents want
     QString error_;
     QLabel* summary_;
     QLineEdit* find_;
