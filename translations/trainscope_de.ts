@@ -1908,16 +1908,16 @@ aktiv (gepunktet)</translation>
             <numerusform>%n Ränge. Langsamster: Rang %1, mit %2 mehr Zeit außerhalb der Kommunikation als die anderen Ränge (ihr Median): so lange warten sie auf ihn.</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by order. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
-        <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer, Kollektive nach Reihenfolge zugeordnet. Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
-    </message>
     <message numerus="yes">
         <source>%n ranks. No rank stands out: rank %1 has the most time outside communication, %2 more than the others (their median), within how much a rank&apos;s steps vary (%3).</source>
         <translation>
             <numerusform>%n Rang. Kein Rang sticht heraus: Rang %1 hat die meiste Zeit außerhalb der Kommunikation, %2 mehr als die anderen (ihr Median), innerhalb dessen, wie sehr die Schritte eines Rangs schwanken (%3).</numerusform>
             <numerusform>%n Ränge. Kein Rang sticht heraus: Rang %1 hat die meiste Zeit außerhalb der Kommunikation, %2 mehr als die anderen (ihr Median), innerhalb dessen, wie sehr die Schritte eines Rangs schwanken (%3).</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
+        <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer zugeordnet, Kollektive danach, was sie sind (Operation, Eingaben), und nach ihrer Reihenfolge unter diesen. Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
     </message>
 </context>
 <context>

@@ -1902,15 +1902,15 @@ active (dotted)</source>
             <numerusform>%n 个 rank。最慢：rank %1，通信之外的时间比其他 rank（其中位数）多 %2：即它们等待它的时间。</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by order. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
-        <translation>每个 rank 有自己的时钟：步骤按编号对应，集合通信按顺序对应。分解针对内存步骤（时间线记录其调用的步骤），包含内存计量的开销。</translation>
-    </message>
     <message numerus="yes">
         <source>%n ranks. No rank stands out: rank %1 has the most time outside communication, %2 more than the others (their median), within how much a rank&apos;s steps vary (%3).</source>
         <translation>
             <numerusform>%n 个 rank。没有哪个 rank 明显更慢：rank %1 通信之外的时间最多，比其他 rank（其中位数）多 %2，但仍在单个 rank 各步之间的波动范围（%3）之内。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
+        <translation>每个 rank 有自己的时钟：步骤按编号对应，集合通信按其本身（操作、输入）及其在同类中的顺序对应。分解针对内存步骤（时间线记录其调用的步骤），包含内存计量的开销。</translation>
     </message>
 </context>
 <context>

@@ -67,6 +67,7 @@ struct Collective {
     int64_t start_ns;
     int64_t duration_ns;
     std::string name;
+    std::string kind;  // what it is: its name and its inputs' shapes and types
 };
 
 struct RankCalls {
@@ -102,8 +103,10 @@ RankCalls breakDown(const TimelineData& data) {
             if (span.category == SpanCategory::Communication) {
                 // At any depth: NCCL's span lies inside the c10d operation that launched it.
                 communication.emplace_back(start, end);
+                const std::string& name = data.text(span.name);
                 result.collectives.push_back(
-                    {span.start_ns, span.end_ns - span.start_ns, data.text(span.name)});
+                    {span.start_ns, span.end_ns - span.start_ns, name,
+                     name + '\x1f' + data.text(span.shapes) + '\x1f' + data.text(span.dtypes)});
             } else if (span.depth == 0 && span.category != SpanCategory::Other) {
                 computation.emplace_back(start, end);
             }
@@ -121,41 +124,50 @@ RankCalls breakDown(const TimelineData& data) {
     return result;
 }
 
-// The collectives matched by ordinal, while their names agree on every rank.
+// The collectives matched by what they are (their operation and inputs' shapes and types) and
+// their order among those of that kind: the i-th of a kind on one rank is the i-th on every
+// other. Not by their order alone: Gloo's worker threads may start two buckets in one order on
+// one rank and in the other on the next. Each is named by its place on the lowest rank.
 std::vector<CollectiveWait> collectiveWaits(const std::vector<RankCalls>& ranks,
                                             std::vector<std::string>& notes) {
-    size_t common = ranks.front().collectives.size();
-    for (const RankCalls& rank : ranks)
-        common = std::min(common, rank.collectives.size());
-    for (const RankCalls& rank : ranks)
-        if (rank.collectives.size() != common) {
+    std::vector<std::map<std::string, std::vector<const Collective*>>> by_kind(ranks.size());
+    for (size_t r = 0; r < ranks.size(); ++r)
+        for (const Collective& c : ranks[r].collectives)
+            by_kind[r][c.kind].push_back(&c);
+    for (size_t r = 1; r < ranks.size(); ++r)
+        if (by_kind[r].size() != by_kind[0].size() ||
+            !std::equal(by_kind[r].begin(), by_kind[r].end(), by_kind[0].begin(),
+                        [](const auto& a, const auto& b) {
+                            return a.first == b.first && a.second.size() == b.second.size();
+                        })) {
             notes.push_back(
-                "The ranks ran different numbers of collectives in the step; the "
-                "first " +
-                std::to_string(common) + " are compared.");
+                "The ranks ran different numbers of collectives of a kind (operation, inputs) in "
+                "the step; those that every rank ran are compared.");
             break;
         }
     std::vector<CollectiveWait> waits;
-    for (size_t k = 0; k < common; ++k) {
-        const std::string& name = ranks.front().collectives[k].name;
-        int64_t shortest = ranks.front().collectives[k].duration_ns, longest = shortest;
+    std::map<std::string, size_t> seen;  // on the lowest rank, by kind
+    const std::vector<Collective>& named = ranks.front().collectives;
+    for (size_t k = 0; k < named.size(); ++k) {
+        const size_t occurrence = seen[named[k].kind]++;
+        int64_t shortest = named[k].duration_ns, longest = shortest;
         int last = ranks.front().figures.rank;
-        for (const RankCalls& rank : ranks) {
-            const Collective& c = rank.collectives[k];
-            if (c.name != name) {
-                notes.push_back("Collective " + std::to_string(k + 1) + " is " + name +
-                                " on one rank and " + c.name +
-                                " on another: collectives from there on are not compared.");
-                return waits;
+        bool everywhere = true;
+        for (size_t r = 0; r < ranks.size() && everywhere; ++r) {
+            const auto found = by_kind[r].find(named[k].kind);
+            everywhere = found != by_kind[r].end() && occurrence < found->second.size();
+            if (!everywhere) {
+                break;
             }
+            const Collective& c = *found->second[occurrence];
             if (c.duration_ns < shortest) {
                 shortest = c.duration_ns;
-                last = rank.figures.rank;
+                last = ranks[r].figures.rank;
             }
             longest = std::max(longest, c.duration_ns);
         }
-        if (longest > shortest) {
-            waits.push_back({k, name, last, msOf(longest - shortest)});
+        if (everywhere && longest > shortest) {
+            waits.push_back({k, named[k].name, last, msOf(longest - shortest)});
         }
     }
     std::stable_sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) {

@@ -18,7 +18,8 @@ std::string ms(double value) {
 }  // namespace
 
 void printRanks(std::ostream& out, const ClusterSummary& summary) {
-    out << summary.ranks.size() << " ranks; steps matched by number, collectives by order (each "
+    out << summary.ranks.size()
+        << " ranks; steps matched by number, collectives by what they are and their order (each "
         << "rank's clock is its own)\n";
     out << "  " << padded("rank", 6) << padded("steps", 7) << padded("median step", 14)
         << padded("broken-down step", 18) << padded("computation", 14)

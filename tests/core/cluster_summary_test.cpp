@@ -22,7 +22,8 @@ struct RankTimeline {
 
     RankTimeline(int rank, int64_t origin, std::vector<std::pair<int64_t, int64_t>> computing,
                  std::vector<std::pair<int64_t, int64_t>> collectives,
-                 std::vector<int64_t> step_ms = {100}) {
+                 std::vector<int64_t> step_ms = {100},
+                 std::vector<std::string> collective_shapes = {}) {
         data.path = "rank" + std::to_string(rank) + ".timeline.sqlite";
         data.rank = rank;
         data.strings = {"aten::linear", "gloo:all_reduce"};
@@ -37,8 +38,14 @@ struct RankTimeline {
         main.depth_begin = {0, main.spans.size()};
         TimelineLane backend;
         backend.tid = 2;
-        for (const auto& [from, to] : collectives)
-            backend.spans.push_back(span(origin, from, to, 1, SpanCategory::Communication));
+        for (size_t i = 0; i < collectives.size(); ++i) {
+            backend.spans.push_back(span(origin, collectives[i].first, collectives[i].second, 1,
+                                         SpanCategory::Communication));
+            if (i < collective_shapes.size()) {  // its input's shape, as the file holds it
+                backend.spans.back().shapes = int32_t(data.strings.size());
+                data.strings.push_back(collective_shapes[i]);
+            }
+        }
         backend.depth_begin = {0, backend.spans.size()};
         data.lanes = {main, backend};
     }
@@ -153,6 +160,24 @@ TEST(ClusterSummary, CollectivesThatDifferAreComparedOnlyWhereTheyAgree) {
     EXPECT_DOUBLE_EQ(summary.waits[0].longest_wait_ms, 10.0);
     ASSERT_EQ(summary.notes.size(), 1u);
     EXPECT_NE(summary.notes[0].find("different numbers of collectives"), std::string::npos);
+}
+
+TEST(ClusterSummary, CollectivesAreMatchedByWhatTheyAreNotByTheirOrder) {
+    // Two buckets, of 1024 and 256 values: rank 0 starts the large one first, rank 1 the small
+    // one (Gloo's two worker threads). The large one lasts 20 ms on rank 0 and 35 ms on rank 1:
+    // rank 1 waited 15 ms for rank 0 there; the small one 10 ms against 5 ms: rank 0 waited
+    // 5 ms for rank 1. Matched by order, each would be compared with the other bucket.
+    RankTimeline rank0(0, 0, {{0, 20}}, {{20, 40}, {40, 50}}, {100}, {"1024", "256"});
+    RankTimeline rank1(1, 0, {{0, 20}}, {{20, 25}, {25, 60}}, {100}, {"256", "1024"});
+    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+    ASSERT_EQ(summary.waits.size(), 2u);
+    EXPECT_EQ(summary.waits[0].ordinal, 0u);  // the large bucket, first on rank 0
+    EXPECT_EQ(summary.waits[0].last_rank, 0);
+    EXPECT_DOUBLE_EQ(summary.waits[0].longest_wait_ms, 15.0);
+    EXPECT_EQ(summary.waits[1].ordinal, 1u);
+    EXPECT_EQ(summary.waits[1].last_rank, 1);
+    EXPECT_DOUBLE_EQ(summary.waits[1].longest_wait_ms, 5.0);
+    EXPECT_TRUE(summary.notes.empty());
 }
 
 TEST(ClusterSummary, TimelinesThatAreNotRanksOfOneJobAreRefusedInOneLine) {

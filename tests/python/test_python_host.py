@@ -383,10 +383,14 @@ class SeveralRanks(unittest.TestCase):
                      "STEP_TIME ORDER BY id")
         _, first_start, first_end = steps[0]
         collectives = rows(path, "SELECT s.value, CAST(a.startNs AS INTEGER), CAST(a.endNs AS "
-                           "INTEGER) FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
-                           "WHERE a.type = 5500")
-        return steps, [(name, max(start, first_start), min(end, first_end), end - start)
-                       for name, start, end in sorted(collectives, key=lambda c: c[1])
+                           "INTEGER), IFNULL(shape.value, ''), IFNULL(dtype.value, '') FROM "
+                           "PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name LEFT JOIN "
+                           "STRING_IDS shape ON shape.id = a.inputShapes LEFT JOIN STRING_IDS "
+                           "dtype ON dtype.id = a.inputDtypes WHERE a.type = 5500")
+        return steps, [(name, max(start, first_start), min(end, first_end), end - start,
+                        (name, shapes, dtypes))
+                       for name, start, end, shapes, dtypes in sorted(collectives,
+                                                                      key=lambda c: c[1])
                        if end >= first_start and start <= first_end]
 
     def verdict_of_the_timelines(self):
@@ -396,7 +400,7 @@ class SeveralRanks(unittest.TestCase):
         for rank in (0, 1):
             steps, collectives = self.timeline_facts(rank)
             communicating, reach = 0, None
-            for _, start, end, _ in sorted(collectives, key=lambda c: c[1]):
+            for _, start, end, *_ in sorted(collectives, key=lambda c: c[1]):
                 if reach is not None and start < reach:
                     start = reach
                 if end > start:
@@ -423,8 +427,18 @@ class SeveralRanks(unittest.TestCase):
                  f"No rank stands out: rank {slowest} has the most time outside communication, "
                  f"{by_ms:.3f} ms more than the other ranks (their median), within how much a "
                  f"rank's steps vary ({spread:.3f} ms)"]
-        waits = []
-        for k, (mine, theirs) in enumerate(zip(facts[0][1], facts[1][1])):
+        # Collectives are matched by what they are (name, inputs' shapes and types) and their
+        # order among that kind, named by their place on rank 0.
+        theirs_by_kind = {}
+        for collective in facts[1][1]:
+            theirs_by_kind.setdefault(collective[4], []).append(collective)
+        waits, seen = [], {}
+        for k, mine in enumerate(facts[0][1]):
+            occurrence = seen.get(mine[4], 0)
+            seen[mine[4]] = occurrence + 1
+            if occurrence >= len(theirs_by_kind.get(mine[4], [])):
+                continue
+            theirs = theirs_by_kind[mine[4]][occurrence]
             durations = (mine[3], theirs[3])
             if durations[0] != durations[1]:
                 waits.append((abs(durations[0] - durations[1]) / 1e6, -k, mine[0],

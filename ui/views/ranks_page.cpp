@@ -105,8 +105,9 @@ void RanksPage::display(const RanksLoad& load) {
                      .arg(s.slowest_rank)
                      .arg(ms(s.slowest_by_ms), ms(s.step_spread_ms));
     lines << tr(
-        "Each rank's clock is its own: steps are matched by number and collectives by "
-        "order. The breakdown is of the memory step (the step whose calls the timelines "
+        "Each rank's clock is its own: steps are matched by number and collectives by what "
+        "they are (operation, inputs) and their order among those. The breakdown is of the memory "
+        "step (the step whose calls the timelines "
         "hold), with the memory meter's cost.");
     for (const std::string& note : s.notes)
         lines << QString::fromStdString(note);
