@@ -1198,10 +1198,6 @@ Gewichte: %10 %11 (%12 %)</translation>
         <translation>Übersicht</translation>
     </message>
     <message>
-        <source>Overview of %1</source>
-        <translation>Übersicht von %1</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
@@ -1300,6 +1296,14 @@ Gewichte: %10 %11 (%12 %)</translation>
     <message>
         <source>Ranks</source>
         <translation>Ränge</translation>
+    </message>
+    <message>
+        <source>Summary of a Rank</source>
+        <translation>Zusammenfassung eines Rangs</translation>
+    </message>
+    <message>
+        <source>Overview of a Rank</source>
+        <translation>Übersicht eines Rangs</translation>
     </message>
 </context>
 <context>
@@ -1814,6 +1818,13 @@ aktiv (gepunktet)</translation>
     <message>
         <source>%1 ended with exit code %2</source>
         <translation>%1 endete mit dem Exit-Code %2</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::RankSummaryPage</name>
+    <message>
+        <source>&amp;Rank:</source>
+        <translation>&amp;Rang:</translation>
     </message>
 </context>
 <context>

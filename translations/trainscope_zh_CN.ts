@@ -1194,10 +1194,6 @@ Weights: %10 %11 (%12 %)</source>
         <translation>概览</translation>
     </message>
     <message>
-        <source>Overview of %1</source>
-        <translation>%1 的概览</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1296,6 +1292,14 @@ Weights: %10 %11 (%12 %)</source>
     <message>
         <source>Ranks</source>
         <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Summary of a Rank</source>
+        <translation>单个 rank 摘要</translation>
+    </message>
+    <message>
+        <source>Overview of a Rank</source>
+        <translation>单个 rank 概览</translation>
     </message>
 </context>
 <context>
@@ -1810,6 +1814,13 @@ active (dotted)</source>
     <message>
         <source>%1 ended with exit code %2</source>
         <translation>%1 以退出码 %2 结束</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::RankSummaryPage</name>
+    <message>
+        <source>&amp;Rank:</source>
+        <translation>Rank(&amp;R)：</translation>
     </message>
 </context>
 <context>

@@ -41,6 +41,7 @@
 #include "trainscope/report_format.h"
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
+#include "views/rank_summary_page.h"
 #include "views/ranks_page.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
@@ -424,17 +425,22 @@ void MainWindow::showRun() {
             tabs->setCurrentIndex(index);
     }
     // Each timeline's figures (steps, peaks, top operations, largest blocks): beside the
-    // browser's overview, or as the overview of timelines opened alone (first, as there).
-    for (int i = 0; i < timelines.size(); ++i) {
-        const QString name = QFileInfo(timelines[i]).fileName();
-        auto* summary = new TimelineSummaryPage(timelines[i]);
+    // browser's overview, or as the overview of timelines opened alone (first, as there); of
+    // several (a job's ranks), in one tab with a chooser.
+    if (timelines.size() == 1) {
+        const QString name = QFileInfo(timelines.first()).fileName();
+        auto* summary = new TimelineSummaryPage(timelines.first());
         if (browser_)
             tabs->addTab(summary, tr("Summary of %1").arg(name));
         else
-            tabs->insertTab(
-                i, summary,
-                timelines.size() == 1 ? tr("Overview") : tr("Overview of %1").arg(name));
-        tabs->setTabToolTip(tabs->indexOf(summary), timelines[i]);
+            tabs->insertTab(0, summary, tr("Overview"));
+        tabs->setTabToolTip(tabs->indexOf(summary), timelines.first());
+    } else if (timelines.size() > 1) {
+        auto* summary = new RankSummaryPage(timelines);
+        if (browser_)
+            tabs->addTab(summary, tr("Summary of a Rank"));
+        else
+            tabs->insertTab(0, summary, tr("Overview of a Rank"));
     }
     // Several timelines: the ranks of one job side by side, first among timelines opened alone.
     if (timelines.size() >= 2) {

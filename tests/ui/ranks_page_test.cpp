@@ -4,6 +4,7 @@
 // longer before the first collective), so the expected figures are certain.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -16,7 +17,9 @@
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
 #include "ui/sample_run.h"
+#include "views/rank_summary_page.h"
 #include "views/ranks_page.h"
+#include "views/timeline_summary_page.h"
 
 namespace fs = std::filesystem;
 using namespace trainscope;
@@ -85,6 +88,36 @@ class RanksPageTest : public ::testing::Test {
     std::string dir_;
     QStringList paths_;
 };
+
+// Each rank's summary in one tab with a rank chooser, not a tab per rank (eight of them
+// overflowed the tab bar); a rank's file is read when it is chosen.
+TEST_F(RanksPageTest, OneTabWithAChooserHoldsEachRanksSummary) {
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, paths_)) << window.lastError().toStdString();
+    QTabWidget* tabs = window.timelines();
+    ASSERT_NE(tabs, nullptr);
+    QStringList texts;
+    for (int i = 0; i < tabs->count(); ++i)
+        texts << tabs->tabText(i);
+    EXPECT_EQ(texts, (QStringList{QStringLiteral("Ranks"), QStringLiteral("Overview of a Rank"),
+                                  QStringLiteral("Timeline")}));
+    auto* summaries = qobject_cast<RankSummaryPage*>(tabs->widget(1));
+    ASSERT_NE(summaries, nullptr);
+    tabs->setCurrentWidget(summaries);
+    QComboBox* chooser = summaries->rankChooser();
+    ASSERT_EQ(chooser->count(), 3);
+    EXPECT_EQ(summaries->shownPage()->path(), paths_[0]);
+    QTest::keyClick(chooser, Qt::Key_Down);  // as a person moves through the list
+    QTest::keyClick(chooser, Qt::Key_Down);
+    ASSERT_EQ(chooser->currentIndex(), 2);
+    TimelineSummaryPage* shown = summaries->shownPage();
+    EXPECT_EQ(shown->path(), paths_[2]);
+    EXPECT_TRUE(QTest::qWaitFor([shown] { return shown->loaded(); }, 10000));
+    EXPECT_TRUE(shown->totals()->text().contains(QStringLiteral("Step 2")))
+        << shown->totals()->text().toStdString();
+}
 
 TEST_F(RanksPageTest, RanksThatAreEvenAreSaidToBeSo) {
     QStringList even;
