@@ -63,20 +63,11 @@ Interval brokenDownStep(const TimelineData& data) {
     return {data.first_ns, data.last_ns};
 }
 
-struct Collective {
-    int64_t start_ns;
-    int64_t duration_ns;
-    std::string name;
-    std::string kind;  // what it is: its name and its inputs' shapes and types
-};
+}  // namespace
 
-struct RankCalls {
-    RankBreakdown figures;
-    std::vector<Collective> collectives;  // by start
-};
-
-RankCalls breakDown(const TimelineData& data) {
-    RankCalls result;
+RankFacts rankFactsOf(const TimelineData& data) {
+    RankFacts result;
+    result.steps = data.steps;
     RankBreakdown& r = result.figures;
     r.rank = data.rank;
     r.path = data.path;
@@ -118,21 +109,24 @@ RankCalls breakDown(const TimelineData& data) {
     r.communication_ms = msOf(length(communicating));
     r.overlap_ms = msOf(overlap(computing, communicating));
     r.idle_ms = std::max(0.0, r.step_ms - r.computation_ms - r.communication_ms + r.overlap_ms);
-    std::sort(result.collectives.begin(), result.collectives.end(),
-              [](const Collective& a, const Collective& b) { return a.start_ns < b.start_ns; });
+    std::sort(
+        result.collectives.begin(), result.collectives.end(),
+        [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
     r.collectives = result.collectives.size();
     return result;
 }
+
+namespace {
 
 // The collectives matched by what they are (their operation and inputs' shapes and types) and
 // their order among those of that kind: the i-th of a kind on one rank is the i-th on every
 // other. Not by their order alone: Gloo's worker threads may start two buckets in one order on
 // one rank and in the other on the next. Each is named by its place on the lowest rank.
-std::vector<CollectiveWait> collectiveWaits(const std::vector<RankCalls>& ranks,
+std::vector<CollectiveWait> collectiveWaits(const std::vector<RankFacts>& ranks,
                                             std::vector<std::string>& notes) {
-    std::vector<std::map<std::string, std::vector<const Collective*>>> by_kind(ranks.size());
+    std::vector<std::map<std::string, std::vector<const RankCollective*>>> by_kind(ranks.size());
     for (size_t r = 0; r < ranks.size(); ++r)
-        for (const Collective& c : ranks[r].collectives)
+        for (const RankCollective& c : ranks[r].collectives)
             by_kind[r][c.kind].push_back(&c);
     for (size_t r = 1; r < ranks.size(); ++r)
         if (by_kind[r].size() != by_kind[0].size() ||
@@ -147,7 +141,7 @@ std::vector<CollectiveWait> collectiveWaits(const std::vector<RankCalls>& ranks,
         }
     std::vector<CollectiveWait> waits;
     std::map<std::string, size_t> seen;  // on the lowest rank, by kind
-    const std::vector<Collective>& named = ranks.front().collectives;
+    const std::vector<RankCollective>& named = ranks.front().collectives;
     for (size_t k = 0; k < named.size(); ++k) {
         const size_t occurrence = seen[named[k].kind]++;
         int64_t shortest = named[k].duration_ns, longest = shortest;
@@ -159,7 +153,7 @@ std::vector<CollectiveWait> collectiveWaits(const std::vector<RankCalls>& ranks,
             if (!everywhere) {
                 break;
             }
-            const Collective& c = *found->second[occurrence];
+            const RankCollective& c = *found->second[occurrence];
             if (c.duration_ns < shortest) {
                 shortest = c.duration_ns;
                 last = ranks[r].figures.rank;
@@ -176,14 +170,13 @@ std::vector<CollectiveWait> collectiveWaits(const std::vector<RankCalls>& ranks,
     return waits;
 }
 
-std::vector<StepAcrossRanks> stepsAcross(const std::vector<const TimelineData*>& timelines,
-                                         const std::vector<RankCalls>& ranks) {
+std::vector<StepAcrossRanks> stepsAcross(const std::vector<RankFacts>& ranks) {
     std::map<int64_t, StepAcrossRanks> by_id;
-    for (size_t r = 0; r < timelines.size(); ++r) {
-        for (const TimelineStep& step : timelines[r]->steps) {
+    for (size_t r = 0; r < ranks.size(); ++r) {
+        for (const TimelineStep& step : ranks[r].steps) {
             StepAcrossRanks& across = by_id[step.id];
             across.id = step.id;
-            across.ms.resize(timelines.size(), -1.0);
+            across.ms.resize(ranks.size(), -1.0);
             across.ms[r] = msOf(step.end_ns - step.start_ns);
         }
     }
@@ -198,33 +191,37 @@ std::vector<StepAcrossRanks> stepsAcross(const std::vector<const TimelineData*>&
 
 }  // namespace
 
-ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& given) {
-    if (given.size() < 2) {
+ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& timelines) {
+    std::vector<RankFacts> ranks;
+    for (const TimelineData* data : timelines)
+        ranks.push_back(rankFactsOf(*data));
+    return summarizeRankFacts(std::move(ranks));
+}
+
+ClusterSummary summarizeRankFacts(std::vector<RankFacts> ranks) {
+    if (ranks.size() < 2) {
         throw Error("a summary of ranks needs the timelines of at least two ranks");
     }
-    std::vector<const TimelineData*> timelines = given;
-    std::stable_sort(
-        timelines.begin(), timelines.end(),
-        [](const TimelineData* a, const TimelineData* b) { return a->rank < b->rank; });
+    std::stable_sort(ranks.begin(), ranks.end(), [](const RankFacts& a, const RankFacts& b) {
+        return a.figures.rank < b.figures.rank;
+    });
     std::set<int> seen;
-    for (const TimelineData* data : timelines) {
-        if (data->rank < 0) {
-            throw Error(data->path +
+    for (const RankFacts& facts : ranks) {
+        const RankBreakdown& r = facts.figures;
+        if (r.rank < 0) {
+            throw Error(r.path +
                         ": no rank (RANK_DEVICE_MAP): not a rank of a distributed "
                         "job");
         }
-        if (!seen.insert(data->rank).second) {
-            throw Error(data->path + ": rank " + std::to_string(data->rank) +
+        if (!seen.insert(r.rank).second) {
+            throw Error(r.path + ": rank " + std::to_string(r.rank) +
                         " is given twice: these are not the timelines of one job's ranks");
         }
     }
     ClusterSummary summary;
-    std::vector<RankCalls> ranks;
-    for (const TimelineData* data : timelines) {
-        ranks.push_back(breakDown(*data));
-        summary.ranks.push_back(ranks.back().figures);
-    }
-    summary.steps = stepsAcross(timelines, ranks);
+    for (const RankFacts& facts : ranks)
+        summary.ranks.push_back(facts.figures);
+    summary.steps = stepsAcross(ranks);
     for (const StepAcrossRanks& step : summary.steps)
         if (std::count(step.ms.begin(), step.ms.end(), -1.0) > 0) {
             summary.notes.push_back("Step " + std::to_string(step.id) +

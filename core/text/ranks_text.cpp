@@ -65,14 +65,11 @@ void printRanks(std::ostream& out, const ClusterSummary& summary) {
 }
 
 void printRanksOfFiles(std::ostream& out, const std::vector<std::string>& timeline_paths) {
-    std::vector<TimelineData> timelines;
-    timelines.reserve(timeline_paths.size());
+    // One timeline at a time: what the summary needs of each is a few figures.
+    std::vector<RankFacts> ranks;
     for (const std::string& path : timeline_paths)
-        timelines.push_back(loadTimelineData(path));
-    std::vector<const TimelineData*> pointers;
-    for (const TimelineData& data : timelines)
-        pointers.push_back(&data);
-    printRanks(out, summarizeRanks(pointers));
+        ranks.push_back(rankFactsOf(loadTimelineData(path)));
+    printRanks(out, summarizeRankFacts(std::move(ranks)));
 }
 
 }  // namespace trainscope

@@ -34,13 +34,11 @@ void addFiguresRow(QTableWidget* table, const QStringList& cells, bool strong = 
 RanksLoad loadAndSummarize(const QStringList& files, const std::atomic<bool>* cancel) {
     RanksLoad load;
     try {
-        std::vector<TimelineData> timelines;
+        // One timeline at a time: what the summary needs of each is a few figures.
+        std::vector<RankFacts> ranks;
         for (const QString& file : files)
-            timelines.push_back(loadTimelineData(file.toStdString(), cancel));
-        std::vector<const TimelineData*> pointers;
-        for (const TimelineData& data : timelines)
-            pointers.push_back(&data);
-        load.summary = std::make_shared<const ClusterSummary>(summarizeRanks(pointers));
+            ranks.push_back(rankFactsOf(loadTimelineData(file.toStdString(), cancel)));
+        load.summary = std::make_shared<const ClusterSummary>(summarizeRankFacts(std::move(ranks)));
     } catch (const std::exception& e) {
         load.error = QString::fromStdString(e.what());
     }
