@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // trainscope-cli: the engine without a GUI, for GPU servers and CI.
+#include <algorithm>
 #include <cstdio>
+#include <deque>
+#include <future>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include "cli/cli_options.h"
 #include "cli/compare_output.h"
 #include "cli/file_summary.h"
 #include "cli/sweep_output.h"
 #include "trainscope/builtin_models.h"
+#include "trainscope/cluster.h"
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
 #include "trainscope/profiler.h"
@@ -18,6 +24,7 @@
 #include "trainscope/run.h"
 #include "trainscope/summary_text.h"
 #include "trainscope/sweep.h"
+#include "trainscope/timeline_data.h"
 
 using namespace trainscope;
 
@@ -79,33 +86,64 @@ int run(const cli::CliOptions& options) {
     return 0;
 }
 
+// What `show` reads of one file, on a worker: its summary, and for a rank's timeline what the
+// summary of the ranks needs; or why not.
+struct ShownFile {
+    std::optional<SweepReport> sweep;
+    std::optional<ReportFileSummary> summary;
+    std::optional<RankFacts> rank;
+    std::string error;
+};
+
+ShownFile readShownFile(const std::string& path) {
+    ShownFile file;
+    try {
+        if (isSweepReport(path)) {
+            file.sweep = readSweepReport(path);
+            return file;
+        }
+        file.summary = summarizeReportFile(path);
+        if (file.summary->kind == ReportFileKind::Timeline && file.summary->rank >= 0) {
+            file.rank = rankFactsOf(loadTimelineData(path));
+        }
+    } catch (const std::exception& e) {
+        file.error = e.what();
+    }
+    return file;
+}
+
 // `show`: every file's summary; a file that cannot be read gets its line on stderr, and the
 // others are still shown. The timelines of several ranks of one job are then summed up side by
-// side.
+// side. Files are read side by side, as many at once as the machine has cores (each read of a
+// large timeline holds it whole for a moment), and printed in the order given.
 int show(const cli::CliOptions& options) {
     int status = 0;
-    std::vector<std::string> ranks;  // timelines that name their rank
+    std::vector<RankFacts> ranks;
+    const size_t workers = std::max(1u, std::thread::hardware_concurrency());
+    std::deque<std::future<ShownFile>> reading;
+    size_t next = 0;
     for (const std::string& path : options.files) {
-        try {
-            if (isSweepReport(path)) {
-                std::cout << path << ": batch-size sweep\n";
-                cli::printSweep(std::cout, readSweepReport(path));
-                continue;
-            }
-            const ReportFileSummary summary = summarizeReportFile(path);
-            cli::printFileSummary(std::cout, path, summary);
-            if (summary.kind == ReportFileKind::Timeline && summary.rank >= 0) {
-                ranks.push_back(path);
-            }
-        } catch (const std::exception& e) {
-            std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+        for (; next < options.files.size() && reading.size() < workers; ++next)
+            reading.push_back(std::async(std::launch::async, readShownFile, options.files[next]));
+        ShownFile file = reading.front().get();
+        reading.pop_front();
+        if (!file.error.empty()) {
+            std::cerr << "trainscope-cli: error: " << file.error << std::endl;
             status = kRunFailed;
+        } else if (file.sweep) {
+            std::cout << path << ": batch-size sweep\n";
+            cli::printSweep(std::cout, *file.sweep);
+        } else {
+            cli::printFileSummary(std::cout, path, *file.summary);
+            if (file.rank) {
+                ranks.push_back(std::move(*file.rank));
+            }
         }
     }
     if (ranks.size() >= 2) {
         try {
             std::cout << "Ranks of the job: ";
-            printRanksOfFiles(std::cout, ranks);
+            printRanks(std::cout, summarizeRankFacts(std::move(ranks)));
         } catch (const std::exception& e) {
             std::cout << "\n";
             std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
