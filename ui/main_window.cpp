@@ -405,8 +405,10 @@ void MainWindow::showRun() {
     project_root_action_->setEnabled(browser_ != nullptr);
     // The timeline of every rank in one tab (aligned at the step), then each file's summary.
     const QStringList& timelines = contents.timelines;
+    TimelinePage* timeline_page = nullptr;
     if (!timelines.isEmpty()) {
-        auto* page = new TimelinePage(timelines, browser_ ? browser_->sourcePanel() : nullptr);
+        auto* page = timeline_page =
+            new TimelinePage(timelines, browser_ ? browser_->sourcePanel() : nullptr);
         if (browser_) {  // one selection: the Time table's and the timeline's follow each other
             connect(browser_, &ReportBrowser::operationSelected, page,
                     &TimelinePage::selectTimedOperation);
@@ -445,6 +447,8 @@ void MainWindow::showRun() {
     // Several timelines: the ranks of one job side by side, first among timelines opened alone.
     if (timelines.size() >= 2) {
         auto* ranks = new RanksPage(timelines);
+        // One reading of the files: the Timeline tab's worker hands over what the summary needs.
+        connect(timeline_page, &TimelinePage::ranksRead, ranks, &RanksPage::summarize);
         if (browser_)
             tabs->addTab(ranks, tr("Ranks"));
         else

@@ -61,9 +61,14 @@ int usersFrame(const std::vector<TimelineFrame>& chain) {
 TimelineRanksLoad loadRanks(const QStringList& paths, const std::atomic<bool>* cancel) {
     TimelineRanksLoad load;
     try {
-        for (const QString& path : paths)
+        auto facts = std::make_shared<std::vector<RankFacts>>();
+        for (const QString& path : paths) {
             load.ranks << std::make_shared<const TimelineData>(
                 loadTimelineData(path.toStdString(), cancel));
+            if (paths.size() >= 2)
+                facts->push_back(rankFactsOf(*load.ranks.back()));
+        }
+        load.facts = std::move(facts);
     } catch (const std::exception& e) {
         load.ranks.clear();
         load.error = QString::fromStdString(e.what());
@@ -124,8 +129,11 @@ TimelinePage::TimelinePage(const QStringList& paths, SourcePanel* source_panel, 
     layout_->addWidget(stack_, 1);
 
     connect(&watcher_, &QFutureWatcher<TimelineRanksLoad>::finished, this, [this, tools] {
-        display(watcher_.result());
+        const TimelineRanksLoad load = watcher_.result();
+        display(load);
         tools->setEnabled(loaded_ && !state_->ranks().isEmpty());
+        if (paths_.size() >= 2)
+            emit ranksRead(load.facts, load.error);
     });
     // The worker gets copies only: the page may close before it ends (it then cancels).
     const QStringList files = paths_;

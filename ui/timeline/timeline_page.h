@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "timeline/timeline_view_state.h"
+#include "trainscope/cluster.h"
 
 class QAction;
 class QLabel;
@@ -26,9 +27,11 @@ class RunFilter;
 class SourcePanel;
 class TimelineWidget;
 
-// What the loader hands back: every rank, or why there is none.
+// What the loader hands back: every rank, or why there is none; of several ranks, also what the
+// summary of the ranks needs of each (the Ranks tab's, from the same reading).
 struct TimelineRanksLoad {
     TimelineRanks ranks;
+    std::shared_ptr<const std::vector<RankFacts>> facts;
     QString error;
 };
 
@@ -64,6 +67,9 @@ class TimelinePage : public QWidget {
 
   signals:
     void loadFinished(const QString& error);  // empty: shown
+    // The timelines of several ranks were read: what their summary needs, or why not.
+    void ranksRead(const std::shared_ptr<const std::vector<RankFacts>>& facts,
+                   const QString& error);
     // The user selected a call of the run time entry `entry_id` (a top-level forward call, a
     // call nested in one, or one of its backward nodes).
     void operationSelected(qint64 entry_id);

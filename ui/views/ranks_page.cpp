@@ -3,7 +3,6 @@
 
 #include <QLocale>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 
 #include "views/layout.h"
@@ -31,20 +30,6 @@ void addFiguresRow(QTableWidget* table, const QStringList& cells, bool strong = 
     }
 }
 
-RanksLoad loadAndSummarize(const QStringList& files, const std::atomic<bool>* cancel) {
-    RanksLoad load;
-    try {
-        // One timeline at a time: what the summary needs of each is a few figures.
-        std::vector<RankFacts> ranks;
-        for (const QString& file : files)
-            ranks.push_back(rankFactsOf(loadTimelineData(file.toStdString(), cancel)));
-        load.summary = std::make_shared<const ClusterSummary>(summarizeRankFacts(std::move(ranks)));
-    } catch (const std::exception& e) {
-        load.error = QString::fromStdString(e.what());
-    }
-    return load;
-}
-
 }  // namespace
 
 RanksPage::RanksPage(const QStringList& timelines, QWidget* parent)
@@ -65,18 +50,20 @@ RanksPage::RanksPage(const QStringList& timelines, QWidget* parent)
     layout->addWidget(waits_, 1);
     layout->addWidget(new QLabel(tr("Steps across the ranks, matched by number")));
     layout->addWidget(steps_, 1);
-
-    connect(&watcher_, &QFutureWatcher<RanksLoad>::finished, this,
-            [this] { display(watcher_.result()); });
-    // The worker gets copies only: the page may close before it ends (it then cancels).
-    const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
-    watcher_.setFuture(QtConcurrent::run(
-        [timelines, cancel] { return loadAndSummarize(timelines, cancel.get()); }));
 }
 
-RanksPage::~RanksPage() {
-    cancel_->store(true);
-    watcher_.waitForFinished();
+void RanksPage::summarize(const std::shared_ptr<const std::vector<RankFacts>>& facts,
+                          const QString& error) {
+    RanksLoad load;
+    load.error = error;
+    if (facts && error.isEmpty()) {
+        try {
+            load.summary = std::make_shared<const ClusterSummary>(summarizeRankFacts(*facts));
+        } catch (const std::exception& e) {
+            load.error = QString::fromStdString(e.what());
+        }
+    }
+    display(load);
 }
 
 void RanksPage::display(const RanksLoad& load) {

@@ -2,22 +2,21 @@
 // The ranks of one distributed job side by side (trainscope/cluster.h), from their timelines:
 // each rank's step broken down into computation, communication, overlap and idle time, the
 // slowest rank, the collectives in which the others wait for it, and each step across the
-// ranks. The files are read and summed up on a worker thread; only the summary is kept.
+// ranks. The files are read once, by the Timeline tab's worker, which hands over what the
+// summary needs of each rank (summarize()).
 #pragma once
 
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QStringList>
 #include <QTableWidget>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 
 #include "trainscope/cluster.h"
 
 namespace trainscope::ui {
 
-// What the worker hands back: the summary, or why there is none.
+// The summary, or why there is none.
 struct RanksLoad {
     std::shared_ptr<const ClusterSummary> summary;
     QString error;
@@ -27,7 +26,10 @@ class RanksPage : public QWidget {
     Q_OBJECT
   public:
     explicit RanksPage(const QStringList& timelines, QWidget* parent = nullptr);
-    ~RanksPage() override;
+
+    // Sums up the ranks read (or says why they could not be).
+    void summarize(const std::shared_ptr<const std::vector<RankFacts>>& facts,
+                   const QString& error);
 
     bool loaded() const { return loaded_; }
     QLabel* heading() const { return heading_; }
@@ -46,8 +48,6 @@ class RanksPage : public QWidget {
     QTableWidget* ranks_;
     QTableWidget* waits_;
     QTableWidget* steps_;
-    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
-    QFutureWatcher<RanksLoad> watcher_;
 };
 
 }  // namespace trainscope::ui
