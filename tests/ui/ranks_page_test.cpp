@@ -85,18 +85,27 @@ class RanksPageTest : public ::testing::Test {
         return cells;
     }
 
+    // The timelines `paths` open in the window at its default size: its tabs (null, with the
+    // failure reported, when they did not open).
+    QTabWidget* open(const QStringList& paths) {
+        window_.resize(1100, 760);
+        window_.show();
+        if (!test::openAndWait(window_, paths)) {
+            ADD_FAILURE() << window_.lastError().toStdString();
+            return nullptr;
+        }
+        return window_.timelines();
+    }
+
     std::string dir_;
     QStringList paths_;
+    MainWindow window_;
 };
 
 // Each rank's summary in one tab with a rank chooser, not a tab per rank (eight of them
 // overflowed the tab bar); a rank's file is read when it is chosen.
 TEST_F(RanksPageTest, OneTabWithAChooserHoldsEachRanksSummary) {
-    MainWindow window;
-    window.resize(1100, 760);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, paths_)) << window.lastError().toStdString();
-    QTabWidget* tabs = window.timelines();
+    QTabWidget* tabs = open(paths_);
     ASSERT_NE(tabs, nullptr);
     QStringList texts;
     for (int i = 0; i < tabs->count(); ++i)
@@ -127,11 +136,9 @@ TEST_F(RanksPageTest, RanksThatAreEvenAreSaidToBeSo) {
                             Overwrite::Refuse);
         even << QString::fromStdString(path);
     }
-    MainWindow window;
-    window.resize(1100, 760);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, even)) << window.lastError().toStdString();
-    RanksPage* page = loadedPage(window.timelines());
+    QTabWidget* tabs = open(even);
+    ASSERT_NE(tabs, nullptr);
+    RanksPage* page = loadedPage(tabs);
     ASSERT_NE(page, nullptr);
     const QString heading = page->heading()->text();
     EXPECT_TRUE(heading.contains(QStringLiteral("No rank stands out"))) << heading.toStdString();
@@ -139,11 +146,7 @@ TEST_F(RanksPageTest, RanksThatAreEvenAreSaidToBeSo) {
 }
 
 TEST_F(RanksPageTest, TheSlowRankIsNamedWithTheCollectivesTheOthersWaitIn) {
-    MainWindow window;
-    window.resize(1100, 760);
-    window.show();
-    ASSERT_TRUE(test::openAndWait(window, paths_)) << window.lastError().toStdString();
-    QTabWidget* tabs = window.timelines();
+    QTabWidget* tabs = open(paths_);
     ASSERT_NE(tabs, nullptr);
     EXPECT_EQ(tabs->tabText(0), QStringLiteral("Ranks"));  // first, before each file's overview
     RanksPage* page = loadedPage(tabs);
