@@ -102,16 +102,25 @@ void summarizeCompiled(const ReadOnlyDb& db, ReportFileSummary& s) {
         requireColumns(db, report_format::kCompiledKernelsTable,
                        {"entry_id", "graph", "unattributed_because"});
         // On a module and a line of the project: a kernel with no reason against it whose most
-        // specific frame is a project frame (library frames are in a table of their own).
+        // specific frame is a project frame (library frames are in a table of their own); else
+        // on a module, with a project frame below its library ones.
+        const std::string on_module =
+            db.hasTable(report_format::kEntryModulesTable)
+                ? std::string("EXISTS (SELECT 1 FROM ") + report_format::kEntryModulesTable +
+                      " m WHERE m.entry_id = k.entry_id AND m.module_path != '')"
+                : std::string("0");
         ReadQuery rows(db, std::string("SELECT k.graph, e.forward_ms, IFNULL(e.backward_ms, 0), "
                                        "k.unattributed_because, EXISTS (SELECT 1 FROM ") +
                                report_format::kStackFramesTable +
-                               " f WHERE f.entry_id = k.entry_id AND f.ordering = 0) FROM " +
+                               " f WHERE f.entry_id = k.entry_id AND f.ordering = 0), " +
+                               on_module + " AND EXISTS (SELECT 1 FROM " +
+                               report_format::kStackFramesTable +
+                               " f WHERE f.entry_id = k.entry_id) FROM " +
                                report_format::kCompiledKernelsTable + " k JOIN " +
                                report_format::kRunTimeEntriesTable + " e ON e.id = k.entry_id");
         while (rows.step()) {
             s.kernels.add(rows.text(0) == "backward", rows.real(1) + rows.real(2),
-                          rows.integer(4) != 0, shownText(rows.text(3)));
+                          rows.integer(4) != 0, rows.integer(5) != 0, shownText(rows.text(3)));
         }
     }
 }

@@ -96,8 +96,11 @@ KernelTotals kernelTotals(const TimeReport& time) {
     }
     for (const KernelEntry& k : time.kernels) {
         const RunTimeEntry& e = time.entries[k.entry];
+        const bool called_from_project = std::any_of(
+            e.frames.begin(), e.frames.end(), [](const StackFrame& f) { return !f.isLibrary(); });
         totals.add(k.backward, e.forward_ms + e.backward_ms.value_or(0.0),
-                   !e.frames.empty() && !e.frames.front().isLibrary(), k.unattributed);
+                   !e.frames.empty() && !e.frames.front().isLibrary(),
+                   !e.module_path.empty() && called_from_project, k.unattributed);
     }
     return totals;
 }
@@ -116,7 +119,12 @@ void printKernels(std::ostream& out, const KernelTotals& k) {
         << " (forward " << format("%.3f", k.forward_ms) << ", backward "
         << format("%.3f", k.backward_ms) << "); "
         << format("%.1f%%", total > 0 ? 100.0 * k.placed_ms / total : 100.0)
-        << " of it on a module and line of the project\n";
+        << " of it on a module and line of the project";
+    if (k.library_ms > 0) {
+        out << ", " << format("%.1f%%", 100.0 * k.library_ms / total)
+            << " on a module in library code that a line of the project calls";
+    }
+    out << "\n";
     for (const auto& [why, ms] : k.unplaced)
         out << "    " << format("%.3f ms", ms) << " without: " << why << "\n";
 }

@@ -7,9 +7,12 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <sstream>
+
 #include "support/report_reader.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
+#include "trainscope/summary_text.h"
 
 using namespace trainscope;
 
@@ -132,6 +135,41 @@ TEST(CompiledKernels, WithoutKernelsTheReportIsAsItWasAndSaysHowManyRegions) {
     EXPECT_TRUE(time.kernels.empty());
 }
 
+// A model built from a library's modules (transformers, timm): a kernel's own lines are the
+// library's and the project's line calls it; on a module, it counts apart from the kernels of
+// the project's own lines, and from those without a module, alike in the session and in the file.
+TEST(CompiledReportFile, KernelsInALibrarysModulesCountApart) {
+    TimeReport time;
+    time.entries = {entry("Torch-Compiled Region: 0/0", 1.0, 2.0),
+                    entry("extern_kernels.mm", 0.0, 0.5), entry("cpp_fused_gelu_0", 0.25, {}),
+                    entry("cpp_fused_add_1", 0.25, {})};
+    time.entries[1].module_path = "blocks.0.fc";  // the project's own line
+    time.entries[2].module_path = "transformer.h.0.mlp";
+    time.entries[2].frames = {{"transformers/models/gpt2/modeling_gpt2.py", 300, "/site"},
+                              {"train.py", 40}};
+    time.entries[3].frames = {{"torch/nn/functional.py", 12, "/site"}};  // no module, no line
+    time.kernels = {{1, "0/0", true, {"aten.mm"}, "", 1, ""},
+                    {2, "0/0", false, {"aten.gelu"}, "", 1, ""},
+                    {3, "0/0", false, {"aten.add"}, "", 1, ""}};
+    const KernelTotals session = kernelTotals(time);
+    const std::string path = test::makeTempDir() + "/library.time.sqlite";
+    writeTimeReport(time, path, Overwrite::Refuse);
+    const KernelTotals file = summarizeReportFile(path).kernels;
+    for (const KernelTotals& k : {session, file}) {
+        EXPECT_DOUBLE_EQ(k.placed_ms, 0.5);
+        EXPECT_DOUBLE_EQ(k.library_ms, 0.25);
+        ASSERT_EQ(k.unplaced.size(), 1u);
+        EXPECT_DOUBLE_EQ(k.unplaced.begin()->second, 0.25);
+        std::ostringstream text;
+        printKernels(text, k);
+        EXPECT_NE(text.str().find("1.000 ms (forward 0.500, backward 0.500); 50.0% of it on a "
+                                  "module and line of the project, 25.0% on a module in library "
+                                  "code that a line of the project calls\n"),
+                  std::string::npos)
+            << text.str();
+    }
+}
+
 // A report file's compilations and kernels as `trainscope-cli show` reads them back: the
 // figures the session wrote, and a foreign file's nonsense duration kept within a day.
 TEST(CompiledReportFile, ShowReadsTheCompilationsAndKernelsBackAndBoundsForeignDurations) {
@@ -149,6 +187,7 @@ TEST(CompiledReportFile, ShowReadsTheCompilationsAndKernelsBackAndBoundsForeignD
     EXPECT_EQ(read.kernels.kernels, 1);
     EXPECT_DOUBLE_EQ(read.kernels.backward_ms, 0.5);
     EXPECT_DOUBLE_EQ(read.kernels.placed_ms, 0.5);  // its frame is the project's
+    EXPECT_DOUBLE_EQ(read.kernels.library_ms, 0.0);
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);

@@ -175,17 +175,24 @@ struct KernelTotals {
     int64_t kernels = 0;
     double forward_ms = 0.0, backward_ms = 0.0;
     double placed_ms = 0.0;
+    // On a module, with lines in a library that the project calls (a model built from
+    // transformers' or timm's modules): its own lines are the library's, the project's below.
+    double library_ms = 0.0;
     std::map<std::string, double> unplaced;  // why, its time
     std::string note;  // why some regions are not split into kernels (the metadata's)
 
-    // A kernel's row: its time, whether its most specific frame is the project's, and why
-    // Inductor gave it no line ("" when it did). Inline: the report readers without LibTorch
+    // A kernel's row: its time, whether its most specific frame is the project's, or else
+    // whether it is on a module and called from a line of the project, and why Inductor gave it
+    // no line ("" when it did). Inline: the report readers without LibTorch
     // (trainscope_report_io) use it too.
-    void add(bool backward, double ms, bool in_project, const std::string& unattributed) {
+    void add(bool backward, double ms, bool in_project, bool in_library_module,
+             const std::string& unattributed) {
         ++kernels;
         (backward ? backward_ms : forward_ms) += ms;
         if (unattributed.empty() && in_project) {
             placed_ms += ms;
+        } else if (unattributed.empty() && in_library_module) {
+            library_ms += ms;
         } else {
             unplaced[unattributed.empty() ? "its lines are outside the project" : unattributed] +=
                 ms;
