@@ -169,15 +169,6 @@ std::unordered_set<int64_t> MemoryObserver::activationEvents() const {
     return activations;
 }
 
-std::map<int, int64_t> MemoryObserver::activationBytes() const {
-    std::map<int, int64_t> activations;
-    for (int64_t event : activationEvents()) {
-        const MemoryEvent& allocation = events_[static_cast<size_t>(event)];
-        activations[allocation.operation] += allocation.bytes;
-    }
-    return activations;
-}
-
 void MemoryObserver::backwardStartsFrom(const std::vector<const void*>& gradients) {
     const std::vector<std::optional<int64_t>> events = liveEvents(gradients);
     std::lock_guard<SpinLock> lock(mutex_);

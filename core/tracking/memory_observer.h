@@ -21,7 +21,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -110,11 +109,8 @@ class MemoryObserver : public IterationListener {
     // For each of `blocks`, the allocation event of the block alive there now (-1: allocated
     // before the record began), or nothing when no block is alive there.
     std::vector<std::optional<int64_t>> liveEvents(const std::vector<const void*>& blocks);
-    // Activation bytes by top-level operation index (-1: allocated outside any operation): each
-    // micro-batch's forward allocations still allocated when its backward began, from the
-    // record.
-    std::map<int, int64_t> activationBytes() const;
-    // The record's allocation events (indices into events()) that are activations, as above.
+    // The record's allocation events (indices into events()) that are activations: each
+    // micro-batch's forward allocations still allocated when its backward began.
     std::unordered_set<int64_t> activationEvents() const;
 
     // The record of the last measured iteration: what was allocated when it began, every
