@@ -143,7 +143,7 @@ int show(const cli::CliOptions& options) {
     if (ranks.size() >= 2) {
         try {
             std::cout << "Ranks of the job: ";
-            printRanks(std::cout, summarizeRankFacts(std::move(ranks)));
+            printRanks(std::cout, summarizeRanks(std::move(ranks)));
         } catch (const std::exception& e) {
             std::cout << "\n";
             std::cerr << "trainscope-cli: error: " << e.what() << std::endl;

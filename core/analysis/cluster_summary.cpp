@@ -191,14 +191,7 @@ std::vector<StepAcrossRanks> stepsAcross(const std::vector<RankFacts>& ranks) {
 
 }  // namespace
 
-ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& timelines) {
-    std::vector<RankFacts> ranks;
-    for (const TimelineData* data : timelines)
-        ranks.push_back(rankFactsOf(*data));
-    return summarizeRankFacts(std::move(ranks));
-}
-
-ClusterSummary summarizeRankFacts(std::vector<RankFacts> ranks) {
+ClusterSummary summarizeRanks(std::vector<RankFacts> ranks) {
     if (ranks.size() < 2) {
         throw Error("a summary of ranks needs the timelines of at least two ranks");
     }

@@ -69,7 +69,7 @@ void printRanksOfFiles(std::ostream& out, const std::vector<std::string>& timeli
     std::vector<RankFacts> ranks;
     for (const std::string& path : timeline_paths)
         ranks.push_back(rankFactsOf(loadTimelineData(path)));
-    printRanks(out, summarizeRankFacts(std::move(ranks)));
+    printRanks(out, summarizeRanks(std::move(ranks)));
 }
 
 }  // namespace trainscope

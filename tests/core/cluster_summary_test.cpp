@@ -61,6 +61,14 @@ struct RankTimeline {
     }
 };
 
+// The summary of the ranks' timelines, as the hosts make it: each one's facts, then their sum.
+ClusterSummary summaryOf(std::initializer_list<const TimelineData*> timelines) {
+    std::vector<RankFacts> ranks;
+    for (const TimelineData* data : timelines)
+        ranks.push_back(rankFactsOf(*data));
+    return summarizeRanks(std::move(ranks));
+}
+
 TEST(ClusterSummary, TheBreakdownOfEachRankFollowsFromItsCalls) {
     // Rank 0 computes 0-40 ms and 50-60 ms, communicates 30-90 ms: 50 ms computing, 60 ms
     // communicating, 20 ms of both (30-40, 50-60), idle 40-50 only in communication... so idle
@@ -68,7 +76,7 @@ TEST(ClusterSummary, TheBreakdownOfEachRankFollowsFromItsCalls) {
     RankTimeline rank0(0, 5'000 * kMs, {{0, 40}, {50, 60}}, {{30, 90}});
     // Rank 1 computes 0-80 ms, communicates 80-90 ms: no overlap, idle 10 ms.
     RankTimeline rank1(1, 9'000'000 * kMs, {{0, 80}}, {{80, 90}});
-    const ClusterSummary summary = summarizeRanks({&rank1.data, &rank0.data});
+    const ClusterSummary summary = summaryOf({&rank1.data, &rank0.data});
 
     ASSERT_EQ(summary.ranks.size(), 2u);
     const RankBreakdown& r0 = summary.ranks[0];  // in rank order, whatever the order given
@@ -92,7 +100,7 @@ TEST(ClusterSummary, TheRankTheOthersWaitForIsTheSlowestAndNamedInTheCollectives
     RankTimeline rank0(0, 0, {{0, 20}}, {{20, 60}, {70, 75}});
     RankTimeline rank1(1, 77 * kMs, {{0, 20}}, {{20, 60}, {70, 75}});
     RankTimeline rank2(2, 3 * kMs, {{0, 50}}, {{50, 60}, {70, 75}});
-    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data, &rank2.data});
+    const ClusterSummary summary = summaryOf({&rank0.data, &rank1.data, &rank2.data});
 
     EXPECT_EQ(summary.slowest_rank, 2);
     // Outside communication: ranks 0 and 1 have 100 - 45 = 55 ms, rank 2 100 - 15 = 85 ms.
@@ -114,7 +122,7 @@ TEST(ClusterSummary, ARankStandsOutOnlyBeyondHowMuchItsStepsVary) {
             steady ? std::vector<int64_t>{100, 100, 100} : std::vector<int64_t>{100, 120, 110};
         RankTimeline rank0(0, 0, {{0, 20}}, {{20, 60}}, steps);
         RankTimeline rank1(1, 0, {{0, 25}}, {{25, 60}}, steps);
-        const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+        const ClusterSummary summary = summaryOf({&rank0.data, &rank1.data});
         EXPECT_EQ(summary.slowest_rank, 1);
         EXPECT_DOUBLE_EQ(summary.slowest_by_ms, 5.0);
         EXPECT_DOUBLE_EQ(summary.step_spread_ms, steady ? 0.0 : 20.0);
@@ -132,13 +140,13 @@ TEST(ClusterSummary, ARankStandsOutOnlyBeyondHowMuchItsStepsVary) {
     // Ranks that are copies of one another: none stands out.
     RankTimeline rank0(0, 0, {{0, 20}}, {{20, 60}});
     RankTimeline rank1(1, 0, {{0, 20}}, {{20, 60}});
-    EXPECT_FALSE(summarizeRanks({&rank0.data, &rank1.data}).slowestStandsOut());
+    EXPECT_FALSE(summaryOf({&rank0.data, &rank1.data}).slowestStandsOut());
 }
 
 TEST(ClusterSummary, StepsAreMatchedByNumberNotByClock) {
     RankTimeline rank0(0, 0, {{0, 10}}, {}, {100, 120, 90});
     RankTimeline rank1(1, 123'456 * kMs, {{0, 10}}, {}, {100, 110});
-    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+    const ClusterSummary summary = summaryOf({&rank0.data, &rank1.data});
 
     ASSERT_EQ(summary.steps.size(), 3u);
     EXPECT_EQ(summary.steps[1].id, 2);
@@ -154,7 +162,7 @@ TEST(ClusterSummary, StepsAreMatchedByNumberNotByClock) {
 TEST(ClusterSummary, CollectivesThatDifferAreComparedOnlyWhereTheyAgree) {
     RankTimeline rank0(0, 0, {{0, 10}}, {{10, 30}, {40, 50}});
     RankTimeline rank1(1, 0, {{0, 10}}, {{10, 20}});
-    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+    const ClusterSummary summary = summaryOf({&rank0.data, &rank1.data});
     ASSERT_EQ(summary.waits.size(), 1u);
     EXPECT_EQ(summary.waits[0].last_rank, 1);
     EXPECT_DOUBLE_EQ(summary.waits[0].longest_wait_ms, 10.0);
@@ -169,7 +177,7 @@ TEST(ClusterSummary, CollectivesAreMatchedByWhatTheyAreNotByTheirOrder) {
     // 5 ms for rank 1. Matched by order, each would be compared with the other bucket.
     RankTimeline rank0(0, 0, {{0, 20}}, {{20, 40}, {40, 50}}, {100}, {"1024", "256"});
     RankTimeline rank1(1, 0, {{0, 20}}, {{20, 25}, {25, 60}}, {100}, {"256", "1024"});
-    const ClusterSummary summary = summarizeRanks({&rank0.data, &rank1.data});
+    const ClusterSummary summary = summaryOf({&rank0.data, &rank1.data});
     ASSERT_EQ(summary.waits.size(), 2u);
     EXPECT_EQ(summary.waits[0].ordinal, 0u);  // the large bucket, first on rank 0
     EXPECT_EQ(summary.waits[0].last_rank, 0);
@@ -184,15 +192,15 @@ TEST(ClusterSummary, TimelinesThatAreNotRanksOfOneJobAreRefusedInOneLine) {
     RankTimeline rank0(0, 0, {{0, 10}}, {});
     RankTimeline again(0, 0, {{0, 10}}, {});
     RankTimeline alone(-1, 0, {{0, 10}}, {});
-    EXPECT_THROW(summarizeRanks({&rank0.data}), Error);
+    EXPECT_THROW(summaryOf({&rank0.data}), Error);
     try {
-        summarizeRanks({&rank0.data, &again.data});
+        summaryOf({&rank0.data, &again.data});
         FAIL() << "two timelines of rank 0 were summed up";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("rank 0 is given twice"), std::string::npos);
     }
     try {
-        summarizeRanks({&rank0.data, &alone.data});
+        summaryOf({&rank0.data, &alone.data});
         FAIL() << "a timeline without a rank was summed up";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("no rank"), std::string::npos);

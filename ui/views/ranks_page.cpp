@@ -58,7 +58,7 @@ void RanksPage::summarize(const std::shared_ptr<const std::vector<RankFacts>>& f
     load.error = error;
     if (facts && error.isEmpty()) {
         try {
-            load.summary = std::make_shared<const ClusterSummary>(summarizeRankFacts(*facts));
+            load.summary = std::make_shared<const ClusterSummary>(summarizeRanks(*facts));
         } catch (const std::exception& e) {
             load.error = QString::fromStdString(e.what());
         }

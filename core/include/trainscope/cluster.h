@@ -84,7 +84,6 @@ RankFacts rankFactsOf(const TimelineData& timeline);
 
 // Throws trainscope::Error when fewer than two ranks are given, when one has no rank
 // (RANK_DEVICE_MAP -1), or when two give the same rank.
-ClusterSummary summarizeRankFacts(std::vector<RankFacts> ranks);
-ClusterSummary summarizeRanks(const std::vector<const TimelineData*>& timelines);
+ClusterSummary summarizeRanks(std::vector<RankFacts> ranks);
 
 }  // namespace trainscope
