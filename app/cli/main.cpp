@@ -92,7 +92,8 @@ struct ShownFile {
     std::optional<SweepReport> sweep;
     std::optional<ReportFileSummary> summary;
     std::optional<RankFacts> rank;
-    std::string error;
+    std::string error;       // no summary
+    std::string rank_error;  // a summary, but its calls could not be read for the ranks
 };
 
 ShownFile readShownFile(const std::string& path) {
@@ -103,11 +104,16 @@ ShownFile readShownFile(const std::string& path) {
             return file;
         }
         file.summary = summarizeReportFile(path);
-        if (file.summary->kind == ReportFileKind::Timeline && file.summary->rank >= 0) {
-            file.rank = rankFactsOf(loadTimelineData(path));
-        }
     } catch (const std::exception& e) {
         file.error = e.what();
+        return file;
+    }
+    if (file.summary->kind == ReportFileKind::Timeline && file.summary->rank >= 0) {
+        try {
+            file.rank = rankFactsOf(loadTimelineData(path));
+        } catch (const std::exception& e) {
+            file.rank_error = e.what();
+        }
     }
     return file;
 }
@@ -137,6 +143,9 @@ int show(const cli::CliOptions& options) {
             cli::printFileSummary(std::cout, path, *file.summary);
             if (file.rank) {
                 ranks.push_back(std::move(*file.rank));
+            } else if (!file.rank_error.empty()) {
+                std::cerr << "trainscope-cli: error: " << file.rank_error << std::endl;
+                status = kRunFailed;
             }
         }
     }
