@@ -39,7 +39,6 @@ int main(int argc, char** argv) {
     std::uniform_int_distribution<int64_t> size(1, 64);              // KiB
 
     trainscope::TimelineReport report;
-    report.calls.reserve(size_t(calls));
     report.callchains.push_back({{"project/model.py", 12}, {"project/train.py", 40}});
     const uint64_t tid = (uint64_t(4242) << 32) | 4242;
     int64_t now = 1'795'000'000'000'000'000, allocated = 1 << 30;
@@ -57,12 +56,12 @@ int main(int argc, char** argv) {
         top.start_ns = now;
         top.global_tid = tid;
         top.connection_id = ++connection;
-        top.name = names[pick(random)];
+        top.name = report.texts.add(names[pick(random)]);
         top.sequence_number = op;
-        top.input_shapes = "64,1024;\r\n1024,1024";
-        top.input_dtypes = "float;\r\nfloat";
+        top.input_shapes = report.texts.add("64,1024;\r\n1024,1024");
+        top.input_dtypes = report.texts.add("float;\r\nfloat");
         top.callchain = 0;
-        top.module_path = "blocks_" + std::to_string(op % 48) + ".mlp";
+        top.module_path = report.texts.add("blocks_" + std::to_string(op % 48) + ".mlp");
         const size_t top_index = report.calls.size();
         report.calls.push_back(top);
         // One block per operation (its activation), freed by its backward node.
@@ -76,7 +75,7 @@ int main(int argc, char** argv) {
         for (int child = 0; child < 2; ++child) {
             trainscope::ApiCall nested = top;
             nested.connection_id = ++connection;
-            nested.name = child == 0 ? "aten::empty" : "aten::addmm";
+            nested.name = report.texts.add(child == 0 ? "aten::empty" : "aten::addmm");
             nested.start_ns = now + 100;
             now += duration(random);
             nested.end_ns = now;
@@ -101,7 +100,7 @@ int main(int argc, char** argv) {
         node.start_ns = now;
         node.global_tid = tid;
         node.connection_id = ++connection;
-        node.name = "autograd::engine::evaluate_function: AddmmBackward0";
+        node.name = report.texts.add("autograd::engine::evaluate_function: AddmmBackward0");
         node.sequence_number = op;
         node.fwd_thread_id = 4242;
         report.connections.emplace_back(1 + op * 3, node.connection_id);
@@ -109,9 +108,9 @@ int main(int argc, char** argv) {
         report.calls.push_back(node);
         trainscope::ApiCall nested = node;
         nested.connection_id = ++connection;
-        nested.name = "aten::mm";
+        nested.name = report.texts.add("aten::mm");
         nested.fwd_thread_id = 0;
-        nested.sequence_number.reset();
+        nested.sequence_number = -1;
         nested.start_ns = now + 100;
         now += duration(random);
         nested.end_ns = now;

@@ -47,13 +47,14 @@ TimelineReport syntheticTimeline(int calls) {
         time += 700;
         call.global_tid = (uint64_t{4242} << 32) | 4242;
         call.connection_id = i;
-        call.name = "aten::op_" + std::to_string(random() % 200);
+        call.name = report.texts.add("aten::op_" + std::to_string(random() % 200));
         if (i % 3 == 0)
             call.sequence_number = i / 3;
-        call.input_shapes = std::to_string(random() % 64) + ",1024;\r\n1024,1024;\r\n";
-        call.input_dtypes = "float;\r\nfloat;\r\nScalar";
+        call.input_shapes =
+            report.texts.add(std::to_string(random() % 64) + ",1024;\r\n1024,1024;\r\n");
+        call.input_dtypes = report.texts.add("float;\r\nfloat;\r\nScalar");
         call.callchain = i % 4 == 0 ? static_cast<int>(random() % 1000) : -1;
-        call.module_path = "blocks_" + std::to_string(i % 24) + ".mlp.lin_0";
+        call.module_path = report.texts.add("blocks_" + std::to_string(i % 24) + ".mlp.lin_0");
         report.calls.push_back(std::move(call));
         if (i % 4 == 0)
             report.connections.emplace_back(i, i + 1);
@@ -64,8 +65,8 @@ TimelineReport syntheticTimeline(int calls) {
         total += i % 2 ? -size : size;
         report.memory.push_back({1'795'000'000'000'000'000 + i * 1400LL, total, total, total});
         if (i % 2 == 0) {
-            BlockLifetime block{"aten::op_" + std::to_string(random() % 200), size,
-                                report.memory.back(), std::nullopt};
+            BlockLifetime block{report.texts.add("aten::op_" + std::to_string(random() % 200)),
+                                size, report.memory.back(), std::nullopt};
             if (i % 10)
                 block.release = report.memory.back();
             report.blocks.push_back(std::move(block));

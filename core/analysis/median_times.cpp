@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/median.h"
+#include "analysis/step_matching.h"
 #include "tracking/operation_observer.h"
 #include "trainscope/report_format.h"
 
@@ -17,17 +18,17 @@ Spread spreadOf(const std::vector<double>& values) {
 
 }  // namespace
 
-TimeReport medianTimes(const std::vector<OperationRecord>& operations,
+TimeReport medianTimes(const std::vector<OperationRecord>& operations, const StackTraces& traces,
                        const std::vector<std::string>& modules,
-                       const std::vector<std::vector<OperationRecord>>& runs,
+                       const std::vector<std::vector<OperationTiming>>& runs,
                        const std::vector<double>& iteration_ms) {
     TimeReport report;
     for (size_t i = 0; i < operations.size(); ++i) {
         const OperationRecord& op = operations[i];
         std::vector<double> forward, backward;
         bool has_backward = false;
-        for (const std::vector<OperationRecord>& run : runs) {
-            if (i >= run.size() || run[i].name.empty()) {
+        for (const std::vector<OperationTiming>& run : runs) {
+            if (i >= run.size() || !run[i].ran) {
                 continue;  // not run in that iteration
             }
             forward.push_back(run[i].forward_ms);
@@ -42,7 +43,7 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations,
         const bool recomputed = op.part == OperationRecord::Part::Recompute;
         RunTimeEntry entry{
             recomputed ? op.name + std::string(report_format::kRecomputedSuffix) : op.name,
-            median(forward), std::nullopt, op.frames,
+            median(forward), std::nullopt, traces[op.trace],
             i < modules.size() ? modules[i] : std::string()};
         entry.forward_spread = spreadOf(forward);
         if (has_backward) {

@@ -12,15 +12,17 @@
 namespace trainscope {
 
 struct OperationRecord;
+struct OperationTiming;
 struct CollectiveRecord;
+class StackTraces;
 
-// `operations` give each entry its name and frames, `modules` its module path; `runs[k][i]` is
-// operation i in timed iteration k (analysis/step_matching.h; an empty name where that
-// iteration did not run it), `iteration_ms[k]` that iteration's wall time. An operation that no
-// timed iteration ran keeps its own times. The report's metadata is left to the caller.
-TimeReport medianTimes(const std::vector<OperationRecord>& operations,
+// `operations` give each entry its name and frames (numbers into `traces`), `modules` its
+// module path; `runs[k][i]` is operation i in timed iteration k (analysis/step_matching.h),
+// `iteration_ms[k]` that iteration's wall time. An operation that no timed iteration ran keeps
+// its own times. The report's metadata is left to the caller.
+TimeReport medianTimes(const std::vector<OperationRecord>& operations, const StackTraces& traces,
                        const std::vector<std::string>& modules,
-                       const std::vector<std::vector<OperationRecord>>& runs,
+                       const std::vector<std::vector<OperationTiming>>& runs,
                        const std::vector<double>& iteration_ms);
 
 // The collectives of the memory step (names and bytes) with their median times over the timed

@@ -22,7 +22,7 @@ PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& pa
                          const std::vector<std::string>& operation_modules,
                          const std::unordered_map<int64_t, std::string>& kernel_modules) {
     // The live sets at the peak and at the end, in one replay.
-    const std::vector<MemoryEvent>& events = memory.events();
+    const ChunkedLog<MemoryEvent>& events = memory.events();
     const std::unordered_set<int64_t> activations = memory.activationEvents();
     LiveSet at_end(memory.liveAtStart().begin(), memory.liveAtStart().end());
     LiveSet at_peak;

@@ -22,14 +22,22 @@ std::vector<Identity> identities(const std::vector<OperationRecord>& operations)
 
 }  // namespace
 
+std::vector<OperationTiming> timingsOf(const std::vector<OperationRecord>& records) {
+    std::vector<OperationTiming> timings;
+    timings.reserve(records.size());
+    for (const OperationRecord& op : records)
+        timings.push_back({op.forward_ms, op.backward_ms, op.has_backward, true});
+    return timings;
+}
+
 StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
-                    std::vector<OperationRecord> step) {
+                    const std::vector<OperationRecord>& step) {
     StepMatch match;
     bool same_order = step.size() == memory_step.size();
     for (size_t i = 0; same_order && i < step.size(); ++i)
         same_order = step[i].name == memory_step[i].name;
     if (same_order) {
-        match.aligned = std::move(step);
+        match.aligned = timingsOf(step);
         return match;
     }
     std::map<Identity, size_t> index;
@@ -43,11 +51,12 @@ StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
         if (found == index.end()) {
             ++match.unmatched;
         } else {
-            match.aligned[found->second] = std::move(step[k]);
+            const OperationRecord& op = step[k];
+            match.aligned[found->second] = {op.forward_ms, op.backward_ms, op.has_backward, true};
         }
     }
-    for (const OperationRecord& op : match.aligned)
-        match.missing += op.name.empty() ? 1 : 0;
+    for (const OperationTiming& op : match.aligned)
+        match.missing += op.ran ? 0 : 1;
     return match;
 }
 

@@ -15,16 +15,26 @@
 
 namespace trainscope {
 
+// An operation's times in one step: all a timed step keeps of its records.
+struct OperationTiming {
+    double forward_ms = 0.0;
+    double backward_ms = 0.0;
+    bool has_backward = false;
+    bool ran = false;  // false: the step did not run the operation
+};
+
+// The times of a step's records, each as it ran.
+std::vector<OperationTiming> timingsOf(const std::vector<OperationRecord>& records);
+
 struct StepMatch {
-    // aligned[i]: the memory step's operation i as this step ran it; an empty name where this
-    // step did not run it.
-    std::vector<OperationRecord> aligned;
+    // aligned[i]: the memory step's operation i as this step ran it.
+    std::vector<OperationTiming> aligned;
     int unmatched = 0;  // calls of this step that match none of the memory step's operations
     int missing = 0;    // operations of the memory step that this step did not run
     bool same() const { return unmatched == 0 && missing == 0; }
 };
 
 StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
-                    std::vector<OperationRecord> step);
+                    const std::vector<OperationRecord>& step);
 
 }  // namespace trainscope

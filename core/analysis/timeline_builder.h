@@ -1,34 +1,43 @@
 // SPDX-License-Identifier: Apache-2.0
 // Assembles the timeline report of the measured iteration: the operation observer's events
 // from every thread, merged in time order and linked to the top-level operations (frames,
-// module paths, backward nodes), the inputs captured in an earlier iteration, and the memory
+// module paths, backward nodes), the inputs of its forward thread's calls, and the memory
 // observer's allocations and frees with the blocks' lifetimes.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "trainscope/chunked_log.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
 
 class MemoryObserver;
 class OperationObserver;
+class TimelineRecorder;
 struct OperationRecord;
+class StackTraces;
 struct CallInputs;
 
+// What the report is built from. It takes the place of the raw record: the recorder and the
+// meter's record (MemoryObserver::releaseRecord) are released as soon as they are read, so that
+// a large step's timeline is not held twice.
 struct TimelineSources {
-    const OperationObserver* observed = nullptr;  // the measured iteration, with a timeline
-    const MemoryObserver* memory = nullptr;       // the same iteration
-    // The capture iteration's top-level operations (frames) and forward-thread calls (inputs);
-    // they are matched to the measured iteration's in order, by name.
-    const std::vector<OperationRecord>* captured = nullptr;
-    const std::vector<CallInputs>* call_inputs = nullptr;
+    const OperationObserver* observed = nullptr;  // the measured iteration
+    std::unique_ptr<TimelineRecorder> recorder;   // its events (OperationObserver::takeTimeline)
+    MemoryObserver* memory = nullptr;             // the same iteration
+    // The iteration's top-level operations (taken from `observed`), and its forward-thread
+    // calls (inputs), matched to its events in order, by name.
+    const std::vector<OperationRecord>* operations = nullptr;
+    const StackTraces* traces = nullptr;  // the operations' frames
+    const ChunkedLog<CallInputs>* call_inputs = nullptr;
     const std::vector<std::string>* operation_modules = nullptr;
     int64_t step_id = 1;  // the measured iteration's number within the pass
     int device_id = 0;
 };
 
-TimelineReport buildTimeline(const TimelineSources& sources);
+TimelineReport buildTimeline(TimelineSources& sources);
 
 }  // namespace trainscope

@@ -375,19 +375,30 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     auto text = [](char(&buffer)[24], int64_t value) {
         return std::string_view(buffer, std::to_chars(buffer, buffer + 24, value).ptr - buffer);
     };
+    // The report's texts as STRING_IDS numbers, each looked up once.
+    std::vector<int64_t> string_id(report.texts.size(), -1);
+    auto frameworkText = [&](TextId id) {
+        int64_t& known = string_id.at(id);
+        if (known < 0) {
+            known = framework(report.texts[id]);
+        }
+        return known;
+    };
+    auto optional = [](int64_t value) {
+        return value >= 0 ? std::optional<int64_t>(value) : std::nullopt;
+    };
     for (const ApiCall& call : report.calls) {
         // torch_npu stores these two as text; so do we, for readers written against its files.
         api.bind(1, text(start, call.start_ns)).bind(2, text(end, call.end_ns));
         api.bind(3, static_cast<int64_t>(call.global_tid)).bind(4, call.connection_id);
-        api.bind(5, framework(call.name));
-        bindOptional(api, 6, call.sequence_number);
+        api.bind(5, frameworkText(call.name));
+        bindOptional(api, 6, optional(call.sequence_number));
         api.bind(7, static_cast<int64_t>(call.fwd_thread_id));
-        api.bind(8, framework(call.input_dtypes)).bind(9, framework(call.input_shapes));
-        bindOptional(api, 10,
-                     call.callchain >= 0 ? std::optional<int64_t>(call.callchain) : std::nullopt);
+        api.bind(8, frameworkText(call.input_dtypes)).bind(9, frameworkText(call.input_shapes));
+        bindOptional(api, 10, optional(call.callchain));
         api.bind(11, int64_t{call.api_type}).step();
-        if (!call.module_path.empty()) {
-            module.bind(1, call.connection_id).bind(2, call.module_path).step();
+        if (call.module_path != 0) {
+            module.bind(1, call.connection_id).bind(2, report.texts[call.module_path]).step();
         }
     }
     SqliteStatement connection(db, "INSERT INTO CONNECTION_IDS (id, connectionId) VALUES (?, ?)");
@@ -412,7 +423,7 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
         "allocationTotalActive, releaseTotalAllocated, releaseTotalReserved, releaseTotalActive, "
         "streamPtr, deviceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)");
     for (const BlockLifetime& b : report.blocks) {
-        block.bind(1, memory_strings(b.operation_name)).bind(2, b.size_bytes);
+        block.bind(1, memory_strings(report.texts[b.operation_name])).bind(2, b.size_bytes);
         block.bind(3, b.allocation.timestamp_ns);
         if (b.release) {
             const int64_t duration = b.release->timestamp_ns - b.allocation.timestamp_ns;

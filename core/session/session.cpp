@@ -76,13 +76,15 @@ struct Session::Impl {
 
     // The memory step: its operations (frames, modules, parts) and reports.
     std::vector<OperationRecord> operations;
+    StackTraces traces;  // the operations' frames
     std::vector<std::string> operation_modules;
     std::vector<CollectiveRecord> collectives;
     double memory_step_ms = 0.0;
     std::optional<MemoryReport> memory_report;
     TimelineReport timeline;
+    bool assembled = false;  // assemble() moved the reports out
     // The timed steps.
-    std::vector<std::vector<OperationRecord>> timed;
+    std::vector<std::vector<OperationTiming>> timed;
     std::vector<std::vector<CollectiveRecord>> timed_collectives;
     std::vector<double> timed_ms;
     std::vector<TimelineStep> steps;
@@ -212,6 +214,7 @@ void Session::beginStep() {
             self.gpu_timer = std::make_unique<cuda::EventTimer>();
         }
         options.gpu_timer = self.gpu_timer.get();
+        options.expected_operations = self.operations.size() + self.operations.size() / 16;
         self.observer = std::make_unique<OperationObserver>(options);
     }
     self.step_open = true;
@@ -365,7 +368,8 @@ void Session::Impl::finishMemoryStep() {
     gradients->sample();
     memory->iterationEnded();
     memory->attributeTo(nullptr);
-    operations = observer->operations();
+    operations = observer->takeOperations();
+    traces = observer->takeTraces();
     collectives = observer->collectives();
     const std::vector<ObservedParameter> parameters =
         options.parameters ? options.parameters->parameters() : std::vector<ObservedParameter>{};
@@ -400,7 +404,7 @@ void Session::Impl::finishMemoryStep() {
         for (const TensorBlock& state : p.optimizer_state)
             entry.optimizer_state_bytes += state.bytes;
         if (first_reader[i] >= 0) {
-            entry.frames = operations[first_reader[i]].frames;
+            entry.frames = traces[operations[first_reader[i]].trace];
         }
         using Kind = ParameterBlock::Kind;
         blocks[p.weight.data] = {Kind::Weight, p.module_path};
@@ -440,12 +444,13 @@ void Session::Impl::finishMemoryStep() {
         } else if (site < 0) {
             const OperationRecord& record = operations[op];
             report.activations.push_back(
-                {record.name, bytes, record.frames, record.module_path, op + 1});
+                {record.name, bytes, traces[record.trace], record.module_path, op + 1});
         } else {  // the kernel's lines above its region's call site, as its run time row
             const OperationRecord& region = operations[op];
             const CompiledKernelSite& kernel = kernel_sites[site];
             StackTrace frames = kernel.frames;
-            frames.insert(frames.end(), region.frames.begin(), region.frames.end());
+            const StackTrace& call_site = traces[region.trace];
+            frames.insert(frames.end(), call_site.begin(), call_site.end());
             report.activations.push_back(
                 {kernel.kernel, bytes, std::move(frames),
                  kernel.module_path.empty() ? region.module_path : kernel.module_path, op + 1});
@@ -483,17 +488,19 @@ void Session::Impl::finishMemoryStep() {
         for (const std::string& why : incomplete)
             note += (note.empty() ? "" : "; ") + why;
     }
-    std::vector<const StackTrace*> traces;
+    std::vector<const StackTrace*> entry_frames;
     for (const WeightEntry& entry : report.weights)
-        traces.push_back(&entry.frames);
+        entry_frames.push_back(&entry.frames);
     for (const ActivationEntry& entry : report.activations)
-        traces.push_back(&entry.frames);
-    noteMissingProjectFrames(report.metadata, traces);
+        entry_frames.push_back(&entry.frames);
+    noteMissingProjectFrames(report.metadata, entry_frames);
 
     TimelineSources sources;
     sources.observed = observer.get();
+    sources.recorder = observer->takeTimeline();
     sources.memory = memory.get();
-    sources.captured = &operations;
+    sources.operations = &operations;
+    sources.traces = &traces;
     sources.call_inputs = &observer->callInputs();
     sources.operation_modules = &operation_modules;
     sources.step_id = options.first_step;
@@ -528,14 +535,19 @@ void Session::Impl::finishTimedStep(double ms) {
     step_kernel_calls.clear();
 }
 
-SessionReports Session::assemble() const {
-    const Impl& self = *impl_;
+SessionReports Session::assemble() {
+    Impl& self = *impl_;
     if (!self.memory_report) {
         throw Error("no step was observed");
     }
+    if (self.assembled) {
+        throw Error("the session's reports were assembled already");
+    }
+    self.assembled = true;
+    // Moved, not copied: a large step's timeline is most of what the session holds.
     SessionReports reports;
-    reports.memory = *self.memory_report;
-    reports.timeline = self.timeline;
+    reports.memory = std::move(*self.memory_report);
+    reports.timeline = std::move(self.timeline);
     reports.timeline.steps = self.steps;
     // torch.compile's compilations, each in the step it ran in. A timed step that compiled
     // holds the compilation in its time: the medians leave it out, unless every one did.
@@ -555,7 +567,7 @@ SessionReports Session::assemble() const {
     const size_t compiled_timed = compiled.size() - compiled.count(0);  // steps[0]: memory step
     const bool all_compiled = !self.timed.empty() && compiled_timed == self.timed.size();
     const bool leave_out = compiled_timed > 0 && !all_compiled;
-    std::vector<std::vector<OperationRecord>> kept;
+    std::vector<std::vector<OperationTiming>> kept;
     std::vector<double> kept_ms;
     std::vector<std::vector<CollectiveRecord>> kept_collectives;
     KernelSteps kept_kernels;
@@ -572,12 +584,13 @@ SessionReports Session::assemble() const {
     const auto& timed_ms = leave_out ? kept_ms : self.timed_ms;
     const auto& timed_collectives = leave_out ? kept_collectives : self.timed_collectives;
     // Without timed steps, the memory step's own times (which include the meter's cost).
-    const std::vector<std::vector<OperationRecord>> memory_step{self.operations};
+    const std::vector<std::vector<OperationTiming>> memory_step{
+        timed.empty() ? timingsOf(self.operations) : std::vector<OperationTiming>{}};
     const auto& runs = timed.empty() ? memory_step : timed;
     const std::vector<double> step_ms =
         timed.empty() ? std::vector<double>{self.memory_step_ms} : timed_ms;
     TimeReport& time = reports.time;
-    time = medianTimes(self.operations, self.operation_modules, runs, step_ms);
+    time = medianTimes(self.operations, self.traces, self.operation_modules, runs, step_ms);
     time.collectives = medianCollectives(self.collectives, timed_collectives);
     time.compilations = std::move(compilations);
     const CompiledRegionSplit split =

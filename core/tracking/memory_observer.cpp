@@ -48,7 +48,6 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     : device_type_(device_type), reporter_(std::make_shared<Reporter>(this)) {
     // live_ is not reserved large: forwardBegins copies it by walking every slot, so it stays
     // the size of the most blocks alive at once (grown in the first observed iteration).
-    events_.reserve(4096);
     recent_allocation_.fill(-1);
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
     g_meter.store(this, std::memory_order_release);

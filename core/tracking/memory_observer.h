@@ -30,6 +30,7 @@
 
 #include "torch_compat.h"
 #include "tracking/iteration_listener.h"
+#include "trainscope/chunked_log.h"
 
 namespace trainscope {
 
@@ -119,7 +120,10 @@ class MemoryObserver : public IterationListener {
     const std::vector<std::pair<void*, TrackedBlock>>& liveAtStart() const {
         return live_at_start_;
     }
-    const std::vector<MemoryEvent>& events() const { return events_; }
+    const ChunkedLog<MemoryEvent>& events() const { return events_; }
+    // Frees the record's events once the report that holds them is made (the peak, the live
+    // blocks and the activations are read from them before).
+    void releaseRecord() { events_.clear(); }
     size_t eventsAtPeak() const { return events_at_peak_; }
     // When the iteration began and ended, in timelineTicks(), and where each part of it began
     // ("forward", "backward", "optimizer"; an eager step with accumulation repeats the first
@@ -185,7 +189,7 @@ class MemoryObserver : public IterationListener {
     std::array<int32_t, kPairSlots> recent_allocation_;  // event index, or -1
 
     std::vector<std::pair<void*, TrackedBlock>> live_at_start_;
-    std::vector<MemoryEvent> events_;
+    ChunkedLog<MemoryEvent> events_;
     size_t events_at_peak_ = 0;
     // Per micro-batch: the number of events when its forward began and when its backward
     // began (events_.size() until then: a forward without backward keeps no activations).

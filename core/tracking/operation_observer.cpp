@@ -127,6 +127,7 @@ OperationObserver::OperationObserver(Options options) : options_(std::move(optio
     if (options_.timeline) {
         timeline_ = std::make_unique<TimelineRecorder>();
     }
+    operations_.reserve(options_.expected_operations);
     const bool needs_inputs = !options_.weights.empty() || options_.inputs;
     // Eager steps also hear the optimizer's step, a user scope (see Options::eager).
     std::unordered_set<at::RecordScope, std::hash<at::RecordScope>> scopes{
@@ -426,7 +427,7 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         }
         record.seq_begin = at::sequence_number::peek();
         if (options_.frames) {
-            record.frames = options_.frames->currentFrames();
+            record.trace = traces_.add(options_.frames->currentFrames());
         }
         if (options_.module_source) {
             record.module_path = options_.module_source->currentModulePath();
@@ -596,41 +597,44 @@ void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
 // tensor's shape is "4,16" and its dtype "float"; other inputs have an empty shape and a kind
 // ("Scalar", "ScalarList", "TensorList", "None", ...) for dtype.
 void OperationObserver::noteInputs(const at::RecordFunction& fn) {
-    CallInputs call;
-    call.name = fn.name();
+    std::string& shapes = shapes_;
+    std::string& dtypes = dtypes_;
+    shapes.clear();
+    dtypes.clear();
     const char* separator = "";
     const auto inputs = fn.inputs();
     for (size_t i = inputs.size() - ownArgumentCount(fn); i < inputs.size(); ++i) {
         const c10::IValue& input = inputs[i];
-        call.shapes += separator;
-        call.dtypes += separator;
+        shapes += separator;
+        dtypes += separator;
         separator = ";\r\n";
         if (input.isTensor()) {
             const at::Tensor& tensor = input.toTensor();
             if (!tensor.defined()) {
-                call.dtypes += "None";
+                dtypes += "None";
                 continue;
             }
             const char* comma = "";
             for (int64_t size : tensor.sizes()) {
-                call.shapes += comma + std::to_string(size);
+                shapes += comma + std::to_string(size);
                 comma = ",";
             }
             const auto dtype = tensor.dtype().name();  // "float", as torch_npu writes it
-            call.dtypes.append(dtype.data(), dtype.size());
+            dtypes.append(dtype.data(), dtype.size());
         } else if (input.isNone()) {
-            call.dtypes += "None";
+            dtypes += "None";
         } else if (input.isScalar()) {
-            call.dtypes += "Scalar";
+            dtypes += "Scalar";
         } else if (input.isTensorList()) {
-            call.dtypes += "TensorList";
+            dtypes += "TensorList";
         } else if (input.isList()) {
-            call.dtypes += "ScalarList";
+            dtypes += "ScalarList";
         } else {
-            call.dtypes += input.tagKind();
+            dtypes += input.tagKind();
         }
     }
-    call_inputs_.push_back(std::move(call));
+    call_inputs_.push_back(
+        {input_texts_.add(fn.name()), input_texts_.add(shapes), input_texts_.add(dtypes)});
 }
 
 }  // namespace trainscope

@@ -25,6 +25,7 @@
 
 #include "device/cuda.h"
 #include "tracking/iteration_listener.h"
+#include "tracking/stack_traces.h"
 #include "tracking/timeline_recorder.h"
 #include "trainscope/call_site.h"
 #include "trainscope/reports.h"
@@ -38,7 +39,7 @@ struct OperationRecord {
     double forward_ms = 0.0;
     double backward_ms = 0.0;
     bool has_backward = false;
-    StackTrace frames;
+    int trace = -1;  // its frames: a number into the observer's traces() (-1: none captured)
     // The interpreter's module hierarchy ("TOP(Net)::forward", "fc1(Linear)::forward", ...).
     std::vector<std::string> module_hierarchy;
     std::string module_path;  // from Options::module_source (eager code), as PyTorch names it
@@ -63,11 +64,12 @@ struct CollectiveRecord {
 // Whether `name` is a communication backend's span ("gloo:", "nccl:", "mpi:", "ucc:").
 bool isCollectiveName(std::string_view name);
 
-// The inputs of one operation call, as the timeline report lists them.
+// The inputs of one operation call, as the timeline report lists them: numbers into the
+// observer's inputTexts(), each text kept once.
 struct CallInputs {
-    std::string name;
-    std::string shapes;  // "4,16;\r\n16,16;\r\n" (empty items: not a tensor)
-    std::string dtypes;  // "float;\r\nfloat;\r\nScalar"
+    TextId name = 0;
+    TextId shapes = 0;  // "4,16;\r\n16,16;\r\n" (empty items: not a tensor)
+    TextId dtypes = 0;  // "float;\r\nfloat;\r\nScalar"
 };
 
 // The index of the operation whose sequence range holds `sequence_nr` (records in execution
@@ -102,6 +104,9 @@ class OperationObserver : public IterationListener {
         // Told the gradients each backward pass starts from: the inputs of its first backward
         // node (with `inputs`; the memory step's meter).
         IterationListener* backward_roots = nullptr;
+        // The records expected (the memory step's count, in a timed step): room for them is
+        // made at once, rather than by doubling as a large step's records come.
+        size_t expected_operations = 0;
     };
 
     explicit OperationObserver(Options options);
@@ -117,6 +122,9 @@ class OperationObserver : public IterationListener {
     const std::vector<OperationRecord>& operations() const { return operations_; }
     // The records, moved out (the observer is done with them: after iterationEnded()).
     std::vector<OperationRecord> takeOperations() { return std::move(operations_); }
+    // The frames of the records (OperationRecord::trace); moved out as the records are.
+    const StackTraces& traces() const { return traces_; }
+    StackTraces takeTraces() { return std::move(traces_); }
     // Index of the top-level operation running now on the forward thread, or -1.
     int currentOperation() const { return current_.load(std::memory_order_relaxed); }
     // Eager steps, on the forward thread: the operation whose backward node runs now on it
@@ -124,7 +132,8 @@ class OperationObserver : public IterationListener {
     int backwardNodeOwner() const;
     // With Options::inputs: every call on the forward thread from forwardBegins() to
     // iterationEnded(), in call order (nested calls and the optimizer's included).
-    const std::vector<CallInputs>& callInputs() const { return call_inputs_; }
+    const ChunkedLog<CallInputs>& callInputs() const { return call_inputs_; }
+    const TimelineTexts& inputTexts() const { return input_texts_; }
     // The step's collectives, by start (those that ended before iterationEnded()).
     std::vector<CollectiveRecord> collectives() const;
     // Waits until every collective begun has ended, at most `limit`: a backend completes a
@@ -132,6 +141,8 @@ class OperationObserver : public IterationListener {
     void awaitOpenCollectives(std::chrono::milliseconds limit);
     // With Options::timeline; null otherwise.
     const TimelineRecorder* timeline() const { return timeline_.get(); }
+    // The timeline, moved out (once the iteration ended: nothing records into it any more).
+    std::unique_ptr<TimelineRecorder> takeTimeline() { return std::move(timeline_); }
     uint64_t forwardThread() const { return forward_thread_; }
     // Eager steps: whether the calling thread runs a backward node now, on the forward thread or
     // on another (autograd's device threads): a checkpoint that runs the model again there.
@@ -194,8 +205,11 @@ class OperationObserver : public IterationListener {
     Clock::time_point started_;
     std::atomic<int> current_{-1};
     std::vector<OperationRecord> operations_;
+    StackTraces traces_;
     std::unordered_map<const void*, size_t> weight_index_;
-    std::vector<CallInputs> call_inputs_;
+    ChunkedLog<CallInputs> call_inputs_;
+    TimelineTexts input_texts_;
+    std::string shapes_, dtypes_;  // the call's, as noteInputs builds them (reused)
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
     Clock::time_point step_started_;

@@ -142,7 +142,6 @@ void TimelineRecorder::join(ThreadState& state) {
     auto timeline = std::make_unique<ThreadTimeline>();
     timeline->os_tid = static_cast<uint64_t>(::syscall(SYS_gettid));
     timeline->record_function_tid = at::RecordFunction::currentThreadId();
-    timeline->events.reserve(4096);
     state.generation = generation_;
     state.thread_index = static_cast<uint32_t>(threads_.size());
     state.timeline = timeline.get();
@@ -160,7 +159,7 @@ void TimelineRecorder::begin(const at::RecordFunction& fn) {
     event.backward = fn.scope() == at::RecordScope::BACKWARD_FUNCTION;
     event.user_scope = fn.scope() == at::RecordScope::USER_SCOPE;
     event.fwd_thread = event.backward ? fn.forwardThreadId() : 0;
-    std::vector<TimelineEvent>& events = state.timeline->events;
+    ChunkedLog<TimelineEvent>& events = state.timeline->events;
     state.open.emplace_back(static_cast<uint32_t>(events.size()), fn.handle());
     event.start = timelineTicks();  // last, so the bookkeeping above is not in the event
     events.push_back(event);

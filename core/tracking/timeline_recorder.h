@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "trainscope/chunked_log.h"
+
 namespace trainscope {
 
 // The one clock of a timeline, read twice per call: the CPU's time-stamp counter where it is
@@ -61,7 +63,7 @@ struct ThreadTimeline {
     uint64_t os_tid = 0;
     uint64_t record_function_tid = 0;  // RecordFunction's id for the thread
     std::vector<std::string> names;
-    std::vector<TimelineEvent> events;
+    ChunkedLog<TimelineEvent> events;
 };
 
 class TimelineRecorder {

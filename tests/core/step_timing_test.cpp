@@ -30,12 +30,12 @@ OperationRecord call(const char* name, double forward_ms, Part part = Part::Forw
 TEST(StepTiming, EachOperationsMedianAndSpreadAreOverTheSteps) {
     const std::vector<OperationRecord> memory_step{call("aten::linear", 9, Part::Forward, 9),
                                                    call("aten::relu", 9)};
-    const std::vector<std::vector<OperationRecord>> steps{
-        {call("aten::linear", 1.0, Part::Forward, 4.0), call("aten::relu", 0.5)},
-        {call("aten::linear", 3.0, Part::Forward, 2.0), call("aten::relu", 0.1)},
-        {call("aten::linear", 2.0, Part::Forward, 6.0), call("aten::relu", 0.3)}};
-    const TimeReport report =
-        medianTimes(memory_step, {"fc", ""}, steps, std::vector<double>{10.0, 30.0, 20.0});
+    const std::vector<std::vector<OperationTiming>> steps{
+        timingsOf({call("aten::linear", 1.0, Part::Forward, 4.0), call("aten::relu", 0.5)}),
+        timingsOf({call("aten::linear", 3.0, Part::Forward, 2.0), call("aten::relu", 0.1)}),
+        timingsOf({call("aten::linear", 2.0, Part::Forward, 6.0), call("aten::relu", 0.3)})};
+    const TimeReport report = medianTimes(memory_step, StackTraces{}, {"fc", ""}, steps,
+                                          std::vector<double>{10.0, 30.0, 20.0});
     ASSERT_EQ(report.entries.size(), 2u);
     EXPECT_EQ(report.entries[0].forward_ms, 2.0);
     EXPECT_EQ(report.entries[0].backward_ms, 4.0);
@@ -63,7 +63,7 @@ TEST(StepTiming, AStepThatRanOtherOperationsIsMatchedByWhatEachCallIs) {
     ASSERT_EQ(match.aligned.size(), 3u);
     EXPECT_EQ(match.aligned[0].forward_ms, 1.0);  // the first linear is the first linear
     EXPECT_EQ(match.aligned[1].forward_ms, 2.0);
-    EXPECT_TRUE(match.aligned[2].name.empty());
+    EXPECT_FALSE(match.aligned[2].ran);
     // The add is timed over the steps that ran it, and by the memory step's own time when
     // none did.
     const StepMatch same =
@@ -71,11 +71,12 @@ TEST(StepTiming, AStepThatRanOtherOperationsIsMatchedByWhatEachCallIs) {
                                 call("aten::add_", 0.2, Part::Optimizer)});
     EXPECT_TRUE(same.same());
     const TimeReport report =
-        medianTimes(memory_step, {}, {match.aligned, same.aligned}, std::vector<double>{5.0, 6.0});
+        medianTimes(memory_step, StackTraces{}, {}, {match.aligned, same.aligned},
+                    std::vector<double>{5.0, 6.0});
     EXPECT_EQ(report.entries[0].forward_ms, 2.0);  // the median of 1 and 3
     EXPECT_EQ(report.entries[2].forward_ms, 0.2);
     const TimeReport alone =
-        medianTimes(memory_step, {}, {match.aligned}, std::vector<double>{5.0});
+        medianTimes(memory_step, StackTraces{}, {}, {match.aligned}, std::vector<double>{5.0});
     EXPECT_EQ(alone.entries[2].forward_ms, 9.0);
 }
 

@@ -152,6 +152,59 @@ class EntryPoint(unittest.TestCase):
                        "SELECT DISTINCT module_path FROM trainscope_entry_modules")
         self.assertIn(("fc",), modules)
 
+    def test_a_line_run_many_times_is_one_callchain_that_each_of_its_calls_names(self):
+        # A loop's body runs 40 multiplications from one line: each is its own operation with
+        # that line, and the timeline keeps the line's stack once, for all of them.
+        entry = os.path.join(self.dir.name, "loop.py")
+        with open(entry, "w") as f:
+            f.write(inspect.cleandoc("""
+                import torch
+                from torch import nn
+
+                class Loop(nn.Module):
+                    def __init__(self):
+                        super().__init__()
+                        self.w = nn.Parameter(torch.ones(4))
+
+                    def forward(self, x):
+                        for _ in range(40):
+                            x = x * self.w
+                        return x.sum()
+
+                def model_provider():
+                    return Loop()
+
+                def input_provider(batch_size=1):
+                    return (torch.randn(4),)
+                """) + "\n")
+        result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--device",
+                                 DEVICE, entry, "-o", self.prefix],
+                                capture_output=True, text=True, env=os.environ.copy())
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = rows(self.prefix + ".time.sqlite",
+                     "SELECT f.line_number FROM run_time_entries e JOIN stack_frames f ON "
+                     "f.entry_id = e.id AND f.ordering = 0 WHERE e.operation_name = 'aten::mul'")
+        self.assertEqual(lines, [(11,)] * 40)
+        timeline = self.prefix + ".timeline.sqlite"
+        chains = rows(timeline, "SELECT a.callchainId FROM PYTORCH_API a JOIN STRING_IDS s ON "
+                                "s.id = a.name WHERE s.value = 'aten::mul' AND a.startNs < "
+                                "(SELECT start_ns FROM trainscope_phases WHERE name = "
+                                "'backward')")
+        self.assertEqual(len(chains), 40)
+        self.assertEqual(len(set(chains)), 1)
+        first = rows(timeline, "SELECT s.value FROM PYTORCH_CALLCHAINS c JOIN STRING_IDS s ON "
+                               "s.id = c.stack WHERE c.id = ? AND c.stackDepth = 0", chains[0])
+        self.assertEqual(first, [("loop.py(11)",)])
+        # Every callchain is a distinct stack.
+        stacks = {}
+        for chain, depth, frame in rows(
+                timeline, "SELECT id, stackDepth, 'p:' || stack FROM PYTORCH_CALLCHAINS UNION ALL "
+                          "SELECT callchain_id, stack_depth, 'l:' || file_path || ':' || "
+                          "line_number || ':' || library_root FROM trainscope_library_frames"):
+            stacks.setdefault(chain, []).append((depth, frame))
+        as_tuples = [tuple(sorted(frames)) for frames in stacks.values()]
+        self.assertEqual(len(as_tuples), len(set(as_tuples)))
+
     def recomputed_entries(self, entry, blocks=("second",)):
         """`entry`'s run time entries (name, forward_ms, backward_ms, module, first line), after
         checking that the checkpointed blocks' operations, run again in the backward pass, are

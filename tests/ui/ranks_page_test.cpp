@@ -43,7 +43,7 @@ TimelineReport rankTimeline(int rank, int64_t origin, int64_t computing_ms) {
         c.end_ns = origin + to * kMs;
         c.global_tid = pid << 32 | tid;
         c.connection_id = int64_t(report.calls.size()) + 1;
-        c.name = name;
+        c.name = report.texts.add(name);
         c.api_type = type;
         report.calls.push_back(c);
     };

@@ -7,8 +7,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "trainscope/chunked_log.h"
 
 namespace trainscope {
 
@@ -221,19 +224,24 @@ constexpr int kCommunicationApiType = 5500;
 
 // The timeline of one measured iteration, as the Ascend PyTorch profiler's database holds it
 // (docs/report-formats.md). Times are nanoseconds since the Unix epoch, all from one clock.
+//
+// A large step repeats a few texts (names, shapes, module paths) in every call: a call holds
+// each as a number into TimelineReport::texts, where it is kept once (0: the empty text).
+using TextId = uint32_t;
+
 struct ApiCall {
     int64_t start_ns = 0;
     int64_t end_ns = 0;
-    uint64_t global_tid = 0;    // pid << 32 | tid
-    int64_t connection_id = 0;  // unique per call; CONNECTION_IDS links forward to backward
-    std::string name;
-    std::optional<int64_t> sequence_number;  // autograd's, for operations that record one
-    uint64_t fwd_thread_id = 0;              // backward nodes: the thread of their forward op
-    std::string input_shapes;                // items separated by ";\r\n", as torch_npu writes
-    std::string input_dtypes;
+    uint64_t global_tid = 0;       // pid << 32 | tid
+    int64_t connection_id = 0;     // unique per call; CONNECTION_IDS links forward to backward
+    int64_t sequence_number = -1;  // autograd's, for operations that record one; -1: none
+    uint64_t fwd_thread_id = 0;    // backward nodes: the thread of their forward op
+    TextId name = 0;
+    TextId input_shapes = 0;  // items separated by ";\r\n", as torch_npu writes
+    TextId input_dtypes = 0;
+    TextId module_path = 0;
     int callchain = -1;  // index into TimelineReport::callchains; -1: none
     int api_type = kOperationApiType;
-    std::string module_path;
 };
 
 struct MemorySample {
@@ -245,7 +253,7 @@ struct MemorySample {
 
 // A block allocated during the iteration, with the top-level operation that allocated it.
 struct BlockLifetime {
-    std::string operation_name;
+    TextId operation_name = 0;  // into TimelineReport::texts
     int64_t size_bytes = 0;
     MemorySample allocation;
     std::optional<MemorySample> release;  // empty: still allocated when the iteration ended
@@ -267,12 +275,45 @@ struct TimelinePhase {
     int64_t end_ns = 0;
 };
 
+// Each distinct text of a timeline once, numbered in the order first added.
+class TimelineTexts {
+  public:
+    TimelineTexts() { add({}); }
+    TimelineTexts(const TimelineTexts& other) { *this = other; }
+    TimelineTexts(TimelineTexts&&) = default;  // the map's nodes move with it
+    TimelineTexts& operator=(TimelineTexts&&) = default;
+    TimelineTexts& operator=(const TimelineTexts& other) {
+        if (this != &other) {
+            ids_.clear();
+            texts_.clear();
+            for (const std::string* text : other.texts_)
+                add(*text);
+        }
+        return *this;
+    }
+    TextId add(const std::string& text) {
+        const auto [it, added] = ids_.try_emplace(text, static_cast<TextId>(texts_.size()));
+        if (added) {
+            texts_.push_back(&it->first);
+        }
+        return it->second;
+    }
+    const std::string& operator[](TextId id) const { return *texts_.at(id); }
+    size_t size() const { return texts_.size(); }
+
+  private:
+    std::unordered_map<std::string, TextId> ids_;  // its nodes stay put: texts_ points at them
+    std::vector<const std::string*> texts_;
+};
+
 struct TimelineReport {
-    std::vector<ApiCall> calls;  // in start order
-    std::vector<StackTrace> callchains;
+    TimelineTexts texts;
+    // A large step's calls, samples and blocks number in the millions: kept in chunks.
+    ChunkedLog<ApiCall> calls;                             // in start order
+    std::vector<StackTrace> callchains;                    // each distinct one once
     std::vector<std::pair<int64_t, int64_t>> connections;  // forward call -> backward call
-    std::vector<MemorySample> memory;  // one per allocation and free, in time order
-    std::vector<BlockLifetime> blocks;
+    ChunkedLog<MemorySample> memory;  // one per allocation and free, in time order
+    ChunkedLog<BlockLifetime> blocks;
     std::vector<TimelineStep> steps;
     std::vector<TimelinePhase> phases;
     int device_id = 0;

@@ -129,8 +129,9 @@ class Session {
     int observedSteps() const;  // the steps that ended
     bool stepOpen() const;
 
-    // The reports of the observed steps. Throws trainscope::Error when no step ended.
-    SessionReports assemble() const;
+    // The reports of the observed steps, once: the session's records move into them. Throws
+    // trainscope::Error when no step ended, or when they were assembled already.
+    SessionReports assemble();
 
   private:
     friend class ArchiveModules;  // the archive runs' own way to modules

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""What recording a large step costs in the user's process (issue 55's fifth target): a step
+of OPERATIONS small operations (a chain of `x * w` and `x + 1` on four floats, with backward
+and SGD), run by `python3 -m trainscope profile` (2 warm-up steps, the memory step, 2 timed
+steps) and by a plain interpreter running the same five steps, each in its own process.
+
+Prints:
+- the resident memory (the process's high-water mark, VmHWM) of both, and the difference per
+  recorded operation (the step's top-level operations, the run time report's rows) and per
+  timeline call (every call of the memory step, nested and backward ones included);
+- the median timed step against the median plain step (the session's operation timer), the
+  memory step against it (the meter, the timeline and the frames), and the whole run against
+  the plain one (the assembly and the writing of the reports included);
+- the reports' bytes per operation, table by table (SQLite's dbstat).
+
+Targets: <= 1 KB of resident memory per recorded operation beyond the plain step's, a timed
+step <= 1.5x its plain time.
+
+    PYTHONPATH=build/dev/python python3 bench/large_step.py [OPERATIONS]
+"""
+
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+ENTRY = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+    OPERATIONS = {operations}
+
+    class Chain(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.ones(4))
+
+        def forward(self, x):
+            for _ in range(OPERATIONS // 2):
+                x = x * self.w
+                x = x + 1.0
+            return x.sum()
+
+    def model_provider():
+        return Chain()
+
+    def input_provider(batch_size=1):
+        return (torch.randn(4),)
+
+    def iteration_provider(model):
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-9)
+        def step(x):
+            optimizer.zero_grad()
+            model(x).backward()
+            optimizer.step()
+        return step
+    """)
+
+# The high-water mark of the process's resident memory, written where HWM_FILE says as the
+# interpreter exits (after `python3 -m trainscope` returns its exit code).
+HIGH_WATER = textwrap.dedent("""\
+    import atexit, os
+    def _high_water():
+        with open("/proc/self/status") as status:
+            kb = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
+        with open(os.environ["HWM_FILE"], "w") as out:
+            out.write(str(kb * 1024))
+    atexit.register(_high_water)
+    """)
+
+PLAIN = textwrap.dedent("""\
+    import runpy, sys, time
+    entry = runpy.run_path(sys.argv[1])
+    model = entry["model_provider"]()
+    inputs = entry["input_provider"]()
+    step = entry["iteration_provider"](model)
+    for _ in range(5):
+        start = time.perf_counter()
+        step(*inputs)
+        print(time.perf_counter() - start)
+    """)
+
+PROFILED = textwrap.dedent("""\
+    import runpy, sys
+    sys.argv = ["trainscope"] + sys.argv[1:]
+    try:
+        runpy.run_module("trainscope", run_name="__main__")
+    except SystemExit as e:
+        if e.code:
+            raise
+    """)
+
+
+def run(script, args, folder):
+    """Runs `script` in a fresh interpreter: its stdout, its wall time and high-water mark."""
+    hwm = os.path.join(folder, "hwm")
+    env = dict(os.environ, HWM_FILE=hwm)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", HIGH_WATER + script] + args, env=env,
+                          capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"large_step: the run failed: {done.stderr.strip().splitlines()[-1:]}")
+    with open(hwm) as f:
+        return done.stdout, wall, int(f.read())
+
+
+def table_bytes(path):
+    """Bytes each table (with its indices) takes in a report, largest first."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        indices = dict(db.execute("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'"))
+        sizes = {}
+        for name, size in db.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+            table = indices.get(name, name)
+            sizes[table] = sizes.get(table, 0) + size
+        return sorted(sizes.items(), key=lambda item: -item[1])
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return
+    operations = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    with tempfile.TemporaryDirectory(prefix="trainscope-large-step-") as folder:
+        entry = os.path.join(folder, "entry.py")
+        with open(entry, "w") as f:
+            f.write(ENTRY.format(operations=operations))
+        out, plain_wall, plain_hwm = run(PLAIN, [entry], folder)
+        plain_steps = [float(line) for line in out.split()]
+        prefix = os.path.join(folder, "run")
+        _, observed_wall, observed_hwm = run(
+            PROFILED, ["profile", entry, "-o", prefix, "-q", "--warmup", "2",
+                       "--iterations", "3"], folder)
+
+        with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
+            recorded = db.execute("SELECT COUNT(*) FROM run_time_entries").fetchone()[0]
+        with sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True) as db:
+            calls = db.execute("SELECT COUNT(*) FROM PYTORCH_API").fetchone()[0]
+            steps = [ns / 1e9 for (ns,) in
+                     db.execute("SELECT endNs - startNs FROM STEP_TIME ORDER BY id")]
+        plain_step = statistics.median(plain_steps[2:])
+        timed_step = statistics.median(steps[1:])
+        beyond = observed_hwm - plain_hwm
+        print(f"Step of {operations:,} operations: {recorded:,} recorded operations, "
+              f"{calls:,} timeline calls")
+        print(f"  resident: plain {plain_hwm / 2**20:.0f} MiB, observed "
+              f"{observed_hwm / 2**20:.0f} MiB: {beyond / recorded:,.0f} bytes per recorded "
+              f"operation beyond the plain step's ({beyond / calls:,.0f} per call; "
+              f"target <= 1,024 per operation)")
+        print(f"  timed step {timed_step:.3f} s against plain {plain_step:.3f} s: "
+              f"{timed_step / plain_step:.2f}x (target <= 1.5x); memory step "
+              f"{steps[0]:.3f} s: {steps[0] / plain_step:.2f}x; whole run {observed_wall:.1f} s "
+              f"against {plain_wall:.1f} s: {observed_wall / plain_wall:.2f}x")
+        total = 0
+        for report in ("memory", "time", "timeline"):
+            path = f"{prefix}.{report}.sqlite"
+            size = os.path.getsize(path)
+            total += size
+            print(f"  {report} report: {size / recorded:,.0f} bytes per operation")
+            for table, size in table_bytes(path):
+                if size / recorded >= 1:
+                    print(f"    {table:<32} {size / recorded:8,.0f}")
+        print(f"  reports: {total / recorded:,.0f} bytes per operation")
+
+
+if __name__ == "__main__":
+    main()
