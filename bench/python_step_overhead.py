@@ -25,6 +25,7 @@ torch.utils.cpp_extension (a C++ compiler and ninja); without them it is not mea
     PYTHONPATH=build/dev/python python3 bench/python_step_overhead.py [ROUNDS]
 """
 
+import os
 import shutil
 import statistics
 import sys
@@ -87,7 +88,9 @@ def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
     observed = Observed()
     observed.model, observed.optimizer = model, optimizer
-    session = start_session(observed, "cpu", tempfile.gettempdir(), {})
+    reports = tempfile.TemporaryDirectory(prefix="trainscope-overhead-")  # never committed
+    session = start_session(observed, "cpu", tempfile.gettempdir(), {},
+                            os.path.join(reports.name, "run"))
     kernels = None
     if compiled:
         # As trainscope.profile does: compiled in the session's warm-up, with Inductor's

@@ -16,33 +16,34 @@
 
 namespace trainscope {
 
-TimelineReport buildTimeline(TimelineSources& sources) {
-    const OperationObserver& observed = *sources.observed;
-    MemoryObserver& memory = *sources.memory;
-    std::unique_ptr<TimelineRecorder> recorder = std::move(sources.recorder);
-    const auto& threads = recorder->threads();
-    const std::vector<OperationRecord>& operations = *sources.operations;
-    const StackTraces& traces = *sources.traces;
-    const std::vector<std::string>& modules = *sources.operation_modules;
-    const TimelineClock::Conversion clock = recorder->clock().conversion();
-    auto ns = [&](int64_t ticks) { return clock.toEpochNs(ticks); };
-    const uint64_t pid = static_cast<uint64_t>(::getpid());
+namespace {
 
-    TimelineReport report;
+// Each thread's names as texts of the report.
+std::vector<std::vector<TextId>> nameTexts(const TimelineRecorder& recorder, TimelineTexts& texts) {
+    std::vector<std::vector<TextId>> ids;
+    for (const auto& thread : recorder.threads()) {
+        std::vector<TextId>& names = ids.emplace_back();
+        for (const std::string& name : thread->names)
+            names.push_back(texts.add(name));
+    }
+    return ids;
+}
+
+}  // namespace
+
+void buildTimelineMemory(TimelineSources& sources, TimelineReport& report) {
+    MemoryObserver& memory = *sources.memory;
+    const TimelineRecorder& recorder = *sources.recorder;
+    const auto& threads = recorder.threads();
+    const TimelineClock::Conversion clock = recorder.clock().conversion();
+    auto ns = [&](int64_t ticks) { return clock.toEpochNs(ticks); };
     report.device_id = sources.device_id;
     TimelineTexts& texts = report.texts;
-    // Each thread's names as texts of the report.
-    std::vector<std::vector<TextId>> name_texts;
-    for (const auto& thread : threads) {
-        std::vector<TextId>& ids = name_texts.emplace_back();
-        for (const std::string& name : thread->names)
-            ids.push_back(texts.add(name));
-    }
+    const std::vector<std::vector<TextId>> name_texts = nameTexts(recorder, texts);
 
-    // Memory first, while the calls' events still name the operation of each block: the totals
-    // when the iteration began, then one sample per allocation and free; each block allocated in
-    // the iteration with the top-level call that allocated it. The meter's record is released
-    // once read, so that the report takes its place rather than adding to it.
+    // The totals when the iteration began, then one sample per allocation and free; each block
+    // allocated in the iteration with the top-level call that allocated it (named by the calls'
+    // events, which the calls' part releases).
     const ChunkedLog<MemoryEvent>& events = memory.events();
     int64_t start_total = 0;
     for (const auto& [ptr, block] : memory.liveAtStart()) {
@@ -84,6 +85,21 @@ TimelineReport buildTimeline(TimelineSources& sources) {
         report.phases.push_back({marks[i].name, ns(marks[i].ticks), ns(end)});
     }
     memory.releaseRecord();
+}
+
+void buildTimelineCalls(TimelineSources& sources, TimelineReport& report) {
+    const OperationObserver& observed = *sources.observed;
+    std::unique_ptr<TimelineRecorder> recorder = std::move(sources.recorder);
+    const auto& threads = recorder->threads();
+    const std::vector<OperationRecord>& operations = *sources.operations;
+    const StackTraces& traces = *sources.traces;
+    const std::vector<std::string>& modules = *sources.operation_modules;
+    const TimelineClock::Conversion clock = recorder->clock().conversion();
+    auto ns = [&](int64_t ticks) { return clock.toEpochNs(ticks); };
+    const uint64_t pid = static_cast<uint64_t>(::getpid());
+    report.device_id = sources.device_id;
+    TimelineTexts& texts = report.texts;
+    const std::vector<std::vector<TextId>> name_texts = nameTexts(*recorder, texts);
 
     std::vector<TextId> module_texts;
     for (const std::string& module : modules)
@@ -206,6 +222,12 @@ TimelineReport buildTimeline(TimelineSources& sources) {
             report.connections.emplace_back(forward_connection[operation], backward);
         }
     }
+}
+
+TimelineReport buildTimeline(TimelineSources& sources) {
+    TimelineReport report;
+    buildTimelineMemory(sources, report);
+    buildTimelineCalls(sources, report);
     return report;
 }
 

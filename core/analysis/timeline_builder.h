@@ -38,6 +38,14 @@ struct TimelineSources {
     int device_id = 0;
 };
 
+// The report's memory part (its samples, blocks, step and phases), then its calls part (calls,
+// callchains, connections): each releases what it read, and a host may write each part and
+// release it before the next one is built (report/staged_timeline.h). The memory part comes
+// first: its blocks are named by the calls' events.
+void buildTimelineMemory(TimelineSources& sources, TimelineReport& report);
+void buildTimelineCalls(TimelineSources& sources, TimelineReport& report);
+
+// Both parts, in one report.
 TimelineReport buildTimeline(TimelineSources& sources);
 
 }  // namespace trainscope

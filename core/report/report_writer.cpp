@@ -11,6 +11,7 @@
 #include "report/schema.h"
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
+#include "report/staged_timeline.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
 
@@ -54,10 +55,10 @@ class FrameWriter {
             if (frame.isLibrary() != library_) {
                 continue;
             }
-            insert_.bind(1, key).bind(2, static_cast<int64_t>(i)).bind(3, frame.file_path);
+            insert_.bind(1, key).bind(2, static_cast<int64_t>(i)).bind(3, frame.file_path.str());
             insert_.bind(4, int64_t{frame.line_number});
             if (library_) {
-                insert_.bind(5, frame.library_root);
+                insert_.bind(5, frame.library_root.str());
             }
             insert_.step();
         }
@@ -330,17 +331,48 @@ void bindOptional(SqliteStatement& statement, int index, const std::optional<int
     }
 }
 
-void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
-    for (const char* table : schema::kTimelineTables) {
-        db.exec(table);
+void writeSteps(SqliteDb& db, const std::vector<TimelineStep>& steps) {
+    SqliteStatement step(db, "INSERT INTO STEP_TIME (id, startNs, endNs) VALUES (?, ?, ?)");
+    for (const TimelineStep& s : steps) {
+        step.bind(1, s.id).bind(2, s.start_ns).bind(3, s.end_ns).step();
     }
-    for (const char* table : schema::kTimelineExtraTables) {
-        db.exec(table);
-    }
-    db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
-    StringIds framework(db, schema::kFrameworkStringIds);
-    StringIds memory_strings(db, schema::kMemoryStringIds);
+}
 
+// A timeline's tables, written part by part (its calls, its memory, the rest) so that a session
+// can write each part of a large step's record as soon as it is built (staged_timeline.h).
+class TimelineTables {
+  public:
+    explicit TimelineTables(SqliteDb& db)
+        : db_(withTables(db)),
+          framework_(db_, schema::kFrameworkStringIds),
+          memory_strings_(db_, schema::kMemoryStringIds) {}
+
+    // Callchains, PYTORCH_API (with the calls' modules) and CONNECTION_IDS.
+    void writeCalls(const TimelineReport& report);
+    // MEMORY_RECORD and OP_MEMORY.
+    void writeMemory(const TimelineReport& report);
+    // STEP_TIME, the phases, RANK_DEVICE_MAP, ENUM_API_TYPE and META_DATA.
+    void writeRest(const TimelineReport& report);
+
+  private:
+    static SqliteDb& withTables(SqliteDb& db) {
+        for (const char* table : schema::kTimelineTables) {
+            db.exec(table);
+        }
+        for (const char* table : schema::kTimelineExtraTables) {
+            db.exec(table);
+        }
+        db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
+        return db;
+    }
+    SqliteDb& db_;  // first: the string tables insert into it
+    StringIds framework_;
+    StringIds memory_strings_;
+};
+
+void TimelineTables::writeCalls(const TimelineReport& report) {
+    SqliteDb& db = db_;
+    StringIds& framework = framework_;
     // Callchains: project frames as "path(line)", innermost first; library frames aside.
     SqliteStatement chain(
         db, "INSERT INTO PYTORCH_CALLCHAINS (id, stack, stackDepth) VALUES (?, ?, ?)");
@@ -354,8 +386,10 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
             const auto chain_id = static_cast<int64_t>(id);
             const auto stack_depth = static_cast<int64_t>(depth);
             if (frame.isLibrary()) {
-                library.bind(1, chain_id).bind(2, stack_depth).bind(3, frame.file_path);
-                library.bind(4, int64_t{frame.line_number}).bind(5, frame.library_root).step();
+                library.bind(1, chain_id).bind(2, stack_depth).bind(3, frame.file_path.str());
+                library.bind(4, int64_t{frame.line_number})
+                    .bind(5, frame.library_root.str())
+                    .step();
             } else {
                 const int64_t text =
                     framework(frame.file_path + "(" + std::to_string(frame.line_number) + ")");
@@ -405,7 +439,11 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     for (const auto& [forward, backward] : report.connections) {
         connection.bind(1, forward).bind(2, backward).step();
     }
+}
 
+void TimelineTables::writeMemory(const TimelineReport& report) {
+    SqliteDb& db = db_;
+    StringIds& memory_strings = memory_strings_;
     const int64_t device = report.device_id;
     const int64_t component = memory_strings(report.memory_component);
     SqliteStatement sample(db,
@@ -444,18 +482,20 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
         }
         block.bind(14, device).step();
     }
+}
 
-    SqliteStatement step(db, "INSERT INTO STEP_TIME (id, startNs, endNs) VALUES (?, ?, ?)");
-    for (const TimelineStep& s : report.steps) {
-        step.bind(1, s.id).bind(2, s.start_ns).bind(3, s.end_ns).step();
-    }
+void TimelineTables::writeRest(const TimelineReport& report) {
+    SqliteDb& db = db_;
+    writeSteps(db, report.steps);
     SqliteStatement phase(
         db, "INSERT INTO trainscope_phases (name, start_ns, end_ns) VALUES (?, ?, ?)");
     for (const TimelinePhase& p : report.phases) {
         phase.bind(1, p.name).bind(2, p.start_ns).bind(3, p.end_ns).step();
     }
     SqliteStatement rank(db, "INSERT INTO RANK_DEVICE_MAP (rankId, deviceId) VALUES (?, ?)");
-    rank.bind(1, int64_t{report.rank}).bind(2, device).step();  // -1: not a distributed run
+    rank.bind(1, int64_t{report.rank})
+        .bind(2, int64_t{report.device_id})
+        .step();  // -1: not a distributed run
     SqliteStatement api_type(db, "INSERT INTO ENUM_API_TYPE (id, name) VALUES (?, ?)");
     for (const auto& [id, name] : schema::kApiTypes) {
         api_type.bind(1, int64_t{id}).bind(2, std::string(name)).step();
@@ -472,6 +512,13 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     }
 }
 
+void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
+    TimelineTables tables(db);
+    tables.writeCalls(report);
+    tables.writeMemory(report);
+    tables.writeRest(report);
+}
+
 // Writes one report into a staged file; the caller commits it.
 template <typename Report, typename Fill>
 std::unique_ptr<StagedFile> stage(const Report& report, const std::string& path, Fill fill) {
@@ -481,19 +528,85 @@ std::unique_ptr<StagedFile> stage(const Report& report, const std::string& path,
 }  // namespace
 
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite) {
-    writeReports(ReportSet{&report, path, nullptr, {}, nullptr, {}}, overwrite);
+    writeReports(ReportSet{&report, path, nullptr, {}, nullptr, {}, {}}, overwrite);
 }
 
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite) {
-    writeReports(ReportSet{nullptr, {}, &report, path, nullptr, {}}, overwrite);
+    writeReports(ReportSet{nullptr, {}, &report, path, nullptr, {}, {}}, overwrite);
 }
 
 void writeTimelineReport(const TimelineReport& report, const std::string& path,
                          Overwrite overwrite) {
-    writeReports(ReportSet{nullptr, {}, nullptr, {}, &report, path}, overwrite);
+    writeReports(ReportSet{nullptr, {}, nullptr, {}, &report, path, {}}, overwrite);
 }
 
-StagedReports::StagedReports(std::vector<std::unique_ptr<StagedFile>> files)
+struct StagedTimelineWriter::Impl {
+    explicit Impl(const std::string& path)
+        : file(std::make_shared<StagedFile>(path)), db(file->tempPath()) {
+        tables.emplace(begun(db));
+    }
+    static SqliteDb& begun(SqliteDb& db) {
+        db.exec("PRAGMA journal_mode = OFF");  // a staged file needs no rollback journal
+        db.exec("BEGIN");
+        return db;
+    }
+    std::shared_ptr<StagedFile> file;  // first: removed after the database is closed
+    SqliteDb db;
+    std::optional<TimelineTables> tables;  // its statements end before the database closes
+};
+
+namespace {
+
+// Each part names the file it was for when it fails, as writeStaged's errors do.
+template <typename Write>
+void writing(const std::string& path, Write write) {
+    try {
+        write();
+    } catch (const Error& e) {
+        throw Error("cannot write '" + path + "': " + e.what());
+    }
+}
+
+}  // namespace
+
+StagedTimelineWriter::StagedTimelineWriter(const std::string& path) {
+    writing(path, [&] { impl_ = std::make_unique<Impl>(path); });
+}
+
+StagedTimelineWriter::~StagedTimelineWriter() = default;
+
+void StagedTimelineWriter::writeMemory(const TimelineReport& part) {
+    writing(impl_->file->finalPath(), [&] { impl_->tables->writeMemory(part); });
+}
+
+void StagedTimelineWriter::writeCalls(const TimelineReport& part) {
+    writing(impl_->file->finalPath(), [&] { impl_->tables->writeCalls(part); });
+}
+
+std::shared_ptr<StagedFile> StagedTimelineWriter::finish(const TimelineReport& rest) {
+    writing(impl_->file->finalPath(), [&] {
+        impl_->tables->writeRest(rest);
+        impl_->tables.reset();
+        impl_->db.exec("COMMIT");
+        impl_->db.close();
+    });
+    return impl_->file;
+}
+
+void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps) {
+    try {
+        SqliteDb db(file.tempPath());
+        db.exec("PRAGMA journal_mode = OFF");
+        db.exec("BEGIN");
+        writeSteps(db, steps);
+        db.exec("COMMIT");
+        db.close();
+    } catch (const Error& e) {
+        throw Error("cannot write '" + file.finalPath() + "': " + e.what());
+    }
+}
+
+StagedReports::StagedReports(std::vector<std::shared_ptr<StagedFile>> files)
     : files_(std::move(files)) {}
 
 StagedReports::~StagedReports() = default;
@@ -517,7 +630,10 @@ std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite over
     if (set.timeline) {
         checkOutputPath(set.timeline_path, overwrite);
     }
-    std::vector<std::unique_ptr<StagedFile>> files;
+    if (set.timeline_file) {
+        checkOutputPath(set.timeline_file->finalPath(), overwrite);
+    }
+    std::vector<std::shared_ptr<StagedFile>> files;
     if (set.memory) {
         files.push_back(stage(*set.memory, set.memory_path, fillMemoryReport));
     }
@@ -526,6 +642,9 @@ std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite over
     }
     if (set.timeline) {
         files.push_back(stage(*set.timeline, set.timeline_path, fillTimelineReport));
+    }
+    if (set.timeline_file) {
+        files.push_back(set.timeline_file);
     }
     return std::make_unique<StagedReports>(std::move(files));
 }

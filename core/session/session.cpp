@@ -18,6 +18,7 @@
 #include "analysis/step_matching.h"
 #include "analysis/timeline_builder.h"
 #include "device/cuda.h"
+#include "report/staged_timeline.h"
 #include "session/archive_modules.h"
 #include "tracking/gradient_sampler.h"
 #include "tracking/memory_observer.h"
@@ -82,7 +83,8 @@ struct Session::Impl {
     double memory_step_ms = 0.0;
     std::optional<MemoryReport> memory_report;
     TimelineReport timeline;
-    bool assembled = false;  // assemble() moved the reports out
+    std::shared_ptr<StagedFile> timeline_file;  // SessionOptions::timeline_path
+    bool assembled = false;                     // assemble() moved the reports out
     // The timed steps.
     std::vector<std::vector<OperationTiming>> timed;
     std::vector<std::vector<CollectiveRecord>> timed_collectives;
@@ -504,7 +506,31 @@ void Session::Impl::finishMemoryStep() {
     sources.call_inputs = &observer->callInputs();
     sources.operation_modules = &operation_modules;
     sources.step_id = options.first_step;
-    timeline = buildTimeline(sources);
+    if (options.timeline_path.empty()) {
+        timeline = buildTimeline(sources);
+    } else {
+        // Each part is written as it is built and leaves memory (the report keeps its counts);
+        // the steps are added when the reports are assembled.
+        StagedTimelineWriter writer(options.timeline_path);
+        TimelineReport::Written written;
+        buildTimelineMemory(sources, timeline);
+        writer.writeMemory(timeline);
+        written.memory = timeline.memory.size();
+        written.blocks = timeline.blocks.size();
+        timeline.memory.clear();
+        timeline.blocks.clear();
+        buildTimelineCalls(sources, timeline);
+        writer.writeCalls(timeline);
+        written.calls = timeline.calls.size();
+        timeline.calls.clear();
+        timeline.callchains = {};
+        timeline.connections = {};
+        timeline.steps.clear();
+        timeline.metadata = report.metadata;
+        timeline.rank = rankOf(report.metadata);
+        timeline_file = writer.finish(timeline);
+        timeline.written = written;
+    }
     timeline.metadata = report.metadata;
     timeline.rank = rankOf(report.metadata);
     memory_report = std::move(report);
@@ -549,6 +575,10 @@ SessionReports Session::assemble() {
     reports.memory = std::move(*self.memory_report);
     reports.timeline = std::move(self.timeline);
     reports.timeline.steps = self.steps;
+    if (self.timeline_file) {
+        addTimelineSteps(*self.timeline_file, self.steps);
+        reports.timeline_file = std::move(self.timeline_file);
+    }
     // torch.compile's compilations, each in the step it ran in. A timed step that compiled
     // holds the compilation in its time: the medians leave it out, unless every one did.
     std::vector<Compilation> compilations = self.compilations;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trainscope/session_files.h"
 
+#include "report/staged_file.h"
+#include "trainscope/error.h"
 #include "trainscope/run_files.h"
 
 namespace trainscope {
@@ -20,8 +22,16 @@ void checkSessionFiles(const std::string& prefix, Overwrite overwrite) {
 std::unique_ptr<StagedReports> stageSessionFiles(const SessionReports& reports,
                                                  const std::string& prefix, Overwrite overwrite) {
     const std::vector<std::string> files = sessionFiles(prefix);
-    const ReportSet set{&reports.memory, files.at(0),       &reports.time,
-                        files.at(1),     &reports.timeline, files.at(2)};
+    ReportSet set{&reports.memory, files.at(0), &reports.time, files.at(1), &reports.timeline,
+                  files.at(2),     {}};
+    if (reports.timeline_file) {  // written as the memory step ended
+        if (reports.timeline_file->finalPath() != files.at(2)) {
+            throw Error("the session's timeline was written for '" +
+                        reports.timeline_file->finalPath() + "', not '" + files.at(2) + "'");
+        }
+        set.timeline = nullptr;
+        set.timeline_file = reports.timeline_file;
+    }
     return stageReports(set, overwrite);
 }
 

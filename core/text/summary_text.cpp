@@ -313,8 +313,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         }
     }
     if (timeline) {
-        out << "  Timeline        " << timeline->calls.size() << " calls, "
-            << timeline->memory.size() << " memory samples, " << timeline->blocks.size()
+        out << "  Timeline        " << timeline->callCount() << " calls, "
+            << timeline->sampleCount() << " memory samples, " << timeline->blockCount()
             << " blocks allocated\n";
     }
     printFramesNote(out, meta);

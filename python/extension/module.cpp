@@ -127,7 +127,7 @@ class PySession {
   public:
     PySession(const std::string& device, const std::string& project_root,
               const std::string& own_package_dir, py::function parameters,
-              const std::map<std::string, std::string>& metadata)
+              const std::map<std::string, std::string>& metadata, const std::string& prefix)
         : frames_(project_root, own_package_dir), parameters_(std::move(parameters)) {
         SessionOptions options;
         options.device = parseDevice(device);
@@ -135,6 +135,7 @@ class PySession {
         options.modules = &modules_;
         options.parameters = &parameters_;
         options.metadata = metadata;
+        options.timeline_path = sessionFiles(prefix).at(2);  // written as the memory step ends
         session_ = std::make_unique<Session>(std::move(options));
     }
 
@@ -343,9 +344,9 @@ PYBIND11_MODULE(_trainscope, m) {
     m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("rank_prefixes"));
     py::class_<PySession>(m, "Session")
         .def(py::init<const std::string&, const std::string&, const std::string&, py::function,
-                      const std::map<std::string, std::string>&>(),
+                      const std::map<std::string, std::string>&, const std::string&>(),
              py::arg("device"), py::arg("project_root"), py::arg("own_package_dir"),
-             py::arg("parameters"), py::arg("metadata"))
+             py::arg("parameters"), py::arg("metadata"), py::arg("prefix"))
         .def("begin_step", &PySession::beginStep)
         .def("forward_begins", &PySession::forwardBegins)
         .def("end_step", &PySession::endStep)

@@ -215,7 +215,8 @@ def profile_entry_point(args):
                  "default_step": "yes" if iteration_provider is None else "no",
                  "batch_size": str(args.batch_size or "")}
         facts.update(ranks.metadata() if ranks else {})
-        loop.session = session = start_session(observed, args.device, root, facts)
+        loop.session = session = start_session(observed, args.device, root, facts,
+                                               loop.own_prefix(output))
         model = model_provider()
         if not isinstance(model, torch.nn.Module):
             return _fail(f"model_provider returned {type(model).__name__}, not a "

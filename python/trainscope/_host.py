@@ -37,16 +37,18 @@ class Observed:
         return parameter_lister(self.model, self.optimizer)()
 
 
-def start_session(observed, device, project_root, metadata):
-    """A session (its memory meter running from now on). Refuses to run beside torch.profiler,
-    whose callbacks would be timed with the step and whose allocation reports ours replace."""
+def start_session(observed, device, project_root, metadata, prefix):
+    """A session (its memory meter running from now on) whose reports go to PREFIX (this
+    process's: PREFIX.rankR in a job of several ranks), where its timeline is written as soon as
+    the memory step ends. Refuses to run beside torch.profiler, whose callbacks would be timed
+    with the step and whose allocation reports ours replace."""
     if _profiler_active():
         raise Error("torch.profiler is active: profile with one of the two at a time")
     facts = {"project_root": os.path.abspath(project_root), "host": "python",
              "python": sys.version.split()[0]}
     facts.update(metadata)
     return _trainscope.Session(device, os.path.abspath(project_root), _PACKAGE_DIR,
-                               observed.parameters, facts)
+                               observed.parameters, facts, prefix)
 
 
 def model_facts(model, optimizer, inputs="", loss="the step's own", compiled=False):

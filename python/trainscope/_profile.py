@@ -70,7 +70,12 @@ class profile:
         facts = model_facts(self._model, self._optimizer, compiled=self._compiled)
         facts.update({"warmup": str(self._warmup), "iterations": str(self._active)})
         facts.update(ranks.metadata() if ranks else {})
-        session = start_session(observed, device, self._project_root, facts)
+        # The reports go where the prefix pointed as the profile began (the loop may change
+        # folder): the timeline is written there as the memory step ends.
+        self._written_prefix = os.path.abspath(self.prefix)
+        session = start_session(observed, device, self._project_root, facts,
+                                ranks.prefix(self._written_prefix) if ranks
+                                else self._written_prefix)
         self._loop = HostLoop(session, self._project_root, ranks, agreement)
         # The weights and the optimizer's state exist already, and stay: counted from now on
         # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
@@ -125,7 +130,7 @@ class profile:
         loop, received = self._loop, []
         own = loop.own_prefix(self.prefix)
         try:
-            self.figures = loop.write(self.prefix, self._force, received)
+            self.figures = loop.write(self._written_prefix, self._force, received)
             warn_if_incomplete(self.figures, own)
         finally:
             loop.close()

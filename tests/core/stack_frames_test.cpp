@@ -60,9 +60,9 @@ void expectToyNetFrames(const TimeReport& report) {
     EXPECT_TRUE(report.entries[14].frames.empty()) << "the loss is TrainScope's, not the user's";
     for (const RunTimeEntry& entry : report.entries) {
         for (const StackFrame& frame : entry.frames) {
-            EXPECT_FALSE(fs::path(frame.file_path).is_absolute()) << frame.file_path;
+            EXPECT_FALSE(fs::path(frame.file_path.str()).is_absolute()) << frame.file_path;
             EXPECT_EQ(frame.file_path.find(".."), std::string::npos) << frame.file_path;
-            const std::string root = frame.isLibrary() ? frame.library_root : kProject;
+            const std::string root = frame.isLibrary() ? frame.library_root.str() : kProject;
             EXPECT_TRUE(fs::exists(root + "/" + frame.file_path)) << frame.file_path;
         }
     }

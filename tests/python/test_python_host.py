@@ -687,6 +687,19 @@ class InTheUsersLoop(unittest.TestCase):
                     raise KeyError("the user's own")
             self.assertEqual(raised.exception.args, ("the user's own",))
             self.assertEqual(os.listdir(folder), [])
+        # Also once the memory step has written its timeline to a staged file, beside where it
+        # would go: the exception leaves no file, staged or not.
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "loop")
+            with self.assertRaises(KeyError):
+                with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=0,
+                                        active=3) as prof:
+                    model(torch.randn(2, 16, device=DEVICE)).sum().backward()
+                    prof.step()  # the memory step ends: its timeline is written
+                    self.assertEqual(len(os.listdir(folder)), 1)
+                    self.assertFalse(os.path.exists(prefix + ".timeline.sqlite"))
+                    raise KeyError("after the memory step")
+            self.assertEqual(os.listdir(folder), [])
         # Nothing of the session is left: another one starts.
         with tempfile.TemporaryDirectory() as folder:
             with trainscope.profile(os.path.join(folder, "again"), model=model, warmup=0,
@@ -694,6 +707,26 @@ class InTheUsersLoop(unittest.TestCase):
                 model(torch.randn(2, 16, device=DEVICE)).sum().backward()
                 prof.step()
             self.assertEqual(len(os.listdir(folder)), 3)
+
+    def test_a_relative_prefix_is_where_the_loop_began_though_it_changes_folder(self):
+        model, optimizer, _ = accumulation_loop(1)
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory() as start, tempfile.TemporaryDirectory() as later:
+            try:
+                os.chdir(start)
+                with trainscope.profile("run", model=model, optimizer=optimizer, warmup=0,
+                                        active=2) as prof:
+                    for _ in range(2):
+                        model(torch.randn(2, 16, device=DEVICE)).sum().backward()
+                        optimizer.step()
+                        optimizer.zero_grad()
+                        os.chdir(later)
+                        prof.step()
+            finally:
+                os.chdir(here)
+            self.assertEqual(sorted(os.listdir(start)),
+                             ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
+            self.assertEqual(os.listdir(later), [])
 
     def test_torch_profiler_already_active_is_refused(self):
         model, _, _ = accumulation_loop(1)

@@ -29,6 +29,8 @@ void writeTimelineReport(const TimelineReport& report, const std::string& path,
                          Overwrite overwrite);
 
 // The reports of one run and their files; a null report is not written.
+class StagedFile;
+
 struct ReportSet {
     const MemoryReport* memory = nullptr;
     std::string memory_path;
@@ -36,16 +38,17 @@ struct ReportSet {
     std::string time_path;
     const TimelineReport* timeline = nullptr;
     std::string timeline_path;
+    // Or the timeline written to its staged file already (SessionOptions::timeline_path),
+    // committed with the others.
+    std::shared_ptr<StagedFile> timeline_file;
 };
-
-class StagedFile;
 
 // A set written to temporary files beside their destinations and not yet in place: for a host
 // that must agree with others before any of them replaces a file (the ranks of a distributed
 // job commit only when every rank's set is written). Destroyed uncommitted, it removes them.
 class StagedReports {
   public:
-    explicit StagedReports(std::vector<std::unique_ptr<StagedFile>> files);
+    explicit StagedReports(std::vector<std::shared_ptr<StagedFile>> files);
     ~StagedReports();
     StagedReports(const StagedReports&) = delete;
     StagedReports& operator=(const StagedReports&) = delete;
@@ -54,7 +57,7 @@ class StagedReports {
     void commit(Overwrite overwrite);
 
   private:
-    std::vector<std::unique_ptr<StagedFile>> files_;
+    std::vector<std::shared_ptr<StagedFile>> files_;
 };
 
 // Writes the set's temporary files, after checking every output as writeReports does.
@@ -68,7 +71,7 @@ void writeReports(const ReportSet& set, Overwrite overwrite);
 inline void writeReports(const MemoryReport& memory, const std::string& memory_path,
                          const TimeReport& time, const std::string& time_path,
                          Overwrite overwrite) {
-    writeReports(ReportSet{&memory, memory_path, &time, time_path, nullptr, {}}, overwrite);
+    writeReports(ReportSet{&memory, memory_path, &time, time_path, nullptr, {}, {}}, overwrite);
 }
 
 }  // namespace trainscope

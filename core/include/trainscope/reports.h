@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -15,17 +17,52 @@
 
 namespace trainscope {
 
+// A text that the copies of it share: a frame's file path and library root, repeated in every
+// frame of a large step's operations and in each copy of their stack traces. Copying one
+// copies a pointer; frames copied from one source (a cache of located files) share its texts.
+class SharedText {
+  public:
+    SharedText() = default;
+    SharedText(std::string text)  // NOLINT: a text is given as a string
+        : text_(text.empty() ? nullptr : std::make_shared<const std::string>(std::move(text))) {}
+    SharedText(const char* text) : SharedText(std::string(text)) {}  // NOLINT: as above
+
+    const std::string& str() const { return text_ ? *text_ : none(); }
+    operator const std::string&() const { return str(); }  // NOLINT: reads as the string
+    const char* c_str() const { return str().c_str(); }
+    bool empty() const { return !text_; }
+    size_t size() const { return str().size(); }
+    size_t find(const std::string& what, size_t from = 0) const { return str().find(what, from); }
+
+    friend bool operator==(const SharedText& a, const SharedText& b) {
+        return a.text_ == b.text_ || a.str() == b.str();
+    }
+    friend bool operator!=(const SharedText& a, const SharedText& b) { return !(a == b); }
+    friend std::string operator+(const SharedText& a, const std::string& b) { return a.str() + b; }
+    friend std::string operator+(const std::string& a, const SharedText& b) { return a + b.str(); }
+    friend std::ostream& operator<<(std::ostream& out, const SharedText& text) {
+        return out << text.str();
+    }
+
+  private:
+    static const std::string& none() {
+        static const std::string empty;
+        return empty;
+    }
+    std::shared_ptr<const std::string> text_;
+};
+
 // A frame of source code, 1-based line. A project frame's path is relative to the project
 // root. A library frame (code outside the project: torch, torchvision, ...) has a path
 // relative to its library's root, which it names (an absolute path on the recording machine).
 struct StackFrame {
     StackFrame() = default;
-    StackFrame(std::string file, int line, std::string root = {})
+    StackFrame(SharedText file, int line, SharedText root = {})
         : file_path(std::move(file)), line_number(line), library_root(std::move(root)) {}
 
-    std::string file_path;
+    SharedText file_path;
     int line_number = 0;
-    std::string library_root;  // empty: a project frame
+    SharedText library_root;  // empty: a project frame
 
     bool isLibrary() const { return !library_root.empty(); }
     bool operator==(const StackFrame& other) const {
@@ -320,6 +357,17 @@ struct TimelineReport {
     int rank = -1;                         // RANK_DEVICE_MAP's: -1, not a distributed run
     std::string memory_component = "PTA";  // MEMORY_RECORD.component: PyTorch's allocator
     RunMetadata metadata;
+    // Set when the calls, samples and blocks were written to the report's file already and are
+    // not here: how many there are.
+    struct Written {
+        size_t calls = 0;
+        size_t memory = 0;
+        size_t blocks = 0;
+    };
+    std::optional<Written> written;
+    size_t callCount() const { return written ? written->calls : calls.size(); }
+    size_t sampleCount() const { return written ? written->memory : memory.size(); }
+    size_t blockCount() const { return written ? written->blocks : blocks.size(); }
 };
 
 }  // namespace trainscope

@@ -61,12 +61,23 @@ struct SessionOptions {
     // The number of the first observed step, as the timeline's STEP_TIME lists it (a host
     // that ran unobserved warm-up steps before it may count them).
     int64_t first_step = 1;
+    // Where the run's timeline report goes (PREFIX.timeline.sqlite), when the host knows it
+    // as the session starts: the memory step's timeline is then written to a staged file beside
+    // it as soon as the step ends, rather than held until the reports are assembled (a large
+    // step's timeline is most of what the session would hold), and stageSessionFiles()
+    // commits it with the other two. Empty: the timeline stays in the assembled reports.
+    std::string timeline_path;
 };
+
+class StagedFile;
 
 struct SessionReports {
     MemoryReport memory;
     TimeReport time;
+    // With SessionOptions::timeline_path: its metadata and counts (TimelineReport::written),
+    // its rows being in `timeline_file` already, with every step.
     TimelineReport timeline;
+    std::shared_ptr<StagedFile> timeline_file;
 };
 
 class Session {
