@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """What recording a large step costs in the user's process (issue 55's fifth target): a step
 of OPERATIONS small operations (a chain of `x * w` and `x + 1` on four floats, with backward
-and SGD), run by `python3 -m trainscope profile` (2 warm-up steps, the memory step, 2 timed
-steps) and by a plain interpreter running the same five steps, each in its own process.
+and SGD), run under `trainscope.profile` (2 warm-up steps, the memory step, 2 timed steps) and
+plain, the same five steps, each in its own process.
 
 Prints:
 - the resident memory (the process's high-water mark, VmHWM) of both, and the difference per
@@ -12,6 +12,9 @@ Prints:
 - the median timed step against the median plain step (the session's operation timer), the
   memory step against it (the meter, the timeline and the frames), and the whole run against
   the plain one (the assembly and the writing of the reports included);
+- the heap in use (glibc's mallinfo2) as the memory step ends, beyond what it was before the
+  step: the recorder's raw record, the floor of the first figure; and what the session keeps
+  once it has the step's reports;
 - the reports' bytes per operation, table by table (SQLite's dbstat).
 
 Targets: <= 1 KB of resident memory per recorded operation beyond the plain step's, a timed
@@ -85,14 +88,41 @@ PLAIN = textwrap.dedent("""\
         print(time.perf_counter() - start)
     """)
 
+# The same five steps under trainscope.profile (2 warm-up steps, the memory step, 2 timed
+# steps), with the heap that malloc has handed out (glibc's mallinfo2) printed before the memory
+# step, as it ends (the recorder's raw record beside what the step itself still holds) and once
+# the session has its reports of it (what it keeps until the reports are written).
 PROFILED = textwrap.dedent("""\
-    import runpy, sys
-    sys.argv = ["trainscope"] + sys.argv[1:]
+    import ctypes, runpy, sys, trainscope
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks",
+                    "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
     try:
-        runpy.run_module("trainscope", run_name="__main__")
-    except SystemExit as e:
-        if e.code:
-            raise
+        mallinfo2 = ctypes.CDLL("libc.so.6").mallinfo2
+        mallinfo2.restype = MallInfo2
+    except (OSError, AttributeError):  # not glibc 2.33 or later: no heap figures
+        mallinfo2 = None
+    def heap(when):
+        if mallinfo2:
+            info = mallinfo2()
+            print(f"heap {when} {info.uordblks + info.hblkhd}")
+    entry = runpy.run_path(sys.argv[1])
+    model = entry["model_provider"]()
+    inputs = entry["input_provider"]()
+    step = entry["iteration_provider"](model)
+    optimizer = next(c.cell_contents for c in step.__closure__
+                     if hasattr(c.cell_contents, "param_groups"))
+    with trainscope.profile(sys.argv[2], model=model, optimizer=optimizer, warmup=2,
+                            active=3) as prof:
+        for i in range(5):
+            if i == 2:
+                heap("before")
+            step(*inputs)
+            if i == 2:
+                heap("ended")
+            prof.step()
+            if i == 2:
+                heap("kept")
     """)
 
 
@@ -133,9 +163,9 @@ def main():
         out, plain_wall, plain_hwm = run(PLAIN, [entry], folder)
         plain_steps = [float(line) for line in out.split()]
         prefix = os.path.join(folder, "run")
-        _, observed_wall, observed_hwm = run(
-            PROFILED, ["profile", entry, "-o", prefix, "-q", "--warmup", "2",
-                       "--iterations", "3"], folder)
+        out, observed_wall, observed_hwm = run(PROFILED, [entry, prefix], folder)
+        heap = {line.split()[1]: int(line.split()[2]) for line in out.splitlines()
+                if line.startswith("heap ")}
 
         with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
             recorded = db.execute("SELECT COUNT(*) FROM run_time_entries").fetchone()[0]
@@ -152,6 +182,11 @@ def main():
               f"{observed_hwm / 2**20:.0f} MiB: {beyond / recorded:,.0f} bytes per recorded "
               f"operation beyond the plain step's ({beyond / calls:,.0f} per call; "
               f"target <= 1,024 per operation)")
+        if heap:
+            print(f"  heap in use: the memory step's record {(heap['ended'] - heap['before']) / recorded:,.0f} "
+                  f"bytes per operation as the step ends (what it must record: every call and "
+                  f"allocation); the session keeps {(heap['kept'] - heap['before']) / recorded:,.0f} "
+                  f"once it has the step's reports")
         print(f"  timed step {timed_step:.3f} s against plain {plain_step:.3f} s: "
               f"{timed_step / plain_step:.2f}x (target <= 1.5x); memory step "
               f"{steps[0]:.3f} s: {steps[0] / plain_step:.2f}x; whole run {observed_wall:.1f} s "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "analysis/step_matching.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -18,6 +19,12 @@ std::vector<Identity> identities(const std::vector<OperationRecord>& operations)
     for (const OperationRecord& op : operations)
         result.emplace_back(op.name, seen[op.name]++);
     return result;
+}
+
+void addName(std::vector<std::string>& names, const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+    }
 }
 
 }  // namespace
@@ -50,13 +57,17 @@ StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
         const auto found = index.find(step_identities[k]);
         if (found == index.end()) {
             ++match.unmatched;
+            addName(match.unmatched_names, step[k].name);
         } else {
             const OperationRecord& op = step[k];
             match.aligned[found->second] = {op.forward_ms, op.backward_ms, op.has_backward, true};
         }
     }
-    for (const OperationTiming& op : match.aligned)
-        match.missing += op.ran ? 0 : 1;
+    for (size_t i = 0; i < match.aligned.size(); ++i)
+        if (!match.aligned[i].ran) {
+            ++match.missing;
+            addName(match.missing_names, memory_step[i].name);
+        }
     return match;
 }
 

@@ -9,6 +9,7 @@
 // calls are tagged as after the backward pass there.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "tracking/operation_observer.h"
@@ -31,6 +32,10 @@ struct StepMatch {
     std::vector<OperationTiming> aligned;
     int unmatched = 0;  // calls of this step that match none of the memory step's operations
     int missing = 0;    // operations of the memory step that this step did not run
+    // Their names, each once, in the order met: what the report names (a DataLoader's batch
+    // that arrives from its workers runs aten::set_ and others in the steps that unpickle it).
+    std::vector<std::string> unmatched_names;
+    std::vector<std::string> missing_names;
     bool same() const { return unmatched == 0 && missing == 0; }
 };
 

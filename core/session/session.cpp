@@ -3,6 +3,7 @@
 // the memory meter and the timeline recorder, the later ones under the timer alone.
 #include "trainscope/session.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -58,6 +59,18 @@ int rankOf(const RunMetadata& metadata) {
     }
 }
 
+// " (aten::set_, aten::to, ...)": the first names of a list, or nothing for none.
+std::string namesInParentheses(const std::vector<std::string>& names) {
+    constexpr size_t kShown = 6;
+    std::string text;
+    for (size_t i = 0; i < names.size() && i < kShown; ++i)
+        text += (i ? ", " : "") + names[i];
+    if (names.size() > kShown) {
+        text += ", and " + std::to_string(names.size() - kShown) + " more";
+    }
+    return names.empty() ? text : " (" + text + ")";
+}
+
 }  // namespace
 
 struct Session::Impl {
@@ -110,6 +123,7 @@ struct Session::Impl {
     int differing_steps = 0;
     int unmatched_calls = 0;
     int missing_operations = 0;
+    std::vector<std::string> unmatched_names, missing_names;  // each once, as met
 
     bool memoryStep() const { return !memory_report; }
 
@@ -550,6 +564,16 @@ void Session::Impl::finishTimedStep(double ms) {
         ++differing_steps;
         unmatched_calls += match.unmatched;
         missing_operations += match.missing;
+        for (const std::string& name : match.unmatched_names)
+            if (std::find(unmatched_names.begin(), unmatched_names.end(), name) ==
+                unmatched_names.end()) {
+                unmatched_names.push_back(name);
+            }
+        for (const std::string& name : match.missing_names)
+            if (std::find(missing_names.begin(), missing_names.end(), name) ==
+                missing_names.end()) {
+                missing_names.push_back(name);
+            }
     }
     timed.push_back(std::move(match.aligned));
     timed_collectives.push_back(std::move(run_collectives));
@@ -665,10 +689,11 @@ SessionReports Session::assemble() {
             std::to_string(self.differing_steps) + " of " + std::to_string(self.timed.size()) +
             " timed steps ran other operations than the memory step: " +
             std::to_string(self.unmatched_calls) +
-            " of their calls matched none of its operations, " +
-            std::to_string(self.missing_operations) +
-            " of its operations did not run in them; each operation is timed over the steps that "
-            "ran it";
+            " of their calls matched none of its operations" +
+            namesInParentheses(self.unmatched_names) + ", " +
+            std::to_string(self.missing_operations) + " of its operations did not run in them" +
+            namesInParentheses(self.missing_names) +
+            "; each operation is timed over the steps that ran it";
     }
     std::vector<const StackTrace*> traces;
     for (const RunTimeEntry& entry : time.entries)

@@ -60,6 +60,8 @@ TEST(StepTiming, AStepThatRanOtherOperationsIsMatchedByWhatEachCallIs) {
     EXPECT_FALSE(match.same());
     EXPECT_EQ(match.unmatched, 1);
     EXPECT_EQ(match.missing, 1);
+    EXPECT_EQ(match.unmatched_names, std::vector<std::string>{"aten::set_"});
+    EXPECT_EQ(match.missing_names, std::vector<std::string>{"aten::add_"});
     ASSERT_EQ(match.aligned.size(), 3u);
     EXPECT_EQ(match.aligned[0].forward_ms, 1.0);  // the first linear is the first linear
     EXPECT_EQ(match.aligned[1].forward_ms, 2.0);
