@@ -1930,6 +1930,25 @@ aktiv (gepunktet)</translation>
         <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
         <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer zugeordnet, Kollektive danach, was sie sind (Operation, Eingaben), und nach ihrer Reihenfolge unter diesen. Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
     </message>
+    <message>
+        <source>Held up by rank</source>
+        <translation>Aufgehalten von Rang</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 held up %2 of %n steps: the others waited for it in the step&apos;s collectives, at least a tenth of the step, in more steps than chance.</source>
+        <translation>
+            <numerusform>Rang %1 hielt %2 von %n Schritt auf: Die anderen warteten in den Kollektiven des Schritts auf ihn, mindestens ein Zehntel des Schritts, in mehr Schritten als durch Zufall.</numerusform>
+            <numerusform>Rang %1 hielt %2 von %n Schritten auf: Die anderen warteten in den Kollektiven des Schritts auf ihn, mindestens ein Zehntel des Schritts, in mehr Schritten als durch Zufall.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No rank held the steps up: the rank the others waited for changed from step to step.</source>
+        <translation>Kein Rang hielt die Schritte auf: Der Rang, auf den die anderen warteten, wechselte von Schritt zu Schritt.</translation>
+    </message>
+    <message>
+        <source>Others waited for it</source>
+        <translation>Wartezeit der anderen</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportBrowser</name>

@@ -1923,6 +1923,24 @@ active (dotted)</source>
         <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
         <translation>每个 rank 有自己的时钟：步骤按编号对应，集合通信按其本身（操作、输入）及其在同类中的顺序对应。分解针对内存步骤（时间线记录其调用的步骤），包含内存计量的开销。</translation>
     </message>
+    <message>
+        <source>Held up by rank</source>
+        <translation>拖慢的 rank</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank %1 held up %2 of %n steps: the others waited for it in the step&apos;s collectives, at least a tenth of the step, in more steps than chance.</source>
+        <translation>
+            <numerusform>rank %1 拖慢了 %n 个步骤中的 %2 个：其他 rank 在该步骤的集合通信中等待它，至少为步骤的十分之一，且次数多于偶然。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No rank held the steps up: the rank the others waited for changed from step to step.</source>
+        <translation>没有 rank 拖慢步骤：其他 rank 等待的对象在各步骤之间变化。</translation>
+    </message>
+    <message>
+        <source>Others waited for it</source>
+        <translation>其他 rank 的等待</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ReportBrowser</name>

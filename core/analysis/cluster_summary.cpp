@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "analysis/median.h"
 #include "trainscope/cluster.h"
@@ -68,6 +70,7 @@ Interval brokenDownStep(const TimelineData& data) {
 RankFacts rankFactsOf(const TimelineData& data) {
     RankFacts result;
     result.steps = data.steps;
+    result.step_collectives = data.step_collectives;
     RankBreakdown& r = result.figures;
     r.rank = data.rank;
     r.path = data.path;
@@ -191,6 +194,111 @@ std::vector<StepAcrossRanks> stepsAcross(const std::vector<RankFacts>& ranks) {
 
 }  // namespace
 
+namespace {
+
+// Whether `hits` of `n` tries is more than chance `p` gives, at 0.1 %: P(X >= hits) < 0.001 for
+// X ~ Binomial(n, p).
+bool moreThanChance(size_t hits, size_t n, double p) {
+    double tail = 0.0;
+    for (size_t k = hits; k <= n; ++k) {
+        const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+        tail += std::exp(std::lgamma(nd + 1) - std::lgamma(kd + 1) - std::lgamma(nd - kd + 1) +
+                         kd * std::log(p) + (nd - kd) * std::log1p(-p));
+    }
+    return n > 0 && tail < 0.001;
+}
+
+// Step by step, the rank the others waited for. Each step's collectives are matched across the
+// ranks by what they are (name and bytes) and their order among those of that kind; in each,
+// the rank whose collective took least arrived last, and every other rank waited the
+// difference. The step's is the rank the others waited for most (the median of their longest
+// waits for it: a step's collectives may run at once, so their waits are not added).
+// Durations only: the ranks' clocks are never compared.
+std::vector<StepStraggler> stepStragglers(const std::vector<RankFacts>& ranks,
+                                          const std::vector<StepAcrossRanks>& steps) {
+    using Kind = std::tuple<std::string, int64_t, int>;  // name, bytes, occurrence
+    std::vector<StepStraggler> result;
+    for (const StepAcrossRanks& step : steps) {
+        std::vector<std::map<Kind, double>> by_kind(ranks.size());
+        for (size_t r = 0; r < ranks.size(); ++r) {
+            std::map<std::pair<std::string, int64_t>, int> seen;
+            for (const StepCollective& c : ranks[r].step_collectives)
+                if (c.step == step.id && std::isfinite(c.duration_ms)) {
+                    const int occurrence = seen[{c.name, c.bytes}]++;
+                    by_kind[r][{c.name, c.bytes, occurrence}] = c.duration_ms;
+                }
+        }
+        StepStraggler straggler;
+        straggler.id = step.id;
+        std::vector<std::vector<double>> waits(ranks.size(), std::vector<double>(ranks.size()));
+        for (const auto& [kind, first_ms] : by_kind[0]) {
+            std::vector<double> ms;
+            for (size_t r = 0; r < ranks.size(); ++r) {
+                const auto it = by_kind[r].find(kind);
+                if (it == by_kind[r].end()) {
+                    break;
+                }
+                ms.push_back(it->second);
+            }
+            if (ms.size() != ranks.size()) {
+                continue;  // not on every rank
+            }
+            ++straggler.collectives;
+            const size_t last =
+                static_cast<size_t>(std::min_element(ms.begin(), ms.end()) - ms.begin());
+            for (size_t r = 0; r < ranks.size(); ++r)  // a step's buckets may overlap
+                waits[last][r] = std::max(waits[last][r], ms[r] - ms[last]);
+        }
+        if (straggler.collectives > 0) {
+            // The rank the others waited for most (their median wait for it, over the step).
+            size_t last = 0;
+            for (size_t candidate = 0; candidate < ranks.size(); ++candidate) {
+                std::vector<double> others;
+                for (size_t r = 0; r < ranks.size(); ++r)
+                    if (r != candidate) {
+                        others.push_back(waits[candidate][r]);
+                    }
+                const double waited = median(others);
+                if (candidate == 0 || waited > straggler.waited_ms) {
+                    last = candidate;
+                    straggler.waited_ms = waited;
+                }
+            }
+            std::vector<double> step_ms;
+            for (double ms : step.ms)
+                if (ms >= 0) {
+                    step_ms.push_back(ms);
+                }
+            if (straggler.waited_ms >= 0.1 * median(step_ms)) {
+                straggler.last_rank = ranks[last].figures.rank;
+            }
+        }
+        result.push_back(straggler);
+    }
+    // Named only for the rank that arrived last in more steps than chance would make it (a
+    // binomial test at 0.1 %, each rank being last with 1/ranks): where the ranks take turns (a
+    // machine with more ranks than cores), none held the job up.
+    std::map<int, size_t> last_in;
+    size_t compared = 0;
+    for (const StepStraggler& s : result)
+        if (s.collectives > 0) {
+            ++compared;
+            if (s.last_rank >= 0) {
+                ++last_in[s.last_rank];
+            }
+        }
+    for (const auto& [rank, steps] : last_in)
+        if (moreThanChance(steps, compared, 1.0 / static_cast<double>(ranks.size()))) {
+            for (StepStraggler& s : result)
+                if (s.last_rank == rank) {
+                    s.rank = rank;
+                }
+        }
+    return result;
+}
+
+}  // namespace
+
 ClusterSummary summarizeRanks(std::vector<RankFacts> ranks) {
     if (ranks.size() < 2) {
         throw Error("a summary of ranks needs the timelines of at least two ranks");
@@ -244,6 +352,7 @@ ClusterSummary summarizeRanks(std::vector<RankFacts> ranks) {
     }
     summary.step_spread_ms = median(spreads);
     summary.waits = collectiveWaits(ranks, summary.notes);
+    summary.stragglers = stepStragglers(ranks, summary.steps);
     return summary;
 }
 

@@ -331,10 +331,19 @@ void bindOptional(SqliteStatement& statement, int index, const std::optional<int
     }
 }
 
-void writeSteps(SqliteDb& db, const std::vector<TimelineStep>& steps) {
+// STEP_TIME, and each step's collectives.
+void writeSteps(SqliteDb& db, const std::vector<TimelineStep>& steps,
+                const std::vector<StepCollective>& collectives) {
     SqliteStatement step(db, "INSERT INTO STEP_TIME (id, startNs, endNs) VALUES (?, ?, ?)");
     for (const TimelineStep& s : steps) {
         step.bind(1, s.id).bind(2, s.start_ns).bind(3, s.end_ns).step();
+    }
+    SqliteStatement collective(db,
+                               "INSERT INTO trainscope_step_collectives (step_id, name, bytes, "
+                               "start_ms, duration_ms) VALUES (?, ?, ?, ?, ?)");
+    for (const StepCollective& c : collectives) {
+        collective.bind(1, c.step).bind(2, c.name).bind(3, c.bytes).bind(4, c.start_ms);
+        collective.bind(5, c.duration_ms).step();
     }
 }
 
@@ -486,7 +495,7 @@ void TimelineTables::writeMemory(const TimelineReport& report) {
 
 void TimelineTables::writeRest(const TimelineReport& report) {
     SqliteDb& db = db_;
-    writeSteps(db, report.steps);
+    writeSteps(db, report.steps, report.step_collectives);
     SqliteStatement phase(
         db, "INSERT INTO trainscope_phases (name, start_ns, end_ns) VALUES (?, ?, ?)");
     for (const TimelinePhase& p : report.phases) {
@@ -593,12 +602,13 @@ std::shared_ptr<StagedFile> StagedTimelineWriter::finish(const TimelineReport& r
     return impl_->file;
 }
 
-void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps) {
+void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps,
+                      const std::vector<StepCollective>& collectives) {
     try {
         SqliteDb db(file.tempPath());
         db.exec("PRAGMA journal_mode = OFF");
         db.exec("BEGIN");
-        writeSteps(db, steps);
+        writeSteps(db, steps, collectives);
         db.exec("COMMIT");
         db.close();
     } catch (const Error& e) {

@@ -130,6 +130,8 @@ constexpr const char* kTimelineExtraTables[] = {
     "library_root TEXT NOT NULL, PRIMARY KEY (callchain_id, stack_depth))",
     "CREATE TABLE trainscope_phases (name TEXT NOT NULL, start_ns INTEGER NOT NULL, "
     "end_ns INTEGER NOT NULL)",
+    "CREATE TABLE trainscope_step_collectives (step_id INTEGER NOT NULL, name TEXT NOT NULL, "
+    "bytes INTEGER NOT NULL, start_ms REAL NOT NULL, duration_ms REAL NOT NULL)",
 };
 
 // ENUM_API_TYPE, as torch_npu fills it.

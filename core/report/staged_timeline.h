@@ -34,7 +34,8 @@ class StagedTimelineWriter {
     std::unique_ptr<Impl> impl_;
 };
 
-// Adds the steps' STEP_TIME rows to a timeline staged so.
-void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps);
+// Adds the steps' STEP_TIME rows and their collectives to a timeline staged so.
+void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps,
+                      const std::vector<StepCollective>& collectives);
 
 }  // namespace trainscope

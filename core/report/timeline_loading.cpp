@@ -529,6 +529,19 @@ class TimelineLoader {
 
     void readStepsAndRank() {
         data_.steps = timelineSteps(db_);
+        if (db_.hasTable("trainscope_step_collectives")) {
+            requireColumns(db_, "trainscope_step_collectives",
+                           {"step_id", "name", "bytes", "start_ms", "duration_ms"});
+            ReadQuery rows(db_,
+                           "SELECT step_id, substr(CAST(name AS TEXT), 1, " +
+                               std::to_string(kShownTextChars + 1) +
+                               "), bytes, start_ms, duration_ms FROM trainscope_step_collectives "
+                               "ORDER BY step_id, start_ms");
+            while (rows.step()) {
+                data_.step_collectives.push_back({rows.integer(0), shownText(rows.text(1)),
+                                                  rows.integer(2), rows.real(3), rows.real(4)});
+            }
+        }
         if (db_.hasTable("RANK_DEVICE_MAP") && db_.columns("RANK_DEVICE_MAP").count("rankId")) {
             ReadQuery rank(db_, "SELECT rankId FROM RANK_DEVICE_MAP LIMIT 1");
             if (rank.step() && !rank.isNull(0)) {

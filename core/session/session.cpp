@@ -127,6 +127,23 @@ struct Session::Impl {
 
     bool memoryStep() const { return !memory_report; }
 
+    // Every observed step's collectives, as the timeline lists them (the memory step's, then
+    // each timed step's).
+    std::vector<StepCollective> stepCollectives() const {
+        std::vector<StepCollective> result;
+        auto add = [&](size_t step, const std::vector<CollectiveRecord>& records) {
+            if (step >= steps.size()) {
+                return;
+            }
+            for (const CollectiveRecord& c : records)
+                result.push_back({steps[step].id, c.name, c.bytes, c.start_ms, c.ms});
+        };
+        add(0, collectives);
+        for (size_t i = 0; i < timed_collectives.size(); ++i)
+            add(i + 1, timed_collectives[i]);
+        return result;
+    }
+
     bool partsMarked() const { return options.parts == StepParts::Marked; }
 
     // A part of the open step begins: its observer hears of it, and in the memory step the
@@ -599,8 +616,9 @@ SessionReports Session::assemble() {
     reports.memory = std::move(*self.memory_report);
     reports.timeline = std::move(self.timeline);
     reports.timeline.steps = self.steps;
+    reports.timeline.step_collectives = self.stepCollectives();
     if (self.timeline_file) {
-        addTimelineSteps(*self.timeline_file, self.steps);
+        addTimelineSteps(*self.timeline_file, self.steps, reports.timeline.step_collectives);
         reports.timeline_file = std::move(self.timeline_file);
     }
     // torch.compile's compilations, each in the step it ran in. A timed step that compiled

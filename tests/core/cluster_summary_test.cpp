@@ -3,6 +3,7 @@
 // spans below, so the expected breakdown, slowest rank and waits are certain.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <sstream>
 
 #include "trainscope/cluster.h"
@@ -186,6 +187,88 @@ TEST(ClusterSummary, CollectivesAreMatchedByWhatTheyAreNotByTheirOrder) {
     EXPECT_EQ(summary.waits[1].last_rank, 1);
     EXPECT_DOUBLE_EQ(summary.waits[1].longest_wait_ms, 5.0);
     EXPECT_TRUE(summary.notes.empty());
+}
+
+// Four ranks' timelines of `steps` steps of 100 ms whose step collectives `collectives` gives:
+// it adds (step, bytes, start_ms, duration_ms) rows for a rank.
+using AddCollective = std::function<void(int64_t, int64_t, double, double)>;
+std::vector<RankTimeline> fourRanks(int64_t steps,
+                                    const std::function<void(int, const AddCollective&)>& fill) {
+    std::vector<RankTimeline> ranks;
+    for (int rank = 0; rank < 4; ++rank) {
+        ranks.emplace_back(rank, rank * 7'000 * kMs, std::vector<std::pair<int64_t, int64_t>>{},
+                           std::vector<std::pair<int64_t, int64_t>>{},
+                           std::vector<int64_t>(static_cast<size_t>(steps), 100));
+        TimelineData& data = ranks.back().data;
+        fill(rank, [&](int64_t step, int64_t bytes, double start, double ms) {
+            data.step_collectives.push_back({step, "gloo:all_reduce", bytes, start, ms});
+        });
+    }
+    return ranks;
+}
+
+TEST(ClusterSummary, EachStepNamesTheRankThatHeldItUpWhenOneDoesMoreThanByChance) {
+    // Eight steps, two buckets each (all_reduce of 4 and 8 MB). Rank 3 arrives 40 ms late in
+    // steps 1 to 7 (the others' collectives last 40 ms longer, in both buckets); in step 8 rank 2
+    // arrives last by 0.2 ms, within a tenth of the step.
+    const std::vector<RankTimeline> ranks = fourRanks(8, [](int rank, const AddCollective& add) {
+        for (int64_t step = 1; step <= 7; ++step) {
+            add(step, 4 << 20, 60, rank == 3 ? 5 : 45);
+            add(step, 8 << 20, 65, rank == 3 ? 6 : 46);
+        }
+        add(8, 4 << 20, 60, rank == 2 ? 5.0 : 5.2);
+        add(8, 8 << 20, 65, rank == 2 ? 6.0 : 6.2);
+    });
+    const ClusterSummary summary =
+        summaryOf({&ranks[0].data, &ranks[1].data, &ranks[2].data, &ranks[3].data});
+    ASSERT_EQ(summary.stragglers.size(), 8u);
+    for (size_t i = 0; i < 7; ++i) {
+        EXPECT_EQ(summary.stragglers[i].rank, 3) << "step " << i + 1;
+        EXPECT_DOUBLE_EQ(summary.stragglers[i].waited_ms, 40.0);  // in each bucket, not added
+        EXPECT_EQ(summary.stragglers[i].collectives, 2u);
+    }
+    EXPECT_EQ(summary.stragglers[7].rank, -1);
+    EXPECT_EQ(summary.stragglers[7].last_rank, -1);
+    EXPECT_NEAR(summary.stragglers[7].waited_ms, 0.2, 1e-9);
+    std::ostringstream text;
+    printRanks(text, summary);
+    EXPECT_NE(text.str().find("rank 3 in 7 of 8 steps, no rank in 1"), std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("held up by rank 3, 40.000 ms"), std::string::npos) << text.str();
+}
+
+TEST(ClusterSummary, RanksThatTakeTurnsArrivingLastHoldNoStepUp) {
+    // Three steps, each held up by another rank (as on a machine with more ranks than cores):
+    // the rank each waited for is known, but none held the job up. In step 3 rank 1 is late
+    // in the 8 MB bucket only, and starts its 4 MB bucket first where the others start it last.
+    const std::vector<RankTimeline> ranks = fourRanks(3, [](int rank, const AddCollective& add) {
+        add(1, 4 << 20, 60, rank == 3 ? 5 : 45);
+        add(2, 4 << 20, 60, rank == 0 ? 5 : 45);
+        if (rank == 1) {
+            add(3, 4 << 20, 50, 4);
+            add(3, 8 << 20, 80, 5);
+        } else {
+            add(3, 8 << 20, 50, 35);
+            add(3, 4 << 20, 80, 4);
+        }
+    });
+    const ClusterSummary summary =
+        summaryOf({&ranks[0].data, &ranks[1].data, &ranks[2].data, &ranks[3].data});
+    ASSERT_EQ(summary.stragglers.size(), 3u);
+    EXPECT_EQ(summary.stragglers[0].last_rank, 3);
+    EXPECT_EQ(summary.stragglers[1].last_rank, 0);
+    EXPECT_EQ(summary.stragglers[2].last_rank, 1);
+    EXPECT_DOUBLE_EQ(summary.stragglers[2].waited_ms, 30.0);
+    for (const StepStraggler& step : summary.stragglers)
+        EXPECT_EQ(step.rank, -1);
+    std::ostringstream text;
+    printRanks(text, summary);
+    EXPECT_NE(text.str().find("No rank held the steps up: the one the others waited for changed "
+                              "from step to step (rank 0 in 1, rank 1 in 1, rank 3 in 1, none in "
+                              "0 of 3 steps)"),
+              std::string::npos)
+        << text.str();
+    EXPECT_EQ(text.str().find("held up by"), std::string::npos) << text.str();
 }
 
 TEST(ClusterSummary, TimelinesThatAreNotRanksOfOneJobAreRefusedInOneLine) {

@@ -507,6 +507,36 @@ class SeveralRanks(unittest.TestCase):
                          f"(slowest rank {slowest_here})")
         return lines
 
+    def test_four_ranks_name_the_delayed_one_step_by_step_and_none_without_a_delay(self):
+        # Four ranks on Gloo, 21 observed steps. With 150 ms of delay in rank 2's forward the
+        # others wait for it in every step's all_reduce; without one, the rank the others wait
+        # for changes from step to step (four ranks share this machine's cores): none is named.
+        for slow in (2, -1):
+            with self.subTest(slow=slow):
+                prefix = os.path.join(self.dir.name, f"four{slow}")
+                results = run_ranks(4, [sys.executable, "-m", "trainscope", "profile", "-q",
+                                        self.entry, "-o", prefix, "--iterations", "21"],
+                                    {"TRAINSCOPE_TEST_SLOW_RANK": str(slow),
+                                     "TRAINSCOPE_TEST_SLOW_MS": "150"})
+                for code, _, err in results:
+                    self.assertEqual(code, 0, err)
+                shown = subprocess.run(
+                    [CLI, "show"] + [f"{prefix}.rank{r}.timeline.sqlite" for r in range(4)],
+                    capture_output=True, text=True)
+                self.assertEqual(shown.returncode, 0, shown.stderr)
+                held = re.search(r"Held up, step by step [^:]*: (.*)", shown.stdout)
+                if slow >= 0:
+                    self.assertIsNotNone(held, shown.stdout)
+                    named = re.findall(r"rank (\d+) in (\d+) of (\d+) steps", held.group(1))
+                    self.assertEqual([rank for rank, _, _ in named], [str(slow)], shown.stdout)
+                    steps, of = int(named[0][1]), int(named[0][2])
+                    self.assertEqual(of, 21)
+                    self.assertGreaterEqual(steps, 0.9 * of, shown.stdout)
+                else:
+                    self.assertIsNone(held, shown.stdout)
+                    self.assertIn("No rank held the steps up", shown.stdout)
+                    self.assertNotIn("held up by rank", shown.stdout)
+
     def test_an_entry_point_under_torchrun_writes_one_set_per_rank_and_names_the_slow_one(self):
         results = self.profile(env={"TRAINSCOPE_TEST_SLOW_RANK": "1",
                                     "TRAINSCOPE_TEST_SLOW_MS": "200"})

@@ -145,6 +145,38 @@ TEST_F(RanksPageTest, RanksThatAreEvenAreSaidToBeSo) {
     EXPECT_FALSE(heading.contains(QStringLiteral("Slowest"))) << heading.toStdString();
 }
 
+// Ten steps whose collectives rank 2 arrives at 40 ms late in the first nine: it is named in
+// the heading and in each of those steps' rows; the tenth, where no rank is late, names none.
+TEST_F(RanksPageTest, TheRankThatHeldTheStepsUpIsNamedStepByStep) {
+    QStringList held;
+    for (int rank = 0; rank < 3; ++rank) {
+        TimelineReport report = rankTimeline(rank, (rank + 1) * 3'333 * kMs, 20);
+        report.steps.clear();
+        for (int64_t step = 1; step <= 10; ++step) {
+            const int64_t start = (rank + 1) * 3'333 * kMs + (step - 1) * 100 * kMs;
+            report.steps.push_back({step, start, start + 100 * kMs, false});
+            const double ms = step <= 9 && rank != 2 ? 45.0 : 5.0;
+            report.step_collectives.push_back({step, "gloo:all_reduce", 4 << 20, 60.0, ms});
+        }
+        const std::string path = dir_ + "/held.rank" + std::to_string(rank) + ".timeline.sqlite";
+        writeTimelineReport(report, path, Overwrite::Refuse);
+        held << QString::fromStdString(path);
+    }
+    QTabWidget* tabs = open(held);
+    ASSERT_NE(tabs, nullptr);
+    RanksPage* page = loadedPage(tabs);
+    ASSERT_NE(page, nullptr);
+    tabs->setCurrentWidget(page);
+    const QString heading = page->heading()->text();
+    EXPECT_TRUE(heading.contains(QStringLiteral("Rank 2 held up 9 of 10 steps")))
+        << heading.toStdString();
+    QTableWidget* steps = page->stepsTable();
+    ASSERT_EQ(steps->rowCount(), 10);
+    EXPECT_EQ(row(steps, 0).mid(4), (QStringList{"2", "40.000 ms"}));
+    EXPECT_EQ(row(steps, 9).mid(4), (QStringList{"–", "–"}));
+    EXPECT_FALSE(steps->horizontalScrollBar()->isVisible());
+}
+
 TEST_F(RanksPageTest, TheSlowRankIsNamedWithTheCollectivesTheOthersWaitIn) {
     QTabWidget* tabs = open(paths_);
     ASSERT_NE(tabs, nullptr);

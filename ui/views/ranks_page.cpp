@@ -4,6 +4,7 @@
 #include <QLocale>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <map>
 
 #include "views/layout.h"
 
@@ -40,7 +41,8 @@ RanksPage::RanksPage(const QStringList& timelines, QWidget* parent)
                            tr("Computation"), tr("Communication"), tr("Overlapped"), tr("Idle")})),
       waits_(
           figuresTable({tr("Collective"), tr("Name"), tr("Longest wait"), tr("Waiting for rank")})),
-      steps_(figuresTable({tr("Step"), tr("Shortest"), tr("Longest"), tr("Longest on rank")})) {
+      steps_(figuresTable({tr("Step"), tr("Shortest"), tr("Longest"), tr("Longest on rank"),
+                           tr("Held up by rank"), tr("Others waited for it")})) {
     heading_->setWordWrap(true);
     heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
@@ -94,6 +96,25 @@ void RanksPage::display(const RanksLoad& load) {
         "they are (operation, inputs) and their order among those. The breakdown is of the memory "
         "step (the step whose calls the timelines "
         "hold), with the memory meter's cost.");
+    std::map<int, int> held_up_by;
+    int compared = 0;
+    for (const StepStraggler& step : s.stragglers)
+        if (step.collectives > 0) {
+            ++compared;
+            if (step.rank >= 0) {
+                ++held_up_by[step.rank];
+            }
+        }
+    for (const auto& [rank, steps] : held_up_by)
+        lines << tr("Rank %1 held up %2 of %n steps: the others waited for it in the step's "
+                    "collectives, at least a tenth of the step, in more steps than chance.",
+                    nullptr, compared)
+                     .arg(rank)
+                     .arg(steps);
+    if (compared > 0 && held_up_by.empty())
+        lines << tr(
+            "No rank held the steps up: the rank the others waited for changed from step "
+            "to step.");
     for (const std::string& note : s.notes)
         lines << QString::fromStdString(note);
     heading_->setText(lines.join(QLatin1Char('\n')));
@@ -106,7 +127,9 @@ void RanksPage::display(const RanksLoad& load) {
     for (const CollectiveWait& w : s.waits)
         addFiguresRow(waits_, {QString::number(w.ordinal + 1), QString::fromStdString(w.name),
                                ms(w.longest_wait_ms), QString::number(w.last_rank)});
-    for (const StepAcrossRanks& step : s.steps) {
+    for (size_t i = 0; i < s.steps.size(); ++i) {
+        const StepAcrossRanks& step = s.steps[i];
+        const int held_by = i < s.stragglers.size() ? s.stragglers[i].rank : -1;
         double shortest = -1, longest = -1;
         for (double value : step.ms) {
             if (value < 0)
@@ -115,7 +138,9 @@ void RanksPage::display(const RanksLoad& load) {
             longest = std::max(longest, value);
         }
         addFiguresRow(steps_, {QLocale().toString(qint64(step.id)), ms(shortest), ms(longest),
-                               QString::number(step.slowest_rank)});
+                               QString::number(step.slowest_rank),
+                               held_by >= 0 ? QString::number(held_by) : QStringLiteral("–"),
+                               held_by >= 0 ? ms(s.stragglers[i].waited_ms) : QStringLiteral("–")});
     }
     for (QTableWidget* table : {ranks_, waits_, steps_})
         table->resizeColumnsToContents();

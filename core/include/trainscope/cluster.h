@@ -43,6 +43,19 @@ struct CollectiveWait {
     double longest_wait_ms = 0;  // the longest another rank waited
 };
 
+// A step, and the rank the others waited for in its collectives (in each, the last to arrive
+// waits least, and the others the difference): the one they waited for most, when they waited
+// for it at least a tenth of the step (`last_rank`; -1: none). It is named (`rank`) only when
+// that rank arrived last in more of the steps than chance would make it (a binomial test at
+// 0.1 %, each of N ranks last with 1/N): where the ranks take turns, no rank held the job up.
+struct StepStraggler {
+    int64_t id = 0;
+    int rank = -1;
+    int last_rank = -1;
+    double waited_ms = 0.0;  // the median over the other ranks of their longest wait for it
+    size_t collectives = 0;  // the step's collectives found on every rank
+};
+
 // A step (by number) on every rank that has it.
 struct StepAcrossRanks {
     int64_t id = 0;
@@ -62,7 +75,9 @@ struct ClusterSummary {
     double step_spread_ms = 0.0;
     bool slowestStandsOut() const { return slowest_by_ms > step_spread_ms; }
     std::vector<CollectiveWait> waits;  // the longest wait first
-    std::vector<std::string> notes;     // what could not be matched, in sentences
+    // Step by step (the timed steps too, from each rank's step collectives), by step number.
+    std::vector<StepStraggler> stragglers;
+    std::vector<std::string> notes;  // what could not be matched, in sentences
 };
 
 // A collective of a rank's broken-down step.
@@ -79,6 +94,7 @@ struct RankFacts {
     RankBreakdown figures;
     std::vector<TimelineStep> steps;
     std::vector<RankCollective> collectives;  // by start
+    std::vector<StepCollective> step_collectives;
 };
 RankFacts rankFactsOf(const TimelineData& timeline);
 

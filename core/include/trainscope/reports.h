@@ -305,6 +305,17 @@ struct TimelineStep {
     bool memory_step = false;
 };
 
+// A collective of one observed step as the session timed it on this rank. The ranks' summary
+// matches each step's collectives across ranks by what they are (name, bytes, order among those
+// of that kind) and finds, step by step, the rank the others waited for.
+struct StepCollective {
+    int64_t step = 0;       // STEP_TIME.id
+    std::string name;       // "gloo:all_reduce"
+    int64_t bytes = 0;      // of its tensors where the step knew them (the memory step), else 0
+    double start_ms = 0.0;  // from the step's start
+    double duration_ms = 0.0;
+};
+
 // A part of the iteration: "forward" (with the loss), "backward", "optimizer".
 struct TimelinePhase {
     std::string name;
@@ -352,6 +363,7 @@ struct TimelineReport {
     ChunkedLog<MemorySample> memory;  // one per allocation and free, in time order
     ChunkedLog<BlockLifetime> blocks;
     std::vector<TimelineStep> steps;
+    std::vector<StepCollective> step_collectives;  // every observed step's, by step and start
     std::vector<TimelinePhase> phases;
     int device_id = 0;
     int rank = -1;                         // RANK_DEVICE_MAP's: -1, not a distributed run

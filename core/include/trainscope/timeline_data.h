@@ -95,6 +95,7 @@ struct TimelineData {
     std::vector<TimelineLane> lanes;
     std::vector<std::vector<TimelineFrame>> callchains;  // innermost first
     std::vector<TimelineStep> steps;
+    std::vector<StepCollective> step_collectives;  // TrainScope's, by step and start
     std::string memory_component;      // the MEMORY_RECORD component of `memory` ('PTA')
     std::vector<MemorySample> memory;  // by time
     size_t peak_sample = 0;            // index of the highest allocated total in `memory`
