@@ -581,16 +581,14 @@ void Session::Impl::finishTimedStep(double ms) {
         ++differing_steps;
         unmatched_calls += match.unmatched;
         missing_operations += match.missing;
-        for (const std::string& name : match.unmatched_names)
-            if (std::find(unmatched_names.begin(), unmatched_names.end(), name) ==
-                unmatched_names.end()) {
-                unmatched_names.push_back(name);
-            }
-        for (const std::string& name : match.missing_names)
-            if (std::find(missing_names.begin(), missing_names.end(), name) ==
-                missing_names.end()) {
-                missing_names.push_back(name);
-            }
+        auto add = [](std::vector<std::string>& names, const std::vector<std::string>& more) {
+            for (const std::string& name : more)
+                if (std::find(names.begin(), names.end(), name) == names.end()) {
+                    names.push_back(name);
+                }
+        };
+        add(unmatched_names, match.unmatched_names);
+        add(missing_names, match.missing_names);
     }
     timed.push_back(std::move(match.aligned));
     timed_collectives.push_back(std::move(run_collectives));
