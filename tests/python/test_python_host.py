@@ -508,16 +508,17 @@ class SeveralRanks(unittest.TestCase):
         return lines
 
     def test_four_ranks_name_the_delayed_one_step_by_step_and_none_without_a_delay(self):
-        # Four ranks on Gloo, 21 observed steps. With 150 ms of delay in rank 2's forward the
-        # others wait for it in every step's all_reduce; without one, the rank the others wait
-        # for changes from step to step (four ranks share this machine's cores): none is named.
+        # Four ranks on Gloo, 21 observed steps, one intra-op thread each (as torchrun sets
+        # OMP_NUM_THREADS). With 150 ms of delay in rank 2's forward the others wait for it in
+        # every step's all_reduce; without one, the rank the others wait for changes from step
+        # to step (four ranks share this machine's cores): none is named.
         for slow in (2, -1):
             with self.subTest(slow=slow):
                 prefix = os.path.join(self.dir.name, f"four{slow}")
                 results = run_ranks(4, [sys.executable, "-m", "trainscope", "profile", "-q",
                                         self.entry, "-o", prefix, "--iterations", "21"],
                                     {"TRAINSCOPE_TEST_SLOW_RANK": str(slow),
-                                     "TRAINSCOPE_TEST_SLOW_MS": "150"})
+                                     "TRAINSCOPE_TEST_SLOW_MS": "150", "OMP_NUM_THREADS": "1"})
                 for code, _, err in results:
                     self.assertEqual(code, 0, err)
                 shown = subprocess.run(
