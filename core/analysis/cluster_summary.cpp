@@ -275,29 +275,39 @@ std::vector<StepStraggler> stepStragglers(const std::vector<RankFacts>& ranks,
         }
         result.push_back(straggler);
     }
-    // Named only for the rank that arrived last in more steps than chance would make it (a
-    // binomial test at 0.1 %, each rank being last with 1/ranks): where the ranks take turns (a
-    // machine with more ranks than cores), none held the job up.
-    std::map<int, size_t> last_in;
-    size_t compared = 0;
-    for (const StepStraggler& s : result)
-        if (s.collectives > 0) {
-            ++compared;
-            if (s.last_rank >= 0) {
-                ++last_in[s.last_rank];
-            }
-        }
-    for (const auto& [rank, steps] : last_in)
-        if (moreThanChance(steps, compared, 1.0 / static_cast<double>(ranks.size()))) {
-            for (StepStraggler& s : result)
-                if (s.last_rank == rank) {
-                    s.rank = rank;
-                }
-        }
     return result;
 }
 
 }  // namespace
+
+size_t StepsHeldUp::byNone() const {
+    size_t named = 0;
+    for (const auto& entry : by_rank)
+        named += entry.second;
+    return compared - named;
+}
+
+size_t StepsHeldUp::forNone() const {
+    size_t some = 0;
+    for (const auto& entry : waited_for)
+        some += entry.second;
+    return compared - some;
+}
+
+StepsHeldUp ClusterSummary::heldUp() const {
+    StepsHeldUp held;
+    for (const StepStraggler& step : stragglers)
+        if (step.collectives > 0) {
+            ++held.compared;
+            if (step.rank >= 0) {
+                ++held.by_rank[step.rank];
+            }
+            if (step.last_rank >= 0) {
+                ++held.waited_for[step.last_rank];
+            }
+        }
+    return held;
+}
 
 ClusterSummary summarizeRanks(std::vector<RankFacts> ranks) {
     if (ranks.size() < 2) {
@@ -353,6 +363,17 @@ ClusterSummary summarizeRanks(std::vector<RankFacts> ranks) {
     summary.step_spread_ms = median(spreads);
     summary.waits = collectiveWaits(ranks, summary.notes);
     summary.stragglers = stepStragglers(ranks, summary.steps);
+    // Named only for the rank that arrived last in more steps than chance would make it (a
+    // binomial test at 0.1 %, each rank being last with 1/ranks): where the ranks take turns (a
+    // machine with more ranks than cores), none held the job up.
+    const StepsHeldUp held = summary.heldUp();
+    for (const auto& [rank, steps] : held.waited_for)
+        if (moreThanChance(steps, held.compared, 1.0 / static_cast<double>(ranks.size()))) {
+            for (StepStraggler& s : summary.stragglers)
+                if (s.last_rank == rank) {
+                    s.rank = rank;
+                }
+        }
     return summary;
 }
 

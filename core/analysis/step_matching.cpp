@@ -21,13 +21,14 @@ std::vector<Identity> identities(const std::vector<OperationRecord>& operations)
     return result;
 }
 
-void addName(std::vector<std::string>& names, const std::string& name) {
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-        names.push_back(name);
-    }
-}
-
 }  // namespace
+
+void addDistinctNames(std::vector<std::string>& into, const std::vector<std::string>& names) {
+    for (const std::string& name : names)
+        if (std::find(into.begin(), into.end(), name) == into.end()) {
+            into.push_back(name);
+        }
+}
 
 std::vector<OperationTiming> timingsOf(const std::vector<OperationRecord>& records) {
     std::vector<OperationTiming> timings;
@@ -57,7 +58,7 @@ StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
         const auto found = index.find(step_identities[k]);
         if (found == index.end()) {
             ++match.unmatched;
-            addName(match.unmatched_names, step[k].name);
+            addDistinctNames(match.unmatched_names, {step[k].name});
         } else {
             const OperationRecord& op = step[k];
             match.aligned[found->second] = {op.forward_ms, op.backward_ms, op.has_backward, true};
@@ -66,7 +67,7 @@ StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
     for (size_t i = 0; i < match.aligned.size(); ++i)
         if (!match.aligned[i].ran) {
             ++match.missing;
-            addName(match.missing_names, memory_step[i].name);
+            addDistinctNames(match.missing_names, {memory_step[i].name});
         }
     return match;
 }

@@ -24,6 +24,9 @@ struct OperationTiming {
     bool ran = false;  // false: the step did not run the operation
 };
 
+// Adds to `into` each of `names` it lacks, in order.
+void addDistinctNames(std::vector<std::string>& into, const std::vector<std::string>& names);
+
 // The times of a step's records, each as it ran.
 std::vector<OperationTiming> timingsOf(const std::vector<OperationRecord>& records);
 

@@ -224,11 +224,4 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report) {
     }
 }
 
-TimelineReport buildTimeline(TimelineSources& sources) {
-    TimelineReport report;
-    buildTimelineMemory(sources, report);
-    buildTimelineCalls(sources, report);
-    return report;
-}
-
 }  // namespace trainscope

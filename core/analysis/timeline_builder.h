@@ -45,7 +45,4 @@ struct TimelineSources {
 void buildTimelineMemory(TimelineSources& sources, TimelineReport& report);
 void buildTimelineCalls(TimelineSources& sources, TimelineReport& report);
 
-// Both parts, in one report.
-TimelineReport buildTimeline(TimelineSources& sources);
-
 }  // namespace trainscope

@@ -549,22 +549,15 @@ void writeTimelineReport(const TimelineReport& report, const std::string& path,
     writeReports(ReportSet{nullptr, {}, nullptr, {}, &report, path, {}}, overwrite);
 }
 
-struct StagedTimelineWriter::Impl {
-    explicit Impl(const std::string& path)
-        : file(std::make_shared<StagedFile>(path)), db(file->tempPath()) {
-        tables.emplace(begun(db));
-    }
-    static SqliteDb& begun(SqliteDb& db) {
-        db.exec("PRAGMA journal_mode = OFF");  // a staged file needs no rollback journal
-        db.exec("BEGIN");
-        return db;
-    }
-    std::shared_ptr<StagedFile> file;  // first: removed after the database is closed
-    SqliteDb db;
-    std::optional<TimelineTables> tables;  // its statements end before the database closes
-};
-
 namespace {
+
+// A staged file's database, in a transaction of its own (it needs no rollback journal: a
+// staged file is thrown away whole when anything fails).
+SqliteDb& begun(SqliteDb& db) {
+    db.exec("PRAGMA journal_mode = OFF");
+    db.exec("BEGIN");
+    return db;
+}
 
 // Each part names the file it was for when it fails, as writeStaged's errors do.
 template <typename Write>
@@ -577,6 +570,16 @@ void writing(const std::string& path, Write write) {
 }
 
 }  // namespace
+
+struct StagedTimelineWriter::Impl {
+    explicit Impl(const std::string& path)
+        : file(std::make_shared<StagedFile>(path)), db(file->tempPath()) {
+        tables.emplace(begun(db));
+    }
+    std::shared_ptr<StagedFile> file;  // first: removed after the database is closed
+    SqliteDb db;
+    std::optional<TimelineTables> tables;  // its statements end before the database closes
+};
 
 StagedTimelineWriter::StagedTimelineWriter(const std::string& path) {
     writing(path, [&] { impl_ = std::make_unique<Impl>(path); });
@@ -604,16 +607,12 @@ std::shared_ptr<StagedFile> StagedTimelineWriter::finish(const TimelineReport& r
 
 void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps,
                       const std::vector<StepCollective>& collectives) {
-    try {
+    writing(file.finalPath(), [&] {
         SqliteDb db(file.tempPath());
-        db.exec("PRAGMA journal_mode = OFF");
-        db.exec("BEGIN");
-        writeSteps(db, steps, collectives);
+        writeSteps(begun(db), steps, collectives);
         db.exec("COMMIT");
         db.close();
-    } catch (const Error& e) {
-        throw Error("cannot write '" + file.finalPath() + "': " + e.what());
-    }
+    });
 }
 
 StagedReports::StagedReports(std::vector<std::shared_ptr<StagedFile>> files)

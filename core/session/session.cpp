@@ -3,7 +3,6 @@
 // the memory meter and the timeline recorder, the later ones under the timer alone.
 #include "trainscope/session.h"
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -537,8 +536,12 @@ void Session::Impl::finishMemoryStep() {
     sources.call_inputs = &observer->callInputs();
     sources.operation_modules = &operation_modules;
     sources.step_id = options.first_step;
+    timeline = TimelineReport{};
+    timeline.metadata = report.metadata;
+    timeline.rank = rankOf(report.metadata);
     if (options.timeline_path.empty()) {
-        timeline = buildTimeline(sources);
+        buildTimelineMemory(sources, timeline);
+        buildTimelineCalls(sources, timeline);
     } else {
         // Each part is written as it is built and leaves memory (the report keeps its counts);
         // the steps are added when the reports are assembled.
@@ -557,13 +560,9 @@ void Session::Impl::finishMemoryStep() {
         timeline.callchains = {};
         timeline.connections = {};
         timeline.steps.clear();
-        timeline.metadata = report.metadata;
-        timeline.rank = rankOf(report.metadata);
         timeline_file = writer.finish(timeline);
         timeline.written = written;
     }
-    timeline.metadata = report.metadata;
-    timeline.rank = rankOf(report.metadata);
     memory_report = std::move(report);
     // The memory meter's hook and the timeline's callback end with the memory step: the timed
     // steps run without them.
@@ -581,14 +580,8 @@ void Session::Impl::finishTimedStep(double ms) {
         ++differing_steps;
         unmatched_calls += match.unmatched;
         missing_operations += match.missing;
-        auto add = [](std::vector<std::string>& names, const std::vector<std::string>& more) {
-            for (const std::string& name : more)
-                if (std::find(names.begin(), names.end(), name) == names.end()) {
-                    names.push_back(name);
-                }
-        };
-        add(unmatched_names, match.unmatched_names);
-        add(missing_names, match.missing_names);
+        addDistinctNames(unmatched_names, match.unmatched_names);
+        addDistinctNames(missing_names, match.missing_names);
     }
     timed.push_back(std::move(match.aligned));
     timed_collectives.push_back(std::move(run_collectives));

@@ -2,7 +2,6 @@
 #include "trainscope/ranks_text.h"
 
 #include <algorithm>
-#include <map>
 
 #include "trainscope/summary_text.h"
 
@@ -51,39 +50,19 @@ void printRanks(std::ostream& out, const ClusterSummary& summary) {
         }
     }
     // Who held each step up: the rank that arrived last in its collectives.
-    std::map<int, size_t> held_up_by, last_in;
-    size_t compared = 0, held_by_none = 0;
-    for (const StepStraggler& s : summary.stragglers)
-        if (s.collectives > 0) {
-            ++compared;
-            s.rank >= 0 ? ++held_up_by[s.rank] : ++held_by_none;
-            if (s.last_rank >= 0) {
-                ++last_in[s.last_rank];
-            }
-        }
-    if (compared > 0 && !held_up_by.empty()) {
+    const StepsHeldUp held = summary.heldUp();
+    if (!held.by_rank.empty()) {
         out << "  Held up, step by step (the rank the others waited for in the step's "
                "collectives, at least a tenth of the step, in more steps than chance):";
-        for (const auto& [rank, steps] : held_up_by)
-            out << " rank " << rank << " in " << steps << " of " << compared << " steps,";
-        out << " no rank in " << held_by_none << "\n";
-    } else if (compared > 0) {
+        for (const auto& [rank, steps] : held.by_rank)
+            out << " rank " << rank << " in " << steps << " of " << held.compared << " steps,";
+        out << " no rank in " << held.byNone() << "\n";
+    } else if (held.compared > 0) {
         out << "  No rank held the steps up: the one the others waited for changed from step to "
                "step (";
-        const char* separator = "";
-        for (const auto& [rank, steps] : last_in) {
-            out << separator << "rank " << rank << " in " << steps;
-            separator = ", ";
-        }
-        out << separator << "none in "
-            << compared -
-                   [&] {
-                       size_t some = 0;
-                       for (const auto& entry : last_in)
-                           some += entry.second;
-                       return some;
-                   }()
-            << " of " << compared << " steps)\n";
+        for (const auto& [rank, steps] : held.waited_for)
+            out << "rank " << rank << " in " << steps << ", ";
+        out << "none in " << held.forNone() << " of " << held.compared << " steps)\n";
     }
     out << "  Steps (ms per rank, in rank order):\n";
     for (size_t i = 0; i < std::min(kListedSteps, summary.steps.size()); ++i) {

@@ -4,7 +4,6 @@
 #include <QLocale>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <map>
 
 #include "views/layout.h"
 
@@ -96,22 +95,14 @@ void RanksPage::display(const RanksLoad& load) {
         "they are (operation, inputs) and their order among those. The breakdown is of the memory "
         "step (the step whose calls the timelines "
         "hold), with the memory meter's cost.");
-    std::map<int, int> held_up_by;
-    int compared = 0;
-    for (const StepStraggler& step : s.stragglers)
-        if (step.collectives > 0) {
-            ++compared;
-            if (step.rank >= 0) {
-                ++held_up_by[step.rank];
-            }
-        }
-    for (const auto& [rank, steps] : held_up_by)
+    const StepsHeldUp held = s.heldUp();
+    for (const auto& [rank, steps] : held.by_rank)
         lines << tr("Rank %1 held up %2 of %n steps: the others waited for it in the step's "
                     "collectives, at least a tenth of the step, in more steps than chance.",
-                    nullptr, compared)
+                    nullptr, int(held.compared))
                      .arg(rank)
                      .arg(steps);
-    if (compared > 0 && held_up_by.empty())
+    if (held.compared > 0 && held.by_rank.empty())
         lines << tr(
             "No rank held the steps up: the rank the others waited for changed from step "
             "to step.");

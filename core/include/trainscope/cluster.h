@@ -12,6 +12,7 @@
 // (all ranks leave a collective together; the last to arrive waits least).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,16 @@ struct StepAcrossRanks {
     int slowest_rank = -1;
 };
 
+// Over the steps whose collectives were compared on every rank: how many steps each named rank
+// held up, and how many each rank was the one the others waited for most (named or not).
+struct StepsHeldUp {
+    size_t compared = 0;
+    std::map<int, size_t> by_rank;
+    std::map<int, size_t> waited_for;
+    size_t byNone() const;   // compared steps that name no rank
+    size_t forNone() const;  // compared steps in which no rank was waited for a tenth of it
+};
+
 struct ClusterSummary {
     std::vector<RankBreakdown> ranks;  // by rank
     std::vector<StepAcrossRanks> steps;
@@ -77,6 +88,7 @@ struct ClusterSummary {
     std::vector<CollectiveWait> waits;  // the longest wait first
     // Step by step (the timed steps too, from each rank's step collectives), by step number.
     std::vector<StepStraggler> stragglers;
+    StepsHeldUp heldUp() const;
     std::vector<std::string> notes;  // what could not be matched, in sentences
 };
 
