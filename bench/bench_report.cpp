@@ -69,16 +69,20 @@ std::vector<std::string> commandLine(int argc, char** argv, const char* usage, c
     return arguments;
 }
 
-long positiveArgument(const std::string& text, const char* what) {
+long wholeArgument(const std::string& text, const char* what, long at_least) {
     char* end = nullptr;
     errno = 0;
     const long value = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno != 0 || value < 1) {
-        std::fprintf(stderr, "%s must be a whole number of at least 1, not '%s'\n", what,
-                     text.c_str());
+    if (text.empty() || *end != '\0' || errno != 0 || value < at_least) {
+        std::fprintf(stderr, "%s must be a whole number of at least %ld, not '%s'\n", what,
+                     at_least, text.c_str());
         std::exit(2);
     }
     return value;
+}
+
+long positiveArgument(const std::string& text, const char* what) {
+    return wholeArgument(text, what, 1);
 }
 
 }  // namespace trainscope::bench

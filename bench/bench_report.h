@@ -28,5 +28,7 @@ std::vector<std::string> commandLine(int argc, char** argv, const char* usage, c
                                      const std::vector<std::string>& flags = {});
 // A whole number >= 1 given as an argument; otherwise says so and ends the program with 2.
 long positiveArgument(const std::string& text, const char* what);
+// A whole number >= at_least, likewise.
+long wholeArgument(const std::string& text, const char* what, long at_least);
 
 }  // namespace trainscope::bench

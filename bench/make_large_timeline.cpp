@@ -4,9 +4,11 @@
 // 1.2 times as many MEMORY_RECORD rows, shaped like one long training step. The forward pass is
 // top-level operations with two nested calls each: the operation allocates a block that its
 // backward node frees, each nested call a temporary that it frees. The backward pass is one node
-// with a nested call per forward operation.
+// with a nested call per forward operation. Given RANK, it is that rank's timeline of a job
+// (RANK_DEVICE_MAP; its own random durations; eight all-reduces in the backward pass, as
+// DDP's buckets), for the ranks' benchmarks.
 //
-//   make_large_timeline OUT.timeline.sqlite [CALLS]
+//   make_large_timeline OUT.timeline.sqlite [CALLS [RANK]]
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -19,21 +21,23 @@
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args = trainscope::bench::commandLine(
-        argc, argv, "make_large_timeline OUT.timeline.sqlite [CALLS]",
+        argc, argv, "make_large_timeline OUT.timeline.sqlite [CALLS [RANK]]",
         "Writes a timeline of CALLS framework calls (default 1,000,000; at least 5) and 1.2\n"
-        "times as many memory records, with the engine's writer, for bench/timeline_view.",
-        1, 2);
+        "times as many memory records, with the engine's writer, for bench/timeline_view.\n"
+        "Given RANK (0 or more), rank RANK's timeline of a job, with eight all-reduces more.",
+        1, 3);
     const long calls =
         args.size() > 1 ? trainscope::bench::positiveArgument(args[1], "CALLS") : 1000000;
     if (calls < 5) {
         std::fprintf(stderr, "CALLS must be at least 5 (an operation makes 5 calls)\n");
         return 2;
     }
+    const long rank = args.size() > 2 ? trainscope::bench::wholeArgument(args[2], "RANK", 0) : -1;
     const long operations = calls / 5;  // 3 forward calls and 2 backward calls each
     const std::vector<std::string> names = {"aten::linear",  "aten::gelu",    "aten::layer_norm",
                                             "aten::matmul",  "aten::softmax", "aten::add",
                                             "aten::dropout", "aten::mul",     "aten::conv2d"};
-    std::mt19937_64 random(2026);
+    std::mt19937_64 random(2026 + uint64_t(std::max(rank, 0L)));
     std::uniform_int_distribution<size_t> pick(0, names.size() - 1);
     std::uniform_int_distribution<int64_t> duration(1'000, 20'000);  // ns
     std::uniform_int_distribution<int64_t> size(1, 64);              // KiB
@@ -117,6 +121,21 @@ int main(int argc, char** argv) {
         report.calls.push_back(nested);
         now += 100;
         report.calls[node_index].end_ns = now;
+        if (rank >= 0 && op % std::max(1L, operations / 8) == 0) {
+            trainscope::ApiCall allreduce = node;
+            allreduce.connection_id = ++connection;
+            allreduce.name = report.texts.add("c10d::allreduce_");
+            allreduce.api_type = trainscope::kCommunicationApiType;
+            allreduce.fwd_thread_id = 0;
+            allreduce.sequence_number = -1;
+            allreduce.input_shapes = report.texts.add("[[6553600]]");
+            allreduce.input_dtypes = report.texts.add("[float]");
+            allreduce.start_ns = now + 100;
+            now += 1'000'000 + duration(random) * 10;
+            allreduce.end_ns = now;
+            report.calls.push_back(allreduce);
+            now += 100;
+        }
         trainscope::BlockLifetime& block = report.blocks[open_blocks[size_t(op)]];
         allocated -= block.size_bytes;
         block.release = sample(now - 50);
@@ -125,6 +144,7 @@ int main(int argc, char** argv) {
     report.steps = {{1, start, now}};
     report.phases = {{"forward", start, backward}, {"backward", backward, now}};
     report.metadata = {{"model", "generated: make_large_timeline"}};
+    report.rank = int(rank);
     try {
         trainscope::writeTimelineReport(report, argv[1], trainscope::Overwrite::Allow);
     } catch (const trainscope::Error& e) {

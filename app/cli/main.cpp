@@ -110,7 +110,7 @@ ShownFile readShownFile(const std::string& path) {
     }
     if (file.summary->kind == ReportFileKind::Timeline && file.summary->rank >= 0) {
         try {
-            file.rank = rankFactsOf(loadTimelineData(path));
+            file.rank = rankFactsOf(loadTimelineData(path, TimelineParts::CallsAndSteps));
         } catch (const std::exception& e) {
             file.rank_error = e.what();
         }

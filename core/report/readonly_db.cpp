@@ -110,6 +110,10 @@ bool ReadQuery::isNull(int column) const {
     return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
+bool ReadQuery::isInteger(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_INTEGER;
+}
+
 int64_t ReadQuery::integer(int column) const {
     return sqlite3_column_int64(stmt_, column);
 }

@@ -45,6 +45,7 @@ class ReadQuery {
     ReadQuery& bind(int index, const std::string& value);
     bool step();  // false after the last row; throws on an error (a damaged file)
     bool isNull(int column) const;
+    bool isInteger(int column) const;  // stored as an integer (not NULL, a real or a text)
     int64_t integer(int column) const;
     double real(int column) const;
     std::string text(int column) const;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// summarizeReportFile(): the figures `trainscope-cli show` prints, each one SQL aggregate over
-// the file, so that they equal what sqlite3 computes from it.
+// summarizeReportFile(): the figures `trainscope-cli show` prints, each equal to what an SQL
+// aggregate over the file gives (most are one).
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "report/readonly_db.h"
 #include "report/timeline_reading.h"
@@ -155,52 +157,159 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     summarizeCompiled(db, s);
 }
 
+// A damaged file's timestamps may be anything: sums stop at int64's ends rather than wrap.
+int64_t saturatedSum(int64_t a, int64_t b) {
+    int64_t sum = 0;
+    return __builtin_add_overflow(a, b, &sum)
+               ? (b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min())
+               : sum;
+}
+
+int64_t saturatedDifference(int64_t a, int64_t b) {
+    int64_t difference = 0;
+    return __builtin_sub_overflow(a, b, &difference)
+               ? (b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min())
+               : difference;
+}
+
+// The framework calls in one pass over PYTORCH_API (a million rows take about a quarter of a
+// second; one SQL aggregate a figure read them three times, and sorted them to group them): the
+// figures equal those of COUNT, COUNT(DISTINCT globalTid), MIN, MAX and GROUP BY type and name.
+// Calls are grouped by the text of their name, so two ids of one text are one operation.
 void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     requireColumns(db, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
-    const std::string start = nanosecondsOf("startNs"), end = nanosecondsOf("endNs");
-    ReadQuery calls(db, "SELECT COUNT(*), COUNT(DISTINCT globalTid), MIN(" + start + "), MAX(" +
-                            end + ") FROM PYTORCH_API");
-    if (calls.step()) {
-        s.api_calls = calls.integer(0);
-        s.threads = calls.integer(1);
-        s.first_ns = calls.integer(2);
-        s.last_ns = calls.integer(3);
-    }
     const bool typed = db.columns("PYTORCH_API").count("type") > 0;
-    if (typed) {
-        const std::string type_name =
-            db.hasTable("ENUM_API_TYPE")
-                ? "IFNULL(substr((SELECT name FROM ENUM_API_TYPE e WHERE e.id = a.type), 1, " +
-                      std::to_string(kShownTextChars + 1) + "), a.type)"
-                : "a.type";
-        ReadQuery types(db, "SELECT " + type_name +
-                                ", COUNT(*) FROM PYTORCH_API a GROUP BY a.type ORDER BY 2 DESC");
-        while (types.step()) {
-            s.calls_by_type.push_back({shownText(types.text(0)), types.integer(1)});
+    ReadQuery calls(db, "SELECT " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
+                            ", globalTid, name, " + (typed ? "type" : "NULL") +
+                            " FROM PYTORCH_API");
+    struct Totals {
+        int64_t calls = 0;
+        int64_t total_ns = 0;
+    };
+    const FileStrings strings(db);
+    std::unordered_map<int64_t, Totals> ops_by_id;        // a file with STRING_IDS
+    std::unordered_map<std::string, Totals> ops_by_text;  // one without
+    std::unordered_set<int64_t> integer_threads;
+    std::unordered_set<std::string> other_threads;
+    std::unordered_map<int64_t, int64_t> integer_types;
+    std::map<std::string, int64_t> other_types;  // NULL as "" (a text type is rare)
+    bool any_start = false, any_end = false;
+    while (calls.step()) {
+        ++s.api_calls;
+        if (!calls.isNull(0)) {
+            s.first_ns = any_start ? std::min(s.first_ns, calls.integer(0)) : calls.integer(0);
+            any_start = true;
+        }
+        if (!calls.isNull(1)) {
+            s.last_ns = any_end ? std::max(s.last_ns, calls.integer(1)) : calls.integer(1);
+            any_end = true;
+        }
+        if (calls.isInteger(2)) {
+            integer_threads.insert(calls.integer(2));
+        } else if (!calls.isNull(2)) {
+            other_threads.insert(calls.text(2));
+        }
+        if (typed) {
+            if (calls.isInteger(4)) {
+                ++integer_types[calls.integer(4)];
+            } else {
+                ++other_types[calls.text(4)];
+            }
+        }
+        // Operations: the `op` calls (50001) where the file types its calls.
+        if (typed && !(calls.isInteger(4) && calls.integer(4) == 50001)) {
+            continue;
+        }
+        Totals& t = strings.byId() && !calls.isNull(3) ? ops_by_id[calls.integer(3)]
+                                                       : ops_by_text[strings.text(calls, 3)];
+        ++t.calls;
+        if (!calls.isNull(0) && !calls.isNull(1)) {
+            t.total_ns =
+                saturatedSum(t.total_ns, saturatedDifference(calls.integer(1), calls.integer(0)));
         }
     }
-    // Operations: the `op` calls (50001) where the file types its calls; names through
-    // STRING_IDS, grouped by id (one id per distinct string).
-    ReadQuery ops(db, "SELECT " + stringOf(db, "name") + ", COUNT(*), SUM(" + end + " - " + start +
-                          ") AS total FROM PYTORCH_API " + (typed ? "WHERE type = 50001 " : "") +
-                          "GROUP BY name ORDER BY total DESC, 1 LIMIT ?");
-    ops.bind(1, int64_t{top});
-    while (ops.step()) {
-        s.top_operations.push_back({shownText(ops.text(0)), ops.integer(1), ops.integer(2)});
+    s.threads = static_cast<int64_t>(integer_threads.size() + other_threads.size());
+
+    std::unordered_map<int64_t, std::string> type_names;
+    if (db.hasTable("ENUM_API_TYPE")) {
+        requireColumns(db, "ENUM_API_TYPE", {"id", "name"});
+        ReadQuery names(db, "SELECT id, substr(CAST(name AS TEXT), 1, " +
+                                std::to_string(kShownTextChars + 1) +
+                                ") FROM ENUM_API_TYPE WHERE name IS NOT NULL");
+        while (names.step()) {
+            type_names.try_emplace(names.integer(0), names.text(1));
+        }
     }
+    for (const auto& [type, count] : integer_types) {
+        auto name = type_names.find(type);
+        s.calls_by_type.push_back(
+            {shownText(name == type_names.end() ? std::to_string(type) : name->second), count});
+    }
+    for (const auto& [type, count] : other_types) {
+        s.calls_by_type.push_back({shownText(type), count});
+    }
+    std::sort(s.calls_by_type.begin(), s.calls_by_type.end(),
+              [](const NamedCount& a, const NamedCount& b) {
+                  return a.count != b.count ? a.count > b.count : a.name < b.name;
+              });
+
+    for (const auto& [id, t] : ops_by_id) {
+        Totals& named = ops_by_text[strings.textOfId(id)];
+        named.calls += t.calls;
+        named.total_ns = saturatedSum(named.total_ns, t.total_ns);
+    }
+    for (const auto& [name, t] : ops_by_text) {
+        s.top_operations.push_back({name, t.calls, t.total_ns});
+    }
+    std::sort(s.top_operations.begin(), s.top_operations.end(),
+              [](const OperationTotal& a, const OperationTotal& b) {
+                  return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+              });
+    s.top_operations.resize(std::min(s.top_operations.size(), size_t(std::max(top, 0))));
 }
 
 void summarizeMemoryOverTime(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     if (db.hasTable("MEMORY_RECORD")) {
+        // One pass, grouped by the component's text (GROUP BY sorted the million rows).
         requireColumns(db, "MEMORY_RECORD",
                        {"component", "totalAllocated", "totalReserved", "totalActive"});
-        ReadQuery peaks(db, "SELECT " + stringOf(db, "component") +
-                                ", COUNT(*), MAX(totalAllocated), MAX(totalReserved), "
-                                "MAX(totalActive) FROM MEMORY_RECORD GROUP BY component "
-                                "ORDER BY 1");
-        while (peaks.step()) {
-            s.memory.push_back({shownText(peaks.text(0)), peaks.integer(1), peaks.integer(2),
-                                peaks.integer(3), peaks.integer(4)});
+        ReadQuery records(db,
+                          "SELECT component, totalAllocated, totalReserved, totalActive FROM "
+                          "MEMORY_RECORD");
+        const FileStrings strings(db);
+        struct Peaks {
+            int64_t records = 0;
+            std::optional<int64_t> allocated, reserved, active;  // MAX: NULL ignored
+        };
+        auto raise = [&](std::optional<int64_t>& peak, int column) {
+            if (!records.isNull(column)) {
+                peak = std::max(peak.value_or(std::numeric_limits<int64_t>::min()),
+                                records.integer(column));
+            }
+        };
+        std::unordered_map<int64_t, Peaks> by_id;  // a file with STRING_IDS
+        std::map<std::string, Peaks> by_text;
+        while (records.step()) {
+            Peaks& p = strings.byId() && !records.isNull(0) ? by_id[records.integer(0)]
+                                                            : by_text[strings.text(records, 0)];
+            ++p.records;
+            raise(p.allocated, 1);
+            raise(p.reserved, 2);
+            raise(p.active, 3);
+        }
+        auto higher = [](std::optional<int64_t> a, std::optional<int64_t> b) {
+            return a && b ? std::max(*a, *b) : a ? a : b;
+        };
+        for (const auto& [id, p] : by_id) {
+            Peaks& named = by_text[strings.textOfId(id)];
+            named.records += p.records;
+            named.allocated = higher(named.allocated, p.allocated);
+            named.reserved = higher(named.reserved, p.reserved);
+            named.active = higher(named.active, p.active);
+        }
+        for (const auto& [component, p] : by_text) {
+            s.memory.push_back({component, p.records, p.allocated.value_or(0),
+                                p.reserved.value_or(0), p.active.value_or(0)});
         }
     }
     if (db.hasTable("OP_MEMORY")) {

@@ -41,8 +41,8 @@ struct Phase {
 
 class TimelineLoader {
   public:
-    TimelineLoader(const std::string& path, const std::atomic<bool>* cancel)
-        : db_(path), cancel_(cancel) {
+    TimelineLoader(const std::string& path, TimelineParts parts, const std::atomic<bool>* cancel)
+        : db_(path), parts_(parts), cancel_(cancel) {
         data_.path = path;
     }
 
@@ -51,14 +51,22 @@ class TimelineLoader {
             throw Error(db_.path() + ": a memory or run time report, not a timeline");
         }
         readStrings();
+        readStepsAndRank();
+        // Without steps, the broken-down step is the whole recording, memory samples included,
+        // so the calls alone would give another step than the whole file gives.
+        const bool memory_wanted = parts_ == TimelineParts::Whole || data_.steps.empty();
         // The memory tables are read meanwhile, through a connection of their own on another
         // thread: they are half the rows of a large file. (The future waits for it also when
         // reading the calls fails.)
-        std::future<MemoryPart> memory =
-            std::async(std::launch::async, [this] { return readMemoryPart(); });
+        std::future<MemoryPart> memory;
+        if (memory_wanted) {
+            memory = std::async(std::launch::async, [this] { return readMemoryPart(); });
+        }
         readPhases();
-        readModules();
-        readCallchains();
+        if (parts_ == TimelineParts::Whole) {
+            readModules();
+            readCallchains();
+        }
         if (db_.hasTable("PYTORCH_API")) {
             readFrameworkCalls();
         }
@@ -72,10 +80,13 @@ class TimelineLoader {
             nest(lane);
         }
         orderLanes();
-        useMemory(memory.get());
-        readStepsAndRank();
-        readLinks();
-        indexConnections();
+        if (memory_wanted) {
+            useMemory(memory.get());
+        }
+        if (parts_ == TimelineParts::Whole) {
+            readLinks();
+            indexConnections();
+        }
         return std::move(data_);
     }
 
@@ -248,8 +259,14 @@ class TimelineLoader {
     void readFrameworkCalls() {
         requireColumns(db_, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
         const std::set<std::string> columns = db_.columns("PYTORCH_API");
+        // The ranks' summary needs no call's module, order number or stack.
+        const std::set<std::string> unwanted =
+            parts_ == TimelineParts::Whole
+                ? std::set<std::string>{}
+                : std::set<std::string>{"connectionId", "sequenceNumber", "callchainId"};
         auto optional = [&](const char* column) {
-            return columns.count(column) ? std::string(column) : std::string("NULL");
+            return columns.count(column) && !unwanted.count(column) ? std::string(column)
+                                                                    : std::string("NULL");
         };
         ReadQuery rows(db_, "SELECT " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
                                 ", globalTid, name, " + optional("connectionId") + ", " +
@@ -369,9 +386,12 @@ class TimelineLoader {
     void nest(TimelineLane& lane) {
         checkCancel();
         std::vector<TimelineSpan>& spans = lane.spans;
-        std::sort(spans.begin(), spans.end(), [](const TimelineSpan& a, const TimelineSpan& b) {
+        auto by_start = [](const TimelineSpan& a, const TimelineSpan& b) {
             return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
-        });
+        };
+        if (!std::is_sorted(spans.begin(), spans.end(), by_start)) {  // TrainScope's are
+            std::sort(spans.begin(), spans.end(), by_start);
+        }
         std::vector<const TimelineSpan*> open;
         for (TimelineSpan& span : spans) {
             while (!open.empty() && open.back()->end_ns <= span.start_ns) {
@@ -588,6 +608,7 @@ class TimelineLoader {
     };
 
     ReadOnlyDb db_;
+    const TimelineParts parts_;
     const std::atomic<bool>* cancel_;
     TimelineData data_;
     bool any_time_ = false;
@@ -602,7 +623,11 @@ class TimelineLoader {
 }  // namespace
 
 TimelineData loadTimelineData(const std::string& path, const std::atomic<bool>* cancel) {
-    return TimelineLoader(path, cancel).load();
+    return TimelineLoader(path, TimelineParts::Whole, cancel).load();
+}
+
+TimelineData loadTimelineData(const std::string& path, TimelineParts parts) {
+    return TimelineLoader(path, parts, nullptr).load();
 }
 
 }  // namespace trainscope

@@ -107,7 +107,11 @@ std::string FileStrings::text(const ReadQuery& row, int column) const {
     if (!by_id_) {
         return shownText(row.text(column));
     }
-    auto it = texts_.find(row.integer(column));
+    return textOfId(row.integer(column));
+}
+
+std::string FileStrings::textOfId(int64_t id) const {
+    auto it = texts_.find(id);
     return it == texts_.end() ? std::string() : it->second;
 }
 

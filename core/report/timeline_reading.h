@@ -48,6 +48,9 @@ class FileStrings {
     explicit FileStrings(const ReadOnlyDb& db);
     // The text of `column` in the query's current row ('' for NULL or an unknown id).
     std::string text(const ReadQuery& row, int column) const;
+    // Whether the file names its texts by STRING_IDS ids, and the text of one ('' if unknown).
+    bool byId() const { return by_id_; }
+    std::string textOfId(int64_t id) const;
 
   private:
     bool by_id_ = false;

@@ -88,7 +88,7 @@ void printRanksOfFiles(std::ostream& out, const std::vector<std::string>& timeli
     // One timeline at a time: what the summary needs of each is a few figures.
     std::vector<RankFacts> ranks;
     for (const std::string& path : timeline_paths)
-        ranks.push_back(rankFactsOf(loadTimelineData(path)));
+        ranks.push_back(rankFactsOf(loadTimelineData(path, TimelineParts::CallsAndSteps)));
     printRanks(out, summarizeRanks(std::move(ranks)));
 }
 

@@ -106,6 +106,15 @@ TEST_F(ShowExport, AnAscendDatabaseShowsWhatSqlComputesAndIsLeftAsItWas) {
                                   " never freed"))
         << out;
     EXPECT_GT(count(db, "SELECT COUNT(*) FROM OP_MEMORY WHERE releaseTime IS NULL"), 0);
+    // Every operation in the top list, with its calls and summed time, as GROUP BY gives them.
+    const auto top = db.rows(
+        "SELECT printf('%.3f ms  %d x ', SUM(CAST(endNs AS INTEGER) - CAST(startNs AS INTEGER)) / "
+        "1e6, COUNT(*)) || (SELECT value FROM STRING_IDS WHERE id = name) FROM PYTORCH_API "
+        "WHERE type = 50001 GROUP BY name ORDER BY SUM(CAST(endNs AS INTEGER) - "
+        "CAST(startNs AS INTEGER)) DESC LIMIT 10");
+    ASSERT_GE(top.size(), 3u);
+    for (const auto& row : top)
+        EXPECT_TRUE(contains(out, "\n    " + row.at(0) + "\n")) << row.at(0) << "\n" << out;
     EXPECT_TRUE(contains(out, "step 50: ")) << out;
     EXPECT_TRUE(contains(out, "device: " + db.scalar("SELECT COUNT(*) FROM TASK") + " tasks, " +
                                   db.scalar("SELECT COUNT(*) FROM CANN_API") + " CANN calls"))

@@ -10,6 +10,7 @@
 
 #include "support/report_reader.h"
 #include "support/small_transformer.h"
+#include "trainscope/cluster.h"
 #include "trainscope/error.h"
 #include "trainscope/run.h"
 #include "trainscope/timeline_data.h"
@@ -49,6 +50,32 @@ size_t spanCount(const TimelineData& data, LaneKind kind) {
     for (const TimelineLane& lane : data.lanes)
         count += lane.kind == kind ? lane.spans.size() : 0;
     return count;
+}
+
+// What the ranks' summary reads of a file (its calls, steps and rank) gives the same figures
+// as the whole file, and leaves out what the summary does not need.
+void expectTheRanksPartsGiveTheWholeFilesFacts(const std::string& path) {
+    const TimelineData whole = loadTimelineData(path);
+    const TimelineData part = loadTimelineData(path, TimelineParts::CallsAndSteps);
+    EXPECT_TRUE(part.links.empty() && part.by_connection.empty());
+    if (!whole.steps.empty()) {
+        EXPECT_TRUE(part.memory.empty() && part.blocks.empty());
+        EXPECT_FALSE(whole.memory.empty());
+    }
+    const RankFacts a = rankFactsOf(whole), b = rankFactsOf(part);
+    EXPECT_EQ(part.rank, whole.rank);
+    EXPECT_EQ(b.steps.size(), a.steps.size());
+    EXPECT_EQ(b.figures.step_ms, a.figures.step_ms);
+    EXPECT_EQ(b.figures.computation_ms, a.figures.computation_ms);
+    EXPECT_EQ(b.figures.communication_ms, a.figures.communication_ms);
+    EXPECT_EQ(b.figures.overlap_ms, a.figures.overlap_ms);
+    EXPECT_EQ(b.figures.idle_ms, a.figures.idle_ms);
+    ASSERT_EQ(b.collectives.size(), a.collectives.size());
+    for (size_t i = 0; i < a.collectives.size(); ++i) {
+        EXPECT_EQ(b.collectives[i].kind, a.collectives[i].kind);
+        EXPECT_EQ(b.collectives[i].duration_ns, a.collectives[i].duration_ns);
+    }
+    EXPECT_GT(a.figures.computation_ms, 0.0);
 }
 
 class OwnTimeline : public ::testing::Test {
@@ -199,6 +226,10 @@ TEST_F(OwnTimeline, FindsCallsByNameIgnoringCase) {
         EXPECT_LE(data_->span(found[i - 1]).start_ns, data_->span(found[i]).start_ns);
 }
 
+TEST_F(OwnTimeline, TheRanksSummaryReadsItsCallsAndStepsAlone) {
+    expectTheRanksPartsGiveTheWholeFilesFacts(*path_);
+}
+
 TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
     const std::string dir = test::makeTempDir();
     const std::string path = dir + "/ascend_pytorch_profiler_1.db";
@@ -207,6 +238,7 @@ TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
                               .c_str()),
               0);
     const TimelineData data = loadTimelineData(path);
+    expectTheRanksPartsGiveTheWholeFilesFacts(path);
     const ReportReader db(path);
     EXPECT_EQ(int64_t(spanCount(data, LaneKind::Thread)),
               integer(db, "SELECT COUNT(*) FROM PYTORCH_API"));
@@ -315,6 +347,32 @@ TEST(AscendTimeline, DamagedValuesLoadWithoutBreakingTheViewsInvariants) {
     EXPECT_EQ(data.memory.size(), 2u);
     const std::vector<LiveBlockGroup> live = liveBlocksAt(data, 15);
     EXPECT_EQ(live.size(), 0u) << "a block released before it was allocated is never alive";
+    fs::remove_all(dir);
+}
+
+TEST(AscendTimeline, AFileWithoutStepsIsBrokenDownOverItsCallsAndMemoryAlike) {
+    // Calls from 100 to 300 ns, memory samples from 50 to 900 ns, no STEP_TIME: the recording's
+    // extent (850 ns), memory included, is what both readings break down.
+    const std::string dir = test::makeTempDir();
+    const std::string path = dir + "/no_steps.db";
+    const std::string script =
+        "import sqlite3, sys\n"
+        "d = sqlite3.connect(sys.argv[1])\n"
+        "d.execute('CREATE TABLE META_DATA (name TEXT, value TEXT)')\n"
+        "d.execute('CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, "
+        "name INTEGER, type INTEGER)')\n"
+        "d.executemany('INSERT INTO PYTORCH_API VALUES (?, ?, 1, 1, 50001)', [('100', '200'), "
+        "('250', '300')])\n"
+        "d.execute('CREATE TABLE MEMORY_RECORD (component, timestamp, totalAllocated, "
+        "totalReserved, totalActive)')\n"
+        "d.executemany('INSERT INTO MEMORY_RECORD VALUES (1, ?, 8, 8, 8)', [(50,), (900,)])\n"
+        "d.commit()\n";
+    std::ofstream(dir + "/make.py") << script;
+    ASSERT_EQ(
+        std::system((std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path).c_str()), 0);
+    expectTheRanksPartsGiveTheWholeFilesFacts(path);
+    EXPECT_DOUBLE_EQ(
+        rankFactsOf(loadTimelineData(path, TimelineParts::CallsAndSteps)).figures.step_ms, 850e-6);
     fs::remove_all(dir);
 }
 

@@ -117,6 +117,12 @@ struct TimelineData {
 // stops with an Error when `cancel` becomes true.
 TimelineData loadTimelineData(const std::string& path, const std::atomic<bool>* cancel = nullptr);
 
+// What of a timeline to read: the whole file (the views), or its calls, steps and rank (the
+// ranks' summary: no memory samples or blocks, no links between calls; the memory is still read
+// for a file without steps, whose extent it is part of).
+enum class TimelineParts { Whole, CallsAndSteps };
+TimelineData loadTimelineData(const std::string& path, TimelineParts parts);
+
 // --- Queries over a loaded timeline (pure functions, for the views and tests) ---
 
 // The spans linked to `ref` through CONNECTION_IDS: a forward call's backward nodes, a backward
