@@ -1,64 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // Issue 55's target for the command line: `trainscope-cli show` of a job's timelines, one per
 // rank (8 ranks of 1,000,000 calls; 64 of 100,000), in < 5 s and <= 1 GB of resident memory.
-// The timelines are written by bench/make_large_timeline (the engine's writer), each rank with
-// its own durations and eight all-reduces, once, into /tmp/trainscope-ranks-RANKSxCALLS/.
+// The timelines are those of bench/job_timelines.h.
 // `show` runs as a user runs it, its output discarded; wall time and the child's peak resident
 // memory (wait4's ru_maxrss) are measured around it, three times. One rank alone is timed too:
 // at its rate, the ranks spread over the machine's cores give what reading the files costs.
 //
 //   ranks_show [RANKS [CALLS]]     default 8 1000000
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench_report.h"
-
-extern char** environ;
+#include "job_timelines.h"
 
 namespace {
-
-struct Measured {
-    double seconds = 0;
-    double peak_mb = 0;
-    int status = -1;
-};
-
-// Runs `args` with stdout and stderr to /dev/null, as `show` would print to a terminal.
-Measured runQuietly(const std::vector<std::string>& args) {
-    std::vector<char*> argv;
-    for (const std::string& arg : args)
-        argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    Measured m;
-    const auto start = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
-        struct rusage usage {};
-        int status = 0;
-        if (wait4(pid, &status, 0, &usage) == pid) {
-            m.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            m.peak_mb = usage.ru_maxrss * 1024.0 / 1e6;  // KiB
-        }
-    }
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    posix_spawn_file_actions_destroy(&actions);
-    return m;
-}
 
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
@@ -82,26 +40,12 @@ int main(int argc, char** argv) {
                      "RANKS must be at least 2 (a job of one rank has no ranks' summary)\n");
         return 2;
     }
-    const std::filesystem::path folder =
-        "/tmp/trainscope-ranks-" + std::to_string(ranks) + "x" + std::to_string(calls);
-    std::filesystem::create_directories(folder);
-    std::vector<std::string> files;
-    for (long rank = 0; rank < ranks; ++rank) {
-        const std::string file =
-            (folder / ("job.rank" + std::to_string(rank) + ".timeline.sqlite")).string();
-        if (!std::filesystem::exists(file)) {
-            const Measured made = runQuietly({TRAINSCOPE_MAKE_LARGE_TIMELINE, file + ".part",
-                                              std::to_string(calls), std::to_string(rank)});
-            if (made.status != 0) {
-                std::fprintf(stderr, "ranks_show: could not write %s\n", file.c_str());
-                return 1;
-            }
-            std::filesystem::rename(file + ".part", file);
-        }
-        files.push_back(file);
-    }
-    std::printf("Timelines: %ld ranks of %ld calls (%.0f MB each) in %s\n", ranks, calls,
-                std::filesystem::file_size(files[0]) / 1e6, folder.c_str());
+    const std::vector<std::string> files =
+        trainscope::bench::jobTimelines(ranks, calls, TRAINSCOPE_MAKE_LARGE_TIMELINE);
+    if (files.empty())
+        return 1;
+    using trainscope::bench::Measured;
+    using trainscope::bench::runQuietly;
 
     std::vector<std::string> show = {TRAINSCOPE_CLI, "show"};
     show.insert(show.end(), files.begin(), files.end());

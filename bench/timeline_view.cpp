@@ -23,9 +23,9 @@
 #include "timeline/memory_curve_widget.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_widget.h"
+#include "timeline_repaints.h"
 
 using trainscope::ui::TimelinePage;
-using trainscope::ui::TimelineViewState;
 
 int main(int argc, char** argv) {
     trainscope::bench::commandLine(
@@ -66,57 +66,14 @@ int main(int argc, char** argv) {
     std::printf("Loaded and painted: timeline %.1f ms, memory curve %.1f ms to paint\n",
                 page->timeline()->lastPaintMs(), page->memoryCurve()->lastPaintMs());
 
-    // Zoom in from fully out towards several anchors, pan at each level, then zoom out again.
-    TimelineViewState* state = page->state();
-    std::vector<double> repaints;
-    double slowest_timeline = 0, slowest_curve = 0;
-    auto repaint = [&] {
-        QElapsedTimer timer;
-        timer.start();
-        page->timeline()->repaint();
-        page->memoryCurve()->repaint();
-        repaints.push_back(timer.nsecsElapsed() / 1e6);
-        slowest_timeline = std::max(slowest_timeline, page->timeline()->lastPaintMs());
-        slowest_curve = std::max(slowest_curve, page->memoryCurve()->lastPaintMs());
-    };
-    double fully_out_ms = 0;
-    for (const double where : {0.1, 0.5, 0.93}) {
-        state->fit();
-        repaint();
-        fully_out_ms = std::max(fully_out_ms, repaints.back());
-        for (int step = 0; step < 60; ++step) {
-            const int64_t anchor =
-                state->fullStart() + int64_t(where * double(state->fullEnd() - state->fullStart()));
-            state->zoom(1.25, anchor);
-            repaint();
-            const int64_t width = state->viewEnd() - state->viewStart();
-            for (int pan = 0; pan < 3; ++pan) {
-                state->setVisibleRange(state->viewStart() + width / 7,
-                                       state->viewEnd() + width / 7);
-                repaint();
-            }
-        }
-        for (int step = 0; step < 60; ++step) {
-            state->zoom(0.8, state->viewStart());
-            repaint();
-        }
-    }
-    std::vector<double> sorted = repaints;
-    std::sort(sorted.begin(), sorted.end());
-    std::printf(
-        "Repaints: %zu; median %.2f ms, 99th percentile %.2f ms, slowest %.2f ms; "
-        "fully zoomed out: %.2f ms\n",
-        sorted.size(), sorted[sorted.size() / 2], sorted[sorted.size() * 99 / 100], sorted.back(),
-        fully_out_ms);
-    std::printf("Slowest paint of each: timeline %.2f ms, memory curve %.2f ms\n", slowest_timeline,
-                slowest_curve);
+    const trainscope::bench::Repaints repaints = trainscope::bench::zoomAndPan(page);
 
     bool met = trainscope::bench::report("open to painted timeline and memory curve", open_s, "s",
                                          2.0, "< 2 s");
     std::printf("  ratio to target: %.2f\n", open_s / 2.0);
-    met &= trainscope::bench::report("slowest repaint while zooming and panning", sorted.back(),
-                                     "ms", 16.0, "<= 16 ms");
-    std::printf("  ratio to target: %.2f\n", sorted.back() / 16.0);
+    met &= trainscope::bench::report("slowest repaint while zooming and panning",
+                                     repaints.slowest(), "ms", 16.0, "<= 16 ms");
+    std::printf("  ratio to target: %.2f\n", repaints.slowest() / 16.0);
     const double peak_mib = trainscope::bench::peakResidentMiB();
     met &= trainscope::bench::report("peak resident memory of the process", peak_mib, "MiB",
                                      400.0 * 1000 * 1000 / 1048576.0, "<= 400 MB");

@@ -2341,6 +2341,10 @@ aktiv (gepunktet)</translation>
         <source>in view in the timeline: %1 to %2</source>
         <translation>sichtbar in der Zeitleiste: %1 bis %2</translation>
     </message>
+    <message>
+        <source>Cannot read the calls of %1: %2</source>
+        <translation>Die Aufrufe von %1 lassen sich nicht lesen: %2</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::TimelineSummaryPage</name>
@@ -2446,6 +2450,22 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Step %1</source>
         <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source> — reading its calls…</source>
+        <translation> – seine Aufrufe werden gelesen …</translation>
+    </message>
+    <message>
+        <source> — click to show its calls</source>
+        <translation> – klicken, um seine Aufrufe zu zeigen</translation>
+    </message>
+    <message>
+        <source>Click to hide this rank&apos;s calls (its memory is freed)</source>
+        <translation>Klicken, um die Aufrufe dieses Rangs auszublenden (ihr Speicher wird freigegeben)</translation>
+    </message>
+    <message>
+        <source>Click to read and show this rank&apos;s calls</source>
+        <translation>Klicken, um die Aufrufe dieses Rangs zu lesen und zu zeigen</translation>
     </message>
 </context>
 <context>

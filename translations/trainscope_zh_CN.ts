@@ -2333,6 +2333,10 @@ active (dotted)</source>
         <source>in view in the timeline: %1 to %2</source>
         <translation>时间线视图中：%1 至 %2</translation>
     </message>
+    <message>
+        <source>Cannot read the calls of %1: %2</source>
+        <translation>无法读取 %1 的调用：%2</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::TimelineSummaryPage</name>
@@ -2438,6 +2442,22 @@ active (dotted)</source>
     <message>
         <source>Step %1</source>
         <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source> — reading its calls…</source>
+        <translation> — 正在读取其调用…</translation>
+    </message>
+    <message>
+        <source> — click to show its calls</source>
+        <translation> — 点击显示其调用</translation>
+    </message>
+    <message>
+        <source>Click to hide this rank&apos;s calls (its memory is freed)</source>
+        <translation>点击隐藏此 rank 的调用（释放其内存）</translation>
+    </message>
+    <message>
+        <source>Click to read and show this rank&apos;s calls</source>
+        <translation>点击读取并显示此 rank 的调用</translation>
     </message>
 </context>
 <context>

@@ -255,6 +255,15 @@ int main(int argc, char** argv) {
             if (const trainscope::ui::BatchSizePage* sweep = window.sweepPage();
                 sweep && !sweep->isRead() && sweep->errorText().isEmpty())
                 return;
+            // Timelines and the ranks' summary, once their files are read.
+            if (QTabWidget* tabs = window.browser() ? window.browser()->tabs() : window.timelines())
+                for (int i = 0; i < tabs->count(); ++i) {
+                    const auto* timeline =
+                        qobject_cast<trainscope::ui::TimelinePage*>(tabs->widget(i));
+                    const auto* ranks = qobject_cast<trainscope::ui::RanksPage*>(tabs->widget(i));
+                    if ((timeline && !timeline->loaded()) || (ranks && !ranks->loaded()))
+                        return;
+                }
             poll->stop();
             QTimer::singleShot(1000, &window, [&] {
                 QWidget* shown = window.compareWindow() ? window.compareWindow()

@@ -626,8 +626,9 @@ TimelineData loadTimelineData(const std::string& path, const std::atomic<bool>* 
     return TimelineLoader(path, TimelineParts::Whole, cancel).load();
 }
 
-TimelineData loadTimelineData(const std::string& path, TimelineParts parts) {
-    return TimelineLoader(path, parts, nullptr).load();
+TimelineData loadTimelineData(const std::string& path, TimelineParts parts,
+                              const std::atomic<bool>* cancel) {
+    return TimelineLoader(path, parts, cancel).load();
 }
 
 }  // namespace trainscope

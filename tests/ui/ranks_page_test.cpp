@@ -103,7 +103,7 @@ class RanksPageTest : public ::testing::Test {
 };
 
 // Each rank's summary in one tab with a rank chooser, not a tab per rank (eight of them
-// overflowed the tab bar); a rank's file is read when it is chosen.
+// overflowed the tab bar); a rank's file is read when it is shown.
 TEST_F(RanksPageTest, OneTabWithAChooserHoldsEachRanksSummary) {
     QTabWidget* tabs = open(paths_);
     ASSERT_NE(tabs, nullptr);
@@ -114,7 +114,10 @@ TEST_F(RanksPageTest, OneTabWithAChooserHoldsEachRanksSummary) {
                                   QStringLiteral("Timeline")}));
     auto* summaries = qobject_cast<RankSummaryPage*>(tabs->widget(1));
     ASSERT_NE(summaries, nullptr);
+    QApplication::processEvents();
+    EXPECT_EQ(summaries->shownPage(), nullptr) << "behind the Ranks tab, no rank's file is read";
     tabs->setCurrentWidget(summaries);
+    ASSERT_TRUE(QTest::qWaitFor([summaries] { return summaries->shownPage() != nullptr; }, 10000));
     QComboBox* chooser = summaries->rankChooser();
     ASSERT_EQ(chooser->count(), 3);
     EXPECT_EQ(summaries->shownPage()->path(), paths_[0]);

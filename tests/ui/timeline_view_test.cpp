@@ -455,6 +455,72 @@ TEST_F(AscendTimelineView, SeveralRanksAreAlignedAtTheStepWithTheSlowestMarked) 
     EXPECT_EQ(titles.count(QStringLiteral("step ")), 2) << titles.toStdString();
 }
 
+// Clicks rank `rank`'s title and waits until the rank is shown expanded (or collapsed).
+bool toggleRank(TimelinePage* page, int rank, bool expanded) {
+    const QPoint title = page->timeline()->titlePoint(rank);
+    if (title.isNull())
+        return false;
+    QTest::mouseClick(page->timeline(), Qt::LeftButton, {}, title);
+    return QTest::qWaitFor([&] { return page->state()->isExpanded(rank) == expanded; }, 20000);
+}
+
+// A job's ranks open with the first one's calls shown and the others collapsed to their title,
+// which holds their steps alone (eight ranks of a million calls held whole took 1.5 GB); a click
+// on a title reads that rank's calls and shows them, a second click frees them again.
+TEST_F(AscendTimelineView, RanksBeyondTheFirstOpenCollapsedAndExpandOnAClick) {
+    const std::string rank0 = make(0, 200), rank1 = make(1, 400);
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(
+        window, {QString::fromStdString(rank0), QString::fromStdString(rank1)}));
+    TimelinePage* page = loadedTimeline(window.timelines());
+    ASSERT_NE(page, nullptr);
+    ASSERT_NE(page->timeline(), nullptr) << page->status()->text().toStdString();
+    TimelineViewState* state = page->state();
+    ASSERT_EQ(state->ranks().size(), 2);
+    EXPECT_TRUE(state->isExpanded(0));
+    EXPECT_FALSE(state->isExpanded(1));
+    EXPECT_FALSE(state->ranks()[0]->lanes.empty());
+    EXPECT_TRUE(state->ranks()[1]->lanes.empty() && state->ranks()[1]->memory.empty());
+    EXPECT_FALSE(state->ranks()[1]->steps.empty()) << "a collapsed rank keeps its steps";
+    QStringList titles = page->timeline()->rankTitles();
+    EXPECT_TRUE(titles.value(0).startsWith(QStringLiteral("▾ Rank 0")))
+        << titles.value(0).toStdString();
+    EXPECT_TRUE(titles.value(1).startsWith(QStringLiteral("▸ Rank 1")) &&
+                titles.value(1).contains(QStringLiteral("click to show its calls")))
+        << titles.value(1).toStdString();
+    const int collapsed_height = page->timeline()->sizeHint().height();
+
+    ASSERT_TRUE(toggleRank(page, 1, true)) << page->status()->text().toStdString();
+    const test::ReportReader db(rank1);
+    size_t calls = 0;
+    for (const TimelineLane& lane : state->ranks()[1]->lanes)
+        calls += lane.kind == LaneKind::Thread ? lane.spans.size() : 0;
+    EXPECT_EQ(int64_t(calls), std::stoll(db.scalar("SELECT COUNT(*) FROM PYTORCH_API")));
+    EXPECT_FALSE(state->ranks()[1]->memory.empty());
+    EXPECT_GT(page->timeline()->sizeHint().height(), collapsed_height) << "its rows are shown";
+    titles = page->timeline()->rankTitles();
+    EXPECT_TRUE(titles.value(1).startsWith(QStringLiteral("▾ Rank 1")))
+        << titles.value(1).toStdString();
+    // Both ranks still start their step at 0 on the shared axis.
+    EXPECT_EQ(state->toAligned(1, state->ranks()[1]->steps.front().start_ns), 0);
+
+    // A call of rank 1 selected, then rank 1 collapsed: the selection goes with its calls.
+    RankedSpan call;
+    for (int l = 0; l < int(state->ranks()[1]->lanes.size()) && !call.valid(); ++l)
+        if (!state->ranks()[1]->lanes[size_t(l)].spans.empty())
+            call = {1, {l, 0}};
+    ASSERT_TRUE(call.valid());
+    state->select(call);
+    const std::weak_ptr<const TimelineData> whole = state->ranks()[1];
+    ASSERT_TRUE(toggleRank(page, 1, false));
+    EXPECT_FALSE(state->selection().valid());
+    EXPECT_TRUE(state->ranks()[1]->lanes.empty());
+    EXPECT_TRUE(whole.expired()) << "a collapsed rank's calls are freed";
+    EXPECT_EQ(page->timeline()->sizeHint().height(), collapsed_height);
+}
+
 // Scrolled down to the last device stream, the ruler and the step band are where they were:
 // the rows scroll under them, and a click there selects nothing.
 TEST_F(AscendTimelineView, TheRulerAndStepBandStayWhileTheRowsScroll) {
@@ -467,6 +533,7 @@ TEST_F(AscendTimelineView, TheRulerAndStepBandStayWhileTheRowsScroll) {
     TimelinePage* page = loadedTimeline(window.timelines());
     ASSERT_NE(page, nullptr);
     TimelineWidget* timeline = page->timeline();
+    ASSERT_TRUE(toggleRank(page, 1, true));  // both ranks' rows shown
     auto* scroll = qobject_cast<QScrollArea*>(timeline->parentWidget()->parentWidget());
     ASSERT_NE(scroll, nullptr);
     QScrollBar* bar = scroll->verticalScrollBar();

@@ -55,6 +55,16 @@ MemoryCurveWidget::MemoryCurveWidget(TimelineViewState* state, QWidget* parent)
     setToolTip(tr("Click or drag to list the blocks alive at that moment"));
     connect(state_, &TimelineViewState::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(state_, &TimelineViewState::momentChanged, this, qOverload<>(&QWidget::update));
+    connect(state_, &TimelineViewState::ranksChanged, this, [this] {
+        measure();
+        update();
+    });
+    measure();
+}
+
+void MemoryCurveWidget::measure() {
+    blocks_.clear();
+    highest_ = 1;
     for (const auto& data : state_->ranks()) {
         std::vector<Highest>& blocks =
             blocks_.emplace_back((data->memory.size() + kBlock - 1) / kBlock);

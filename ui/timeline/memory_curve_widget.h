@@ -33,6 +33,7 @@ class MemoryCurveWidget : public QWidget {
     void wheelEvent(QWheelEvent* event) override;
 
   private:
+    void measure();  // the ranks' blocks of records and the top of the scale
     // Draws a rank's curves; returns where its peak is, when in view.
     std::optional<QPointF> paintCurves(QPainter& painter, int rank, const TimeAxis& axis,
                                        const QRect& plot, double bytes_per_pixel);

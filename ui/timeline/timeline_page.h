@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QMap>
 #include <QWidget>
 #include <atomic>
 #include <memory>
@@ -31,6 +32,7 @@ class TimelineWidget;
 // summary of the ranks needs of each (the Ranks tab's, from the same reading).
 struct TimelineRanksLoad {
     TimelineRanks ranks;
+    QVector<bool> expanded;  // per rank: whole, or its outline
     std::shared_ptr<const std::vector<RankFacts>> facts;
     QString error;
 };
@@ -76,6 +78,8 @@ class TimelinePage : public QWidget {
 
   private:
     void display(const TimelineRanksLoad& load);
+    // Expands a collapsed rank (its file read whole on a worker) or collapses an expanded one.
+    void toggleRank(int rank);
     void findNext();
     void showCall(const RankedSpan& call);
     QVBoxLayout* layout_;
@@ -102,6 +106,12 @@ class TimelinePage : public QWidget {
     qint64 pending_entry_ = 0;
     bool following_ = false;  // selecting what another view chose: not echoed back
     QFutureWatcher<TimelineRanksLoad> watcher_;
+    // The ranks being expanded: their whole file, or why it could not be read.
+    struct ExpandedRank {
+        std::shared_ptr<const TimelineData> data;
+        QString error;
+    };
+    QMap<int, QFutureWatcher<ExpandedRank>*> expanding_;
 };
 
 }  // namespace trainscope::ui

@@ -17,9 +17,45 @@ constexpr size_t kMostPartners = 1000;
 
 TimelineViewState::TimelineViewState(QObject* parent) : QObject(parent) {}
 
-void TimelineViewState::setRanks(const TimelineRanks& ranks) {
+void TimelineViewState::setRanks(const TimelineRanks& ranks, const QVector<bool>& expanded) {
     ranks_ = ranks;
+    expanded_ = expanded.isEmpty() ? QVector<bool>(ranks.size(), true) : expanded;
+    expanded_.resize(ranks.size());
     matchNames();
+    measureFullRange();
+    selection_ = {};
+    partners_.clear();
+    moment_.reset();
+    fit();
+    emit selectionChanged();
+    emit momentChanged();
+}
+
+void TimelineViewState::setRank(int rank, std::shared_ptr<const TimelineData> data, bool expanded) {
+    if (rank < 0 || rank >= ranks_.size())
+        return;
+    ranks_[rank] = std::move(data);
+    expanded_[rank] = expanded;
+    matching_names_[rank] = namesContaining(*ranks_[rank], name_filter_.toStdString());
+    const int64_t view_start = view_start_, view_end = view_end_;
+    measureFullRange();
+    view_start_ = view_end_ = 0;  // so that the range is set (and clamped) anew
+    setVisibleRange(view_start, view_end);
+    const bool selected_there =
+        selection_.rank == rank ||
+        std::any_of(partners_.begin(), partners_.end(),
+                    [rank](const RankedSpan& partner) { return partner.rank == rank; });
+    if (selected_there) {
+        selection_ = {};
+        partners_.clear();
+    }
+    emit ranksChanged();
+    if (selected_there)
+        emit selectionChanged();
+    emit momentChanged();  // the blocks alive then are of the ranks shown
+}
+
+void TimelineViewState::measureFullRange() {
     bool any = false;
     for (int rank = 0; rank < ranks_.size(); ++rank) {
         const TimelineData& data = *ranks_[rank];
@@ -32,12 +68,6 @@ void TimelineViewState::setRanks(const TimelineRanks& ranks) {
     }
     if (full_end_ <= full_start_)
         full_end_ = full_start_ + kSmallestRange;
-    selection_ = {};
-    partners_.clear();
-    moment_.reset();
-    fit();
-    emit selectionChanged();
-    emit momentChanged();
 }
 
 int64_t TimelineViewState::toAligned(int rank, int64_t epoch_ns) const {

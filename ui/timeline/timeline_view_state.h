@@ -32,8 +32,15 @@ class TimelineViewState : public QObject {
   public:
     explicit TimelineViewState(QObject* parent = nullptr);
 
-    void setRanks(const TimelineRanks& ranks);
+    // Each rank is shown expanded (its calls, memory and blocks: its whole file) or collapsed
+    // (its title alone: its data holds its steps and extent, so that a job of many ranks holds
+    // one or a few whole). `expanded` empty: every rank is.
+    void setRanks(const TimelineRanks& ranks, const QVector<bool>& expanded = {});
     const TimelineRanks& ranks() const { return ranks_; }
+    bool isExpanded(int rank) const { return expanded_.value(rank); }
+    // One rank's data replaced: its whole file when expanded, its outline when collapsed. The
+    // visible range stays; a selection in that rank is dropped.
+    void setRank(int rank, std::shared_ptr<const TimelineData> data, bool expanded);
     int64_t toAligned(int rank, int64_t epoch_ns) const;
 
     // The range of every rank's data, aligned.
@@ -68,6 +75,7 @@ class TimelineViewState : public QObject {
     }
 
   signals:
+    void ranksChanged();  // by setRank(): what the views drew of that rank is gone
     void rangeChanged();
     void selectionChanged();
     void momentChanged();
@@ -75,7 +83,9 @@ class TimelineViewState : public QObject {
 
   private:
     void matchNames();  // for the name filter, per rank
+    void measureFullRange();
     TimelineRanks ranks_;
+    QVector<bool> expanded_;
     int64_t full_start_ = 0, full_end_ = 1;
     int64_t view_start_ = 0, view_end_ = 1;
     RankedSpan selection_;

@@ -40,6 +40,10 @@ TimelineWidget::TimelineWidget(TimelineViewState* state, QWidget* parent)
     connect(state_, &TimelineViewState::selectionChanged, this, qOverload<>(&QWidget::update));
     connect(state_, &TimelineViewState::nameFilterChanged, this, qOverload<>(&QWidget::update));
     connect(state_, &TimelineViewState::momentChanged, this, qOverload<>(&QWidget::update));
+    connect(state_, &TimelineViewState::ranksChanged, this, [this] {
+        rebuildRows();
+        update();
+    });
     rebuildRows();
 }
 
@@ -58,6 +62,8 @@ void TimelineWidget::rebuildRows() {
                 slowest_rank_ = rank;
             }
         }
+        if (!state_->isExpanded(rank))
+            continue;
         const std::vector<TimelineLane>& lanes = ranks[rank]->lanes;
         for (int lane = 0; lane < int(lanes.size()); ++lane) {
             for (int depth = 0; depth < std::max(1, lanes[size_t(lane)].depths()); ++depth) {
@@ -86,6 +92,29 @@ const TimelineWidget::Row* TimelineWidget::rowAt(int y) const {
         return nullptr;
     --it;
     return y < it->y + kRowHeight ? &*it : nullptr;
+}
+
+const TimelineWidget::Header* TimelineWidget::headerAt(int y) const {
+    if (y < visibleTop() + kRulerHeight + kStepBandHeight)
+        return nullptr;  // the ruler and step band, over the titles scrolled under them
+    for (const Header& header : headers_)
+        if (y >= header.y && y < header.y + kHeaderHeight)
+            return &header;
+    return nullptr;
+}
+
+QPoint TimelineWidget::titlePoint(int rank) const {
+    for (const Header& header : headers_)
+        if (header.rank == rank)
+            return {kGutterWidth / 2, header.y + kHeaderHeight / 2};
+    return {};
+}
+
+void TimelineWidget::setReading(int rank, bool reading) {
+    reading_.removeAll(rank);
+    if (reading)
+        reading_ << rank;
+    update();
 }
 
 void TimelineWidget::paintEvent(QPaintEvent* event) {
@@ -276,7 +305,14 @@ QStringList TimelineWidget::rankTitles() const {
         QString title = tr("%1 — step %2").arg(name, formatDuration(stepTime(data)));
         if (rank == slowest_rank_)
             title += tr(" (slowest)");
-        titles << title;
+        // A triangle as file trees have: pointing down at what is shown, right at what is not.
+        const QString marker =
+            state_->isExpanded(rank) ? QStringLiteral("▾ ") : QStringLiteral("▸ ");
+        if (reading_.contains(rank))
+            title += tr(" — reading its calls…");
+        else if (!state_->isExpanded(rank))
+            title += tr(" — click to show its calls");
+        titles << marker + title;
     }
     return titles;
 }
@@ -361,8 +397,13 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
         update();
         return;
     }
-    if (!dragging_)
-        state_->select(spanAt(event->position().toPoint()));
+    if (!dragging_) {
+        if (const Header* header = headerAt(event->position().toPoint().y())) {
+            emit rankToggled(header->rank);
+        } else {
+            state_->select(spanAt(event->position().toPoint()));
+        }
+    }
     dragging_ = false;
 }
 
@@ -385,7 +426,13 @@ bool TimelineWidget::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const RankedSpan span = spanAt(help->pos());
-        if (span.valid())
+        if (const Header* header = headerAt(help->pos().y()))
+            QToolTip::showText(help->globalPos(),
+                               state_->isExpanded(header->rank)
+                                   ? tr("Click to hide this rank's calls (its memory is freed)")
+                                   : tr("Click to read and show this rank's calls"),
+                               this);
+        else if (span.valid())
             QToolTip::showText(help->globalPos(), tooltipOf(span), this);
         else
             QToolTip::hideText();

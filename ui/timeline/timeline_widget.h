@@ -6,7 +6,8 @@
 // milliseconds at any zoom.
 //
 // Wheel: zoom around the pointer. Drag: pan. Shift+drag: zoom to the range. Click: select (the
-// call's partners are outlined). Double-click: zoom to the call. Hover: a tooltip.
+// call's partners are outlined). Double-click: zoom to the call. Hover: a tooltip. Of several
+// ranks, a click on a rank's title asks to expand or collapse it (rankToggled).
 #pragma once
 
 #include <QWidget>
@@ -33,8 +34,16 @@ class TimelineWidget : public QWidget {
     // title ("Rank 1 — step 12.3 ms (slowest)").
     int slowestRank() const { return slowest_rank_; }
     QStringList rankTitles() const;
+    // Where rank `rank`'s title is drawn (a null point when there is none), for tests.
+    QPoint titlePoint(int rank) const;
+    // The page is reading the rank's whole file (after rankToggled): its title says so.
+    void setReading(int rank, bool reading);
+
     // How long the last paint took (for the benchmark).
     double lastPaintMs() const { return last_paint_ms_; }
+
+  signals:
+    void rankToggled(int rank);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -62,6 +71,7 @@ class TimelineWidget : public QWidget {
     // drawn there, so that they stay in place while the rows scroll under them.
     int visibleTop() const;
     const Row* rowAt(int y) const;
+    const Header* headerAt(int y) const;
     const Row* rowOf(const RankedSpan& span) const;  // the row a call is drawn in
     void paintRow(QPainter& painter, const Row& row, const TimeAxis& axis);
     void paintRuler(QPainter& painter, const TimeAxis& axis);
@@ -75,6 +85,7 @@ class TimelineWidget : public QWidget {
     QVector<Header> headers_;
     int height_ = 0;
     int slowest_rank_ = -1;
+    QVector<int> reading_;
     QPoint press_;
     int64_t press_start_ = 0, press_end_ = 0;
     bool dragging_ = false, banding_ = false;

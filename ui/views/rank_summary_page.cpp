@@ -33,7 +33,11 @@ RankSummaryPage::RankSummaryPage(const QStringList& timelines, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(pages_, 1);
     connect(chooser_, &QComboBox::currentIndexChanged, this, &RankSummaryPage::show);
-    show(0);
+}
+
+void RankSummaryPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    show(chooser_->currentIndex());  // behind another tab, no file was read
 }
 
 TimelineSummaryPage* RankSummaryPage::shownPage() const {
@@ -41,7 +45,7 @@ TimelineSummaryPage* RankSummaryPage::shownPage() const {
 }
 
 void RankSummaryPage::show(int index) {
-    if (index < 0 || index >= timelines_.size())
+    if (index < 0 || index >= timelines_.size() || !isVisible())
         return;
     if (!made_[index]) {
         made_[index] = new TimelineSummaryPage(timelines_[index]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The summary of one rank of several (TimelineSummaryPage), chosen in one place: a tab per rank
 // overflowed the tab bar at eight ranks, and each read its file as the window opened. A rank's
-// file is read when it is first chosen.
+// file is read when it is first shown: chosen, with the tab in front.
 #pragma once
 
 #include <QStringList>
@@ -21,8 +21,11 @@ class RankSummaryPage : public QWidget {
     explicit RankSummaryPage(const QStringList& timelines, QWidget* parent = nullptr);
 
     QComboBox* rankChooser() const { return chooser_; }
-    // The chosen rank's summary (made when it was first chosen).
+    // The chosen rank's summary (made when it was first shown; null before).
     TimelineSummaryPage* shownPage() const;
+
+  protected:
+    void showEvent(QShowEvent* event) override;
 
   private:
     void show(int index);

@@ -121,7 +121,8 @@ TimelineData loadTimelineData(const std::string& path, const std::atomic<bool>* 
 // ranks' summary: no memory samples or blocks, no links between calls; the memory is still read
 // for a file without steps, whose extent it is part of).
 enum class TimelineParts { Whole, CallsAndSteps };
-TimelineData loadTimelineData(const std::string& path, TimelineParts parts);
+TimelineData loadTimelineData(const std::string& path, TimelineParts parts,
+                              const std::atomic<bool>* cancel = nullptr);
 
 // --- Queries over a loaded timeline (pure functions, for the views and tests) ---
 
