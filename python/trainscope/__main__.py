@@ -5,7 +5,6 @@ deepview_ or none) in this process, and writes PREFIX's three reports. Exit code
 trainscope-cli's: 0 done, 1 the run failed, 2 a usage error."""
 
 import argparse
-import importlib.util
 import inspect
 import os
 import signal
@@ -51,6 +50,32 @@ def _arguments(argv):
     profile.add_argument("--progress-lines", action="store_true",
                          help="progress for a program to read: one line on stderr per step, "
                               "'trainscope-progress: warmup|memory|time STEP OF' after each step")
+    advise = commands.add_parser(
+        "advise", help="what-ifs for the step, predicted and (--verify) measured",
+        description="Profiles ENTRY.py's step as `profile` does (PREFIX's three reports), then "
+                    "lists what-ifs, each predicted from the tensors the step's forward saved "
+                    "for backward; --verify runs each on a copy of the model and prints the "
+                    "measured figures beside the predicted ones.")
+    advise.add_argument("entry", metavar="ENTRY.py")
+    advise.add_argument("-o", "--output", required=True, metavar="PREFIX",
+                        help="writes PREFIX.memory.sqlite, PREFIX.time.sqlite and "
+                             "PREFIX.timeline.sqlite, the step as it is")
+    advise.add_argument("-f", "--force", action="store_true", help="replace existing reports")
+    advise.add_argument("--verify", action="store_true",
+                        help="run each what-if that can be applied automatically, and measure it")
+    advise.add_argument("--format", choices=["text", "json"], default="text",
+                        help="text (default), or a JSON list of the what-ifs")
+    advise.add_argument("--batch-size", type=int, metavar="N",
+                        help="passed to input_provider (default: its own)")
+    advise.add_argument("--warmup", type=int, default=1, metavar="N",
+                        help="unobserved steps before each measurement (default 1)")
+    advise.add_argument("--iterations", type=int, default=2, metavar="N",
+                        help="observed steps of each measurement (default 2)")
+    advise.add_argument("--project-root", metavar="DIR",
+                        help="frames under DIR are the project's (default: ENTRY.py's folder)")
+    advise.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                        help="where the model and inputs are moved to (default cpu)")
+    advise.add_argument("-q", "--quiet", action="store_true", help="print no progress")
     return parser.parse_args(argv)
 
 
@@ -78,81 +103,12 @@ def _output_prefix(output):
     return os.path.abspath(output)
 
 
-def _takes_batch_size(provider):
-    try:
-        parameters = inspect.signature(provider).parameters
-    except (TypeError, ValueError):  # no signature to read: let the call say
-        return True
-    return "batch_size" in parameters or any(
-        p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-
-
-def _load_entry(entry):
-    """The entry point as a module of its own, known to sys.modules as trainscope_entry_point,
-    so that what it defines pickles (torch.save of its model, a DataLoader's workers) as it
-    does when the file runs as a script. Its `if __name__ == "__main__":` block does not run."""
-    spec = importlib.util.spec_from_file_location("trainscope_entry_point", entry)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return vars(module)
-
-
-def _provider(namespace, kind):
-    for prefix in ("skyline_", "deepview_", ""):
-        function = namespace.get(prefix + kind)
-        if callable(function):
-            return function
-    return None
-
-
-def _default_step(model):
-    import torch
-    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
-
-    def iteration(*inputs):
-        optimizer.zero_grad()
-        output = model(*inputs)
-        loss = output.sum() if isinstance(output, torch.Tensor) else sum(o.sum() for o in output)
-        loss.backward()
-        optimizer.step()
-
-    iteration.optimizer = optimizer
-    return iteration
-
-
-def _optimizer_of(step):
-    """The optimizer the step uses, found among its closure's values (for its state's bytes).
-    A cell the step never filled (a name bound under an `if` not taken) is passed over."""
-    import torch
-    candidates = [getattr(step, "optimizer", None)]
-    if inspect.isfunction(step):
-        for cell in step.__closure__ or ():
-            try:
-                candidates.append(cell.cell_contents)
-            except ValueError:  # an empty cell
-                pass
-        candidates += [step.__globals__.get(name) for name in step.__code__.co_names]
-    for candidate in candidates:
-        if isinstance(candidate, torch.optim.Optimizer):
-            return candidate
-    return None
-
-
-def _to_device(value, device):
-    import torch
-    if isinstance(value, torch.Tensor):
-        return value.to(device)
-    if isinstance(value, (tuple, list)):
-        return type(value)(_to_device(v, device) for v in value)
-    return value
-
-
 def profile_entry_point(args):
     import torch  # noqa: F401  (the extension needs torch loaded first)
     from . import _trainscope
     from ._host import (HostLoop, Observed, inputs_text, model_facts, observing_hint, one_line,
                         start_session, warn_if_incomplete)
+    from ._entry import default_step, load_entry, optimizer_of, provider, takes_batch_size, to_device
     from ._model_hooks import hooks_for, uncompiled
     from ._ranks import outputs_of_this_process
 
@@ -177,7 +133,7 @@ def profile_entry_point(args):
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
     sys.path.insert(0, os.path.dirname(entry))
     try:
-        namespace = _load_entry(entry)
+        namespace = load_entry(entry)
     except KeyboardInterrupt:
         return _fail(f"interrupted while {args.entry} was loading: no report was written",
                      RUN_FAILED)
@@ -187,9 +143,9 @@ def profile_entry_point(args):
     except Exception as e:  # the user's module failed to import
         return _fail(f"{args.entry} could not be loaded: {type(e).__name__}: {one_line(e)}",
                      RUN_FAILED)
-    model_provider = _provider(namespace, "model_provider")
-    input_provider = _provider(namespace, "input_provider")
-    iteration_provider = _provider(namespace, "iteration_provider")
+    model_provider = provider(namespace, "model_provider")
+    input_provider = provider(namespace, "input_provider")
+    iteration_provider = provider(namespace, "iteration_provider")
     if model_provider is None or input_provider is None:
         missing = [k for k, f in (("model_provider", model_provider),
                                   ("input_provider", input_provider)) if f is None]
@@ -223,16 +179,16 @@ def profile_entry_point(args):
                          f"torch.nn.Module", USAGE_ERROR)
         model = model.to(args.device)
         stage = "input_provider"
-        if args.batch_size and not _takes_batch_size(input_provider):
+        if args.batch_size and not takes_batch_size(input_provider):
             return _fail(f"--batch-size: {args.entry}'s input_provider takes no batch_size",
                          USAGE_ERROR)
         inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
                   else input_provider())
-        inputs = _to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
+        inputs = to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
                             args.device)
         stage = "iteration_provider"
         if iteration_provider is None:
-            step = _default_step(model)
+            step = default_step(model)
             say("trainscope: no iteration_provider: the default step (sum loss, SGD)")
         else:
             step = iteration_provider(model)
@@ -240,7 +196,7 @@ def profile_entry_point(args):
                 return _fail(f"iteration_provider returned {type(step).__name__}, not a "
                              f"callable that runs one step", USAGE_ERROR)
         named, compiled = uncompiled(model)  # the step runs the model as it was given
-        observed.model, observed.optimizer = named, _optimizer_of(step)
+        observed.model, observed.optimizer = named, optimizer_of(step)
         facts = model_facts(named, observed.optimizer, inputs_text(inputs),
                             "sum" if iteration_provider is None else "the step's own", compiled)
         facts["model"] = f"{os.path.basename(entry)}:{type(named).__name__}"
@@ -294,6 +250,103 @@ def profile_entry_point(args):
     return 0
 
 
+def advise_entry_point(args):
+    import torch
+    from . import _advice
+    from ._entry import default_step, load_entry, optimizer_of, provider, takes_batch_size, to_device
+    from ._host import one_line
+    from ._profile import profile
+
+    entry = os.path.abspath(args.entry)
+    if not os.path.isfile(entry):
+        return _fail(f"no such entry point: {args.entry}", USAGE_ERROR)
+    for name, value, least in (("--warmup", args.warmup, 0), ("--iterations", args.iterations, 1),
+                               ("--batch-size", args.batch_size, 1)):
+        if value is not None and value < least:
+            return _fail(f"{name} expects a count of at least {least}", USAGE_ERROR)
+    output = _output_prefix(args.output)
+    if output is None:
+        return _fail(f"-o expects a file prefix such as run or out/run, not '{args.output}'",
+                     USAGE_ERROR)
+    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+        return _fail("advise runs in one process; profile a job's ranks with `profile`",
+                     USAGE_ERROR)
+    if not args.force:
+        existing = [output + suffix for suffix in (".memory.sqlite", ".time.sqlite",
+                                                   ".timeline.sqlite")
+                    if os.path.exists(output + suffix)]
+        if existing:
+            return _fail(f"{existing[0]} exists; use --force to replace it", USAGE_ERROR)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        return _fail(f"--device cuda: this torch ({torch.__version__}) sees no CUDA device",
+                     USAGE_ERROR)
+    root = os.path.abspath(args.project_root or os.path.dirname(entry))
+    sys.path.insert(0, os.path.dirname(entry))
+
+    def say(text):
+        if not args.quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    stage = f"loading {args.entry}"
+    try:
+        namespace = load_entry(entry)
+        model_provider = provider(namespace, "model_provider")
+        input_provider = provider(namespace, "input_provider")
+        iteration_provider = provider(namespace, "iteration_provider")
+        if model_provider is None or input_provider is None:
+            return _fail(f"{args.entry} has no model_provider or input_provider (with the "
+                         f"prefix skyline_, deepview_ or none)", USAGE_ERROR)
+        stage = "model_provider"
+        model = model_provider()
+        if not isinstance(model, torch.nn.Module):
+            return _fail(f"model_provider returned {type(model).__name__}, not a "
+                         f"torch.nn.Module", USAGE_ERROR)
+        model = model.to(args.device)
+        stage = "input_provider"
+        if args.batch_size and not takes_batch_size(input_provider):
+            return _fail(f"--batch-size: {args.entry}'s input_provider takes no batch_size",
+                         USAGE_ERROR)
+        inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
+                  else input_provider())
+        inputs = to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
+                           args.device)
+        make_step = iteration_provider or default_step
+        stage = "iteration_provider"
+        step = make_step(model)
+        if not callable(step):
+            return _fail(f"iteration_provider returned {type(step).__name__}, not a "
+                         f"callable that runs one step", USAGE_ERROR)
+        stage = "the step"
+        say("trainscope: recording what the forward saves for backward")
+        saved = _advice.record_saved(model, step, inputs)
+        say("trainscope: profiling the step as it is")
+        observing = profile(output, model=model, optimizer=optimizer_of(step),
+                            warmup=args.warmup, active=args.iterations, force=args.force,
+                            project_root=root)
+        with observing:
+            for _ in range(args.warmup + args.iterations):
+                step(*inputs)
+                observing.step()
+        baseline = observing.figures
+        if baseline is None:
+            return _fail("the step could not be observed (the line above says why)",
+                         RUN_FAILED)
+        what_ifs = _advice.advise(model, optimizer_of(step), make_step, inputs, baseline,
+                                  output + ".timeline.sqlite", saved, root, args.verify,
+                                  args.warmup, args.iterations, optimizer_of, say)
+    except KeyboardInterrupt:
+        return _fail("interrupted", RUN_FAILED)
+    except SystemExit as e:
+        return _fail(f"{stage} called sys.exit({e.code!r})", RUN_FAILED)
+    except Exception as e:
+        return _fail(f"{stage} raised {type(e).__name__}: {one_line(e)}", RUN_FAILED)
+    try:
+        _advice.write_output(what_ifs, baseline, args.format)
+    except BrokenPipeError:
+        sys.stdout = None
+    return 0
+
+
 def _wait_for_threads(code):
     """The entry point's threads that are still running: Python waits for them before it
     exits, so the run says what it waits for, and Ctrl-C or SIGTERM ends the wait in one
@@ -323,6 +376,8 @@ def main(argv=None):
         args = _arguments(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else USAGE_ERROR
+    if args.command == "advise":
+        return _wait_for_threads(advise_entry_point(args))
     return _wait_for_threads(profile_entry_point(args))
 
 

@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: Apache-2.0
+"""python3 -m trainscope advise ENTRY.py -o PREFIX: profiles the step as `profile` does (PREFIX's
+three reports), then lists what-ifs, each predicted from what the step's forward saved for
+backward (_saved.py) and the measured figures; with --verify, each one that can be applied
+automatically is run on a copy of the model and measured as `profile` measures, beside its
+prediction. The user's model is never changed by a what-if: each runs on a deep copy.
+
+What-ifs so far:
+- an activation module that keeps its input for backward (GELU, SiLU) swapped for ReLU, which
+  keeps its output: the input's storage is freed where no other node saved it, and the output's
+  is added where no other node saved it already (the next layer's input usually is)."""
+
+import copy
+import json
+import os
+import sys
+import tempfile
+
+import torch
+from torch import nn
+
+from ._saved import SavedTensors
+
+SWAPPABLE = (nn.GELU, nn.SiLU)
+SHOWN_MODULES = 5  # the activation modules that save the most, one what-if each
+
+
+class WhatIf:
+    def __init__(self, change, target, predicted, why_not=""):
+        self.change, self.target = change, target
+        self.predicted = predicted  # peak_bytes, activation_bytes, step_ms
+        self.measured = None
+        self.why_not = why_not
+        self.apply = None  # (model copy) -> None: the change made on a copy
+
+    def as_dict(self):
+        m = self.measured or {}
+        return {
+            "change": self.change,
+            "target": self.target,
+            "predicted_peak_bytes": self.predicted["peak_bytes"],
+            "predicted_activation_bytes": self.predicted["activation_bytes"],
+            "predicted_step_ms": self.predicted["step_ms"],
+            "measured_peak_bytes": m.get("peak_bytes"),
+            "measured_activation_bytes": m.get("activation_bytes"),
+            "measured_step_ms": m.get("step_ms"),
+            "verified": self.measured is not None,
+            "why_not": self.why_not,
+        }
+
+
+def _swap(paths):
+    """A change that replaces the modules at `paths` of a model (a copy) by nn.ReLU()."""
+    def apply(model):
+        for path in paths:
+            parent_path, _, name = path.rpartition(".")
+            parent = model.get_submodule(parent_path) if parent_path else model
+            setattr(parent, name, nn.ReLU())
+    return apply
+
+
+class MemoryCurve:
+    """The memory step's allocated total over time (the timeline's MEMORY_RECORD, PyTorch's
+    allocator) and its blocks (OP_MEMORY), read from the baseline's timeline report, to find
+    what a change does to the peak: the curve without the blocks it frees."""
+
+    def __init__(self, path):
+        import sqlite3
+        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self.samples = self._db.execute(
+            "SELECT CAST(r.timestamp AS INTEGER), r.totalAllocated FROM MEMORY_RECORD r "
+            "JOIN STRING_IDS s ON s.id = r.component WHERE s.value = 'PTA' ORDER BY 1").fetchall()
+
+    def close(self):
+        self._db.close()
+
+    def _backward_spans(self, module):
+        """The spans of `module`'s backward nodes: the autograd engine frees a node's saved
+        tensors once it returns, within the engine's evaluate_function call around it (that
+        call's span, else the node's own)."""
+        around = ("(SELECT {} FROM PYTORCH_API e WHERE e.name = (SELECT id FROM STRING_IDS "
+                  "WHERE value = 'autograd::engine::evaluate_function: ' || s.value) "
+                  "AND CAST(e.startNs AS INTEGER) <= CAST(a.startNs AS INTEGER) "
+                  "AND CAST(e.endNs AS INTEGER) >= CAST(a.endNs AS INTEGER) "
+                  "AND e.globalTid = a.globalTid)")
+        return self._db.execute(
+            "SELECT IFNULL(" + around.format("MIN(CAST(e.startNs AS INTEGER))") +
+            ", CAST(a.startNs AS INTEGER)), IFNULL(" +
+            around.format("MAX(CAST(e.endNs AS INTEGER))") + ", CAST(a.endNs AS INTEGER)) "
+            "FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
+            "JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
+            "WHERE m.module_path = ? AND a.fwdThreadId != 0", (module,)).fetchall()
+
+    def _forward_spans(self, module):
+        return self._db.execute(
+            "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) FROM PYTORCH_API a "
+            "JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
+            "WHERE m.module_path = ? AND a.fwdThreadId = 0", (module,)).fetchall()
+
+    def _blocks(self, condition, size, start, end):
+        return self._db.execute(
+            "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE size = ? AND " +
+            condition + " BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM trainscope_phases p WHERE "
+            "p.name = 'forward' AND m.allocationTime BETWEEN p.start_ns AND p.end_ns)",
+            (size, start, end)).fetchall()
+
+    def swapped_for_relu(self, module, inputs, outputs):
+        """What swapping the activation `module` for ReLU does to the memory step's blocks, as
+        intervals (start, end, bytes) to add to the curve. Call by call (the k-th forward call
+        is the k-th backward node from the end): its saved input's block (made in a forward
+        pass, of `inputs` bytes, freed as the node returns) is never made, and its output's
+        block (made by the call, of `outputs` bytes) lives on until the node returns, as ReLU
+        saves its output."""
+        forward = sorted(self._forward_spans(module))
+        backward = sorted(self._backward_spans(module), reverse=True)
+        intervals = []
+        for (call_start, call_end), (node_start, node_end) in zip(forward, backward):
+            for size in set(inputs):
+                for size, allocated, _ in self._blocks("releaseTime", size, node_start,
+                                                       node_end):
+                    intervals.append((allocated, node_end, -size))
+            for size in set(outputs):
+                for size, _, released in self._blocks("allocationTime", size, call_start,
+                                                      call_end):
+                    if released is not None and released < node_end:
+                        intervals.append((released, node_end, size))
+        return intervals
+
+    def highest_with(self, intervals):
+        """The curve's highest total with each interval's bytes added over [start, end)."""
+        events = sorted([(start, size) for start, _, size in intervals] +
+                        [(end, -size) for _, end, size in intervals if end is not None])
+        highest, change, i = None, 0, 0
+        for time, total in self.samples:
+            while i < len(events) and events[i][0] <= time:
+                change += events[i][1]
+                i += 1
+            highest = total + change if highest is None else max(highest, total + change)
+        return highest or 0
+
+    def highest(self):
+        return max((total for _, total in self.samples), default=0)
+
+
+def activation_what_ifs(saved, baseline, curve):
+    """GELU/SiLU -> ReLU, per module (those that would free the most first) and for all of them
+    at once. A module's change frees its input's storage where only the activation saved it,
+    and adds its output's where nothing saved it; what a module's calls change is summed. The
+    peak: the memory step's curve with those blocks changed (MemoryCurve.swapped_for_relu)."""
+    savers = saved.savers()
+    # path -> [kind, freed bytes, added bytes, the freed inputs' bytes, the outputs' bytes]
+    by_module = {}
+    for call in saved.activations:
+        entry = by_module.setdefault(call.module, [call.kind, 0, 0, [], []])
+        address, nbytes = call.input
+        if savers.get(address, 0) == 1:
+            entry[1] += nbytes
+            entry[3].append(nbytes)
+        address, nbytes = call.output
+        entry[4].append(nbytes)
+        if savers.get(address, 0) == 0:
+            entry[2] += nbytes
+    highest = curve.highest()
+
+    def predicted(paths):
+        freed = sum(by_module[p][1] for p in paths)
+        added = sum(by_module[p][2] for p in paths)
+        intervals = [interval for path in paths
+                     for interval in curve.swapped_for_relu(path, by_module[path][3],
+                                                            by_module[path][4])]
+        return {"peak_bytes": baseline["peak_bytes"] - highest + curve.highest_with(intervals),
+                "activation_bytes": baseline["activation_bytes"] - freed + added,
+                "step_ms": baseline["step_ms"]}
+
+    what_ifs = []
+    ranked = sorted(by_module, key=lambda path: by_module[path][2] - by_module[path][1])
+    for path in ranked[:SHOWN_MODULES]:
+        what_if = WhatIf(f"{by_module[path][0]} -> ReLU", path, predicted([path]))
+        what_if.apply = _swap([path])
+        what_ifs.append(what_if)
+    if len(by_module) > 1:
+        kinds = sorted({entry[0] for entry in by_module.values()})
+        what_if = WhatIf(f"{' and '.join(kinds)} -> ReLU", "every such module",
+                         predicted(list(by_module)))
+        what_if.apply = _swap(list(by_module))
+        what_ifs.append(what_if)
+    return what_ifs
+
+
+def copy_of(model, optimizer):
+    """A copy of the model as the step finds it: its weights and buffers, its parameters'
+    gradients (deepcopy leaves them out: a step that accumulates into them would allocate
+    afresh), and a function that gives the copy's optimizer the original's state."""
+    candidate = copy.deepcopy(model)
+    for mine, theirs in zip(candidate.parameters(), model.parameters()):
+        mine.grad = None if theirs.grad is None else theirs.grad.detach().clone()
+
+    def give_state(step_optimizer):
+        if optimizer is not None and step_optimizer is not None and optimizer.state:
+            step_optimizer.load_state_dict(copy.deepcopy(optimizer.state_dict()))
+    return candidate, give_state
+
+
+def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, give_state):
+    """The step of `model` (a copy, changed) measured as `profile` measures it: warm-up steps,
+    the memory step and timed steps, under trainscope.profile, into a folder of its own that
+    is removed after. Returns the session's figures."""
+    from ._profile import profile
+    step = make_step(model)
+    give_state(optimizer_of(step))
+    with tempfile.TemporaryDirectory(prefix="trainscope-what-if-") as folder:
+        observing = profile(os.path.join(folder, "what-if"), model=model,
+                            optimizer=optimizer_of(step), warmup=warmup, active=iterations,
+                            project_root=root)
+        with observing:
+            for _ in range(warmup + iterations):
+                step(*inputs)
+                observing.step()
+        return observing.figures
+
+
+def _bytes(value):
+    return "—" if value is None else f"{value / 2**20:,.1f} MiB"
+
+
+def _ms(value):
+    return "—" if value is None else f"{value:,.1f} ms"
+
+
+def _error(predicted, measured):
+    if measured is None:
+        return "not verified"
+    if measured == predicted:
+        return "exact"
+    return f"{(predicted - measured) / measured * 100:+.2f} %" if measured else "—"
+
+
+def text_of(what_ifs, baseline):
+    lines = [f"Measured: peak {_bytes(baseline['peak_bytes'])}, activations "
+             f"{_bytes(baseline['activation_bytes'])}, step {_ms(baseline['step_ms'])}"]
+    if not what_ifs:
+        lines.append("No what-if applies to this step (no GELU or SiLU module keeps its "
+                     "input for backward).")
+    for w in what_ifs:
+        d = w.as_dict()
+        lines.append(f"{w.change} at {w.target}:")
+        for what, unit, key in (("peak", _bytes, "peak_bytes"),
+                                ("activations", _bytes, "activation_bytes"),
+                                ("step", _ms, "step_ms")):
+            lines.append(f"  {what:<12} predicted {unit(d['predicted_' + key]):>14}, measured "
+                         f"{unit(d['measured_' + key]):>14} "
+                         f"({_error(d['predicted_' + key], d['measured_' + key])})")
+        if w.why_not:
+            lines.append(f"  not verified: {w.why_not}")
+    return "\n".join(lines) + "\n"
+
+
+def advise(model, optimizer, make_step, inputs, baseline, timeline, saved, root, verify,
+           warmup, iterations, optimizer_of, say):
+    """The what-ifs for the step, predicted from what its forward saved and the baseline's
+    reports (figures, and the timeline at `timeline`); with `verify`, each measured on a
+    copy of the model."""
+    curve = MemoryCurve(timeline)
+    try:
+        what_ifs = activation_what_ifs(saved, baseline, curve)
+    finally:
+        curve.close()
+    if not verify:
+        for w in what_ifs:
+            w.why_not = "not asked (--verify runs it)"
+        return what_ifs
+    for i, w in enumerate(what_ifs):
+        say(f"trainscope: verifying {i + 1}/{len(what_ifs)}: {w.change} at {w.target}")
+        try:
+            candidate, give_state = copy_of(model, optimizer)
+        except Exception as e:
+            w.why_not = f"the model cannot be copied ({type(e).__name__}: {e})"
+            continue
+        w.apply(candidate)
+        w.measured = measure(candidate, make_step, inputs, root, warmup, iterations,
+                             optimizer_of, give_state)
+        if w.measured is None:
+            w.why_not = "observing it failed (the line above says why)"
+        del candidate
+    return what_ifs
+
+
+def record_saved(model, step, inputs):
+    """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
+    saved = SavedTensors(model, SWAPPABLE)
+    saved.record(lambda: step(*inputs))
+    return saved
+
+
+def write_output(what_ifs, baseline, fmt, stream=sys.stdout):
+    if fmt == "json":
+        json.dump([w.as_dict() for w in what_ifs], stream, indent=2)
+        stream.write("\n")
+    else:
+        stream.write(text_of(what_ifs, baseline))
+    stream.flush()

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What one forward of the user's model saved for backward: each autograd node it made, the
+module whose forward made it, and the storages of the tensors it saved (address and bytes:
+tensors that share a storage cost it once); and, for each call of an activation module, the
+storages of its input and output. The what-ifs (_advice.py) are predicted from it.
+
+Recorded with forward hooks on every module, read-only: a module's nodes are those reachable
+from its outputs that no module claimed before and that are not its inputs' (so a functional
+call between two modules is its parent's, not the next module's), and the saved tensors are
+read from each node's `_saved_*` attributes as the module returns, before backward frees
+them. The hooks are removed once the forward ends."""
+
+import torch
+
+
+def storage_of(tensor):
+    """(address, bytes) of the storage a tensor views."""
+    storage = tensor.untyped_storage() if hasattr(tensor, "untyped_storage") else \
+        tensor.storage()
+    return storage.data_ptr(), storage.nbytes()
+
+
+def tensors_in(value):
+    """The tensors of a module's arguments or outputs (tuples, lists and dicts opened)."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in tensors_in(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in tensors_in(v)]
+    return []
+
+
+def _saved_storages(node):
+    storages = []
+    for name in dir(node):
+        if not name.startswith("_saved_") or name.endswith(("_sizes", "_strides")):
+            continue
+        try:
+            value = getattr(node, name)
+        except Exception:  # freed already, or a value that cannot be read back
+            continue
+        for tensor in tensors_in(value):
+            if tensor.numel() > 0:
+                storages.append(storage_of(tensor))
+    return storages
+
+
+class SavedNode:
+    def __init__(self, name, module, storages):
+        self.name, self.module, self.storages = name, module, storages
+
+
+class ActivationCall:
+    """A call of an activation module: its path, its class, and its input's and output's
+    storages."""
+
+    def __init__(self, module, kind, input_storage, output_storage):
+        self.module, self.kind = module, kind
+        self.input, self.output = input_storage, output_storage
+
+
+class SavedTensors:
+    def __init__(self, model, activation_kinds):
+        self.nodes = []
+        self.activations = []
+        # Parameters and buffers live beyond the step: never activations.
+        self.lasting = {storage_of(t)[0] for t in list(model.parameters()) +
+                        list(model.buffers())}
+        self._model, self._kinds = model, activation_kinds
+
+    def record(self, run):
+        """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
+        paths = {module: path for path, module in self._model.named_modules()}
+        claimed, boundaries, handles = set(), [], []
+
+        def before(module, args):
+            boundaries.append({t.grad_fn for t in tensors_in(args) if t.grad_fn is not None})
+
+        def after(module, args, output):
+            boundary = boundaries.pop() if boundaries else set()
+            pending = [t.grad_fn for t in tensors_in(output) if t.grad_fn is not None]
+            while pending:
+                node = pending.pop()
+                if node is None or node in claimed or node in boundary:
+                    continue
+                claimed.add(node)
+                self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
+                                            _saved_storages(node)))
+                pending.extend(next_node for next_node, _ in node.next_functions)
+            inputs, outputs = tensors_in(args), tensors_in(output)
+            if isinstance(module, self._kinds) and inputs and outputs:
+                self.activations.append(ActivationCall(
+                    paths.get(module, ""), type(module).__name__, storage_of(inputs[0]),
+                    storage_of(outputs[0])))
+
+        try:
+            for module in paths:
+                handles.append(module.register_forward_pre_hook(before))
+                handles.append(module.register_forward_hook(after))
+            run()
+        finally:
+            for handle in handles:
+                handle.remove()
+            claimed.clear()  # no node of the user's graph is held
+
+    def savers(self):
+        """How many nodes saved each storage (by address), parameters and buffers left out."""
+        counts = {}
+        for node in self.nodes:
+            for address, _ in set(node.storages):
+                if address not in self.lasting:
+                    counts[address] = counts.get(address, 0) + 1
+        return counts

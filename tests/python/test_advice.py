@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: Apache-2.0
+"""python3 -m trainscope advise: what-ifs predicted from what the step's forward saved for
+backward, and with --verify measured by running them on a copy of the model.
+
+Seed 004's MLP block (project/mlp_block.py: bfloat16, batch 2, sequence 4096, d 1024): with GELU
+its activations are 18·b·s·d bytes and with ReLU 10·b·s·d, because ReLU's saved output is the
+next layer's saved input while GELU keeps its input besides. The GELU -> ReLU what-if must
+predict ReLU's figure to the byte, and measure the same."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+from torch import nn
+
+import trainscope
+from test_python_host import DEVICE, PROJECT, allocated
+
+RELU_ACTIVATIONS = 83_886_080  # 10·b·s·d, seed 004
+
+
+def advise(entry, *extra, activation=None):
+    """The JSON what-ifs of `advise` on `entry`, its exit status and stderr."""
+    env = dict(os.environ)
+    if activation:
+        env["TRAINSCOPE_TEST_ACTIVATION"] = activation
+    with tempfile.TemporaryDirectory() as folder:
+        result = subprocess.run(
+            [sys.executable, "-m", "trainscope", "advise", "-q", "--format", "json",
+             "--device", DEVICE, entry, "-o", os.path.join(folder, "run"), *extra],
+            capture_output=True, text=True, env=env)
+        written = sorted(os.listdir(folder))
+    what_ifs = json.loads(result.stdout) if result.returncode == 0 else None
+    return what_ifs, result, written
+
+
+class Advice(unittest.TestCase):
+    def test_gelu_to_relu_on_seed_004s_mlp_is_predicted_and_measured_to_the_byte(self):
+        what_ifs, result, written = advise(os.path.join(PROJECT, "mlp_block.py"), "--verify",
+                                           "--warmup", "0", "--iterations", "1",
+                                           activation="GELU")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(written, ["run.memory.sqlite", "run.time.sqlite",
+                                   "run.timeline.sqlite"])
+        (what_if,) = what_ifs
+        self.assertEqual((what_if["change"], what_if["target"]), ("GELU -> ReLU", "act_fn"))
+        # ReLU's activations, as seed 004 gives them, and the loss scalar the step holds.
+        self.assertEqual(what_if["predicted_activation_bytes"], RELU_ACTIVATIONS + allocated(2))
+        self.assertTrue(what_if["verified"], what_if["why_not"])
+        self.assertEqual(what_if["measured_activation_bytes"],
+                         what_if["predicted_activation_bytes"])
+        self.assertEqual(what_if["measured_peak_bytes"], what_if["predicted_peak_bytes"])
+        self.assertGreater(what_if["measured_step_ms"], 0)
+
+    def test_without_verify_each_what_if_is_predicted_and_says_it_was_not_run(self):
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "mlp_block.py"), "--warmup", "0",
+                                     "--iterations", "1", activation="GELU")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (what_if,) = what_ifs
+        self.assertEqual(what_if["predicted_activation_bytes"], RELU_ACTIVATIONS + allocated(2))
+        self.assertFalse(what_if["verified"])
+        self.assertIsNone(what_if["measured_peak_bytes"])
+        self.assertIsNone(what_if["measured_activation_bytes"])
+        self.assertIsNone(what_if["measured_step_ms"])
+        self.assertIn("--verify", what_if["why_not"])
+
+    def test_a_step_whose_activations_keep_their_output_has_no_what_if(self):
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "mlp_block.py"), "--verify",
+                                     "--warmup", "0", "--iterations", "1", activation="ReLU")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(what_ifs, [])
+
+    def test_existing_reports_are_not_replaced_without_force(self):
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with open(prefix + ".time.sqlite", "w") as f:
+                f.write("the user's file")
+            result = subprocess.run(
+                [sys.executable, "-m", "trainscope", "advise", "-q",
+                 os.path.join(PROJECT, "mlp_block.py"), "-o", prefix],
+                capture_output=True, text=True,
+                env=dict(os.environ, TRAINSCOPE_TEST_ACTIVATION="GELU"))
+            self.assertEqual(result.returncode, 2)
+            self.assertEqual(result.stderr.count("\n"), 1, result.stderr)
+            self.assertIn("--force", result.stderr)
+            with open(prefix + ".time.sqlite") as f:
+                self.assertEqual(f.read(), "the user's file")
+
+
+class TwoGelus(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin_0, self.act_0 = nn.Linear(64, 256), nn.GELU()
+        self.lin_1, self.act_1 = nn.Linear(256, 256), nn.SiLU()
+        self.lin_2 = nn.Linear(256, 64)
+
+    def forward(self, x):
+        return self.lin_2(self.act_1(self.lin_1(self.act_0(self.lin_0(x)))))
+
+
+class VerifyingInTheProcess(unittest.TestCase):
+    def test_verifying_leaves_the_users_model_and_optimizer_as_they_were(self):
+        from trainscope import _advice
+        from trainscope._entry import optimizer_of
+        torch.manual_seed(0)
+        model = TwoGelus().to(DEVICE)
+        inputs = (torch.randn(16, 64, device=DEVICE),)
+
+        def make_step(m):
+            optimizer = torch.optim.AdamW(m.parameters(), lr=1e-3)
+
+            def step(x):
+                optimizer.zero_grad()
+                m(x).sum().backward()
+                optimizer.step()
+            step.optimizer = optimizer
+            return step
+
+        step = make_step(model)
+        saved = _advice.record_saved(model, step, inputs)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, optimizer=step.optimizer, warmup=1,
+                                    active=1) as observing:
+                for _ in range(2):
+                    step(*inputs)
+                    observing.step()
+            parameters = [p.detach().clone() for p in model.parameters()]
+            gradients = [p.grad.detach().clone() for p in model.parameters()]
+            state = copy.deepcopy(step.optimizer.state_dict())
+            what_ifs = _advice.advise(model, step.optimizer, make_step, inputs,
+                                      observing.figures, prefix + ".timeline.sqlite", saved,
+                                      folder, True, 1, 1, optimizer_of, lambda text: None)
+        # One what-if per activation module, and one for both.
+        self.assertEqual([(w.change, w.target) for w in what_ifs][-1],
+                         ("GELU and SiLU -> ReLU", "every such module"))
+        self.assertEqual(sorted(w.target for w in what_ifs[:-1]), ["act_0", "act_1"])
+        for w in what_ifs:
+            self.assertIsNotNone(w.measured, w.why_not)
+            self.assertEqual(w.measured["activation_bytes"], w.predicted["activation_bytes"],
+                             w.target)
+            self.assertEqual(w.measured["peak_bytes"], w.predicted["peak_bytes"], w.target)
+        self.assertIsInstance(model.act_0, nn.GELU)
+        self.assertIsInstance(model.act_1, nn.SiLU)
+        for before, after in zip(parameters, model.parameters()):
+            self.assertTrue(torch.equal(before, after))
+        for before, after in zip(gradients, model.parameters()):
+            self.assertTrue(torch.equal(before, after.grad))
+        after = step.optimizer.state_dict()
+        for key, moments in state["state"].items():
+            for name, value in moments.items():
+                self.assertTrue(torch.equal(torch.as_tensor(value),
+                                            torch.as_tensor(after["state"][key][name])))
+
+
+if __name__ == "__main__":
+    unittest.main()
