@@ -332,7 +332,7 @@ def advise_entry_point(args):
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
         what_ifs = _advice.advise(model, optimizer_of(step), make_step, inputs, baseline,
-                                  output + ".timeline.sqlite", saved, root, args.verify,
+                                  output, saved, root, args.verify,
                                   args.warmup, args.iterations, optimizer_of, say)
     except KeyboardInterrupt:
         return _fail("interrupted", RUN_FAILED)

@@ -10,6 +10,7 @@ What-ifs so far:
   keeps its output: the input's storage is freed where no other node saved it, and the output's
   is added where no other node saved it already (the next layer's input usually is)."""
 
+import bisect
 import copy
 import json
 import os
@@ -59,6 +60,23 @@ def _swap(paths):
     return apply
 
 
+def _merged(spans):
+    """Spans (start, end) as disjoint ones, by start: nested calls lie in their parents'."""
+    merged = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _within(time, spans):
+    """Whether `time` lies in one of `spans` (disjoint, by start: _merged)."""
+    i = bisect.bisect_right(spans, (time, float("inf")))
+    return i > 0 and spans[i - 1][1] >= time
+
+
 class MemoryCurve:
     """The memory step's allocated total over time (the timeline's MEMORY_RECORD, PyTorch's
     allocator) and its blocks (OP_MEMORY), read from the baseline's timeline report, to find
@@ -67,6 +85,7 @@ class MemoryCurve:
     def __init__(self, path):
         import sqlite3
         self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self._forward_blocks = None  # made in a forward pass and freed: read once
         self.samples = self._db.execute(
             "SELECT CAST(r.timestamp AS INTEGER), r.totalAllocated FROM MEMORY_RECORD r "
             "JOIN STRING_IDS s ON s.id = r.component WHERE s.value = 'PTA' ORDER BY 1").fetchall()
@@ -74,28 +93,63 @@ class MemoryCurve:
     def close(self):
         self._db.close()
 
-    def _backward_spans(self, module):
-        """The spans of `module`'s backward nodes: the autograd engine frees a node's saved
-        tensors once it returns, within the engine's evaluate_function call around it (that
-        call's span, else the node's own)."""
+    # A call's module is `?` or one of its submodules.
+    IN_MODULE = "(m.module_path = ? OR substr(m.module_path, 1, length(?) + 1) = ? || '.')"
+
+    def checkpointed(self, modules, kept_bytes):
+        """What checkpointing each of `modules` does to the memory step's blocks, as intervals
+        to add to the curve: a block that a module's forward made and its backward freed (what
+        only its nodes kept) is not kept through the forward pass; it is made again when the
+        module's backward begins (its forward recomputed) and freed as before. Each checkpoint
+        keeps `kept_bytes` more from its module's forward to the end of its backward."""
+        intervals = []
+        for module in modules:
+            forward = _merged(self._spans(module, within=True, backward=False))
+            backward = _merged(self._spans(module, within=True, backward=True))
+            if not forward or not backward:
+                continue
+            recomputed = min(start for start, _ in backward)
+            intervals.append((forward[0][0], backward[-1][1], kept_bytes))
+            if self._forward_blocks is None:
+                self._forward_blocks = self._db.execute(
+                    "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE "
+                    "releaseTime IS NOT NULL AND EXISTS (SELECT 1 FROM trainscope_phases p "
+                    "WHERE p.name = 'forward' AND m.allocationTime BETWEEN p.start_ns AND "
+                    "p.end_ns)").fetchall()
+            for size, allocated, released in self._forward_blocks:
+                if _within(allocated, forward) and _within(released, backward) and \
+                        allocated < recomputed:
+                    intervals.append((allocated, recomputed, -size))
+        return intervals
+
+    def _spans(self, module, within, backward):
+        """The spans of `module`'s calls (with `within`, its submodules' too): forward calls,
+        or backward nodes within the engine's evaluate_function call around each."""
+        where = self.IN_MODULE if within else "m.module_path = ?"
+        values = (module, module, module) if within else (module,)
+        if not backward:
+            return sorted(self._db.execute(
+                "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) FROM PYTORCH_API "
+                "a JOIN trainscope_api_modules m ON m.connection_id = a.connectionId WHERE " +
+                where + " AND a.fwdThreadId = 0", values).fetchall())
         around = ("(SELECT {} FROM PYTORCH_API e WHERE e.name = (SELECT id FROM STRING_IDS "
                   "WHERE value = 'autograd::engine::evaluate_function: ' || s.value) "
                   "AND CAST(e.startNs AS INTEGER) <= CAST(a.startNs AS INTEGER) "
                   "AND CAST(e.endNs AS INTEGER) >= CAST(a.endNs AS INTEGER) "
                   "AND e.globalTid = a.globalTid)")
-        return self._db.execute(
+        return sorted(self._db.execute(
             "SELECT IFNULL(" + around.format("MIN(CAST(e.startNs AS INTEGER))") +
             ", CAST(a.startNs AS INTEGER)), IFNULL(" +
             around.format("MAX(CAST(e.endNs AS INTEGER))") + ", CAST(a.endNs AS INTEGER)) "
             "FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
             "JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
-            "WHERE m.module_path = ? AND a.fwdThreadId != 0", (module,)).fetchall()
+            "WHERE " + where + " AND a.fwdThreadId != 0", values).fetchall())
+
+    def _backward_spans(self, module):
+        return self._spans(module, within=False, backward=True)
 
     def _forward_spans(self, module):
-        return self._db.execute(
-            "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) FROM PYTORCH_API a "
-            "JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
-            "WHERE m.module_path = ? AND a.fwdThreadId = 0", (module,)).fetchall()
+        return self._spans(module, within=False, backward=False)
 
     def _blocks(self, condition, size, start, end):
         return self._db.execute(
@@ -187,6 +241,84 @@ def activation_what_ifs(saved, baseline, curve):
     return what_ifs
 
 
+class _Checkpointed(nn.Module):
+    """A module run under activation checkpointing (torch.utils.checkpoint, non-reentrant):
+    its forward keeps its inputs alone and runs again in backward."""
+
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, *args, **kwargs):
+        from torch.utils.checkpoint import checkpoint
+        return checkpoint(self.inner, *args, use_reentrant=False, **kwargs)
+
+
+def _checkpoint(container):
+    def apply(model):
+        blocks = model.get_submodule(container) if container else model
+        for name, block in list(blocks.named_children()):
+            setattr(blocks, name, _Checkpointed(block))
+    return apply
+
+
+def block_containers(model):
+    """Module lists and sequences of two or more blocks of one class with weights (a
+    transformer's layers, a ResNet stage): the places where each block can be checkpointed."""
+    found = []
+    for path, module in model.named_modules():
+        if not isinstance(module, (nn.ModuleList, nn.Sequential)):
+            continue
+        children = list(module.named_children())
+        if len(children) >= 2 and len({type(child) for _, child in children}) == 1 and \
+                all(any(True for _ in child.parameters()) for _, child in children):
+            found.append((path, [f"{path}.{name}" if path else name for name, _ in children]))
+    return found
+
+
+def forward_ms_of(time_report):
+    """Each module's forward time (ms, its submodules' included) from the run time report."""
+    import sqlite3
+    with sqlite3.connect(f"file:{time_report}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT m.module_path, e.forward_ms FROM run_time_entries e JOIN "
+                          "trainscope_entry_modules m ON m.entry_id = e.id").fetchall()
+
+    def of(module):
+        return sum(ms for path, ms in rows
+                   if path == module or path.startswith(module + ".")) if module else \
+            sum(ms for _, ms in rows)
+    return of
+
+
+def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device):
+    """Each block of a container checkpointed: what only the blocks' nodes saved is freed,
+    except the blocks' inputs, which the checkpoints keep (and add, where nothing saved them),
+    and each checkpoint keeps the CPU's random number generator's state (a tensor, so that its
+    forward runs again with the same dropout masks: 5,056 bytes, counted where the step runs on
+    the CPU); the peak from the curve with those blocks made again as each block's backward
+    begins; the step longer by the blocks' forward time (run again in backward)."""
+    rng_state = torch.get_rng_state().numel() if device == "cpu" else 0
+    what_ifs = []
+    for container, blocks in block_containers(model):
+        only, elsewhere = saved.within(blocks)
+        inputs = {}
+        for block in blocks:
+            inputs.update(saved.inputs_of.get(block, {}))
+        freed = sum(n for a, n in only.items() if a not in inputs)
+        added = sum(n for a, n in inputs.items()
+                    if a not in only and a not in elsewhere and a not in saved.lasting)
+        added += rng_state * len(blocks)
+        highest = curve.highest_with(curve.checkpointed(blocks, rng_state))
+        what_if = WhatIf(
+            "checkpoint each block", container or "the model",
+            {"peak_bytes": baseline["peak_bytes"] - curve.highest() + highest,
+             "activation_bytes": baseline["activation_bytes"] - freed + added,
+             "step_ms": baseline["step_ms"] + sum(forward_ms(b) for b in blocks)})
+        what_if.apply = _checkpoint(container)
+        what_ifs.append(what_if)
+    return what_ifs
+
+
 def copy_of(model, optimizer):
     """A copy of the model as the step finds it: its weights and buffers, its parameters'
     gradients (deepcopy leaves them out: a step that accumulates into them would allocate
@@ -255,14 +387,17 @@ def text_of(what_ifs, baseline):
     return "\n".join(lines) + "\n"
 
 
-def advise(model, optimizer, make_step, inputs, baseline, timeline, saved, root, verify,
+def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, verify,
            warmup, iterations, optimizer_of, say):
     """The what-ifs for the step, predicted from what its forward saved and the baseline's
-    reports (figures, and the timeline at `timeline`); with `verify`, each measured on a
-    copy of the model."""
-    curve = MemoryCurve(timeline)
+    reports (figures, and PREFIX's timeline and run time report); with `verify`, each
+    measured on a copy of the model."""
+    curve = MemoryCurve(prefix + ".timeline.sqlite")
     try:
         what_ifs = activation_what_ifs(saved, baseline, curve)
+        device = next((p.device.type for p in model.parameters()), "cpu")
+        what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
+                                        forward_ms_of(prefix + ".time.sqlite"), device)
     finally:
         curve.close()
     if not verify:

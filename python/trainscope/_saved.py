@@ -64,6 +64,7 @@ class SavedTensors:
     def __init__(self, model, activation_kinds):
         self.nodes = []
         self.activations = []
+        self.inputs_of = {}  # module path -> {storage address: bytes} of its calls' inputs
         # Parameters and buffers live beyond the step: never activations.
         self.lasting = {storage_of(t)[0] for t in list(model.parameters()) +
                         list(model.buffers())}
@@ -89,6 +90,8 @@ class SavedTensors:
                                             _saved_storages(node)))
                 pending.extend(next_node for next_node, _ in node.next_functions)
             inputs, outputs = tensors_in(args), tensors_in(output)
+            self.inputs_of.setdefault(paths.get(module, ""), {}).update(
+                storage_of(t) for t in inputs if t.numel() > 0)
             if isinstance(module, self._kinds) and inputs and outputs:
                 self.activations.append(ActivationCall(
                     paths.get(module, ""), type(module).__name__, storage_of(inputs[0]),
@@ -103,6 +106,23 @@ class SavedTensors:
             for handle in handles:
                 handle.remove()
             claimed.clear()  # no node of the user's graph is held
+
+    def within(self, modules):
+        """The storages (address -> bytes) saved only by nodes of `modules` (paths; their
+        submodules' nodes included), and those saved by any other node, parameters and
+        buffers left out."""
+        def inside(path):
+            return any(path == m or path.startswith(m + ".") for m in modules)
+        only, elsewhere = {}, set()
+        for node in self.nodes:
+            for address, nbytes in node.storages:
+                if address in self.lasting:
+                    continue
+                if inside(node.module):
+                    only[address] = nbytes
+                else:
+                    elsewhere.add(address)
+        return {a: n for a, n in only.items() if a not in elsewhere}, elsewhere
 
     def savers(self):
         """How many nodes saved each storage (by address), parameters and buffers left out."""

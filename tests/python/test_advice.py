@@ -75,6 +75,25 @@ class Advice(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(what_ifs, [])
 
+    def test_on_a_gpt_style_model_checkpointing_each_block_is_predicted_within_1_percent(self):
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--verify")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        by_target = {(w["change"], w["target"]): w for w in what_ifs}
+        checkpoint = by_target[("checkpoint each block", "h")]
+        self.assertTrue(checkpoint["verified"], checkpoint["why_not"])
+        for figure in ("peak_bytes", "activation_bytes"):
+            predicted, measured = checkpoint["predicted_" + figure], checkpoint["measured_" + figure]
+            self.assertLess(abs(predicted - measured), 0.01 * measured, (figure, checkpoint))
+        # Checkpointing keeps each block's input alone: far less than the step's activations.
+        self.assertLess(checkpoint["measured_activation_bytes"],
+                        by_target[("GELU -> ReLU", "h.0.act")]["measured_activation_bytes"] / 2)
+        # Each block's GELU, and all four at once, to the byte.
+        for target in ("h.0.act", "h.1.act", "h.2.act", "h.3.act", "every such module"):
+            w = by_target[("GELU -> ReLU", target)]
+            self.assertEqual(w["measured_peak_bytes"], w["predicted_peak_bytes"], target)
+            self.assertEqual(w["measured_activation_bytes"], w["predicted_activation_bytes"],
+                             target)
+
     def test_existing_reports_are_not_replaced_without_force(self):
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
@@ -134,7 +153,7 @@ class VerifyingInTheProcess(unittest.TestCase):
             gradients = [p.grad.detach().clone() for p in model.parameters()]
             state = copy.deepcopy(step.optimizer.state_dict())
             what_ifs = _advice.advise(model, step.optimizer, make_step, inputs,
-                                      observing.figures, prefix + ".timeline.sqlite", saved,
+                                      observing.figures, prefix, saved,
                                       folder, True, 1, 1, optimizer_of, lambda text: None)
         # One what-if per activation module, and one for both.
         self.assertEqual([(w.change, w.target) for w in what_ifs][-1],

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""How close advise's predictions come to what running each what-if measures (issue 56), on
+three models: seed 004's MLP block with GELU (bfloat16, batch 2, sequence 4096, d 1024), a
+GPT-style model of four blocks (tests/python/project/gpt_blocks.py) and torchvision's
+ResNet-18 (batch 8, 64x64 images, SGD with momentum). Each runs
+`python3 -m trainscope advise ENTRY --verify --format json` in a process of its own; every
+what-if's predicted and measured peak, activations and step time are printed with the error
+(predicted - measured) / measured.
+
+Targets: GELU -> ReLU exact on the MLP block's activations (seed 004: 83,886,080 bytes plus the
+loss scalar) and peak; checkpointing each block of the GPT-style model within 1 % of its
+measured peak. Step times are figures of a shared machine, not a target.
+
+    PYTHONPATH=build/dev/python python3 bench/advise_accuracy.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT = os.path.join(HERE, "..", "tests", "python", "project")
+
+RESNET = """\
+import torch
+import torchvision
+
+
+def model_provider():
+    torch.manual_seed(0)
+    return torchvision.models.resnet18(num_classes=10)
+
+
+def input_provider(batch_size=8):
+    torch.manual_seed(1)
+    return (torch.randn(batch_size, 3, 64, 64), torch.randint(0, 10, (batch_size,)))
+
+
+def iteration_provider(model):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+
+    def iteration(x, y):
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(model(x), y).backward()
+        optimizer.step()
+    return iteration
+"""
+
+
+def advise(entry, folder, *extra, env=None):
+    result = subprocess.run(
+        [sys.executable, "-m", "trainscope", "advise", "-q", "--verify", "--format", "json",
+         entry, "-o", os.path.join(folder, "run"), "--force", *extra],
+        capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        sys.exit(f"advise_accuracy: advise {os.path.basename(entry)} failed: {result.stderr}")
+    return json.loads(result.stdout)
+
+
+def error(w, figure):
+    predicted, measured = w["predicted_" + figure], w["measured_" + figure]
+    if measured is None:
+        return None
+    return (predicted - measured) / measured * 100 if measured else 0.0
+
+
+def main():
+    if "--help" in sys.argv[1:] or "-h" in sys.argv[1:]:
+        print(__doc__)
+        return 0
+    worst = {"peak_bytes": 0.0, "activation_bytes": 0.0}
+    met = True
+    with tempfile.TemporaryDirectory() as folder:
+        resnet = os.path.join(folder, "resnet18.py")
+        with open(resnet, "w") as f:
+            f.write(RESNET)
+        models = [
+            ("MLP block (GELU, bf16)", os.path.join(PROJECT, "mlp_block.py"),
+             ["--warmup", "0", "--iterations", "1"],
+             dict(os.environ, TRAINSCOPE_TEST_ACTIVATION="GELU")),
+            ("GPT-style, 4 blocks", os.path.join(PROJECT, "gpt_blocks.py"), [], None),
+            ("ResNet-18", resnet, [], None),
+        ]
+        for name, entry, extra, env in models:
+            print(f"{name}:")
+            for w in advise(entry, folder, *extra, env=env):
+                errors = {figure: error(w, figure)
+                          for figure in ("peak_bytes", "activation_bytes", "step_ms")}
+                print(f"  {w['change']} at {w['target']}: peak {w['predicted_peak_bytes']:,} "
+                      f"predicted, {w['measured_peak_bytes']:,} measured "
+                      f"({errors['peak_bytes']:+.3f} %); activations "
+                      f"{w['predicted_activation_bytes']:,} / "
+                      f"{w['measured_activation_bytes']:,} ({errors['activation_bytes']:+.3f} %); "
+                      f"step {w['predicted_step_ms']:.1f} / {w['measured_step_ms']:.1f} ms "
+                      f"({errors['step_ms']:+.1f} %)")
+                for figure in worst:
+                    worst[figure] = max(worst[figure], abs(errors[figure]))
+                if name.startswith("MLP") and w["change"] == "GELU -> ReLU":
+                    exact = w["predicted_activation_bytes"] == w["measured_activation_bytes"] \
+                        and w["predicted_peak_bytes"] == w["measured_peak_bytes"]
+                    print(f"  GELU -> ReLU on the MLP block exact (target): "
+                          f"{'met' if exact else 'MISSED'}")
+                    met &= exact
+                if name.startswith("GPT") and w["change"] == "checkpoint each block":
+                    within = abs(errors["peak_bytes"]) <= 1.0
+                    print(f"  checkpointing each block within 1 % of the measured peak "
+                          f"(target): {'met' if within else 'MISSED'}")
+                    met &= within
+    print(f"Largest error over every what-if: peak {worst['peak_bytes']:.3f} %, activations "
+          f"{worst['activation_bytes']:.3f} %")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
