@@ -12,6 +12,7 @@
 #include "cli/compare_output.h"
 #include "cli/file_summary.h"
 #include "cli/sweep_output.h"
+#include "trainscope/advice_text.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/cluster.h"
 #include "trainscope/comparison.h"
@@ -90,6 +91,7 @@ int run(const cli::CliOptions& options) {
 // summary of the ranks needs; or why not.
 struct ShownFile {
     std::optional<SweepReport> sweep;
+    std::optional<AdviceReport> advice;
     std::optional<ReportFileSummary> summary;
     std::optional<RankFacts> rank;
     std::string error;       // no summary
@@ -101,6 +103,10 @@ ShownFile readShownFile(const std::string& path) {
     try {
         if (isSweepReport(path)) {
             file.sweep = readSweepReport(path);
+            return file;
+        }
+        if (isAdviceReport(path)) {
+            file.advice = readAdviceReport(path);
             return file;
         }
         file.summary = summarizeReportFile(path);
@@ -139,6 +145,9 @@ int show(const cli::CliOptions& options) {
         } else if (file.sweep) {
             std::cout << path << ": batch-size sweep\n";
             cli::printSweep(std::cout, *file.sweep);
+        } else if (file.advice) {
+            std::cout << path << ": what-ifs (advise)\n";
+            printAdvice(std::cout, *file.advice);
         } else {
             cli::printFileSummary(std::cout, path, *file.summary);
             if (file.rank) {

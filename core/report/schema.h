@@ -159,6 +159,14 @@ constexpr const char* kSweepTables[] = {
     "points INTEGER NOT NULL)",
 };
 
+// The what-ifs of `advise` (PREFIX.advice.sqlite): measured figures NULL where not verified.
+constexpr const char* kWhatIfsTable =
+    "CREATE TABLE trainscope_what_ifs (id INTEGER PRIMARY KEY, change TEXT NOT NULL, "
+    "target TEXT NOT NULL, predicted_peak_bytes INTEGER NOT NULL, "
+    "predicted_activation_bytes INTEGER NOT NULL, predicted_step_ms REAL NOT NULL, "
+    "measured_peak_bytes INTEGER, measured_activation_bytes INTEGER, measured_step_ms REAL, "
+    "why_not TEXT NOT NULL)";
+
 constexpr const char* kMetadataTable =
     "CREATE TABLE trainscope_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 

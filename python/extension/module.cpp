@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "python_frames.h"
+#include "trainscope/advice_report.h"
+#include "trainscope/advice_text.h"
 #include "trainscope/engine.h"
 #include "trainscope/error.h"
 #include "trainscope/named_scope.h"
@@ -329,6 +331,43 @@ void checkOutputs(const std::string& prefix, bool force) {
     checkSessionFiles(prefix, force ? Overwrite::Allow : Overwrite::Refuse);
 }
 
+// A step's figures from the dict the host measured them in ("peak_bytes", "activation_bytes",
+// "step_ms").
+StepFigures stepFiguresOf(const py::dict& figures) {
+    return {figures["peak_bytes"].cast<int64_t>(), figures["activation_bytes"].cast<int64_t>(),
+            figures["step_ms"].cast<double>()};
+}
+
+// Writes PREFIX.advice.sqlite from the host's what-ifs (dicts of the JSON's fields) and returns
+// the text of what it wrote.
+std::string writeAdvice(const std::string& path, bool force, const py::dict& baseline,
+                        const py::list& what_ifs,
+                        const std::map<std::string, std::string>& metadata) {
+    AdviceReport report;
+    report.baseline = stepFiguresOf(baseline);
+    report.metadata = RunMetadata(metadata.begin(), metadata.end());
+    for (const py::handle& item : what_ifs) {
+        const py::dict w = item.cast<py::dict>();
+        WhatIf what_if;
+        what_if.change = w["change"].cast<std::string>();
+        what_if.target = w["target"].cast<std::string>();
+        what_if.predicted = {w["predicted_peak_bytes"].cast<int64_t>(),
+                             w["predicted_activation_bytes"].cast<int64_t>(),
+                             w["predicted_step_ms"].cast<double>()};
+        if (w["verified"].cast<bool>()) {
+            what_if.measured = StepFigures{w["measured_peak_bytes"].cast<int64_t>(),
+                                           w["measured_activation_bytes"].cast<int64_t>(),
+                                           w["measured_step_ms"].cast<double>()};
+        }
+        what_if.why_not = w["why_not"].cast<std::string>();
+        report.what_ifs.push_back(std::move(what_if));
+    }
+    writeAdviceReport(report, path, force ? Overwrite::Allow : Overwrite::Refuse);
+    std::ostringstream text;
+    printAdvice(text, readAdviceReport(path));  // what is on disk
+    return text.str();
+}
+
 }  // namespace
 }  // namespace trainscope::python
 
@@ -342,6 +381,8 @@ PYBIND11_MODULE(_trainscope, m) {
     m.attr("built_with_torch") = trainscope::torchVersion();
     m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
     m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("rank_prefixes"));
+    m.def("write_advice", &trainscope::python::writeAdvice, py::arg("path"), py::arg("force"),
+          py::arg("baseline"), py::arg("what_ifs"), py::arg("metadata"));
     py::class_<PySession>(m, "Session")
         .def(py::init<const std::string&, const std::string&, const std::string&, py::function,
                       const std::map<std::string, std::string>&, const std::string&>(),

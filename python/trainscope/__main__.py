@@ -59,7 +59,8 @@ def _arguments(argv):
     advise.add_argument("entry", metavar="ENTRY.py")
     advise.add_argument("-o", "--output", required=True, metavar="PREFIX",
                         help="writes PREFIX.memory.sqlite, PREFIX.time.sqlite and "
-                             "PREFIX.timeline.sqlite, the step as it is")
+                             "PREFIX.timeline.sqlite (the step as it is) and "
+                             "PREFIX.advice.sqlite (the what-ifs)")
     advise.add_argument("-f", "--force", action="store_true", help="replace existing reports")
     advise.add_argument("--verify", action="store_true",
                         help="run each what-if that can be applied automatically, and measure it")
@@ -273,7 +274,7 @@ def advise_entry_point(args):
                      USAGE_ERROR)
     if not args.force:
         existing = [output + suffix for suffix in (".memory.sqlite", ".time.sqlite",
-                                                   ".timeline.sqlite")
+                                                   ".timeline.sqlite", ".advice.sqlite")
                     if os.path.exists(output + suffix)]
         if existing:
             return _fail(f"{existing[0]} exists; use --force to replace it", USAGE_ERROR)
@@ -340,10 +341,15 @@ def advise_entry_point(args):
         return _fail(f"{stage} called sys.exit({e.code!r})", RUN_FAILED)
     except Exception as e:
         return _fail(f"{stage} raised {type(e).__name__}: {one_line(e)}", RUN_FAILED)
+    metadata = {"entry_point": entry, "model": f"{os.path.basename(entry)}:"
+                f"{type(model).__name__}", "torch": torch.__version__,
+                "verified": "yes" if args.verify else "no"}
     try:
-        _advice.write_output(what_ifs, baseline, args.format)
+        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format)
     except BrokenPipeError:
         sys.stdout = None
+    except Exception as e:  # the engine's refusal or a write that failed
+        return _fail(f"writing {output}.advice.sqlite: {one_line(e)}", RUN_FAILED)
     return 0
 
 

@@ -351,42 +351,6 @@ def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, gi
         return observing.figures
 
 
-def _bytes(value):
-    return "—" if value is None else f"{value / 2**20:,.1f} MiB"
-
-
-def _ms(value):
-    return "—" if value is None else f"{value:,.1f} ms"
-
-
-def _error(predicted, measured):
-    if measured is None:
-        return "not verified"
-    if measured == predicted:
-        return "exact"
-    return f"{(predicted - measured) / measured * 100:+.2f} %" if measured else "—"
-
-
-def text_of(what_ifs, baseline):
-    lines = [f"Measured: peak {_bytes(baseline['peak_bytes'])}, activations "
-             f"{_bytes(baseline['activation_bytes'])}, step {_ms(baseline['step_ms'])}"]
-    if not what_ifs:
-        lines.append("No what-if applies to this step (no GELU or SiLU module keeps its "
-                     "input for backward).")
-    for w in what_ifs:
-        d = w.as_dict()
-        lines.append(f"{w.change} at {w.target}:")
-        for what, unit, key in (("peak", _bytes, "peak_bytes"),
-                                ("activations", _bytes, "activation_bytes"),
-                                ("step", _ms, "step_ms")):
-            lines.append(f"  {what:<12} predicted {unit(d['predicted_' + key]):>14}, measured "
-                         f"{unit(d['measured_' + key]):>14} "
-                         f"({_error(d['predicted_' + key], d['measured_' + key])})")
-        if w.why_not:
-            lines.append(f"  not verified: {w.why_not}")
-    return "\n".join(lines) + "\n"
-
-
 def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, verify,
            warmup, iterations, optimizer_of, say):
     """The what-ifs for the step, predicted from what its forward saved and the baseline's
@@ -427,10 +391,16 @@ def record_saved(model, step, inputs):
     return saved
 
 
-def write_output(what_ifs, baseline, fmt, stream=sys.stdout):
+def write_output(what_ifs, baseline, prefix, force, metadata, fmt, stream=sys.stdout):
+    """Writes PREFIX.advice.sqlite (refused where it exists, without `force`) and prints the
+    what-ifs: as JSON, or as the text of what the file holds (the engine's, as `trainscope-cli
+    show` prints it)."""
+    from . import _trainscope
+    rows = [w.as_dict() for w in what_ifs]
+    text = _trainscope.write_advice(prefix + ".advice.sqlite", force, baseline, rows, metadata)
     if fmt == "json":
-        json.dump([w.as_dict() for w in what_ifs], stream, indent=2)
+        json.dump(rows, stream, indent=2)
         stream.write("\n")
     else:
-        stream.write(text_of(what_ifs, baseline))
+        stream.write(text)
     stream.flush()

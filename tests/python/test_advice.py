@@ -19,7 +19,7 @@ import torch
 from torch import nn
 
 import trainscope
-from test_python_host import DEVICE, PROJECT, allocated
+from test_python_host import CLI, DEVICE, PROJECT, allocated
 
 RELU_ACTIVATIONS = 83_886_080  # 10·b·s·d, seed 004
 
@@ -45,7 +45,7 @@ class Advice(unittest.TestCase):
                                            "--warmup", "0", "--iterations", "1",
                                            activation="GELU")
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(written, ["run.memory.sqlite", "run.time.sqlite",
+        self.assertEqual(written, ["run.advice.sqlite", "run.memory.sqlite", "run.time.sqlite",
                                    "run.timeline.sqlite"])
         (what_if,) = what_ifs
         self.assertEqual((what_if["change"], what_if["target"]), ("GELU -> ReLU", "act_fn"))
@@ -93,6 +93,24 @@ class Advice(unittest.TestCase):
             self.assertEqual(w["measured_peak_bytes"], w["predicted_peak_bytes"], target)
             self.assertEqual(w["measured_activation_bytes"], w["predicted_activation_bytes"],
                              target)
+
+    def test_the_text_printed_is_what_the_advice_report_holds(self):
+        env = dict(os.environ, TRAINSCOPE_TEST_ACTIVATION="GELU")
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            printed = subprocess.run(
+                [sys.executable, "-m", "trainscope", "advise", "-q", "--verify", "--warmup",
+                 "0", "--iterations", "1", "--device", DEVICE,
+                 os.path.join(PROJECT, "mlp_block.py"), "-o", prefix],
+                capture_output=True, text=True, env=env)
+            self.assertEqual(printed.returncode, 0, printed.stderr)
+            shown = subprocess.run([CLI, "show", prefix + ".advice.sqlite"], capture_output=True,
+                                   text=True)
+            self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertEqual(shown.stdout,
+                         f"{prefix}.advice.sqlite: what-ifs (advise)\n" + printed.stdout)
+        self.assertIn("GELU -> ReLU at act_fn:\n  peak         predicted", printed.stdout)
+        self.assertIn("(exact)", printed.stdout)
 
     def test_existing_reports_are_not_replaced_without_force(self):
         with tempfile.TemporaryDirectory() as folder:

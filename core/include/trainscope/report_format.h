@@ -13,6 +13,7 @@ inline constexpr char kTimeSuffix[] = ".time.sqlite";
 inline constexpr char kTimelineSuffix[] = ".timeline.sqlite";
 // A batch-size sweep's report: PREFIX.sweep.sqlite.
 inline constexpr char kSweepSuffix[] = ".sweep.sqlite";
+inline constexpr char kAdviceSuffix[] = ".advice.sqlite";
 
 // misc_sizes key of the memory report's peak.
 inline constexpr char kPeakUsageKey[] = "peak_usage_bytes";
@@ -68,6 +69,7 @@ inline constexpr char kWorldSizeKey[] = "world_size";
 // ...in the sweep report...
 inline constexpr char kSweepPointsTable[] = "trainscope_sweep_points";
 inline constexpr char kSweepFitsTable[] = "trainscope_sweep_fits";
+inline constexpr char kWhatIfsTable[] = "trainscope_what_ifs";
 inline constexpr char kBudgetBytesKey[] = "budget_bytes";
 inline constexpr char kBudgetSourceKey[] = "budget_source";
 inline constexpr char kLargestBatchKey[] = "largest_batch";

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// What-ifs for a step as data, and the advice report file that holds them (PREFIX.advice.sqlite:
+// written by `python3 -m trainscope advise`, read by the CLI and the app). Each what-if has the
+// peak, activations and step time it predicts and, where it was run (--verify), those measured.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trainscope/overwrite.h"
+#include "trainscope/reports.h"
+
+namespace trainscope {
+
+struct StepFigures {
+    int64_t peak_bytes = 0;
+    int64_t activation_bytes = 0;
+    double step_ms = 0.0;
+};
+
+struct WhatIf {
+    std::string change;  // "GELU -> ReLU", "checkpoint each block"
+    std::string target;  // the module path it changes
+    StepFigures predicted;
+    std::optional<StepFigures> measured;  // none: not run
+    std::string why_not;                  // why it was not run
+};
+
+struct AdviceReport {
+    StepFigures baseline;  // the step as it is
+    std::vector<WhatIf> what_ifs;
+    RunMetadata metadata;
+};
+
+// Metadata keys of the step as it is.
+inline constexpr char kBaselinePeakKey[] = "baseline_peak_bytes";
+inline constexpr char kBaselineActivationsKey[] = "baseline_activation_bytes";
+inline constexpr char kBaselineStepKey[] = "baseline_step_ms";
+
+void writeAdviceReport(const AdviceReport& report, const std::string& path, Overwrite overwrite);
+
+// Reads an advice report back (untrusted input); throws trainscope::Error.
+AdviceReport readAdviceReport(const std::string& path);
+
+// Whether `path` is a regular file with the what-ifs' table.
+bool isAdviceReport(const std::string& path);
+
+}  // namespace trainscope

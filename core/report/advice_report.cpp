@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// The advice report (PREFIX.advice.sqlite): written as every report is (staged, then moved into
+// place), read back as untrusted input.
+#include "trainscope/advice_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "decimal_text.h"
+#include "report/readonly_db.h"
+#include "report/schema.h"
+#include "report/sqlite_db.h"
+#include "report/staged_file.h"
+#include "report/timeline_reading.h"
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
+
+namespace trainscope {
+namespace {
+
+namespace rf = report_format;
+
+// A what-if list is a handful of rows: a file with more is not one of ours.
+constexpr size_t kMostWhatIfs = 10000;
+
+void fill(SqliteDb& db, const AdviceReport& report) {
+    db.exec(schema::kWhatIfsTable);
+    db.exec(schema::kMetadataTable);
+    db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
+    SqliteStatement insert(db, std::string("INSERT INTO ") + rf::kWhatIfsTable +
+                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    int64_t id = 1;
+    for (const WhatIf& w : report.what_ifs) {
+        insert.bind(1, id++).bind(2, w.change).bind(3, w.target);
+        insert.bind(4, w.predicted.peak_bytes).bind(5, w.predicted.activation_bytes);
+        insert.bind(6, w.predicted.step_ms);
+        if (w.measured) {
+            insert.bind(7, w.measured->peak_bytes).bind(8, w.measured->activation_bytes);
+            insert.bind(9, w.measured->step_ms);
+        } else {
+            insert.bindNull(7).bindNull(8).bindNull(9);
+        }
+        insert.bind(10, w.why_not).step();
+    }
+    RunMetadata metadata = report.metadata;
+    metadata[kBaselinePeakKey] = std::to_string(report.baseline.peak_bytes);
+    metadata[kBaselineActivationsKey] = std::to_string(report.baseline.activation_bytes);
+    metadata[kBaselineStepKey] = decimalText(report.baseline.step_ms);
+    SqliteStatement meta(db, "INSERT INTO trainscope_metadata (key, value) VALUES (?, ?)");
+    for (const auto& [key, value] : metadata)
+        meta.bind(1, key).bind(2, value).step();
+}
+
+int64_t bytesOf(const ReadOnlyDb& db, const ReadQuery& row, int column) {
+    const int64_t value = row.integer(column);
+    if (value < 0) {
+        throw Error(db.path() + ": a negative size (a damaged report)");
+    }
+    return value;
+}
+
+double msOf(const ReadOnlyDb& db, const ReadQuery& row, int column) {
+    const double value = row.real(column);
+    if (!std::isfinite(value) || value < 0) {
+        throw Error(db.path() + ": a step time that is no finite, non-negative number");
+    }
+    return value;
+}
+
+}  // namespace
+
+void writeAdviceReport(const AdviceReport& report, const std::string& path, Overwrite overwrite) {
+    checkOutputPath(path, overwrite);
+    const std::unique_ptr<StagedFile> staged =
+        writeStaged(path, [&](SqliteDb& db) { fill(db, report); });
+    commitTogether({staged.get()}, overwrite);
+}
+
+bool isAdviceReport(const std::string& path) {
+    if (!notAReportFile(path).empty()) {
+        return false;
+    }
+    try {
+        return ReadOnlyDb(path).hasTable(rf::kWhatIfsTable);
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+AdviceReport readAdviceReport(const std::string& path) {
+    if (const std::string why = notAReportFile(path); !why.empty()) {
+        throw Error(path + ": " + why);
+    }
+    const ReadOnlyDb db(path);
+    if (!db.hasTable(rf::kWhatIfsTable)) {
+        throw Error(path + ": not an advice report (no " + rf::kWhatIfsTable + " table)");
+    }
+    requireColumns(db, rf::kWhatIfsTable,
+                   {"id", "change", "target", "predicted_peak_bytes", "predicted_activation_bytes",
+                    "predicted_step_ms", "measured_peak_bytes", "measured_activation_bytes",
+                    "measured_step_ms", "why_not"});
+    AdviceReport report;
+    ReadQuery rows(db, std::string("SELECT substr(CAST(change AS TEXT), 1, 4097), "
+                                   "substr(CAST(target AS TEXT), 1, 4097), "
+                                   "predicted_peak_bytes, predicted_activation_bytes, "
+                                   "predicted_step_ms, measured_peak_bytes, "
+                                   "measured_activation_bytes, measured_step_ms, "
+                                   "substr(CAST(why_not AS TEXT), 1, 4097) FROM ") +
+                           rf::kWhatIfsTable + " ORDER BY id");
+    while (rows.step()) {
+        if (report.what_ifs.size() >= kMostWhatIfs) {
+            throw Error(path + ": more than " + std::to_string(kMostWhatIfs) + " what-ifs");
+        }
+        WhatIf w;
+        w.change = shownText(rows.text(0));
+        w.target = shownText(rows.text(1));
+        w.predicted = {bytesOf(db, rows, 2), bytesOf(db, rows, 3), msOf(db, rows, 4)};
+        if (!rows.isNull(5) && !rows.isNull(6) && !rows.isNull(7)) {
+            w.measured = StepFigures{bytesOf(db, rows, 5), bytesOf(db, rows, 6), msOf(db, rows, 7)};
+        }
+        w.why_not = shownText(rows.text(8));
+        report.what_ifs.push_back(std::move(w));
+    }
+    if (db.hasTable(rf::kMetadataTable)) {
+        ReadQuery meta(
+            db, std::string("SELECT key, value FROM ") + rf::kMetadataTable + " LIMIT 10000");
+        while (meta.step())
+            report.metadata[shownText(meta.text(0))] = shownText(meta.text(1));
+    }
+    auto number = [&](const char* key) {
+        const auto found = report.metadata.find(key);
+        const std::optional<double> value =
+            found == report.metadata.end() ? std::nullopt : nonNegativeNumber(found->second);
+        return value ? std::min(*value, 9e18) : 0.0;
+    };
+    report.baseline = {static_cast<int64_t>(number(kBaselinePeakKey)),
+                       static_cast<int64_t>(number(kBaselineActivationsKey)),
+                       number(kBaselineStepKey)};
+    return report;
+}
+
+}  // namespace trainscope

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trainscope/advice_text.h"
+
+#include "trainscope/summary_text.h"
+
+namespace trainscope {
+namespace {
+
+std::string stepMs(double value) {
+    return format("%.1f ms", value);
+}
+
+// (predicted - measured) / measured, or "exact" where they are equal.
+template <typename T>
+std::string error(T predicted, T measured) {
+    if (predicted == measured) {
+        return "exact";
+    }
+    if (measured == 0) {
+        return "-";
+    }
+    return format("%+.2f %%", (static_cast<double>(predicted) - static_cast<double>(measured)) /
+                                  static_cast<double>(measured) * 100.0);
+}
+
+template <typename T, typename Format>
+void printFigure(std::ostream& out, const char* what, T predicted, const std::optional<T>& measured,
+                 Format text) {
+    out << "  " << padded(what, 13) << "predicted " << padded(text(predicted), 12);
+    if (measured) {
+        out << "measured " << padded(text(*measured), 12) << "(" << error(predicted, *measured)
+            << ")";
+    }
+    out << "\n";
+}
+
+}  // namespace
+
+void printAdvice(std::ostream& out, const AdviceReport& report) {
+    out << "Measured: peak " << formatBytes(report.baseline.peak_bytes) << ", activations "
+        << formatBytes(report.baseline.activation_bytes) << ", step "
+        << stepMs(report.baseline.step_ms) << "\n";
+    if (report.what_ifs.empty()) {
+        out << "No what-if applies to this step (no GELU or SiLU module keeps its input for "
+               "backward, and no list of blocks to checkpoint).\n";
+    }
+    for (const WhatIf& w : report.what_ifs) {
+        out << w.change << " at " << w.target << ":\n";
+        auto measured = [&](auto member) {
+            using Value = std::decay_t<decltype(w.predicted.*member)>;
+            return w.measured ? std::optional<Value>((*w.measured).*member) : std::nullopt;
+        };
+        printFigure(out, "peak", w.predicted.peak_bytes, measured(&StepFigures::peak_bytes),
+                    formatBytes);
+        printFigure(out, "activations", w.predicted.activation_bytes,
+                    measured(&StepFigures::activation_bytes), formatBytes);
+        printFigure(out, "step", w.predicted.step_ms, measured(&StepFigures::step_ms), stepMs);
+        if (!w.measured) {
+            out << "  not run: " << w.why_not << "\n";
+        }
+    }
+}
+
+}  // namespace trainscope

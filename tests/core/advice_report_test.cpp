@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The advice report (PREFIX.advice.sqlite): what is written is read back as it was, its text is
+// what `advise` and `show` print, and a damaged or foreign file is refused in one line.
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "support/report_reader.h"
+#include "trainscope/advice_report.h"
+#include "trainscope/advice_text.h"
+#include "trainscope/error.h"
+
+namespace trainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+AdviceReport sample() {
+    AdviceReport report;
+    report.baseline = {20'986'904, 8'388'612, 13.4};
+    WhatIf verified{"GELU -> ReLU", "act_fn", {19'938'328, 4'194'308, 13.4}, {}, ""};
+    verified.measured = StepFigures{19'938'328, 4'194'308, 14.1};
+    report.what_ifs.push_back(verified);
+    report.what_ifs.push_back(
+        {"checkpoint each block", "h", {15'000'000, 2'000'000, 16.0}, {}, "not asked"});
+    report.metadata = {{"model", "entry.py:MLP"}};
+    return report;
+}
+
+class AdviceReportTest : public ::testing::Test {
+  protected:
+    void SetUp() override { dir_ = test::makeTempDir(); }
+    void TearDown() override { fs::remove_all(dir_); }
+    std::string dir_;
+};
+
+TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
+    const std::string path = dir_ + "/run.advice.sqlite";
+    writeAdviceReport(sample(), path, Overwrite::Refuse);
+    ASSERT_TRUE(isAdviceReport(path));
+    const AdviceReport read = readAdviceReport(path);
+    EXPECT_EQ(read.baseline.peak_bytes, 20'986'904);
+    EXPECT_EQ(read.baseline.activation_bytes, 8'388'612);
+    EXPECT_DOUBLE_EQ(read.baseline.step_ms, 13.4);
+    ASSERT_EQ(read.what_ifs.size(), 2u);
+    EXPECT_EQ(read.what_ifs[0].change, "GELU -> ReLU");
+    ASSERT_TRUE(read.what_ifs[0].measured);
+    EXPECT_EQ(read.what_ifs[0].measured->peak_bytes, 19'938'328);
+    EXPECT_DOUBLE_EQ(read.what_ifs[0].measured->step_ms, 14.1);
+    EXPECT_FALSE(read.what_ifs[1].measured);
+    EXPECT_EQ(read.what_ifs[1].why_not, "not asked");
+    EXPECT_EQ(read.metadata.at("model"), "entry.py:MLP");
+    // Written once: a second write is refused without Overwrite::Allow.
+    EXPECT_THROW(writeAdviceReport(sample(), path, Overwrite::Refuse), Error);
+
+    std::ostringstream text;
+    printAdvice(text, read);
+    EXPECT_NE(text.str().find("GELU -> ReLU at act_fn:\n  peak         predicted 19.0 MiB    "
+                              "measured 19.0 MiB    (exact)"),
+              std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("(-4.96 %)"), std::string::npos) << text.str();  // 13.4 vs 14.1
+    EXPECT_NE(text.str().find("  not run: not asked\n"), std::string::npos) << text.str();
+}
+
+TEST_F(AdviceReportTest, ADamagedOrForeignFileIsRefusedInOneLine) {
+    const std::string path = dir_ + "/run.advice.sqlite";
+    writeAdviceReport(sample(), path, Overwrite::Refuse);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "UPDATE trainscope_what_ifs SET predicted_peak_bytes = -1", nullptr,
+                           nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    try {
+        readAdviceReport(path);
+        FAIL() << "a negative size was read";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("negative"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(isAdviceReport(dir_));
+    EXPECT_FALSE(isAdviceReport(dir_ + "/missing.sqlite"));
+    EXPECT_THROW(readAdviceReport(dir_ + "/missing.sqlite"), Error);
+}
+
+}  // namespace
+}  // namespace trainscope
