@@ -355,6 +355,18 @@
         <source>Optimizer</source>
         <translation>Optimierer</translation>
     </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>Peak memory with each change</source>
+        <translation>Spitzenspeicher mit jeder Änderung</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -503,6 +515,93 @@
     <message>
         <source>attention: matmul and softmax, or fused scaled_dot_product_attention (sdpa: LibTorch 2.0 or later)</source>
         <translation>Attention: matmul und softmax oder das fusionierte scaled_dot_product_attention (sdpa: ab LibTorch 2.0)</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::AdvicePage</name>
+    <message>
+        <source>the prediction was exact</source>
+        <translation>die Vorhersage war genau</translation>
+    </message>
+    <message>
+        <source>the prediction was off by %1 %</source>
+        <translation>die Vorhersage lag um %1 % daneben</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>Was wäre, wenn</translation>
+    </message>
+    <message>
+        <source>Peak
+predicted</source>
+        <translation>Spitze
+vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Peak
+measured</source>
+        <translation>Spitze
+gemessen</translation>
+    </message>
+    <message>
+        <source>Activations
+predicted</source>
+        <translation>Aktivierungen
+vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Activations
+measured</source>
+        <translation>Aktivierungen
+gemessen</translation>
+    </message>
+    <message>
+        <source>Step
+predicted</source>
+        <translation>Schritt
+vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Step
+measured</source>
+        <translation>Schritt
+gemessen</translation>
+    </message>
+    <message>
+        <source>Cannot read the what-ifs: %1</source>
+        <translation>Die Was-wäre-wenn-Fälle lassen sich nicht lesen: %1</translation>
+    </message>
+    <message>
+        <source>The step as it is: peak %1, activations %2, step %3. Each what-if below was predicted from what the step&apos;s forward saved for backward; a measured figure is the step run with the change, on a copy of the model. Click one to see its module.</source>
+        <translation>Der Schritt, wie er ist: Spitze %1, Aktivierungen %2, Schritt %3. Jeder Fall unten wurde aus dem vorhergesagt, was der Vorwärtslauf des Schritts für den Rückwärtslauf gespeichert hat; ein gemessener Wert ist der Schritt mit der Änderung, an einer Kopie des Modells. Klicken Sie einen an, um sein Modul zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 bei %2</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>checkpoint each block</source>
+        <translation>jeden Block checkpointen</translation>
+    </message>
+    <message>
+        <source>every such module</source>
+        <translation>jedem solchen Modul</translation>
     </message>
 </context>
 <context>
@@ -1304,6 +1403,14 @@ Gewichte: %10 %11 (%12 %)</translation>
     <message>
         <source>Overview of a Rank</source>
         <translation>Übersicht eines Rangs</translation>
+    </message>
+    <message>
+        <source>Advice: %1</source>
+        <translation>Ratschläge: %1</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>Ratschläge</translation>
     </message>
 </context>
 <context>

@@ -355,6 +355,18 @@
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Peak memory with each change</source>
+        <translation>每项更改后的峰值内存</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -503,6 +515,93 @@
     <message>
         <source>attention: matmul and softmax, or fused scaled_dot_product_attention (sdpa: LibTorch 2.0 or later)</source>
         <translation>注意力：matmul 加 softmax，或融合的 scaled_dot_product_attention（sdpa：需 LibTorch 2.0 或更高版本）</translation>
+    </message>
+</context>
+<context>
+    <name>trainscope::ui::AdvicePage</name>
+    <message>
+        <source>the prediction was exact</source>
+        <translation>预测完全准确</translation>
+    </message>
+    <message>
+        <source>the prediction was off by %1 %</source>
+        <translation>预测偏差 %1 %</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>Peak
+predicted</source>
+        <translation>峰值
+预测</translation>
+    </message>
+    <message>
+        <source>Peak
+measured</source>
+        <translation>峰值
+实测</translation>
+    </message>
+    <message>
+        <source>Activations
+predicted</source>
+        <translation>激活
+预测</translation>
+    </message>
+    <message>
+        <source>Activations
+measured</source>
+        <translation>激活
+实测</translation>
+    </message>
+    <message>
+        <source>Step
+predicted</source>
+        <translation>步骤
+预测</translation>
+    </message>
+    <message>
+        <source>Step
+measured</source>
+        <translation>步骤
+实测</translation>
+    </message>
+    <message>
+        <source>Cannot read the what-ifs: %1</source>
+        <translation>无法读取假设分析：%1</translation>
+    </message>
+    <message>
+        <source>The step as it is: peak %1, activations %2, step %3. Each what-if below was predicted from what the step&apos;s forward saved for backward; a measured figure is the step run with the change, on a copy of the model. Click one to see its module.</source>
+        <translation>当前步骤：峰值 %1，激活 %2，步骤 %3。下面每项假设均根据该步骤前向为反向保存的张量预测；实测值是在模型副本上运行更改后的步骤所得。点击一项可查看其模块。</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>checkpoint each block</source>
+        <translation>每个块做检查点</translation>
+    </message>
+    <message>
+        <source>every such module</source>
+        <translation>所有此类模块</translation>
     </message>
 </context>
 <context>
@@ -1300,6 +1399,14 @@ Weights: %10 %11 (%12 %)</source>
     <message>
         <source>Overview of a Rank</source>
         <translation>单个 rank 概览</translation>
+    </message>
+    <message>
+        <source>Advice: %1</source>
+        <translation>建议：%1</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>建议</translation>
     </message>
 </context>
 <context>

@@ -39,8 +39,10 @@
 #include "timeline/timeline_page.h"
 #include "trainscope/profiler.h"
 #include "trainscope/report_format.h"
+#include "views/advice_page.h"
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
+#include "views/modules_page.h"
 #include "views/rank_summary_page.h"
 #include "views/ranks_page.h"
 #include "views/report_browser.h"
@@ -348,12 +350,26 @@ void MainWindow::openSweep(const QString& path) {
     connect(sweep_window_, &QObject::destroyed, this, [this] { sweep_window_ = nullptr; });
 }
 
+void MainWindow::openAdvice(const QString& path) {
+    delete advice_window_;
+    auto* page = new AdvicePage(path);
+    connect(page, &AdvicePage::read, this, [path](bool ok) {
+        if (ok)
+            AppSettings::addRecentFile(path);
+    });
+    advice_window_ = showOwnWindow(tr("Advice: %1").arg(QFileInfo(path).fileName()), page);
+    connect(advice_window_, &QObject::destroyed, this, [this] { advice_window_ = nullptr; });
+}
+
 void MainWindow::openReports(const QStringList& paths) {
-    // A sweep's report is no run's: it has a window of its own.
+    // A sweep's report and an advice report opened alone are no run's: each has a window of
+    // its own (a run's advice is a tab of the run).
     QStringList runs;
     for (const QString& path : paths) {
         if (path.endsWith(QLatin1String(report_format::kSweepSuffix)))
             openSweep(path);
+        else if (path.endsWith(QLatin1String(report_format::kAdviceSuffix)))
+            openAdvice(path);
         else
             runs << path;
     }
@@ -425,6 +441,25 @@ void MainWindow::showRun() {
         tabs->setTabToolTip(index, timelines.join(QLatin1Char('\n')));
         if (!browser_)
             tabs->setCurrentIndex(index);
+    }
+    // The run's what-ifs (python3 -m trainscope advise), where they lie beside its reports: a
+    // click on one shows its module, with its source line, in the Modules tab.
+    if (browser_) {
+        QString prefix = browser_->paths().value(0);
+        for (const char* suffix : {report_format::kMemorySuffix, report_format::kTimeSuffix})
+            if (prefix.endsWith(QLatin1String(suffix)))
+                prefix.chop(int(qstrlen(suffix)));
+        const QString advice = prefix + QLatin1String(report_format::kAdviceSuffix);
+        if (QFileInfo(advice).isFile()) {
+            auto* page = new AdvicePage(advice);
+            ReportBrowser* browser = browser_;
+            connect(page, &AdvicePage::moduleChosen, browser, [browser](const QString& module) {
+                ModulesPage* modules = browser->modulesPage();
+                if (modules && modules->selectModulePath(module))
+                    browser->tabs()->setCurrentWidget(modules->parentWidget());  // its tab
+            });
+            tabs->setTabToolTip(tabs->addTab(page, tr("Advice")), advice);
+        }
     }
     // Each timeline's figures (steps, peaks, top operations, largest blocks): beside the
     // browser's overview, or as the overview of timelines opened alone (first, as there); of

@@ -81,6 +81,9 @@ class MainWindow : public QMainWindow {
     ComparePage* comparePage() const;
     // A batch-size sweep's report (PREFIX.sweep.sqlite) opens in a Batch Size window.
     void openSweep(const QString& path);
+    // An advice report (PREFIX.advice.sqlite) alone, in a window of its own.
+    void openAdvice(const QString& path);
+    QWidget* adviceWindow() const { return advice_window_; }
     QWidget* sweepWindow() const { return sweep_window_; }
     BatchSizePage* sweepPage() const;
 
@@ -122,6 +125,7 @@ class MainWindow : public QMainWindow {
     QAction* compare_action_ = nullptr;
     QWidget* compare_window_ = nullptr;  // a top-level window, deleted when closed
     QWidget* sweep_window_ = nullptr;    // likewise
+    QWidget* advice_window_ = nullptr;   // likewise
     QString last_error_;
 };
 

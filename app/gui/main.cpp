@@ -20,6 +20,7 @@
 #include "sweep/batch_size_page.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/report_writer.h"
+#include "views/advice_page.h"
 #include "views/compiled_page.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
@@ -56,7 +57,7 @@ void sayNoSuchTab(const QString& name) {
             ? QStringLiteral("the Ranks tab needs the timelines of two ranks or more")
             : QStringLiteral(
                   "these reports have no such tab (overview, memory, time, modules, "
-                  "lines, compiled, timeline, summary, ranks)");
+                  "lines, compiled, advice, timeline, summary, ranks)");
     std::fprintf(stderr, "trainscope: --tab %s: %s\n", qPrintable(name), qPrintable(why));
 }
 
@@ -105,6 +106,11 @@ bool showTab(trainscope::ui::ReportBrowser* browser, const QString& name, int ro
         if (row >= 0 && row < compilations->rowCount())
             compilations->selectRow(row);
         return true;
+    } else if (name == QLatin1String("advice")) {
+        for (int i = 0; i < browser->tabs()->count() && !page; ++i)
+            if (auto* advice =
+                    qobject_cast<trainscope::ui::AdvicePage*>(browser->tabs()->widget(i)))
+                page = advice;
     } else if (name == QLatin1String("lines") && browser->sourceLinesPage()) {
         auto* lines = browser->sourceLinesPage();
         table = lines->timeView() ? lines->timeView() : lines->memoryView();
@@ -261,6 +267,9 @@ int main(int argc, char** argv) {
                     const auto* timeline =
                         qobject_cast<trainscope::ui::TimelinePage*>(tabs->widget(i));
                     const auto* ranks = qobject_cast<trainscope::ui::RanksPage*>(tabs->widget(i));
+                    const auto* advice = qobject_cast<trainscope::ui::AdvicePage*>(tabs->widget(i));
+                    if (advice && !advice->isRead())
+                        return;
                     if ((timeline && !timeline->loaded()) || (ranks && !ranks->loaded()))
                         return;
                 }

@@ -617,6 +617,40 @@ QChartView* sizeChart(const QString& title, const TopEntries& top, BarClicked cl
     return view;
 }
 
+QChartView* whatIfPeakChart(const QStringList& names, const QVector<double>& predicted,
+                            const QVector<std::optional<double>>& measured,
+                            std::function<void(int)> clicked) {
+    double largest = 0;
+    for (int i = 0; i < names.size(); ++i)
+        largest = std::max({largest, predicted[i], measured[i].value_or(0.0)});
+    const Unit unit = byteUnit(largest);
+    auto* predicted_set = new QBarSet(QObject::tr("Predicted"));
+    auto* measured_set = new QBarSet(QObject::tr("Measured"));
+    // Drawn bottom-up: the first what-if on top.
+    QStringList categories;
+    QVector<double> predicted_bytes, measured_bytes;
+    for (int i = int(names.size()) - 1; i >= 0; --i) {
+        categories << names[i];
+        predicted_set->append(unit.of(predicted[i]));
+        measured_set->append(unit.of(measured[i].value_or(0.0)));
+        predicted_bytes << predicted[i];
+        measured_bytes << measured[i].value_or(0.0);
+    }
+    connectBarTooltip(predicted_set, categories, predicted_bytes, exactBytes);
+    connectBarTooltip(measured_set, categories, measured_bytes, exactBytes);
+    if (clicked) {
+        for (QBarSet* set : {predicted_set, measured_set})
+            QObject::connect(set, &QBarSet::clicked, set, [clicked, count = names.size()](int i) {
+                if (i >= 0 && i < count)
+                    clicked(int(count) - 1 - i);
+            });
+    }
+    auto* series = new QHorizontalBarSeries;
+    series->append(QList<QBarSet*>{predicted_set, measured_set});
+    return barChart(QObject::tr("Peak memory with each change"), series, categories, unit.name, {},
+                    bool(clicked));
+}
+
 ChartSlot::ChartSlot(QWidget* parent)
     : QWidget(parent), waiting_(new QLabel(tr("Reading the largest entries…"))) {
     waiting_->setAlignment(Qt::AlignCenter);

@@ -6,6 +6,7 @@
 #include <QVector>
 #include <QWidget>
 #include <functional>
+#include <optional>
 
 #include "report/report_queries.h"
 
@@ -33,6 +34,12 @@ QChartView* operationTimeChart(const QString& title, const TopEntries& entries,
 // A view of `chart` that follows the palette's light or dark theme and offers to save the chart
 // as an image (the other charts' views are made here).
 QChartView* chartView(QChart* chart);
+
+// What-ifs by peak: each one's predicted and measured peak in bytes (measured none: not run),
+// top to bottom in the order given; `clicked` gets the what-if's index.
+QChartView* whatIfPeakChart(const QStringList& names, const QVector<double>& predicted,
+                            const QVector<std::optional<double>>& measured,
+                            std::function<void(int)> clicked = {});
 
 // Entries by size in bytes (TopEntry first).
 QChartView* sizeChart(const QString& title, const TopEntries& entries, BarClicked clicked = {});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/modules_page.h"
 
+#include <utility>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -138,7 +140,21 @@ void ModulesPage::show(const ModuleTreeRead& result) {
     sorted_->sort(-1);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ModulesPage::followCurrent);
+    if (!pending_path_.isEmpty())
+        selectModulePath(std::exchange(pending_path_, QString()));
     emit read();
+}
+
+bool ModulesPage::selectModulePath(const QString& path) {
+    if (!model_) {
+        pending_path_ = path;
+        return true;
+    }
+    const int module = model_->tree().find(path);
+    if (module < 0)
+        return false;
+    selectModule(module);
+    return true;
 }
 
 void ModulesPage::selectModule(int module) {

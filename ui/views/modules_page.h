@@ -36,6 +36,9 @@ class ModulesPage : public QWidget {
     QLineEdit* findField() const { return find_; }
     // Selects module `module` (a ModuleTree node) in the tree and the chart.
     void selectModule(int module);
+    // Selects the module at `path` ("blocks_0.mlp"), once the tree is read; false when the
+    // read tree has no such module.
+    bool selectModulePath(const QString& path);
     // Says again what is selected (operationChosen() or nothingChosen()): the tab is back.
     void announceSelection();
 
@@ -53,6 +56,7 @@ class ModulesPage : public QWidget {
 
     ReportRun& run_;
     RunFilter* filter_;
+    QString pending_path_;  // asked before the tree was read
     ModulesModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_;
     QTreeView* tree_;

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Advice tab of a run whose advice report (PREFIX.advice.sqlite) lies beside its reports,
+// clicked as a user clicks it: each what-if's figures, one unit per column, a what-if not run
+// saying why, and a click on one showing its module in the Modules tab; the advice report opened
+// alone in a window of its own; a damaged one said in one line.
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+
+#include <QChartView>
+#include <QHeaderView>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "main_window.h"
+#include "trainscope/advice_report.h"
+#include "trainscope/report_format.h"
+#include "ui/sample_run.h"
+#include "views/advice_page.h"
+#include "views/modules_model.h"
+#include "views/modules_page.h"
+#include "views/report_browser.h"
+
+namespace trainscope::test {
+namespace {
+
+constexpr char kModule[] = "blocks_0.mlp";  // a module of the built-in transformer
+
+AdviceReport sampleAdvice() {
+    AdviceReport report;
+    report.baseline = {40 << 20, 20 << 20, 12.5};
+    WhatIf swap{"GELU -> ReLU", kModule, {36 << 20, 16 << 20, 12.5}, {}, ""};
+    swap.measured = StepFigures{36 << 20, 16 << 20, 13.0};
+    report.what_ifs = {swap,
+                       {"checkpoint each block",
+                        "every such module",
+                        {30 << 20, 8 << 20, 15.0},
+                        {},
+                        "not asked (--verify runs it)"}};
+    return report;
+}
+
+class AdviceViewTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        paths_ = copyBuiltinProfile(QStringLiteral("transformer"), dir_.path());
+        ASSERT_EQ(paths_.size(), 3);
+        QString prefix = paths_[0];
+        prefix.chop(int(qstrlen(report_format::kMemorySuffix)));
+        advice_ = prefix + QLatin1String(report_format::kAdviceSuffix);
+        writeAdviceReport(sampleAdvice(), advice_.toStdString(), Overwrite::Refuse);
+        window_.resize(1100, 760);
+        window_.show();
+    }
+
+    static ui::AdvicePage* readPage(QWidget* in) {
+        auto* page = in ? in->findChild<ui::AdvicePage*>() : nullptr;
+        if (auto* self = qobject_cast<ui::AdvicePage*>(in))
+            page = self;
+        if (page) {
+            EXPECT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+        }
+        return page;
+    }
+
+    QTemporaryDir dir_;
+    QStringList paths_;
+    QString advice_;
+    ui::MainWindow window_;
+};
+
+TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
+    ASSERT_TRUE(openAndWait(window_, {paths_[0]}));
+    ui::ReportBrowser* browser = window_.browser();
+    ASSERT_NE(browser, nullptr);
+    ui::AdvicePage* page = nullptr;
+    for (int i = 0; i < browser->tabs()->count() && !page; ++i)
+        if (browser->tabs()->tabText(i) == QStringLiteral("Advice"))
+            page = qobject_cast<ui::AdvicePage*>(browser->tabs()->widget(i));
+    ASSERT_NE(page, nullptr) << "no Advice tab";
+    browser->tabs()->setCurrentWidget(page);
+    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+    ASSERT_TRUE(page->errorText().isEmpty()) << page->errorText().toStdString();
+    EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("peak 40.0 MiB")))
+        << page->heading()->text().toStdString();
+    QTableWidget* table = page->table();
+    ASSERT_EQ(table->rowCount(), 2);
+    EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("GELU -> ReLU at blocks_0.mlp"));
+    // One unit per column, named in its header; a figure's cell holds the number alone.
+    EXPECT_TRUE(table->horizontalHeaderItem(1)->text().startsWith(QStringLiteral("Peak (MiB)")))
+        << table->horizontalHeaderItem(1)->text().toStdString();
+    EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("36.0"));
+    EXPECT_EQ(table->item(0, 2)->toolTip(), QStringLiteral("the prediction was exact"));
+    EXPECT_EQ(table->item(1, 2)->text(), QStringLiteral("not run"));
+    EXPECT_EQ(table->item(1, 2)->toolTip(), QStringLiteral("not asked (--verify runs it)"));
+    ASSERT_NE(page->chart(), nullptr);
+
+    // A click on the first what-if shows its module in the Modules tab.
+    const QRect cell = table->visualItemRect(table->item(0, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    ui::ModulesPage* modules = browser->modulesPage();
+    ASSERT_NE(modules, nullptr);
+    EXPECT_EQ(browser->tabs()->currentWidget(), modules->parentWidget());
+    ASSERT_TRUE(QTest::qWaitFor([modules] { return modules->isRead(); }, 10000));
+    const QModelIndex current = modules->treeView()->currentIndex();
+    ASSERT_TRUE(current.isValid());
+    const int module = current.data(ui::ModulesModel::ModuleRole).toInt();
+    ASSERT_GE(module, 0);
+    EXPECT_EQ(modules->model()->tree().node(module).path, QString::fromLatin1(kModule));
+}
+
+TEST_F(AdviceViewTest, AnAdviceReportOpenedAloneHasAWindowOfItsOwn) {
+    window_.openReports({advice_});
+    ASSERT_NE(window_.adviceWindow(), nullptr);
+    ui::AdvicePage* page = readPage(window_.adviceWindow());
+    ASSERT_NE(page, nullptr);
+    EXPECT_EQ(page->table()->rowCount(), 2);
+    EXPECT_EQ(window_.browser(), nullptr) << "an advice report is no run";
+}
+
+TEST_F(AdviceViewTest, ADamagedAdviceReportIsSaidInOneLine) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(advice_.toUtf8().constData(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "UPDATE trainscope_what_ifs SET predicted_step_ms = -5", nullptr,
+                           nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    window_.openReports({advice_});
+    ui::AdvicePage* page = readPage(window_.adviceWindow());
+    ASSERT_NE(page, nullptr);
+    EXPECT_FALSE(page->errorText().isEmpty());
+    EXPECT_FALSE(page->heading()->text().contains(QLatin1Char('\n')));
+    EXPECT_TRUE(page->heading()->text().startsWith(QStringLiteral("Cannot read the what-ifs")))
+        << page->heading()->text().toStdString();
+    EXPECT_EQ(page->table()->rowCount(), 0);
+}
+
+}  // namespace
+}  // namespace trainscope::test

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/advice_page.h"
+
+#include <QChartView>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLocale>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <algorithm>
+
+#include "report/sql_table_model.h"
+#include "report/units.h"
+#include "views/charts.h"
+#include "views/layout.h"
+
+namespace trainscope::ui {
+namespace {
+
+enum Column {
+    WhatIfColumn,
+    PeakPredicted,
+    PeakMeasured,
+    ActivationsPredicted,
+    ActivationsMeasured,
+    StepPredicted,
+    StepMeasured,
+};
+
+// (predicted - measured) / measured, for a measured cell's tooltip.
+QString predictionError(double predicted, double measured) {
+    if (predicted == measured)
+        return AdvicePage::tr("the prediction was exact");
+    if (measured == 0)
+        return {};
+    return AdvicePage::tr("the prediction was off by %1 %")
+        .arg(QLocale().toString((predicted - measured) / measured * 100.0, 'f', 2));
+}
+
+// The report's words for a change and its target, in the interface's language where they are
+// words ("checkpoint each block"), as they are where they are names ("GELU -> ReLU", a path).
+QString shown(const std::string& text) {
+    if (text == "checkpoint each block")
+        return AdvicePage::tr("checkpoint each block");
+    if (text == "every such module")
+        return AdvicePage::tr("every such module");
+    return QString::fromStdString(text);
+}
+
+}  // namespace
+
+AdvicePage::AdvicePage(const QString& path, QWidget* parent)
+    : QWidget(parent),
+      path_(path),
+      layout_(new QVBoxLayout(this)),
+      heading_(new QLabel(tr("Reading %1…").arg(QFileInfo(path).fileName()))),
+      table_(figuresTable({tr("What if"), tr("Peak\npredicted"), tr("Peak\nmeasured"),
+                           tr("Activations\npredicted"), tr("Activations\nmeasured"),
+                           tr("Step\npredicted"), tr("Step\nmeasured")})) {
+    heading_->setWordWrap(true);
+    heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout_->addWidget(heading_);
+    layout_->addWidget(table_, 1);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
+    connect(&watcher_, &QFutureWatcher<AdviceRead>::finished, this,
+            [this] { show(watcher_.result()); });
+    watcher_.setFuture(QtConcurrent::run([path = path.toStdString()] {
+        AdviceRead result;
+        try {
+            result.report = std::make_shared<const AdviceReport>(readAdviceReport(path));
+        } catch (const std::exception& e) {
+            result.error = QString::fromStdString(e.what());
+        }
+        return result;
+    }));
+}
+
+AdvicePage::~AdvicePage() {
+    watcher_.waitForFinished();
+}
+
+QString AdvicePage::moduleOf(int row) const {
+    if (!report_ || row < 0 || row >= int(report_->what_ifs.size()))
+        return {};
+    const WhatIf& w = report_->what_ifs[size_t(row)];
+    return w.target == "every such module" ? QString() : QString::fromStdString(w.target);
+}
+
+void AdvicePage::choose(int row) {
+    const QString module = moduleOf(row);
+    if (!module.isEmpty())
+        emit moduleChosen(module);
+}
+
+void AdvicePage::show(const AdviceRead& result) {
+    read_ = true;
+    if (!result.report) {
+        error_ = result.error;
+        heading_->setText(tr("Cannot read the what-ifs: %1").arg(result.error));
+        emit read(false);
+        return;
+    }
+    report_ = result.report;
+    const AdviceReport& report = *report_;
+    heading_->setText(
+        tr("The step as it is: peak %1, activations %2, step %3. Each what-if below was "
+           "predicted from what the step's forward saved for backward; a measured figure is the "
+           "step run with the change, on a copy of the model. Click one to see its module.")
+            .arg(formatBytes(report.baseline.peak_bytes),
+                 formatBytes(report.baseline.activation_bytes),
+                 tr("%1 ms").arg(QLocale().toString(report.baseline.step_ms, 'f', 1))));
+    // One unit per column pair, chosen by the largest figure of the pair.
+    double largest_peak = 0, largest_activations = 0, largest_step = 0;
+    for (const WhatIf& w : report.what_ifs) {
+        const StepFigures measured = w.measured.value_or(w.predicted);
+        largest_peak =
+            std::max({largest_peak, double(w.predicted.peak_bytes), double(measured.peak_bytes)});
+        largest_activations = std::max({largest_activations, double(w.predicted.activation_bytes),
+                                        double(measured.activation_bytes)});
+        largest_step = std::max({largest_step, w.predicted.step_ms, measured.step_ms});
+    }
+    const Unit peak = byteUnit(largest_peak), activations = byteUnit(largest_activations),
+               step = timeUnit(largest_step);
+    // Each header's first line names the figure, with its column's unit.
+    const std::pair<Column, const Unit*> units[] = {{PeakPredicted, &peak},
+                                                    {PeakMeasured, &peak},
+                                                    {ActivationsPredicted, &activations},
+                                                    {ActivationsMeasured, &activations},
+                                                    {StepPredicted, &step},
+                                                    {StepMeasured, &step}};
+    for (const auto& [column, unit] : units) {
+        QTableWidgetItem* header = table_->horizontalHeaderItem(column);
+        QStringList lines = header->text().split(QLatin1Char('\n'));
+        lines.first() = tr("%1 (%2)").arg(lines.first(), unit->name);
+        header->setText(lines.join(QLatin1Char('\n')));
+    }
+    QStringList names;
+    QVector<double> predicted_peaks;
+    QVector<std::optional<double>> measured_peaks;
+    for (const WhatIf& w : report.what_ifs) {
+        const int row = table_->rowCount();
+        table_->insertRow(row);
+        const QString name = tr("%1 at %2").arg(shown(w.change), shown(w.target));
+        names << name;
+        predicted_peaks << double(w.predicted.peak_bytes);
+        measured_peaks << (w.measured ? std::optional<double>(double(w.measured->peak_bytes))
+                                      : std::nullopt);
+        table_->setItem(row, WhatIfColumn, new QTableWidgetItem(name));
+        auto figure = [&](Column column, double value, const Unit& unit) {
+            auto* item = new QTableWidgetItem(inColumn(value, unit));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(row, column, item);
+            return item;
+        };
+        figure(PeakPredicted, double(w.predicted.peak_bytes), peak);
+        figure(ActivationsPredicted, double(w.predicted.activation_bytes), activations);
+        figure(StepPredicted, w.predicted.step_ms, step);
+        if (w.measured) {
+            figure(PeakMeasured, double(w.measured->peak_bytes), peak)
+                ->setToolTip(predictionError(double(w.predicted.peak_bytes),
+                                             double(w.measured->peak_bytes)));
+            figure(ActivationsMeasured, double(w.measured->activation_bytes), activations)
+                ->setToolTip(predictionError(double(w.predicted.activation_bytes),
+                                             double(w.measured->activation_bytes)));
+            figure(StepMeasured, w.measured->step_ms, step)
+                ->setToolTip(predictionError(w.predicted.step_ms, w.measured->step_ms));
+        } else {
+            for (const Column column : {PeakMeasured, ActivationsMeasured, StepMeasured}) {
+                auto* item = new QTableWidgetItem(tr("not run"));
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                item->setToolTip(QString::fromStdString(w.why_not));
+                table_->setItem(row, column, item);
+            }
+        }
+    }
+    table_->resizeColumnsToContents();
+    chart_ = whatIfPeakChart(names, predicted_peaks, measured_peaks,
+                             [this](int i) { table_->selectRow(i); });
+    layout_->insertWidget(1, chart_, 1);
+    emit read(true);
+}
+
+}  // namespace trainscope::ui
