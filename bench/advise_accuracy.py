@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """How close advise's predictions come to what running each what-if measures (issue 56), on
 three models: seed 004's MLP block with GELU (bfloat16, batch 2, sequence 4096, d 1024), a
-GPT-style model of four blocks (tests/python/project/gpt_blocks.py) and torchvision's
-ResNet-18 (batch 8, 64x64 images, SGD with momentum). Each runs
+GPT-style model of four blocks (tests/python/project/gpt_blocks.py, AdamW, a budget of 100 MiB)
+and torchvision's ResNet-18 (batch 8, 64x64 images, SGD with momentum, a budget of 300 MiB).
+Each runs
 `python3 -m trainscope advise ENTRY --verify --format json` in a process of its own; every
 what-if's predicted and measured peak, activations and step time are printed with the error
 (predicted - measured) / measured.
@@ -81,8 +82,9 @@ def main():
             ("MLP block (GELU, bf16)", os.path.join(PROJECT, "mlp_block.py"),
              ["--warmup", "0", "--iterations", "1"],
              dict(os.environ, TRAINSCOPE_TEST_ACTIVATION="GELU")),
-            ("GPT-style, 4 blocks", os.path.join(PROJECT, "gpt_blocks.py"), [], None),
-            ("ResNet-18", resnet, [], None),
+            ("GPT-style, 4 blocks", os.path.join(PROJECT, "gpt_blocks.py"),
+             ["--memory-budget", "100MiB"], None),
+            ("ResNet-18", resnet, ["--memory-budget", "300MiB"], None),
         ]
         for name, entry, extra, env in models:
             print(f"{name}:")

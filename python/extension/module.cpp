@@ -27,6 +27,7 @@
 #include "trainscope/session.h"
 #include "trainscope/session_files.h"
 #include "trainscope/summary_text.h"
+#include "trainscope/sweep.h"
 
 namespace py = pybind11;
 
@@ -88,6 +89,8 @@ py::dict figuresOf(const SessionReports& reports, const std::string& summary) {
     figures["activation_bytes"] = reports.memory.activationBytes();
     if (reports.memory.peak_breakdown) {
         figures["optimizer_state_bytes_at_peak"] = reports.memory.peak_breakdown->optimizer_state;
+        figures["weight_bytes_at_peak"] = reports.memory.peak_breakdown->weights;
+        figures["gradient_bytes_at_peak"] = reports.memory.peak_breakdown->gradients;
     }
     const auto note = reports.memory.metadata.find(report_format::kMemoryNoteKey);
     figures["memory_note"] = note == reports.memory.metadata.end() ? std::string() : note->second;
@@ -381,6 +384,7 @@ PYBIND11_MODULE(_trainscope, m) {
     m.attr("built_with_torch") = trainscope::torchVersion();
     m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
     m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("rank_prefixes"));
+    m.def("parse_byte_size", &trainscope::parseByteSize, py::arg("text"));
     m.def("write_advice", &trainscope::python::writeAdvice, py::arg("path"), py::arg("force"),
           py::arg("baseline"), py::arg("what_ifs"), py::arg("metadata"));
     py::class_<PySession>(m, "Session")

@@ -68,6 +68,9 @@ def _arguments(argv):
                         help="text (default), or a JSON list of the what-ifs")
     advise.add_argument("--batch-size", type=int, metavar="N",
                         help="passed to input_provider (default: its own)")
+    advise.add_argument("--memory-budget", metavar="SIZE",
+                        help="also the largest batch size whose peak fits SIZE (24GiB, 512MiB, "
+                             "8GB), through input_provider(batch_size=N)")
     advise.add_argument("--warmup", type=int, default=1, metavar="N",
                         help="unobserved steps before each measurement (default 1)")
     advise.add_argument("--iterations", type=int, default=2, metavar="N",
@@ -269,6 +272,13 @@ def advise_entry_point(args):
     if output is None:
         return _fail(f"-o expects a file prefix such as run or out/run, not '{args.output}'",
                      USAGE_ERROR)
+    budget = None
+    if args.memory_budget is not None:
+        from . import _trainscope
+        try:
+            budget = _trainscope.parse_byte_size(args.memory_budget)
+        except _trainscope.Error as e:
+            return _fail(f"--memory-budget: {one_line(e)}", USAGE_ERROR)
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         return _fail("advise runs in one process; profile a job's ranks with `profile`",
                      USAGE_ERROR)
@@ -332,9 +342,18 @@ def advise_entry_point(args):
         if baseline is None:
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
+        def inputs_at(batch):  # the inputs at another batch size, as the step takes them
+            given = input_provider(batch_size=batch)
+            return to_device(given if isinstance(given, (tuple, list)) else (given,),
+                             args.device)
+
+        # The batch: the one asked for, else the first input's first dimension.
+        batch = args.batch_size or next(
+            (t.shape[0] for t in inputs if isinstance(t, torch.Tensor) and t.dim() > 0), None)
         what_ifs = _advice.advise(model, optimizer_of(step), make_step, inputs, baseline,
                                   output, saved, root, args.verify,
-                                  args.warmup, args.iterations, optimizer_of, say)
+                                  args.warmup, args.iterations, optimizer_of, say, budget, batch,
+                                  inputs_at if takes_batch_size(input_provider) else None)
     except KeyboardInterrupt:
         return _fail("interrupted", RUN_FAILED)
     except SystemExit as e:

@@ -20,7 +20,7 @@ import tempfile
 import torch
 from torch import nn
 
-from ._saved import SavedTensors
+from ._saved import SavedTensors, storage_of
 
 SWAPPABLE = (nn.GELU, nn.SiLU)
 SHOWN_MODULES = 5  # the activation modules that save the most, one what-if each
@@ -33,6 +33,10 @@ class WhatIf:
         self.measured = None
         self.why_not = why_not
         self.apply = None  # (model copy) -> None: the change made on a copy
+        self.apply_step = None  # (the copy's step) -> None: a change made on its step
+        self.least_warmup = 0  # warm-up steps the measurement needs at least
+        self.batch_size = None  # the inputs' batch size to measure it at (None: the step's)
+        self.not_applicable = ""  # why it cannot be run, when it cannot
 
     def as_dict(self):
         m = self.measured or {}
@@ -195,6 +199,13 @@ class MemoryCurve:
     def highest(self):
         return max((total for _, total in self.samples), default=0)
 
+    def highest_outside(self, phase):
+        """The curve's highest total outside the step's `phase` ("optimizer")."""
+        spans = _merged(self._db.execute(
+            "SELECT start_ns, end_ns FROM trainscope_phases WHERE name = ?", (phase,)).fetchall())
+        return max((total for time, total in self.samples if not _within(time, spans)),
+                   default=0)
+
 
 def activation_what_ifs(saved, baseline, curve):
     """GELU/SiLU -> ReLU, per module (those that would free the most first) and for all of them
@@ -319,6 +330,102 @@ def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device):
     return what_ifs
 
 
+def _state_bytes(optimizer):
+    """The bytes of an optimizer's state tensors (each storage once)."""
+    storages = {}
+    for state in optimizer.state.values():
+        for value in state.values():
+            if isinstance(value, torch.Tensor) and value.numel() > 0:
+                address, nbytes = storage_of(value)
+                storages[address] = nbytes
+    return sum(storages.values())
+
+
+def _swap_for_sgd(step):
+    """Gives the copy's step SGD with momentum in place of its Adam or AdamW: the optimizer in
+    its closure (or its `optimizer` attribute), made again over the same parameters and
+    learning rates. Raises LookupError where the step holds it elsewhere."""
+    cells = [cell for cell in (getattr(step, "__closure__", None) or ())
+             if isinstance(_cell_value(cell), (torch.optim.Adam, torch.optim.AdamW))]
+    if not cells and not isinstance(getattr(step, "optimizer", None),
+                                    (torch.optim.Adam, torch.optim.AdamW)):
+        raise LookupError("the step holds its optimizer where it cannot be swapped "
+                          "(not in its closure)")
+    old = _cell_value(cells[0]) if cells else step.optimizer
+    sgd = torch.optim.SGD([{"params": group["params"], "lr": group["lr"]}
+                           for group in old.param_groups], lr=old.param_groups[0]["lr"],
+                          momentum=0.9)
+    for cell in cells:
+        cell.cell_contents = sgd
+    if isinstance(getattr(step, "optimizer", None), (torch.optim.Adam, torch.optim.AdamW)):
+        step.optimizer = sgd
+
+
+def _cell_value(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def optimizer_what_ifs(optimizer, baseline, curve):
+    """Adam or AdamW's two moments against SGD with momentum's one buffer per parameter: the
+    state falls by the difference, which is alive through the whole step. The peak: the
+    memory step's curve outside the optimizer's step, lower by that difference (the optimizer's
+    own step is another algorithm's, with its own temporaries: not predicted); activations and
+    the step's time are predicted unchanged."""
+    if not isinstance(optimizer, (torch.optim.Adam, torch.optim.AdamW)) or not optimizer.state:
+        return []
+    momentum = sum(storage_of(p)[1] for group in optimizer.param_groups
+                   for p in group["params"] if p in optimizer.state)
+    change = momentum - _state_bytes(optimizer)
+    outside = curve.highest_outside("optimizer")
+    what_if = WhatIf(f"{type(optimizer).__name__} -> SGD with momentum", "the optimizer",
+                     {"peak_bytes": baseline["peak_bytes"] - curve.highest() + outside + change,
+                      "activation_bytes": baseline["activation_bytes"],
+                      "step_ms": baseline["step_ms"]})
+    what_if.apply_step = _swap_for_sgd
+    what_if.least_warmup = 1  # SGD's buffers are made in its first step, as Adam's were
+    return [what_if]
+
+
+def batch_size_what_ifs(baseline, budget, batch):
+    """The largest batch size whose peak is within `budget` bytes: the weights, gradients and
+    optimizer state stay, the rest of the peak (activations, the inputs, their gradients and
+    temporaries) grows in proportion to the batch, from the one measured at batch `batch`; the
+    activations likewise, and of the step's time its forward and backward passes."""
+    if budget is None:
+        return []
+    # What the peak holds that does not grow with the batch, as the meter found it at the peak
+    # (the gradients of a peak in the backward pass are not all made yet).
+    lasting = sum(baseline.get(f"{part}_bytes_at_peak", 0)
+                  for part in ("weight", "gradient", "optimizer_state"))
+    growing = baseline["peak_bytes"] - lasting
+    if batch is None or growing <= 0:
+        what_if = WhatIf("the largest batch size within the budget", "the inputs",
+                         {"peak_bytes": baseline["peak_bytes"],
+                          "activation_bytes": baseline["activation_bytes"],
+                          "step_ms": baseline["step_ms"]})
+        what_if.not_applicable = ("the step's batch size is not known (give --batch-size)"
+                                  if batch is None else "nothing in the peak grows with the batch")
+        return [what_if]
+    largest = max(1, (budget - lasting) * batch // growing)
+
+    def at(size):
+        return size / batch
+    # Of the step's time, its operations' forward and backward time grows with the batch; the
+    # rest (the optimizer's step, the loop's own work) stays.
+    passes = baseline.get("forward_ms", 0) + baseline.get("backward_ms", 0)
+    what_if = WhatIf(f"batch size {batch} -> {largest}", "the inputs",
+                     {"peak_bytes": lasting + int(round(growing * at(largest))),
+                      "activation_bytes": int(round(baseline["activation_bytes"] * at(largest))),
+                      "step_ms": baseline["step_ms"] + passes * (at(largest) - 1)})
+    if budget < lasting + growing / batch:
+        what_if.change = f"batch size {batch} -> 1 (no batch fits the budget)"
+    what_if.batch_size = largest
+    return [what_if]
+
+
 def copy_of(model, optimizer):
     """A copy of the model as the step finds it: its weights and buffers, its parameters'
     gradients (deepcopy leaves them out: a step that accumulates into them would allocate
@@ -333,13 +440,17 @@ def copy_of(model, optimizer):
     return candidate, give_state
 
 
-def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, give_state):
+def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, give_state,
+            apply_step=None):
     """The step of `model` (a copy, changed) measured as `profile` measures it: warm-up steps,
     the memory step and timed steps, under trainscope.profile, into a folder of its own that
     is removed after. Returns the session's figures."""
     from ._profile import profile
     step = make_step(model)
-    give_state(optimizer_of(step))
+    if apply_step is not None:
+        apply_step(step)  # its own optimizer, made afresh
+    else:
+        give_state(optimizer_of(step))
     with tempfile.TemporaryDirectory(prefix="trainscope-what-if-") as folder:
         observing = profile(os.path.join(folder, "what-if"), model=model,
                             optimizer=optimizer_of(step), warmup=warmup, active=iterations,
@@ -352,7 +463,7 @@ def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, gi
 
 
 def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, verify,
-           warmup, iterations, optimizer_of, say):
+           warmup, iterations, optimizer_of, say, budget=None, batch=None, inputs_at=None):
     """The what-ifs for the step, predicted from what its forward saved and the baseline's
     reports (figures, and PREFIX's timeline and run time report); with `verify`, each
     measured on a copy of the model."""
@@ -362,22 +473,35 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
         device = next((p.device.type for p in model.parameters()), "cpu")
         what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
                                         forward_ms_of(prefix + ".time.sqlite"), device)
+        what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
+        what_ifs += batch_size_what_ifs(baseline, budget, batch)
     finally:
         curve.close()
+    for w in what_ifs:
+        w.why_not = w.not_applicable or ("" if verify else "not asked (--verify runs it)")
     if not verify:
-        for w in what_ifs:
-            w.why_not = "not asked (--verify runs it)"
         return what_ifs
     for i, w in enumerate(what_ifs):
+        if w.not_applicable:
+            continue
         say(f"trainscope: verifying {i + 1}/{len(what_ifs)}: {w.change} at {w.target}")
         try:
             candidate, give_state = copy_of(model, optimizer)
         except Exception as e:
             w.why_not = f"the model cannot be copied ({type(e).__name__}: {e})"
             continue
-        w.apply(candidate)
-        w.measured = measure(candidate, make_step, inputs, root, warmup, iterations,
-                             optimizer_of, give_state)
+        if w.apply is not None:
+            w.apply(candidate)
+        try:
+            if w.batch_size is not None and inputs_at is None:
+                raise LookupError("input_provider takes no batch_size")
+            w.measured = measure(candidate, make_step,
+                                 inputs if w.batch_size is None else inputs_at(w.batch_size),
+                                 root, max(warmup, w.least_warmup), iterations, optimizer_of,
+                                 give_state, w.apply_step)
+        except LookupError as e:
+            w.why_not = str(e)
+            continue
         if w.measured is None:
             w.why_not = "observing it failed (the line above says why)"
         del candidate

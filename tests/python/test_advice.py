@@ -112,6 +112,31 @@ class Advice(unittest.TestCase):
         self.assertIn("GELU -> ReLU at act_fn:\n  peak         predicted", printed.stdout)
         self.assertIn("(exact)", printed.stdout)
 
+    def test_the_largest_batch_within_a_budget_is_predicted_and_fits_when_run(self):
+        budget = 100 * 2**20
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--verify",
+                                     "--memory-budget", "100MiB")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (batch,) = [w for w in what_ifs if w["target"] == "the inputs"]
+        self.assertRegex(batch["change"], r"^batch size 8 -> \d+$")
+        self.assertGreater(int(batch["change"].split()[-1]), 8)
+        self.assertLessEqual(batch["predicted_peak_bytes"], budget)
+        self.assertTrue(batch["verified"], batch["why_not"])
+        for figure in ("peak_bytes", "activation_bytes"):
+            predicted, measured = batch["predicted_" + figure], batch["measured_" + figure]
+            self.assertLess(abs(predicted - measured), 0.01 * measured, (figure, batch))
+        # AdamW's two moments against SGD's one buffer: the state's difference, to the byte.
+        (optimizer,) = [w for w in what_ifs if w["target"] == "the optimizer"]
+        self.assertEqual(optimizer["measured_peak_bytes"], optimizer["predicted_peak_bytes"])
+
+    def test_a_budget_that_is_no_size_is_refused_in_one_line(self):
+        _, result, written = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--memory-budget",
+                                    "lots")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stderr.count("\n"), 1, result.stderr)
+        self.assertIn("--memory-budget", result.stderr)
+        self.assertEqual(written, [])
+
     def test_existing_reports_are_not_replaced_without_force(self):
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
@@ -173,15 +198,17 @@ class VerifyingInTheProcess(unittest.TestCase):
             what_ifs = _advice.advise(model, step.optimizer, make_step, inputs,
                                       observing.figures, prefix, saved,
                                       folder, True, 1, 1, optimizer_of, lambda text: None)
-        # One what-if per activation module, and one for both.
-        self.assertEqual([(w.change, w.target) for w in what_ifs][-1],
-                         ("GELU and SiLU -> ReLU", "every such module"))
-        self.assertEqual(sorted(w.target for w in what_ifs[:-1]), ["act_0", "act_1"])
+        # One what-if per activation module, one for both, and AdamW's state against SGD's.
+        self.assertEqual(sorted((w.change, w.target) for w in what_ifs),
+                         [("AdamW -> SGD with momentum", "the optimizer"),
+                          ("GELU -> ReLU", "act_0"), ("GELU and SiLU -> ReLU", "every such module"),
+                          ("SiLU -> ReLU", "act_1")])
         for w in what_ifs:
             self.assertIsNotNone(w.measured, w.why_not)
             self.assertEqual(w.measured["activation_bytes"], w.predicted["activation_bytes"],
                              w.target)
             self.assertEqual(w.measured["peak_bytes"], w.predicted["peak_bytes"], w.target)
+        self.assertIsInstance(step.optimizer, torch.optim.AdamW)  # the copy's step was swapped
         self.assertIsInstance(model.act_0, nn.GELU)
         self.assertIsInstance(model.act_1, nn.SiLU)
         for before, after in zip(parameters, model.parameters()):
