@@ -112,7 +112,8 @@ def profile_entry_point(args):
     from . import _trainscope
     from ._host import (HostLoop, Observed, inputs_text, model_facts, observing_hint, one_line,
                         start_session, warn_if_incomplete)
-    from ._entry import default_step, load_entry, optimizer_of, provider, takes_batch_size, to_device
+    from ._entry import (ContractError, default_step, inputs_from, load_entry, model_from,
+                         optimizer_of, provider, step_from)
     from ._model_hooks import hooks_for, uncompiled
     from ._ranks import outputs_of_this_process
 
@@ -177,28 +178,15 @@ def profile_entry_point(args):
         facts.update(ranks.metadata() if ranks else {})
         loop.session = session = start_session(observed, args.device, root, facts,
                                                loop.own_prefix(output))
-        model = model_provider()
-        if not isinstance(model, torch.nn.Module):
-            return _fail(f"model_provider returned {type(model).__name__}, not a "
-                         f"torch.nn.Module", USAGE_ERROR)
-        model = model.to(args.device)
+        model = model_from(model_provider, args.device)
         stage = "input_provider"
-        if args.batch_size and not takes_batch_size(input_provider):
-            return _fail(f"--batch-size: {args.entry}'s input_provider takes no batch_size",
-                         USAGE_ERROR)
-        inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
-                  else input_provider())
-        inputs = to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
-                            args.device)
+        inputs = inputs_from(input_provider, args.batch_size, args.device, args.entry)
         stage = "iteration_provider"
         if iteration_provider is None:
             step = default_step(model)
             say("trainscope: no iteration_provider: the default step (sum loss, SGD)")
         else:
-            step = iteration_provider(model)
-            if not callable(step):
-                return _fail(f"iteration_provider returned {type(step).__name__}, not a "
-                             f"callable that runs one step", USAGE_ERROR)
+            step = step_from(iteration_provider, model)
         named, compiled = uncompiled(model)  # the step runs the model as it was given
         observed.model, observed.optimizer = named, optimizer_of(step)
         facts = model_facts(named, observed.optimizer, inputs_text(inputs),
@@ -220,6 +208,8 @@ def profile_entry_point(args):
             progress("memory" if i == 0 else "time", i + 1, args.iterations)
         stage = "writing the reports"
         figures = loop.write(output, args.force, received)
+    except ContractError as e:
+        return _fail(str(e), USAGE_ERROR)
     except _trainscope.Error as e:
         return _fail_rank(loop, one_line(e), RUN_FAILED)
     except KeyboardInterrupt:
@@ -257,7 +247,8 @@ def profile_entry_point(args):
 def advise_entry_point(args):
     import torch
     from . import _advice
-    from ._entry import default_step, load_entry, optimizer_of, provider, takes_batch_size, to_device
+    from ._entry import (ContractError, default_step, inputs_from, load_entry, model_from,
+                         optimizer_of, provider, step_from, takes_batch_size)
     from ._host import one_line
     from ._profile import profile
 
@@ -308,25 +299,12 @@ def advise_entry_point(args):
             return _fail(f"{args.entry} has no model_provider or input_provider (with the "
                          f"prefix skyline_, deepview_ or none)", USAGE_ERROR)
         stage = "model_provider"
-        model = model_provider()
-        if not isinstance(model, torch.nn.Module):
-            return _fail(f"model_provider returned {type(model).__name__}, not a "
-                         f"torch.nn.Module", USAGE_ERROR)
-        model = model.to(args.device)
+        model = model_from(model_provider, args.device)
         stage = "input_provider"
-        if args.batch_size and not takes_batch_size(input_provider):
-            return _fail(f"--batch-size: {args.entry}'s input_provider takes no batch_size",
-                         USAGE_ERROR)
-        inputs = (input_provider(batch_size=args.batch_size) if args.batch_size
-                  else input_provider())
-        inputs = to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,),
-                           args.device)
+        inputs = inputs_from(input_provider, args.batch_size, args.device, args.entry)
         make_step = iteration_provider or default_step
         stage = "iteration_provider"
-        step = make_step(model)
-        if not callable(step):
-            return _fail(f"iteration_provider returned {type(step).__name__}, not a "
-                         f"callable that runs one step", USAGE_ERROR)
+        step = step_from(make_step, model)
         stage = "the step"
         say("trainscope: recording what the forward saves for backward")
         saved = _advice.record_saved(model, step, inputs)
@@ -342,10 +320,9 @@ def advise_entry_point(args):
         if baseline is None:
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
+
         def inputs_at(batch):  # the inputs at another batch size, as the step takes them
-            given = input_provider(batch_size=batch)
-            return to_device(given if isinstance(given, (tuple, list)) else (given,),
-                             args.device)
+            return inputs_from(input_provider, batch, args.device, args.entry)
 
         # The batch: the one asked for, else the first input's first dimension.
         batch = args.batch_size or next(
@@ -354,6 +331,8 @@ def advise_entry_point(args):
                                   output, saved, root, args.verify,
                                   args.warmup, args.iterations, optimizer_of, say, budget, batch,
                                   inputs_at if takes_batch_size(input_provider) else None)
+    except ContractError as e:
+        return _fail(str(e), USAGE_ERROR)
     except KeyboardInterrupt:
         return _fail("interrupted", RUN_FAILED)
     except SystemExit as e:

@@ -5,10 +5,11 @@ backward (_saved.py) and the measured figures; with --verify, each one that can 
 automatically is run on a copy of the model and measured as `profile` measures, beside its
 prediction. The user's model is never changed by a what-if: each runs on a deep copy.
 
-What-ifs so far:
-- an activation module that keeps its input for backward (GELU, SiLU) swapped for ReLU, which
-  keeps its output: the input's storage is freed where no other node saved it, and the output's
-  is added where no other node saved it already (the next layer's input usually is)."""
+The what-ifs (docs/python.md says how each is predicted): an activation module that keeps its
+input (GELU, SiLU) swapped for ReLU; each block of a module list checkpointed; Adam or AdamW
+against SGD with momentum; the largest batch size within a memory budget. Their peaks come from
+the memory step's curve in the timeline report (MemoryCurve), changed as the what-if changes
+the step's blocks."""
 
 import bisect
 import copy

@@ -75,3 +75,35 @@ def to_device(value, device):
     if isinstance(value, (tuple, list)):
         return type(value)(to_device(v, device) for v in value)
     return value
+
+
+class ContractError(Exception):
+    """An entry point whose provider breaks the contract: its one line (a usage error)."""
+
+
+def model_from(model_provider, device):
+    """model_provider()'s model on `device`."""
+    import torch
+    model = model_provider()
+    if not isinstance(model, torch.nn.Module):
+        raise ContractError(f"model_provider returned {type(model).__name__}, not a "
+                            f"torch.nn.Module")
+    return model.to(device)
+
+
+def inputs_from(input_provider, batch_size, device, entry):
+    """input_provider()'s inputs (at `batch_size`, where given) as a tuple on `device`."""
+    if batch_size and not takes_batch_size(input_provider):
+        raise ContractError(f"--batch-size: {entry}'s input_provider takes no batch_size")
+    inputs = input_provider(batch_size=batch_size) if batch_size else input_provider()
+    return to_device(inputs if isinstance(inputs, (tuple, list)) else (inputs,), device)
+
+
+def step_from(iteration_provider, model):
+    """The callable that runs one step of `model`."""
+    step = iteration_provider(model)
+    if not callable(step):
+        raise ContractError(f"iteration_provider returned {type(step).__name__}, not a "
+                            f"callable that runs one step")
+    return step
+
