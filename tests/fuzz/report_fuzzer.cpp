@@ -21,6 +21,7 @@
 #include "report/sql_table_model.h"
 #include "report/untrusted_sqlite.h"
 #include "support/folder_snapshot.h"
+#include "trainscope/cluster.h"
 #include "trainscope/error.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/timeline_data.h"
@@ -118,12 +119,17 @@ void exerciseReport(const ReportFile& report) {
 }
 
 // The core's readers, as `show`, `export --chrome-trace` and the app's timeline use them: the
-// summary, the timeline read whole (with its links followed and its steps summed up), and the
-// Chrome export, written beside the input's folder so that the check below sees no change. A
-// refusal is a trainscope::Error; anything else escapes and fails.
+// summary, the ranks' reading of a timeline, the timeline read whole (with its links followed and
+// its steps summed up), and the Chrome export, written beside the input's folder so that the check
+// below sees no change. A refusal is a trainscope::Error; anything else escapes and fails.
 void exerciseTimelineReaders(const std::string& path) {
     try {
         (void)trainscope::summarizeReportFile(path, 20);
+    } catch (const trainscope::Error&) {
+    }
+    try {  // as the ranks' summary reads a timeline
+        (void)trainscope::rankFactsOf(
+            trainscope::loadTimelineData(path, trainscope::TimelineParts::CallsAndSteps));
     } catch (const trainscope::Error&) {
     }
     try {
