@@ -43,6 +43,7 @@
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
 #include "views/modules_page.h"
+#include "views/source_panel.h"
 #include "views/rank_summary_page.h"
 #include "views/ranks_page.h"
 #include "views/report_browser.h"
@@ -458,6 +459,10 @@ void MainWindow::showRun() {
                 if (modules && modules->selectModulePath(module))
                     browser->tabs()->setCurrentWidget(modules->parentWidget());  // its tab
             });
+            connect(page, &AdvicePage::lineChosen, browser,
+                    [browser](const QString& file, int line) {
+                        browser->sourcePanel()->showFrames({FrameRow{file, line, {}}});
+                    });
             tabs->setTabToolTip(tabs->addTab(page, tr("Advice")), advice);
         }
     }

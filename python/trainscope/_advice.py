@@ -127,15 +127,24 @@ class MemoryCurve:
                     intervals.append((allocated, recomputed, -size))
         return intervals
 
-    def _spans(self, module, within, backward):
-        """The spans of `module`'s calls (with `within`, its submodules' too): forward calls,
-        or backward nodes within the engine's evaluate_function call around each."""
-        where = self.IN_MODULE if within else "m.module_path = ?"
-        values = (module, module, module) if within else (module,)
+    def _spans(self, module, within, backward, name=None):
+        """The spans of `module`'s calls (with `within`, its submodules' too; with `name`, of
+        that call or node alone): forward calls, or backward nodes within the engine's
+        evaluate_function call around each."""
+        if not module:  # the model's own forward: calls outside every submodule
+            where, values = "IFNULL(m.module_path, '') = ''", ()
+        else:
+            where = self.IN_MODULE if within else "m.module_path = ?"
+            values = (module, module, module) if within else (module,)
+        if name is not None:
+            where += " AND s.value = ?"
+            values += (name,)
+        joined = ("FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
+                  "LEFT JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
+                  "WHERE ")
         if not backward:
             return sorted(self._db.execute(
-                "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) FROM PYTORCH_API "
-                "a JOIN trainscope_api_modules m ON m.connection_id = a.connectionId WHERE " +
+                "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) " + joined +
                 where + " AND a.fwdThreadId = 0", values).fetchall())
         around = ("(SELECT {} FROM PYTORCH_API e WHERE e.name = (SELECT id FROM STRING_IDS "
                   "WHERE value = 'autograd::engine::evaluate_function: ' || s.value) "
@@ -145,16 +154,8 @@ class MemoryCurve:
         return sorted(self._db.execute(
             "SELECT IFNULL(" + around.format("MIN(CAST(e.startNs AS INTEGER))") +
             ", CAST(a.startNs AS INTEGER)), IFNULL(" +
-            around.format("MAX(CAST(e.endNs AS INTEGER))") + ", CAST(a.endNs AS INTEGER)) "
-            "FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
-            "JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
-            "WHERE " + where + " AND a.fwdThreadId != 0", values).fetchall())
-
-    def _backward_spans(self, module):
-        return self._spans(module, within=False, backward=True)
-
-    def _forward_spans(self, module):
-        return self._spans(module, within=False, backward=False)
+            around.format("MAX(CAST(e.endNs AS INTEGER))") + ", CAST(a.endNs AS INTEGER)) " +
+            joined + where + " AND a.fwdThreadId != 0", values).fetchall())
 
     def _blocks(self, condition, size, start, end):
         return self._db.execute(
@@ -163,15 +164,16 @@ class MemoryCurve:
             "p.name = 'forward' AND m.allocationTime BETWEEN p.start_ns AND p.end_ns)",
             (size, start, end)).fetchall()
 
-    def swapped_for_relu(self, module, inputs, outputs):
-        """What swapping the activation `module` for ReLU does to the memory step's blocks, as
-        intervals (start, end, bytes) to add to the curve. Call by call (the k-th forward call
-        is the k-th backward node from the end): its saved input's block (made in a forward
-        pass, of `inputs` bytes, freed as the node returns) is never made, and its output's
-        block (made by the call, of `outputs` bytes) lives on until the node returns, as ReLU
-        saves its output."""
-        forward = sorted(self._forward_spans(module))
-        backward = sorted(self._backward_spans(module), reverse=True)
+    def swapped_for_relu(self, module, kind, inputs, outputs):
+        """What swapping the `kind` activation ("GELU", "SiLU") called in `module` for ReLU does
+        to the memory step's blocks, as intervals (start, end, bytes) to add to the curve. Call
+        by call (the k-th forward call is the k-th backward node from the end): its saved
+        input's block (made in a forward pass, of `inputs` bytes, freed as the node returns) is
+        never made, and its output's block (made by the call, of `outputs` bytes) lives on until
+        the node returns, as ReLU saves its output."""
+        forward = self._spans(module, False, False, f"aten::{kind.lower()}")
+        backward = sorted(self._spans(module, False, True, f"{kind.capitalize()}Backward0"),
+                          reverse=True)
         intervals = []
         for (call_start, call_end), (node_start, node_end) in zip(forward, backward):
             for size in set(inputs):
@@ -208,47 +210,64 @@ class MemoryCurve:
                    default=0)
 
 
-def activation_what_ifs(saved, baseline, curve):
-    """GELU/SiLU -> ReLU, per module (those that would free the most first) and for all of them
-    at once. A module's change frees its input's storage where only the activation saved it,
-    and adds its output's where nothing saved it; what a module's calls change is summed. The
-    peak: the memory step's curve with those blocks changed (MemoryCurve.swapped_for_relu)."""
+def activation_what_ifs(saved, baseline, curve, root):
+    """GELU/SiLU -> ReLU: per activation module (those that would free the most first) and for
+    all of them at once, each verifiable by swapping the module; and per line of the user's
+    code that calls F.gelu or F.silu in a module's forward, predicted only (the line must be
+    changed by hand). A change frees its input's storage where only the activation saved it,
+    and adds its output's where nothing saved it; what its calls change is summed. The peak:
+    the memory step's curve with those blocks changed (MemoryCurve.swapped_for_relu)."""
     savers = saved.savers()
-    # path -> [kind, freed bytes, added bytes, the freed inputs' bytes, the outputs' bytes]
-    by_module = {}
+    by_target = {}  # module path, or (file, line): what its calls free and add, and where
     for call in saved.activations:
-        entry = by_module.setdefault(call.module, [call.kind, 0, 0, [], []])
+        target = call.module if call.line is None else call.line
+        entry = by_target.setdefault(target, {"kind": call.kind, "freed": 0, "added": 0,
+                                              "calls": []})
         address, nbytes = call.input
-        if savers.get(address, 0) == 1:
-            entry[1] += nbytes
-            entry[3].append(nbytes)
+        freed = nbytes if savers.get(address, 0) == 1 else 0
+        entry["freed"] += freed
         address, nbytes = call.output
-        entry[4].append(nbytes)
-        if savers.get(address, 0) == 0:
-            entry[2] += nbytes
+        entry["added"] += nbytes if savers.get(address, 0) == 0 else 0
+        entry["calls"].append((call.module, [freed] if freed else [], nbytes))
     highest = curve.highest()
 
-    def predicted(paths):
-        freed = sum(by_module[p][1] for p in paths)
-        added = sum(by_module[p][2] for p in paths)
-        intervals = [interval for path in paths
-                     for interval in curve.swapped_for_relu(path, by_module[path][3],
-                                                            by_module[path][4])]
+    def predicted(targets):
+        freed = sum(by_target[t]["freed"] for t in targets)
+        added = sum(by_target[t]["added"] for t in targets)
+        per_module = {}  # (module, kind) -> freed inputs' and outputs' sizes
+        for t in targets:
+            for module, inputs, output in by_target[t]["calls"]:
+                sizes = per_module.setdefault((module, by_target[t]["kind"]), ([], []))
+                sizes[0].extend(inputs)
+                sizes[1].append(output)
+        intervals = [interval for (module, kind), (inputs, outputs) in per_module.items()
+                     for interval in curve.swapped_for_relu(module, kind, inputs, outputs)]
         return {"peak_bytes": baseline["peak_bytes"] - highest + curve.highest_with(intervals),
                 "activation_bytes": baseline["activation_bytes"] - freed + added,
                 "step_ms": baseline["step_ms"]}
 
+    def gain(target):
+        return by_target[target]["added"] - by_target[target]["freed"]
+
+    modules = sorted((t for t in by_target if isinstance(t, str)), key=gain)
+    lines = sorted((t for t in by_target if not isinstance(t, str)), key=gain)
     what_ifs = []
-    ranked = sorted(by_module, key=lambda path: by_module[path][2] - by_module[path][1])
-    for path in ranked[:SHOWN_MODULES]:
-        what_if = WhatIf(f"{by_module[path][0]} -> ReLU", path, predicted([path]))
+    for path in modules[:SHOWN_MODULES]:
+        what_if = WhatIf(f"{by_target[path]['kind']} -> ReLU", path, predicted([path]))
         what_if.apply = _swap([path])
         what_ifs.append(what_if)
-    if len(by_module) > 1:
-        kinds = sorted({entry[0] for entry in by_module.values()})
+    if len(modules) > 1:
+        kinds = sorted({by_target[t]["kind"] for t in modules})
         what_if = WhatIf(f"{' and '.join(kinds)} -> ReLU", "every such module",
-                         predicted(list(by_module)))
-        what_if.apply = _swap(list(by_module))
+                         predicted(modules))
+        what_if.apply = _swap(modules)
+        what_ifs.append(what_if)
+    for file, line in lines[:SHOWN_MODULES]:
+        where = f"{os.path.relpath(file, root) if file.startswith(root) else file}:{line}"
+        function = f"F.{by_target[(file, line)]['kind'].lower()}"
+        what_if = WhatIf(f"{function} -> F.relu", where, predicted([(file, line)]))
+        what_if.not_applicable = (f"a call of {function} in your code: change it to F.relu at "
+                                  f"{where}")
         what_ifs.append(what_if)
     return what_ifs
 
@@ -470,7 +489,7 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
     measured on a copy of the model."""
     curve = MemoryCurve(prefix + ".timeline.sqlite")
     try:
-        what_ifs = activation_what_ifs(saved, baseline, curve)
+        what_ifs = activation_what_ifs(saved, baseline, curve, root)
         device = next((p.device.type for p in model.parameters()), "cpu")
         what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
                                         forward_ms_of(prefix + ".time.sqlite"), device)

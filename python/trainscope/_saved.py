@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """What one forward of the user's model saved for backward: each autograd node it made, the
 module whose forward made it, and the storages of the tensors it saved (address and bytes:
-tensors that share a storage cost it once); and, for each call of an activation module, the
-storages of its input and output. The what-ifs (_advice.py) are predicted from it.
+tensors that share a storage cost it once); and, for each call of an activation (a module, or
+F.gelu / F.silu called in a module's forward, seen through a TorchFunctionMode, with the line
+that called it), the storages of its input and output. The what-ifs (_advice.py) are predicted
+from it.
 
 Recorded with forward hooks on every module, read-only: a module's nodes are those reachable
-from its outputs that no module claimed before and that are not its inputs' (so a functional
-call between two modules is its parent's, not the next module's), and the saved tensors are
+from its outputs, down to its inputs', that no module claimed before (so a function called
+between two submodules is their parent's, not the next submodule's), and the saved tensors are
 read from each node's `_saved_*` attributes as the module returns, before backward frees
-them. The hooks are removed once the forward ends."""
+them. The hooks and the mode are removed once the step ends."""
+
+import os
+import sys
 
 import torch
+from torch.overrides import TorchFunctionMode
 
 
 def storage_of(tensor):
@@ -52,12 +58,45 @@ class SavedNode:
 
 
 class ActivationCall:
-    """A call of an activation module: its path, its class, and its input's and output's
-    storages."""
+    """A call of an activation: the module that made it (the activation module itself, or for
+    a function called in a module's forward, that module), its kind ("GELU", "SiLU"), its
+    input's and output's storages, and for a function call the line that called it (file,
+    line)."""
 
-    def __init__(self, module, kind, input_storage, output_storage):
+    def __init__(self, module, kind, input_storage, output_storage, line=None):
         self.module, self.kind = module, kind
         self.input, self.output = input_storage, output_storage
+        self.line = line
+
+
+# The activation functions whose calls are recorded (F.gelu, F.silu), by their kind.
+_FUNCTIONS = {torch.nn.functional.gelu: "GELU", torch.nn.functional.silu: "SiLU"}
+_LIBRARIES = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+                   for m in (torch, sys.modules[__name__.rpartition(".")[0]]))
+
+
+def _callers_line():
+    """The innermost frame outside torch and trainscope: the user's line."""
+    frame = sys._getframe(2)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_LIBRARIES):
+        frame = frame.f_back
+    return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
+
+
+class _FunctionCalls(TorchFunctionMode):
+    """Records each call of an activation function made outside an activation module (those
+    are recorded by the module hooks), with the module whose forward made it."""
+
+    def __init__(self, on_call):
+        super().__init__()
+        self._on_call = on_call
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        result = func(*args, **(kwargs or {}))
+        kind = _FUNCTIONS.get(func)
+        if kind is not None:
+            self._on_call(kind, args[0] if args else None, result)
+        return result
 
 
 class SavedTensors:
@@ -73,21 +112,38 @@ class SavedTensors:
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
         paths = {module: path for path, module in self._model.named_modules()}
-        claimed, boundaries, handles = set(), [], []
+        claimed, boundaries, handles, running = set(), [], [], []
 
         def before(module, args):
             boundaries.append({t.grad_fn for t in tensors_in(args) if t.grad_fn is not None})
+            running.append(module)
+
+        def function_called(kind, given, result):
+            inside = running[-1] if running else None
+            if isinstance(inside, self._kinds) or not isinstance(given, torch.Tensor) or \
+                    not isinstance(result, torch.Tensor) or inside is None:
+                return  # an activation module's own call, or one outside the model
+            self.activations.append(ActivationCall(
+                paths.get(inside, ""), kind, storage_of(given), storage_of(result),
+                _callers_line()))
 
         def after(module, args, output):
+            if running:
+                running.pop()
             boundary = boundaries.pop() if boundaries else set()
+            # Through its submodules' nodes (claimed already) to the functions its own forward
+            # called between them, down to its inputs.
             pending = [t.grad_fn for t in tensors_in(output) if t.grad_fn is not None]
+            walked = set()
             while pending:
                 node = pending.pop()
-                if node is None or node in claimed or node in boundary:
+                if node is None or node in walked or node in boundary:
                     continue
-                claimed.add(node)
-                self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
-                                            _saved_storages(node)))
+                walked.add(node)
+                if node not in claimed:
+                    claimed.add(node)
+                    self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
+                                                _saved_storages(node)))
                 pending.extend(next_node for next_node, _ in node.next_functions)
             inputs, outputs = tensors_in(args), tensors_in(output)
             self.inputs_of.setdefault(paths.get(module, ""), {}).update(
@@ -101,7 +157,8 @@ class SavedTensors:
             for module in paths:
                 handles.append(module.register_forward_pre_hook(before))
                 handles.append(module.register_forward_hook(after))
-            run()
+            with _FunctionCalls(function_called):
+                run()
         finally:
             for handle in handles:
                 handle.remove()

@@ -19,7 +19,7 @@ import torch
 from torch import nn
 
 import trainscope
-from test_python_host import CLI, DEVICE, PROJECT, allocated
+from test_python_host import CLI, DEVICE, PROJECT, allocated, rows, tagged_line
 
 RELU_ACTIVATIONS = 83_886_080  # 10·b·s·d, seed 004
 
@@ -136,6 +136,30 @@ class Advice(unittest.TestCase):
         self.assertEqual(result.stderr.count("\n"), 1, result.stderr)
         self.assertIn("--memory-budget", result.stderr)
         self.assertEqual(written, [])
+
+    def test_a_functional_activation_is_predicted_with_the_line_to_change(self):
+        entry = os.path.join(PROJECT, "functional_gelu.py")
+        what_ifs, result, _ = advise(entry, "--verify")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (what_if,) = what_ifs
+        line = tagged_line(entry, "activation")
+        self.assertEqual((what_if["change"], what_if["target"]),
+                         ("F.gelu -> F.relu", f"functional_gelu.py:{line}"))
+        self.assertFalse(what_if["verified"])
+        self.assertIn(f"change it to F.relu at functional_gelu.py:{line}", what_if["why_not"])
+        # What the step measures with the line changed by hand, to the byte.
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "relu")
+            env = dict(os.environ, TRAINSCOPE_TEST_FUNCTION="relu")
+            changed = subprocess.run(
+                [sys.executable, "-m", "trainscope", "advise", "-q", "--device", DEVICE, entry,
+                 "-o", prefix], capture_output=True, text=True, env=env)
+            self.assertEqual(changed.returncode, 0, changed.stderr)
+            measured = dict(rows(prefix + ".advice.sqlite",
+                                 "SELECT key, value FROM trainscope_metadata"))
+        self.assertEqual(what_if["predicted_activation_bytes"],
+                         int(measured["baseline_activation_bytes"]))
+        self.assertEqual(what_if["predicted_peak_bytes"], int(measured["baseline_peak_bytes"]))
 
     def test_existing_reports_are_not_replaced_without_force(self):
         with tempfile.TemporaryDirectory() as folder:

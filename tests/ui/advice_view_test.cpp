@@ -9,6 +9,7 @@
 
 #include <QChartView>
 #include <QHeaderView>
+#include <QListWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,7 +39,12 @@ AdviceReport sampleAdvice() {
                         "every such module",
                         {30 << 20, 8 << 20, 15.0},
                         {},
-                        "not asked (--verify runs it)"}};
+                        "not asked (--verify runs it)"},
+                       {"F.gelu -> F.relu",
+                        "model.py:12",
+                        {37 << 20, 18 << 20, 12.5},
+                        {},
+                        "a call of F.gelu in your code: change it to F.relu at model.py:12"}};
     return report;
 }
 
@@ -86,7 +92,7 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("peak 40.0 MiB")))
         << page->heading()->text().toStdString();
     QTableWidget* table = page->table();
-    ASSERT_EQ(table->rowCount(), 2);
+    ASSERT_EQ(table->rowCount(), 3);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("GELU -> ReLU at blocks_0.mlp"));
     // One unit per column, named in its header; a figure's cell holds the number alone.
     EXPECT_TRUE(table->horizontalHeaderItem(1)->text().startsWith(QStringLiteral("Peak (MiB)")))
@@ -109,6 +115,15 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     const int module = current.data(ui::ModulesModel::ModuleRole).toInt();
     ASSERT_GE(module, 0);
     EXPECT_EQ(modules->model()->tree().node(module).path, QString::fromLatin1(kModule));
+
+    // A what-if on a line of the user's code shows that line in the source panel.
+    browser->tabs()->setCurrentWidget(page);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                      table->visualItemRect(table->item(2, 0)).center());
+    QListWidgetItem* frame = browser->framesList()->item(0);
+    ASSERT_NE(frame, nullptr);
+    EXPECT_TRUE(frame->text().startsWith(QStringLiteral("model.py:12")))
+        << frame->text().toStdString();
 }
 
 TEST_F(AdviceViewTest, AnAdviceReportOpenedAloneHasAWindowOfItsOwn) {
@@ -116,7 +131,7 @@ TEST_F(AdviceViewTest, AnAdviceReportOpenedAloneHasAWindowOfItsOwn) {
     ASSERT_NE(window_.adviceWindow(), nullptr);
     ui::AdvicePage* page = readPage(window_.adviceWindow());
     ASSERT_NE(page, nullptr);
-    EXPECT_EQ(page->table()->rowCount(), 2);
+    EXPECT_EQ(page->table()->rowCount(), 3);
     EXPECT_EQ(window_.browser(), nullptr) << "an advice report is no run";
 }
 

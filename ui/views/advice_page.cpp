@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
+#include <optional>
 
 #include "report/sql_table_model.h"
 #include "report/units.h"
@@ -81,16 +82,34 @@ AdvicePage::~AdvicePage() {
     watcher_.waitForFinished();
 }
 
+namespace {
+
+// "train.py:42": a line of the user's code (file, line), else none.
+std::optional<std::pair<QString, int>> lineOf(const QString& target) {
+    const qsizetype colon = target.lastIndexOf(QLatin1Char(':'));
+    bool number = false;
+    const int line = colon > 0 ? target.mid(colon + 1).toInt(&number) : 0;
+    if (!number || line < 1 || !target.left(colon).endsWith(QLatin1String(".py")))
+        return std::nullopt;
+    return std::pair(target.left(colon), line);
+}
+
+}  // namespace
+
 QString AdvicePage::moduleOf(int row) const {
     if (!report_ || row < 0 || row >= int(report_->what_ifs.size()))
         return {};
-    const WhatIf& w = report_->what_ifs[size_t(row)];
-    return w.target == "every such module" ? QString() : QString::fromStdString(w.target);
+    const QString target = QString::fromStdString(report_->what_ifs[size_t(row)].target);
+    return target == QLatin1String("every such module") || lineOf(target) ? QString() : target;
 }
 
 void AdvicePage::choose(int row) {
-    const QString module = moduleOf(row);
-    if (!module.isEmpty())
+    if (!report_ || row < 0 || row >= int(report_->what_ifs.size()))
+        return;
+    const QString target = QString::fromStdString(report_->what_ifs[size_t(row)].target);
+    if (const auto line = lineOf(target))
+        emit lineChosen(line->first, line->second);
+    else if (const QString module = moduleOf(row); !module.isEmpty())
         emit moduleChosen(module);
 }
 

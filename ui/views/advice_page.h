@@ -3,7 +3,7 @@
 // advise`): the step as it is, then each what-if's predicted and measured peak as bars, and a
 // table of every figure, one unit per column. A click on a what-if (its row or its bars) asks
 // for the module it changes (moduleChosen), which the report browser shows with its source
-// line. The file is read on a worker; the window stays responsive.
+// line, or for the line it changes (lineChosen). The file is read on a worker; the window stays responsive.
 #pragma once
 
 #include <QFutureWatcher>
@@ -35,12 +35,16 @@ class AdvicePage : public QWidget {
     QLabel* heading() const { return heading_; }
     QTableWidget* table() const { return table_; }
     QChartView* chart() const { return chart_; }
-    // The module path a what-if changes ("" where it changes several: "every such module").
+    // The module path a what-if changes ("" where it changes several: "every such module", or
+    // a line of the user's code).
     QString moduleOf(int row) const;
 
   signals:
     void read(bool ok);
     void moduleChosen(const QString& module_path);
+    // A what-if that changes a line of the user's code (a function call): its file, relative
+    // to the project, and line.
+    void lineChosen(const QString& file_path, int line);
 
   private:
     void show(const AdviceRead& result);
