@@ -68,6 +68,9 @@ def _arguments(argv):
                         help="text (default), or a JSON list of the what-ifs")
     advise.add_argument("--batch-size", type=int, metavar="N",
                         help="passed to input_provider (default: its own)")
+    advise.add_argument("--ranks", type=int, metavar="N",
+                        help="also the optimizer's state sharded over N ranks (ZeRO-1), "
+                             "predicted")
     advise.add_argument("--memory-budget", metavar="SIZE",
                         help="also the largest batch size whose peak fits SIZE (24GiB, 512MiB, "
                              "8GB), through input_provider(batch_size=N)")
@@ -256,7 +259,7 @@ def advise_entry_point(args):
     if not os.path.isfile(entry):
         return _fail(f"no such entry point: {args.entry}", USAGE_ERROR)
     for name, value, least in (("--warmup", args.warmup, 0), ("--iterations", args.iterations, 1),
-                               ("--batch-size", args.batch_size, 1)):
+                               ("--batch-size", args.batch_size, 1), ("--ranks", args.ranks, 2)):
         if value is not None and value < least:
             return _fail(f"{name} expects a count of at least {least}", USAGE_ERROR)
     output = _output_prefix(args.output)
@@ -330,7 +333,8 @@ def advise_entry_point(args):
         what_ifs = _advice.advise(model, optimizer_of(step), make_step, inputs, baseline,
                                   output, saved, root, args.verify,
                                   args.warmup, args.iterations, optimizer_of, say, budget, batch,
-                                  inputs_at if takes_batch_size(input_provider) else None)
+                                  inputs_at if takes_batch_size(input_provider) else None,
+                                  args.ranks)
     except ContractError as e:
         return _fail(str(e), USAGE_ERROR)
     except KeyboardInterrupt:

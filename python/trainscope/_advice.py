@@ -409,6 +409,33 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     return [what_if]
 
 
+def sharded_state_what_ifs(optimizer, baseline, ranks):
+    """The optimizer's state sharded over `ranks` ranks (ZeRO-1, ZeroRedundancyOptimizer):
+    each parameter's state on one rank, parameters given largest first to the rank that holds
+    least so far (as ZeroRedundancyOptimizer partitions them); the most loaded rank's peak falls
+    by the state it no longer holds, which is alive through the whole step. Predicted only: it
+    needs the ranks."""
+    if not ranks or ranks < 2 or optimizer is None or not optimizer.state:
+        return []
+    per_parameter = []
+    for parameter, state in optimizer.state.items():
+        storages = {storage_of(v) for v in state.values()
+                    if isinstance(v, torch.Tensor) and v.numel() > 0}
+        per_parameter.append((parameter.numel(), sum(n for _, n in storages)))
+    held = [0] * ranks
+    for _, nbytes in sorted(per_parameter, reverse=True):
+        held[held.index(min(held))] += nbytes
+    kept_away = sum(n for _, n in per_parameter) - max(held)
+    what_if = WhatIf(f"optimizer state sharded over {ranks} ranks (ZeRO-1)", "the optimizer",
+                     {"peak_bytes": baseline["peak_bytes"] - kept_away,
+                      "activation_bytes": baseline["activation_bytes"],
+                      "step_ms": baseline["step_ms"]})
+    what_if.not_applicable = (f"it needs {ranks} ranks: wrap the optimizer in "
+                              f"torch.distributed.optim.ZeroRedundancyOptimizer and run the step "
+                              f"under torchrun")
+    return [what_if]
+
+
 def batch_size_what_ifs(baseline, budget, batch):
     """The largest batch size whose peak is within `budget` bytes: the weights, gradients and
     optimizer state stay, the rest of the peak (activations, the inputs, their gradients and
@@ -483,7 +510,8 @@ def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, gi
 
 
 def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, verify,
-           warmup, iterations, optimizer_of, say, budget=None, batch=None, inputs_at=None):
+           warmup, iterations, optimizer_of, say, budget=None, batch=None, inputs_at=None,
+           ranks=None):
     """The what-ifs for the step, predicted from what its forward saved and the baseline's
     reports (figures, and PREFIX's timeline and run time report); with `verify`, each
     measured on a copy of the model."""
@@ -494,6 +522,7 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
         what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
                                         forward_ms_of(prefix + ".time.sqlite"), device)
         what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
+        what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)
         what_ifs += batch_size_what_ifs(baseline, budget, batch)
     finally:
         curve.close()

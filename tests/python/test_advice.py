@@ -129,6 +129,31 @@ class Advice(unittest.TestCase):
         (optimizer,) = [w for w in what_ifs if w["target"] == "the optimizer"]
         self.assertEqual(optimizer["measured_peak_bytes"], optimizer["predicted_peak_bytes"])
 
+    def test_sharding_the_state_over_ranks_is_predicted_and_says_what_it_needs(self):
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            result = subprocess.run(
+                [sys.executable, "-m", "trainscope", "advise", "-q", "--format", "json",
+                 "--device", DEVICE, "--ranks", "4", os.path.join(PROJECT, "gpt_blocks.py"),
+                 "-o", prefix], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            baseline = dict(rows(prefix + ".advice.sqlite",
+                                 "SELECT key, value FROM trainscope_metadata"))
+            # AdamW's state per weight, as the memory report holds it.
+            states = [n for (n,) in rows(prefix + ".memory.sqlite",
+                                         "SELECT optimizer_state_bytes FROM "
+                                         "trainscope_weight_details")]
+        (sharded,) = [w for w in json.loads(result.stdout) if "sharded" in w["change"]]
+        self.assertEqual(sharded["change"], "optimizer state sharded over 4 ranks (ZeRO-1)")
+        self.assertFalse(sharded["verified"])
+        self.assertIn("ZeroRedundancyOptimizer", sharded["why_not"])
+        # The most loaded rank keeps at least a quarter of the state, and (parameters given
+        # largest first to the least loaded rank) at most a quarter plus the largest share.
+        kept_away = int(baseline["baseline_peak_bytes"]) - sharded["predicted_peak_bytes"]
+        state = sum(states)
+        self.assertLessEqual(kept_away, state - state // 4)
+        self.assertGreaterEqual(kept_away, state - state // 4 - max(states))
+
     def test_a_budget_that_is_no_size_is_refused_in_one_line(self):
         _, result, written = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--memory-budget",
                                     "lots")
