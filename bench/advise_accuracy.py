@@ -89,6 +89,9 @@ def main():
         for name, entry, extra, env in models:
             print(f"{name}:")
             for w in advise(entry, folder, *extra, env=env):
+                if not w["verified"]:
+                    print(f"  {w['change']} at {w['target']}: predicted only ({w['why_not']})")
+                    continue
                 errors = {figure: error(w, figure)
                           for figure in ("peak_bytes", "activation_bytes", "step_ms")}
                 print(f"  {w['change']} at {w['target']}: peak {w['predicted_peak_bytes']:,} "

@@ -603,6 +603,14 @@ gemessen</translation>
         <source>every such module</source>
         <translation>jedem solchen Modul</translation>
     </message>
+    <message>
+        <source>the optimizer</source>
+        <translation>den Optimierer</translation>
+    </message>
+    <message>
+        <source>the inputs</source>
+        <translation>die Eingaben</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>
@@ -2451,6 +2459,13 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Cannot read the calls of %1: %2</source>
         <translation>Die Aufrufe von %1 lassen sich nicht lesen: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>No operation of the ranks shown matches “%1” (%n collapsed rank(s) not searched: click a rank&apos;s title to show its calls).</source>
+        <translation>
+            <numerusform>Keine Operation der gezeigten Ränge passt zu „%1“ (%n eingeklappter Rang nicht durchsucht: klicken Sie auf den Titel eines Rangs, um seine Aufrufe zu zeigen).</numerusform>
+            <numerusform>Keine Operation der gezeigten Ränge passt zu „%1“ (%n eingeklappte Ränge nicht durchsucht: klicken Sie auf den Titel eines Rangs, um seine Aufrufe zu zeigen).</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -603,6 +603,14 @@ measured</source>
         <source>every such module</source>
         <translation>所有此类模块</translation>
     </message>
+    <message>
+        <source>the optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>the inputs</source>
+        <translation>输入</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>
@@ -2443,6 +2451,12 @@ active (dotted)</source>
     <message>
         <source>Cannot read the calls of %1: %2</source>
         <translation>无法读取 %1 的调用：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>No operation of the ranks shown matches “%1” (%n collapsed rank(s) not searched: click a rank&apos;s title to show its calls).</source>
+        <translation>
+            <numerusform>所显示的 rank 中没有与“%1”匹配的操作（%n 个折叠的 rank 未搜索：点击 rank 的标题以显示其调用）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

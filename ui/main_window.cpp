@@ -43,10 +43,10 @@
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"
 #include "views/modules_page.h"
-#include "views/source_panel.h"
 #include "views/rank_summary_page.h"
 #include "views/ranks_page.h"
 #include "views/report_browser.h"
+#include "views/source_panel.h"
 #include "views/timeline_summary_page.h"
 #include "views/welcome_page.h"
 

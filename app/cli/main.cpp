@@ -131,7 +131,8 @@ ShownFile readShownFile(const std::string& path) {
 int show(const cli::CliOptions& options) {
     int status = 0;
     std::vector<RankFacts> ranks;
-    const size_t workers = std::max(1u, std::thread::hardware_concurrency());
+    // Each read holds a file's calls for a moment: at most four at once, whatever the cores.
+    const size_t workers = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
     std::deque<std::future<ShownFile>> reading;
     size_t next = 0;
     for (const std::string& path : options.files) {

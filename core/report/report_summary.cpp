@@ -173,9 +173,13 @@ int64_t saturatedDifference(int64_t a, int64_t b) {
 }
 
 // The framework calls in one pass over PYTORCH_API (a million rows take about a quarter of a
-// second; one SQL aggregate a figure read them three times, and sorted them to group them): the
-// figures equal those of COUNT, COUNT(DISTINCT globalTid), MIN, MAX and GROUP BY type and name.
-// Calls are grouped by the text of their name, so two ids of one text are one operation.
+// second; one SQL aggregate a figure read them three times, and sorted them to group them): on
+// the files TrainScope and torch_npu write (integer ids, types and threads) the figures equal
+// those of COUNT, COUNT(DISTINCT globalTid), MIN, MAX and GROUP BY type and name (a test
+// compares them). Calls are grouped by the text of their name, so two ids of one text are one
+// operation. Where a damaged file holds other values, they differ from SQL's on purpose and
+// stay defined: a type or thread that is not an integer is grouped by its text (a REAL 50001.0
+// is no `op` call), a name that is not an integer id in a file with STRING_IDS is read as one.
 void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     requireColumns(db, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
     const bool typed = db.columns("PYTORCH_API").count("type") > 0;

@@ -13,6 +13,7 @@ the step's blocks."""
 
 import bisect
 import copy
+import gc
 import json
 import os
 import sys
@@ -21,6 +22,7 @@ import tempfile
 import torch
 from torch import nn
 
+from ._host import one_line
 from ._saved import SavedTensors, storage_of
 
 SWAPPABLE = (nn.GELU, nn.SiLU)
@@ -396,7 +398,7 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     the step's time are predicted unchanged."""
     if not isinstance(optimizer, (torch.optim.Adam, torch.optim.AdamW)) or not optimizer.state:
         return []
-    momentum = sum(storage_of(p)[1] for group in optimizer.param_groups
+    momentum = sum(p.numel() * p.element_size() for group in optimizer.param_groups
                    for p in group["params"] if p in optimizer.state)
     change = momentum - _state_bytes(optimizer)
     outside = curve.highest_outside("optimizer")
@@ -488,12 +490,21 @@ def copy_of(model, optimizer):
 
 
 def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, give_state,
-            apply_step=None):
+            apply_step=None, users_optimizer=None):
     """The step of `model` (a copy, changed) measured as `profile` measures it: warm-up steps,
     the memory step and timed steps, under trainscope.profile, into a folder of its own that
-    is removed after. Returns the session's figures."""
+    is removed after. Returns the session's figures. Raises LookupError, before running it,
+    where the step made for the copy would train the user's model (an iteration_provider that
+    uses a model or optimizer of its own, not the one it is given)."""
     from ._profile import profile
     step = make_step(model)
+    step_optimizer = optimizer_of(step)
+    copys = {id(p) for p in model.parameters()}
+    if step_optimizer is not None and (step_optimizer is users_optimizer or any(
+            id(p) not in copys for group in step_optimizer.param_groups
+            for p in group["params"])):
+        raise LookupError("the step's optimizer is not the one iteration_provider made for the "
+                          "model it was given: running it would train your model")
     if apply_step is not None:
         apply_step(step)  # its own optimizer, made afresh
     else:
@@ -534,26 +545,30 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
         if w.not_applicable:
             continue
         say(f"trainscope: verifying {i + 1}/{len(what_ifs)}: {w.change} at {w.target}")
+        # A what-if that cannot run (out of memory at a larger batch, a block that cannot be
+        # checkpointed) says why and the others still run: the step's own exceptions included.
+        candidate = None
         try:
             candidate, give_state = copy_of(model, optimizer)
-        except Exception as e:
-            w.why_not = f"the model cannot be copied ({type(e).__name__}: {e})"
-            continue
-        if w.apply is not None:
-            w.apply(candidate)
-        try:
+            if w.apply is not None:
+                w.apply(candidate)
             if w.batch_size is not None and inputs_at is None:
                 raise LookupError("input_provider takes no batch_size")
             w.measured = measure(candidate, make_step,
                                  inputs if w.batch_size is None else inputs_at(w.batch_size),
                                  root, max(warmup, w.least_warmup), iterations, optimizer_of,
-                                 give_state, w.apply_step)
+                                 give_state, w.apply_step, optimizer)
+            if w.measured is None:
+                w.why_not = "observing it failed (the line above says why)"
         except LookupError as e:
             w.why_not = str(e)
-            continue
-        if w.measured is None:
-            w.why_not = "observing it failed (the line above says why)"
-        del candidate
+        except Exception as e:
+            w.why_not = f"running it raised {type(e).__name__}: {one_line(e)}"
+        finally:
+            del candidate
+            gc.collect()
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
     return what_ifs
 
 

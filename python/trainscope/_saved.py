@@ -121,8 +121,10 @@ class SavedTensors:
         def function_called(kind, given, result):
             inside = running[-1] if running else None
             if isinstance(inside, self._kinds) or not isinstance(given, torch.Tensor) or \
-                    not isinstance(result, torch.Tensor) or inside is None:
-                return  # an activation module's own call, or one outside the model
+                    not isinstance(result, torch.Tensor) or inside is None or \
+                    result.grad_fn is None:
+                return  # an activation module's own call, one outside the model, or one that
+                # autograd does not record (no_grad, a frozen part): it saves nothing
             self.activations.append(ActivationCall(
                 paths.get(inside, ""), kind, storage_of(given), storage_of(result),
                 _callers_line()))
@@ -148,7 +150,8 @@ class SavedTensors:
             inputs, outputs = tensors_in(args), tensors_in(output)
             self.inputs_of.setdefault(paths.get(module, ""), {}).update(
                 storage_of(t) for t in inputs if t.numel() > 0)
-            if isinstance(module, self._kinds) and inputs and outputs:
+            if isinstance(module, self._kinds) and inputs and outputs and \
+                    outputs[0].grad_fn is not None:
                 self.activations.append(ActivationCall(
                     paths.get(module, ""), type(module).__name__, storage_of(inputs[0]),
                     storage_of(outputs[0])))

@@ -271,5 +271,38 @@ class VerifyingInTheProcess(unittest.TestCase):
                                             torch.as_tensor(after["state"][key][name])))
 
 
+    def test_a_step_that_trains_another_model_than_it_is_given_is_not_run(self):
+        from trainscope import _advice
+        from trainscope._entry import optimizer_of
+        torch.manual_seed(0)
+        model = TwoGelus().to(DEVICE)
+        inputs = (torch.randn(16, 64, device=DEVICE),)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+
+        def step(x):  # the user's model and optimizer, whatever model it is made for
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+        step.optimizer = optimizer
+        saved = _advice.record_saved(model, step, inputs)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
+                                    active=1) as observing:
+                for _ in range(2):
+                    step(*inputs)
+                    observing.step()
+            parameters = [p.detach().clone() for p in model.parameters()]
+            what_ifs = _advice.advise(model, optimizer, lambda m: step, inputs,
+                                      observing.figures, prefix, saved, folder, True, 1, 1,
+                                      optimizer_of, lambda text: None)
+        self.assertTrue(what_ifs)
+        for w in what_ifs:
+            self.assertIsNone(w.measured, w.change)
+            self.assertIn("would train your model", w.why_not)
+        for before, after in zip(parameters, model.parameters()):
+            self.assertTrue(torch.equal(before, after))
+
+
 if __name__ == "__main__":
     unittest.main()

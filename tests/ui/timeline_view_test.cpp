@@ -519,6 +519,21 @@ TEST_F(AscendTimelineView, RanksBeyondTheFirstOpenCollapsedAndExpandOnAClick) {
     EXPECT_TRUE(state->ranks()[1]->lanes.empty());
     EXPECT_TRUE(whole.expired()) << "a collapsed rank's calls are freed";
     EXPECT_EQ(page->timeline()->sizeHint().height(), collapsed_height);
+    // A double-click on a title is one toggle: the rank is read and stays shown. (As a window
+    // system delivers it: press, release, double-click, release.)
+    const QPoint title = page->timeline()->titlePoint(1);
+    QTest::mousePress(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::mouseRelease(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::mouseDClick(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::mouseRelease(page->timeline(), Qt::LeftButton, {}, title);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return state->isExpanded(1); }, 20000));
+    // And on a shown rank's title: hidden, not hidden and read again.
+    QTest::mousePress(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::mouseRelease(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::mouseDClick(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::mouseRelease(page->timeline(), Qt::LeftButton, {}, title);
+    QTest::qWait(500);
+    EXPECT_FALSE(state->isExpanded(1));
 }
 
 // Scrolled down to the last device stream, the ruler and the step band are where they were:

@@ -97,7 +97,8 @@ TimelineRanksLoad loadRanks(const QStringList& paths, const std::atomic<bool>* c
                 whole ? std::make_shared<const TimelineData>(std::move(data)) : outlineOf(data);
             return result;
         };
-        const int workers = std::max(1, QThread::idealThreadCount());
+        // Each read holds a file's calls for a moment: at most four at once, whatever the cores.
+        const int workers = std::clamp(QThread::idealThreadCount(), 1, 4);
         std::deque<std::future<Read>> reading;
         auto facts = std::make_shared<std::vector<RankFacts>>();
         for (int next = 0, done = 0; done < paths.size(); ++done) {
@@ -380,7 +381,15 @@ void TimelinePage::findNext() {
             });
     }
     if (found_.isEmpty()) {
-        status_->setText(tr("No operation matches “%1”.").arg(text));
+        int collapsed = 0;
+        for (int rank = 0; rank < state_->ranks().size(); ++rank)
+            collapsed += !state_->isExpanded(rank);
+        status_->setText(collapsed == 0
+                             ? tr("No operation matches “%1”.").arg(text)
+                             : tr("No operation of the ranks shown matches “%1” (%n collapsed "
+                                  "rank(s) not searched: click a rank's title to show its calls).",
+                                  nullptr, collapsed)
+                                   .arg(text));
         return;
     }
     found_index_ = (found_index_ + 1) % int(found_.size());

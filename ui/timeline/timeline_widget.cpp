@@ -10,6 +10,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "report/sql_table_model.h"
 #include "settings/theme.h"
@@ -399,7 +400,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
     }
     if (!dragging_) {
         if (const Header* header = headerAt(event->position().toPoint().y())) {
-            emit rankToggled(header->rank);
+            if (!std::exchange(double_clicked_, false))
+                emit rankToggled(header->rank);
         } else {
             state_->select(spanAt(event->position().toPoint()));
         }
@@ -408,6 +410,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+    // On a title, the first click toggled the rank; the second is no second toggle.
+    double_clicked_ = headerAt(event->position().toPoint().y()) != nullptr;
     state_->zoomTo(spanAt(event->position().toPoint()));
 }
 

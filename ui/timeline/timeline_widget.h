@@ -89,6 +89,7 @@ class TimelineWidget : public QWidget {
     QPoint press_;
     int64_t press_start_ = 0, press_end_ = 0;
     bool dragging_ = false, banding_ = false;
+    bool double_clicked_ = false;  // the release that ends a double-click toggles nothing
     int band_x_ = 0;
     double last_paint_ms_ = 0;
 };

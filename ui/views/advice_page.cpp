@@ -45,7 +45,17 @@ QString shown(const std::string& text) {
         return AdvicePage::tr("checkpoint each block");
     if (text == "every such module")
         return AdvicePage::tr("every such module");
+    if (text == "the optimizer")
+        return AdvicePage::tr("the optimizer");
+    if (text == "the inputs")
+        return AdvicePage::tr("the inputs");
     return QString::fromStdString(text);
+}
+
+// The targets that name no module: several, the optimizer, the inputs.
+bool namesNoModule(const QString& target) {
+    return target == QLatin1String("every such module") ||
+           target == QLatin1String("the optimizer") || target == QLatin1String("the inputs");
 }
 
 }  // namespace
@@ -100,7 +110,7 @@ QString AdvicePage::moduleOf(int row) const {
     if (!report_ || row < 0 || row >= int(report_->what_ifs.size()))
         return {};
     const QString target = QString::fromStdString(report_->what_ifs[size_t(row)].target);
-    return target == QLatin1String("every such module") || lineOf(target) ? QString() : target;
+    return namesNoModule(target) || lineOf(target) ? QString() : target;
 }
 
 void AdvicePage::choose(int row) {

@@ -3,7 +3,8 @@
 // advise`): the step as it is, then each what-if's predicted and measured peak as bars, and a
 // table of every figure, one unit per column. A click on a what-if (its row or its bars) asks
 // for the module it changes (moduleChosen), which the report browser shows with its source
-// line, or for the line it changes (lineChosen). The file is read on a worker; the window stays responsive.
+// line, or for the line it changes (lineChosen). The file is read on a worker; the window stays
+// responsive.
 #pragma once
 
 #include <QFutureWatcher>
