@@ -2,11 +2,8 @@
 // trainscope-cli: the engine without a GUI, for GPU servers and CI.
 #include <algorithm>
 #include <cstdio>
-#include <deque>
-#include <future>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include "cli/cli_options.h"
 #include "cli/compare_output.h"
@@ -23,6 +20,7 @@
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run.h"
+#include "trainscope/side_by_side.h"
 #include "trainscope/summary_text.h"
 #include "trainscope/sweep.h"
 #include "trainscope/timeline_data.h"
@@ -126,39 +124,33 @@ ShownFile readShownFile(const std::string& path) {
 
 // `show`: every file's summary; a file that cannot be read gets its line on stderr, and the
 // others are still shown. The timelines of several ranks of one job are then summed up side by
-// side. Files are read side by side, as many at once as the machine has cores (each read of a
-// large timeline holds it whole for a moment), and printed in the order given.
+// side. Files are read side by side (readInOrder) and printed in the order given.
 int show(const cli::CliOptions& options) {
     int status = 0;
     std::vector<RankFacts> ranks;
-    // Each read holds a file's calls for a moment: at most four at once, whatever the cores.
-    const size_t workers = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-    std::deque<std::future<ShownFile>> reading;
-    size_t next = 0;
-    for (const std::string& path : options.files) {
-        for (; next < options.files.size() && reading.size() < workers; ++next)
-            reading.push_back(std::async(std::launch::async, readShownFile, options.files[next]));
-        ShownFile file = reading.front().get();
-        reading.pop_front();
-        if (!file.error.empty()) {
-            std::cerr << "trainscope-cli: error: " << file.error << std::endl;
-            status = kRunFailed;
-        } else if (file.sweep) {
-            std::cout << path << ": batch-size sweep\n";
-            cli::printSweep(std::cout, *file.sweep);
-        } else if (file.advice) {
-            std::cout << path << ": what-ifs (advise)\n";
-            printAdvice(std::cout, *file.advice);
-        } else {
-            cli::printFileSummary(std::cout, path, *file.summary);
-            if (file.rank) {
-                ranks.push_back(std::move(*file.rank));
-            } else if (!file.rank_error.empty()) {
-                std::cerr << "trainscope-cli: error: " << file.rank_error << std::endl;
+    readInOrder(
+        options.files, [](const std::string& path, size_t) { return readShownFile(path); },
+        [&](ShownFile file, size_t i) {
+            const std::string& path = options.files[i];
+            if (!file.error.empty()) {
+                std::cerr << "trainscope-cli: error: " << file.error << std::endl;
                 status = kRunFailed;
+            } else if (file.sweep) {
+                std::cout << path << ": batch-size sweep\n";
+                cli::printSweep(std::cout, *file.sweep);
+            } else if (file.advice) {
+                std::cout << path << ": what-ifs (advise)\n";
+                printAdvice(std::cout, *file.advice);
+            } else {
+                cli::printFileSummary(std::cout, path, *file.summary);
+                if (file.rank) {
+                    ranks.push_back(std::move(*file.rank));
+                } else if (!file.rank_error.empty()) {
+                    std::cerr << "trainscope-cli: error: " << file.rank_error << std::endl;
+                    status = kRunFailed;
+                }
             }
-        }
-    }
+        });
     if (ranks.size() >= 2) {
         try {
             std::cout << "Ranks of the job: ";

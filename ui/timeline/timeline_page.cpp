@@ -11,12 +11,9 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QThread>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-#include <deque>
-#include <future>
 #include <optional>
 
 #include "settings/app_settings.h"
@@ -24,6 +21,7 @@
 #include "timeline/memory_curve_widget.h"
 #include "timeline/time_axis.h"
 #include "timeline/timeline_widget.h"
+#include "trainscope/side_by_side.h"
 #include "views/run_filter.h"
 #include "views/run_filter_bar.h"
 #include "views/source_panel.h"
@@ -77,7 +75,7 @@ std::shared_ptr<const TimelineData> outlineOf(const TimelineData& data) {
 
 // The tab's files: the first (a lone timeline, or a job's first rank) whole; of the other ranks
 // what their summary needs, kept as their outline (eight ranks of a million calls each, all held
-// whole, took 1.5 GB). Files are read side by side, as many at once as the machine has cores.
+// whole, took 1.5 GB). Files are read side by side (readInOrder).
 TimelineRanksLoad loadRanks(const QStringList& paths, const std::atomic<bool>* cancel) {
     TimelineRanksLoad load;
     try {
@@ -97,20 +95,16 @@ TimelineRanksLoad loadRanks(const QStringList& paths, const std::atomic<bool>* c
                 whole ? std::make_shared<const TimelineData>(std::move(data)) : outlineOf(data);
             return result;
         };
-        // Each read holds a file's calls for a moment: at most four at once, whatever the cores.
-        const int workers = std::clamp(QThread::idealThreadCount(), 1, 4);
-        std::deque<std::future<Read>> reading;
         auto facts = std::make_shared<std::vector<RankFacts>>();
-        for (int next = 0, done = 0; done < paths.size(); ++done) {
-            for (; next < paths.size() && int(reading.size()) < workers; ++next)
-                reading.push_back(std::async(std::launch::async, read, paths[next], next == 0));
-            Read result = reading.front().get();  // rethrows the first failure, in order
-            reading.pop_front();
-            load.ranks << result.shown;
-            load.expanded << (done == 0);
-            if (result.facts)
-                facts->push_back(std::move(*result.facts));
-        }
+        readInOrder(
+            std::vector<QString>(paths.begin(), paths.end()),
+            [&read](const QString& path, size_t i) { return read(path, i == 0); },
+            [&](Read result, size_t i) {
+                load.ranks << result.shown;
+                load.expanded << (i == 0);
+                if (result.facts)
+                    facts->push_back(std::move(*result.facts));
+            });
         load.facts = std::move(facts);
     } catch (const std::exception& e) {
         load.ranks.clear();
