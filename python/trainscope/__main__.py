@@ -19,6 +19,24 @@ def _fail(message, code):
     return code
 
 
+def _entry_point_arguments(command, writes, warmup, iterations):
+    """The options `profile` and `advise` share: the entry point, where the reports go, the
+    batch, the steps, the project and the device."""
+    command.add_argument("entry", metavar="ENTRY.py")
+    command.add_argument("-o", "--output", required=True, metavar="PREFIX", help=writes)
+    command.add_argument("-f", "--force", action="store_true", help="replace existing reports")
+    command.add_argument("--batch-size", type=int, metavar="N",
+                         help="passed to input_provider (default: its own)")
+    command.add_argument("--warmup", type=int, default=warmup[0], metavar="N", help=warmup[1])
+    command.add_argument("--iterations", type=int, default=iterations[0], metavar="N",
+                         help=iterations[1])
+    command.add_argument("--project-root", metavar="DIR",
+                         help="frames under DIR are the project's (default: ENTRY.py's folder)")
+    command.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                         help="where the model and inputs are moved to (default cpu)")
+    command.add_argument("-q", "--quiet", action="store_true", help="print no progress")
+
+
 def _arguments(argv):
     parser = argparse.ArgumentParser(
         prog="python3 -m trainscope",
@@ -30,23 +48,10 @@ def _arguments(argv):
                     "input_provider(batch_size=N) and iteration_provider(model), each with the "
                     "prefix skyline_, deepview_ or none; without an iteration_provider, a "
                     "default step (sum of the outputs as loss, SGD).")
-    profile.add_argument("entry", metavar="ENTRY.py")
-    profile.add_argument("-o", "--output", required=True, metavar="PREFIX",
-                         help="writes PREFIX.memory.sqlite, PREFIX.time.sqlite and "
-                              "PREFIX.timeline.sqlite")
-    profile.add_argument("-f", "--force", action="store_true",
-                         help="replace existing reports")
-    profile.add_argument("--batch-size", type=int, metavar="N",
-                         help="passed to input_provider (default: its own)")
-    profile.add_argument("--warmup", type=int, default=2, metavar="N",
-                         help="unobserved steps first (default 2)")
-    profile.add_argument("--iterations", type=int, default=3, metavar="N",
-                         help="observed steps: the first for memory, the rest timed (default 3)")
-    profile.add_argument("--project-root", metavar="DIR",
-                         help="frames under DIR are the project's (default: ENTRY.py's folder)")
-    profile.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
-                         help="where the model and inputs are moved to (default cpu)")
-    profile.add_argument("-q", "--quiet", action="store_true", help="print no progress")
+    _entry_point_arguments(
+        profile, "writes PREFIX.memory.sqlite, PREFIX.time.sqlite and PREFIX.timeline.sqlite",
+        (2, "unobserved steps first (default 2)"),
+        (3, "observed steps: the first for memory, the rest timed (default 3)"))
     profile.add_argument("--progress-lines", action="store_true",
                          help="progress for a program to read: one line on stderr per step, "
                               "'trainscope-progress: warmup|memory|time STEP OF' after each step")
@@ -56,33 +61,21 @@ def _arguments(argv):
                     "lists what-ifs, each predicted from the tensors the step's forward saved "
                     "for backward; --verify runs each on a copy of the model and prints the "
                     "measured figures beside the predicted ones.")
-    advise.add_argument("entry", metavar="ENTRY.py")
-    advise.add_argument("-o", "--output", required=True, metavar="PREFIX",
-                        help="writes PREFIX.memory.sqlite, PREFIX.time.sqlite and "
-                             "PREFIX.timeline.sqlite (the step as it is) and "
-                             "PREFIX.advice.sqlite (the what-ifs)")
-    advise.add_argument("-f", "--force", action="store_true", help="replace existing reports")
+    _entry_point_arguments(
+        advise, "writes PREFIX.memory.sqlite, PREFIX.time.sqlite and PREFIX.timeline.sqlite "
+                "(the step as it is) and PREFIX.advice.sqlite (the what-ifs)",
+        (1, "unobserved steps before each measurement (default 1)"),
+        (2, "observed steps of each measurement (default 2)"))
     advise.add_argument("--verify", action="store_true",
                         help="run each what-if that can be applied automatically, and measure it")
     advise.add_argument("--format", choices=["text", "json"], default="text",
                         help="text (default), or a JSON list of the what-ifs")
-    advise.add_argument("--batch-size", type=int, metavar="N",
-                        help="passed to input_provider (default: its own)")
     advise.add_argument("--ranks", type=int, metavar="N",
                         help="also the optimizer's state sharded over N ranks (ZeRO-1), "
                              "predicted")
     advise.add_argument("--memory-budget", metavar="SIZE",
                         help="also the largest batch size whose peak fits SIZE (24GiB, 512MiB, "
                              "8GB), through input_provider(batch_size=N)")
-    advise.add_argument("--warmup", type=int, default=1, metavar="N",
-                        help="unobserved steps before each measurement (default 1)")
-    advise.add_argument("--iterations", type=int, default=2, metavar="N",
-                        help="observed steps of each measurement (default 2)")
-    advise.add_argument("--project-root", metavar="DIR",
-                        help="frames under DIR are the project's (default: ENTRY.py's folder)")
-    advise.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
-                        help="where the model and inputs are moved to (default cpu)")
-    advise.add_argument("-q", "--quiet", action="store_true", help="print no progress")
     return parser.parse_args(argv)
 
 
