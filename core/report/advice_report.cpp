@@ -8,6 +8,7 @@
 
 #include "decimal_text.h"
 #include "report/readonly_db.h"
+#include "report/report_tables.h"
 #include "report/schema.h"
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
@@ -25,9 +26,8 @@ namespace rf = report_format;
 constexpr size_t kMostWhatIfs = 10000;
 
 void fill(SqliteDb& db, const AdviceReport& report) {
-    db.exec(schema::kWhatIfsTable);
-    db.exec(schema::kMetadataTable);
-    db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
+    const char* const tables[] = {schema::kWhatIfsTable};
+    createTables(db, std::begin(tables), std::end(tables));
     SqliteStatement insert(db, std::string("INSERT INTO ") + rf::kWhatIfsTable +
                                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int64_t id = 1;
@@ -47,9 +47,7 @@ void fill(SqliteDb& db, const AdviceReport& report) {
     metadata[kBaselinePeakKey] = std::to_string(report.baseline.peak_bytes);
     metadata[kBaselineActivationsKey] = std::to_string(report.baseline.activation_bytes);
     metadata[kBaselineStepKey] = decimalText(report.baseline.step_ms);
-    SqliteStatement meta(db, "INSERT INTO trainscope_metadata (key, value) VALUES (?, ?)");
-    for (const auto& [key, value] : metadata)
-        meta.bind(1, key).bind(2, value).step();
+    insertMetadata(db, metadata);
 }
 
 int64_t bytesOf(const ReadOnlyDb& db, const ReadQuery& row, int column) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "decimal_text.h"
+#include "report/report_tables.h"
 #include "report/schema.h"
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
@@ -17,21 +18,6 @@
 
 namespace trainscope {
 namespace {
-
-void createTables(SqliteDb& db, const char* const* begin, const char* const* end) {
-    for (auto it = begin; it != end; ++it) {
-        db.exec(*it);
-    }
-    db.exec(schema::kMetadataTable);
-    db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
-}
-
-void insertMetadata(SqliteDb& db, const RunMetadata& metadata) {
-    SqliteStatement insert(db, "INSERT INTO trainscope_metadata (key, value) VALUES (?, ?)");
-    for (const auto& [key, value] : metadata) {
-        insert.bind(1, key).bind(2, value).step();
-    }
-}
 
 // Which of an entry's frames a FrameWriter writes: each table is written in a pass of its own.
 enum class FrameTable { Project, Library };

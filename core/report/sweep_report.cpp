@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/readonly_db.h"
+#include "report/report_tables.h"
 #include "report/schema.h"
 #include "report/sqlite_db.h"
 #include "report/staged_file.h"
@@ -40,10 +41,7 @@ void insertPoint(SqliteStatement& insert, const SweepPoint& point, const char* o
 }
 
 void fill(SqliteDb& db, const SweepReport& report) {
-    for (const char* ddl : schema::kSweepTables)
-        db.exec(ddl);
-    db.exec(schema::kMetadataTable);
-    db.exec("PRAGMA user_version = " + std::to_string(schema::kUserVersion));
+    createTables(db, std::begin(schema::kSweepTables), std::end(schema::kSweepTables));
     SqliteStatement points(
         db, std::string("INSERT INTO ") + rf::kSweepPointsTable + " VALUES (?, ?, ?, ?, ?, ?, ?)");
     for (const SweepPoint& point : report.points)
@@ -73,9 +71,7 @@ void fill(SqliteDb& db, const SweepReport& report) {
     if (report.largest_batch) {
         metadata[rf::kLargestBatchKey] = std::to_string(*report.largest_batch);
     }
-    SqliteStatement meta(db, "INSERT INTO trainscope_metadata (key, value) VALUES (?, ?)");
-    for (const auto& [key, value] : metadata)
-        meta.bind(1, key).bind(2, value).step();
+    insertMetadata(db, metadata);
 }
 
 double finiteNumber(const ReadOnlyDb& db, double value, const char* what) {
