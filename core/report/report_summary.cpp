@@ -157,6 +157,23 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     summarizeCompiled(db, s);
 }
 
+// A timeline's STRING_IDS, read where the calls or the memory records first need it and kept for
+// the other (a table of every distinct text: read once, not once for each).
+class FileStringsOnce {
+  public:
+    explicit FileStringsOnce(const ReadOnlyDb& db) : db_(db) {}
+    const FileStrings& get() {
+        if (!strings_) {
+            strings_.emplace(db_);
+        }
+        return *strings_;
+    }
+
+  private:
+    const ReadOnlyDb& db_;
+    std::optional<FileStrings> strings_;
+};
+
 // A damaged file's timestamps may be anything: sums stop at int64's ends rather than wrap.
 int64_t saturatedSum(int64_t a, int64_t b) {
     int64_t sum = 0;
@@ -180,7 +197,8 @@ int64_t saturatedDifference(int64_t a, int64_t b) {
 // operation. Where a damaged file holds other values, they differ from SQL's on purpose and
 // stay defined: a type or thread that is not an integer is grouped by its text (a REAL 50001.0
 // is no `op` call), a name that is not an integer id in a file with STRING_IDS is read as one.
-void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
+void summarizeCalls(const ReadOnlyDb& db, FileStringsOnce& file_strings, ReportFileSummary& s,
+                    int top) {
     requireColumns(db, "PYTORCH_API", {"startNs", "endNs", "globalTid", "name"});
     const bool typed = db.columns("PYTORCH_API").count("type") > 0;
     ReadQuery calls(db, "SELECT " + nanosecondsOf("startNs") + ", " + nanosecondsOf("endNs") +
@@ -190,7 +208,7 @@ void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
         int64_t calls = 0;
         int64_t total_ns = 0;
     };
-    const FileStrings strings(db);
+    const FileStrings& strings = file_strings.get();
     std::unordered_map<int64_t, Totals> ops_by_id;        // a file with STRING_IDS
     std::unordered_map<std::string, Totals> ops_by_text;  // one without
     std::unordered_set<int64_t> integer_threads;
@@ -272,7 +290,8 @@ void summarizeCalls(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     s.top_operations.resize(std::min(s.top_operations.size(), size_t(std::max(top, 0))));
 }
 
-void summarizeMemoryOverTime(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
+void summarizeMemoryOverTime(const ReadOnlyDb& db, FileStringsOnce& file_strings,
+                             ReportFileSummary& s, int top) {
     if (db.hasTable("MEMORY_RECORD")) {
         // One pass, grouped by the component's text (GROUP BY sorted the million rows).
         requireColumns(db, "MEMORY_RECORD",
@@ -280,7 +299,7 @@ void summarizeMemoryOverTime(const ReadOnlyDb& db, ReportFileSummary& s, int top
         ReadQuery records(db,
                           "SELECT component, totalAllocated, totalReserved, totalActive FROM "
                           "MEMORY_RECORD");
-        const FileStrings strings(db);
+        const FileStrings& strings = file_strings.get();
         struct Peaks {
             int64_t records = 0;
             std::optional<int64_t> allocated, reserved, active;  // MAX: NULL ignored
@@ -345,8 +364,9 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
             s.schema_version = version.text(0);
         }
     }
+    FileStringsOnce strings(db);
     if (db.hasTable("PYTORCH_API")) {
-        summarizeCalls(db, s, top);
+        summarizeCalls(db, strings, s, top);
     }
     s.steps = timelineSteps(db);
     if (db.hasTable("RANK_DEVICE_MAP") && db.columns("RANK_DEVICE_MAP").count("rankId")) {
@@ -355,7 +375,7 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
             s.rank = static_cast<int>(rank.integer(0));
         }
     }
-    summarizeMemoryOverTime(db, s, top);
+    summarizeMemoryOverTime(db, strings, s, top);
     if (db.hasTable("TASK")) {
         s.device_tasks = integerOf(db, "SELECT COUNT(*) FROM TASK");
     }
