@@ -89,8 +89,27 @@ void MemoryObserver::addExistingBlock(const void* ptr, int64_t bytes) {
         live_[key] = TrackedBlock{bytes, AllocationPhase::BeforeIteration, -1, -1};
         if (!cuda) {
             live_bytes_ += bytes;
+            existing_.insert(ptr);
         }
     }
+}
+
+void MemoryObserver::existingBlockFreed(const void* ptr) {
+    if (device_type_ != c10::DeviceType::CPU) {
+        return;
+    }
+    int64_t bytes = 0;
+    {
+        // The record never holds an existing block's free (none is reported), so the table
+        // still has it while it lives, also while recording.
+        std::lock_guard<SpinLock> lock(mutex_);
+        const auto it = live_.find(const_cast<void*>(ptr));
+        if (existing_.erase(ptr) == 0 || it == live_.end()) {
+            return;
+        }
+        bytes = it->second.bytes;
+    }
+    onAllocation(const_cast<void*>(ptr), -bytes, 0, 0, c10::Device(c10::DeviceType::CPU));
 }
 
 void MemoryObserver::attributeTo(const OperationObserver* operations) {

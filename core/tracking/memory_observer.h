@@ -87,6 +87,10 @@ class MemoryObserver : public IterationListener {
     // blocks that outlive the session may be added); on CUDA the caching allocator's totals
     // count it already, and the table learns what it is, for the breakdown at the peak.
     void addExistingBlock(const void* ptr, int64_t bytes);
+    // A block added by addExistingBlock was freed (a gradient that zero_grad set to None): on
+    // the CPU, whose allocator reports no free of it, counted freed now; on CUDA, whose
+    // allocator reports it, nothing to do. A block not added, or freed already, is passed over.
+    void existingBlockFreed(const void* ptr);
 
     // Allocations made while `operations` runs a top-level operation are attributed to it (and,
     // when it records a timeline, to the event open on the allocating thread).
@@ -190,6 +194,7 @@ class MemoryObserver : public IterationListener {
 
     std::vector<std::pair<void*, TrackedBlock>> live_at_start_;
     ChunkedLog<MemoryEvent> events_;
+    std::unordered_set<const void*> existing_;  // CPU: added by addExistingBlock, not freed
     size_t events_at_peak_ = 0;
     // Per micro-batch: the number of events when its forward began and when its backward
     // began (events_.size() until then: a forward without backward keeps no activations).

@@ -162,6 +162,9 @@ class PySession {
             plain.push_back(blockOf(block));
         session().countExisting(plain);
     }
+    void existingBlockFreed(std::uintptr_t address) {
+        session().existingBlockFreed({reinterpret_cast<const void*>(address), 0});
+    }
     void setMetadata(const std::map<std::string, std::string>& facts) {
         session().addMetadata(facts);
     }
@@ -400,6 +403,7 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("set_metadata", &PySession::setMetadata)
         .def("add_compilations", &PySession::addCompilations)
         .def("count_existing", &PySession::countExisting)
+        .def("existing_block_freed", &PySession::existingBlockFreed)
         .def("add_kernel_site", &PySession::addKernelSite)
         .def("close", &PySession::close)
         .def("enter_module", &PySession::enterModule)

@@ -7,13 +7,14 @@ other ranks, and the texts both print."""
 
 import os
 import sys
+import weakref
 
 import torch
 
 from . import _signals, _trainscope
 from ._compiles import CompileWatch
 from ._kernels import KernelWatch
-from ._model_hooks import parameter_lister
+from ._model_hooks import storage_block, parameter_lister
 
 Error = _trainscope.Error
 
@@ -106,6 +107,13 @@ def warn_if_incomplete(figures, prefix):
               f"{figures['memory_note']}", file=sys.stderr, flush=True)
 
 
+def _gradient_freed(session, address):
+    try:  # in the user's zero_grad: never raises into it
+        session.existing_block_freed(address)
+    except Exception:
+        pass
+
+
 class HostLoop:
     """A session and what its host keeps beside it: the module hooks (set once the model
     exists) and, in a job of several ranks, the ranks and their agreement (_ranks.py)."""
@@ -113,6 +121,7 @@ class HostLoop:
     def __init__(self, session, project_root, ranks=None, agreement=None):
         self.session, self.ranks, self.agreement = session, ranks, agreement
         self.hooks = None
+        self.gradients_watched = []  # weakref.finalize of each gradient counted as existing
         # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
         self.kernels = None
@@ -164,10 +173,33 @@ class HostLoop:
         except Exception:  # the store went with a rank that died
             return None
 
+    def count_existing(self, observed, device):
+        """The weights, the gradients a step before made and the optimizer's state exist as the
+        session starts: counted from now on. On the CPU, where c10's allocator reports no free
+        of a block older than the meter, a gradient that zero_grad later sets to None is told
+        freed as its tensor goes (where its storage is its own: not a view into a bucket);
+        CUDA's allocator reports it."""
+        self.session.count_existing([block for entry in observed.parameters()
+                                     for block in (entry[3], entry[4], *entry[5])])
+        if device != "cpu" or observed.model is None:
+            return
+        for parameter in observed.model.parameters():
+            gradient = parameter.grad
+            if gradient is None or gradient.is_sparse or gradient.storage_offset() != 0:
+                continue
+            address, nbytes = storage_block(gradient)
+            if address and nbytes == gradient.numel() * gradient.element_size():
+                watch = weakref.finalize(gradient, _gradient_freed, self.session, address)
+                watch.atexit = False
+                self.gradients_watched.append(watch)
+
     def drop_hooks(self):
         if self.hooks is not None:
             self.hooks.remove()
         self.hooks = None
+        for watch in self.gradients_watched:  # the meter counts no more once the memory
+            watch.detach()                    # step ended
+        self.gradients_watched = []
 
     def close(self):
         """Ends observation: every hook and callback of the session is removed."""

@@ -77,10 +77,7 @@ class profile:
                                 ranks.prefix(self._written_prefix) if ranks
                                 else self._written_prefix)
         self._loop = HostLoop(session, self._project_root, ranks, agreement)
-        # The weights and the optimizer's state exist already, and stay: counted from now on
-        # (gradients are not: zero_grad(set_to_none=True) may free them unseen).
-        session.count_existing(
-            [block for entry in observed.parameters() for block in (entry[3], *entry[5])])
+        self._loop.count_existing(observed, device)
         self._loop.hooks = hooks_for(self._called, session)
         self._loop.watch_compiled_code()
         self._begin_if_observed()

@@ -98,6 +98,10 @@ class Session {
     // what is alive at it include them; on CUDA, whose allocator counts them already, known
     // for what they are in the breakdown at the peak.
     void countExisting(const std::vector<TensorBlock>& blocks);
+    // A block counted by countExisting was freed (a gradient that zero_grad set to None): on the
+    // CPU, whose allocator reports no free of a block older than the meter, the host tells it
+    // as it happens; on CUDA it is reported already, and this does nothing.
+    void existingBlockFreed(const TensorBlock& block);
 
     // A step begins: its first micro-batch's forward. On the thread that started the session.
     void beginStep();
