@@ -611,6 +611,14 @@ gemessen</translation>
         <source>the inputs</source>
         <translation>die Eingaben</translation>
     </message>
+    <message>
+        <source>the gradients</source>
+        <translation>die Gradienten</translation>
+    </message>
+    <message>
+        <source>the model</source>
+        <translation>das Modell</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

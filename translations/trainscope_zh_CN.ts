@@ -611,6 +611,14 @@ measured</source>
         <source>the inputs</source>
         <translation>输入</translation>
     </message>
+    <message>
+        <source>the gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>the model</source>
+        <translation>模型</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

@@ -302,8 +302,6 @@ def advise_entry_point(args):
         stage = "iteration_provider"
         step = step_from(make_step, model)
         stage = "the step"
-        say("trainscope: recording what the forward saves for backward")
-        saved = _advice.record_saved(model, step, inputs)
         say("trainscope: profiling the step as it is")
         observing = profile(output, model=model, optimizer=optimizer_of(step),
                             warmup=args.warmup, active=args.iterations, force=args.force,
@@ -316,6 +314,10 @@ def advise_entry_point(args):
         if baseline is None:
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
+        # After the profiled steps, so that the gradients a step keeps from the one before are
+        # there to be seen.
+        say("trainscope: recording what the forward saves for backward")
+        saved = _advice.record_saved(model, step, inputs)
 
         def inputs_at(batch):  # the inputs at another batch size, as the step takes them
             return inputs_from(input_provider, batch, args.device, args.entry)

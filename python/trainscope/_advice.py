@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from ._host import one_line
+from ._gradients import KeptGradients
 from ._saved import SavedTensors, storage_of
 
 SWAPPABLE = (nn.GELU, nn.SiLU)
@@ -36,7 +37,7 @@ class WhatIf:
         self.measured = None
         self.why_not = why_not
         self.apply = None  # (model copy) -> None: the change made on a copy
-        self.apply_step = None  # (the copy's step) -> None: a change made on its step
+        self.apply_step = None  # (the copy's step, its optimizer) -> None: a change to its step
         self.least_warmup = 0  # warm-up steps the measurement needs at least
         self.batch_size = None  # the inputs' batch size to measure it at (None: the step's)
         self.not_applicable = ""  # why it cannot be run, when it cannot
@@ -204,6 +205,28 @@ class MemoryCurve:
     def highest(self):
         return max((total for _, total in self.samples), default=0)
 
+    def step_span(self):
+        """The memory step's (start, end): the step whose span holds the curve's first sample."""
+        first = self.samples[0][0] if self.samples else 0
+        return self._db.execute(
+            "SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER) FROM STEP_TIME WHERE ? "
+            "BETWEEN CAST(startNs AS INTEGER) AND CAST(endNs AS INTEGER)", (first,)).fetchone() \
+            or (first, self.samples[-1][0] if self.samples else 0)
+
+    def calls(self, pattern):
+        """The (start, end) of the memory step's calls whose names are LIKE `pattern`, by start."""
+        start, end = self.step_span()
+        return self._db.execute(
+            "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) FROM PYTORCH_API a "
+            "JOIN STRING_IDS s ON s.id = a.name WHERE s.value LIKE ? AND "
+            "CAST(a.startNs AS INTEGER) BETWEEN ? AND ? ORDER BY 1",
+            (pattern, start, end)).fetchall()
+
+    def phase_start(self, phase):
+        row = self._db.execute("SELECT MIN(start_ns) FROM trainscope_phases WHERE name = ?",
+                               (phase,)).fetchone()
+        return row[0] if row and row[0] is not None else self.step_span()[1]
+
     def highest_outside(self, phase):
         """The curve's highest total outside the step's `phase` ("optimizer")."""
         spans = _merged(self._db.execute(
@@ -363,7 +386,7 @@ def _state_bytes(optimizer):
     return sum(storages.values())
 
 
-def _swap_for_sgd(step):
+def _swap_for_sgd(step, optimizer=None):
     """Gives the copy's step SGD with momentum in place of its Adam or AdamW: the optimizer in
     its closure (or its `optimizer` attribute), made again over the same parameters and
     learning rates. Raises LookupError where the step holds it elsewhere."""
@@ -409,6 +432,65 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     what_if.apply_step = _swap_for_sgd
     what_if.least_warmup = 1  # SGD's buffers are made in its first step, as Adam's were
     return [what_if]
+
+
+def _absent(times, zeroings, start):
+    """The intervals in which a gradient is not held when zero_grad frees it: from each zeroing
+    to the next accumulation into it (`times`); where the step's last event is a zeroing, the
+    next step begins without it too, until its first accumulation."""
+    events = sorted([(t, True) for t in zeroings] + [(t, False) for t in times])
+    since = start if events and events[-1][1] else None
+    intervals = []
+    for time, zeroing in events:
+        if zeroing and since is None:
+            since = time
+        elif not zeroing and since is not None:
+            intervals.append((since, time))
+            since = None
+    if since is not None:
+        intervals.append((since, None))
+    return intervals
+
+
+def gradient_what_ifs(gradients, baseline, curve):
+    """zero_grad(set_to_none=True) where the step keeps its gradients zeroed through the forward
+    pass: each parameter's gradient is not held from zero_grad's call (the step's start where the
+    timeline names none: a model's zero_grad) until backward first accumulates into it, where
+    the incoming gradient becomes it (AccumulateGrad takes it, where it added it into the kept
+    one and freed it before: the same bytes after). Its accumulations are the timeline's
+    AccumulateGrad calls, matched in order with the hooks' record; where their counts differ,
+    each gradient is predicted freed through the forward pass only. Activations and the step's
+    time are predicted unchanged."""
+    if gradients is None or not any(gradients.kept):
+        return []
+    start, _ = curve.step_span()
+    zeroings = [end for _, end in curve.calls("Optimizer.zero_grad#%")] or [start]
+    accumulations = [t for t, _ in curve.calls("torch::autograd::AccumulateGrad")]
+    times = {}
+    if len(accumulations) == len(gradients.order):
+        for index, time in zip(gradients.order, accumulations):
+            times.setdefault(index, []).append(time)
+    backward = curve.phase_start("backward")
+    intervals = [(since, until, -nbytes)
+                 for index, nbytes in enumerate(gradients.kept) if nbytes
+                 for since, until in _absent(times.get(index, [backward]), zeroings, start)]
+    what_if = WhatIf("zero_grad(set_to_none=True)", "the gradients",
+                     {"peak_bytes": baseline["peak_bytes"] - curve.highest() +
+                      curve.highest_with(intervals),
+                      "activation_bytes": baseline["activation_bytes"],
+                      "step_ms": baseline["step_ms"]})
+    what_if.apply = _zero_grad_to_none
+    what_if.apply_step = lambda step, optimizer: _zero_grad_to_none(optimizer)
+    return [what_if]
+
+
+def _zero_grad_to_none(owner):
+    """Makes a model's or an optimizer's (the copy's) zero_grad free the gradients, whatever the
+    step asks of it."""
+    if owner is None:
+        return
+    kind = type(owner)
+    owner.zero_grad = lambda set_to_none=True: kind.zero_grad(owner, set_to_none=True)
 
 
 def sharded_state_what_ifs(optimizer, baseline, ranks):
@@ -505,10 +587,9 @@ def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, gi
             for p in group["params"])):
         raise LookupError("the step's optimizer is not the one iteration_provider made for the "
                           "model it was given: running it would train your model")
+    give_state(step_optimizer)
     if apply_step is not None:
-        apply_step(step)  # its own optimizer, made afresh
-    else:
-        give_state(optimizer_of(step))
+        apply_step(step, step_optimizer)
     with tempfile.TemporaryDirectory(prefix="trainscope-what-if-") as folder:
         observing = profile(os.path.join(folder, "what-if"), model=model,
                             optimizer=optimizer_of(step), warmup=warmup, active=iterations,
@@ -532,6 +613,7 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
         device = next((p.device.type for p in model.parameters()), "cpu")
         what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
                                         forward_ms_of(prefix + ".time.sqlite"), device)
+        what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
         what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
         what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)
         what_ifs += batch_size_what_ifs(baseline, budget, batch)
@@ -573,9 +655,11 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
 
 
 def record_saved(model, step, inputs):
-    """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
+    """One step of the user's run with the saved-tensor and gradient hooks on (an unobserved
+    warm-up)."""
     saved = SavedTensors(model, SWAPPABLE)
-    saved.record(lambda: step(*inputs))
+    saved.gradients = KeptGradients(model)
+    saved.record(lambda: saved.gradients.record(lambda: step(*inputs)))
     return saved
 
 

@@ -108,6 +108,7 @@ class SavedTensors:
         self.lasting = {storage_of(t)[0] for t in list(model.parameters()) +
                         list(model.buffers())}
         self._model, self._kinds = model, activation_kinds
+        self.gradients = None  # the gradients the step kept (KeptGradients), recorded with it
 
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""

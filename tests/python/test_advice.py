@@ -94,6 +94,21 @@ class Advice(unittest.TestCase):
             self.assertEqual(w["measured_activation_bytes"], w["predicted_activation_bytes"],
                              target)
 
+    def test_gradients_kept_through_the_forward_are_predicted_freed_to_the_byte(self):
+        # zero_grad(set_to_none=False) after the optimizer's step: the gradients are alive
+        # through the next forward, and backward accumulates into them one by one.
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "kept_gradients.py"), "--verify")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (freed,) = [w for w in what_ifs if w["target"] == "the gradients"]
+        self.assertEqual(freed["change"], "zero_grad(set_to_none=True)")
+        self.assertTrue(freed["verified"], freed["why_not"])
+        self.assertEqual(freed["measured_peak_bytes"], freed["predicted_peak_bytes"])
+        self.assertEqual(freed["measured_activation_bytes"], freed["predicted_activation_bytes"])
+        # A step that frees them already (set_to_none=True) is not told to.
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "set_to_none.py"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual([w for w in what_ifs if w["target"] == "the gradients"], [])
+
     def test_the_text_printed_is_what_the_advice_report_holds(self):
         env = dict(os.environ, TRAINSCOPE_TEST_ACTIVATION="GELU")
         with tempfile.TemporaryDirectory() as folder:

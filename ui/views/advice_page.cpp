@@ -49,13 +49,21 @@ QString shown(const std::string& text) {
         return AdvicePage::tr("the optimizer");
     if (text == "the inputs")
         return AdvicePage::tr("the inputs");
+    if (text == "the gradients")
+        return AdvicePage::tr("the gradients");
+    if (text == "the model")
+        return AdvicePage::tr("the model");
     return QString::fromStdString(text);
 }
 
-// The targets that name no module: several, the optimizer, the inputs.
+// The targets that name no one module: several, the optimizer, the inputs, the gradients, the
+// model as a whole.
 bool namesNoModule(const QString& target) {
-    return target == QLatin1String("every such module") ||
-           target == QLatin1String("the optimizer") || target == QLatin1String("the inputs");
+    for (const char* words :
+         {"every such module", "the optimizer", "the inputs", "the gradients", "the model"})
+        if (target == QLatin1String(words))
+            return true;
+    return false;
 }
 
 }  // namespace

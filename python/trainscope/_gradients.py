@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The gradients a step keeps through its forward pass, recorded on one step of the user's run:
+each parameter's gradient that the forward finds zeroed rather than freed (zero_grad with
+set_to_none=False, torch 1.13's default), and the order in which backward accumulates into the
+parameters (a hook on each, which fires as its AccumulateGrad node runs). The what-if of
+freeing them earlier (_advice.py) matches that order with the timeline's AccumulateGrad calls.
+
+The hooks return nothing (the gradients are not changed) and are removed once the step ends."""
+
+import torch
+
+from ._saved import storage_of
+
+
+class KeptGradients:
+    def __init__(self, model):
+        self._model = model
+        self.kept = []  # per parameter that requires a gradient: its kept gradient's bytes, or 0
+        self.order = []  # the parameter (an index into kept) of each accumulation, in order
+
+    def record(self, run):
+        """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
+        parameters = [p for p in self._model.parameters() if p.requires_grad]
+        handles = []
+
+        def forward_begins(module, args):
+            if self.kept:
+                return  # a second forward in the step (accumulation): the first one tells
+            self.kept = [_zeroed_bytes(p.grad) for p in parameters]
+
+        def accumulated(index):
+            def hook(gradient):
+                self.order.append(index)
+            return hook
+
+        try:
+            handles.append(self._model.register_forward_pre_hook(forward_begins))
+            for index, parameter in enumerate(parameters):
+                handles.append(parameter.register_hook(accumulated(index)))
+            run()
+        finally:
+            for handle in handles:
+                handle.remove()
+        if not self.kept:
+            self.kept = [0] * len(parameters)
+
+
+def _zeroed_bytes(gradient):
+    """The bytes of a gradient's storage where it is all zeros (kept, not freed), else 0."""
+    if gradient is None or gradient.is_sparse or gradient.numel() == 0:
+        return 0
+    with torch.no_grad():
+        if bool(gradient.any()):
+            return 0  # gradients accumulated over steps on purpose: not to be freed
+    return storage_of(gradient)[1]
