@@ -619,6 +619,10 @@ gemessen</translation>
         <source>the model</source>
         <translation>das Modell</translation>
     </message>
+    <message>
+        <source>bfloat16 autocast of the forward</source>
+        <translation>bfloat16-Autocast des Vorwärtslaufs</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

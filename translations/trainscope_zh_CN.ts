@@ -619,6 +619,10 @@ measured</source>
         <source>the model</source>
         <translation>模型</translation>
     </message>
+    <message>
+        <source>bfloat16 autocast of the forward</source>
+        <translation>前向传播使用 bfloat16 自动混合精度</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

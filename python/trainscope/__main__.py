@@ -302,6 +302,8 @@ def advise_entry_point(args):
         stage = "iteration_provider"
         step = step_from(make_step, model)
         stage = "the step"
+        say("trainscope: recording what the forward saves for backward")
+        saved = _advice.record_saved(model, step, inputs)
         say("trainscope: profiling the step as it is")
         observing = profile(output, model=model, optimizer=optimizer_of(step),
                             warmup=args.warmup, active=args.iterations, force=args.force,
@@ -315,9 +317,8 @@ def advise_entry_point(args):
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
         # After the profiled steps, so that the gradients a step keeps from the one before are
-        # there to be seen.
-        say("trainscope: recording what the forward saves for backward")
-        saved = _advice.record_saved(model, step, inputs)
+        # there to be seen (the recording step above is the first: there are none before it).
+        saved.gradients = _advice.record_gradients(model, step, inputs)
 
         def inputs_at(batch):  # the inputs at another batch size, as the step takes them
             return inputs_from(input_provider, batch, args.device, args.entry)

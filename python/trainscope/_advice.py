@@ -6,8 +6,10 @@ automatically is run on a copy of the model and measured as `profile` measures, 
 prediction. The user's model is never changed by a what-if: each runs on a deep copy.
 
 The what-ifs (docs/python.md says how each is predicted): an activation module that keeps its
-input (GELU, SiLU) swapped for ReLU; each block of a module list checkpointed; Adam or AdamW
-against SGD with momentum; the largest batch size within a memory budget. Their peaks come from
+input (GELU, SiLU) swapped for ReLU; each block of a module list checkpointed; the model's
+forward under bfloat16 autocast (_autocast.py); gradients freed by zero_grad where the step keeps
+them (_gradients.py); Adam or AdamW against SGD with momentum, and its state sharded over ranks;
+the largest batch size within a memory budget. Their peaks come from
 the memory step's curve in the timeline report (MemoryCurve), changed as the what-if changes
 the step's blocks."""
 
@@ -23,6 +25,7 @@ import torch
 from torch import nn
 
 from ._host import one_line
+from ._autocast import AutocastSaved
 from ._gradients import KeptGradients
 from ._saved import SavedTensors, storage_of
 
@@ -130,6 +133,10 @@ class MemoryCurve:
                     intervals.append((allocated, recomputed, -size))
         return intervals
 
+    def module_spans(self, module, backward):
+        """The spans of `module`'s own calls (forward) or backward nodes, by start."""
+        return _merged(self._spans(module, within=False, backward=backward))
+
     def _spans(self, module, within, backward, name=None):
         """The spans of `module`'s calls (with `within`, its submodules' too; with `name`, of
         that call or node alone): forward calls, or backward nodes within the engine's
@@ -222,6 +229,13 @@ class MemoryCurve:
             "CAST(a.startNs AS INTEGER) BETWEEN ? AND ? ORDER BY 1",
             (pattern, start, end)).fetchall()
 
+    def blocks_made_in(self, phase):
+        """(size, allocated, released) of the memory step's blocks made in `phase`."""
+        return self._db.execute(
+            "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE EXISTS (SELECT 1 "
+            "FROM trainscope_phases p WHERE p.name = ? AND m.allocationTime BETWEEN p.start_ns "
+            "AND p.end_ns)", (phase,)).fetchall()
+
     def phase_start(self, phase):
         row = self._db.execute("SELECT MIN(start_ns) FROM trainscope_phases WHERE name = ?",
                                (phase,)).fetchone()
@@ -229,10 +243,17 @@ class MemoryCurve:
 
     def highest_outside(self, phase):
         """The curve's highest total outside the step's `phase` ("optimizer")."""
-        spans = _merged(self._db.execute(
-            "SELECT start_ns, end_ns FROM trainscope_phases WHERE name = ?", (phase,)).fetchall())
+        spans = self._phase(phase)
         return max((total for time, total in self.samples if not _within(time, spans)),
                    default=0)
+
+    def highest_within(self, phase):
+        spans = self._phase(phase)
+        return max((total for time, total in self.samples if _within(time, spans)), default=0)
+
+    def _phase(self, phase):
+        return _merged(self._db.execute(
+            "SELECT start_ns, end_ns FROM trainscope_phases WHERE name = ?", (phase,)).fetchall())
 
 
 def activation_what_ifs(saved, baseline, curve, root):
@@ -434,6 +455,52 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     return [what_if]
 
 
+def autocast_what_ifs(model, autocast, baseline, curve, device):
+    """The model's forward under torch.autocast with bfloat16, where the step runs in float32
+    (its parameters are float32 and its forward is not under autocast already): the saved
+    tensors as autocast would make them (_autocast.py), the activations changed by what they
+    would cost less what they cost. The peak: the memory step's curve with each saved tensor's
+    change from its module's first forward call to its last backward node's end, and the
+    blocks that backward makes of the size of a tensor that would be bfloat16 halved. The step's time is predicted unchanged (what bfloat16
+    gains depends on the processor). Verified by running the copy's forward under autocast."""
+    if autocast is None or autocast.already or not autocast.recorded() or any(
+            p.dtype != torch.float32 for p in model.parameters()):
+        return []
+    # Each saved tensor's change from its module's first forward call to the end of its last
+    # backward node (the step's own, such as its loss, through the forward and backward
+    # passes), and each block that backward makes of the size of a tensor that would be
+    # bfloat16 (its gradient) half as large.
+    optimizer = curve.phase_start("optimizer")
+    passes = (curve.step_span()[0], optimizer)
+    lifetimes = {None: passes}
+
+    def lifetime(modules):
+        for module in modules:
+            if module not in lifetimes:
+                forward = curve.module_spans(module, backward=False)
+                backward = curve.module_spans(module, backward=True)
+                lifetimes[module] = (forward[0][0], backward[-1][1]) if forward and \
+                    backward else passes
+        return (min(lifetimes[m][0] for m in modules), max(lifetimes[m][1] for m in modules))
+    changes = autocast.changes()
+    change = sum(c for _, c in changes)
+    intervals = [(*lifetime(modules), c) for modules, c in changes]
+    halved = autocast.halved_sizes()
+    intervals += [(allocated, min(released if released is not None else optimizer, optimizer),
+                   -(size // 2)) for size, allocated, released
+                  in curve.blocks_made_in("backward") if size in halved and allocated < optimizer]
+    peak = curve.highest_with(intervals)
+    what_if = WhatIf("bfloat16 autocast of the forward", "the model",
+                     {"peak_bytes": baseline["peak_bytes"] - curve.highest() + peak,
+                      "activation_bytes": baseline["activation_bytes"] + change,
+                      "step_ms": baseline["step_ms"]})
+
+    def apply(copy):
+        copy.forward = torch.autocast(device_type=device, dtype=torch.bfloat16)(copy.forward)
+    what_if.apply = apply
+    return [what_if]
+
+
 def _absent(times, zeroings, start):
     """The intervals in which a gradient is not held when zero_grad frees it: from each zeroing
     to the next accumulation into it (`times`); where the step's last event is a zeroing, the
@@ -610,9 +677,10 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
     curve = MemoryCurve(prefix + ".timeline.sqlite")
     try:
         what_ifs = activation_what_ifs(saved, baseline, curve, root)
-        device = next((p.device.type for p in model.parameters()), "cpu")
+        device = _device_of(model)
         what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
                                         forward_ms_of(prefix + ".time.sqlite"), device)
+        what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device)
         what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
         what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
         what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)
@@ -654,13 +722,24 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
     return what_ifs
 
 
+def _device_of(model):
+    return next((p.device.type for p in model.parameters()), "cpu")
+
+
 def record_saved(model, step, inputs):
-    """One step of the user's run with the saved-tensor and gradient hooks on (an unobserved
-    warm-up)."""
+    """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
     saved = SavedTensors(model, SWAPPABLE)
-    saved.gradients = KeptGradients(model)
-    saved.record(lambda: saved.gradients.record(lambda: step(*inputs)))
+    saved.autocast = AutocastSaved(_device_of(model), saved.lasting)
+    saved.record(lambda: step(*inputs))
     return saved
+
+
+def record_gradients(model, step, inputs):
+    """One step of the user's run with the gradient hooks on (KeptGradients): after steps
+    that made them."""
+    gradients = KeptGradients(model)
+    gradients.record(lambda: step(*inputs))
+    return gradients
 
 
 def write_output(what_ifs, baseline, prefix, force, metadata, fmt, stream=sys.stdout):

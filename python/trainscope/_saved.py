@@ -37,8 +37,9 @@ def tensors_in(value):
     return []
 
 
-def _saved_storages(node):
-    storages = []
+def _saved_tensors(node):
+    """The tensors `node` saved for backward, each with the attribute that holds it."""
+    saved = []
     for name in dir(node):
         if not name.startswith("_saved_") or name.endswith(("_sizes", "_strides")):
             continue
@@ -46,10 +47,8 @@ def _saved_storages(node):
             value = getattr(node, name)
         except Exception:  # freed already, or a value that cannot be read back
             continue
-        for tensor in tensors_in(value):
-            if tensor.numel() > 0:
-                storages.append(storage_of(tensor))
-    return storages
+        saved.extend((name, tensor) for tensor in tensors_in(value) if tensor.numel() > 0)
+    return saved
 
 
 class SavedNode:
@@ -87,16 +86,26 @@ class _FunctionCalls(TorchFunctionMode):
     """Records each call of an activation function made outside an activation module (those
     are recorded by the module hooks), with the module whose forward made it."""
 
-    def __init__(self, on_call):
+    def __init__(self, on_call, on_result):
         super().__init__()
-        self._on_call = on_call
+        self._on_call, self._on_result = on_call, on_result
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         result = func(*args, **(kwargs or {}))
         kind = _FUNCTIONS.get(func)
         if kind is not None:
             self._on_call(kind, args[0] if args else None, result)
+        self._on_result(result)
         return result
+
+
+def _autocast_enabled():
+    """Whether autocast is on, for the CPU or CUDA (2.x asks by device; 1.13 has a function
+    for each, which 2.x keeps but warns about)."""
+    try:
+        return torch.is_autocast_enabled("cpu") or torch.is_autocast_enabled("cuda")
+    except TypeError:
+        return torch.is_autocast_enabled() or torch.is_autocast_cpu_enabled()
 
 
 class SavedTensors:
@@ -108,7 +117,8 @@ class SavedTensors:
         self.lasting = {storage_of(t)[0] for t in list(model.parameters()) +
                         list(model.buffers())}
         self._model, self._kinds = model, activation_kinds
-        self.gradients = None  # the gradients the step kept (KeptGradients), recorded with it
+        self.gradients = None  # the gradients the step kept (KeptGradients), where recorded
+        self.autocast = None  # what it would save under autocast (AutocastSaved), where asked
 
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
@@ -116,6 +126,9 @@ class SavedTensors:
         claimed, boundaries, handles, running = set(), [], [], []
 
         def before(module, args):
+            if module is self._model and self.autocast is not None:
+                self.autocast.already |= _autocast_enabled()
+                self.autocast.model_called(tensors_in(args))
             boundaries.append({t.grad_fn for t in tensors_in(args) if t.grad_fn is not None})
             running.append(module)
 
@@ -145,10 +158,14 @@ class SavedTensors:
                 walked.add(node)
                 if node not in claimed:
                     claimed.add(node)
+                    tensors = _saved_tensors(node)
                     self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
-                                                _saved_storages(node)))
+                                                [storage_of(t) for _, t in tensors]))
+                    if self.autocast is not None:
+                        self.autocast.node_saved(node, tensors, paths.get(module, ""))
                 pending.extend(next_node for next_node, _ in node.next_functions)
             inputs, outputs = tensors_in(args), tensors_in(output)
+            returned(outputs)
             self.inputs_of.setdefault(paths.get(module, ""), {}).update(
                 storage_of(t) for t in inputs if t.numel() > 0)
             if isinstance(module, self._kinds) and inputs and outputs and \
@@ -157,16 +174,39 @@ class SavedTensors:
                     paths.get(module, ""), type(module).__name__, storage_of(inputs[0]),
                     storage_of(outputs[0])))
 
+        def returned(result):
+            if self.autocast is None:
+                return
+            for tensor in tensors_in(result):
+                if not running and tensor.grad_fn is not None:  # the model's output, the loss
+                    self._outside_the_model(tensor.grad_fn, claimed)
+                    self.autocast.may_be_held(tensor)
+                self.autocast.output_is(tensor)
+
         try:
             for module in paths:
                 handles.append(module.register_forward_pre_hook(before))
                 handles.append(module.register_forward_hook(after))
-            with _FunctionCalls(function_called):
+            with _FunctionCalls(function_called, returned):
                 run()
         finally:
             for handle in handles:
                 handle.remove()
             claimed.clear()  # no node of the user's graph is held
+            if self.autocast is not None:
+                self.autocast.release()
+
+    def _outside_the_model(self, node, claimed):
+        """The nodes a function called outside the model made (the loss), down to the model's:
+        for autocast's what-if alone (the model's forward is what it runs under autocast)."""
+        pending = [node]
+        while pending:
+            node = pending.pop()
+            if node is None or node in claimed:
+                continue
+            claimed.add(node)
+            self.autocast.node_saved(node, _saved_tensors(node), autocasting=False)
+            pending.extend(next_node for next_node, _ in node.next_functions)
 
     def within(self, modules):
         """The storages (address -> bytes) saved only by nodes of `modules` (paths; their

@@ -43,6 +43,8 @@ QString predictionError(double predicted, double measured) {
 QString shown(const std::string& text) {
     if (text == "checkpoint each block")
         return AdvicePage::tr("checkpoint each block");
+    if (text == "bfloat16 autocast of the forward")
+        return AdvicePage::tr("bfloat16 autocast of the forward");
     if (text == "every such module")
         return AdvicePage::tr("every such module");
     if (text == "the optimizer")

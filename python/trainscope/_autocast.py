@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What a float32 model's forward would save for backward with its forward under
+torch.autocast(dtype=torch.bfloat16), derived from what it saves in float32: each autograd node's
+output dtype follows autocast's rules, node by node through the graph, and each saved tensor
+costs what it would in that dtype.
+
+autocast's rules, by the node an operation leaves (its name): the operations it runs in the lower
+precision (matrix products, convolutions: LOWER) cast their floating inputs to bfloat16 and save
+the casts (a parameter's cast is made once per forward and kept in autocast's cache; any other
+input is cast at each call); those it runs in float32 (losses, and on CUDA the norms, softmax
+and the transcendental functions: FLOAT32) cast bfloat16 inputs up and save those casts; a
+norm gives its input's type (its float32 weights do not count: NORMS); every other operation
+follows its inputs' types (a bfloat16 and a float32 input give float32: a residual stream that
+begins in float32 stays so). A node's inputs are its next functions; a
+parameter's is its AccumulateGrad, of the parameter's dtype.
+
+Recorded on the same step as the saved tensors (_saved.py), from the live nodes; the nodes are
+released when the step ends."""
+
+import weakref
+
+import torch
+
+from ._saved import storage_of
+
+LOWER = {
+    "AddmmBackward0", "MmBackward0", "BmmBackward0", "BaddbmmBackward0", "AddbmmBackward0",
+    "AddmvBackward0", "MvBackward0", "AddrBackward0", "LinearBackward0", "MatmulBackward0",
+    "ConvolutionBackward0", "MkldnnConvolutionBackward0", "SlowConv2DBackward0",
+    "ConvolutionBackwardOverrideable", "CudnnConvolutionBackward0", "ConvTbcBackward0",
+    "SlowConvTranspose2DBackward0", "SlowConvTranspose3DBackward0",
+    "CudnnConvolutionTransposeBackward0", "MkldnnConvolutionTransposeBackward0",
+    "PreluBackward0", "PreluKernelBackward0", "MkldnnRnnLayerBackward0",
+    "ScaledDotProductFlashAttentionForCpuBackward0", "ScaledDotProductFlashAttentionBackward0",
+    "ScaledDotProductEfficientAttentionBackward0", "ScaledDotProductCudnnAttentionBackward0",
+}
+_LOSSES = {
+    "NllLossBackward0", "NllLoss2DBackward0", "MseLossBackward0", "L1LossBackward0",
+    "SmoothL1LossBackward0", "HuberLossBackward0", "KlDivBackward0", "BinaryCrossEntropyBackward0",
+    "BinaryCrossEntropyWithLogitsBackward0", "SoftMarginLossBackward0",
+    "MultiMarginLossBackward0", "MultilabelMarginLossBackward0", "CdistBackward0",
+}
+FLOAT32 = {
+    "cpu": _LOSSES,
+    "cuda": _LOSSES | {
+        "NativeLayerNormBackward0", "NativeGroupNormBackward0", "SoftmaxBackward0",
+        "LogSoftmaxBackward0", "ExpBackward0", "LogBackward0", "PowBackward0", "PowBackward1",
+        "RsqrtBackward0", "ReciprocalBackward0", "SoftplusBackward0", "CumsumBackward0",
+        "LogsumexpBackward0", "Expm1Backward0", "Log1PBackward0", "Log2Backward0",
+        "Log10Backward0", "SinhBackward0", "CoshBackward0", "TanBackward0", "AcosBackward0",
+        "AsinBackward0", "ErfinvBackward0", "NormBackward1", "CosineSimilarityBackward0",
+    },
+}
+# Norms take a bfloat16 input with float32 weights and give their input's type.
+NORMS = {"NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
+         "CudnnBatchNormBackward0", "MiopenBatchNormBackward0"}
+_HALF = torch.bfloat16
+# A node's own outputs among its saved tensors, and the statistics it keeps in float32 whatever
+# its input (a norm's mean and inverse deviation, attention's log-sum-exp).
+_OWN_OUTPUTS = {"_saved_result", "_saved_output", "_saved_out"}
+_STATISTICS = {"_saved_result1", "_saved_result2", "_saved_result3", "_saved_logsumexp",
+               "_saved_save_mean", "_saved_save_invstd", "_saved_mean", "_saved_rstd"}
+
+
+class AutocastSaved:
+    def __init__(self, device, lasting):
+        self._float32 = FLOAT32.get(device, _LOSSES)
+        self._lasting = lasting  # storage addresses of parameters and buffers
+        self._of_node = {}  # node -> its output's dtype under autocast (live nodes: the step's)
+        self._outside = set()  # nodes made outside the model's forward (the loss): no autocast
+        self._given = set()  # storages of the model's inputs: made before the step
+        self._held = []  # [storage, bytes, dtype under autocast, held into backward]
+        self._hooks = []
+        self._of_storage = {}  # storage address -> dtype under autocast of the latest output
+        self._own_outputs = {}  # storage address -> dtype, of the nodes' own saved outputs
+        self._nodes = []  # (name, id, own dtype, inputs' dtype where they agree, saved tensors)
+        self.already = False  # the step's forward runs under autocast already
+
+    def output(self, node):
+        """The dtype of `node`'s output under autocast (None for no node)."""
+        if node is None:
+            return None
+        pending = [node]
+        while pending:
+            current = pending[-1]
+            if current in self._of_node:
+                pending.pop()
+                continue
+            inputs = [n for n, _ in current.next_functions if n is not None]
+            waiting = [n for n in inputs if n not in self._of_node]
+            if waiting:
+                pending.extend(waiting)
+                continue
+            pending.pop()
+            self._of_node[current] = self._rule(current, [self._of_node[n] for n in inputs])
+        return self._of_node[node]
+
+    def _rule(self, node, inputs):
+        name = type(node).__name__
+        if name == "AccumulateGrad":
+            return node.variable.dtype
+        floating = [d for d in inputs if d is not None and d.is_floating_point]
+        autocasting = node not in self._outside
+        if name in LOWER and floating and autocasting:
+            return _HALF
+        if name in self._float32 and floating and autocasting:
+            return torch.float32
+        if not floating:
+            return None  # its inputs are no tensors that autograd follows: their own dtype
+        if name in NORMS:
+            return inputs[0] or None  # its output is its input's type, its weights float32
+        return torch.float32 if torch.float32 in floating or torch.float64 in floating else _HALF
+
+    def output_is(self, tensor):
+        """A tensor that a module or function returned: its storage's dtype is its grad_fn's."""
+        if tensor.grad_fn is not None:
+            dtype = self.output(tensor.grad_fn)
+            if dtype is not None:  # the latest tensor at an address is the one alive there
+                self._of_storage[storage_of(tensor)[0]] = dtype
+
+    def model_called(self, inputs):
+        """The model's forward was given `inputs`: made before the forward, they are no
+        activations as they are (their casts are)."""
+        self._given.update(storage_of(t)[0] for t in inputs)
+
+    def may_be_held(self, tensor):
+        """A tensor that the model's forward returned, or a function outside it (the loss):
+        where the step still holds it as backward reaches it (the logits a loop keeps, the loss
+        it calls backward on), its bytes change with its dtype too. Seen by a hook on it that
+        holds it weakly, removed with the step."""
+        if tensor.grad_fn is not None and tensor.dtype == torch.float32:
+            address, nbytes = storage_of(tensor)
+            alive = weakref.ref(tensor)
+            entry = [address, nbytes, self.output(tensor.grad_fn), False]
+
+            def reached(gradient, alive=alive, entry=entry):
+                entry[3] = alive() is not None
+            self._hooks.append(tensor.register_hook(reached))
+            self._held.append(entry)
+
+    def node_saved(self, node, tensors, module=None, autocasting=True):
+        """The saved tensors of `node` ((attribute, tensor) pairs), noted with what autocast
+        would make of them, saved in `module`'s forward; a node made outside the model's forward
+        (the loss) runs as its inputs' types say. Its own outputs (`_saved_result`, `_saved_output`) tell their
+        storages' dtype, also to the nodes noted before it that saved them."""
+        if not autocasting:
+            self._outside.add(node)
+        own = self.output(node)
+        inputs = {self.output(n) for n, _ in node.next_functions if n is not None} - {None}
+        entries = []
+        for attribute, tensor in tensors:
+            address, nbytes = storage_of(tensor)
+            if attribute in _OWN_OUTPUTS and own is not None:
+                self._own_outputs.setdefault(address, own)
+            # What the functions' outputs told of its storage, as it is now: alive until its
+            # backward, its address is no other tensor's meanwhile.
+            entries.append((attribute, address, nbytes, tensor.dtype,
+                            self._of_storage.get(address)))
+        self._nodes.append((type(node).__name__ if autocasting else "", id(node), own,
+                            next(iter(inputs)) if len(inputs) == 1 else None, entries, module))
+
+    def _costs(self):
+        """What the noted saved tensors cost as recorded (by storage; the parameters, buffers
+        and the model's inputs left out: made before the forward) and under autocast (by storage, or by cast: a parameter's cast is made once,
+        in autocast's cache; any other input's at each call)."""
+        recorded, autocast, savers = {}, {}, {}
+        for name, node, own, agreed, entries, module in self._nodes:
+            for attribute, address, nbytes, dtype, known in entries:
+                savers.setdefault(address, set()).add(module)
+                lasting = address in self._lasting
+                made = not lasting and address not in self._given  # in the forward
+                if made:
+                    recorded.setdefault(address, nbytes)
+                if dtype != torch.float32:  # integers, masks, a float64 the step chose
+                    if made:
+                        autocast.setdefault(address, nbytes)
+                    continue
+                if attribute in _STATISTICS:
+                    autocast.setdefault(address, nbytes)  # kept in float32 for any input
+                    continue
+                if attribute in _OWN_OUTPUTS:
+                    dtype = own or dtype
+                elif address in self._own_outputs:
+                    dtype = self._own_outputs[address]
+                elif known is not None:
+                    dtype = known
+                elif not lasting and agreed is not None:
+                    dtype = agreed  # its producer is not known: its node's inputs agree
+                if name in LOWER and own == _HALF and dtype != _HALF:
+                    key = ("cast", address) if lasting else ("cast", node, address)
+                    autocast.setdefault(key, nbytes // 2)
+                elif not made:
+                    continue  # a parameter, buffer or input saved as it is: no activation
+                elif name in self._float32 and dtype == _HALF:
+                    autocast.setdefault(("float32", node, address), nbytes)
+                else:
+                    autocast.setdefault(address, nbytes // 2 if dtype == _HALF else nbytes)
+        return recorded, autocast, savers
+
+    def halved_sizes(self):
+        """The sizes of the float32 tensors (saved, or held by the step into backward) that
+        would be bfloat16 under autocast: their gradients in backward would be too."""
+        recorded, autocast, _ = self._costs()
+        sizes = {nbytes for address, nbytes in recorded.items()
+                 if autocast.get(address) == nbytes // 2 and nbytes > 1}
+        sizes.update(nbytes for _, nbytes, dtype, _ in self._alive().values() if dtype == _HALF)
+        return sizes
+
+    def _alive(self):
+        """The held tensors that backward found alive, by storage (an address that a freed
+        tensor had is another's later)."""
+        return {entry[0]: entry for entry in self._held if entry[3]}
+
+    def recorded(self):
+        """Whether any saved tensor was noted (a step whose forward saves nothing has none)."""
+        return bool(self._nodes)
+
+    def changes(self):
+        """What each saved tensor, and each of the model's outputs the step held into
+        backward, would cost under autocast less what it costs as recorded, with the modules
+        whose nodes saved it (None for the step's own: its loss, what it held): a list of
+        (modules, bytes)."""
+        recorded, autocast, savers = self._costs()
+        changes = []
+        for key, nbytes in autocast.items():
+            address = key[-1] if isinstance(key, tuple) else key
+            changes.append((savers.get(address, {None}),
+                            nbytes - (0 if isinstance(key, tuple) else recorded.get(key, 0))))
+        changes += [(savers.get(address, {None}), -recorded[address])
+                    for address in recorded if address not in autocast]
+        changes += [({None}, (nbytes // 2 if dtype == _HALF else nbytes) - nbytes)
+                    for address, nbytes, dtype, alive in self._alive().values()
+                    if address not in recorded]
+        return [(modules, change) for modules, change in changes if change]
+
+    def change(self):
+        """The activations' change in all (changes())."""
+        return sum(change for _, change in self.changes())
+
+    def release(self):
+        self._of_node.clear()
+        self._outside.clear()
+        self._of_storage.clear()
+        for hook in self._hooks:
+            hook.remove()
+        self._hooks = []
