@@ -623,6 +623,10 @@ gemessen</translation>
         <source>bfloat16 autocast of the forward</source>
         <translation>bfloat16-Autocast des Vorwärtslaufs</translation>
     </message>
+    <message>
+        <source>checkpoint the fewest blocks that fit the budget: %1</source>
+        <translation>die wenigsten Blöcke checkpointen, mit denen das Budget reicht: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

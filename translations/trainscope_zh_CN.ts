@@ -623,6 +623,10 @@ measured</source>
         <source>bfloat16 autocast of the forward</source>
         <translation>前向传播使用 bfloat16 自动混合精度</translation>
     </message>
+    <message>
+        <source>checkpoint the fewest blocks that fit the budget: %1</source>
+        <translation>为满足预算所需的最少块设置检查点：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

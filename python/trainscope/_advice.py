@@ -31,6 +31,8 @@ from ._saved import SavedTensors, storage_of
 
 SWAPPABLE = (nn.GELU, nn.SiLU)
 SHOWN_MODULES = 5  # the activation modules that save the most, one what-if each
+# The change of checkpointing some blocks of a container, followed by their paths.
+FEWEST_BLOCKS = "checkpoint the fewest blocks that fit the budget"
 
 
 class WhatIf:
@@ -331,11 +333,13 @@ class _Checkpointed(nn.Module):
         return checkpoint(self.inner, *args, use_reentrant=False, **kwargs)
 
 
-def _checkpoint(container):
+def _checkpoint(container, blocks):
+    """A change that checkpoints `blocks` (paths) of `container` in a model (a copy)."""
     def apply(model):
-        blocks = model.get_submodule(container) if container else model
-        for name, block in list(blocks.named_children()):
-            setattr(blocks, name, _Checkpointed(block))
+        parent = model.get_submodule(container) if container else model
+        for path in blocks:
+            name = path.rpartition(".")[2]
+            setattr(parent, name, _Checkpointed(getattr(parent, name)))
     return apply
 
 
@@ -367,16 +371,20 @@ def forward_ms_of(time_report):
     return of
 
 
-def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device):
+def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device, budget=None):
     """Each block of a container checkpointed: what only the blocks' nodes saved is freed,
     except the blocks' inputs, which the checkpoints keep (and add, where nothing saved them),
     and each checkpoint keeps the CPU's random number generator's state (a tensor, so that its
     forward runs again with the same dropout masks: 5,056 bytes, counted where the step runs on
     the CPU); the peak from the curve with those blocks made again as each block's backward
-    begins; the step longer by the blocks' forward time (run again in backward)."""
+    begins; the step longer by the blocks' forward time (run again in backward).
+
+    With a memory budget that the step exceeds and checkpointing every block meets: the fewest
+    blocks, those that free the most activations first, whose checkpoints bring the peak within
+    it (less time run again than every block)."""
     rng_state = torch.get_rng_state().numel() if device == "cpu" else 0
-    what_ifs = []
-    for container, blocks in block_containers(model):
+
+    def activations(blocks):
         only, elsewhere = saved.within(blocks)
         inputs = {}
         for block in blocks:
@@ -384,15 +392,32 @@ def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device):
         freed = sum(n for a, n in only.items() if a not in inputs)
         added = sum(n for a, n in inputs.items()
                     if a not in only and a not in elsewhere and a not in saved.lasting)
-        added += rng_state * len(blocks)
+        return baseline["activation_bytes"] - freed + added + rng_state * len(blocks)
+
+    def predicted(blocks):
         highest = curve.highest_with(curve.checkpointed(blocks, rng_state))
-        what_if = WhatIf(
-            "checkpoint each block", container or "the model",
-            {"peak_bytes": baseline["peak_bytes"] - curve.highest() + highest,
-             "activation_bytes": baseline["activation_bytes"] - freed + added,
-             "step_ms": baseline["step_ms"] + sum(forward_ms(b) for b in blocks)})
-        what_if.apply = _checkpoint(container)
+        return {"peak_bytes": baseline["peak_bytes"] - curve.highest() + highest,
+                "activation_bytes": activations(blocks),
+                "step_ms": baseline["step_ms"] + sum(forward_ms(b) for b in blocks)}
+
+    what_ifs = []
+    for container, blocks in block_containers(model):
+        every = predicted(blocks)
+        what_if = WhatIf("checkpoint each block", container or "the model", every)
+        what_if.apply = _checkpoint(container, blocks)
         what_ifs.append(what_if)
+        if budget is None or every["peak_bytes"] > budget or baseline["peak_bytes"] <= budget:
+            continue
+        ordered = sorted(blocks, key=lambda b: activations([b]))  # stable: ties in order
+        for count in range(1, len(blocks)):
+            chosen = ordered[:count]
+            figures = predicted(chosen)
+            if figures["peak_bytes"] <= budget:
+                what_if = WhatIf(f"{FEWEST_BLOCKS}: {', '.join(chosen)}",
+                                 container or "the model", figures)
+                what_if.apply = _checkpoint(container, chosen)
+                what_ifs.append(what_if)
+                break
     return what_ifs
 
 
@@ -679,7 +704,7 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
         what_ifs = activation_what_ifs(saved, baseline, curve, root)
         device = _device_of(model)
         what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
-                                        forward_ms_of(prefix + ".time.sqlite"), device)
+                                        forward_ms_of(prefix + ".time.sqlite"), device, budget)
         what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device)
         what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
         what_ifs += optimizer_what_ifs(optimizer, baseline, curve)

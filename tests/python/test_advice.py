@@ -155,6 +155,28 @@ class Advice(unittest.TestCase):
         (optimizer,) = [w for w in what_ifs if w["target"] == "the optimizer"]
         self.assertEqual(optimizer["measured_peak_bytes"], optimizer["predicted_peak_bytes"])
 
+    def test_with_a_budget_the_fewest_blocks_that_fit_it_are_checkpointed(self):
+        # Between the step's peak and that of every block checkpointed: fewer blocks do.
+        budget = 32 * 2**20
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--verify",
+                                     "--memory-budget", "32MiB")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        every = [w for w in what_ifs if w["change"] == "checkpoint each block"][0]
+        (fewest,) = [w for w in what_ifs if w["change"].startswith("checkpoint the fewest")]
+        blocks = fewest["change"].split(": ")[1].split(", ")
+        self.assertTrue(0 < len(blocks) < 4, fewest["change"])
+        self.assertTrue(set(blocks) < {"h.0", "h.1", "h.2", "h.3"}, blocks)
+        self.assertEqual(fewest["target"], "h")
+        self.assertLessEqual(fewest["predicted_peak_bytes"], budget)
+        self.assertTrue(fewest["verified"], fewest["why_not"])
+        self.assertLessEqual(fewest["measured_peak_bytes"], budget)
+        self.assertLess(abs(fewest["predicted_peak_bytes"] - fewest["measured_peak_bytes"]),
+                        0.01 * fewest["measured_peak_bytes"])
+        # Fewer blocks run again: more activations kept, less time than every block.
+        self.assertGreater(fewest["measured_activation_bytes"],
+                           every["measured_activation_bytes"])
+        self.assertLess(fewest["predicted_step_ms"], every["predicted_step_ms"])
+
     def test_sharding_the_state_over_ranks_is_predicted_and_says_what_it_needs(self):
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")

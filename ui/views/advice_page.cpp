@@ -45,6 +45,11 @@ QString shown(const std::string& text) {
         return AdvicePage::tr("checkpoint each block");
     if (text == "bfloat16 autocast of the forward")
         return AdvicePage::tr("bfloat16 autocast of the forward");
+    // Words followed by module paths: the words translated, the paths as they are.
+    const std::string fewest = "checkpoint the fewest blocks that fit the budget: ";
+    if (text.compare(0, fewest.size(), fewest) == 0)
+        return AdvicePage::tr("checkpoint the fewest blocks that fit the budget: %1")
+            .arg(QString::fromStdString(text.substr(fewest.size())));
     if (text == "every such module")
         return AdvicePage::tr("every such module");
     if (text == "the optimizer")
