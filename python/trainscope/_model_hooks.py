@@ -48,6 +48,17 @@ def uncompiled(model):
     return model, getattr(model, "_compiled_call_impl", None) is not None
 
 
+def _state_of(optimizer):
+    """The optimizer's state by parameter: of the optimizer that ZeroRedundancyOptimizer wraps,
+    where it is one (its own `state` is not kept up to date: this rank's share is the wrapped
+    optimizer's)."""
+    inner = getattr(optimizer, "optim", None)
+    if isinstance(inner, torch.optim.Optimizer) and \
+            type(optimizer).__name__ == "ZeroRedundancyOptimizer":
+        return inner.state
+    return optimizer.state
+
+
 def parameter_lister(model, optimizer):
     """A function listing the parameters as the engine wants them: one entry per tensor
     (a tied weight is one entry whose other names are its aliases), with its gradient and the
@@ -75,7 +86,7 @@ def parameter_lister(model, optimizer):
             if optimizer is not None:
                 # The state on the parameter's device: the memory report is that device's
                 # (PyTorch 2.x keeps Adam's step counts on the CPU for a GPU's parameters).
-                for value in optimizer.state.get(tensor, {}).values():
+                for value in _state_of(optimizer).get(tensor, {}).values():
                     if isinstance(value, torch.Tensor) and value.nelement() > 0 and \
                             value.device == tensor.device:
                         state.append(storage_block(value))

@@ -19,7 +19,7 @@ import torch
 from torch import nn
 
 import trainscope
-from test_python_host import CLI, DEVICE, PROJECT, allocated, rows, tagged_line
+from test_python_host import CLI, DEVICE, PROJECT, allocated, rows, run_ranks, tagged_line
 
 RELU_ACTIVATIONS = 83_886_080  # 10·b·s·d, seed 004
 
@@ -176,6 +176,34 @@ class Advice(unittest.TestCase):
         self.assertGreater(fewest["measured_activation_bytes"],
                            every["measured_activation_bytes"])
         self.assertLess(fewest["predicted_step_ms"], every["predicted_step_ms"])
+
+    @unittest.skipIf(DEVICE != "cpu", "a job of Gloo ranks on this machine's CPU")
+    def test_sharding_the_state_over_two_ranks_is_held_to_a_job_of_two_ranks(self):
+        # The prediction from one process (AdamW), against the job it predicts: two Gloo ranks
+        # with ZeroRedundancyOptimizer over AdamW, each profiled; the most loaded rank's peak.
+        entry = os.path.join(PROJECT, "zero_sharded.py")
+        what_ifs, result, _ = advise(entry, "--ranks", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (sharded,) = [w for w in what_ifs if "sharded" in w["change"]]
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "one")
+            alone = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", entry,
+                                    "-o", prefix], capture_output=True, text=True)
+            self.assertEqual(alone.returncode, 0, alone.stderr)
+            state = dict(rows(prefix + ".memory.sqlite", "SELECT key, size_bytes FROM "
+                              "misc_sizes"))["peak_optimizer_state_bytes"]
+            job = os.path.join(folder, "job")
+            ranks = run_ranks(2, [sys.executable, "-m", "trainscope", "profile", "-q", entry,
+                                  "-o", job])
+            self.assertEqual([code for code, _, _ in ranks], [0, 0], ranks)
+            peaks = [dict(rows(f"{job}.rank{rank}.memory.sqlite",
+                               "SELECT key, size_bytes FROM misc_sizes")) for rank in (0, 1)]
+        # Each rank holds its share of AdamW's state, as the memory report recognises it.
+        self.assertEqual(sum(p["peak_optimizer_state_bytes"] for p in peaks), state)
+        self.assertTrue(all(0 < p["peak_optimizer_state_bytes"] < state for p in peaks))
+        measured = max(p["peak_usage_bytes"] for p in peaks)
+        self.assertLess(abs(sharded["predicted_peak_bytes"] - measured), 0.001 * measured,
+                        (sharded, peaks))
 
     def test_sharding_the_state_over_ranks_is_predicted_and_says_what_it_needs(self):
         with tempfile.TemporaryDirectory() as folder:
