@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """How close advise's predictions come to what running each what-if measures (issue 56), on
 three models: seed 004's MLP block with GELU (bfloat16, batch 2, sequence 4096, d 1024), a
-GPT-style model of four blocks (tests/python/project/gpt_blocks.py, AdamW, a budget of 100 MiB)
-and torchvision's ResNet-18 (batch 8, 64x64 images, SGD with momentum, a budget of 300 MiB).
+GPT-style model of four blocks (tests/python/project/gpt_blocks.py, AdamW, a budget of 100 MiB),
+torchvision's ResNet-18 (batch 8, 64x64 images, SGD with momentum, a budget of 300 MiB), and
+where transformers is (PyTorch 2.x), its GPT-2 built from a configuration
+(tests/python/project/hf_gpt2.py: dropout and the key/value cache on, as it trains by default).
 Each runs
 `python3 -m trainscope advise ENTRY --verify --format json` in a process of its own; every
 what-if's predicted and measured peak, activations and step time are printed with the error
@@ -16,6 +18,7 @@ measured peak. Step times are figures of a shared machine, not a target.
     PYTHONPATH=build/dev/python python3 bench/advise_accuracy.py
 """
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -86,6 +89,9 @@ def main():
              ["--memory-budget", "100MiB"], None),
             ("ResNet-18", resnet, ["--memory-budget", "300MiB"], None),
         ]
+        if importlib.util.find_spec("transformers"):  # PyTorch 2.x's environment
+            models.append(("transformers' GPT-2 (float32, from its configuration)",
+                           os.path.join(PROJECT, "hf_gpt2.py"), [], None))
         for name, entry, extra, env in models:
             print(f"{name}:")
             for w in advise(entry, folder, *extra, env=env):

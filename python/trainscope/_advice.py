@@ -334,8 +334,13 @@ class _Checkpointed(nn.Module):
 
 
 def _checkpoint(container, blocks):
-    """A change that checkpoints `blocks` (paths) of `container` in a model (a copy)."""
+    """A change that checkpoints `blocks` (paths) of `container` in a model (a copy). A
+    transformers model's key/value cache is turned off, as its own gradient_checkpointing_enable
+    does: run again in backward, a block would add to the cache a second time."""
     def apply(model):
+        config = getattr(model, "config", None)
+        if getattr(config, "use_cache", False) is True:
+            config.use_cache = False
         parent = model.get_submodule(container) if container else model
         for path in blocks:
             name = path.rpartition(".")[2]

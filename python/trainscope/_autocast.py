@@ -68,10 +68,13 @@ class AutocastSaved:
         self._lasting = lasting  # storage addresses of parameters and buffers
         self._of_node = {}  # node -> its output's dtype under autocast (live nodes: the step's)
         self._outside = set()  # nodes made outside the model's forward (the loss): no autocast
+        self._upcast = set()  # nodes of attention's math path on the CPU: float32 under autocast
+        self._device = device
         self._given = set()  # storages of the model's inputs: made before the step
         self._held = []  # [storage, bytes, dtype under autocast, held into backward]
         self._hooks = []
         self._of_storage = {}  # storage address -> dtype under autocast of the latest output
+        self._given_back = {}  # storage -> dtype: a math attention's result, in its inputs' type
         self._own_outputs = {}  # storage address -> dtype, of the nodes' own saved outputs
         self._nodes = []  # (name, id, own dtype, inputs' dtype where they agree, saved tensors)
         self.already = False  # the step's forward runs under autocast already
@@ -101,6 +104,8 @@ class AutocastSaved:
             return node.variable.dtype
         floating = [d for d in inputs if d is not None and d.is_floating_point]
         autocasting = node not in self._outside
+        if node in self._upcast and floating:
+            return torch.float32
         if name in LOWER and floating and autocasting:
             return _HALF
         if name in self._float32 and floating and autocasting:
@@ -111,12 +116,34 @@ class AutocastSaved:
             return inputs[0] or None  # its output is its input's type, its weights float32
         return torch.float32 if torch.float32 in floating or torch.float64 in floating else _HALF
 
+    def attention_returned(self, result, inputs):
+        """F.scaled_dot_product_attention returned `result`: where it took its math path (its
+        operations' own nodes, not one fused node), those nodes run in float32 under autocast on
+        the CPU (PyTorch's math attention computes a bfloat16 input in float32 there, and gives
+        the result back in the input's type)."""
+        if self._device != "cpu" or result.grad_fn is None or \
+                type(result.grad_fn).__name__.startswith("ScaledDotProduct"):
+            return
+        boundary = {t.grad_fn for t in inputs}
+        pending = [result.grad_fn]
+        while pending:
+            node = pending.pop()
+            if node is None or node in boundary or node in self._upcast or \
+                    type(node).__name__ == "AccumulateGrad":
+                continue
+            self._upcast.add(node)
+            pending.extend(n for n, _ in node.next_functions)
+        dtypes = {self.output(t.grad_fn) for t in inputs if t.grad_fn is not None} - {None}
+        if len(dtypes) == 1:
+            self._given_back[storage_of(result)[0]] = dtypes.pop()
+
     def output_is(self, tensor):
         """A tensor that a module or function returned: its storage's dtype is its grad_fn's."""
         if tensor.grad_fn is not None:
-            dtype = self.output(tensor.grad_fn)
+            address = storage_of(tensor)[0]
+            dtype = self._given_back.pop(address, None) or self.output(tensor.grad_fn)
             if dtype is not None:  # the latest tensor at an address is the one alive there
-                self._of_storage[storage_of(tensor)[0]] = dtype
+                self._of_storage[address] = dtype
 
     def model_called(self, inputs):
         """The model's forward was given `inputs`: made before the forward, they are no
@@ -156,7 +183,8 @@ class AutocastSaved:
             # backward, its address is no other tensor's meanwhile.
             entries.append((attribute, address, nbytes, tensor.dtype,
                             self._of_storage.get(address)))
-        self._nodes.append((type(node).__name__ if autocasting else "", id(node), own,
+        name = "upcast" if node in self._upcast else type(node).__name__ if autocasting else ""
+        self._nodes.append((name, id(node), own,
                             next(iter(inputs)) if len(inputs) == 1 else None, entries, module))
 
     def _costs(self):
@@ -191,7 +219,7 @@ class AutocastSaved:
                     autocast.setdefault(key, nbytes // 2)
                 elif not made:
                     continue  # a parameter, buffer or input saved as it is: no activation
-                elif name in self._float32 and dtype == _HALF:
+                elif (name in self._float32 or name == "upcast") and dtype == _HALF:
                     autocast.setdefault(("float32", node, address), nbytes)
                 else:
                     autocast.setdefault(address, nbytes // 2 if dtype == _HALF else nbytes)
@@ -240,6 +268,7 @@ class AutocastSaved:
     def release(self):
         self._of_node.clear()
         self._outside.clear()
+        self._upcast.clear()
         self._of_storage.clear()
         for hook in self._hooks:
             hook.remove()

@@ -68,6 +68,7 @@ class ActivationCall:
         self.line = line
 
 
+_ATTENTION = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
 # The activation functions whose calls are recorded (F.gelu, F.silu), by their kind.
 _FUNCTIONS = {torch.nn.functional.gelu: "GELU", torch.nn.functional.silu: "SiLU"}
 _LIBRARIES = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
@@ -95,7 +96,7 @@ class _FunctionCalls(TorchFunctionMode):
         kind = _FUNCTIONS.get(func)
         if kind is not None:
             self._on_call(kind, args[0] if args else None, result)
-        self._on_result(result)
+        self._on_result(result, func, args)
         return result
 
 
@@ -174,9 +175,11 @@ class SavedTensors:
                     paths.get(module, ""), type(module).__name__, storage_of(inputs[0]),
                     storage_of(outputs[0])))
 
-        def returned(result):
+        def returned(result, func=None, args=()):
             if self.autocast is None:
                 return
+            if func is _ATTENTION and isinstance(result, torch.Tensor):
+                self.autocast.attention_returned(result, tensors_in(args))
             for tensor in tensors_in(result):
                 if not running and tensor.grad_fn is not None:  # the model's output, the loss
                     self._outside_the_model(tensor.grad_fn, claimed)

@@ -8,6 +8,7 @@ next layer's saved input while GELU keeps its input besides. The GELU -> ReLU wh
 predict ReLU's figure to the byte, and measure the same."""
 
 import copy
+import importlib.util
 import json
 import os
 import subprocess
@@ -176,6 +177,19 @@ class Advice(unittest.TestCase):
         self.assertGreater(fewest["measured_activation_bytes"],
                            every["measured_activation_bytes"])
         self.assertLess(fewest["predicted_step_ms"], every["predicted_step_ms"])
+
+    @unittest.skipUnless(importlib.util.find_spec("transformers"), "transformers is not here")
+    def test_on_transformers_gpt2_checkpointing_each_block_is_predicted_within_1_percent(self):
+        # Its blocks take the key/value cache: run again in backward they would add to it, so
+        # the copy turns the cache off as gradient_checkpointing_enable does.
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "hf_gpt2.py"), "--verify")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (checkpoint,) = [w for w in what_ifs if w["change"] == "checkpoint each block"]
+        self.assertEqual(checkpoint["target"], "transformer.h")
+        self.assertTrue(checkpoint["verified"], checkpoint["why_not"])
+        for figure in ("peak_bytes", "activation_bytes"):
+            predicted, measured = checkpoint["predicted_" + figure], checkpoint["measured_" + figure]
+            self.assertLess(abs(predicted - measured), 0.01 * measured, (figure, checkpoint))
 
     @unittest.skipIf(DEVICE != "cpu", "a job of Gloo ranks on this machine's CPU")
     def test_sharding_the_state_over_two_ranks_is_held_to_a_job_of_two_ranks(self):
