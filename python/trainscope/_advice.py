@@ -29,7 +29,25 @@ from ._autocast import AutocastSaved
 from ._gradients import KeptGradients
 from ._saved import SavedTensors, storage_of
 
-SWAPPABLE = (nn.GELU, nn.SiLU)
+
+
+def activation_kind(module):
+    """"GELU" or "SiLU" for a module that computes one: nn.GELU, nn.SiLU, and a library's own
+    activation module by its class name (transformers' GELUActivation or NewGELUActivation,
+    timm's GELU or Swish: no weights, no submodules); else None."""
+    if isinstance(module, nn.GELU):
+        return "GELU"
+    if isinstance(module, nn.SiLU):
+        return "SiLU"
+    name = type(module).__name__.lower()
+    if module is None or "hard" in name or module._parameters or module._modules:
+        return None
+    if "gelu" in name:
+        return "GELU"
+    if "silu" in name or "swish" in name:
+        return "SiLU"
+    return None
+
 SHOWN_MODULES = 5  # the activation modules that save the most, one what-if each
 # The change of checkpointing some blocks of a container, followed by their paths.
 FEWEST_BLOCKS = "checkpoint the fewest blocks that fit the budget"
@@ -199,6 +217,53 @@ class MemoryCurve:
                         intervals.append((released, node_end, size))
         return intervals
 
+    def composite_swapped_for_relu(self, module, freed, inputs, outputs):
+        """What swapping an activation module that computes it in several operations for ReLU
+        does to the memory step's blocks: what only its nodes saved is never made, its
+        intermediates (blocks of a `freed` size made in its forward operations) and its input
+        (of an `inputs` size: the latest such block made before its forward), each freed between
+        backward reaching the module and its last backward node's end; its output's block (of
+        an `outputs` size, made in its forward, the one freed last before backward reaches the
+        module: the next layer saved it) lives on until then, as ReLU saves its output."""
+        forward = _merged(self._spans(module, within=True, backward=False))
+        backward = _merged(self._spans(module, within=True, backward=True))
+        if not forward or not backward:
+            return []
+        reached, done = backward[0][0], backward[-1][1]
+        made = [(size, allocated, released) for size, allocated, released
+                in self.blocks_made_in("forward") if released is not None]
+        wanted = {}
+        for size in freed:
+            wanted[size] = wanted.get(size, 0) + 1
+        intervals = []
+        for size, allocated, released in made:
+            if wanted.get(size) and _within(allocated, forward) and reached <= released <= done:
+                wanted[size] -= 1
+                intervals.append((allocated, released, -size))
+        for size in inputs:
+            before = [(allocated, released) for s, allocated, released in made
+                      if s == size and allocated < forward[0][0] and reached <= released <= done]
+            if before:
+                allocated, released = max(before)
+                intervals.append((allocated, released, -size))
+        kept = sorted(((released, size) for size, allocated, released in made
+                       if size in outputs and _within(allocated, forward) and
+                       released < reached), reverse=True)
+        intervals += [(released, reached, size) for released, size in kept[:len(outputs)]]
+        # Its backward nodes' temporaries (the gradients of its intermediates) are not made
+        # either: of what they make, the gradient they pass on (the last freed of their blocks,
+        # one per call) ReLU's node makes too.
+        temporaries = sorted((released, allocated, size) for size, allocated, released
+                             in self.blocks_made_in("backward")
+                             if _within(allocated, backward) and released is not None)
+        passed_on = max(0, len(temporaries) - len(outputs))
+        intervals += [(allocated, released, -size) for released, allocated, size
+                      in temporaries[:passed_on]]
+        # ReLU's node makes the gradient it passes on as backward reaches it.
+        intervals += [(reached, allocated, size) for released, allocated, size
+                      in temporaries[passed_on:] if allocated > reached]
+        return intervals
+
     def highest_with(self, intervals):
         """The curve's highest total with each interval's bytes added over [start, end)."""
         events = sorted([(start, size) for start, _, size in intervals] +
@@ -269,27 +334,48 @@ def activation_what_ifs(saved, baseline, curve, root):
     by_target = {}  # module path, or (file, line): what its calls free and add, and where
     for call in saved.activations:
         target = call.module if call.line is None else call.line
-        entry = by_target.setdefault(target, {"kind": call.kind, "freed": 0, "added": 0,
-                                              "calls": []})
+        entry = by_target.setdefault(target, {"kind": call.kind, "name": call.name, "freed": 0,
+                                              "added": 0, "calls": [], "outputs": set()})
+        address, nbytes = call.output
+        entry["outputs"].add(address)
+        entry["added"] += nbytes if savers.get(address, 0) == 0 else 0
+        if call.line is None and not saved.single_node(call.module, call.kind):
+            # A module that computes it in several operations (NewGELUActivation): all that
+            # only its nodes saved is freed (its input, its intermediates), once for its calls.
+            entry["composite"] = True
+            entry["calls"].append((call.module, [], nbytes))
+            continue
         address, nbytes = call.input
         freed = nbytes if savers.get(address, 0) == 1 else 0
         entry["freed"] += freed
-        address, nbytes = call.output
-        entry["added"] += nbytes if savers.get(address, 0) == 0 else 0
         entry["calls"].append((call.module, [freed] if freed else [], nbytes))
+    for target, entry in by_target.items():
+        if entry.get("composite"):
+            only, _ = saved.within([target])
+            inputs = {call.input[0] for call in saved.activations if call.module == target}
+            entry["input_sizes"] = [n for a, n in only.items() if a in inputs]
+            entry["freed_sizes"] = [n for a, n in only.items()
+                                    if a not in entry["outputs"] and a not in inputs]
+            entry["freed"] = sum(entry["freed_sizes"]) + sum(entry["input_sizes"])
     highest = curve.highest()
 
     def predicted(targets):
         freed = sum(by_target[t]["freed"] for t in targets)
         added = sum(by_target[t]["added"] for t in targets)
         per_module = {}  # (module, kind) -> freed inputs' and outputs' sizes
+        intervals = []
         for t in targets:
+            if by_target[t].get("composite"):
+                intervals += curve.composite_swapped_for_relu(
+                    t, by_target[t]["freed_sizes"], by_target[t]["input_sizes"],
+                    [o for _, _, o in by_target[t]["calls"]])
+                continue
             for module, inputs, output in by_target[t]["calls"]:
                 sizes = per_module.setdefault((module, by_target[t]["kind"]), ([], []))
                 sizes[0].extend(inputs)
                 sizes[1].append(output)
-        intervals = [interval for (module, kind), (inputs, outputs) in per_module.items()
-                     for interval in curve.swapped_for_relu(module, kind, inputs, outputs)]
+        intervals += [interval for (module, kind), (inputs, outputs) in per_module.items()
+                      for interval in curve.swapped_for_relu(module, kind, inputs, outputs)]
         return {"peak_bytes": baseline["peak_bytes"] - highest + curve.highest_with(intervals),
                 "activation_bytes": baseline["activation_bytes"] - freed + added,
                 "step_ms": baseline["step_ms"]}
@@ -301,11 +387,11 @@ def activation_what_ifs(saved, baseline, curve, root):
     lines = sorted((t for t in by_target if not isinstance(t, str)), key=gain)
     what_ifs = []
     for path in modules[:SHOWN_MODULES]:
-        what_if = WhatIf(f"{by_target[path]['kind']} -> ReLU", path, predicted([path]))
+        what_if = WhatIf(f"{by_target[path]['name']} -> ReLU", path, predicted([path]))
         what_if.apply = _swap([path])
         what_ifs.append(what_if)
     if len(modules) > 1:
-        kinds = sorted({by_target[t]["kind"] for t in modules})
+        kinds = sorted({by_target[t]["name"] for t in modules})
         what_if = WhatIf(f"{' and '.join(kinds)} -> ReLU", "every such module",
                          predicted(modules))
         what_if.apply = _swap(modules)
@@ -758,7 +844,7 @@ def _device_of(model):
 
 def record_saved(model, step, inputs):
     """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
-    saved = SavedTensors(model, SWAPPABLE)
+    saved = SavedTensors(model, activation_kind)
     saved.autocast = AutocastSaved(_device_of(model), saved.lasting)
     saved.record(lambda: step(*inputs))
     return saved

@@ -62,10 +62,11 @@ class ActivationCall:
     input's and output's storages, and for a function call the line that called it (file,
     line)."""
 
-    def __init__(self, module, kind, input_storage, output_storage, line=None):
+    def __init__(self, module, kind, input_storage, output_storage, line=None, name=None):
         self.module, self.kind = module, kind
         self.input, self.output = input_storage, output_storage
         self.line = line
+        self.name = name or kind  # a module's class (NewGELUActivation), else the kind
 
 
 _ATTENTION = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
@@ -110,14 +111,15 @@ def _autocast_enabled():
 
 
 class SavedTensors:
-    def __init__(self, model, activation_kinds):
+    def __init__(self, model, activation_kind):
         self.nodes = []
         self.activations = []
         self.inputs_of = {}  # module path -> {storage address: bytes} of its calls' inputs
         # Parameters and buffers live beyond the step: never activations.
         self.lasting = {storage_of(t)[0] for t in list(model.parameters()) +
                         list(model.buffers())}
-        self._model, self._kinds = model, activation_kinds
+        # module -> "GELU", "SiLU" or None: the activation modules whose calls are recorded
+        self._model, self._kind_of = model, activation_kind
         self.gradients = None  # the gradients the step kept (KeptGradients), where recorded
         self.autocast = None  # what it would save under autocast (AutocastSaved), where asked
 
@@ -135,7 +137,7 @@ class SavedTensors:
 
         def function_called(kind, given, result):
             inside = running[-1] if running else None
-            if isinstance(inside, self._kinds) or not isinstance(given, torch.Tensor) or \
+            if self._kind_of(inside) or not isinstance(given, torch.Tensor) or \
                     not isinstance(result, torch.Tensor) or inside is None or \
                     result.grad_fn is None:
                 return  # an activation module's own call, one outside the model, or one that
@@ -169,11 +171,11 @@ class SavedTensors:
             returned(outputs)
             self.inputs_of.setdefault(paths.get(module, ""), {}).update(
                 storage_of(t) for t in inputs if t.numel() > 0)
-            if isinstance(module, self._kinds) and inputs and outputs and \
-                    outputs[0].grad_fn is not None:
+            kind = self._kind_of(module)
+            if kind and inputs and outputs and outputs[0].grad_fn is not None:
                 self.activations.append(ActivationCall(
-                    paths.get(module, ""), type(module).__name__, storage_of(inputs[0]),
-                    storage_of(outputs[0])))
+                    paths.get(module, ""), kind, storage_of(inputs[0]), storage_of(outputs[0]),
+                    name=type(module).__name__))
 
         def returned(result, func=None, args=()):
             if self.autocast is None:
@@ -227,6 +229,12 @@ class SavedTensors:
                 else:
                     elsewhere.add(address)
         return {a: n for a, n in only.items() if a not in elsewhere}, elsewhere
+
+    def single_node(self, module, kind):
+        """Whether each call of the activation module `module` made one node of its kind
+        (GeluBackward0): PyTorch's own function, not several operations."""
+        names = {node.name for node in self.nodes if node.module == module}
+        return names == {f"{kind.capitalize()}Backward0"}
 
     def savers(self):
         """How many nodes saved each storage (by address), parameters and buffers left out."""

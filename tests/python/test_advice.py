@@ -178,14 +178,35 @@ class Advice(unittest.TestCase):
                            every["measured_activation_bytes"])
         self.assertLess(fewest["predicted_step_ms"], every["predicted_step_ms"])
 
+    def test_an_activation_module_of_several_operations_is_swapped_for_relu(self):
+        # NewGELUActivation (transformers' formula): found by its class name; what only its
+        # nodes saved (its input and intermediates) is freed, to the byte.
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "new_gelu.py"), "--verify")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        swaps = {w["target"]: w for w in what_ifs if w["change"].endswith("-> ReLU")}
+        self.assertEqual(sorted(swaps), ["1", "3", "every such module"])
+        self.assertEqual(swaps["1"]["change"], "NewGELUActivation -> ReLU")
+        for target, w in swaps.items():
+            self.assertTrue(w["verified"], w["why_not"])
+            self.assertEqual(w["measured_activation_bytes"], w["predicted_activation_bytes"],
+                             target)
+            self.assertLess(abs(w["predicted_peak_bytes"] - w["measured_peak_bytes"]),
+                            0.01 * w["measured_peak_bytes"], target)
+        self.assertLess(swaps["every such module"]["measured_activation_bytes"],
+                        swaps["1"]["measured_activation_bytes"])
+
     @unittest.skipUnless(importlib.util.find_spec("transformers"), "transformers is not here")
-    def test_on_transformers_gpt2_checkpointing_each_block_is_predicted_within_1_percent(self):
+    def test_on_transformers_gpt2_checkpointing_and_its_activation_are_predicted(self):
         # Its blocks take the key/value cache: run again in backward they would add to it, so
         # the copy turns the cache off as gradient_checkpointing_enable does.
         what_ifs, result, _ = advise(os.path.join(PROJECT, "hf_gpt2.py"), "--verify")
         self.assertEqual(result.returncode, 0, result.stderr)
         (checkpoint,) = [w for w in what_ifs if w["change"] == "checkpoint each block"]
         self.assertEqual(checkpoint["target"], "transformer.h")
+        # Its NewGELUActivation ("gelu_new"), found by its class name, swapped for ReLU.
+        swap = [w for w in what_ifs if w["target"] == "transformer.h.0.mlp.act"][0]
+        self.assertEqual(swap["change"], "NewGELUActivation -> ReLU")
+        self.assertEqual(swap["measured_activation_bytes"], swap["predicted_activation_bytes"])
         self.assertTrue(checkpoint["verified"], checkpoint["why_not"])
         for figure in ("peak_bytes", "activation_bytes"):
             predicted, measured = checkpoint["predicted_" + figure], checkpoint["measured_" + figure]
