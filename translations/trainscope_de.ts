@@ -605,19 +605,19 @@ gemessen</translation>
     </message>
     <message>
         <source>the optimizer</source>
-        <translation>den Optimierer</translation>
+        <translation>dem Optimierer</translation>
     </message>
     <message>
         <source>the inputs</source>
-        <translation>die Eingaben</translation>
+        <translation>den Eingaben</translation>
     </message>
     <message>
         <source>the gradients</source>
-        <translation>die Gradienten</translation>
+        <translation>den Gradienten</translation>
     </message>
     <message>
         <source>the model</source>
-        <translation>das Modell</translation>
+        <translation>dem Modell</translation>
     </message>
     <message>
         <source>bfloat16 autocast of the forward</source>

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLocale>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
@@ -78,15 +79,27 @@ bool namesNoModule(const QString& target) {
 AdvicePage::AdvicePage(const QString& path, QWidget* parent)
     : QWidget(parent),
       path_(path),
-      layout_(new QVBoxLayout(this)),
+      layout_(new QVBoxLayout(new QWidget)),
       heading_(new QLabel(tr("Reading %1…").arg(QFileInfo(path).fileName()))),
       table_(figuresTable({tr("What if"), tr("Peak\npredicted"), tr("Peak\nmeasured"),
                            tr("Activations\npredicted"), tr("Activations\nmeasured"),
                            tr("Step\npredicted"), tr("Step\nmeasured")})) {
     heading_->setWordWrap(true);
     heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The page scrolls as one: the table with every what-if whole, then the chart with a band
+    // tall enough for each one's name and bars (a dozen what-ifs do not fit a window's height).
+    auto* scrolled = new QScrollArea;
+    scrolled->setWidgetResizable(true);
+    scrolled->setFrameShape(QFrame::NoFrame);
+    scrolled->setWidget(layout_->parentWidget());
+    auto* page = new QVBoxLayout(this);
+    page->setContentsMargins(0, 0, 0, 0);
+    page->addWidget(scrolled);
     layout_->addWidget(heading_);
-    layout_->addWidget(table_, 1);
+    layout_->addWidget(table_);
+    table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    table_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
@@ -220,9 +233,20 @@ void AdvicePage::show(const AdviceRead& result) {
         }
     }
     table_->resizeColumnsToContents();
+    // A long what-if (the blocks it checkpoints) wraps rather than pushing the figures out of
+    // the window.
+    constexpr int kWhatIfWidth = 380;
+    if (table_->columnWidth(WhatIfColumn) > kWhatIfWidth) {
+        table_->setColumnWidth(WhatIfColumn, kWhatIfWidth);
+        table_->resizeRowsToContents();
+    }
     chart_ = whatIfPeakChart(names, predicted_peaks, measured_peaks,
                              [this](int i) { table_->selectRow(i); });
-    layout_->insertWidget(1, chart_, 1);
+    constexpr int kChartFrame = 130;  // title, legend, value axis
+    constexpr int kBand = 30;         // a what-if's name above its two bars
+    chart_->setMinimumHeight(kChartFrame + kBand * int(names.size()));
+    layout_->addWidget(chart_);
+    layout_->addStretch(1);
     emit read(true);
 }
 
