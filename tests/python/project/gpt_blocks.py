@@ -50,8 +50,11 @@ def input_provider(batch_size=8):
 
 
 def iteration_provider(model):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    return iteration_with(model, torch.optim.AdamW(model.parameters(), lr=1e-4))
 
+
+def iteration_with(model, optimizer):
+    """The training step of `model` by `optimizer`: next-token cross-entropy."""
     def iteration(idx):
         optimizer.zero_grad()
         logits = model(idx)

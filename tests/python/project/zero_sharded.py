@@ -8,9 +8,8 @@ import os
 
 import torch
 import torch.distributed as dist
-from torch import nn
 
-from gpt_blocks import VOCAB, input_provider, model_provider as gpt  # noqa: F401
+from gpt_blocks import input_provider, iteration_with, model_provider as gpt  # noqa: F401
 
 RANKS = int(os.environ.get("WORLD_SIZE", "1"))
 
@@ -28,12 +27,4 @@ def iteration_provider(model):
                                             optimizer_class=torch.optim.AdamW, lr=1e-4)
     else:
         optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-
-    def iteration(idx):
-        optimizer.zero_grad()
-        logits = model(idx)
-        loss = nn.functional.cross_entropy(logits.flatten(0, 1), idx.flatten())
-        loss.backward()
-        optimizer.step()
-
-    return iteration
+    return iteration_with(model, optimizer)
