@@ -68,7 +68,7 @@ class AutocastSaved:
         self._lasting = lasting  # storage addresses of parameters and buffers
         self._of_node = {}  # node -> its output's dtype under autocast (live nodes: the step's)
         self._outside = set()  # nodes made outside the model's forward (the loss): no autocast
-        self._upcast = set()  # nodes of attention's math path on the CPU: float32 under autocast
+        self._upcast = set()  # nodes of functions autocast runs in float32 as one (cross-entropy)
         self._device = device
         self._given = set()  # storages of the model's inputs: made before the step
         self._held = []  # [storage, bytes, dtype under autocast, held into backward]
@@ -104,7 +104,7 @@ class AutocastSaved:
             return node.variable.dtype
         floating = [d for d in inputs if d is not None and d.is_floating_point]
         autocasting = node not in self._outside
-        if node in self._upcast and floating:
+        if node in self._upcast and floating and autocasting:
             return torch.float32
         if name in LOWER and floating and autocasting:
             return _HALF
@@ -124,6 +124,20 @@ class AutocastSaved:
         if self._device != "cpu" or result.grad_fn is None or \
                 type(result.grad_fn).__name__.startswith("ScaledDotProduct"):
             return
+        self._in_float32(result, inputs)
+        dtypes = {self.output(t.grad_fn) for t in inputs if t.grad_fn is not None} - {None}
+        if len(dtypes) == 1:
+            self._given_back[storage_of(result)[0]] = dtypes.pop()
+
+    def cross_entropy_returned(self, result, inputs):
+        """F.cross_entropy returned `result`: autocast runs it in float32 as one operation (its
+        log-softmax with it, which alone would follow its input's type on the CPU)."""
+        if result.grad_fn is not None:
+            self._in_float32(result, inputs)
+
+    def _in_float32(self, result, inputs):
+        """The nodes a function made, from its result's down to its inputs', run in float32
+        under autocast."""
         boundary = {t.grad_fn for t in inputs}
         pending = [result.grad_fn]
         while pending:
@@ -133,9 +147,6 @@ class AutocastSaved:
                 continue
             self._upcast.add(node)
             pending.extend(n for n, _ in node.next_functions)
-        dtypes = {self.output(t.grad_fn) for t in inputs if t.grad_fn is not None} - {None}
-        if len(dtypes) == 1:
-            self._given_back[storage_of(result)[0]] = dtypes.pop()
 
     def output_is(self, tensor):
         """A tensor that a module or function returned: its storage's dtype is its grad_fn's."""
@@ -165,6 +176,10 @@ class AutocastSaved:
             self._hooks.append(tensor.register_hook(reached))
             self._held.append(entry)
 
+    def outside(self, nodes):
+        """`nodes` were made outside the model's forward (the loss): no autocast there."""
+        self._outside.update(nodes)
+
     def node_saved(self, node, tensors, module=None, autocasting=True):
         """The saved tensors of `node` ((attribute, tensor) pairs), noted with what autocast
         would make of them, saved in `module`'s forward; a node made outside the model's forward
@@ -183,7 +198,8 @@ class AutocastSaved:
             # backward, its address is no other tensor's meanwhile.
             entries.append((attribute, address, nbytes, tensor.dtype,
                             self._of_storage.get(address)))
-        name = "upcast" if node in self._upcast else type(node).__name__ if autocasting else ""
+        name = "" if not autocasting else "upcast" if node in self._upcast else \
+            type(node).__name__
         self._nodes.append((name, id(node), own,
                             next(iter(inputs)) if len(inputs) == 1 else None, entries, module))
 

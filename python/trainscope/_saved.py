@@ -182,6 +182,8 @@ class SavedTensors:
                 return
             if func is _ATTENTION and isinstance(result, torch.Tensor):
                 self.autocast.attention_returned(result, tensors_in(args))
+            if func is torch.nn.functional.cross_entropy and isinstance(result, torch.Tensor):
+                self.autocast.cross_entropy_returned(result, tensors_in(args))
             for tensor in tensors_in(result):
                 if not running and tensor.grad_fn is not None:  # the model's output, the loss
                     self._outside_the_model(tensor.grad_fn, claimed)
@@ -204,14 +206,18 @@ class SavedTensors:
     def _outside_the_model(self, node, claimed):
         """The nodes a function called outside the model made (the loss), down to the model's:
         for autocast's what-if alone (the model's forward is what it runs under autocast)."""
-        pending = [node]
+        pending, made = [node], []
         while pending:
             node = pending.pop()
             if node is None or node in claimed:
                 continue
             claimed.add(node)
-            self.autocast.node_saved(node, _saved_tensors(node), autocasting=False)
+            made.append(node)
             pending.extend(next_node for next_node, _ in node.next_functions)
+        # All of them outside autocast before any one's dtype is worked out from its inputs'.
+        self.autocast.outside(made)
+        for node in made:
+            self.autocast.node_saved(node, _saved_tensors(node), autocasting=False)
 
     def within(self, modules):
         """The storages (address -> bytes) saved only by nodes of `modules` (paths; their

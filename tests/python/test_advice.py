@@ -207,6 +207,13 @@ class Advice(unittest.TestCase):
         swap = [w for w in what_ifs if w["target"] == "transformer.h.0.mlp.act"][0]
         self.assertEqual(swap["change"], "NewGELUActivation -> ReLU")
         self.assertEqual(swap["measured_activation_bytes"], swap["predicted_activation_bytes"])
+        # Its forward under autocast: the math path of its attention (dropout on) and its loss
+        # (cross-entropy, inside its forward) run in float32.
+        (autocast,) = [w for w in what_ifs if w["change"] == "bfloat16 autocast of the forward"]
+        self.assertEqual(autocast["measured_activation_bytes"],
+                         autocast["predicted_activation_bytes"])
+        self.assertLess(abs(autocast["predicted_peak_bytes"] - autocast["measured_peak_bytes"]),
+                        0.01 * autocast["measured_peak_bytes"])
         self.assertTrue(checkpoint["verified"], checkpoint["why_not"])
         for figure in ("peak_bytes", "activation_bytes"):
             predicted, measured = checkpoint["predicted_" + figure], checkpoint["measured_" + figure]
