@@ -3,6 +3,7 @@
 // mean"): the MLP with bfloat16 parameters and input, batch 2, sequence 4096, d = 1024, exactly,
 // and the loss (a bfloat16 scalar, 2 bytes), which the step holds through the backward pass. The
 // gradient that backward() makes for the loss is no activation.
+#include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -167,4 +168,25 @@ TEST(MemoryRecord, LiveBlocksCarryOverFromIterationToIteration) {
         }
         EXPECT_GT(memory.events().size(), 0u);
     }
+}
+
+// A gradient made before the meter (by a step before the profile began) is counted as existing;
+// when zero_grad frees it, c10's CPU allocator reports nothing (it did not report it allocated),
+// so the host tells the meter: freed once, in the record, whatever it is told after.
+TEST(MemoryRecord, AnExistingBlockToldFreedIsFreedOnceInTheRecord) {
+    const at::Tensor older = at::ones({1024});  // 4 KiB, made before the meter
+    const void* block = older.storage().data();
+    MemoryObserver memory(c10::DeviceType::CPU);
+    memory.addExistingBlock(block, 4096);
+    EXPECT_EQ(memory.liveBytes(), 4096);
+    memory.forwardBegins();
+    memory.existingBlockFreed(block);
+    memory.existingBlockFreed(block);  // told again: already freed
+    int never_added = 0;
+    memory.existingBlockFreed(&never_added);
+    memory.iterationEnded();
+    EXPECT_EQ(memory.liveBytes(), 0);
+    ASSERT_EQ(memory.events().size(), 1u);
+    EXPECT_EQ(memory.events()[0].bytes, -4096);
+    EXPECT_EQ(memory.events()[0].ptr, block);
 }
