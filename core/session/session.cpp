@@ -207,9 +207,9 @@ void Session::countExisting(const std::vector<TensorBlock>& blocks) {
         impl_->memory->addExistingBlock(block.data, block.bytes);
 }
 
-void Session::existingBlockFreed(const TensorBlock& block) {
-    if (impl_->memory && block.data != nullptr) {
-        impl_->memory->existingBlockFreed(block.data);
+void Session::existingBlockFreed(const void* block) {
+    if (impl_->memory && block != nullptr) {
+        impl_->memory->existingBlockFreed(block);
     }
 }
 

@@ -269,6 +269,9 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_alloca
     // block it saw allocated under this hook, with its size, so no free here is of an unknown
     // block. CUDA's caching allocator reports every free, also of blocks older than this
     // observer, which the table tells apart.
+    if (bytes > 0 && !existing_.empty()) {
+        existing_.erase(ptr);  // its address holds another block: the existing one went unseen
+    }
     if (recording_ && device_type_ == c10::DeviceType::CPU) {
         live_bytes_ += bytes;
         record(ptr, bytes, total_reserved, operation);

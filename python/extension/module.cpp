@@ -163,7 +163,7 @@ class PySession {
         session().countExisting(plain);
     }
     void existingBlockFreed(std::uintptr_t address) {
-        session().existingBlockFreed({reinterpret_cast<const void*>(address), 0});
+        session().existingBlockFreed(reinterpret_cast<const void*>(address));
     }
     void setMetadata(const std::map<std::string, std::string>& facts) {
         session().addMetadata(facts);

@@ -62,6 +62,7 @@ class WhatIf:
         self.apply = None  # (model copy) -> None: the change made on a copy
         self.apply_step = None  # (the copy's step, its optimizer) -> None: a change to its step
         self.least_warmup = 0  # warm-up steps the measurement needs at least
+        self.takes_state = True  # the copy's optimizer starts from the user's optimizer's state
         self.batch_size = None  # the inputs' batch size to measure it at (None: the step's)
         self.not_applicable = ""  # why it cannot be run, when it cannot
 
@@ -314,10 +315,6 @@ class MemoryCurve:
         return max((total for time, total in self.samples if not _within(time, spans)),
                    default=0)
 
-    def highest_within(self, phase):
-        spans = self._phase(phase)
-        return max((total for time, total in self.samples if _within(time, spans)), default=0)
-
     def _phase(self, phase):
         return _merged(self._db.execute(
             "SELECT start_ns, end_ns FROM trainscope_phases WHERE name = ?", (phase,)).fetchall())
@@ -523,23 +520,21 @@ def _state_bytes(optimizer):
     return sum(storages.values())
 
 
-def _swap_for_sgd(step, optimizer=None):
-    """Gives the copy's step SGD with momentum in place of its Adam or AdamW: the optimizer in
+def _swap_for_sgd(step, optimizer):
+    """Gives the copy's step SGD with momentum in place of `optimizer`, its Adam or AdamW: in
     its closure (or its `optimizer` attribute), made again over the same parameters and
     learning rates. Raises LookupError where the step holds it elsewhere."""
     cells = [cell for cell in (getattr(step, "__closure__", None) or ())
-             if isinstance(_cell_value(cell), (torch.optim.Adam, torch.optim.AdamW))]
-    if not cells and not isinstance(getattr(step, "optimizer", None),
-                                    (torch.optim.Adam, torch.optim.AdamW)):
+             if optimizer is not None and _cell_value(cell) is optimizer]
+    if not cells and (optimizer is None or getattr(step, "optimizer", None) is not optimizer):
         raise LookupError("the step holds its optimizer where it cannot be swapped "
                           "(not in its closure)")
-    old = _cell_value(cells[0]) if cells else step.optimizer
     sgd = torch.optim.SGD([{"params": group["params"], "lr": group["lr"]}
-                           for group in old.param_groups], lr=old.param_groups[0]["lr"],
-                          momentum=0.9)
+                           for group in optimizer.param_groups],
+                          lr=optimizer.param_groups[0]["lr"], momentum=0.9)
     for cell in cells:
         cell.cell_contents = sgd
-    if isinstance(getattr(step, "optimizer", None), (torch.optim.Adam, torch.optim.AdamW)):
+    if getattr(step, "optimizer", None) is optimizer:
         step.optimizer = sgd
 
 
@@ -567,6 +562,7 @@ def optimizer_what_ifs(optimizer, baseline, curve):
                       "activation_bytes": baseline["activation_bytes"],
                       "step_ms": baseline["step_ms"]})
     what_if.apply_step = _swap_for_sgd
+    what_if.takes_state = False  # SGD's own, made afresh: Adam's would be held for nothing
     what_if.least_warmup = 1  # SGD's buffers are made in its first step, as Adam's were
     return [what_if]
 
@@ -580,7 +576,8 @@ def autocast_what_ifs(model, autocast, baseline, curve, device):
     blocks that backward makes of the size of a tensor that would be bfloat16 halved. The step's time is predicted unchanged (what bfloat16
     gains depends on the processor). Verified by running the copy's forward under autocast."""
     if autocast is None or autocast.already or not autocast.recorded() or any(
-            p.dtype != torch.float32 for p in model.parameters()):
+            p.dtype != torch.float32 for p in model.parameters()) or (
+            device == "cuda" and not torch.cuda.is_bf16_supported()):
         return []
     # Each saved tensor's change from its module's first forward call to the end of its last
     # backward node (the step's own, such as its loss, through the forward and backward
@@ -611,8 +608,9 @@ def autocast_what_ifs(model, autocast, baseline, curve, device):
                       "activation_bytes": baseline["activation_bytes"] + change,
                       "step_ms": baseline["step_ms"]})
 
-    def apply(copy):
-        copy.forward = torch.autocast(device_type=device, dtype=torch.bfloat16)(copy.forward)
+    def apply(candidate):
+        candidate.forward = torch.autocast(device_type=device,
+                                           dtype=torch.bfloat16)(candidate.forward)
     what_if.apply = apply
     return [what_if]
 
@@ -755,7 +753,7 @@ def copy_of(model, optimizer):
 
 
 def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, give_state,
-            apply_step=None, users_optimizer=None):
+            apply_step=None, users_optimizer=None, takes_state=True):
     """The step of `model` (a copy, changed) measured as `profile` measures it: warm-up steps,
     the memory step and timed steps, under trainscope.profile, into a folder of its own that
     is removed after. Returns the session's figures. Raises LookupError, before running it,
@@ -770,9 +768,11 @@ def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, gi
             for p in group["params"])):
         raise LookupError("the step's optimizer is not the one iteration_provider made for the "
                           "model it was given: running it would train your model")
-    give_state(step_optimizer)
+    if takes_state:
+        give_state(step_optimizer)
     if apply_step is not None:
         apply_step(step, step_optimizer)
+    del step_optimizer  # the one the step holds now is measured
     with tempfile.TemporaryDirectory(prefix="trainscope-what-if-") as folder:
         observing = profile(os.path.join(folder, "what-if"), model=model,
                             optimizer=optimizer_of(step), warmup=warmup, active=iterations,
@@ -823,7 +823,7 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
             w.measured = measure(candidate, make_step,
                                  inputs if w.batch_size is None else inputs_at(w.batch_size),
                                  root, max(warmup, w.least_warmup), iterations, optimizer_of,
-                                 give_state, w.apply_step, optimizer)
+                                 give_state, w.apply_step, optimizer, w.takes_state)
             if w.measured is None:
                 w.why_not = "observing it failed (the line above says why)"
         except LookupError as e:
@@ -845,7 +845,9 @@ def _device_of(model):
 def record_saved(model, step, inputs):
     """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
     saved = SavedTensors(model, activation_kind)
-    saved.autocast = AutocastSaved(_device_of(model), saved.lasting)
+    saved.autocast = AutocastSaved(_device_of(model), saved.lasting,
+                                   {storage_of(p)[0] for p in model.parameters()
+                                    if p.requires_grad})
     saved.record(lambda: step(*inputs))
     return saved
 

@@ -63,9 +63,15 @@ _STATISTICS = {"_saved_result1", "_saved_result2", "_saved_result3", "_saved_log
 
 
 class AutocastSaved:
-    def __init__(self, device, lasting):
+    """What one step's forward saves, noted node by node as SavedTensors walks them, with the
+    dtype each saved tensor would have under autocast; changes() sums the difference."""
+
+    def __init__(self, device, lasting, cached):
         self._float32 = FLOAT32.get(device, _LOSSES)
         self._lasting = lasting  # storage addresses of parameters and buffers
+        self._cached = cached  # of the parameters that require a gradient: autocast caches
+        # their casts for a forward (a buffer or a frozen weight is cast at each call)
+        self._forward = 0  # the model's forward calls so far (micro-batches)
         self._of_node = {}  # node -> its output's dtype under autocast (live nodes: the step's)
         self._outside = set()  # nodes made outside the model's forward (the loss): no autocast
         self._upcast = set()  # nodes of functions autocast runs in float32 as one (cross-entropy)
@@ -75,8 +81,9 @@ class AutocastSaved:
         self._hooks = []
         self._of_storage = {}  # storage address -> dtype under autocast of the latest output
         self._given_back = {}  # storage -> dtype: a math attention's result, in its inputs' type
-        self._own_outputs = {}  # storage address -> dtype, of the nodes' own saved outputs
-        self._nodes = []  # (name, id, own dtype, inputs' dtype where they agree, saved tensors)
+        self._own_outputs = {}  # (forward, storage) -> dtype, of the nodes' own saved outputs
+        # (name, id, own dtype, inputs' dtype where they agree, saved tensors, module, forward)
+        self._nodes = []
         self.already = False  # the step's forward runs under autocast already
 
     def output(self, node):
@@ -158,7 +165,10 @@ class AutocastSaved:
 
     def model_called(self, inputs):
         """The model's forward was given `inputs`: made before the forward, they are no
-        activations as they are (their casts are)."""
+        activations as they are (their casts are). A forward after another (a micro-batch) may
+        reuse the first one's addresses: what was known of them is forgotten."""
+        self._forward += 1
+        self._of_storage.clear()
         self._given.update(storage_of(t)[0] for t in inputs)
 
     def may_be_held(self, tensor):
@@ -193,7 +203,7 @@ class AutocastSaved:
         for attribute, tensor in tensors:
             address, nbytes = storage_of(tensor)
             if attribute in _OWN_OUTPUTS and own is not None:
-                self._own_outputs.setdefault(address, own)
+                self._own_outputs.setdefault((self._forward, address), own)
             # What the functions' outputs told of its storage, as it is now: alive until its
             # backward, its address is no other tensor's meanwhile.
             entries.append((attribute, address, nbytes, tensor.dtype,
@@ -201,14 +211,15 @@ class AutocastSaved:
         name = "" if not autocasting else "upcast" if node in self._upcast else \
             type(node).__name__
         self._nodes.append((name, id(node), own,
-                            next(iter(inputs)) if len(inputs) == 1 else None, entries, module))
+                            next(iter(inputs)) if len(inputs) == 1 else None, entries, module,
+                            self._forward))
 
     def _costs(self):
         """What the noted saved tensors cost as recorded (by storage; the parameters, buffers
         and the model's inputs left out: made before the forward) and under autocast (by storage, or by cast: a parameter's cast is made once,
         in autocast's cache; any other input's at each call)."""
         recorded, autocast, savers = {}, {}, {}
-        for name, node, own, agreed, entries, module in self._nodes:
+        for name, node, own, agreed, entries, module, forward in self._nodes:
             for attribute, address, nbytes, dtype, known in entries:
                 savers.setdefault(address, set()).add(module)
                 lasting = address in self._lasting
@@ -224,14 +235,15 @@ class AutocastSaved:
                     continue
                 if attribute in _OWN_OUTPUTS:
                     dtype = own or dtype
-                elif address in self._own_outputs:
-                    dtype = self._own_outputs[address]
+                elif (forward, address) in self._own_outputs:
+                    dtype = self._own_outputs[(forward, address)]
                 elif known is not None:
                     dtype = known
                 elif not lasting and agreed is not None:
                     dtype = agreed  # its producer is not known: its node's inputs agree
                 if name in LOWER and own == _HALF and dtype != _HALF:
-                    key = ("cast", address) if lasting else ("cast", node, address)
+                    key = ("cast", address) if address in self._cached else \
+                        ("cast", node, address)
                     autocast.setdefault(key, nbytes // 2)
                 elif not made:
                     continue  # a parameter, buffer or input saved as it is: no activation
@@ -276,10 +288,6 @@ class AutocastSaved:
                     for address, nbytes, dtype, alive in self._alive().values()
                     if address not in recorded]
         return [(modules, change) for modules, change in changes if change]
-
-    def change(self):
-        """The activations' change in all (changes())."""
-        return sum(change for _, change in self.changes())
 
     def release(self):
         self._of_node.clear()

@@ -9,7 +9,6 @@ The hooks return nothing (the gradients are not changed) and are removed once th
 
 import torch
 
-from ._saved import storage_of
 
 
 class KeptGradients:
@@ -46,10 +45,11 @@ class KeptGradients:
 
 
 def _zeroed_bytes(gradient):
-    """The bytes of a gradient's storage where it is all zeros (kept, not freed), else 0."""
+    """A gradient's bytes where it is all zeros (kept, not freed), else 0: its own, also where
+    it views a larger storage (a bucket) that several gradients share."""
     if gradient is None or gradient.is_sparse or gradient.numel() == 0:
         return 0
     with torch.no_grad():
         if bool(gradient.any()):
             return 0  # gradients accumulated over steps on purpose: not to be freed
-    return storage_of(gradient)[1]
+    return gradient.numel() * gradient.element_size()

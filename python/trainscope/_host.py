@@ -14,7 +14,8 @@ import torch
 from . import _signals, _trainscope
 from ._compiles import CompileWatch
 from ._kernels import KernelWatch
-from ._model_hooks import storage_block, parameter_lister
+from ._model_hooks import parameter_lister
+from ._saved import storage_of
 
 Error = _trainscope.Error
 
@@ -176,22 +177,27 @@ class HostLoop:
     def count_existing(self, observed, device):
         """The weights, the gradients a step before made and the optimizer's state exist as the
         session starts: counted from now on. On the CPU, where c10's allocator reports no free
-        of a block older than the meter, a gradient that zero_grad later sets to None is told
-        freed as its tensor goes (where its storage is its own: not a view into a bucket);
-        CUDA's allocator reports it."""
-        self.session.count_existing([block for entry in observed.parameters()
-                                     for block in (entry[3], entry[4], *entry[5])])
-        if device != "cpu" or observed.model is None:
-            return
-        for parameter in observed.model.parameters():
-            gradient = parameter.grad
-            if gradient is None or gradient.is_sparse or gradient.storage_offset() != 0:
-                continue
-            address, nbytes = storage_block(gradient)
-            if address and nbytes == gradient.numel() * gradient.element_size():
-                watch = weakref.finalize(gradient, _gradient_freed, self.session, address)
-                watch.atexit = False
-                self.gradients_watched.append(watch)
+        of a block older than the meter, a gradient is counted only where it can be told freed
+        as its tensor goes (zero_grad setting it to None): where its storage is its own, not a
+        view into a bucket that outlives it. CUDA's allocator reports every free."""
+        entries = observed.parameters()
+        watched = set()
+        if device == "cpu" and observed.model is not None:
+            for parameter in observed.model.parameters():
+                gradient = parameter.grad
+                if gradient is None or gradient.is_sparse or gradient.storage_offset() != 0:
+                    continue
+                address, nbytes = storage_of(gradient)
+                if address and nbytes == gradient.numel() * gradient.element_size() and \
+                        address not in watched:
+                    watch = weakref.finalize(gradient, _gradient_freed, self.session, address)
+                    watch.atexit = False
+                    self.gradients_watched.append(watch)
+                    watched.add(address)
+        self.session.count_existing([
+            block for entry in entries
+            for block in (entry[3], *((entry[4],) if device != "cpu" or entry[4][0] in watched
+                                      else ()), *entry[5])])
 
     def drop_hooks(self):
         if self.hooks is not None:

@@ -97,7 +97,7 @@ class _FunctionCalls(TorchFunctionMode):
         kind = _FUNCTIONS.get(func)
         if kind is not None:
             self._on_call(kind, args[0] if args else None, result)
-        self._on_result(result, func, args)
+        self._on_result(result, func, args, kwargs or {})
         return result
 
 
@@ -122,16 +122,33 @@ class SavedTensors:
         self._model, self._kind_of = model, activation_kind
         self.gradients = None  # the gradients the step kept (KeptGradients), where recorded
         self.autocast = None  # what it would save under autocast (AutocastSaved), where asked
+        self.autocast_failed = ""  # why following it failed, where it did (the what-if is not
+        # offered)
 
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
         paths = {module: path for path, module in self._model.named_modules()}
         claimed, boundaries, handles, running = set(), [], [], []
 
+        def following(action):
+            """Runs one of the autocast what-if's observations: one that fails drops that
+            what-if (autocast_failed says why), never the step."""
+            if self.autocast is None:
+                return
+            try:
+                action(self.autocast)
+            except Exception as error:
+                self.autocast.release()
+                self.autocast = None
+                self.autocast_failed = f"{type(error).__name__}: {error}"
+
+        def model_called(module, args, kwargs):
+            def note(autocast):
+                autocast.already |= _autocast_enabled()
+                autocast.model_called(tensors_in(args) + tensors_in(kwargs))
+            following(note)
+
         def before(module, args):
-            if module is self._model and self.autocast is not None:
-                self.autocast.already |= _autocast_enabled()
-                self.autocast.model_called(tensors_in(args))
             boundaries.append({t.grad_fn for t in tensors_in(args) if t.grad_fn is not None})
             running.append(module)
 
@@ -164,36 +181,46 @@ class SavedTensors:
                     tensors = _saved_tensors(node)
                     self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
                                                 [storage_of(t) for _, t in tensors]))
-                    if self.autocast is not None:
-                        self.autocast.node_saved(node, tensors, paths.get(module, ""))
+                    following(lambda autocast: autocast.node_saved(node, tensors,
+                                                                   paths.get(module, "")))
                 pending.extend(next_node for next_node, _ in node.next_functions)
             inputs, outputs = tensors_in(args), tensors_in(output)
             returned(outputs)
             self.inputs_of.setdefault(paths.get(module, ""), {}).update(
                 storage_of(t) for t in inputs if t.numel() > 0)
             kind = self._kind_of(module)
-            if kind and inputs and outputs and outputs[0].grad_fn is not None:
+            # An activation keeps its input's shape (a gated one, SiLU and multiply, does not).
+            if kind and inputs and outputs and outputs[0].grad_fn is not None and \
+                    outputs[0].shape == inputs[0].shape:
                 self.activations.append(ActivationCall(
                     paths.get(module, ""), kind, storage_of(inputs[0]), storage_of(outputs[0]),
                     name=type(module).__name__))
 
-        def returned(result, func=None, args=()):
-            if self.autocast is None:
-                return
-            if func is _ATTENTION and isinstance(result, torch.Tensor):
-                self.autocast.attention_returned(result, tensors_in(args))
-            if func is torch.nn.functional.cross_entropy and isinstance(result, torch.Tensor):
-                self.autocast.cross_entropy_returned(result, tensors_in(args))
-            for tensor in tensors_in(result):
-                if not running and tensor.grad_fn is not None:  # the model's output, the loss
-                    self._outside_the_model(tensor.grad_fn, claimed)
-                    self.autocast.may_be_held(tensor)
-                self.autocast.output_is(tensor)
+        def returned(result, func=None, args=(), kwargs=None):
+            def note(autocast):
+                given = tensors_in(args) + tensors_in(kwargs or {})
+                if func is _ATTENTION and isinstance(result, torch.Tensor):
+                    autocast.attention_returned(result, given)
+                if func is torch.nn.functional.cross_entropy and \
+                        isinstance(result, torch.Tensor):
+                    autocast.cross_entropy_returned(result, given)
+                for tensor in tensors_in(result):
+                    if not running and tensor.grad_fn is not None:  # the output, the loss
+                        self._outside_the_model(tensor.grad_fn, claimed)
+                        autocast.may_be_held(tensor)
+                    autocast.output_is(tensor)
+            following(note)
 
         try:
             for module in paths:
                 handles.append(module.register_forward_pre_hook(before))
                 handles.append(module.register_forward_hook(after))
+            try:  # the model's keyword arguments too, where torch passes them to hooks (2.x)
+                handles.append(self._model.register_forward_pre_hook(model_called,
+                                                                     with_kwargs=True))
+            except TypeError:
+                handles.append(self._model.register_forward_pre_hook(
+                    lambda module, args: model_called(module, args, {})))
             with _FunctionCalls(function_called, returned):
                 run()
         finally:

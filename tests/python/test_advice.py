@@ -332,7 +332,26 @@ class TwoGelus(nn.Module):
         return self.lin_2(self.act_1(self.lin_1(self.act_0(self.lin_0(x)))))
 
 
+class SiluAndMul(nn.Module):
+    """A gated activation (SwiGLU's): no weights, "silu" in its name, half its input's width."""
+
+    def forward(self, x):
+        half = x.shape[-1] // 2
+        return nn.functional.silu(x[..., :half]) * x[..., half:]
+
+
 class VerifyingInTheProcess(unittest.TestCase):
+    def test_a_gated_activation_is_no_activation_to_swap(self):
+        from trainscope import _advice
+        model = nn.Sequential(nn.Linear(16, 64), SiluAndMul(), nn.Linear(32, 4)).to(DEVICE)
+
+        def step(x):
+            model(x).sum().backward()
+        saved = _advice.record_saved(model, step, (torch.randn(8, 16, device=DEVICE),))
+        self.assertEqual(_advice.activation_kind(model[1]), "SiLU")  # by its name alone...
+        self.assertEqual([c.module for c in saved.activations], [])  # ...but not its shape
+
+
     def test_a_forward_under_autocast_already_is_not_offered_autocast(self):
         from trainscope import _advice
         model = TwoGelus().to(DEVICE)

@@ -101,7 +101,7 @@ class Session {
     // A block counted by countExisting was freed (a gradient that zero_grad set to None): on the
     // CPU, whose allocator reports no free of a block older than the meter, the host tells it
     // as it happens; on CUDA it is reported already, and this does nothing.
-    void existingBlockFreed(const TensorBlock& block);
+    void existingBlockFreed(const void* block);
 
     // A step begins: its first micro-batch's forward. On the thread that started the session.
     void beginStep();
