@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/median.h"
+#include "analysis/saturating.h"
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"
 
@@ -14,22 +15,6 @@ namespace trainscope {
 namespace {
 
 using Interval = std::pair<int64_t, int64_t>;  // [start, end) in the file's ns
-
-// `end - start`, stopped at int64's ends: a damaged file's times may be anything.
-int64_t between(int64_t start, int64_t end) {
-    int64_t difference = 0;
-    if (__builtin_sub_overflow(end, start, &difference))
-        return end > start ? std::numeric_limits<int64_t>::max()
-                           : std::numeric_limits<int64_t>::min();
-    return difference;
-}
-
-int64_t plus(int64_t a, int64_t b) {
-    int64_t sum = 0;
-    if (__builtin_add_overflow(a, b, &sum))
-        return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-    return sum;
-}
 
 double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
@@ -52,7 +37,7 @@ std::vector<Interval> merged(std::vector<Interval> intervals) {
 int64_t length(const std::vector<Interval>& disjoint) {
     int64_t total = 0;
     for (const Interval& i : disjoint)
-        total = plus(total, between(i.first, i.second));
+        total = saturatedSum(total, saturatedDifference(i.second, i.first));
     return total;
 }
 
@@ -63,7 +48,7 @@ int64_t overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) 
     while (i < a.size() && j < b.size()) {
         const int64_t start = std::max(a[i].first, b[j].first);
         const int64_t end = std::min(a[i].second, b[j].second);
-        total = plus(total, std::max<int64_t>(0, between(start, end)));
+        total = saturatedSum(total, std::max<int64_t>(0, saturatedDifference(end, start)));
         (a[i].second < b[j].second ? i : j)++;
     }
     return total;
@@ -94,11 +79,11 @@ RankFacts rankFactsOf(const TimelineData& data) {
     r.steps = data.steps.size();
     std::vector<double> step_ms;
     for (const TimelineStep& step : data.steps)
-        step_ms.push_back(msOf(between(step.start_ns, step.end_ns)));
+        step_ms.push_back(msOf(saturatedDifference(step.end_ns, step.start_ns)));
     r.median_step_ms = median(step_ms);
 
     const auto [step_start, step_end] = brokenDownStep(data);
-    r.step_ms = msOf(between(step_start, step_end));
+    r.step_ms = msOf(saturatedDifference(step_end, step_start));
     std::vector<Interval> computation, communication;
     for (const TimelineLane& lane : data.lanes) {
         if (lane.kind != LaneKind::Thread || lane.python_stack) {
@@ -116,7 +101,7 @@ RankFacts rankFactsOf(const TimelineData& data) {
                 communication.emplace_back(start, end);
                 const std::string& name = data.text(span.name);
                 result.collectives.push_back(
-                    {span.start_ns, between(span.start_ns, span.end_ns), name,
+                    {span.start_ns, saturatedDifference(span.end_ns, span.start_ns), name,
                      name + '\x1f' + data.text(span.shapes) + '\x1f' + data.text(span.dtypes)});
             } else if (span.depth == 0 && span.category != SpanCategory::Other) {
                 computation.emplace_back(start, end);
@@ -181,7 +166,7 @@ std::vector<CollectiveWait> collectiveWaits(const std::vector<RankFacts>& ranks,
             longest = std::max(longest, c.duration_ns);
         }
         if (everywhere && longest > shortest) {
-            waits.push_back({k, named[k].name, last, msOf(between(shortest, longest))});
+            waits.push_back({k, named[k].name, last, msOf(saturatedDifference(longest, shortest))});
         }
     }
     std::stable_sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) {
@@ -197,7 +182,7 @@ std::vector<StepAcrossRanks> stepsAcross(const std::vector<RankFacts>& ranks) {
             StepAcrossRanks& across = by_id[step.id];
             across.id = step.id;
             across.ms.resize(ranks.size(), -1.0);
-            across.ms[r] = msOf(between(step.start_ns, step.end_ns));
+            across.ms[r] = msOf(saturatedDifference(step.end_ns, step.start_ns));
         }
     }
     std::vector<StepAcrossRanks> steps;

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/saturating.h"
 #include "report/readonly_db.h"
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
@@ -173,21 +174,6 @@ class FileStringsOnce {
     const ReadOnlyDb& db_;
     std::optional<FileStrings> strings_;
 };
-
-// A damaged file's timestamps may be anything: sums stop at int64's ends rather than wrap.
-int64_t saturatedSum(int64_t a, int64_t b) {
-    int64_t sum = 0;
-    return __builtin_add_overflow(a, b, &sum)
-               ? (b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min())
-               : sum;
-}
-
-int64_t saturatedDifference(int64_t a, int64_t b) {
-    int64_t difference = 0;
-    return __builtin_sub_overflow(a, b, &difference)
-               ? (b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min())
-               : difference;
-}
 
 // The framework calls in one pass over PYTORCH_API (a million rows take about a quarter of a
 // second; one SQL aggregate a figure read them three times, and sorted them to group them): on
