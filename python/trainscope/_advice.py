@@ -117,7 +117,7 @@ class MemoryCurve:
     def __init__(self, path):
         import sqlite3
         self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        self._forward_blocks = None  # made in a forward pass and freed: read once
+        self._made = {}  # phase -> its blocks (blocks_made_in): read once each
         self.samples = self._db.execute(
             "SELECT CAST(r.timestamp AS INTEGER), r.totalAllocated FROM MEMORY_RECORD r "
             "JOIN STRING_IDS s ON s.id = r.component WHERE s.value = 'PTA' ORDER BY 1").fetchall()
@@ -142,15 +142,9 @@ class MemoryCurve:
                 continue
             recomputed = min(start for start, _ in backward)
             intervals.append((forward[0][0], backward[-1][1], kept_bytes))
-            if self._forward_blocks is None:
-                self._forward_blocks = self._db.execute(
-                    "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE "
-                    "releaseTime IS NOT NULL AND EXISTS (SELECT 1 FROM trainscope_phases p "
-                    "WHERE p.name = 'forward' AND m.allocationTime BETWEEN p.start_ns AND "
-                    "p.end_ns)").fetchall()
-            for size, allocated, released in self._forward_blocks:
-                if _within(allocated, forward) and _within(released, backward) and \
-                        allocated < recomputed:
+            for size, allocated, released in self.blocks_made_in("forward"):
+                if released is not None and _within(allocated, forward) and \
+                        _within(released, backward) and allocated < recomputed:
                     intervals.append((allocated, recomputed, -size))
         return intervals
 
@@ -299,15 +293,16 @@ class MemoryCurve:
 
     def blocks_made_in(self, phase):
         """(size, allocated, released) of the memory step's blocks made in `phase`."""
-        return self._db.execute(
-            "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE EXISTS (SELECT 1 "
-            "FROM trainscope_phases p WHERE p.name = ? AND m.allocationTime BETWEEN p.start_ns "
-            "AND p.end_ns)", (phase,)).fetchall()
+        if phase not in self._made:
+            self._made[phase] = self._db.execute(
+                "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE EXISTS (SELECT "
+                "1 FROM trainscope_phases p WHERE p.name = ? AND m.allocationTime BETWEEN "
+                "p.start_ns AND p.end_ns)", (phase,)).fetchall()
+        return self._made[phase]
 
     def phase_start(self, phase):
-        row = self._db.execute("SELECT MIN(start_ns) FROM trainscope_phases WHERE name = ?",
-                               (phase,)).fetchone()
-        return row[0] if row and row[0] is not None else self.step_span()[1]
+        spans = self._phase(phase)
+        return spans[0][0] if spans else self.step_span()[1]
 
     def highest_outside(self, phase):
         """The curve's highest total outside the step's `phase` ("optimizer")."""

@@ -10,7 +10,6 @@ The hooks return nothing (the gradients are not changed) and are removed once th
 import torch
 
 
-
 class KeptGradients:
     def __init__(self, model):
         self._model = model

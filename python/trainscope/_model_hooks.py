@@ -21,7 +21,7 @@ _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: F
 _OUR_HOOKS_WARNING = r"Using `torch\.compile\(module\)` when there are global hooks on modules"
 
 
-def storage_block(tensor):
+def _storage_block(tensor):
     """(address, bytes) of the storage that holds `tensor`: how the memory meter knows it.
     (0, 0) for what has no such storage: no tensor, a lazy module's parameter not yet made, a
     sparse tensor (an embedding's sparse gradient) or one on the meta device."""
@@ -89,9 +89,9 @@ def parameter_lister(model, optimizer):
                 for value in _state_of(optimizer).get(tensor, {}).values():
                     if isinstance(value, torch.Tensor) and value.nelement() > 0 and \
                             value.device == tensor.device:
-                        state.append(storage_block(value))
-            result.append((name, aliases, module_path, storage_block(tensor),
-                           storage_block(tensor.grad), state))
+                        state.append(_storage_block(value))
+            result.append((name, aliases, module_path, _storage_block(tensor),
+                           _storage_block(tensor.grad), state))
         return result
 
     return parameters

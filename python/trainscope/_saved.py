@@ -122,8 +122,6 @@ class SavedTensors:
         self._model, self._kind_of = model, activation_kind
         self.gradients = None  # the gradients the step kept (KeptGradients), where recorded
         self.autocast = None  # what it would save under autocast (AutocastSaved), where asked
-        self.autocast_failed = ""  # why following it failed, where it did (the what-if is not
-        # offered)
 
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
@@ -132,15 +130,14 @@ class SavedTensors:
 
         def following(action):
             """Runs one of the autocast what-if's observations: one that fails drops that
-            what-if (autocast_failed says why), never the step."""
+            what-if (it is not offered), never the step."""
             if self.autocast is None:
                 return
             try:
                 action(self.autocast)
-            except Exception as error:
+            except Exception:
                 self.autocast.release()
                 self.autocast = None
-                self.autocast_failed = f"{type(error).__name__}: {error}"
 
         def model_called(module, args, kwargs):
             def note(autocast):
