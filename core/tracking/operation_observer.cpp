@@ -237,9 +237,15 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     if (!in_flight.holds(self)) {
         return nullptr;
     }
-    const Phase phase = self->phase_.load(std::memory_order_relaxed);
+    Phase phase = self->phase_.load(std::memory_order_relaxed);
     if (phase == Phase::Idle) {
         return nullptr;
+    }
+    if (phase != Phase::Backward && self->options_.eager &&
+        fn.scope() == at::RecordScope::BACKWARD_FUNCTION &&
+        fn.threadId() != self->forward_thread_ && fn.forwardThreadId() == self->forward_thread_) {
+        self->backwardBeginsOnAnotherThread();
+        phase = self->phase_.load();
     }
     if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION &&
         self->backward_root_pending_.load(std::memory_order_relaxed) &&
@@ -388,6 +394,25 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
         }
     }
     return true;
+}
+
+// An eager step's backward pass whose nodes run on another thread than the forward thread's:
+// autograd runs a CUDA graph's nodes on the device's own thread while the thread that called
+// backward() waits. The pass begins with the first node that the forward thread made, as
+// the engine's first scope on the forward thread begins it on the CPU (eagerPartChange).
+void OperationObserver::backwardBeginsOnAnotherThread() {
+    Phase before = phase_.load();
+    do {
+        if (before == Phase::Backward || before == Phase::Idle) {
+            return;  // another device's thread began it, or the step ended
+        }
+    } while (!phase_.compare_exchange_weak(before, Phase::Backward));
+    if (before == Phase::Forward) {
+        backward_root_pending_.store(options_.backward_roots != nullptr);
+        if (options_.phases) {
+            options_.phases->backwardBegins();
+        }
+    }
 }
 
 int OperationObserver::backwardNodeOwner() const {

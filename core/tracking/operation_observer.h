@@ -200,6 +200,7 @@ class OperationObserver : public IterationListener {
     int engineDepth() const { return static_cast<int>(engine_grad_modes_.size()); }
     void enterEngineScope();
     bool startsRecomputationOnUnpack(const at::RecordFunction& fn) const;
+    void backwardBeginsOnAnotherThread();
     void moveRecomputationToBackward();
     OperationRecord::Part part_ = OperationRecord::Part::Forward;  // eager steps
     Clock::time_point started_;

@@ -798,6 +798,7 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
         what_ifs += batch_size_what_ifs(baseline, budget, batch)
     finally:
         curve.close()
+    what_ifs = without_impossible(what_ifs)
     for w in what_ifs:
         w.why_not = w.not_applicable or ("" if verify else "not asked (--verify runs it)")
     if not verify:
@@ -831,6 +832,22 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
             if torch.cuda.is_available():
                 torch.cuda.empty_cache()
     return what_ifs
+
+
+def without_impossible(what_ifs, stream=sys.stderr):
+    """The what-ifs whose predicted figures are no negative numbers: one below zero is a fault
+    of the prediction, said in a line of its own, and the others are still offered."""
+    kept = []
+    for w in what_ifs:
+        p = w.predicted
+        if min(p["peak_bytes"], p["activation_bytes"], p["step_ms"]) >= 0:
+            kept.append(w)
+            continue
+        stream.write(f"trainscope: left out: {w.change} at {w.target}: its prediction came out "
+                     f"below zero (peak {p['peak_bytes']} bytes, activations "
+                     f"{p['activation_bytes']} bytes, step {p['step_ms']:.3f} ms), a fault of "
+                     f"TrainScope's\n")
+    return kept
 
 
 def _device_of(model):

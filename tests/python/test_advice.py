@@ -341,6 +341,21 @@ class SiluAndMul(nn.Module):
 
 
 class VerifyingInTheProcess(unittest.TestCase):
+    def test_a_prediction_below_zero_is_left_out_and_said_the_others_kept(self):
+        # A negative figure would make the advice report one that no reader opens (on CUDA a
+        # backward pass once unseen made the whole of advise fail on it).
+        import io
+        from trainscope import _advice
+        fine = _advice.WhatIf("swap", "mlp.act",
+                              {"peak_bytes": 10, "activation_bytes": 0, "step_ms": 1.0})
+        below = _advice.WhatIf("checkpoint", "h.0",
+                               {"peak_bytes": 10, "activation_bytes": -4, "step_ms": 1.0})
+        said = io.StringIO()
+        self.assertEqual(_advice.without_impossible([below, fine], said), [fine])
+        self.assertEqual(said.getvalue().count("\n"), 1)
+        self.assertIn("left out: checkpoint at h.0: its prediction came out below zero "
+                      "(peak 10 bytes, activations -4 bytes", said.getvalue())
+
     def test_a_gated_activation_is_no_activation_to_swap(self):
         from trainscope import _advice
         model = nn.Sequential(nn.Linear(16, 64), SiluAndMul(), nn.Linear(32, 4)).to(DEVICE)
