@@ -20,7 +20,11 @@ Prints:
 Targets: <= 1 KB of resident memory per recorded operation beyond the plain step's, a timed
 step <= 1.5x its plain time.
 
-    PYTHONPATH=build/dev/python python3 bench/large_step.py [OPERATIONS]
+    PYTHONPATH=build/dev/python python3 bench/large_step.py [OPERATIONS] [--device cuda]
+
+On CUDA (tools/gpu-check runs it there) the step's tensors are on the GPU, the plain steps end
+with torch.cuda.synchronize() as the session's timed steps do, and the resident memory is the
+host's: the recorder's record is kept in host memory whichever the device.
 """
 
 import os
@@ -37,6 +41,7 @@ ENTRY = textwrap.dedent("""\
     from torch import nn
 
     OPERATIONS = {operations}
+    DEVICE = "{device}"
 
     class Chain(nn.Module):
         def __init__(self):
@@ -50,10 +55,10 @@ ENTRY = textwrap.dedent("""\
             return x.sum()
 
     def model_provider():
-        return Chain()
+        return Chain().to(DEVICE)
 
     def input_provider(batch_size=1):
-        return (torch.randn(4),)
+        return (torch.randn(4, device=DEVICE),)
 
     def iteration_provider(model):
         optimizer = torch.optim.SGD(model.parameters(), lr=1e-9)
@@ -77,14 +82,17 @@ HIGH_WATER = textwrap.dedent("""\
     """)
 
 PLAIN = textwrap.dedent("""\
-    import runpy, sys, time
+    import runpy, sys, time, torch
     entry = runpy.run_path(sys.argv[1])
     model = entry["model_provider"]()
     inputs = entry["input_provider"]()
     step = entry["iteration_provider"](model)
+    cuda = inputs[0].is_cuda
     for _ in range(5):
         start = time.perf_counter()
         step(*inputs)
+        if cuda:
+            torch.cuda.synchronize()
         print(time.perf_counter() - start)
     """)
 
@@ -155,11 +163,19 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
         print(__doc__)
         return
-    operations = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    args = sys.argv[1:]
+    device = "cpu"
+    if "--device" in args:
+        at = args.index("--device")
+        device = args[at + 1] if at + 1 < len(args) else ""
+        del args[at:at + 2]
+        if device not in ("cpu", "cuda"):
+            sys.exit("large_step: --device takes cpu or cuda")
+    operations = int(args[0]) if args else 100_000
     with tempfile.TemporaryDirectory(prefix="trainscope-large-step-") as folder:
         entry = os.path.join(folder, "entry.py")
         with open(entry, "w") as f:
-            f.write(ENTRY.format(operations=operations))
+            f.write(ENTRY.format(operations=operations, device=device))
         out, plain_wall, plain_hwm = run(PLAIN, [entry], folder)
         plain_steps = [float(line) for line in out.split()]
         prefix = os.path.join(folder, "run")
@@ -176,7 +192,7 @@ def main():
         plain_step = statistics.median(plain_steps[2:])
         timed_step = statistics.median(steps[1:])
         beyond = observed_hwm - plain_hwm
-        print(f"Step of {operations:,} operations: {recorded:,} recorded operations, "
+        print(f"Step of {operations:,} operations on {device}: {recorded:,} recorded operations, "
               f"{calls:,} timeline calls")
         print(f"  resident: plain {plain_hwm / 2**20:.0f} MiB, observed "
               f"{observed_hwm / 2**20:.0f} MiB: {beyond / recorded:,.0f} bytes per recorded "
