@@ -29,9 +29,14 @@ std::vector<std::vector<TextId>> nameTexts(const TimelineRecorder& recorder, Tim
     return ids;
 }
 
+// What `flush` is handed at a time: about 2 MiB of samples or calls.
+constexpr size_t kFlushedSamples = size_t{1} << 16;
+constexpr size_t kFlushedCalls = size_t{1} << 15;
+
 }  // namespace
 
-void buildTimelineMemory(TimelineSources& sources, TimelineReport& report) {
+void buildTimelineMemory(TimelineSources& sources, TimelineReport& report,
+                         const TimelineFlush& flush) {
     MemoryObserver& memory = *sources.memory;
     const TimelineRecorder& recorder = *sources.recorder;
     const auto& threads = recorder.threads();
@@ -56,10 +61,15 @@ void buildTimelineMemory(TimelineSources& sources, TimelineReport& report) {
     report.memory.push_back({ns(memory.startTicks()), start_total, start_reserved, start_total});
     const TextId outside = texts.add(report_format::kOutsideOperations);
     std::unordered_map<void*, size_t> open_blocks;
-    for (const MemoryEvent& event : events) {
+    for (size_t i = 0; i < events.size(); ++i) {
+        const MemoryEvent& event = events[i];
         const MemorySample sample{ns(event.time), event.total_allocated, event.total_reserved,
                                   event.total_allocated};
         report.memory.push_back(sample);
+        if (flush && report.memory.size() >= kFlushedSamples) {
+            flush(report);
+            memory.releaseRecordBefore(i);
+        }
         if (event.bytes > 0) {
             BlockLifetime block;
             block.size_bytes = event.bytes;
@@ -87,7 +97,8 @@ void buildTimelineMemory(TimelineSources& sources, TimelineReport& report) {
     memory.releaseRecord();
 }
 
-void buildTimelineCalls(TimelineSources& sources, TimelineReport& report) {
+void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
+                        const TimelineFlush& flush) {
     const OperationObserver& observed = *sources.observed;
     std::unique_ptr<TimelineRecorder> recorder = std::move(sources.recorder);
     const auto& threads = recorder->threads();
@@ -143,6 +154,9 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report) {
         const size_t t = heads.top().second;
         heads.pop();
         const ThreadTimeline& thread = *threads[t];
+        if (flush) {
+            recorder->releaseEventsBefore(t, next_event[t]);
+        }
         const TimelineEvent& event = thread.events[next_event[t]++];
         if (next_event[t] < thread.events.size()) {
             heads.push({thread.events[next_event[t]].start, t});
@@ -216,6 +230,9 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report) {
             open.emplace_back(event.end ? event.end : event.start, operation);
         }
         report.calls.push_back(call);
+        if (flush && report.calls.size() >= kFlushedCalls) {
+            flush(report);
+        }
     }
     for (const auto& [operation, backward] : backward_links) {
         if (forward_connection[operation] >= 0) {

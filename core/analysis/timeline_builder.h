@@ -5,6 +5,7 @@
 // observer's allocations and frees with the blocks' lifetimes.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,7 +43,16 @@ struct TimelineSources {
 // callchains, connections): each releases what it read, and a host may write each part and
 // release it before the next one is built (report/staged_timeline.h). The memory part comes
 // first: its blocks are named by the calls' events.
-void buildTimelineMemory(TimelineSources& sources, TimelineReport& report);
-void buildTimelineCalls(TimelineSources& sources, TimelineReport& report);
+//
+// With `flush`, the record is also released as it is read, and `flush` is handed the report
+// whenever it holds a chunk of samples (buildTimelineMemory) or calls (buildTimelineCalls), to
+// write and clear them: a large step's timeline is then never held whole beside its record.
+// What is left when the part ends (the last samples and every block; the last calls, the
+// callchains and connections) stays in the report.
+using TimelineFlush = std::function<void(TimelineReport&)>;
+void buildTimelineMemory(TimelineSources& sources, TimelineReport& report,
+                         const TimelineFlush& flush = {});
+void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
+                        const TimelineFlush& flush = {});
 
 }  // namespace trainscope

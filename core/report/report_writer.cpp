@@ -342,10 +342,14 @@ class TimelineTables {
           framework_(db_, schema::kFrameworkStringIds),
           memory_strings_(db_, schema::kMemoryStringIds) {}
 
-    // Callchains, PYTORCH_API (with the calls' modules) and CONNECTION_IDS.
+    // PYTORCH_API, with the calls' modules.
     void writeCalls(const TimelineReport& report);
-    // MEMORY_RECORD and OP_MEMORY.
-    void writeMemory(const TimelineReport& report);
+    // The callchains that the calls name, and CONNECTION_IDS.
+    void writeCallLinks(const TimelineReport& report);
+    // MEMORY_RECORD.
+    void writeSamples(const TimelineReport& report);
+    // OP_MEMORY.
+    void writeBlocks(const TimelineReport& report);
     // STEP_TIME, the phases, RANK_DEVICE_MAP, ENUM_API_TYPE and META_DATA.
     void writeRest(const TimelineReport& report);
 
@@ -365,7 +369,7 @@ class TimelineTables {
     StringIds memory_strings_;
 };
 
-void TimelineTables::writeCalls(const TimelineReport& report) {
+void TimelineTables::writeCallLinks(const TimelineReport& report) {
     SqliteDb& db = db_;
     StringIds& framework = framework_;
     // Callchains: project frames as "path(line)", innermost first; library frames aside.
@@ -392,7 +396,15 @@ void TimelineTables::writeCalls(const TimelineReport& report) {
             }
         }
     }
+    SqliteStatement connection(db, "INSERT INTO CONNECTION_IDS (id, connectionId) VALUES (?, ?)");
+    for (const auto& [forward, backward] : report.connections) {
+        connection.bind(1, forward).bind(2, backward).step();
+    }
+}
 
+void TimelineTables::writeCalls(const TimelineReport& report) {
+    SqliteDb& db = db_;
+    StringIds& framework = framework_;
     SqliteStatement api(db,
                         "INSERT INTO PYTORCH_API (startNs, endNs, globalTid, connectionId, name, "
                         "sequenceNumber, fwdThreadId, inputDtypes, inputShapes, callchainId, "
@@ -430,13 +442,9 @@ void TimelineTables::writeCalls(const TimelineReport& report) {
             module.bind(1, call.connection_id).bind(2, report.texts[call.module_path]).step();
         }
     }
-    SqliteStatement connection(db, "INSERT INTO CONNECTION_IDS (id, connectionId) VALUES (?, ?)");
-    for (const auto& [forward, backward] : report.connections) {
-        connection.bind(1, forward).bind(2, backward).step();
-    }
 }
 
-void TimelineTables::writeMemory(const TimelineReport& report) {
+void TimelineTables::writeSamples(const TimelineReport& report) {
     SqliteDb& db = db_;
     StringIds& memory_strings = memory_strings_;
     const int64_t device = report.device_id;
@@ -449,6 +457,12 @@ void TimelineTables::writeMemory(const TimelineReport& report) {
         sample.bind(1, component).bind(2, m.timestamp_ns).bind(3, m.total_allocated);
         sample.bind(4, m.total_reserved).bind(5, m.total_active).bind(6, device).step();
     }
+}
+
+void TimelineTables::writeBlocks(const TimelineReport& report) {
+    SqliteDb& db = db_;
+    StringIds& memory_strings = memory_strings_;
+    const int64_t device = report.device_id;
     SqliteStatement block(
         db,
         "INSERT INTO OP_MEMORY (name, size, allocationTime, releaseTime, activeReleaseTime, "
@@ -509,8 +523,10 @@ void TimelineTables::writeRest(const TimelineReport& report) {
 
 void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     TimelineTables tables(db);
+    tables.writeCallLinks(report);
     tables.writeCalls(report);
-    tables.writeMemory(report);
+    tables.writeSamples(report);
+    tables.writeBlocks(report);
     tables.writeRest(report);
 }
 
@@ -573,12 +589,20 @@ StagedTimelineWriter::StagedTimelineWriter(const std::string& path) {
 
 StagedTimelineWriter::~StagedTimelineWriter() = default;
 
-void StagedTimelineWriter::writeMemory(const TimelineReport& part) {
-    writing(impl_->file->finalPath(), [&] { impl_->tables->writeMemory(part); });
+void StagedTimelineWriter::writeSamples(const TimelineReport& part) {
+    writing(impl_->file->finalPath(), [&] { impl_->tables->writeSamples(part); });
+}
+
+void StagedTimelineWriter::writeBlocks(const TimelineReport& part) {
+    writing(impl_->file->finalPath(), [&] { impl_->tables->writeBlocks(part); });
 }
 
 void StagedTimelineWriter::writeCalls(const TimelineReport& part) {
     writing(impl_->file->finalPath(), [&] { impl_->tables->writeCalls(part); });
+}
+
+void StagedTimelineWriter::writeCallLinks(const TimelineReport& part) {
+    writing(impl_->file->finalPath(), [&] { impl_->tables->writeCallLinks(part); });
 }
 
 std::shared_ptr<StagedFile> StagedTimelineWriter::finish(const TimelineReport& rest) {

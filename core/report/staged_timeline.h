@@ -24,8 +24,12 @@ class StagedTimelineWriter {
     StagedTimelineWriter(const StagedTimelineWriter&) = delete;
     StagedTimelineWriter& operator=(const StagedTimelineWriter&) = delete;
 
-    void writeMemory(const TimelineReport& part);  // its memory samples and blocks
-    void writeCalls(const TimelineReport& part);   // its calls, callchains and connections
+    // Each may be called for one part after another: the rows add up.
+    void writeSamples(const TimelineReport& part);  // its memory samples
+    void writeBlocks(const TimelineReport& part);   // its blocks' lifetimes
+    void writeCalls(const TimelineReport& part);    // its calls
+    // Once: the callchains that the calls name and the connections among them.
+    void writeCallLinks(const TimelineReport& part);
     // The rest (steps, phases, rank, metadata) and the file complete, to be committed.
     std::shared_ptr<StagedFile> finish(const TimelineReport& rest);
 

@@ -429,6 +429,8 @@ void Session::Impl::finishMemoryStep() {
         for (int weight : operations[op].weights_read)
             if (first_reader[weight] < 0)
                 first_reader[weight] = static_cast<int>(op);
+    for (OperationRecord& op : operations)
+        std::vector<int>().swap(op.weights_read);  // read once, above: the session keeps the rest
     ParameterBlocks blocks;
     for (size_t i = 0; i < parameters.size(); ++i) {
         const ObservedParameter& p = parameters[i];
@@ -549,20 +551,30 @@ void Session::Impl::finishMemoryStep() {
         buildTimelineMemory(sources, timeline);
         buildTimelineCalls(sources, timeline);
     } else {
-        // Each part is written as it is built and leaves memory (the report keeps its counts);
-        // the steps are added when the reports are assembled.
+        // Each part is written chunk by chunk as it is built, and the record it is built from
+        // released as it is read, so that the step's record and its timeline are never held
+        // whole side by side (the report keeps the counts); the steps are added when the
+        // reports are assembled.
         StagedTimelineWriter writer(options.timeline_path);
         TimelineReport::Written written;
-        buildTimelineMemory(sources, timeline);
-        writer.writeMemory(timeline);
-        written.memory = timeline.memory.size();
+        const TimelineFlush write_samples = [&](TimelineReport& part) {
+            writer.writeSamples(part);
+            written.memory += part.memory.size();
+            part.memory.clear();
+        };
+        buildTimelineMemory(sources, timeline, write_samples);
+        write_samples(timeline);  // the last samples
+        writer.writeBlocks(timeline);
         written.blocks = timeline.blocks.size();
-        timeline.memory.clear();
         timeline.blocks.clear();
-        buildTimelineCalls(sources, timeline);
-        writer.writeCalls(timeline);
-        written.calls = timeline.calls.size();
-        timeline.calls.clear();
+        const TimelineFlush write_calls = [&](TimelineReport& part) {
+            writer.writeCalls(part);
+            written.calls += part.calls.size();
+            part.calls.clear();
+        };
+        buildTimelineCalls(sources, timeline, write_calls);
+        write_calls(timeline);  // the last calls
+        writer.writeCallLinks(timeline);
         timeline.callchains = {};
         timeline.connections = {};
         timeline.steps.clear();

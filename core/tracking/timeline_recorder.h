@@ -81,6 +81,11 @@ class TimelineRecorder {
 
     // The threads' timelines; valid once recording has stopped.
     const std::vector<std::unique_ptr<ThreadTimeline>>& threads() const { return threads_; }
+    // Frees thread `thread`'s events before `event`, for a reader that goes through them once
+    // in order (the timeline's calls, written part by part).
+    void releaseEventsBefore(size_t thread, size_t event) {
+        threads_.at(thread)->events.releaseBefore(event);
+    }
     const TimelineClock& clock() const { return clock_; }
 
   private:

@@ -5,6 +5,7 @@
 // never moved, and small enough for malloc to serve from memory the step itself has freed.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <memory>
@@ -45,6 +46,14 @@ class ChunkedLog {
     void clear() {
         chunks_.clear();
         size_ = 0;
+        released_ = 0;
+    }
+    // Frees the whole chunks that hold only elements before `index`, for a reader that goes
+    // through the log once and is done with them: those elements are gone, the others keep
+    // their indices.
+    void releaseBefore(size_t index) {
+        for (const size_t whole = std::min(index, size_) / kChunk; released_ < whole; ++released_)
+            chunks_[released_].reset();
     }
 
     class const_iterator {
@@ -74,6 +83,7 @@ class ChunkedLog {
   private:
     std::vector<std::unique_ptr<T[]>> chunks_;
     size_t size_ = 0;
+    size_t released_ = 0;  // chunks freed by releaseBefore()
 };
 
 }  // namespace trainscope
