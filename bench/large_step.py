@@ -15,6 +15,9 @@ Prints:
 - the heap in use (glibc's mallinfo2) as the memory step ends, beyond what it was before the
   step: the recorder's raw record, the floor of the first figure; and what the session keeps
   once it has the step's reports;
+- the process's resident memory at its highest in each part of the profiled run (warm-up, the
+  memory step, its timeline written, the timed steps, the reports assembled), read every 2 ms
+  in a run of its own: which part sets the high-water mark;
 - the reports' bytes per operation, table by table (SQLite's dbstat).
 
 Targets: <= 1 KB of resident memory per recorded operation beyond the plain step's, a timed
@@ -96,12 +99,23 @@ PLAIN = textwrap.dedent("""\
         print(time.perf_counter() - start)
     """)
 
+# What both profiled runs begin with: the entry point's model, inputs, step and optimizer.
+STEPS_OF_THE_ENTRY = textwrap.dedent("""\
+    import runpy, sys, trainscope
+    entry = runpy.run_path(sys.argv[1])
+    model = entry["model_provider"]()
+    inputs = entry["input_provider"]()
+    step = entry["iteration_provider"](model)
+    optimizer = next(c.cell_contents for c in step.__closure__
+                     if hasattr(c.cell_contents, "param_groups"))
+    """)
+
 # The same five steps under trainscope.profile (2 warm-up steps, the memory step, 2 timed
 # steps), with the heap that malloc has handed out (glibc's mallinfo2) printed before the memory
 # step, as it ends (the recorder's raw record beside what the step itself still holds) and once
 # the session has its reports of it (what it keeps until the reports are written).
 PROFILED = textwrap.dedent("""\
-    import ctypes, runpy, sys, trainscope
+    import ctypes
     class MallInfo2(ctypes.Structure):
         _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks",
                     "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
@@ -114,12 +128,7 @@ PROFILED = textwrap.dedent("""\
         if mallinfo2:
             info = mallinfo2()
             print(f"heap {when} {info.uordblks + info.hblkhd}")
-    entry = runpy.run_path(sys.argv[1])
-    model = entry["model_provider"]()
-    inputs = entry["input_provider"]()
-    step = entry["iteration_provider"](model)
-    optimizer = next(c.cell_contents for c in step.__closure__
-                     if hasattr(c.cell_contents, "param_groups"))
+    """) + STEPS_OF_THE_ENTRY + textwrap.dedent("""\
     with trainscope.profile(sys.argv[2], model=model, optimizer=optimizer, warmup=2,
                             active=3) as prof:
         for i in range(5):
@@ -131,6 +140,40 @@ PROFILED = textwrap.dedent("""\
             prof.step()
             if i == 2:
                 heap("kept")
+    """)
+
+
+# The same profiled run with a thread that reads the process's resident memory (VmRSS) every
+# 2 ms and keeps the highest reading of each part of the run: where the high-water mark is
+# reached. A run of its own, so that the reading thread costs the timed run nothing.
+BY_PART = textwrap.dedent("""\
+    import sys, threading, time
+    part, highest = ["before the steps"], {}
+    def rss():
+        with open("/proc/self/status") as status:
+            return next(int(l.split()[1]) for l in status if l.startswith("VmRSS:")) * 1024
+    def read():
+        while True:
+            now, name = rss(), part[0]
+            highest[name] = max(highest.get(name, 0), now)
+            time.sleep(0.002)
+    threading.Thread(target=read, daemon=True).start()
+    """) + STEPS_OF_THE_ENTRY + textwrap.dedent("""\
+    names = ["warm-up steps", "warm-up steps", "the memory step",
+             "the timed steps", "the timed steps"]
+    with trainscope.profile(sys.argv[2], model=model, optimizer=optimizer, warmup=2,
+                            active=3) as prof:
+        for i in range(5):
+            part[0] = names[i]
+            step(*inputs)
+            # The memory step's prof.step() builds and writes its timeline; the last one
+            # assembles and writes the other reports.
+            part[0] = {2: "the memory step's timeline written",
+                       4: "the reports assembled and written"}.get(i, names[i])
+            prof.step()
+    time.sleep(0.01)
+    for name, kb in highest.items():
+        print(f"part {kb} {name}")
     """)
 
 
@@ -183,6 +226,10 @@ def main():
         heap = {line.split()[1]: int(line.split()[2]) for line in out.splitlines()
                 if line.startswith("heap ")}
 
+        out, _, _ = run(BY_PART, [entry, os.path.join(folder, "parts")], folder)
+        by_part = [line.split(maxsplit=2)[1:] for line in out.splitlines()
+                   if line.startswith("part ")]
+
         with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
             recorded = db.execute("SELECT COUNT(*) FROM run_time_entries").fetchone()[0]
         with sqlite3.connect(f"file:{prefix}.timeline.sqlite?mode=ro", uri=True) as db:
@@ -198,6 +245,10 @@ def main():
               f"{observed_hwm / 2**20:.0f} MiB: {beyond / recorded:,.0f} bytes per recorded "
               f"operation beyond the plain step's ({beyond / calls:,.0f} per call; "
               f"target <= 1,024 per operation)")
+        print("  the process's resident memory at its highest in each part of the run, beyond "
+              "the plain run's high-water mark, per recorded operation:")
+        for rss, name in by_part:
+            print(f"    {name:<40} {(int(rss) - plain_hwm) / recorded:8,.0f}")
         if heap:
             print(f"  heap in use: the memory step's record {(heap['ended'] - heap['before']) / recorded:,.0f} "
                   f"bytes per operation as the step ends (what it must record: every call and "
