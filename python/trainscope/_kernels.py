@@ -110,11 +110,34 @@ class KernelWatch:
         self._seen = []         # the generated modules looked at (kept: their ids stay theirs)
         self.sites = 0  # kernel call sites timed
         self.started = False
+        self._waiting = False  # for Dynamo's first compilation (start())
 
     def start(self):
         """Turns on provenance for what Inductor compiles from now on, when the process uses
-        torch.compile (TorchDynamo imported) and the session observes it."""
-        if self.started or "torch._dynamo" not in sys.modules:
+        torch.compile and the session observes it. PyTorch 2.x's optimizers import TorchDynamo
+        in every process, compiled or not, while Inductor's code generators, where the
+        provenance is bound, take about 26 MiB and a third of a second to import: where Dynamo
+        tells when it begins to compile, provenance is turned on then, before Inductor runs."""
+        dynamo = sys.modules.get("torch._dynamo")
+        if self.started or self._waiting or dynamo is None:
+            return
+        handler = getattr(dynamo, "callback_handler", None)
+        if handler is None or not hasattr(handler, "register_start_callback"):
+            self._start_now()  # a Dynamo without compile callbacks: at once
+            return
+
+        def compiling(_args):
+            try:
+                self._start_now()
+            except Exception:
+                pass  # never a fault in the user's compilation: its kernels stay one region
+
+        handler.register_start_callback(compiling)
+        self._waiting = True
+        self._undo.append(lambda: handler.remove_start_callback(compiling))
+
+    def _start_now(self):
+        if self.started:
             return
         try:
             import torch._functorch.config as functorch_config

@@ -195,6 +195,32 @@ print("torch._dynamo" in sys.modules)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.strip(), "False")
 
+    def test_an_eager_loop_whose_optimizer_loads_dynamo_does_not_load_inductors_generators(self):
+        # PyTorch 2.x's optimizers import Dynamo in every process: observing such a loop waits
+        # for a compilation before it imports Inductor's code generators (about 26 MiB and a
+        # third of a second), and leaves no compile callback behind.
+        script = """
+import os, sys, tempfile, torch, trainscope
+model = torch.nn.Linear(4, 4)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+with tempfile.TemporaryDirectory() as folder:
+    with trainscope.profile(os.path.join(folder, "run"), model=model, optimizer=optimizer,
+                            warmup=1, active=2) as p:
+        for _ in range(3):
+            model(torch.randn(2, 4)).sum().backward()
+            optimizer.step()
+            p.step()
+dynamo = sys.modules.get("torch._dynamo")
+print(dynamo is not None, "torch._inductor.codegen.cpp" in sys.modules,
+      len(dynamo.callback_handler.start_callbacks) if dynamo else 0)
+"""
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        loaded, generators, callbacks = result.stdout.split()
+        if loaded == "False":
+            self.skipTest("this torch's optimizer does not load Dynamo")
+        self.assertEqual((generators, callbacks), ("False", "0"))
+
     def test_compilations_graph_breaks_and_recompilations_are_listed_by_step(self):
         # Warm-up and the memory step at batch 4, the timed steps at 4, 4 and then 8: the last
         # compiles again (the batch size is a guard), so its time is left out.
