@@ -331,6 +331,12 @@ void MemoryObserver::notePair(void* ptr, int64_t bytes) {
     }
 }
 
+void MemoryObserver::releaseRecordBefore(size_t event) {
+    std::lock_guard<SpinLock> lock(mutex_);
+    applyRecord();  // never later, from a report that would read the freed events
+    events_.releaseBefore(event);
+}
+
 void MemoryObserver::applyRecord() {
     if (!record_pending_) {
         return;

@@ -129,8 +129,9 @@ class MemoryObserver : public IterationListener {
     // blocks and the activations are read from them before).
     void releaseRecord() { events_.clear(); }
     // Frees the record's events before `event` as a reader that went through them in order
-    // has done with them (the timeline's memory, written part by part).
-    void releaseRecordBefore(size_t event) { events_.releaseBefore(event); }
+    // has done with them (the timeline's memory, written part by part). The table of live
+    // blocks takes in the record first, as the next allocation report would.
+    void releaseRecordBefore(size_t event);
     size_t eventsAtPeak() const { return events_at_peak_; }
     // When the iteration began and ended, in timelineTicks(), and where each part of it began
     // ("forward", "backward", "optimizer"; an eager step with accumulation repeats the first

@@ -17,6 +17,7 @@ operation each, which the report says."""
 
 import re
 import sys
+import threading
 import weakref
 
 from . import _trainscope
@@ -126,7 +127,13 @@ class KernelWatch:
             self._start_now()  # a Dynamo without compile callbacks: at once
             return
 
-        def compiling(_args):
+        thread = threading.get_ident()
+
+        def compiling(*_args):  # PyTorch 2.15 passes the compilation's facts, earlier ones none
+            # Only the loop's own thread: Dynamo also compiles a backward graph lazily on
+            # autograd's device thread, where Inductor's settings would be patched apart.
+            if threading.get_ident() != thread:
+                return
             try:
                 self._start_now()
             except Exception:

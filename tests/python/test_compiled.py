@@ -221,6 +221,27 @@ print(dynamo is not None, "torch._inductor.codegen.cpp" in sys.modules,
             self.skipTest("this torch's optimizer does not load Dynamo")
         self.assertEqual((generators, callbacks), ("False", "0"))
 
+    def test_provenance_begins_with_a_compilation_on_the_loops_thread_of_any_release(self):
+        # Dynamo's compile-start callback: PyTorch 2.15 passes the compilation's facts,
+        # earlier 2.x releases nothing; a lazy backward compiles on autograd's device thread,
+        # where Inductor's settings would be patched apart from the loop's.
+        import threading
+        import torch._dynamo
+        from trainscope import _kernels
+        watch = _kernels.KernelWatch(None)
+        try:
+            watch.start()
+            callback = torch._dynamo.callback_handler.start_callbacks[-1]
+            elsewhere = threading.Thread(target=callback)
+            elsewhere.start()
+            elsewhere.join()
+            self.assertFalse(watch.started)
+            callback()
+            self.assertTrue(watch.started)
+        finally:
+            watch.close()
+        self.assertNotIn(callback, torch._dynamo.callback_handler.start_callbacks)
+
     def test_compilations_graph_breaks_and_recompilations_are_listed_by_step(self):
         # Warm-up and the memory step at batch 4, the timed steps at 4, 4 and then 8: the last
         # compiles again (the batch size is a guard), so its time is left out.
