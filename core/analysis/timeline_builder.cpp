@@ -154,9 +154,6 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
         const size_t t = heads.top().second;
         heads.pop();
         const ThreadTimeline& thread = *threads[t];
-        if (flush) {
-            recorder->releaseEventsBefore(t, next_event[t]);
-        }
         const TimelineEvent& event = thread.events[next_event[t]++];
         if (next_event[t] < thread.events.size()) {
             heads.push({thread.events[next_event[t]].start, t});
@@ -232,6 +229,8 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
         report.calls.push_back(call);
         if (flush && report.calls.size() >= kFlushedCalls) {
             flush(report);
+            for (size_t read = 0; read < threads.size(); ++read)
+                recorder->releaseEventsBefore(read, next_event[read]);
         }
     }
     for (const auto& [operation, backward] : backward_links) {
