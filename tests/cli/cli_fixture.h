@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 
 namespace trainscope::test {
@@ -64,7 +65,7 @@ class Cli : public ::testing::Test {
         const fs::path err = fs::path(dir_) / "stderr.txt";
         const std::string command = "cd '" + dir_ + "/work' && " + command_line + " >'" +
                                     out.string() + "' 2>'" + err.string() + "'";
-        const int status = std::system(command.c_str());
+        const int status = std::system(trainscope::test::bounded(command).c_str());
         Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out),
                       withoutSanitizerNotes(slurp(err))};
         fs::remove(out);

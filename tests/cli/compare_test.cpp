@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/cli_fixture.h"
+#include "support/bounded_command.h"
 #include "support/known_times.h"
 
 using namespace trainscope::test;
@@ -22,7 +23,7 @@ class Compare : public Cli {
             const std::string command = std::string(TRAINSCOPE_CLI) +
                                         " profile -q --model builtin:mlp --param d_model=" + width +
                                         " --warmup 1 --iterations 3 -o " + live + " >/dev/null";
-            ASSERT_EQ(std::system(command.c_str()), 0) << command;
+            ASSERT_EQ(std::system(trainscope::test::bounded(command).c_str()), 0) << command;
             const double linear_ms = std::string(width) == "256" ? 2.0 : 8.0;
             copyWithKnownTimes(live, runOf("mlp") + width, [&](const std::string& operation) {
                 return timeWithin(operation == "aten::linear" ? linear_ms : 0.1, 5.0);

@@ -91,6 +91,7 @@ TEST_F(ReportSetFiles, ACommitInterruptedByACrashIsCompletedByTheNextWrite) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
+        alarm(60);  // a child that hangs is ended (SIGALRM), and its test fails
         auto* memory = new StagedFile(path("run.memory.sqlite"));  // never destroyed
         auto* time = new StagedFile(path("run.time.sqlite"));
         // Written into the staged files, which exist from the start.
@@ -163,6 +164,7 @@ TEST_F(ReportSetFiles, TempFilesAreRemovedOnSigterm) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
+        alarm(60);  // a child that hangs is ended (SIGALRM), and its test fails
         installTempFileCleanup();
         auto* file = new StagedFile(path("run.time.sqlite"));
         std::ofstream(file->tempPath()) << std::string(600 * 1024, 'x');
@@ -179,6 +181,7 @@ TEST_F(ReportSetFiles, TempFilesOfAKilledRunAreRemovedByTheNextWrite) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
+        alarm(60);  // a child that hangs is ended (SIGALRM), and its test fails
         auto* file = new StagedFile(path("run.time.sqlite"));
         std::ofstream(file->tempPath()) << "half a report";
         _exit(0);  // SIGKILL leaves the same: no handler runs

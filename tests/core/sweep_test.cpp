@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "trainscope/error.h"
 #include "trainscope/sweep.h"
@@ -326,7 +327,7 @@ TEST_F(SweepTest, AHostileSweepReportIsRefusedWithOneLine) {
                                     " -c \"import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); "
                                     "d.execute(sys.argv[2]); d.commit()\" '" +
                                     copy + "' \"" + sql + "\"";
-        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        EXPECT_EQ(std::system(trainscope::test::bounded(command).c_str()), 0) << command;
         try {
             readSweepReport(copy);
         } catch (const Error& e) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "support/small_transformer.h"
 #include "trainscope/cluster.h"
@@ -233,10 +234,11 @@ TEST_F(OwnTimeline, TheRanksSummaryReadsItsCallsAndStepsAlone) {
 TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
     const std::string dir = test::makeTempDir();
     const std::string path = dir + "/ascend_pytorch_profiler_1.db";
-    ASSERT_EQ(std::system((std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR + " " + path +
-                           " --calls 300")
-                              .c_str()),
-              0);
+    ASSERT_EQ(
+        std::system(trainscope::test::bounded(std::string(TRAINSCOPE_PYTHON) + " " +
+                                              ASCEND_DB_GENERATOR + " " + path + " --calls 300")
+                        .c_str()),
+        0);
     const TimelineData data = loadTimelineData(path);
     expectTheRanksPartsGiveTheWholeFilesFacts(path);
     const ReportReader db(path);
@@ -298,12 +300,13 @@ TEST(AscendTimeline, ReadsDeviceRowsLinksAndTextTimestamps) {
 TEST(AscendTimeline, RefusesAFileThatIsNoTimeline) {
     const std::string dir = test::makeTempDir();
     const std::string path = dir + "/empty.db";
-    ASSERT_EQ(
-        std::system(("sqlite3 " + path + " 'CREATE TABLE t(x);' 2>/dev/null || " +
-                     std::string(TRAINSCOPE_PYTHON) + " -c \"import sqlite3; sqlite3.connect('" +
-                     path + "').execute('CREATE TABLE t(x)')\"")
-                        .c_str()),
-        0);
+    ASSERT_EQ(std::system(
+                  trainscope::test::bounded(
+                      ("sqlite3 " + path + " 'CREATE TABLE t(x);' 2>/dev/null || " +
+                       std::string(TRAINSCOPE_PYTHON) + " -c \"import sqlite3; sqlite3.connect('" +
+                       path + "').execute('CREATE TABLE t(x)')\""))
+                      .c_str()),
+              0);
     EXPECT_THROW(loadTimelineData(path), Error);
     fs::remove_all(dir);
 }
@@ -330,8 +333,10 @@ TEST(AscendTimeline, DamagedValuesLoadWithoutBreakingTheViewsInvariants) {
         "d.execute('INSERT INTO CONNECTION_IDS VALUES (1, 1)')\n"
         "d.commit()\n";
     std::ofstream(dir + "/make.py") << script;
-    ASSERT_EQ(
-        std::system((std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path).c_str()), 0);
+    ASSERT_EQ(std::system(trainscope::test::bounded(
+                              (std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path))
+                              .c_str()),
+              0);
     const TimelineData data = loadTimelineData(path);
     EXPECT_EQ(spanCount(data, LaneKind::Thread), 304u);
     for (const TimelineLane& lane : data.lanes) {
@@ -368,8 +373,10 @@ TEST(AscendTimeline, AFileWithoutStepsIsBrokenDownOverItsCallsAndMemoryAlike) {
         "d.executemany('INSERT INTO MEMORY_RECORD VALUES (1, ?, 8, 8, 8)', [(50,), (900,)])\n"
         "d.commit()\n";
     std::ofstream(dir + "/make.py") << script;
-    ASSERT_EQ(
-        std::system((std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path).c_str()), 0);
+    ASSERT_EQ(std::system(trainscope::test::bounded(
+                              (std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path))
+                              .c_str()),
+              0);
     expectTheRanksPartsGiveTheWholeFilesFacts(path);
     EXPECT_DOUBLE_EQ(
         rankFactsOf(loadTimelineData(path, TimelineParts::CallsAndSteps)).figures.step_ms, 850e-6);

@@ -8,13 +8,13 @@ PyTorch's names and the frames the script's lines. Registered by ctest where the
 transformers and timm (the torch2 preset's environment)."""
 
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
 import torch
 
+import bounded
 import reference_meter
 import trainscope
 from test_python_host import PROJECT, Replay, rows, storage_of, tagged_line
@@ -134,7 +134,7 @@ class RealArchitectures(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
             env = dict(os.environ, TRAINSCOPE_TEST_ARCHITECTURE=architecture)
-            result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q",
+            result = bounded.run([sys.executable, "-m", "trainscope", "profile", "-q",
                                      "--warmup", "1", "--iterations", "2",
                                      os.path.join(PROJECT, "architectures.py"), "-o", prefix],
                                     capture_output=True, text=True, env=env)

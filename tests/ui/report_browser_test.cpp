@@ -29,6 +29,7 @@
 #include "main_window.h"
 #include "report/report_file.h"
 #include "report/sql_table_model.h"
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
 #include "ui/sample_run.h"
@@ -186,7 +187,7 @@ namespace {
 // The standard output of a command.
 std::string outputOf(const std::string& command) {
     std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
+    FILE* pipe = popen(trainscope::test::bounded(command).c_str(), "r");
     char buffer[4096];
     while (pipe && fgets(buffer, sizeof buffer, pipe))
         out += buffer;

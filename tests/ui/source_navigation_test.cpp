@@ -18,6 +18,7 @@
 #include "source/editor_command.h"
 #include "source/project_root.h"
 #include "source/source_viewer.h"
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
@@ -187,7 +188,8 @@ TEST(BuiltinModelSource, AFrameOfTheBuiltinMlpOpensItsModelSource) {
                                 "%1 profile --model builtin:mlp --param d_model=32 --input 2x4x32 "
                                 "--warmup 1 --iterations 1 -q -o %2/mlp")
                                 .arg(QStringLiteral(TRAINSCOPE_CLI), dir);
-    ASSERT_EQ(std::system(command.toLocal8Bit().constData()), 0) << command.toStdString();
+    ASSERT_EQ(std::system(trainscope::test::bounded(command.toStdString()).c_str()), 0)
+        << command.toStdString();
     MainWindow window;
     window.show();
     ASSERT_TRUE(trainscope::test::openAndWait(window, {dir + QStringLiteral("/mlp.time.sqlite")}));

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "main_window.h"
+#include "support/bounded_command.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
 #include "ui/sample_run.h"
@@ -32,7 +33,7 @@ class TimelineSummaryTest : public ::testing::Test {
         db_ = dir_ + "/ascend_pytorch_profiler_1.db";
         const std::string command =
             std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR + " " + db_ + " --calls 300";
-        ASSERT_EQ(std::system(command.c_str()), 0);
+        ASSERT_EQ(std::system(trainscope::test::bounded(command).c_str()), 0);
     }
     void TearDown() override { fs::remove_all(dir_); }
 
@@ -134,7 +135,7 @@ TEST_F(TimelineSummaryTest, AnSqliteFileWithNoKnownReportGetsAClearMessage) {
                                 "'); d.execute('CREATE TABLE t (id INTEGER PRIMARY KEY "
                                 "AUTOINCREMENT)'); d.execute('INSERT INTO t DEFAULT VALUES'); "
                                 "d.execute('DROP TABLE t'); d.commit()\"";
-    ASSERT_EQ(std::system(command.c_str()), 0);
+    ASSERT_EQ(std::system(trainscope::test::bounded(command).c_str()), 0);
     MainWindow window;
     EXPECT_FALSE(trainscope::test::openAndWait(window, {QString::fromStdString(other)}));
     EXPECT_TRUE(window.lastError().contains(QStringLiteral("not a known report")))

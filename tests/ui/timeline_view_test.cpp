@@ -20,6 +20,7 @@
 
 #include "main_window.h"
 #include "report/sql_table_model.h"
+#include "support/bounded_command.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
 #include "support/small_transformer.h"
@@ -369,7 +370,7 @@ class AscendTimelineView : public ::testing::Test {
         const std::string command = std::string(TRAINSCOPE_PYTHON) + " " + ASCEND_DB_GENERATOR +
                                     " " + path + " --rank " + std::to_string(rank) + " --calls " +
                                     std::to_string(calls) + " --seed " + std::to_string(rank + 3);
-        EXPECT_EQ(std::system(command.c_str()), 0);
+        EXPECT_EQ(std::system(trainscope::test::bounded(command).c_str()), 0);
         return path;
     }
     std::string dir_;
