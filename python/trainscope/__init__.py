@@ -14,12 +14,6 @@ profiles a Skyline/DeepView entry point. docs/python.md says what each number me
 import sys as _sys
 
 
-def _release(version):
-    """'1.13.1+cpu' -> (1, 13): the part that must match for the engine to share LibTorch."""
-    parts = version.split("+")[0].split(".")
-    return tuple(int("".join(c for c in p if c.isdigit()) or 0) for p in parts[:2])
-
-
 def _refuse(message):
     """An engine that cannot run with this torch: one line. Under `python3 -m trainscope` (the
     package is imported before its __main__, with sys.argv[0] still '-m') the command ends
@@ -41,16 +35,38 @@ except ImportError as _error:
     _refuse(f"{_sys.executable} has no torch ({_error}): trainscope runs in the Python "
             f"environment of your training, with its torch")
 
+
+def _torch_in_words(version, cxx11_abi, cuda):
+    return (f"torch {version} ({'CUDA ' + cuda if cuda else 'no CUDA'}"
+            f"{'' if cxx11_abi else ', the pre-C++11 ABI'})")
+
+
+def _check_the_torch_it_was_built_for():
+    """One torch per build: the engine shares LibTorch with the imported torch, and loading it
+    under another one aborts the process. The record the build wrote says which, before the
+    engine loads."""
+    from . import _built_for as built
+    imported = (_torch.__version__, bool(_torch._C._GLIBCXX_USE_CXX11_ABI), _torch.version.cuda)
+    if (built.TORCH, built.CXX11_ABI, built.CUDA) == imported:
+        return
+    import os
+    source = built.SOURCE if os.path.isfile(os.path.join(built.SOURCE, "pyproject.toml")) \
+        else "TRAINSCOPE_SOURCE_FOLDER"
+    python = _sys.executable
+    _refuse(f"this trainscope was built for "
+            f"{_torch_in_words(built.TORCH, built.CXX11_ABI, built.CUDA)}, but {python} imports "
+            f"{_torch_in_words(*imported)}: build it for this environment with `{python} -m pip "
+            f"install scikit-build-core pybind11 ninja && {python} -m pip install "
+            f"--no-build-isolation {source}`")
+
+
+_check_the_torch_it_was_built_for()
 try:
     from . import _trainscope
 except ImportError as _error:
     _refuse(f"trainscope's engine does not load with torch {_torch.__version__} "
             f"({str(_error).splitlines()[0] if str(_error) else type(_error).__name__}): "
             f"rebuild trainscope against this torch")
-
-if _release(_torch.__version__) != _release(_trainscope.built_with_torch):
-    _refuse(f"trainscope was built for torch {_trainscope.built_with_torch}, but this Python "
-            f"imports torch {_torch.__version__}: rebuild trainscope against this torch")
 
 from ._profile import profile, Error  # noqa: E402
 

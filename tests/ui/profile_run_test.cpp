@@ -24,6 +24,8 @@
 #include "main_window.h"
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
+#include "run/python_package.h"
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "sweep/batch_size_page.h"
 #include "ui/sample_run.h"
@@ -117,6 +119,22 @@ TEST_F(ProfileRunTest, TheDialogRunsTheBuiltinMlpAndItsReportOpens) {
     EXPECT_EQ(weights->index(0, 1).data().toString(), QStringLiteral("lin_0.weight"));
     EXPECT_TRUE(window_.runStatus().contains(QStringLiteral("finished")));
     EXPECT_FALSE(window_.cancelButton()->isVisible());
+}
+
+// Enter starts the run from any field, as the default button says: it once opened the
+// TorchScript file chooser.
+TEST_F(ProfileRunTest, EnterStartsTheRun) {
+    NewProfileDialog* dialog = fillSmallMlp(runs_ + QStringLiteral("/entered"));
+    ASSERT_TRUE(dialog->startButton()->isEnabled());
+    EXPECT_TRUE(dialog->startButton()->isDefault());
+    for (QPushButton* button : dialog->findChildren<QPushButton*>())
+        EXPECT_TRUE(button == dialog->startButton() || !button->isDefault())
+            << button->text().toStdString();
+    dialog->outputPrefix()->setFocus();
+    QTest::keyClick(dialog->outputPrefix(), Qt::Key_Return);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+    EXPECT_TRUE(QFile::exists(runs_ + QStringLiteral("/entered.memory.sqlite")));
 }
 
 TEST_F(ProfileRunTest, TheDialogSweepsBatchSizesAndTheBatchSizeViewOpens) {
@@ -511,6 +529,75 @@ TEST_F(PythonEntryPointRun, TheUsersOwnStepIsProfiledAndItsReportsOpen) {
     EXPECT_TRUE(head.data(Qt::ToolTipRole)
                     .toString()
                     .contains(QStringLiteral("counted once, under wte.weight's module")));
+}
+
+// The interpreter's own trainscope where its environment has one built for its torch; the
+// build folder's package only for an interpreter without one whose torch it is built for.
+TEST_F(PythonEntryPointRun, AnEnvironmentsOwnTrainscopeIsUsedAndTheBuildsOnlyWhereItFits) {
+    const QString build_package = buildTreePackageFolder();
+    ASSERT_FALSE(build_package.isEmpty());
+    // An environment of the tests' Python with its own copy of the package, as `pip install`
+    // leaves one.
+    QTemporaryDir environment;
+    ASSERT_EQ(std::system(test::bounded(std::string(TRAINSCOPE_PYTHON) +
+                                        " -m venv --system-site-packages --without-pip " +
+                                        environment.path().toStdString())
+                              .c_str()),
+              0);
+    const QStringList lib = QDir(environment.path() + QStringLiteral("/lib"))
+                                .entryList({QStringLiteral("python3*")}, QDir::Dirs);
+    ASSERT_EQ(lib.size(), 1);
+    const QString site =
+        environment.path() + QStringLiteral("/lib/") + lib[0] + QStringLiteral("/site-packages");
+    ASSERT_EQ(std::system(test::bounded("cp -r '" + build_package.toStdString() + "/trainscope' '" +
+                                        site.toStdString() + "/'")
+                              .c_str()),
+              0);
+    const QString own_python = environment.path() + QStringLiteral("/bin/python");
+    const PythonPackage own = choosePythonPackage(own_python, build_package, nullptr);
+    EXPECT_TRUE(own.folder.isEmpty()) << own.folder.toStdString();
+    EXPECT_TRUE(own.refusal.isEmpty()) << own.refusal.toStdString();
+    // The tests' Python (Debian's, with its torch 1.13) has none unless the package is
+    // installed: then the build's, which is built for it.
+    const bool installed = std::system(test::bounded(std::string(TRAINSCOPE_PYTHON) +
+                                                     " -c 'import trainscope' > /dev/null 2>&1")
+                                           .c_str()) == 0;
+    const PythonPackage plain =
+        choosePythonPackage(QStringLiteral(TRAINSCOPE_PYTHON), build_package, nullptr);
+    EXPECT_EQ(plain.folder, installed ? QString() : build_package);
+    EXPECT_TRUE(plain.refusal.isEmpty()) << plain.refusal.toStdString();
+
+    // A run from the dialog with the environment's interpreter profiles with its package.
+    NewProfileDialog* dialog =
+        fillEntryPoint(QStringLiteral("tied_lm.py"), runs_ + QStringLiteral("/own"));
+    dialog->interpreter()->setText(own_python);
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return window_.browser() != nullptr; }, kRunTimeoutMs))
+        << window_.lastError().toStdString();
+    EXPECT_EQ(filesInRuns().size(), 3) << filesInRuns().join(' ').toStdString();
+}
+
+// An environment of another torch (the PyTorch 2.x of tools/python-env) without a trainscope
+// of its own: the build's package is built for Debian's torch 1.13, and is not put in front of
+// it; one line says what to install.
+TEST_F(PythonEntryPointRun, AnEnvironmentOfAnotherTorchIsToldWhatToInstall) {
+    const QString other = QStringLiteral(TRAINSCOPE_OTHER_TORCH_PYTHON);
+    if (!QFile::exists(other))
+        GTEST_SKIP() << other.toStdString() << " is missing (tools/python-env makes it)";
+    NewProfileDialog* dialog =
+        fillEntryPoint(QStringLiteral("tied_lm.py"), runs_ + QStringLiteral("/other"));
+    dialog->interpreter()->setText(other);
+    QTest::mouseClick(dialog->startButton(), Qt::LeftButton);
+    ASSERT_TRUE(waitForEngine());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !window_.lastError().isEmpty(); }, 5000));
+    const QString error = window_.lastError();
+    EXPECT_TRUE(error.contains(QStringLiteral("this trainscope was built for torch 1.")))
+        << error.toStdString();
+    EXPECT_TRUE(error.contains(other + QStringLiteral(" imports torch 2."))) << error.toStdString();
+    EXPECT_TRUE(error.contains(other + QStringLiteral(" -m pip install --no-build-isolation")))
+        << error.toStdString();
+    EXPECT_FALSE(error.contains(QLatin1Char('\n')));
+    EXPECT_TRUE(filesInRuns().isEmpty()) << filesInRuns().join(' ').toStdString();
 }
 
 TEST_F(PythonEntryPointRun, ACancelEndsTheInterpreterAndLeavesNoReport) {

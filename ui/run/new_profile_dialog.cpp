@@ -133,6 +133,10 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     auto* browse_inputs = new QPushButton(tr("Browse…"));
     auto* add_input = new QPushButton(tr("Add Input"));
     auto* remove_input = new QPushButton(tr("Remove Input"));
+    // Enter starts the run, wherever the focus is: these act on a click alone.
+    for (QPushButton* button : {browse_model, browse_entry, browse_root, browse_output,
+                                browse_inputs, add_input, remove_input})
+        button->setAutoDefault(false);
 
     auto* model_box = new QGroupBox(tr("Model"));
     auto* model_form = new QFormLayout(model_box);
@@ -184,7 +188,9 @@ NewProfileDialog::NewProfileDialog(const QString& runs_folder, QWidget* parent)
     auto* output_form = new QFormLayout;
     output_form->addRow(tr("Save as:"), rowOf(output_, browse_output));
 
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    // In the dialog from the start: a button made default outside it is not the dialog's
+    // default, and the dialog took the first button of its focus chain (a Browse… button).
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     start_ = buttons->addButton(tr("Start Profiling"), QDialogButtonBox::AcceptRole);
     start_->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

@@ -2,26 +2,15 @@
 #include "run/python_run.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 
 #include "run/profile_worker.h"
+#include "run/python_package.h"
 #include "trainscope/error.h"
 
 namespace trainscope::ui {
 namespace {
-
-// Where the trainscope package is when the app runs from its build folder
-// (build/<preset>/app/trainscope beside build/<preset>/python); an installed app finds it in
-// Python's dist-packages, where the package installs it.
-QString buildTreePackageFolder() {
-    const QString folder = QCoreApplication::applicationDirPath() + QStringLiteral("/../python");
-    return QFile::exists(folder + QStringLiteral("/trainscope/__init__.py"))
-               ? QDir(folder).absolutePath()
-               : QString();
-}
 
 QStringList arguments(const RunRequest& request) {
     const RunConfig& config = request.config;
@@ -76,13 +65,17 @@ bool parsePythonProgress(const QString& line, int warmup, int iterations, RunPro
 QStringList runPythonEntryPoint(const RunRequest& request,
                                 const std::function<void(const RunProgress&)>& progress,
                                 const std::atomic<bool>* cancel) {
+    const PythonPackage package =
+        choosePythonPackage(request.python_interpreter, buildTreePackageFolder(), cancel);
+    if (!package.refusal.isEmpty())
+        throw Error(package.refusal.toStdString());
     QProcess child;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    const QString package = buildTreePackageFolder();
-    if (!package.isEmpty()) {
+    if (!package.folder.isEmpty()) {
         const QString path = environment.value(QStringLiteral("PYTHONPATH"));
-        environment.insert(QStringLiteral("PYTHONPATH"),
-                           path.isEmpty() ? package : package + QLatin1Char(':') + path);
+        environment.insert(
+            QStringLiteral("PYTHONPATH"),
+            path.isEmpty() ? package.folder : package.folder + QLatin1Char(':') + path);
     }
     child.setProcessEnvironment(environment);
     child.setProgram(request.python_interpreter);
