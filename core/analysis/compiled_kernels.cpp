@@ -110,9 +110,15 @@ CompiledRegionSplit splitCompiledRegions(TimeReport& time,
         }
         after[target].push_back({s, std::move(*row)});
     }
-    // Regions that no site names and in whose call no kernel ran: code without provenance.
+    // Regions that no site names and in whose call no kernel ran, compiled before the session:
+    // code without provenance. One compiled in the session without sites ran no code of
+    // Inductor's (another backend: "eager", "aot_eager"), and has nothing to say.
+    std::set<std::string> compiled_here;
+    for (const Compilation& compilation : time.compilations)
+        compiled_here.insert(compilation.compile_id);
     for (const auto& [id, entry] : region_entry)
-        split.regions_without_provenance += known.count(id) == 0 && after.count(entry) == 0;
+        split.regions_without_provenance +=
+            known.count(id) == 0 && after.count(entry) == 0 && compiled_here.count(id) == 0;
     if (after.empty()) {
         return split;
     }

@@ -22,8 +22,9 @@ struct KernelSteps {
 };
 
 // Where the entries went: `entry_of_operation[i]`, the index of what was entry i;
-// `entry_of_site[s]`, site s's row (-1: none); and how many regions (by compile id) have no
-// site: their code came without provenance.
+// `entry_of_site[s]`, site s's row (-1: none); and how many regions (by compile id), compiled
+// before the session (none of `time.compilations`), have no site: their code came without
+// provenance.
 struct CompiledRegionSplit {
     std::vector<size_t> entry_of_operation;
     std::vector<int> entry_of_site;

@@ -21,7 +21,8 @@ Spread spreadOf(const std::vector<double>& values) {
 TimeReport medianTimes(const std::vector<OperationRecord>& operations, const StackTraces& traces,
                        const std::vector<std::string>& modules,
                        const std::vector<std::vector<OperationTiming>>& runs,
-                       const std::vector<double>& iteration_ms) {
+                       const std::vector<double>& iteration_ms,
+                       std::vector<std::string>* not_timed) {
     TimeReport report;
     for (size_t i = 0; i < operations.size(); ++i) {
         const OperationRecord& op = operations[i];
@@ -36,9 +37,14 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations, const Sta
             has_backward = has_backward || run[i].has_backward;
         }
         if (forward.empty()) {
-            forward.push_back(op.forward_ms);
-            backward.push_back(op.backward_ms);
+            // The memory step's time holds the meter's cost and what compiled in it: never an
+            // operation's time. Its entry stays (the memory report numbers it), untimed.
+            forward.push_back(0.0);
+            backward.push_back(0.0);
             has_backward = op.has_backward;
+            if (not_timed) {
+                addDistinctNames(*not_timed, {op.name});
+            }
         }
         const bool recomputed = op.part == OperationRecord::Part::Recompute;
         RunTimeEntry entry{

@@ -90,6 +90,9 @@ void syncFolder(const fs::path& folder) {
 constexpr int kSlots = 32;
 char g_slot_paths[kSlots][PATH_MAX];
 std::atomic<bool> g_slot_used[kSlots];
+// The process that staged each file: a child forked from it (os.fork in a user's step) shares
+// the slots but not the files, which it must leave to that process.
+std::atomic<pid_t> g_slot_owner[kSlots];
 std::mutex g_slot_mutex;  // between threads that take and free slots, never in the handler
 
 int takeSlot(const std::string& path) {
@@ -100,6 +103,7 @@ int takeSlot(const std::string& path) {
     for (int i = 0; i < kSlots; ++i) {
         if (!g_slot_used[i].load()) {
             std::memcpy(g_slot_paths[i], path.c_str(), path.size() + 1);
+            g_slot_owner[i].store(::getpid());
             g_slot_used[i].store(true);
             return i;
         }
@@ -116,7 +120,7 @@ void freeSlot(int slot) {
 
 extern "C" void removeTempsAndDie(int signal_number) {
     for (int i = 0; i < kSlots; ++i) {
-        if (g_slot_used[i].load()) {
+        if (g_slot_used[i].load() && g_slot_owner[i].load() == ::getpid()) {
             ::unlink(g_slot_paths[i]);
         }
     }
@@ -347,7 +351,8 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
     checkDestination(path, overwrite);
 }
 
-StagedFile::StagedFile(std::string final_path) : final_path_(std::move(final_path)) {
+StagedFile::StagedFile(std::string final_path)
+    : final_path_(std::move(final_path)), owner_(::getpid()) {
     rollForward(final_path_);
     removeStaleTemps(final_path_);
     temp_path_ = createTempFile(final_path_);
@@ -355,7 +360,7 @@ StagedFile::StagedFile(std::string final_path) : final_path_(std::move(final_pat
 }
 
 StagedFile::~StagedFile() {
-    if (!committed_) {
+    if (!committed_ && ::getpid() == owner_) {  // a forked child's copy leaves it to its owner
         std::remove(temp_path_.c_str());
     }
     freeSlot(signal_slot_);
@@ -439,7 +444,10 @@ std::unique_ptr<StagedFile> writeStaged(const std::string& path,
         db.exec("COMMIT");
         db.close();
     } catch (const Error& e) {
-        throw Error("cannot write '" + path + "': " + e.what());
+        const std::string said = e.what();  // the writer's own errors name the file already
+        throw said.rfind("cannot write '" + path + "'", 0) == 0
+            ? e
+            : Error("cannot write '" + path + "': " + said);
     }
     return staged;
 }

@@ -9,6 +9,8 @@
 // is replaced whole or not at all.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,6 +42,7 @@ class StagedFile {
     std::string final_path_;
     std::string temp_path_;
     bool committed_ = false;
+    pid_t owner_;           // the process that staged it, the only one that removes it
     int signal_slot_ = -1;  // where the SIGINT/SIGTERM handler finds the temporary path
 };
 

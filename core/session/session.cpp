@@ -671,7 +671,9 @@ SessionReports Session::assemble() {
     const std::vector<double> step_ms =
         timed.empty() ? std::vector<double>{self.memory_step_ms} : timed_ms;
     TimeReport& time = reports.time;
-    time = medianTimes(self.operations, self.traces, self.operation_modules, runs, step_ms);
+    std::vector<std::string> not_timed;  // operations that ran only in the memory step
+    time = medianTimes(self.operations, self.traces, self.operation_modules, runs, step_ms,
+                       &not_timed);
     time.collectives = medianCollectives(self.collectives, timed_collectives);
     time.compilations = std::move(compilations);
     const CompiledRegionSplit split =
@@ -696,8 +698,8 @@ SessionReports Session::assemble() {
     if (split.regions_without_provenance > 0) {
         time.metadata[report_format::kCompiledKernelsNoteKey] =
             std::to_string(split.regions_without_provenance) +
-            " compiled regions ran code that Inductor generated before the session started, "
-            "without provenance: each is one operation";
+            " compiled regions ran code compiled before the session started, without its "
+            "kernels' provenance: each is one operation";
     }
     if (!compiled.empty()) {
         std::string steps;
@@ -720,7 +722,11 @@ SessionReports Session::assemble() {
             namesInParentheses(self.unmatched_names) + ", " +
             std::to_string(self.missing_operations) + " of its operations did not run in them" +
             namesInParentheses(self.missing_names) +
-            "; each operation is timed over the steps that ran it";
+            "; each operation is timed over the steps that ran it" +
+            (not_timed.empty() ? std::string()
+                               : ", and " + std::to_string(not_timed.size()) +
+                                     " that ran only in the memory step are not timed" +
+                                     namesInParentheses(not_timed));
     }
     std::vector<const StackTrace*> traces;
     for (const RunTimeEntry& entry : time.entries)

@@ -205,17 +205,27 @@ def profile_entry_point(args):
         stage = "writing the reports"
         figures = loop.write(output, args.force, received)
     except ContractError as e:
+        if loop.forked():  # a child that the step forked: its exit or fault is its own
+            raise
         return _fail(str(e), USAGE_ERROR)
     except _trainscope.Error as e:
+        if loop.forked():  # a child that the step forked: its exit or fault is its own
+            raise
         return _fail_rank(loop, one_line(e), RUN_FAILED)
     except KeyboardInterrupt:
+        if loop.forked():  # a child that the step forked: its exit or fault is its own
+            raise
         return _fail_rank(loop, "interrupted: no report was written", RUN_FAILED)
     except SystemExit as e:  # the user's code asked to exit: no report, and said so
+        if loop.forked():  # a child that the step forked: its exit or fault is its own
+            raise
         if loop.session is not None:
             loop.session.abandon_step()
         return _fail_rank(loop, f"{stage} called sys.exit({e.code!r}): no report was written",
                           RUN_FAILED)
     except BaseException as e:  # the user's code raised: its message and where
+        if loop.forked():  # a child that the step forked: its exit or fault is its own
+            raise
         frame = next((f for f in reversed(inspect.trace()) if f.filename.startswith(root)), None)
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
         if loop.session is not None:
@@ -225,6 +235,8 @@ def profile_entry_point(args):
                                 + (f"; {hint}" if hint else ""), RUN_FAILED)
     finally:
         loop.close()
+    if loop.forked():  # a child that went on with the steps, unobserved
+        return 0
     own = loop.own_prefix(output)
     warn_if_incomplete(figures, own)
     if ranks is None or ranks.rank == 0:
@@ -265,7 +277,7 @@ def advise_entry_point(args):
         try:
             budget = _trainscope.parse_byte_size(args.memory_budget)
         except _trainscope.Error as e:
-            return _fail(f"--memory-budget: {one_line(e)}", USAGE_ERROR)
+            return _fail(one_line(e), USAGE_ERROR)  # it names --memory-budget
     if int(os.environ.get("WORLD_SIZE", "1")) > 1:
         return _fail("advise runs in one process; profile a job's ranks with `profile`",
                      USAGE_ERROR)
@@ -351,12 +363,35 @@ def advise_entry_point(args):
     return 0
 
 
+def _ended_by_the_interpreter(thread, frames):
+    """Whether the interpreter's own shutdown ends this thread, which comes after main()
+    returns: an executor's worker idle on its queue (concurrent.futures registers an exit hook
+    with threading that wakes and joins them, as Inductor's compile pool relies on). Waiting
+    for such a thread here would wait for a thread that waits for us."""
+    from concurrent.futures import process, thread as pool
+    queue = getattr(pool, "_threads_queues", {}).get(thread)
+    if queue is not None:  # a ThreadPoolExecutor's worker: idle when it waits for work
+        frame = frames.get(thread.ident)
+        return (frame is not None and frame.f_code is pool._worker.__code__
+                and queue.empty())
+    if thread in getattr(process, "_threads_wakeups", {}):  # a ProcessPoolExecutor's manager
+        return not getattr(thread, "pending_work_items", None)
+    return False
+
+
+def _threads_that_keep_the_process():
+    """The entry point's threads that the process would wait for before it exits."""
+    frames = sys._current_frames()
+    return [t for t in threading.enumerate()
+            if t is not threading.main_thread() and not t.daemon and t.is_alive()
+            and not _ended_by_the_interpreter(t, frames)]
+
+
 def _wait_for_threads(code):
-    """The entry point's threads that are still running: Python waits for them before it
-    exits, so the run says what it waits for, and Ctrl-C or SIGTERM ends the wait in one
-    line."""
-    running = [t for t in threading.enumerate()
-               if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    """The entry point's threads that are still running and that the interpreter would wait
+    for: the run says what it waits for, and Ctrl-C or SIGTERM ends the wait in one line.
+    Threads that the interpreter's shutdown ends by itself are left to it."""
+    running = _threads_that_keep_the_process()
     if not running:
         return code
     done = "the reports are written; " if code == 0 else ""
@@ -364,8 +399,9 @@ def _wait_for_threads(code):
         print(f"trainscope: {done}waiting for the entry point's threads to end "
               f"({', '.join(t.name for t in running)}); Ctrl-C ends the process",
               file=sys.stderr, flush=True)
-        for thread in running:
-            thread.join()
+        while running:  # an executor's worker that finishes its task becomes idle, not ended
+            running[0].join(0.1)
+            running = _threads_that_keep_the_process()
     except KeyboardInterrupt:
         print("trainscope: interrupted while waiting for the entry point's threads"
               + (" (the reports are written)" if code == 0 else ""), file=sys.stderr, flush=True)

@@ -121,11 +121,24 @@ class HostLoop:
 
     def __init__(self, session, project_root, ranks=None, agreement=None):
         self.session, self.ranks, self.agreement = session, ranks, agreement
+        self.owner = os.getpid()  # a child that the step forks shares none of this
         self.hooks = None
         self.gradients_watched = []  # weakref.finalize of each gradient counted as existing
         # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
         self.kernels = None
+
+    def forked(self):
+        """Whether this is a child that the user's step forked (os.fork) from the process that
+        observes: the session, its files and the job's ranks are the parent's. The child stops
+        observing (its copies of the hooks and callbacks are removed, the parent's files left
+        alone) and, from then on, does nothing of the profile's."""
+        if os.getpid() == self.owner:
+            return False
+        if self.session is not None or self.hooks is not None:
+            self.ranks = self.agreement = None
+            self.close()
+        return True
 
     def watch_compiled_code(self):
         """What Inductor compiles from now on is timed kernel by kernel (_kernels.py): called
@@ -135,11 +148,15 @@ class HostLoop:
         self.kernels.start()
 
     def begin_step(self):
+        if self.forked():
+            return
         if self.kernels is not None:
             self.kernels.instrument()
         self.session.begin_step()
 
     def end_step(self):
+        if self.forked():
+            return
         self.session.end_step()
         if self.session.observed_steps == 1:
             self.drop_hooks()  # module paths come from the memory step alone: the timed steps
@@ -153,7 +170,9 @@ class HostLoop:
         """Writes the set (in a job, once every rank has staged its own) with Ctrl-C and
         SIGTERM held until it is committed, and returns the figures. The signals that came
         meanwhile are added to `received`, also when writing fails, for the host to say and
-        deliver."""
+        deliver. Nothing in a forked child: None."""
+        if self.forked():
+            return None
         self.session.add_compilations(self.compiles.compilations())
         held = []
         try:

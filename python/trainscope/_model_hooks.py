@@ -79,6 +79,15 @@ def parameter_lister(model, optimizer):
                     continue
                 entries[key] = (full, [], module_path, tensor)
                 order.append(key)
+        # Parameters the optimizer holds beside the model's (a learnt temperature, a second
+        # model's): weights too, with their gradients and state, named by their place in it.
+        groups = getattr(optimizer, "param_groups", None) or []
+        for g, group in enumerate(groups):
+            for p, tensor in enumerate(group.get("params", [])):
+                if isinstance(tensor, torch.Tensor) and id(tensor) not in entries:
+                    entries[id(tensor)] = (f"optimizer.param_groups.{g}.params.{p}", [], "",
+                                           tensor)
+                    order.append(id(tensor))
         result = []
         for key in order:
             name, aliases, module_path, tensor = entries[key]

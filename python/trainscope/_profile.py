@@ -13,6 +13,11 @@ from ._model_hooks import hooks_for, uncompiled
 from ._ranks import outputs_of_this_process
 
 
+def _in_the_apis_words(error):
+    """The engine's refusal names the command line's option; here it is an argument."""
+    return one_line(error).replace("use --force to replace it", "force=True replaces it")
+
+
 def _script_folder():
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -61,9 +66,13 @@ class profile:
         self.figures = None
 
     def __enter__(self):
+        self._steps, self.figures = 0, None  # a second `with` warms up again
         # In a job of several ranks (torchrun): PREFIX.rankR's reports, written by each rank
         # once every rank's are (see _ranks.py); figures["ranks_summary"] on rank 0.
-        ranks, agreement = outputs_of_this_process(self.prefix, self._force, self._all_ranks)
+        try:
+            ranks, agreement = outputs_of_this_process(self.prefix, self._force, self._all_ranks)
+        except Error as refused:
+            raise Error(_in_the_apis_words(refused)) from None
         observed = Observed()
         observed.model, observed.optimizer = self._model, self._optimizer
         device = "cuda" if any(p.is_cuda for p in self._model.parameters()) else "cpu"
@@ -86,7 +95,7 @@ class profile:
     def step(self):
         """The step that just ran ended; the next one begins. Never raises: a fault of
         TrainScope's ends the profile, with one line on stderr, and the loop goes on."""
-        if self._loop is None:
+        if self._loop is None or self._loop.forked():
             return
         try:
             self._end_step()
@@ -96,8 +105,7 @@ class profile:
     def _give_up(self, error):
         """Observing failed: the profile ends without a report, the user's loop does not. In a
         job of several ranks the others learn of it, rather than wait for this rank's set."""
-        # The engine's refusal names the command line's option; here it is an argument.
-        message = one_line(error).replace("use --force to replace it", "force=True replaces it")
+        message = _in_the_apis_words(error)
         print(f"trainscope: {message}: no report was written; the loop goes on unobserved",
               file=sys.stderr, flush=True)
         self.figures = None
@@ -142,6 +150,8 @@ class profile:
 
     def __exit__(self, exc_type, exc, traceback):
         loop = self._loop
+        if loop is not None and loop.forked():  # the parent's profile: the child leaves it
+            return False
         if exc_type is not None:
             if loop is not None:
                 self._loop = None

@@ -66,8 +66,8 @@ TEST(StepTiming, AStepThatRanOtherOperationsIsMatchedByWhatEachCallIs) {
     EXPECT_EQ(match.aligned[0].forward_ms, 1.0);  // the first linear is the first linear
     EXPECT_EQ(match.aligned[1].forward_ms, 2.0);
     EXPECT_FALSE(match.aligned[2].ran);
-    // The add is timed over the steps that ran it, and by the memory step's own time when
-    // none did.
+    // The add is timed over the steps that ran it, and not timed when none did: the memory
+    // step's own time holds the meter's cost and what compiled in it.
     const StepMatch same =
         matchStep(memory_step, {call("aten::linear", 3.0), call("aten::linear", 4.0),
                                 call("aten::add_", 0.2, Part::Optimizer)});
@@ -77,9 +77,15 @@ TEST(StepTiming, AStepThatRanOtherOperationsIsMatchedByWhatEachCallIs) {
                     std::vector<double>{5.0, 6.0});
     EXPECT_EQ(report.entries[0].forward_ms, 2.0);  // the median of 1 and 3
     EXPECT_EQ(report.entries[2].forward_ms, 0.2);
-    const TimeReport alone =
-        medianTimes(memory_step, StackTraces{}, {}, {match.aligned}, std::vector<double>{5.0});
-    EXPECT_EQ(alone.entries[2].forward_ms, 9.0);
+    std::vector<std::string> not_timed;
+    const TimeReport alone = medianTimes(memory_step, StackTraces{}, {}, {match.aligned},
+                                         std::vector<double>{5.0}, &not_timed);
+    EXPECT_EQ(alone.entries[2].forward_ms, 0.0);
+    EXPECT_EQ(not_timed, std::vector<std::string>{"aten::add_"});
+    not_timed.clear();
+    medianTimes(memory_step, StackTraces{}, {}, {match.aligned, same.aligned},
+                std::vector<double>{5.0, 6.0}, &not_timed);
+    EXPECT_TRUE(not_timed.empty());
 }
 
 TEST(StepTiming, ATimedStepsPartsAreNotCompared) {

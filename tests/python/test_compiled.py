@@ -5,14 +5,15 @@ Run as: PYTHONPATH=build/<preset>/python python3 tests/python/test_compiled.py [
 
 import itertools
 import os
+import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import unittest
 import warnings
 
 import torch
+import bounded
 import trainscope
 from torch._dynamo.utils import counters
 from torch.nn.modules import module as global_hooks
@@ -191,7 +192,7 @@ with tempfile.TemporaryDirectory() as folder:
         p.step()
 print("torch._dynamo" in sys.modules)
 """
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        result = bounded.run([sys.executable, "-c", script], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.strip(), "False")
 
@@ -214,7 +215,7 @@ dynamo = sys.modules.get("torch._dynamo")
 print(dynamo is not None, "torch._inductor.codegen.cpp" in sys.modules,
       len(dynamo.callback_handler.start_callbacks) if dynamo else 0)
 """
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        result = bounded.run([sys.executable, "-c", script], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         loaded, generators, callbacks = result.stdout.split()
         if loaded == "False":
@@ -295,7 +296,7 @@ print(dynamo is not None, "torch._inductor.codegen.cpp" in sys.modules,
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
             summary = train(prefix, steps=5)[4]
-            shown = subprocess.run([CLI, "show", prefix + ".time.sqlite"], capture_output=True,
+            shown = bounded.run([CLI, "show", prefix + ".time.sqlite"], capture_output=True,
                                    text=True)
             with sqlite3.connect(f"file:{prefix}.time.sqlite?mode=ro", uri=True) as db:
                 kernels = db.execute(
@@ -438,7 +439,7 @@ def iteration_provider(model):
             path, prefix = os.path.join(folder, "entry.py"), os.path.join(folder, "run")
             with open(path, "w") as f:
                 f.write(entry)
-            result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q",
+            result = bounded.run([sys.executable, "-m", "trainscope", "profile", "-q",
                                      "--warmup", "1", "--iterations", "3", path, "-o", prefix],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
@@ -495,11 +496,69 @@ def iteration_provider(model):
             note = rows(prefix + ".time.sqlite",
                         "SELECT value FROM trainscope_metadata WHERE key = 'compiled_kernels'")
         self.assertNotIn("trainscope_compiled_kernels", tables)
-        self.assertEqual(note, [("1 compiled regions ran code that Inductor generated before "
-                                 "the session started, without provenance: each is one "
+        self.assertEqual(note, [("1 compiled regions ran code compiled before the session "
+                                 "started, without its kernels' provenance: each is one "
                                  "operation",)])
-        self.assertIn("  Kernels         Note: 1 compiled regions ran code that Inductor",
+        self.assertIn("  Kernels         Note: 1 compiled regions ran code compiled before",
                       prof.figures["summary"])
+
+    def test_compiling_in_the_memory_step_is_never_an_operations_time(self):
+        # The memory step's batch differs from the warm-up's and the timed steps': it compiles a
+        # region of its own (0/1, forward and lazily its backward) that no timed step runs. Its
+        # time in the memory step is mostly compiling: it was once reported as the region's
+        # (hundreds of times the iteration).
+        for whole_step in (False, True):
+            with self.subTest(whole_step=whole_step), tempfile.TemporaryDirectory() as folder:
+                torch._dynamo.reset()
+                torch.manual_seed(0)
+                block = Block()
+                optimizer = torch.optim.SGD(block.parameters(), lr=0.01)
+                model = torch.compile(block, dynamic=False)
+
+                def train(x):
+                    loss = model(x).sum()
+                    loss.backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+                step = torch.compile(train, dynamic=False) if whole_step else train
+                prefix = os.path.join(folder, "run")
+                with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
+                                        active=3) as prof:
+                    for batch in (8, 4, 8, 8):
+                        step(torch.randn(batch, 32))
+                        prof.step()
+                entries = rows(prefix + ".time.sqlite",
+                               "SELECT operation_name, forward_ms, backward_ms FROM "
+                               "run_time_entries")
+                note = rows(prefix + ".time.sqlite", "SELECT value FROM trainscope_metadata "
+                                                     "WHERE key = 'differing_steps'")
+                summary = prof.figures["summary"]
+                operations = sum(f + (b or 0) for _, f, b in entries)
+                iteration_ms = float(re.search(r"Iteration \(wall\) ([\d.]+) ms",
+                                               summary).group(1))
+                self.assertLess(operations, iteration_ms, summary)
+                memory_only = [e for e in entries if e[0] == "Torch-Compiled Region: 0/1"]
+                if memory_only:  # the compiled module's own region: said, and not timed
+                    self.assertEqual([(f, b or 0) for _, f, b in memory_only], [(0, 0)])
+                    self.assertEqual(len(note), 1, summary)
+                    self.assertIn("that ran only in the memory step are not timed "
+                                  "(Torch-Compiled Region: 0/1", note[0][0])
+
+    def test_another_backend_compiled_in_the_session_is_no_code_of_inductors(self):
+        # Its regions have no kernels of Inductor's to time: nothing is said of code generated
+        # before the session (the note once said so of Inductor, which never ran).
+        for backend in ("eager", "aot_eager"):
+            with self.subTest(backend=backend), tempfile.TemporaryDirectory() as folder:
+                torch._dynamo.reset()
+                model = torch.compile(Block(), backend=backend)
+                prefix = os.path.join(folder, "run")
+                prof = observe(prefix, model, None,
+                               [lambda: model(torch.randn(4, 32)).sum()] * 3)
+                note = rows(prefix + ".time.sqlite", "SELECT value FROM trainscope_metadata "
+                                                     "WHERE key = 'compiled_kernels'")
+                self.assertEqual(note, [])
+                self.assertNotIn("Inductor", prof.figures["summary"])
+                self.assertNotIn("before the session", prof.figures["summary"])
 
     def test_the_users_compile_cache_gets_nothing_from_the_session(self):
         # Inductor's FX graph cache, in a folder of the test's own: a plain compiled run fills
@@ -519,7 +578,7 @@ with (trainscope.profile(os.path.join(sys.argv[2], "run"), model=model, warmup=1
             with self.subTest(mode=mode), tempfile.TemporaryDirectory() as folder:
                 cache = os.path.join(folder, "cache")
                 env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=cache)
-                result = subprocess.run([sys.executable, "-c", script, mode, folder], env=env,
+                result = bounded.run([sys.executable, "-c", script, mode, folder], env=env,
                                         capture_output=True, text=True)
                 self.assertEqual(result.returncode, 0, result.stderr)
                 graphs = [f for _, _, files in os.walk(os.path.join(cache, "fxgraph"))
@@ -560,7 +619,7 @@ with (trainscope.profile(os.path.join(sys.argv[2], "run"), model=model, warmup=1
             eager_prefix, compiled_prefix = (os.path.join(folder, n) for n in ("eager", "comp"))
             eager, _, _ = activations(eager_prefix, False)
             compiled, named, kernels = activations(compiled_prefix, True)
-            compared = subprocess.run([CLI, "compare", eager_prefix, compiled_prefix,
+            compared = bounded.run([CLI, "compare", eager_prefix, compiled_prefix,
                                        "--max-time-increase", "1000000",
                                        "--max-memory-increase", "1000000"],
                                       capture_output=True, text=True)

@@ -10,6 +10,7 @@ import inspect
 import io
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -23,6 +24,7 @@ import weakref
 
 import torch
 
+import bounded
 import trainscope
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -61,7 +63,7 @@ def tensor_bytes(tensor):
 
 
 def profile_entry(entry, prefix, *extra):
-    return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--device",
+    return bounded.run([sys.executable, "-m", "trainscope", "profile", "-q", "--device",
                            DEVICE, os.path.join(PROJECT, entry), "-o", prefix, *extra],
                           capture_output=True, text=True, env=os.environ.copy())
 
@@ -179,7 +181,7 @@ class EntryPoint(unittest.TestCase):
                 def input_provider(batch_size=1):
                     return (torch.randn(4),)
                 """) + "\n")
-        result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--device",
+        result = bounded.run([sys.executable, "-m", "trainscope", "profile", "-q", "--device",
                                  DEVICE, entry, "-o", self.prefix],
                                 capture_output=True, text=True, env=os.environ.copy())
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -298,7 +300,7 @@ class EntryPoint(unittest.TestCase):
 
     def test_sigint_and_sigterm_mid_run_leave_no_file(self):
         for signal_number in (signal.SIGINT, signal.SIGTERM):
-            run = subprocess.Popen(
+            run = bounded.Popen(
                 [sys.executable, "-m", "trainscope", "profile", "--iterations", "50",
                  os.path.join(PROJECT, "slow_step.py"), "-o", self.prefix],
                 stderr=subprocess.PIPE, text=True)
@@ -348,7 +350,7 @@ def run_ranks(world, command, extra_env=None, timeout=240):
                    **(extra_env or {}))
         out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
         outputs.append((out, err))
-        ranks.append(subprocess.Popen(command, env=env, stdout=out, stderr=err, text=True))
+        ranks.append(bounded.Popen(command, env=env, stdout=out, stderr=err, text=True))
     deadline, stop_at = time.monotonic() + timeout, None
     while any(r.poll() is None for r in ranks):
         if stop_at is None and any(r.poll() not in (None, 0) for r in ranks):
@@ -423,7 +425,7 @@ class SeveralRanks(unittest.TestCase):
         self.assertIn("2 ranks; steps matched by number", rank0_output)
         for line in self.verdict_lines():
             self.assertIn(line, rank0_output)
-        show = subprocess.run([CLI, "show", self.prefix + ".rank0.timeline.sqlite",
+        show = bounded.run([CLI, "show", self.prefix + ".rank0.timeline.sqlite",
                                self.prefix + ".rank1.timeline.sqlite"],
                               capture_output=True, text=True)
         self.assertEqual(show.returncode, 0, show.stderr)
@@ -522,7 +524,7 @@ class SeveralRanks(unittest.TestCase):
                                      "TRAINSCOPE_TEST_SLOW_MS": "150", "OMP_NUM_THREADS": "1"})
                 for code, _, err in results:
                     self.assertEqual(code, 0, err)
-                shown = subprocess.run(
+                shown = bounded.run(
                     [CLI, "show"] + [f"{prefix}.rank{r}.timeline.sqlite" for r in range(4)],
                     capture_output=True, text=True)
                 self.assertEqual(shown.returncode, 0, shown.stderr)
@@ -630,7 +632,7 @@ class MlpBlock(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "mlp")
             env = dict(os.environ, TRAINSCOPE_TEST_ACTIVATION=activation)
-            result = subprocess.run(
+            result = bounded.run(
                 [sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "0",
                  "--iterations", "1", "--device", DEVICE,
                  os.path.join(PROJECT, "mlp_block.py"), "-o", prefix],
@@ -895,7 +897,7 @@ print(answers)
 """
         with tempfile.TemporaryDirectory() as folder:
             for attempt in range(3):
-                result = subprocess.run(
+                result = bounded.run(
                     [sys.executable, "-c", script, os.path.join(folder, f"run{attempt}"),
                      DEVICE], capture_output=True, text=True)
                 self.assertEqual(result.returncode, 0, result.stderr)
@@ -932,7 +934,7 @@ except RuntimeError as e:
                                     "profiler cannot start while it does: start it in a later "
                                     "step")):
                 prefix = os.path.join(folder, f"in_step{where}")
-                result = subprocess.run([sys.executable, "-c", script, prefix, str(where)],
+                result = bounded.run([sys.executable, "-c", script, prefix, str(where)],
                                         capture_output=True, text=True)
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertEqual(result.stdout.strip(), said)
@@ -958,7 +960,7 @@ with trainscope.profile(sys.argv[1], model=model, warmup=0, active=int(sys.argv[
         with tempfile.TemporaryDirectory() as folder:
             for how in ("take", "leave"):
                 prefix = os.path.join(folder, how)
-                result = subprocess.run([sys.executable, "-c", script, prefix, "2", how],
+                result = bounded.run([sys.executable, "-c", script, prefix, "2", how],
                                         capture_output=True, text=True)
                 self.assertEqual(result.returncode, 0, result.stderr)
                 note = rows(prefix + ".memory.sqlite", "SELECT value FROM trainscope_metadata "
@@ -971,7 +973,7 @@ with trainscope.profile(sys.argv[1], model=model, warmup=0, active=int(sys.argv[
                               note[0][0])
                 self.assertEqual(result.stderr, f"trainscope: warning: {prefix}.memory.sqlite is "
                                                 f"incomplete: {note[0][0]}\n")
-                show = subprocess.run([CLI, "show", prefix + ".memory.sqlite"],
+                show = bounded.run([CLI, "show", prefix + ".memory.sqlite"],
                                       capture_output=True, text=True)
                 self.assertIn("  Memory incomplete: " + note[0][0] + "\n", show.stdout)
 
@@ -988,7 +990,7 @@ with trainscope.profile(sys.argv[1], model=model, warmup=0, active=1) as prof:
     prof.step()
 """
         with tempfile.TemporaryDirectory() as folder:
-            result = subprocess.run([sys.executable, "-c", script, os.path.join(folder, "run")],
+            result = bounded.run([sys.executable, "-c", script, os.path.join(folder, "run")],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertEqual(result.stderr, "")
@@ -1082,7 +1084,7 @@ engine.Session.write = write
 
 def run_hostile(how, folder, *extra, cwd=None):
     env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE=how, TRAINSCOPE_TEST_FOLDER=folder)
-    return subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "1",
+    return bounded.run([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup", "1",
                            "--iterations", "2", os.path.join(PROJECT, "hostile.py"), *extra],
                           capture_output=True, text=True, env=env, cwd=cwd)
 
@@ -1108,6 +1110,72 @@ class EntryPointFaults(unittest.TestCase):
         for needle in needles:
             self.assertIn(needle, lines[0])
 
+    def import_and_profile(self, python, package_folder):
+        """`import trainscope` and `python -m trainscope profile` in PYTHON with PACKAGE_FOLDER
+        first on its path: what each printed."""
+        env = dict(os.environ, PYTHONPATH=package_folder)
+        imported = bounded.run([python, "-c", "import sys\ntry:\n    import trainscope\n"
+                                "except ImportError as e:\n    print(e)\n"
+                                "print('_trainscope' in sys.modules or "
+                                "'trainscope._trainscope' in sys.modules)"],
+                               capture_output=True, text=True, env=env)
+        profiled = bounded.run([python, "-m", "trainscope", "profile", "-q",
+                                os.path.join(PROJECT, "tied_lm.py"), "-o",
+                                os.path.join(self.folder, "run")],
+                               capture_output=True, text=True, env=env)
+        return imported, profiled
+
+    def assertRefusedForItsTorch(self, imported, profiled, built_for):
+        self.assertEqual(imported.returncode, 0, imported.stderr)  # no abort
+        said = imported.stdout.splitlines()
+        self.assertEqual(len(said), 2, imported.stdout + imported.stderr)
+        self.assertTrue(said[0].startswith(f"this trainscope was built for torch {built_for}"),
+                        said[0])
+        self.assertIn(" -m pip install --no-build-isolation ", said[0])
+        self.assertEqual(said[1], "False")  # the engine never loaded
+        self.assertEqual(profiled.returncode, 1, profiled.stderr)
+        self.assertOneLine(profiled, "this trainscope was built for torch " + built_for)
+        self.assertEqual(os.listdir(self.folder), [])
+
+    def test_a_package_built_for_another_torch_is_refused_in_one_line_before_its_engine(self):
+        # This build's package with the record of another torch's build, as a package built for
+        # another torch holds it.
+        package = tempfile.mkdtemp()
+        shutil.copytree(os.path.dirname(trainscope.__file__), os.path.join(package, "trainscope"))
+        try:
+            record = os.path.join(package, "trainscope", "_built_for.py")
+            with open(record) as f:
+                text = f.read()
+            with open(record, "w") as f:
+                f.write(re.sub(r'(?m)^TORCH = ".*"$', 'TORCH = "0.4.1"', text))
+            imported, profiled = self.import_and_profile(sys.executable, package)
+            self.assertRefusedForItsTorch(imported, profiled, "0.4.1")
+        finally:
+            shutil.rmtree(package)
+
+    def test_the_other_torchs_build_and_python_refuse_each_other_in_one_line(self):
+        # The project's two builds, Debian's torch 1.13 (build/dev) and PyTorch 2.x
+        # (build/torch2): each one's package under the other's Python ends in one line, where
+        # the process once aborted ("terminate called after throwing ... Invalid argument").
+        other_python = os.environ.get("TRAINSCOPE_OTHER_TORCH_PYTHON", "")
+        other_package = os.environ.get("TRAINSCOPE_OTHER_TORCH_PACKAGE", "")
+        if not (os.path.isfile(os.path.join(other_package, "trainscope", "_built_for.py"))
+                and os.access(other_python, os.X_OK)):
+            self.skipTest(f"the other torch's build ({other_package}) or Python ({other_python}) "
+                          "is missing")
+        sys.path.insert(0, os.path.join(other_package, "trainscope"))
+        try:
+            import _built_for as other_build
+        finally:
+            sys.path.pop(0)
+            sys.modules.pop("_built_for", None)
+        from trainscope import _built_for as this_build
+        imported, profiled = self.import_and_profile(sys.executable, other_package)
+        self.assertRefusedForItsTorch(imported, profiled, other_build.TORCH)
+        imported, profiled = self.import_and_profile(
+            other_python, os.path.dirname(os.path.dirname(trainscope.__file__)))
+        self.assertRefusedForItsTorch(imported, profiled, this_build.TORCH)
+
     def test_a_relative_prefix_is_where_the_command_ran_though_the_entry_changes_folder(self):
         here, elsewhere = (os.path.join(self.folder, name) for name in ("here", "elsewhere"))
         os.mkdir(here)
@@ -1115,7 +1183,7 @@ class EntryPointFaults(unittest.TestCase):
         with open(os.path.join(elsewhere, "run.memory.sqlite"), "w") as f:
             f.write("the user's own file")
         env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE="chdir", TRAINSCOPE_TEST_FOLDER=elsewhere)
-        result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "-q", "--force",
+        result = bounded.run([sys.executable, "-m", "trainscope", "profile", "-q", "--force",
                                  "--warmup", "1", "--iterations", "2",
                                  os.path.join(PROJECT, "hostile.py"), "-o", "run"],
                                 capture_output=True, text=True, env=env, cwd=here)
@@ -1184,7 +1252,7 @@ class EntryPointFaults(unittest.TestCase):
     def test_a_thread_that_never_ends_is_named_and_sigterm_ends_the_wait_in_one_line(self):
         prefix = os.path.join(self.folder, "run")
         env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE="thread")
-        with subprocess.Popen([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup",
+        with bounded.Popen([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup",
                                "1", "--iterations", "2", os.path.join(PROJECT, "hostile.py"),
                                "-o", prefix], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, env=env) as process:
@@ -1203,6 +1271,37 @@ class EntryPointFaults(unittest.TestCase):
                           "(the reports are written)"])
         self.assertEqual(len(os.listdir(self.folder)), 3)
 
+    def test_an_executor_left_open_ends_with_the_run_as_with_the_plain_script(self):
+        # Its workers end at the interpreter's own shutdown, after the run's main() returns:
+        # the run neither waits for them nor says it does. A worker still busy with its task
+        # keeps the process until the task ends, as it would without TrainScope, and is named.
+        for how, waits in (("executor", False), ("busy_executor", True)):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                result = run_hostile(how, folder, "-o", os.path.join(folder, "run"))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(len(os.listdir(folder)), 3)
+                said = [line for line in result.stderr.splitlines() if "waiting" in line]
+                if waits:
+                    self.assertEqual(len(said), 1, result.stderr)
+                    self.assertIn("waiting for the entry point's threads to end (left-open_0)",
+                                  said[0])
+                else:
+                    self.assertEqual(said, [])
+
+    def test_a_child_that_the_step_forks_leaves_the_run_and_its_reports_alone(self):
+        # The child shares the session's memory: its exit once ran the session's end and
+        # removed the staged timeline, and the run then wrote no report.
+        for how in ("fork_exit", "fork_goes_on"):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                result = run_hostile(how, folder, "-o", os.path.join(folder, "run"))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(sorted(os.listdir(folder)),
+                                 ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
+                self.assertEqual(result.stderr, "")
+                self.assertEqual(result.stdout.count("Peak memory"), 1, result.stdout)
+                self.assertEqual(rows(os.path.join(folder, "run.timeline.sqlite"),
+                                      "SELECT COUNT(*) FROM STEP_TIME")[0][0] > 0, True)
+
     def test_ctrl_c_as_the_reports_are_committed_says_they_are_kept(self):
         # The signal comes the instant the engine has committed the set, before Python runs
         # again: the run must not say that nothing was written.
@@ -1211,7 +1310,7 @@ import trainscope.__main__ as command
 sys.exit(command.main(sys.argv[1:]))
 """
         prefix = os.path.join(self.folder, "run")
-        result = subprocess.run([sys.executable, "-c", script, "profile", "-q", "--warmup", "1",
+        result = bounded.run([sys.executable, "-c", script, "profile", "-q", "--warmup", "1",
                                  "--iterations", "2", os.path.join(PROJECT, "hostile.py"),
                                  "-o", prefix], capture_output=True, text=True)
         self.assertEqual(result.returncode, 1, result.stderr)
@@ -1222,7 +1321,7 @@ sys.exit(command.main(sys.argv[1:]))
     def test_a_killed_runs_staged_files_are_swept_by_a_refused_run(self):
         prefix = os.path.join(self.folder, "run")
         open(prefix + ".memory.sqlite", "w").close()
-        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+        dead = bounded.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True).stdout.strip()
         # A staged file of a process that no longer runs on this machine (as SIGKILL leaves
         # one), named as the engine names them.
@@ -1255,7 +1354,7 @@ sys.exit(command.main(sys.argv[1:]))
     def test_a_reader_that_goes_away_is_no_fault(self):
         # `| head`: the summary's reader closes the pipe before it is printed.
         env = dict(os.environ, TRAINSCOPE_TEST_HOSTILE="")
-        with subprocess.Popen([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup",
+        with bounded.Popen([sys.executable, "-m", "trainscope", "profile", "-q", "--warmup",
                                "1", "--iterations", "2", os.path.join(PROJECT, "hostile.py"),
                                "-o", os.path.join(self.folder, "run")],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -1286,6 +1385,111 @@ class UserLoopFaults(unittest.TestCase):
                 model(torch.randn(2, 4, device=DEVICE)).sum().backward()
                 prof.step()
             self.assertIn("another TrainScope session", str(refused.exception))
+
+    def test_a_child_that_the_loop_forks_leaves_the_profile_and_its_reports_alone(self):
+        # The child exits (sys.exit, running its interpreter's end), raises, or goes on with
+        # the loop, in the step after the memory step: the parent's profile is written whole,
+        # the child writes and removes nothing.
+        script = """
+import os, sys, torch, trainscope
+prefix, how = sys.argv[1], sys.argv[2]
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 4)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1, active=3) as prof:
+    for step in range(4):
+        optimizer.zero_grad()
+        model(torch.randn(2, 8)).sum().backward()
+        optimizer.step()
+        if step == 2:
+            child = os.fork()
+            if child == 0:
+                if how == "exit":
+                    sys.exit(0)
+                if how == "raise":
+                    raise RuntimeError("the child's own fault")
+            else:
+                _, status = os.waitpid(child, 0)
+                print("child", os.waitstatus_to_exitcode(status))
+        prof.step()
+print("done", os.getpid(), prof.figures is not None)
+"""
+        for how, child_code in (("exit", 0), ("raise", 1), ("goes_on", 0)):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                prefix = os.path.join(folder, "run")
+                result = bounded.run([sys.executable, "-c", script, prefix, how],
+                                     capture_output=True, text=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn(f"child {child_code}", result.stdout)
+                # The parent wrote its set; a child that went on wrote nothing.
+                written = sorted(line.split()[2] for line in result.stdout.splitlines()
+                                 if line.startswith("done "))
+                self.assertEqual(written, ["False", "True"] if how == "goes_on" else ["True"],
+                                 result.stdout)
+                self.assertEqual(sorted(os.listdir(folder)),
+                                 ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
+                self.assertNotIn("trainscope:", result.stderr)
+
+    def test_a_parameter_only_the_optimizer_holds_is_a_weight_with_its_gradient_and_state(self):
+        # A learnt temperature beside the model: its gradient and AdamW's moments were counted
+        # as other memory.
+        torch.manual_seed(0)
+        model = torch.nn.Linear(8, 4)
+        temperature = torch.nn.Parameter(torch.ones(1000))
+        optimizer = torch.optim.AdamW([*model.parameters(), temperature], lr=0.01)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
+                                    active=2) as prof:
+                for _ in range(3):
+                    (model(torch.randn(2, 8)).sum() * temperature.mean()).backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+                    prof.step()
+            weights = rows(prefix + ".memory.sqlite",
+                           "SELECT name, size_bytes FROM weight_entries ORDER BY name")
+            peak = dict(rows(prefix + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
+        every = [*model.parameters(), temperature]
+        self.assertIn(("optimizer.param_groups.0.params.2", 4000), weights)
+        self.assertEqual(prof.figures["weight_bytes"], sum(tensor_bytes(p) for p in every))
+        # Two moments of each parameter's size, and its step count where torch keeps it as a
+        # tensor of its own.
+        state = sum(tensor_bytes(v) for p in every for v in optimizer.state[p].values()
+                    if isinstance(v, torch.Tensor) and v.device == p.device)
+        self.assertEqual(peak["peak_optimizer_state_bytes"],
+                         sum(allocated(tensor_bytes(v)) for p in every
+                             for v in optimizer.state[p].values()
+                             if isinstance(v, torch.Tensor) and v.device == p.device
+                             and v.nelement() > 0))
+        self.assertGreater(state, 8000)
+
+    def test_a_profile_used_for_a_second_with_warms_up_again(self):
+        model = torch.nn.Linear(4, 4)
+        with tempfile.TemporaryDirectory() as folder:
+            prof = trainscope.profile(os.path.join(folder, "run"), model=model, warmup=1,
+                                      active=1)
+            for round in range(2):
+                with prof:
+                    for step in range(2):
+                        model(torch.randn(2, 4)).sum().backward()
+                        prof.step()
+                        # The warm-up step ends without a report; the observed one writes it.
+                        self.assertEqual(prof.figures is not None, step == 1, (round, step))
+                if round == 0:
+                    for name in os.listdir(folder):
+                        os.remove(os.path.join(folder, name))
+
+    def test_an_existing_report_is_refused_in_the_apis_words(self):
+        model = torch.nn.Linear(4, 4).to(DEVICE)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            open(prefix + ".memory.sqlite", "w").close()
+            with self.assertRaises(trainscope.Error) as refused:
+                with trainscope.profile(prefix, model=model, warmup=0, active=1):
+                    pass
+            self.assertIn("force=True replaces it", str(refused.exception))
+            self.assertNotIn("--force", str(refused.exception))
+            self.assertEqual(os.listdir(folder), ["run.memory.sqlite"])
 
     def test_a_step_run_on_another_thread_is_said_to_be_unobserved(self):
         # The meter and the operations' observer follow the thread that marks the steps; a loop
@@ -1429,7 +1633,7 @@ except KeyboardInterrupt:
 """
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            result = subprocess.run([sys.executable, "-c", script, prefix], capture_output=True,
+            result = bounded.run([sys.executable, "-c", script, prefix], capture_output=True,
                                     text=True)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertEqual(result.stdout.strip(), "the user's Ctrl-C")
@@ -1591,7 +1795,7 @@ class DocumentedClaims(unittest.TestCase):
     def test_the_deepview_prefix_and_the_default_step_which_the_run_names(self):
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            result = subprocess.run([sys.executable, "-m", "trainscope", "profile", "--warmup",
+            result = bounded.run([sys.executable, "-m", "trainscope", "profile", "--warmup",
                                      "1", "--iterations", "2", "--device", DEVICE,
                                      os.path.join(PROJECT, "deepview_default.py"), "-o", prefix],
                                     capture_output=True, text=True)
@@ -1605,7 +1809,7 @@ class DocumentedClaims(unittest.TestCase):
         script = ("import sys, runpy, torch; torch.__version__ = '9.9.0'; "
                   "sys.argv = ['-m', 'profile', 'entry.py', '-o', 'run']; "
                   "runpy.run_module('trainscope', run_name='__main__', alter_sys=True)")
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        result = bounded.run([sys.executable, "-c", script], capture_output=True, text=True)
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
         self.assertIn("trainscope was built for torch", result.stderr)
@@ -1614,9 +1818,9 @@ class DocumentedClaims(unittest.TestCase):
     def test_an_interpreter_without_torch_is_named_in_one_line(self):
         # A Python environment of its own, without torch (as a user's default python3 may be).
         with tempfile.TemporaryDirectory() as folder:
-            subprocess.run([sys.executable, "-m", "venv", "--without-pip", folder], check=True)
+            bounded.run([sys.executable, "-m", "venv", "--without-pip", folder], check=True)
             python = os.path.join(folder, "bin", "python")
-            result = subprocess.run([python, "-m", "trainscope", "profile", "entry.py", "-o",
+            result = bounded.run([python, "-m", "trainscope", "profile", "entry.py", "-o",
                                      os.path.join(folder, "run")],
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 1, result.stderr)

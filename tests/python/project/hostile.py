@@ -2,18 +2,22 @@
 # An entry point that misbehaves as TRAINSCOPE_TEST_HOSTILE says (test_python_host's
 # EntryPointFaults): it changes folder, exits or is interrupted while it loads, its providers
 # fail, its step raises what cannot be printed, a message of several lines or a BaseException,
-# starts torch's profiler, calls sys.exit, leaves a thread that never ends, saves a model of a class it defines, or
-# keeps a closure cell it never fills.
+# starts torch's profiler, calls sys.exit, leaves a thread that never ends or an executor open
+# (as Inductor leaves its compile pool), forks a child that exits or goes on with the steps,
+# saves a model of a class it defines, or keeps a closure cell it never fills.
 import io
 import os
 import signal
 import sys
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import torch
 from torch import nn
 
 HOW = os.environ.get("TRAINSCOPE_TEST_HOSTILE", "")
+POOLS = []
 if HOW == "chdir":
     os.chdir(os.environ["TRAINSCOPE_TEST_FOLDER"])
 elif HOW == "marker":
@@ -52,15 +56,36 @@ def skyline_input_provider(batch_size=2):
     return (torch.randn(batch_size, 8),)
 
 
+def reports_written_then_a_second(_):  # busy still as the run ends
+    folder = os.environ["TRAINSCOPE_TEST_FOLDER"]
+    while len([name for name in os.listdir(folder) if name.endswith(".sqlite")]) < 3:
+        time.sleep(0.01)
+    time.sleep(1)
+
+
 def skyline_iteration_provider(model):
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     if HOW == "thread":
         threading.Thread(target=threading.Event().wait, name="waits-forever").start()
+    if HOW in ("executor", "busy_executor"):  # never shut down: the interpreter's exit does it
+        pool = ThreadPoolExecutor(2, thread_name_prefix="left-open")
+        pool.submit(reports_written_then_a_second if HOW == "busy_executor" else time.sleep, 0)
+        POOLS.append(pool)  # held, as Inductor holds its pool: unheld, its workers would end
 
     if HOW == "empty_cell" and False:
         scale = 2.0
 
+    calls = []
+
     def iteration(x):
+        calls.append(1)
+        if HOW in ("fork_exit", "fork_goes_on") and len(calls) == 3:  # after the memory step
+            child = os.fork()
+            if child == 0 and HOW == "fork_exit":
+                sys.exit(0)  # the child's interpreter ends as a script's does
+            if child:
+                _, status = os.waitpid(child, 0)
+                assert os.waitstatus_to_exitcode(status) == 0, status
         if HOW == "empty_cell" and False:
             x = x * scale
         if HOW == "unprintable":
