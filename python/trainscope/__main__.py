@@ -86,6 +86,8 @@ def _fail_rank(loop, message, code):
         return _fail(message, code)
     cause = loop.tell_the_ranks(message)
     rank = loop.ranks.rank
+    if cause == message:  # this rank wrote nothing because of it
+        return _fail(f"{cause}: rank {rank} wrote no report either", code)
     if cause:
         return _fail(f"{cause}; rank {rank} stopped: {message}", code)
     return _fail(f"rank {rank}: {message}", code)
@@ -298,6 +300,11 @@ def advise_entry_point(args):
             print(text, file=sys.stderr, flush=True)
 
     stage = f"loading {args.entry}"
+    written = ""  # once the profile's reports are written: what a failure after it leaves
+
+    def failed(message):
+        return _fail(message + written, RUN_FAILED)
+
     try:
         namespace = load_entry(entry)
         model_provider = provider(namespace, "model_provider")
@@ -328,6 +335,8 @@ def advise_entry_point(args):
         if baseline is None:
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
+        written = (f"; {output}.memory.sqlite, .time.sqlite and .timeline.sqlite are written, "
+                   f"{output}.advice.sqlite is not (a rerun replaces them with --force)")
         # After the profiled steps, so that the gradients a step keeps from the one before are
         # there to be seen (the recording step above is the first: there are none before it).
         saved.gradients = _advice.record_gradients(model, step, inputs)
@@ -338,6 +347,7 @@ def advise_entry_point(args):
         # The batch: the one asked for, else the first input's first dimension.
         batch = args.batch_size or next(
             (t.shape[0] for t in inputs if isinstance(t, torch.Tensor) and t.dim() > 0), None)
+        stage = "the what-ifs"
         what_ifs = _advice.advise(model, optimizer_of(step), make_step, inputs, baseline,
                                   output, saved, root, args.verify,
                                   args.warmup, args.iterations, optimizer_of, say, budget, batch,
@@ -346,11 +356,11 @@ def advise_entry_point(args):
     except ContractError as e:
         return _fail(str(e), USAGE_ERROR)
     except KeyboardInterrupt:
-        return _fail("interrupted", RUN_FAILED)
+        return failed("interrupted")
     except SystemExit as e:
-        return _fail(f"{stage} called sys.exit({e.code!r})", RUN_FAILED)
+        return failed(f"{stage} called sys.exit({e.code!r})")
     except Exception as e:
-        return _fail(f"{stage} raised {type(e).__name__}: {one_line(e)}", RUN_FAILED)
+        return failed(f"{stage} raised {type(e).__name__}: {one_line(e)}")
     metadata = {"entry_point": entry, "model": f"{os.path.basename(entry)}:"
                 f"{type(model).__name__}", "torch": torch.__version__,
                 "verified": "yes" if args.verify else "no"}
@@ -359,7 +369,7 @@ def advise_entry_point(args):
     except BrokenPipeError:
         sys.stdout = None
     except Exception as e:  # the engine's refusal or a write that failed
-        return _fail(f"writing {output}.advice.sqlite: {one_line(e)}", RUN_FAILED)
+        return failed(f"writing {output}.advice.sqlite: {one_line(e)}")
     return 0
 
 

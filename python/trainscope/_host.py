@@ -94,9 +94,15 @@ TORCH_PROFILER_HINT = ("TrainScope's memory meter holds the slot where c10 repor
                        "profiler cannot start while it does: start it in a later step")
 
 
+# What torch 2.x's profiler raises when started again in the step after that refusal: the
+# refused start left its Kineto state half made.
+_TORCH_PROFILER_BROKEN = "Can't disable Kineto profiler"
+
+
 def observing_hint(error):
     """Why `error` came from TrainScope's observing rather than the user's code, or ''."""
-    if isinstance(error, RuntimeError) and _TORCH_PROFILER_REFUSED in one_line(error):
+    if isinstance(error, RuntimeError) and any(
+            text in one_line(error) for text in (_TORCH_PROFILER_REFUSED, _TORCH_PROFILER_BROKEN)):
         return TORCH_PROFILER_HINT
     return ""
 

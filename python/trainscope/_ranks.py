@@ -148,9 +148,10 @@ class Agreement:
             staged = session.stage(own, force)
             self._say(store, "staged")
             self._wait(store, "staged", "to write its reports")
-            if self.failure_of_another() is not None:
+            cause = self.failure_of_another()
+            if cause is not None:  # none of the ranks commits: that failure is why
                 staged.discard()
-                raise _trainscope.Error("no rank's reports were written")
+                raise _trainscope.Error(cause)
             staged.commit()
         except Exception as e:  # the others learn of it, and write nothing either
             self.stopped(str(e))

@@ -11,8 +11,11 @@ import copy
 import importlib.util
 import json
 import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import torch
@@ -271,6 +274,29 @@ class Advice(unittest.TestCase):
         state = sum(states)
         self.assertLessEqual(kept_away, state - state // 4)
         self.assertGreaterEqual(kept_away, state - state // 4 - max(states))
+
+    def test_an_interrupted_verification_says_what_is_written_and_what_is_not(self):
+        # The profile's three reports are written before the what-ifs are verified: Ctrl-C
+        # then leaves them without the advice file, and the line says so (a rerun needs
+        # --force).
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            with bounded.Popen([sys.executable, "-m", "trainscope", "advise", "-q", "--verify",
+                                "--memory-budget", "1GiB", os.path.join(PROJECT, "slow_step.py"),
+                                "-o", prefix], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True) as process:
+                while process.poll() is None and not os.path.exists(prefix + ".timeline.sqlite"):
+                    time.sleep(0.05)
+                time.sleep(0.5)  # into the what-ifs' runs
+                process.send_signal(signal.SIGINT)
+                out, err = process.communicate()
+            self.assertEqual(process.returncode, 1, err)
+            self.assertEqual(err.count("\n"), 1, err)
+            self.assertIn("trainscope: error: interrupted; " + prefix + ".memory.sqlite, "
+                          ".time.sqlite and .timeline.sqlite are written, " + prefix +
+                          ".advice.sqlite is not", err)
+            self.assertEqual(sorted(os.listdir(folder)),
+                             ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
 
     def test_a_budget_that_is_no_size_is_refused_in_one_line(self):
         _, result, written = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--memory-budget",

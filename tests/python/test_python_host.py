@@ -573,6 +573,10 @@ class SeveralRanks(unittest.TestCase):
         self.assertEqual([out.strip() for _, out, _ in results],
                          ["rank 0 trained 4 steps", "rank 1 trained 1 steps"])
         self.assertIn("before the first observed step ended", results[1][2])
+        # Rank 0 names rank 1's cause (it once said "no rank's reports were written: no report
+        # was written").
+        self.assertIn("trainscope: rank 1 failed: the loop ended after 1 steps, before the first "
+                      "observed step ended", results[0][2])
         self.assertIn("no report was written", results[0][2])
         self.assertEqual(self.files(), [])
 
@@ -940,6 +944,35 @@ except RuntimeError as e:
                 self.assertEqual(result.stdout.strip(), said)
                 self.assertNotIn("trainscope", result.stderr)
                 self.assertEqual(os.path.exists(prefix + ".memory.sqlite"), where == 1)
+
+    def test_torchs_profiler_started_again_in_the_memory_step_is_told_why_it_fails(self):
+        # After the refusal, torch 2.15's profiler fails its second start in the same step with
+        # "Can't disable Kineto profiler" (its state half made): the user's exception says why.
+        script = """
+import sys, torch, trainscope
+model = torch.nn.Linear(8, 8)
+try:
+    with trainscope.profile(sys.argv[1], model=model, warmup=0, active=1) as prof:
+        try:
+            with torch.profiler.profile():
+                pass
+        except RuntimeError:
+            pass  # refused: the meter holds the slot
+        with torch.profiler.profile():
+            model(torch.randn(4, 8)).sum().backward()
+        print("the second start ran")
+        prof.step()
+except RuntimeError as e:
+    print("refused:", *getattr(e, "__notes__", []))
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            result = bounded.run([sys.executable, "-c", script, os.path.join(folder, "run")],
+                                 capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        said = result.stdout.strip()
+        if said != "the second start ran":  # a release whose second start succeeds
+            self.assertTrue(said.startswith("refused: trainscope: TrainScope's memory meter "
+                                            "holds the slot"), said)
 
     def test_a_reporter_that_takes_the_meters_slot_makes_the_report_say_it_is_incomplete(self):
         # What torch 2.x's profiler does when a user starts it again after its refusal: it takes
