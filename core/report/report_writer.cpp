@@ -567,7 +567,7 @@ void writing(const std::string& path, Write write) {
     try {
         write();
     } catch (const Error& e) {
-        throw Error("cannot write '" + path + "': " + e.what());
+        throw cannotWrite(path, e);
     }
 }
 
@@ -618,6 +618,7 @@ std::shared_ptr<StagedFile> StagedTimelineWriter::finish(const TimelineReport& r
 void addTimelineSteps(const StagedFile& file, const std::vector<TimelineStep>& steps,
                       const std::vector<StepCollective>& collectives) {
     writing(file.finalPath(), [&] {
+        file.checkInPlace();  // else SQLite would make a new, empty file at its path
         SqliteDb db(file.tempPath());
         writeSteps(begun(db), steps, collectives);
         db.exec("COMMIT");

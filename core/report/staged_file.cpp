@@ -316,6 +316,12 @@ void checkDestination(const std::string& path, Overwrite overwrite) {
 
 }  // namespace
 
+Error cannotWrite(const std::string& path, const std::exception& error) {
+    const std::string said = error.what();
+    const std::string prefix = "cannot write '" + path + "'";
+    return Error(said.rfind(prefix, 0) == 0 ? said : prefix + ": " + said);
+}
+
 std::string commitJournalPath(const std::string& final_path) {
     return journalPathOf(final_path);
 }
@@ -326,6 +332,32 @@ void installTempFileCleanup() {
     sigemptyset(&action.sa_mask);
     for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
         ::sigaction(signal_number, &action, nullptr);
+    }
+}
+
+TempFileCleanupWhileDefault::TempFileCleanupWhileDefault() {
+    for (int signal_number : {SIGTERM, SIGHUP}) {
+        struct sigaction current {};
+        if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL ||
+            (current.sa_flags & SA_SIGINFO)) {
+            continue;
+        }
+        struct sigaction action {};
+        action.sa_handler = removeTempsAndDie;  // which restores the default and re-raises
+        sigemptyset(&action.sa_mask);
+        if (::sigaction(signal_number, &action, nullptr) == 0) {
+            taken_.push_back(signal_number);
+        }
+    }
+}
+
+TempFileCleanupWhileDefault::~TempFileCleanupWhileDefault() {
+    for (int signal_number : taken_) {
+        struct sigaction current {};
+        if (::sigaction(signal_number, nullptr, &current) == 0 &&
+            !(current.sa_flags & SA_SIGINFO) && current.sa_handler == removeTempsAndDie) {
+            ::signal(signal_number, SIG_DFL);
+        }
     }
 }
 
@@ -357,13 +389,45 @@ StagedFile::StagedFile(std::string final_path)
     removeStaleTemps(final_path_);
     temp_path_ = createTempFile(final_path_);
     signal_slot_ = takeSlot(temp_path_);
+    fd_ = ::open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat info {};
+    if (fd_ >= 0 && ::fstat(fd_, &info) == 0) {
+        device_ = info.st_dev;
+        inode_ = info.st_ino;
+    }
 }
 
 StagedFile::~StagedFile() {
     if (!committed_ && ::getpid() == owner_) {  // a forked child's copy leaves it to its owner
-        std::remove(temp_path_.c_str());
+        struct stat info {};
+        const bool in_place = ::lstat(temp_path_.c_str(), &info) == 0 && info.st_dev == device_ &&
+                              info.st_ino == inode_;
+        if (in_place || fd_ < 0) {
+            std::remove(temp_path_.c_str());
+        } else {
+            // Its folder was moved: the file is where the kernel says the open file is now.
+            char moved[PATH_MAX] = {};
+            const std::string link = "/proc/self/fd/" + std::to_string(fd_);
+            const ssize_t length = ::readlink(link.c_str(), moved, sizeof moved - 1);
+            if (length > 0 && ::lstat(moved, &info) == 0 && info.st_dev == device_ &&
+                info.st_ino == inode_) {
+                ::unlink(moved);
+            }
+        }
+    }
+    if (fd_ >= 0) {
+        ::close(fd_);
     }
     freeSlot(signal_slot_);
+}
+
+void StagedFile::checkInPlace() const {
+    struct stat info {};
+    if (fd_ >= 0 && (::lstat(temp_path_.c_str(), &info) != 0 || info.st_dev != device_ ||
+                     info.st_ino != inode_)) {
+        throw Error("cannot write '" + final_path_ +
+                    "': its folder was moved or replaced while the report was being written");
+    }
 }
 
 void StagedFile::sync() const {
@@ -375,6 +439,7 @@ void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite) 
         return;
     }
     for (StagedFile* file : files) {
+        file->checkInPlace();
         checkDestination(file->final_path_, overwrite);
         file->sync();
     }
@@ -444,10 +509,7 @@ std::unique_ptr<StagedFile> writeStaged(const std::string& path,
         db.exec("COMMIT");
         db.close();
     } catch (const Error& e) {
-        const std::string said = e.what();  // the writer's own errors name the file already
-        throw said.rfind("cannot write '" + path + "'", 0) == 0
-            ? e
-            : Error("cannot write '" + path + "': " + said);
+        throw cannotWrite(path, e);
     }
     return staged;
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "trainscope/error.h"
 #include "trainscope/report_writer.h"
 
 namespace trainscope {
@@ -37,14 +38,25 @@ class StagedFile {
     // Flushes the finished temporary file to disk.
     void sync() const;
 
+    // Throws trainscope::Error when the temporary file is no longer at its path: its folder was
+    // moved or replaced since it was created (a later write there would make a new, empty one).
+    void checkInPlace() const;
+
   private:
     friend void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite);
     std::string final_path_;
     std::string temp_path_;
     bool committed_ = false;
-    pid_t owner_;           // the process that staged it, the only one that removes it
+    pid_t owner_;       // the process that staged it, the only one that removes it
+    int fd_ = -1;       // held open: where the file went when its folder was moved
+    dev_t device_ = 0;  // the file's identity, to tell it from another at its path
+    ino_t inode_ = 0;
     int signal_slot_ = -1;  // where the SIGINT/SIGTERM handler finds the temporary path
 };
+
+// An error writing `path`: "cannot write 'PATH': " and `error`'s text, once (an error that
+// names the file already is kept as it is).
+Error cannotWrite(const std::string& path, const std::exception& error);
 
 // The commit journal of the set whose first file is `final_path`: pairs of lines, a temporary
 // path and the final path it becomes.

@@ -359,6 +359,14 @@ void Session::kernelWrote(int site, const std::vector<const void*>& storages) {
         }
 }
 
+void Session::compilationBegins() {
+    OperationObserver::compilationBegins();
+}
+
+void Session::compilationEnds() {
+    OperationObserver::compilationEnds();
+}
+
 void Session::kernelRan(int site, double ms) {
     Impl& self = *impl_;
     if (!self.step_open || site < 0) {

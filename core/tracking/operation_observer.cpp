@@ -52,6 +52,16 @@ class InFlight {
     bool counted_;
 };
 
+// The thread that torch.compile compiles on now (RecordFunction's id; 0: none), and since when.
+// Its calls meanwhile are not observed.
+std::atomic<uint64_t> g_compiling_thread{0};
+thread_local std::chrono::steady_clock::time_point t_compiling_since;
+
+bool madeWhileCompiling(const at::RecordFunction& fn) {
+    const uint64_t thread = g_compiling_thread.load(std::memory_order_relaxed);
+    return thread != 0 && thread == fn.threadId();
+}
+
 // Nesting depth of backward nodes on each thread: only the outermost node is timed.
 thread_local int t_backward_depth = 0;
 thread_local std::chrono::steady_clock::time_point t_backward_started;
@@ -149,6 +159,33 @@ OperationObserver::~OperationObserver() {
     }
 }
 
+void OperationObserver::compilationBegins() {
+    uint64_t none = 0;
+    if (g_compiling_thread.compare_exchange_strong(none, at::RecordFunction::currentThreadId())) {
+        t_compiling_since = Clock::now();
+    }  // else another thread compiles: this one's calls stay observed
+}
+
+void OperationObserver::compilationEnds() {
+    const uint64_t thread = at::RecordFunction::currentThreadId();
+    uint64_t expected = thread;
+    if (!g_compiling_thread.compare_exchange_strong(expected, 0)) {
+        // Dynamo ends its callbacks where the last of overlapping compilations ends, which may
+        // be another thread than the one they began on: observed again, nothing taken out.
+        g_compiling_thread.store(0);
+        return;
+    }
+    const Clock::duration paused = Clock::now() - t_compiling_since;
+    if (t_backward_depth > 0) {
+        t_backward_started += paused;  // a lazily compiled backward graph, in its node
+    }
+    OperationObserver* self = g_active.load(std::memory_order_acquire);
+    // The forward thread's own observer: only that thread destroys it.
+    if (self && thread == self->forward_thread_ && self->depth_ > 0 && !self->options_.gpu_timer) {
+        self->started_ += paused;
+    }
+}
+
 void OperationObserver::forwardBegins() {
     if (options_.eager && phase_.load() != Phase::Idle) {
         // The next micro-batch of an eager step: its operations add to the step's.
@@ -230,7 +267,7 @@ void OperationObserver::resolveGpuTimes() {
 
 std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::RecordFunction& fn) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);
-    if (!self) {
+    if (!self || madeWhileCompiling(fn)) {
         return nullptr;
     }
     const InFlight in_flight(fn);
@@ -294,7 +331,7 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
 
 void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);
-    if (!self) {
+    if (!self || madeWhileCompiling(fn)) {
         return;
     }
     const InFlight in_flight(fn);

@@ -114,6 +114,14 @@ class OperationObserver : public IterationListener {
     OperationObserver(const OperationObserver&) = delete;
     OperationObserver& operator=(const OperationObserver&) = delete;
 
+    // torch.compile begins and ends compiling on the calling thread (the host hears it from
+    // TorchDynamo; a lazily compiled backward graph compiles inside its backward node): the
+    // calls it makes meanwhile (tracing with fake tensors) are no operations of the step, and
+    // the time it takes is taken out of the operation or backward node it ran in. Works with
+    // whichever observer is active, or none.
+    static void compilationBegins();
+    static void compilationEnds();
+
     void forwardBegins() override;
     void backwardBegins() override;
     void backwardEnded() override;

@@ -191,7 +191,10 @@ class PySession {
     }
     bool recordsTimeline() const { return session_ && session_->recordsTimeline(); }
     // Ends observation: every callback and hook of the session is removed.
-    void close() { session_.reset(); }
+    void close() {
+        session_.reset();
+        cleanup_.reset();
+    }
     void enterModule(std::string path) { modules_.push(std::move(path)); }
     void exitModule(const std::string& path) { modules_.pop(path); }
     int observedSteps() { return session().observedSteps(); }
@@ -233,6 +236,10 @@ class PySession {
     ModuleStack modules_;
     PythonParameters parameters_;
     std::unique_ptr<Session> session_;
+    // A SIGTERM that ends the process (the user has no handler) removes the staged timeline
+    // first, as long as the session lives.
+    std::unique_ptr<TempFileCleanupWhileDefault> cleanup_ =
+        std::make_unique<TempFileCleanupWhileDefault>();
 };
 
 // A compiled region's kernel (or extern call) in Inductor's generated code, timed on each call
@@ -405,6 +412,8 @@ PYBIND11_MODULE(_trainscope, m) {
         .def("count_existing", &PySession::countExisting)
         .def("existing_block_freed", &PySession::existingBlockFreed)
         .def("add_kernel_site", &PySession::addKernelSite)
+        .def_static("compilation_begins", &trainscope::Session::compilationBegins)
+        .def_static("compilation_ends", &trainscope::Session::compilationEnds)
         .def("close", &PySession::close)
         .def("enter_module", &PySession::enterModule)
         .def("exit_module", &PySession::exitModule, py::arg("path"))

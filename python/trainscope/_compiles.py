@@ -65,3 +65,43 @@ class CompileWatch:
             result.append((str(m.compile_id), kind, function, file, int(line or 0), start * 1000,
                            end * 1000, broke, again))
         return result
+
+
+class CompilingUnobserved:
+    """While the session lives, torch.compile's compiling is no operation of the step and no
+    operation's time: Dynamo's compile callbacks (a frame compiled, a backward graph compiled
+    lazily inside its node) tell the session when it begins and ends. Where the process has
+    no Dynamo, or one without those callbacks, nothing is installed. `close()` removes them."""
+
+    def __init__(self, session):
+        self._undo = []
+        dynamo = sys.modules.get("torch._dynamo")
+        handler = getattr(dynamo, "callback_handler", None)
+        if handler is None or not hasattr(handler, "register_end_callback"):
+            return
+        begins, ends = type(session).compilation_begins, type(session).compilation_ends
+
+        def began(*_args):  # never a fault in the user's compilation
+            try:
+                begins()
+            except Exception:
+                pass
+
+        def ended(*_args):
+            try:
+                ends()
+            except Exception:
+                pass
+
+        handler.register_start_callback(began)
+        handler.register_end_callback(ended)
+        self._undo = [lambda: handler.remove_start_callback(began),
+                      lambda: handler.remove_end_callback(ended)]
+
+    def close(self):
+        for undo in self._undo:
+            try:
+                undo()
+            except Exception:
+                pass  # torch._dynamo.reset() or the user cleared the callbacks
+        self._undo = []

@@ -12,7 +12,7 @@ import weakref
 import torch
 
 from . import _signals, _trainscope
-from ._compiles import CompileWatch
+from ._compiles import CompileWatch, CompilingUnobserved
 from ._kernels import KernelWatch
 from ._model_hooks import parameter_lister
 from ._saved import storage_of
@@ -133,6 +133,7 @@ class HostLoop:
         # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
         self.kernels = None
+        self.compiling = None
 
     def forked(self):
         """Whether this is a child that the user's step forked (os.fork) from the process that
@@ -149,6 +150,8 @@ class HostLoop:
     def watch_compiled_code(self):
         """What Inductor compiles from now on is timed kernel by kernel (_kernels.py): called
         as the warm-up begins, once the model exists."""
+        if self.compiling is None:  # first: its pause holds the kernels' own start-up too
+            self.compiling = CompilingUnobserved(self.session)
         if self.kernels is None:
             self.kernels = KernelWatch(self.session)
         self.kernels.start()
@@ -235,6 +238,9 @@ class HostLoop:
     def close(self):
         """Ends observation: every hook and callback of the session is removed."""
         self.drop_hooks()
+        if self.compiling is not None:
+            self.compiling.close()
+            self.compiling = None
         if self.kernels is not None:
             self.kernels.close()
         if self.session is not None:

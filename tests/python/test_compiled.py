@@ -544,6 +544,28 @@ def iteration_provider(model):
                     self.assertRegex(note[0][0], r"and \d+ that ran only in the memory step "
                                                  r"are not timed \(")
 
+    def test_compiling_is_no_operation_and_no_operations_time(self):
+        # The memory step compiles the block (its forward, and its backward graph lazily inside
+        # the region's backward node) and is the only observed step: the report's times are its
+        # own. Compiling takes far longer than the block's operations; it was once the region's
+        # backward time, and Dynamo's tracing calls were operations of the step.
+        torch._dynamo.reset()
+        model = torch.compile(Block())
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            observe(prefix, model, None, [lambda: model(torch.randn(4, 32)).sum()], warmup=0)
+            entries = rows(prefix + ".time.sqlite", "SELECT operation_name, forward_ms, "
+                                                    "backward_ms FROM run_time_entries")
+            compiling = rows(prefix + ".time.sqlite", "SELECT kind, duration_ms, step FROM "
+                                                      "trainscope_compilations")
+        self.assertEqual(sorted(kind for kind, _, _ in compiling), ["backward", "forward"])
+        self.assertTrue(all(step == 1 for _, _, step in compiling), compiling)
+        operations = sum(f + (b or 0) for _, f, b in entries)
+        backward_compiling = sum(ms for kind, ms, _ in compiling if kind == "backward")
+        self.assertLess(operations, backward_compiling, entries)
+        # The step's own calls only: the region, the kernels Inductor generated, the loss.
+        self.assertLess(len(entries), 20, [name for name, _, _ in entries])
+
     def test_another_backend_compiled_in_the_session_is_no_code_of_inductors(self):
         # Its regions have no kernels of Inductor's to time: nothing is said of code generated
         # before the session (the note once said so of Inductor, which never ran).

@@ -1496,6 +1496,65 @@ print("done", os.getpid(), prof.figures is not None)
                              and v.nelement() > 0))
         self.assertGreater(state, 8000)
 
+    def test_a_sigterm_that_ends_the_loop_leaves_no_staged_file_and_no_handler_after(self):
+        # The user's loop has no SIGTERM handler: the signal ends the process as it would
+        # without TrainScope, and the staged timeline goes with it (it stayed until a later run
+        # in that folder swept it). After the profile the signal's disposition is the default
+        # again, as c10's sigaction reads it.
+        script = """
+import ctypes, os, signal, sys, torch, trainscope
+libc = ctypes.CDLL(None)
+def handler_of(number):  # struct sigaction begins with its handler
+    action = ctypes.create_string_buffer(256)
+    libc.sigaction(number, None, action)
+    return ctypes.c_void_p.from_buffer(action).value or 0
+model = torch.nn.Linear(8, 4)
+with trainscope.profile(sys.argv[1], model=model, warmup=0, active=3) as prof:
+    for step in range(3):
+        model(torch.randn(2, 8)).sum().backward()
+        prof.step()
+        if step == 0 and sys.argv[2] == "kill":  # the memory step's timeline is staged
+            os.kill(os.getpid(), signal.SIGTERM)
+print("handlers", handler_of(signal.SIGTERM), handler_of(signal.SIGHUP))
+"""
+        for how in ("kill", "plain"):
+            with self.subTest(how=how), tempfile.TemporaryDirectory() as folder:
+                result = bounded.run([sys.executable, "-c", script,
+                                      os.path.join(folder, "run"), how],
+                                     capture_output=True, text=True)
+                if how == "kill":
+                    self.assertEqual(result.returncode, -signal.SIGTERM, result.stderr)
+                    self.assertEqual(os.listdir(folder), [])
+                else:
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    self.assertEqual(result.stdout.strip(), "handlers 0 0")
+                    self.assertEqual(len(os.listdir(folder)), 3)
+
+    def test_a_report_folder_moved_during_the_profile_is_said_and_left_clean(self):
+        # The memory step's timeline is staged in the folder; the folder is then renamed and a
+        # new one made at its name. The profile once failed with SQLite's "no such table:
+        # STEP_TIME" and left its staged file hidden in the moved folder.
+        model = torch.nn.Linear(4, 4)
+        with tempfile.TemporaryDirectory() as scratch:
+            folder, moved = os.path.join(scratch, "out"), os.path.join(scratch, "moved")
+            os.mkdir(folder)
+            prefix = os.path.join(folder, "run")
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr):
+                with trainscope.profile(prefix, model=model, warmup=0, active=2) as prof:
+                    for step in range(2):
+                        model(torch.randn(2, 4)).sum().backward()
+                        prof.step()
+                        if step == 0:
+                            os.rename(folder, moved)
+                            os.mkdir(folder)
+            self.assertIsNone(prof.figures)
+            self.assertEqual(stderr.getvalue(),
+                             f"trainscope: cannot write '{prefix}.timeline.sqlite': its folder was "
+                             f"moved or replaced while the report was being written: no report "
+                             f"was written; the loop goes on unobserved\n")
+            self.assertEqual((os.listdir(folder), os.listdir(moved)), ([], []))
+
     def test_a_profile_used_for_a_second_with_warms_up_again(self):
         model = torch.nn.Linear(4, 4)
         with tempfile.TemporaryDirectory() as folder:

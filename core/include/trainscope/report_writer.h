@@ -17,6 +17,22 @@ namespace trainscope {
 // the process ends (the programs call it once at start).
 void installTempFileCleanup();
 
+// For a host inside another program (the Python package in the user's process), which must
+// leave that program's settings as it found them: while it lives, SIGTERM and SIGHUP left at
+// their default (ending the process) first remove the temporary files of reports being
+// written, then end the process as the default does. Signals the program handles are left
+// alone, and each one taken is put back when it ends, unless the program has set its own since.
+class TempFileCleanupWhileDefault {
+  public:
+    TempFileCleanupWhileDefault();
+    ~TempFileCleanupWhileDefault();
+    TempFileCleanupWhileDefault(const TempFileCleanupWhileDefault&) = delete;
+    TempFileCleanupWhileDefault& operator=(const TempFileCleanupWhileDefault&) = delete;
+
+  private:
+    std::vector<int> taken_;  // the signals whose default it replaced
+};
+
 // Throws trainscope::Error when `path` cannot be written: it exists and `overwrite` is
 // Refuse, it exists and is not a regular file (never replaced), its name is too long, or its
 // folder is missing or not writable. Call before a long run to fail early.

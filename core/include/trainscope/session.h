@@ -126,6 +126,12 @@ class Session {
     // What torch.compile compiled since the session started (the host hears of it); each is
     // placed in its step by its time when the reports are assembled.
     void addCompilations(const std::vector<Compilation>& compilations);
+    // torch.compile begins and ends compiling on the calling thread (any thread; the host hears
+    // it from TorchDynamo): compiling is never an operation, nor operation time. The calls it
+    // makes meanwhile are not recorded, and its time is taken out of the operation or backward
+    // node it ran in (a backward graph compiled when it first runs).
+    static void compilationBegins();
+    static void compilationEnds();
     // A kernel of a compiled region, as the host learns it from Inductor; returns the id its
     // calls are told by.
     int addKernelSite(CompiledKernelSite site);
