@@ -1950,6 +1950,18 @@ aktiv (gepunktet)</translation>
         <source>%1 ended with exit code %2</source>
         <translation>%1 endete mit dem Exit-Code %2</translation>
     </message>
+    <message>
+        <source>%1 did not import trainscope within %2 s</source>
+        <translation>%1 hat trainscope nicht innerhalb von %2 s importiert</translation>
+    </message>
+    <message>
+        <source>%1 ended while importing trainscope, which is likely built for another torch</source>
+        <translation>%1 endete beim Import von trainscope, das wohl für ein anderes torch gebaut ist</translation>
+    </message>
+    <message>
+        <source>%1 has no trainscope: install it into that environment with `%1 -m pip install --no-build-isolation` and TrainScope&apos;s source folder</source>
+        <translation>%1 hat kein trainscope: installieren Sie es in diese Umgebung mit `%1 -m pip install --no-build-isolation` und dem Quellordner von TrainScope</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::RankSummaryPage</name>

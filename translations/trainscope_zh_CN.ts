@@ -1946,6 +1946,18 @@ active (dotted)</source>
         <source>%1 ended with exit code %2</source>
         <translation>%1 以退出码 %2 结束</translation>
     </message>
+    <message>
+        <source>%1 did not import trainscope within %2 s</source>
+        <translation>%1 未能在 %2 秒内导入 trainscope</translation>
+    </message>
+    <message>
+        <source>%1 ended while importing trainscope, which is likely built for another torch</source>
+        <translation>%1 在导入 trainscope 时结束，该 trainscope 可能是为另一个 torch 构建的</translation>
+    </message>
+    <message>
+        <source>%1 has no trainscope: install it into that environment with `%1 -m pip install --no-build-isolation` and TrainScope&apos;s source folder</source>
+        <translation>%1 没有 trainscope：请用 `%1 -m pip install --no-build-isolation` 加上 TrainScope 的源代码文件夹将其安装到该环境中</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::RankSummaryPage</name>

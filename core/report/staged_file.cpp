@@ -466,6 +466,10 @@ void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite) 
     syncPath(journal, O_RDONLY);
     const fs::path folder = folderOf(files.front()->final_path_);
     syncFolder(folder);  // from here on, the new set is what a crash leaves (rolled forward)
+    for (StagedFile* file : files) {  // so a signal now leaves the files for the roll-forward
+        freeSlot(file->signal_slot_);
+        file->signal_slot_ = -1;
+    }
     if (overwrite == Overwrite::Allow) {
         for (StagedFile* file : files) {
             if (std::rename(file->temp_path_.c_str(), file->final_path_.c_str()) != 0) {

@@ -367,6 +367,11 @@ void Session::compilationEnds() {
     OperationObserver::compilationEnds();
 }
 
+void Session::forsakeInForkedChild() {
+    OperationObserver::stopObservingInThisProcess();
+    MemoryObserver::stopCountingInThisProcess();
+}
+
 void Session::kernelRan(int site, double ms) {
     Impl& self = *impl_;
     if (!self.step_open || site < 0) {

@@ -22,7 +22,13 @@ namespace trainscope {
 namespace {
 // The meter whose reporter should hold the slot (one session observes a process at a time).
 std::atomic<MemoryObserver*> g_meter{nullptr};
+// Set in a child that the observed process forked: its copy of the meter counts nothing.
+std::atomic<bool> g_counting_stopped{false};
 }  // namespace
+
+void MemoryObserver::stopCountingInThisProcess() {
+    g_counting_stopped.store(true);
+}
 
 class MemoryObserver::Reporter : public torch::profiler::impl::ProfilerStateBase {
   public:
@@ -35,6 +41,9 @@ class MemoryObserver::Reporter : public torch::profiler::impl::ProfilerStateBase
     }
     void reportMemoryUsage(void* ptr, int64_t alloc_size, compat::AllocatorTotal total_allocated,
                            compat::AllocatorTotal total_reserved, c10::Device device) override {
+        if (g_counting_stopped.load(std::memory_order_relaxed)) {
+            return;
+        }
         owner_->onAllocation(ptr, alloc_size, static_cast<int64_t>(total_allocated),
                              static_cast<int64_t>(total_reserved), device);
     }

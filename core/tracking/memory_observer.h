@@ -78,6 +78,9 @@ class MemoryObserver : public IterationListener {
     // Only allocations on `device_type` count (a CUDA run's host allocations do not).
     explicit MemoryObserver(c10::DeviceType device_type);
     ~MemoryObserver() override;
+    // In a child forked from the observed process: no meter counts there any more (lock-free:
+    // the parent's other threads may have held any lock at the fork).
+    static void stopCountingInThisProcess();
     MemoryObserver(const MemoryObserver&) = delete;
     MemoryObserver& operator=(const MemoryObserver&) = delete;
 

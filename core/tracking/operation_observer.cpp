@@ -62,6 +62,10 @@ bool madeWhileCompiling(const at::RecordFunction& fn) {
     return thread != 0 && thread == fn.threadId();
 }
 
+// What onStart returns for a call it left unobserved (made while compiling), so that its end
+// is left unobserved too, whenever compiling ends: the starts and ends it sees stay paired.
+struct UnobservedCall : at::ObserverContext {};
+
 // Nesting depth of backward nodes on each thread: only the outermost node is timed.
 thread_local int t_backward_depth = 0;
 thread_local std::chrono::steady_clock::time_point t_backward_started;
@@ -159,6 +163,10 @@ OperationObserver::~OperationObserver() {
     }
 }
 
+void OperationObserver::stopObservingInThisProcess() {
+    g_active.store(nullptr);
+}
+
 void OperationObserver::compilationBegins() {
     uint64_t none = 0;
     if (g_compiling_thread.compare_exchange_strong(none, at::RecordFunction::currentThreadId())) {
@@ -179,9 +187,12 @@ void OperationObserver::compilationEnds() {
     if (t_backward_depth > 0) {
         t_backward_started += paused;  // a lazily compiled backward graph, in its node
     }
+    // On the forward thread, the only one that destroys the observer: its open operation.
+    if (thread != g_forward_thread.load(std::memory_order_relaxed)) {
+        return;
+    }
     OperationObserver* self = g_active.load(std::memory_order_acquire);
-    // The forward thread's own observer: only that thread destroys it.
-    if (self && thread == self->forward_thread_ && self->depth_ > 0 && !self->options_.gpu_timer) {
+    if (self && self->depth_ > 0 && !self->options_.gpu_timer) {
         self->started_ += paused;
     }
 }
@@ -267,8 +278,11 @@ void OperationObserver::resolveGpuTimes() {
 
 std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::RecordFunction& fn) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);
-    if (!self || madeWhileCompiling(fn)) {
+    if (!self) {
         return nullptr;
+    }
+    if (madeWhileCompiling(fn)) {
+        return std::make_unique<UnobservedCall>();
     }
     const InFlight in_flight(fn);
     if (!in_flight.holds(self)) {
@@ -329,9 +343,9 @@ std::unique_ptr<at::ObserverContext> OperationObserver::onStart(const at::Record
     return nullptr;
 }
 
-void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*) {
+void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext* context) {
     OperationObserver* self = g_active.load(std::memory_order_acquire);
-    if (!self || madeWhileCompiling(fn)) {
+    if (!self || context != nullptr) {  // only an unobserved call has a context
         return;
     }
     const InFlight in_flight(fn);

@@ -121,6 +121,9 @@ class OperationObserver : public IterationListener {
     // whichever observer is active, or none.
     static void compilationBegins();
     static void compilationEnds();
+    // In a child forked from the observed process: no observer sees a call there any more
+    // (lock-free, as stopCountingInThisProcess).
+    static void stopObservingInThisProcess();
 
     void forwardBegins() override;
     void backwardBegins() override;

@@ -195,6 +195,12 @@ class PySession {
         session_.reset();
         cleanup_.reset();
     }
+    // In a child that the user's step forked: see Session::forsakeInForkedChild.
+    void forsake() {
+        Session::forsakeInForkedChild();
+        (void)session_.release();  // the parent's: never torn down in the child
+        cleanup_.reset();          // its handler, put back (a sigaction: no lock)
+    }
     void enterModule(std::string path) { modules_.push(std::move(path)); }
     void exitModule(const std::string& path) { modules_.pop(path); }
     int observedSteps() { return session().observedSteps(); }
@@ -415,6 +421,7 @@ PYBIND11_MODULE(_trainscope, m) {
         .def_static("compilation_begins", &trainscope::Session::compilationBegins)
         .def_static("compilation_ends", &trainscope::Session::compilationEnds)
         .def("close", &PySession::close)
+        .def("forsake", &PySession::forsake)
         .def("enter_module", &PySession::enterModule)
         .def("exit_module", &PySession::exitModule, py::arg("path"))
         .def_property_readonly("observed_steps", &PySession::observedSteps)

@@ -144,7 +144,10 @@ class HostLoop:
             return False
         if self.session is not None or self.hooks is not None:
             self.ranks = self.agreement = None
-            self.close()
+            session, self.session = self.session, None
+            self.close()  # the Python hooks and callbacks; the session is left as it is
+            if session is not None:
+                session.forsake()
         return True
 
     def watch_compiled_code(self):

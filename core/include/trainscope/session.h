@@ -132,6 +132,11 @@ class Session {
     // node it ran in (a backward graph compiled when it first runs).
     static void compilationBegins();
     static void compilationEnds();
+    // In a child that the observed process forked (os.fork in the user's step): the session is
+    // the parent's. Nothing is observed in the child from now on; the host then leaves its copy
+    // of the session as it is, never destroyed there: tearing it down could wait forever on
+    // what the parent's other threads held at the fork (a lock, a callback in flight).
+    static void forsakeInForkedChild();
     // A kernel of a compiled region, as the host learns it from Inductor; returns the id its
     // calls are told by.
     int addKernelSite(CompiledKernelSite site);

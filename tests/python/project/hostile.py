@@ -56,11 +56,11 @@ def skyline_input_provider(batch_size=2):
     return (torch.randn(batch_size, 8),)
 
 
-def reports_written_then_a_second(_):  # busy still as the run ends
+def reports_written_then_a_while(_):  # busy still as the run ends, also on a loaded machine
     folder = os.environ["TRAINSCOPE_TEST_FOLDER"]
     while len([name for name in os.listdir(folder) if name.endswith(".sqlite")]) < 3:
         time.sleep(0.01)
-    time.sleep(1)
+    time.sleep(5)
 
 
 def skyline_iteration_provider(model):
@@ -69,7 +69,7 @@ def skyline_iteration_provider(model):
         threading.Thread(target=threading.Event().wait, name="waits-forever").start()
     if HOW in ("executor", "busy_executor"):  # never shut down: the interpreter's exit does it
         pool = ThreadPoolExecutor(2, thread_name_prefix="left-open")
-        pool.submit(reports_written_then_a_second if HOW == "busy_executor" else time.sleep, 0)
+        pool.submit(reports_written_then_a_while if HOW == "busy_executor" else time.sleep, 0)
         POOLS.append(pool)  # held, as Inductor holds its pool: unheld, its workers would end
 
     if HOW == "empty_cell" and False:
