@@ -399,16 +399,14 @@ StagedFile::StagedFile(std::string final_path)
 
 StagedFile::~StagedFile() {
     if (!committed_ && ::getpid() == owner_) {  // a forked child's copy leaves it to its owner
-        struct stat info {};
-        const bool in_place = ::lstat(temp_path_.c_str(), &info) == 0 && info.st_dev == device_ &&
-                              info.st_ino == inode_;
-        if (in_place || fd_ < 0) {
+        if (inPlace() || fd_ < 0) {
             std::remove(temp_path_.c_str());
         } else {
             // Its folder was moved: the file is where the kernel says the open file is now.
             char moved[PATH_MAX] = {};
             const std::string link = "/proc/self/fd/" + std::to_string(fd_);
             const ssize_t length = ::readlink(link.c_str(), moved, sizeof moved - 1);
+            struct stat info {};
             if (length > 0 && ::lstat(moved, &info) == 0 && info.st_dev == device_ &&
                 info.st_ino == inode_) {
                 ::unlink(moved);
@@ -421,10 +419,14 @@ StagedFile::~StagedFile() {
     freeSlot(signal_slot_);
 }
 
-void StagedFile::checkInPlace() const {
+bool StagedFile::inPlace() const {
     struct stat info {};
-    if (fd_ >= 0 && (::lstat(temp_path_.c_str(), &info) != 0 || info.st_dev != device_ ||
-                     info.st_ino != inode_)) {
+    return ::lstat(temp_path_.c_str(), &info) == 0 && info.st_dev == device_ &&
+           info.st_ino == inode_;
+}
+
+void StagedFile::checkInPlace() const {
+    if (fd_ >= 0 && !inPlace()) {
         throw Error("cannot write '" + final_path_ +
                     "': its folder was moved or replaced while the report was being written");
     }

@@ -43,6 +43,7 @@ class StagedFile {
     void checkInPlace() const;
 
   private:
+    bool inPlace() const;  // the file at temp_path_ is the one it created
     friend void commitTogether(const std::vector<StagedFile*>& files, Overwrite overwrite);
     std::string final_path_;
     std::string temp_path_;
