@@ -10,16 +10,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "records/recorded_steps.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
-
-// What the timed steps' kernels took: `ms[k][s]` and `calls[k][s]` for site s in timed step k
-// (a site that a step did not run may be missing from its row).
-struct KernelSteps {
-    std::vector<std::vector<double>> ms;
-    std::vector<std::vector<int64_t>> calls;
-};
 
 // Where the entries went: `entry_of_operation[i]`, the index of what was entry i;
 // `entry_of_site[s]`, site s's row (-1: none); and how many regions (by compile id), compiled

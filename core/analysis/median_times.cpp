@@ -5,7 +5,8 @@
 
 #include "analysis/median.h"
 #include "analysis/step_matching.h"
-#include "tracking/operation_observer.h"
+#include "records/operation_records.h"
+#include "records/stack_traces.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {

@@ -7,14 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "records/recorded_steps.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
-
-struct OperationRecord;
-struct OperationTiming;
-struct CollectiveRecord;
-class StackTraces;
 
 // `operations` give each entry its name and frames (numbers into `traces`), `modules` its
 // module path; `runs[k][i]` is operation i in timed iteration k (analysis/step_matching.h),

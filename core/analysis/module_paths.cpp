@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "tracking/operation_observer.h"
-
 namespace trainscope {
 namespace {
 
@@ -63,11 +61,9 @@ Level parseLevel(const std::string& text) {
 
 }  // namespace
 
-ModulePaths::ModulePaths(const torch::jit::Module& model) {
-    for (const auto& named : model.named_modules()) {
-        const auto type = named.value.type()->name();
-        modules_.push_back({named.name, type ? lastComponent(type->name()) : std::string()});
-    }
+ModulePaths::ModulePaths(const std::vector<TreeModule>& tree) {
+    for (const TreeModule& module : tree)
+        modules_.push_back({module.path, lastComponent(module.qualified_type)});
 }
 
 std::string ModulePaths::ofParameter(const std::string& name) {

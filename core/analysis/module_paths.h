@@ -12,16 +12,20 @@
 #include <string>
 #include <vector>
 
-#include <torch/csrc/jit/api/module.h>
+#include "records/operation_records.h"
 
 namespace trainscope {
 
-struct OperationRecord;
-
 class ModulePaths {
   public:
+    // A module of the model's tree: its path ("blocks.0.mlp", "" for the model) and its type's
+    // qualified name ("__torch__.torch.nn.modules.linear.Linear").
+    struct TreeModule {
+        std::string path;
+        std::string qualified_type;
+    };
     ModulePaths() = default;  // an empty tree: every level keeps its own name
-    explicit ModulePaths(const torch::jit::Module& model);
+    explicit ModulePaths(const std::vector<TreeModule>& tree);
 
     // One path per operation. `weight_names[i]` names the weight that
     // OperationRecord::weights_read refers to as i. A level that cannot be resolved is "?".

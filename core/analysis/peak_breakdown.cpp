@@ -3,8 +3,6 @@
 
 #include <map>
 
-#include "tracking/memory_observer.h"
-
 namespace trainscope {
 namespace {
 
@@ -17,17 +15,40 @@ bool sameBlock(const LiveSet& set, void* ptr, const TrackedBlock& block) {
 
 }  // namespace
 
-PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
+std::unordered_set<int64_t> activationEvents(const MemoryRecord& record) {
+    // The step's own blocks, replayed up to each micro-batch's backward.
+    std::unordered_map<void*, TrackedBlock> allocated;
+    std::unordered_set<int64_t> activations;
+    size_t applied = 0;
+    for (const MemoryRecord::MicroBatch& batch : record.micro_batches) {
+        if (!batch.backward_began) {
+            continue;
+        }
+        for (; applied < batch.backward; ++applied) {
+            applyEvent(allocated, record.events[applied], applied);
+        }
+        for (const auto& [ptr, block] : allocated) {
+            if (block.phase == AllocationPhase::Forward &&
+                block.event >= static_cast<int64_t>(batch.forward) &&
+                !record.backward_roots.count(block.event)) {
+                activations.insert(block.event);
+            }
+        }
+    }
+    return activations;
+}
+
+PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& parameters,
                          const GradientBlocks& gradients,
                          const std::vector<std::string>& operation_modules,
                          const std::unordered_map<int64_t, std::string>& kernel_modules) {
     // The live sets at the peak and at the end, in one replay.
-    const ChunkedLog<MemoryEvent>& events = memory.events();
-    const std::unordered_set<int64_t> activations = memory.activationEvents();
-    LiveSet at_end(memory.liveAtStart().begin(), memory.liveAtStart().end());
+    const ChunkedLog<MemoryEvent>& events = memory.events;
+    const std::unordered_set<int64_t> activations = activationEvents(memory);
+    LiveSet at_end(memory.live_at_start.begin(), memory.live_at_start.end());
     LiveSet at_peak;
     for (size_t applied = 0;; ++applied) {
-        if (applied == memory.eventsAtPeak()) {
+        if (applied == memory.events_at_peak) {
             at_peak = at_end;
         }
         if (applied == events.size()) {

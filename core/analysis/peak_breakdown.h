@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // What was allocated at the instant of the peak, by kind and by module, from the memory
-// observer's record of the measured iteration (replayed up to the event that first reached
-// the peak). Blocks that outlive the iteration are recognised by address: a parameter's
-// weight, its gradient and its optimizer state; gradients freed before it ended by the
-// allocation the step made them with; the rest by when they were allocated.
+// meter's record of the memory step (replayed up to the event that first reached the peak).
+// Blocks that outlive the step are recognised by address: a parameter's weight, its gradient
+// and its optimizer state; gradients freed before it ended by the allocation the step made
+// them with; the rest by when they were allocated.
 #pragma once
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
-#include "tracking/gradient_sampler.h"
+#include "records/memory_record.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
-
-class MemoryObserver;
 
 // A block that belongs to a parameter, by the address of its storage at the iteration's end.
 struct ParameterBlock {
@@ -29,10 +28,14 @@ struct PeakAnalysis {
     std::vector<ModulePeakEntry> by_module;  // sorted by module path, then kind
 };
 
-// `operation_modules[i]`: the module path of top-level operation i of the measured iteration;
+// The record's allocation events that are activations: each micro-batch's forward allocations
+// still allocated when its backward began (the gradients a backward began from excepted).
+std::unordered_set<int64_t> activationEvents(const MemoryRecord& record);
+
+// `operation_modules[i]`: the module path of top-level operation i of the memory step;
 // `kernel_modules`: by allocation event, the module of the compiled kernel that wrote a block
 // (in place of its region's); `gradients`: the gradient blocks seen while it ran.
-PeakAnalysis analyzePeak(const MemoryObserver& memory, const ParameterBlocks& parameters,
+PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& parameters,
                          const GradientBlocks& gradients,
                          const std::vector<std::string>& operation_modules,
                          const std::unordered_map<int64_t, std::string>& kernel_modules);

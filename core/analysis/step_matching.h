@@ -12,17 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "tracking/operation_observer.h"
+#include "records/operation_records.h"
+#include "records/recorded_steps.h"
 
 namespace trainscope {
-
-// An operation's times in one step: all a timed step keeps of its records.
-struct OperationTiming {
-    double forward_ms = 0.0;
-    double backward_ms = 0.0;
-    bool has_backward = false;
-    bool ran = false;  // false: the step did not run the operation
-};
 
 // Adds to `into` each of `names` it lacks, in order.
 void addDistinctNames(std::vector<std::string>& into, const std::vector<std::string>& names);

@@ -8,10 +8,6 @@
 #include <queue>
 #include <unordered_map>
 
-#include "tracking/memory_observer.h"
-#include "tracking/operation_observer.h"
-#include "tracking/stack_traces.h"
-#include "tracking/timeline_recorder.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -19,9 +15,9 @@ namespace trainscope {
 namespace {
 
 // Each thread's names as texts of the report.
-std::vector<std::vector<TextId>> nameTexts(const TimelineRecorder& recorder, TimelineTexts& texts) {
+std::vector<std::vector<TextId>> nameTexts(const TimelineRecord& record, TimelineTexts& texts) {
     std::vector<std::vector<TextId>> ids;
-    for (const auto& thread : recorder.threads()) {
+    for (const auto& thread : record.threads) {
         std::vector<TextId>& names = ids.emplace_back();
         for (const std::string& name : thread->names)
             names.push_back(texts.add(name));
@@ -37,28 +33,27 @@ constexpr size_t kFlushedCalls = size_t{1} << 15;
 
 void buildTimelineMemory(TimelineSources& sources, TimelineReport& report,
                          const TimelineFlush& flush) {
-    MemoryObserver& memory = *sources.memory;
-    const TimelineRecorder& recorder = *sources.recorder;
-    const auto& threads = recorder.threads();
-    const TimelineClock::Conversion clock = recorder.clock().conversion();
+    MemoryRecord& memory = *sources.memory;
+    const auto& threads = sources.calls.threads;
+    const TickConversion clock = sources.calls.clock;
     auto ns = [&](int64_t ticks) { return clock.toEpochNs(ticks); };
     report.device_id = sources.device_id;
     TimelineTexts& texts = report.texts;
-    const std::vector<std::vector<TextId>> name_texts = nameTexts(recorder, texts);
+    const std::vector<std::vector<TextId>> name_texts = nameTexts(sources.calls, texts);
 
     // The totals when the iteration began, then one sample per allocation and free; each block
     // allocated in the iteration with the top-level call that allocated it (named by the calls'
     // events, which the calls' part releases).
-    const ChunkedLog<MemoryEvent>& events = memory.events();
+    ChunkedLog<MemoryEvent>& events = memory.events;
     int64_t start_total = 0;
-    for (const auto& [ptr, block] : memory.liveAtStart()) {
+    for (const auto& [ptr, block] : memory.live_at_start) {
         start_total += block.bytes;
     }
     // On the CPU what is reserved is what is allocated; CUDA's allocator reports its own.
     const bool own_reserved =
         !events.empty() && events.front().total_reserved != events.front().total_allocated;
     const int64_t start_reserved = own_reserved ? events.front().total_reserved : start_total;
-    report.memory.push_back({ns(memory.startTicks()), start_total, start_reserved, start_total});
+    report.memory.push_back({ns(memory.start_ticks), start_total, start_reserved, start_total});
     const TextId outside = texts.add(report_format::kOutsideOperations);
     std::unordered_map<void*, size_t> open_blocks;
     for (size_t i = 0; i < events.size(); ++i) {
@@ -68,7 +63,7 @@ void buildTimelineMemory(TimelineSources& sources, TimelineReport& report,
         report.memory.push_back(sample);
         if (flush && report.memory.size() >= kFlushedSamples) {
             flush(report);
-            memory.releaseRecordBefore(i);
+            events.releaseBefore(i);
         }
         if (event.bytes > 0) {
             BlockLifetime block;
@@ -88,34 +83,33 @@ void buildTimelineMemory(TimelineSources& sources, TimelineReport& report,
         }
     }
     open_blocks = {};
-    report.steps.push_back({sources.step_id, ns(memory.startTicks()), ns(memory.endTicks())});
-    const std::vector<MemoryObserver::PhaseMark>& marks = memory.phaseMarks();
+    report.steps.push_back({sources.step_id, ns(memory.start_ticks), ns(memory.end_ticks)});
+    const std::vector<MemoryRecord::PhaseMark>& marks = memory.phase_marks;
     for (size_t i = 0; i < marks.size(); ++i) {
-        const int64_t end = i + 1 < marks.size() ? marks[i + 1].ticks : memory.endTicks();
+        const int64_t end = i + 1 < marks.size() ? marks[i + 1].ticks : memory.end_ticks;
         report.phases.push_back({marks[i].name, ns(marks[i].ticks), ns(end)});
     }
-    memory.releaseRecord();
+    events.clear();
 }
 
 void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
                         const TimelineFlush& flush) {
-    const OperationObserver& observed = *sources.observed;
-    std::unique_ptr<TimelineRecorder> recorder = std::move(sources.recorder);
-    const auto& threads = recorder->threads();
+    TimelineRecord record = std::move(sources.calls);  // freed as it is read, and at the end
+    const auto& threads = record.threads;
     const std::vector<OperationRecord>& operations = *sources.operations;
     const StackTraces& traces = *sources.traces;
     const std::vector<std::string>& modules = *sources.operation_modules;
-    const TimelineClock::Conversion clock = recorder->clock().conversion();
+    const TickConversion clock = record.clock;
     auto ns = [&](int64_t ticks) { return clock.toEpochNs(ticks); };
     const uint64_t pid = static_cast<uint64_t>(::getpid());
     report.device_id = sources.device_id;
     TimelineTexts& texts = report.texts;
-    const std::vector<std::vector<TextId>> name_texts = nameTexts(*recorder, texts);
+    const std::vector<std::vector<TextId>> name_texts = nameTexts(record, texts);
 
     std::vector<TextId> module_texts;
     for (const std::string& module : modules)
         module_texts.push_back(texts.add(module));
-    const TimelineTexts& input_texts = observed.inputTexts();
+    const TimelineTexts& input_texts = *sources.input_texts;
     std::unordered_map<TextId, TextId> text_of_input;  // inputTexts() id -> the report's
     auto inputText = [&](TextId id) {
         const auto [it, added] = text_of_input.try_emplace(id, 0);
@@ -158,7 +152,7 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
         if (next_event[t] < thread.events.size()) {
             heads.push({thread.events[next_event[t]].start, t});
         }
-        const bool forward_thread = thread.record_function_tid == observed.forwardThread();
+        const bool forward_thread = thread.record_function_tid == sources.forward_thread;
         std::vector<std::pair<int64_t, int>>& open = open_calls[t];
         while (!open.empty() && open.back().first <= event.start) {
             open.pop_back();
@@ -230,7 +224,7 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
         if (flush && report.calls.size() >= kFlushedCalls) {
             flush(report);
             for (size_t read = 0; read < threads.size(); ++read)
-                recorder->releaseEventsBefore(read, next_event[read]);
+                threads[read]->events.releaseBefore(next_event[read]);
         }
     }
     for (const auto& [operation, backward] : backward_links) {

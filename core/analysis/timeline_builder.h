@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Assembles the timeline report of the measured iteration: the operation observer's events
-// from every thread, merged in time order and linked to the top-level operations (frames,
-// module paths, backward nodes), the inputs of its forward thread's calls, and the memory
-// observer's allocations and frees with the blocks' lifetimes.
+// Assembles the timeline report of the memory step: the recorded events of every thread,
+// merged in time order and linked to the top-level operations (frames, module paths, backward
+// nodes), the inputs of its forward thread's calls, and the meter's allocations and frees with
+// the blocks' lifetimes.
 #pragma once
 
 #include <functional>
@@ -10,32 +10,29 @@
 #include <string>
 #include <vector>
 
+#include "records/memory_record.h"
+#include "records/operation_records.h"
+#include "records/stack_traces.h"
+#include "records/timeline_record.h"
 #include "trainscope/chunked_log.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
 
-class MemoryObserver;
-class OperationObserver;
-class TimelineRecorder;
-struct OperationRecord;
-class StackTraces;
-struct CallInputs;
-
-// What the report is built from. It takes the place of the raw record: the recorder and the
-// meter's record (MemoryObserver::releaseRecord) are released as soon as they are read, so that
-// a large step's timeline is not held twice.
+// What the report is built from: the memory step's records, which the builder frees as it
+// reads them, so that a large step's timeline is not held twice.
 struct TimelineSources {
-    const OperationObserver* observed = nullptr;  // the measured iteration
-    std::unique_ptr<TimelineRecorder> recorder;   // its events (OperationObserver::takeTimeline)
-    MemoryObserver* memory = nullptr;             // the same iteration
-    // The iteration's top-level operations (taken from `observed`), and its forward-thread
-    // calls (inputs), matched to its events in order, by name.
+    TimelineRecord calls;            // every event of the step (OperationObserver::takeTimeline)
+    MemoryRecord* memory = nullptr;  // the meter's record (MemoryObserver::takeRecord)
+    // The step's top-level operations, and its forward-thread calls' inputs, matched to its
+    // events in order, by name.
     const std::vector<OperationRecord>* operations = nullptr;
     const StackTraces* traces = nullptr;  // the operations' frames
     const ChunkedLog<CallInputs>* call_inputs = nullptr;
+    const TimelineTexts* input_texts = nullptr;  // what `call_inputs` number
+    uint64_t forward_thread = 0;                 // RecordFunction's id of the step's thread
     const std::vector<std::string>* operation_modules = nullptr;
-    int64_t step_id = 1;  // the measured iteration's number within the pass
+    int64_t step_id = 1;  // the memory step's number within the pass
     int device_id = 0;
 };
 

@@ -32,7 +32,7 @@ std::string fileUri(const std::string& path) {
 
 ReadOnlyDb::ReadOnlyDb(const std::string& path) : path_(path) {
     // NOMUTEX: a connection is used by one thread at a time (each reader opens its own), so
-    // SQLite need not lock around every call; reading a million rows took a tenth longer.
+    // SQLite need not lock around every call.
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(fileUri(path).c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";

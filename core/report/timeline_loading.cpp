@@ -34,11 +34,6 @@ size_t rowEstimate(const ReadOnlyDb& db, const std::string& table) {
     }
 }
 
-struct Phase {
-    std::string name;
-    int64_t start_ns = 0, end_ns = 0;
-};
-
 class TimelineLoader {
   public:
     TimelineLoader(const std::string& path, TimelineParts parts, const std::atomic<bool>* cancel)
@@ -136,7 +131,7 @@ class TimelineLoader {
         ReadQuery rows(
             db_, std::string("SELECT name, start_ns, end_ns FROM ") + report_format::kPhasesTable);
         while (rows.step()) {
-            phases_.push_back({rows.text(0), rows.integer(1), rows.integer(2)});
+            data_.phases.push_back({rows.text(0), rows.integer(1), rows.integer(2)});
         }
     }
 
@@ -242,7 +237,7 @@ class TimelineLoader {
     }
 
     SpanCategory phaseAt(int64_t time_ns, SpanCategory otherwise) const {
-        for (const Phase& phase : phases_) {
+        for (const TimelinePhase& phase : data_.phases) {
             if (time_ns >= phase.start_ns && time_ns <= phase.end_ns) {
                 if (phase.name == "backward") {
                     return SpanCategory::Backward;
@@ -303,6 +298,7 @@ class TimelineLoader {
             const bool communication =
                 !rows.isNull(10) && rows.integer(10) == kCommunicationApiType;
             const bool backward_node = !rows.isNull(6) && rows.integer(6) != 0;
+            span.backward_node = backward_node;
             span.category = communication   ? SpanCategory::Communication
                             : !op           ? SpanCategory::Other
                             : backward_node ? SpanCategory::Backward
@@ -616,7 +612,6 @@ class TimelineLoader {
     std::unordered_map<std::string, int32_t> by_text_;
     std::unordered_map<int64_t, int32_t> module_of_;
     std::unordered_map<int64_t, int32_t> callchain_index_;
-    std::vector<Phase> phases_;
     std::unordered_map<std::tuple<int, int64_t, int64_t, int64_t>, size_t, TupleHash> lane_index_;
 };
 

@@ -5,17 +5,12 @@
 
 #include <atomic>
 #include <chrono>
-#include <map>
 #include <mutex>
 #include <optional>
-#include <set>
-#include <unordered_map>
 
-#include "analysis/compiled_kernels.h"
-#include "analysis/frames_note.h"
-#include "analysis/median_times.h"
-#include "analysis/peak_breakdown.h"
+#include "analysis/memory_report.h"
 #include "analysis/step_matching.h"
+#include "analysis/time_report.h"
 #include "analysis/timeline_builder.h"
 #include "device/cuda.h"
 #include "report/staged_timeline.h"
@@ -58,16 +53,43 @@ int rankOf(const RunMetadata& metadata) {
     }
 }
 
-// " (aten::set_, aten::to, ...)": the first names of a list, or nothing for none.
-std::string namesInParentheses(const std::vector<std::string>& names) {
-    constexpr size_t kShown = 6;
-    std::string text;
-    for (size_t i = 0; i < names.size() && i < kShown; ++i)
-        text += (i ? ", " : "") + names[i];
-    if (names.size() > kShown) {
-        text += ", and " + std::to_string(names.size() - kShown) + " more";
+// The memory step's timeline: built whole, or with a path written to its staged file part by
+// part as it is built, the record it is built from released as it is read, so that the step's
+// record and its timeline are never held whole side by side (the report keeps the counts; the
+// steps are added when the reports are assembled).
+std::shared_ptr<StagedFile> buildTimeline(TimelineSources& sources, TimelineReport& timeline,
+                                          const std::string& path) {
+    if (path.empty()) {
+        buildTimelineMemory(sources, timeline);
+        buildTimelineCalls(sources, timeline);
+        return nullptr;
     }
-    return names.empty() ? text : " (" + text + ")";
+    StagedTimelineWriter writer(path);
+    TimelineReport::Written written;
+    const TimelineFlush write_samples = [&](TimelineReport& part) {
+        writer.writeSamples(part);
+        written.memory += part.memory.size();
+        part.memory.clear();
+    };
+    buildTimelineMemory(sources, timeline, write_samples);
+    write_samples(timeline);  // the last samples
+    writer.writeBlocks(timeline);
+    written.blocks = timeline.blocks.size();
+    timeline.blocks.clear();
+    const TimelineFlush write_calls = [&](TimelineReport& part) {
+        writer.writeCalls(part);
+        written.calls += part.calls.size();
+        part.calls.clear();
+    };
+    buildTimelineCalls(sources, timeline, write_calls);
+    write_calls(timeline);  // the last calls
+    writer.writeCallLinks(timeline);
+    timeline.callchains = {};
+    timeline.connections = {};
+    timeline.steps.clear();
+    std::shared_ptr<StagedFile> file = writer.finish(timeline);
+    timeline.written = written;
+    return file;
 }
 
 }  // namespace
@@ -87,61 +109,21 @@ struct Session::Impl {
     Clock::time_point step_start;
     int64_t step_start_ns = 0;
 
-    // The memory step: its operations (frames, modules, parts) and reports.
-    std::vector<OperationRecord> operations;
-    StackTraces traces;  // the operations' frames
-    std::vector<std::string> operation_modules;
-    std::vector<CollectiveRecord> collectives;
-    double memory_step_ms = 0.0;
+    // What the steps recorded (the memory step's operations, the timed steps' times, the
+    // compilations and kernels), and the memory step's reports.
+    RecordedSteps recorded;
     std::optional<MemoryReport> memory_report;
+    std::vector<int> activation_kernels;  // MemoryStepReport's
     TimelineReport timeline;
     std::shared_ptr<StagedFile> timeline_file;  // SessionOptions::timeline_path
     bool assembled = false;                     // assemble() moved the reports out
-    // The timed steps.
-    std::vector<std::vector<OperationTiming>> timed;
-    std::vector<std::vector<CollectiveRecord>> timed_collectives;
-    std::vector<double> timed_ms;
-    std::vector<TimelineStep> steps;
-    std::vector<Compilation> compilations;  // addCompilations
-    // Compiled regions' kernels (addKernelSite) and their times: the open step's, per site,
-    // and each timed step's (aligned with `timed`).
-    std::vector<CompiledKernelSite> kernel_sites;
-    // Per site: the memory step's operation it ran in (its forward, or the backward node of
-    // it), or -1: where its row goes.
-    std::vector<int> kernel_operations;
-    std::mutex kernel_mutex;  // kernelRan may come from autograd's device threads
+    // Compiled regions' kernels' times in the open timed step, per site (kernelRan may come
+    // from autograd's device threads: under kernel_mutex, as recorded.kernel_* are).
+    std::mutex kernel_mutex;
     std::vector<double> step_kernel_ms;
     std::vector<int64_t> step_kernel_calls;
-    KernelSteps timed_kernels;
-    // The memory step's blocks by allocation event that a kernel wrote last (kernelWrote), and
-    // for each activation entry the kernel site it names (-1: its operation): their entry
-    // numbers become the kernels' rows when the run time report is assembled.
-    std::unordered_map<int64_t, int> kernel_of_block;
-    std::vector<int> activation_kernels;
-    // Timed steps that ran other operations than the memory step (analysis/step_matching.h).
-    int differing_steps = 0;
-    int unmatched_calls = 0;
-    int missing_operations = 0;
-    std::vector<std::string> unmatched_names, missing_names;  // each once, as met
 
     bool memoryStep() const { return !memory_report; }
-
-    // Every observed step's collectives, as the timeline lists them (the memory step's, then
-    // each timed step's).
-    std::vector<StepCollective> stepCollectives() const {
-        std::vector<StepCollective> result;
-        auto add = [&](size_t step, const std::vector<CollectiveRecord>& records) {
-            if (step >= steps.size()) {
-                return;
-            }
-            for (const CollectiveRecord& c : records)
-                result.push_back({steps[step].id, c.name, c.bytes, c.start_ms, c.ms});
-        };
-        add(0, collectives);
-        for (size_t i = 0; i < timed_collectives.size(); ++i)
-            add(i + 1, timed_collectives[i]);
-        return result;
-    }
 
     bool partsMarked() const { return options.parts == StepParts::Marked; }
 
@@ -246,13 +228,14 @@ void Session::beginStep() {
         self.observer = std::make_unique<OperationObserver>(options);
         self.memory->attributeTo(self.observer.get());
         std::lock_guard<std::mutex> lock(self.kernel_mutex);
-        self.kernel_of_block.clear();  // of a memory step that was dropped
+        self.recorded.kernel_of_block.clear();  // of a memory step that was dropped
     } else {
         if (self.options.device == Device::Cuda && !self.gpu_timer) {
             self.gpu_timer = std::make_unique<cuda::EventTimer>();
         }
         options.gpu_timer = self.gpu_timer.get();
-        options.expected_operations = self.operations.size() + self.operations.size() / 16;
+        options.expected_operations =
+            self.recorded.operations.size() + self.recorded.operations.size() / 16;
         self.observer = std::make_unique<OperationObserver>(options);
     }
     self.step_open = true;
@@ -297,10 +280,11 @@ void Session::endStep() {
     self.step_open = false;
     self.observer->awaitOpenCollectives(std::chrono::seconds(2));
     self.observer->iterationEnded();
-    self.steps.push_back({self.options.first_step + static_cast<int64_t>(self.steps.size()),
-                          self.step_start_ns, epochNs()});
+    self.recorded.steps.push_back(
+        {self.options.first_step + static_cast<int64_t>(self.recorded.steps.size()),
+         self.step_start_ns, epochNs()});
     if (self.memoryStep()) {
-        self.memory_step_ms = ms;
+        self.recorded.memory_step_ms = ms;
         self.finishMemoryStep();
     } else {
         self.finishTimedStep(ms);
@@ -336,13 +320,14 @@ void Session::dropStep() {
 }
 
 void Session::addCompilations(const std::vector<Compilation>& compilations) {
-    impl_->compilations.insert(impl_->compilations.end(), compilations.begin(), compilations.end());
+    impl_->recorded.compilations.insert(impl_->recorded.compilations.end(), compilations.begin(),
+                                        compilations.end());
 }
 
 int Session::addKernelSite(CompiledKernelSite site) {
     std::lock_guard<std::mutex> lock(impl_->kernel_mutex);
-    impl_->kernel_sites.push_back(std::move(site));
-    return static_cast<int>(impl_->kernel_sites.size()) - 1;
+    impl_->recorded.kernel_sites.push_back(std::move(site));
+    return static_cast<int>(impl_->recorded.kernel_sites.size()) - 1;
 }
 
 void Session::kernelWrote(int site, const std::vector<const void*>& storages) {
@@ -355,7 +340,7 @@ void Session::kernelWrote(int site, const std::vector<const void*>& storages) {
     std::lock_guard<std::mutex> lock(self.kernel_mutex);
     for (const std::optional<int64_t>& event : events)
         if (event && *event >= 0) {
-            self.kernel_of_block[*event] = site;
+            self.recorded.kernel_of_block[*event] = site;
         }
 }
 
@@ -378,21 +363,21 @@ void Session::kernelRan(int site, double ms) {
         return;
     }
     std::lock_guard<std::mutex> lock(self.kernel_mutex);
-    if (static_cast<size_t>(site) >= self.kernel_sites.size()) {
+    if (static_cast<size_t>(site) >= self.recorded.kernel_sites.size()) {
         return;
     }
     if (self.memoryStep()) {  // where it runs; its times include the meter's cost
-        self.kernel_operations.resize(self.kernel_sites.size(), -1);
-        if (self.kernel_operations[site] < 0) {
+        self.recorded.kernel_operations.resize(self.recorded.kernel_sites.size(), -1);
+        if (self.recorded.kernel_operations[site] < 0) {
             const int forward = self.observer->currentOperation();
-            self.kernel_operations[site] =
+            self.recorded.kernel_operations[site] =
                 forward >= 0 ? forward : self.observer->backwardNodeOwner();
         }
         return;
     }
-    if (self.step_kernel_ms.size() < self.kernel_sites.size()) {
-        self.step_kernel_ms.resize(self.kernel_sites.size());
-        self.step_kernel_calls.resize(self.kernel_sites.size());
+    if (self.step_kernel_ms.size() < self.recorded.kernel_sites.size()) {
+        self.step_kernel_ms.resize(self.recorded.kernel_sites.size());
+        self.step_kernel_calls.resize(self.recorded.kernel_sites.size());
     }
     self.step_kernel_ms[site] += ms;
     ++self.step_kernel_calls[site];
@@ -408,7 +393,7 @@ void Session::addMetadata(const RunMetadata& facts) {
 }
 
 int Session::observedSteps() const {
-    return static_cast<int>(impl_->steps.size());
+    return static_cast<int>(impl_->recorded.steps.size());
 }
 
 bool Session::stepOpen() const {
@@ -419,182 +404,45 @@ void Session::Impl::finishMemoryStep() {
     gradients->sample();
     memory->iterationEnded();
     memory->attributeTo(nullptr);
-    operations = observer->takeOperations();
-    traces = observer->takeTraces();
-    collectives = observer->collectives();
-    const std::vector<ObservedParameter> parameters =
-        options.parameters ? options.parameters->parameters() : std::vector<ObservedParameter>{};
-    if (module_tree) {
-        std::vector<std::string> weight_names;
-        for (const ObservedParameter& p : parameters)
-            weight_names.push_back(p.name);
-        const std::vector<std::string> paths = module_tree->resolve(operations, weight_names);
-        for (size_t i = 0; i < operations.size(); ++i)
-            operations[i].module_path = paths[i];
+    recorded.operations = observer->takeOperations();
+    recorded.traces = observer->takeTraces();
+    recorded.collectives = observer->collectives();
+    MemoryRecord record = memory->takeRecord();
+    MemoryStepSources sources;
+    sources.memory = &record;
+    if (options.parameters) {
+        sources.parameters = options.parameters->parameters();
     }
-    operation_modules.clear();
-    for (const OperationRecord& op : operations)
-        operation_modules.push_back(op.module_path);
-
-    MemoryReport report;
-    std::vector<int> first_reader(parameters.size(), -1);
-    for (size_t op = 0; op < operations.size(); ++op)
-        for (int weight : operations[op].weights_read)
-            if (first_reader[weight] < 0)
-                first_reader[weight] = static_cast<int>(op);
-    for (OperationRecord& op : operations)
-        std::vector<int>().swap(op.weights_read);  // read once, above: the session keeps the rest
-    ParameterBlocks blocks;
-    for (size_t i = 0; i < parameters.size(); ++i) {
-        const ObservedParameter& p = parameters[i];
-        // A gradient freed before the step ended (set to None) is the one the step made.
-        const auto sampled = gradients->bytesByParameter().find(p.name);
-        const int64_t gradient_bytes = p.gradient.data ? p.gradient.bytes
-                                       : sampled != gradients->bytesByParameter().end()
-                                           ? sampled->second
-                                           : 0;
-        WeightEntry entry{p.name, p.weight.bytes, gradient_bytes, {}, p.module_path, p.aliases};
-        for (const TensorBlock& state : p.optimizer_state)
-            entry.optimizer_state_bytes += state.bytes;
-        if (first_reader[i] >= 0) {
-            entry.frames = traces[operations[first_reader[i]].trace];
-        }
-        using Kind = ParameterBlock::Kind;
-        blocks[p.weight.data] = {Kind::Weight, p.module_path};
-        if (p.gradient.data) {
-            blocks[p.gradient.data] = {Kind::Gradient, p.module_path};
-        }
-        for (const TensorBlock& state : p.optimizer_state)
-            blocks[state.data] = {Kind::OptimizerState, p.module_path};
-        report.weights.push_back(std::move(entry));
+    sources.gradient_blocks = &gradients->blocks();
+    sources.gradient_bytes = &gradients->bytesByParameter();
+    sources.module_tree = module_tree;
+    if (options.device == Device::Cuda) {
+        // The caching allocator's statistics, reset when the step began, are the peak.
+        sources.allocator_peak = cuda::allocatorStats().peak_allocated;
     }
-    // Activations by the operation that allocated them and, in a compiled region, the kernel
-    // that wrote them last.
-    std::map<std::pair<int, int>, int64_t> activation_bytes;
-    std::unordered_map<int64_t, std::string> kernel_modules;  // by allocation event
+    sources.metadata = metadataFor("memory");
+    MemoryStepReport report;
     {
         std::lock_guard<std::mutex> lock(kernel_mutex);
-        for (int64_t event : memory->activationEvents()) {
-            const MemoryEvent& allocation = memory->events()[static_cast<size_t>(event)];
-            const auto kernel = kernel_of_block.find(event);
-            const int site =
-                kernel != kernel_of_block.end() && allocation.operation >= 0 ? kernel->second : -1;
-            activation_bytes[{allocation.operation, site}] += allocation.bytes;
-        }
-        for (const auto& [event, site] : kernel_of_block)
-            if (!kernel_sites[site].module_path.empty()) {
-                kernel_modules[event] = kernel_sites[site].module_path;
-            }
+        report = assembleMemoryReport(recorded, sources);
     }
-    activation_kernels.clear();
-    for (const auto& [key, bytes] : activation_bytes) {
-        const auto [op, site] = key;
-        if (bytes <= 0) {
-            continue;
-        }
-        if (op < 0) {
-            report.activations.push_back({report_format::kOutsideOperations, bytes, {}, {}, 0});
-        } else if (site < 0) {
-            const OperationRecord& record = operations[op];
-            report.activations.push_back(
-                {record.name, bytes, traces[record.trace], record.module_path, op + 1});
-        } else {  // the kernel's lines above its region's call site, as its run time row
-            const OperationRecord& region = operations[op];
-            const CompiledKernelSite& kernel = kernel_sites[site];
-            StackTrace frames = kernel.frames;
-            const StackTrace& call_site = traces[region.trace];
-            frames.insert(frames.end(), call_site.begin(), call_site.end());
-            report.activations.push_back(
-                {kernel.kernel, bytes, std::move(frames),
-                 kernel.module_path.empty() ? region.module_path : kernel.module_path, op + 1});
-        }
-        activation_kernels.push_back(site);
-    }
-    report.peak_usage_bytes = memory->peakBytes();
-    PeakAnalysis peak =
-        analyzePeak(*memory, blocks, gradients->blocks(), operation_modules, kernel_modules);
-    if (options.device == Device::Cuda) {
-        // The caching allocator's statistics, reset when the step began, are the peak; what
-        // they hold beyond the blocks the meter saw allocated (blocks older than it,
-        // allocations on threads the hook does not reach) is "other".
-        report.peak_usage_bytes = cuda::allocatorStats().peak_allocated;
-        peak.breakdown.other += report.peak_usage_bytes - peak.breakdown.total();
-    }
-    report.peak_breakdown = peak.breakdown;
-    report.peak_by_module = std::move(peak.by_module);
-    report.metadata = metadataFor("memory");
-    std::vector<std::string> incomplete;
-    if (operations.empty()) {
-        incomplete.push_back(
-            "the memory step ran no operation on the thread that observes the steps (the one "
-            "that started the session and marks each step): a step run on another thread is not "
-            "observed, and this report lacks it");
-    }
-    if (memory->displaced()) {
-        incomplete.push_back(
-            "another profiler (torch's own) took c10's allocation reports from TrainScope's "
-            "memory meter, which observes from the session's start to the first observed step's "
-            "end: the allocations it took are missing from this report");
-    }
-    if (!incomplete.empty()) {
-        std::string& note = report.metadata[report_format::kMemoryNoteKey];
-        for (const std::string& why : incomplete)
-            note += (note.empty() ? "" : "; ") + why;
-    }
-    std::vector<const StackTrace*> entry_frames;
-    for (const WeightEntry& entry : report.weights)
-        entry_frames.push_back(&entry.frames);
-    for (const ActivationEntry& entry : report.activations)
-        entry_frames.push_back(&entry.frames);
-    noteMissingProjectFrames(report.metadata, entry_frames);
+    activation_kernels = std::move(report.activation_kernels);
 
-    TimelineSources sources;
-    sources.observed = observer.get();
-    sources.recorder = observer->takeTimeline();
-    sources.memory = memory.get();
-    sources.operations = &operations;
-    sources.traces = &traces;
-    sources.call_inputs = &observer->callInputs();
-    sources.operation_modules = &operation_modules;
-    sources.step_id = options.first_step;
+    TimelineSources timeline_sources;
+    timeline_sources.calls = observer->takeTimeline();
+    timeline_sources.memory = &record;
+    timeline_sources.operations = &recorded.operations;
+    timeline_sources.traces = &recorded.traces;
+    timeline_sources.call_inputs = &observer->callInputs();
+    timeline_sources.input_texts = &observer->inputTexts();
+    timeline_sources.forward_thread = observer->forwardThread();
+    timeline_sources.operation_modules = &recorded.operation_modules;
+    timeline_sources.step_id = options.first_step;
     timeline = TimelineReport{};
-    timeline.metadata = report.metadata;
-    timeline.rank = rankOf(report.metadata);
-    if (options.timeline_path.empty()) {
-        buildTimelineMemory(sources, timeline);
-        buildTimelineCalls(sources, timeline);
-    } else {
-        // Each part is written chunk by chunk as it is built, and the record it is built from
-        // released as it is read, so that the step's record and its timeline are never held
-        // whole side by side (the report keeps the counts); the steps are added when the
-        // reports are assembled.
-        StagedTimelineWriter writer(options.timeline_path);
-        TimelineReport::Written written;
-        const TimelineFlush write_samples = [&](TimelineReport& part) {
-            writer.writeSamples(part);
-            written.memory += part.memory.size();
-            part.memory.clear();
-        };
-        buildTimelineMemory(sources, timeline, write_samples);
-        write_samples(timeline);  // the last samples
-        writer.writeBlocks(timeline);
-        written.blocks = timeline.blocks.size();
-        timeline.blocks.clear();
-        const TimelineFlush write_calls = [&](TimelineReport& part) {
-            writer.writeCalls(part);
-            written.calls += part.calls.size();
-            part.calls.clear();
-        };
-        buildTimelineCalls(sources, timeline, write_calls);
-        write_calls(timeline);  // the last calls
-        writer.writeCallLinks(timeline);
-        timeline.callchains = {};
-        timeline.connections = {};
-        timeline.steps.clear();
-        timeline_file = writer.finish(timeline);
-        timeline.written = written;
-    }
-    memory_report = std::move(report);
+    timeline.metadata = report.report.metadata;
+    timeline.rank = rankOf(report.report.metadata);
+    timeline_file = buildTimeline(timeline_sources, timeline, options.timeline_path);
+    memory_report = std::move(report.report);
     // The memory meter's hook and the timeline's callback end with the memory step: the timed
     // steps run without them.
     observer.reset();
@@ -605,21 +453,22 @@ void Session::Impl::finishMemoryStep() {
 
 void Session::Impl::finishTimedStep(double ms) {
     std::vector<CollectiveRecord> run_collectives = observer->collectives();
-    StepMatch match = matchStep(operations, observer->takeOperations());
+    StepMatch match = matchStep(recorded.operations, observer->takeOperations());
     observer.reset();
     if (!match.same()) {
-        ++differing_steps;
-        unmatched_calls += match.unmatched;
-        missing_operations += match.missing;
-        addDistinctNames(unmatched_names, match.unmatched_names);
-        addDistinctNames(missing_names, match.missing_names);
+        StepDifferences& d = recorded.differences;
+        ++d.steps;
+        d.unmatched_calls += match.unmatched;
+        d.missing_operations += match.missing;
+        addDistinctNames(d.unmatched_names, match.unmatched_names);
+        addDistinctNames(d.missing_names, match.missing_names);
     }
-    timed.push_back(std::move(match.aligned));
-    timed_collectives.push_back(std::move(run_collectives));
-    timed_ms.push_back(ms);
+    recorded.timed.push_back(std::move(match.aligned));
+    recorded.timed_collectives.push_back(std::move(run_collectives));
+    recorded.timed_ms.push_back(ms);
     std::lock_guard<std::mutex> lock(kernel_mutex);
-    timed_kernels.ms.push_back(std::move(step_kernel_ms));
-    timed_kernels.calls.push_back(std::move(step_kernel_calls));
+    recorded.timed_kernels.ms.push_back(std::move(step_kernel_ms));
+    recorded.timed_kernels.calls.push_back(std::move(step_kernel_calls));
     step_kernel_ms.clear();
     step_kernel_calls.clear();
 }
@@ -637,114 +486,16 @@ SessionReports Session::assemble() {
     SessionReports reports;
     reports.memory = std::move(*self.memory_report);
     reports.timeline = std::move(self.timeline);
-    reports.timeline.steps = self.steps;
-    reports.timeline.step_collectives = self.stepCollectives();
+    reports.timeline.steps = self.recorded.steps;
+    reports.timeline.step_collectives = stepCollectives(self.recorded);
     if (self.timeline_file) {
-        addTimelineSteps(*self.timeline_file, self.steps, reports.timeline.step_collectives);
+        addTimelineSteps(*self.timeline_file, self.recorded.steps,
+                         reports.timeline.step_collectives);
         reports.timeline_file = std::move(self.timeline_file);
     }
-    // torch.compile's compilations, each in the step it ran in. A timed step that compiled
-    // holds the compilation in its time: the medians leave it out, unless every one did.
-    std::vector<Compilation> compilations = self.compilations;
-    std::set<size_t> compiled;  // indices into steps
-    for (Compilation& c : compilations) {
-        c.step = 0;  // before the first observed step, unless it ran in one
-        for (size_t i = 0; i < self.steps.size(); ++i) {
-            if (c.start_ns >= self.steps[i].start_ns && c.start_ns <= self.steps[i].end_ns) {
-                c.step = self.steps[i].id;
-                compiled.insert(i);
-                break;
-            }
-        }
-    }
-    // The timed steps the times come from: copies only when some of them, not all, compiled.
-    const size_t compiled_timed = compiled.size() - compiled.count(0);  // steps[0]: memory step
-    const bool all_compiled = !self.timed.empty() && compiled_timed == self.timed.size();
-    const bool leave_out = compiled_timed > 0 && !all_compiled;
-    std::vector<std::vector<OperationTiming>> kept;
-    std::vector<double> kept_ms;
-    std::vector<std::vector<CollectiveRecord>> kept_collectives;
-    KernelSteps kept_kernels;
-    for (size_t i = 0; leave_out && i < self.timed.size(); ++i) {
-        if (compiled.count(i + 1) == 0) {
-            kept.push_back(self.timed[i]);
-            kept_ms.push_back(self.timed_ms[i]);
-            kept_collectives.push_back(self.timed_collectives[i]);
-            kept_kernels.ms.push_back(self.timed_kernels.ms[i]);
-            kept_kernels.calls.push_back(self.timed_kernels.calls[i]);
-        }
-    }
-    const auto& timed = leave_out ? kept : self.timed;
-    const auto& timed_ms = leave_out ? kept_ms : self.timed_ms;
-    const auto& timed_collectives = leave_out ? kept_collectives : self.timed_collectives;
-    // Without timed steps, the memory step's own times (which include the meter's cost).
-    const std::vector<std::vector<OperationTiming>> memory_step{
-        timed.empty() ? timingsOf(self.operations) : std::vector<OperationTiming>{}};
-    const auto& runs = timed.empty() ? memory_step : timed;
-    const std::vector<double> step_ms =
-        timed.empty() ? std::vector<double>{self.memory_step_ms} : timed_ms;
-    TimeReport& time = reports.time;
-    std::vector<std::string> not_timed;  // operations that ran only in the memory step
-    time = medianTimes(self.operations, self.traces, self.operation_modules, runs, step_ms,
-                       &not_timed);
-    time.collectives = medianCollectives(self.collectives, timed_collectives);
-    time.compilations = std::move(compilations);
-    const CompiledRegionSplit split =
-        timed.empty() ? CompiledRegionSplit{}
-                      : splitCompiledRegions(time, self.kernel_sites, self.kernel_operations,
-                                             leave_out ? kept_kernels : self.timed_kernels);
-    // The memory report numbers activations as the run time report numbers its entries: the
-    // kernels' rows moved the entries after them, and a kernel's activations are its row's.
-    for (size_t i = 0; i < reports.memory.activations.size() && !split.entry_of_operation.empty();
-         ++i) {
-        int64_t& number = reports.memory.activations[i].operation_number;
-        if (number <= 0) {
-            continue;
-        }
-        const int site = i < self.activation_kernels.size() ? self.activation_kernels[i] : -1;
-        number = site >= 0 && split.entry_of_site[site] >= 0
-                     ? split.entry_of_site[site] + 1
-                     : static_cast<int64_t>(split.entry_of_operation[number - 1]) + 1;
-    }
-    time.metadata = self.metadataFor("time");
-    time.metadata["timed_steps"] = std::to_string(timed.size());
-    if (split.regions_without_provenance > 0) {
-        time.metadata[report_format::kCompiledKernelsNoteKey] =
-            std::to_string(split.regions_without_provenance) +
-            " compiled regions ran code compiled before the session started, without its "
-            "kernels' provenance: each is one operation";
-    }
-    if (!compiled.empty()) {
-        std::string steps;
-        for (size_t i : compiled)
-            steps += (steps.empty() ? "" : ", ") + std::to_string(self.steps[i].id);
-        time.metadata[report_format::kCompiledStepsKey] =
-            "torch.compile compiled in observed steps (" + steps + ")" +
-            (compiled.count(0) ? ": the memory step's figures include what compiling allocated"
-                               : "") +
-            (all_compiled
-                 ? "; every timed step compiled, so their times include compiling"
-                 : (leave_out ? "; the timed steps that compiled are left out of the times" : ""));
-    }
-    if (self.differing_steps > 0) {
-        time.metadata[report_format::kDifferingStepsKey] =
-            std::to_string(self.differing_steps) + " of " + std::to_string(self.timed.size()) +
-            " timed steps ran other operations than the memory step: " +
-            std::to_string(self.unmatched_calls) +
-            " of their calls matched none of its operations" +
-            namesInParentheses(self.unmatched_names) + ", " +
-            std::to_string(self.missing_operations) + " of its operations did not run in them" +
-            namesInParentheses(self.missing_names) +
-            "; each operation is timed over the steps that ran it" +
-            (not_timed.empty() ? std::string()
-                               : ", and " + std::to_string(not_timed.size()) +
-                                     " that ran only in the memory step are not timed" +
-                                     namesInParentheses(not_timed));
-    }
-    std::vector<const StackTrace*> traces;
-    for (const RunTimeEntry& entry : time.entries)
-        traces.push_back(&entry.frames);
-    noteMissingProjectFrames(time.metadata, traces);
+    std::lock_guard<std::mutex> lock(self.kernel_mutex);
+    reports.time = assembleTimeReport(self.recorded, self.metadataFor("time"),
+                                      self.activation_kernels, reports.memory.activations);
     return reports;
 }
 

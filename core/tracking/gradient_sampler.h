@@ -13,16 +13,13 @@
 #include <string>
 #include <utility>
 
+#include "records/memory_record.h"
 #include "tracking/iteration_listener.h"
 
 namespace trainscope {
 
 class MemoryObserver;
 class ParameterSource;
-
-// A gradient block of the step: its address and the event that allocated it (-1: before the
-// step), with the module of its parameter.
-using GradientBlocks = std::map<std::pair<const void*, int64_t>, std::string>;
 
 class GradientSampler : public IterationListener {
   public:

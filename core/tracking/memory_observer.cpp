@@ -133,9 +133,9 @@ void MemoryObserver::forwardBegins() {
         // batch) and still held when its backward begins.
         std::lock_guard<SpinLock> lock(mutex_);
         phase_ = AllocationPhase::Forward;
-        micro_batches_.push_back({events_.size(), 0, false});
-        if (std::string_view(phase_marks_.back().name) != "forward") {
-            phase_marks_.push_back({"forward", timelineTicks()});
+        record_.micro_batches.push_back({record_.events.size(), 0, false});
+        if (std::string_view(record_.phase_marks.back().name) != "forward") {
+            record_.phase_marks.push_back({"forward", timelineTicks()});
         }
         return;
     }
@@ -149,51 +149,27 @@ void MemoryObserver::forwardBegins() {
     peak_bytes_ = live_bytes_;
     phase_ = AllocationPhase::Forward;
     recording_ = true;
-    live_at_start_.assign(live_.begin(), live_.end());  // a plain copy: this is timed
-    for (auto& [ptr, block] : live_at_start_) {
+    record_.live_at_start.assign(live_.begin(), live_.end());  // a plain copy: this is timed
+    for (auto& [ptr, block] : record_.live_at_start) {
         block.event = -1;
     }
-    events_.clear();
-    backward_roots_.clear();
+    record_.events.clear();
+    record_.backward_roots.clear();
     recent_allocation_.fill(-1);
-    events_at_peak_ = 0;
-    micro_batches_.assign(1, MicroBatch{});
-    start_ = timelineTicks();
-    phase_marks_.assign(1, PhaseMark{"forward", start_});
+    record_.events_at_peak = 0;
+    record_.micro_batches.assign(1, MemoryRecord::MicroBatch{});
+    record_.start_ticks = timelineTicks();
+    record_.phase_marks.assign(1, MemoryRecord::PhaseMark{"forward", record_.start_ticks});
 }
 
 void MemoryObserver::backwardBegins() {
     std::lock_guard<SpinLock> lock(mutex_);
     phase_ = AllocationPhase::Backward;
-    if (!micro_batches_.empty() && !micro_batches_.back().backward_began) {
-        micro_batches_.back().backward = events_.size();
-        micro_batches_.back().backward_began = true;
+    if (!record_.micro_batches.empty() && !record_.micro_batches.back().backward_began) {
+        record_.micro_batches.back().backward = record_.events.size();
+        record_.micro_batches.back().backward_began = true;
     }
-    phase_marks_.push_back({"backward", timelineTicks()});
-}
-
-std::unordered_set<int64_t> MemoryObserver::activationEvents() const {
-    std::lock_guard<SpinLock> lock(mutex_);
-    // The iteration's own blocks, replayed up to each micro-batch's backward.
-    std::unordered_map<void*, TrackedBlock> allocated;
-    std::unordered_set<int64_t> activations;
-    size_t applied = 0;
-    for (const MicroBatch& batch : micro_batches_) {
-        if (!batch.backward_began) {
-            continue;
-        }
-        for (; applied < batch.backward; ++applied) {
-            applyEvent(allocated, events_[applied], applied);
-        }
-        for (const auto& [ptr, block] : allocated) {
-            if (block.phase == AllocationPhase::Forward &&
-                block.event >= static_cast<int64_t>(batch.forward) &&
-                !backward_roots_.count(block.event)) {
-                activations.insert(block.event);
-            }
-        }
-    }
-    return activations;
+    record_.phase_marks.push_back({"backward", timelineTicks()});
 }
 
 void MemoryObserver::backwardStartsFrom(const std::vector<const void*>& gradients) {
@@ -201,14 +177,14 @@ void MemoryObserver::backwardStartsFrom(const std::vector<const void*>& gradient
     std::lock_guard<SpinLock> lock(mutex_);
     for (const std::optional<int64_t>& event : events)
         if (event && *event >= 0) {
-            backward_roots_.insert(*event);
+            record_.backward_roots.insert(*event);
         }
 }
 
 void MemoryObserver::backwardEnded() {
     std::lock_guard<SpinLock> lock(mutex_);
     phase_ = AllocationPhase::Step;
-    phase_marks_.push_back({"optimizer", timelineTicks()});
+    record_.phase_marks.push_back({"optimizer", timelineTicks()});
 }
 
 void MemoryObserver::iterationEnded() {
@@ -216,7 +192,7 @@ void MemoryObserver::iterationEnded() {
     recording_ = false;
     record_pending_ = device_type_ == c10::DeviceType::CPU;
     phase_ = AllocationPhase::BeforeIteration;
-    end_ = timelineTicks();
+    record_.end_ticks = timelineTicks();
 }
 
 int64_t MemoryObserver::peakBytes() const {
@@ -239,13 +215,13 @@ std::vector<std::optional<int64_t>> MemoryObserver::liveEvents(
     if (recording_ && device_type_ == c10::DeviceType::CPU) {
         // The table is brought up to date only after the record: the latest event at an
         // address says what is there, and an address with none has the block of the start.
-        for (size_t i = events_.size(); i-- > 0 && !wanted.empty();) {
-            const auto it = wanted.find(events_[i].ptr);
+        for (size_t i = record_.events.size(); i-- > 0 && !wanted.empty();) {
+            const auto it = wanted.find(record_.events[i].ptr);
             if (it == wanted.end()) {
                 continue;
             }
             for (size_t index : it->second)
-                if (events_[i].bytes > 0)
+                if (record_.events[i].bytes > 0)
                     found[index] = static_cast<int64_t>(i);
             wanted.erase(it);
         }
@@ -290,7 +266,7 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_alloca
     applyRecord();
     if (bytes > 0) {
         live_[ptr] = TrackedBlock{bytes, phase_, operation,
-                                  recording_ ? static_cast<int64_t>(events_.size()) : -1};
+                                  recording_ ? static_cast<int64_t>(record_.events.size()) : -1};
         live_bytes_ += bytes;
     } else {
         // A block allocated before the observer existed is unknown: nothing to subtract.
@@ -313,13 +289,13 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_alloca
 
 void MemoryObserver::record(void* ptr, int64_t bytes, int64_t total_reserved, int operation) {
     const TimelineRecorder* timeline = operations_ ? operations_->timeline() : nullptr;
-    events_.push_back(
+    record_.events.push_back(
         MemoryEvent{timeline ? timelineTicks() : 0, ptr, bytes, live_bytes_,
                     device_type_ == c10::DeviceType::CPU ? live_bytes_ : total_reserved,
                     timeline ? timeline->outermostOpenEvent() : -1, phase_, false, operation});
     if (live_bytes_ > peak_bytes_) {
         peak_bytes_ = live_bytes_;
-        events_at_peak_ = events_.size();
+        record_.events_at_peak = record_.events.size();
     }
 }
 
@@ -328,22 +304,26 @@ void MemoryObserver::notePair(void* ptr, int64_t bytes) {
     const size_t slot =
         (reinterpret_cast<uintptr_t>(ptr) * UINT64_C(11400714819323198485)) >> (64 - 10);
     static_assert(kPairSlots == size_t{1} << 10);
-    const auto event = static_cast<int32_t>(events_.size() - 1);
+    const auto event = static_cast<int32_t>(record_.events.size() - 1);
     if (bytes > 0) {
         recent_allocation_[slot] = event;
         return;
     }
     const int32_t allocation = recent_allocation_[slot];
-    if (allocation >= 0 && events_[allocation].ptr == ptr) {
-        events_[allocation].paired = events_[event].paired = true;
+    if (allocation >= 0 && record_.events[allocation].ptr == ptr) {
+        record_.events[allocation].paired = record_.events[event].paired = true;
         recent_allocation_[slot] = -1;
     }
 }
 
-void MemoryObserver::releaseRecordBefore(size_t event) {
+MemoryRecord MemoryObserver::takeRecord() {
     std::lock_guard<SpinLock> lock(mutex_);
-    applyRecord();  // never later, from a report that would read the freed events
-    events_.releaseBefore(event);
+    applyRecord();  // never later: the reader frees the events as it goes
+    record_.peak_bytes = peak_bytes_;
+    record_.displaced = displaced_.load(std::memory_order_relaxed);
+    MemoryRecord taken = std::move(record_);
+    record_ = MemoryRecord{};
+    return taken;
 }
 
 void MemoryObserver::applyRecord() {
@@ -351,9 +331,9 @@ void MemoryObserver::applyRecord() {
         return;
     }
     record_pending_ = false;
-    for (size_t i = 0; i < events_.size(); ++i) {
-        if (!events_[i].paired) {
-            applyEvent(live_, events_[i], i);
+    for (size_t i = 0; i < record_.events.size(); ++i) {
+        if (!record_.events[i].paired) {
+            applyEvent(live_, record_.events[i], i);
         }
     }
 }

@@ -28,6 +28,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "records/memory_record.h"
 #include "torch_compat.h"
 #include "tracking/iteration_listener.h"
 #include "trainscope/chunked_log.h"
@@ -35,43 +36,6 @@
 namespace trainscope {
 
 class OperationObserver;
-
-// When a block was allocated.
-enum class AllocationPhase : uint8_t { BeforeIteration, Forward, Backward, Step };
-
-// A block alive in the allocator, with when it was allocated. (Not the timeline's LiveBlock:
-// one name for two classes in one namespace is one class to the linker.)
-struct TrackedBlock {
-    int64_t bytes = 0;
-    AllocationPhase phase = AllocationPhase::BeforeIteration;
-    int operation = -1;  // Forward: the top-level operation index (-1: none)
-    int64_t event = -1;  // index of its allocation in events(); -1: before the iteration
-};
-
-// One allocation (bytes > 0) or free (bytes < 0) of the measured iteration.
-struct MemoryEvent {
-    int64_t time = 0;  // timelineTicks(); 0 when no timeline is recorded
-    void* ptr = nullptr;
-    int64_t bytes = 0;
-    int64_t total_allocated = 0;  // after it
-    int64_t total_reserved = 0;   // what the allocator holds (CUDA); allocated on the CPU
-    int64_t outer_event = -1;     // TimelineRecorder::outermostOpenEvent() when it happened
-    AllocationPhase phase = AllocationPhase::Forward;  // an allocation's tags (TrackedBlock)
-    bool paired = false;  // an allocation freed within the record, or that free (see below)
-    int operation = -1;
-};
-
-// Applies event `index` of a record to a table of live blocks (an allocation adds the block with
-// its tags, a free removes it): how a record is replayed, wherever it is.
-template <typename LiveTable>
-void applyEvent(LiveTable& live, const MemoryEvent& event, size_t index) {
-    if (event.bytes > 0) {
-        live[event.ptr] =
-            TrackedBlock{event.bytes, event.phase, event.operation, static_cast<int64_t>(index)};
-    } else {
-        live.erase(event.ptr);
-    }
-}
 
 class MemoryObserver : public IterationListener {
   public:
@@ -117,35 +81,12 @@ class MemoryObserver : public IterationListener {
     // For each of `blocks`, the allocation event of the block alive there now (-1: allocated
     // before the record began), or nothing when no block is alive there.
     std::vector<std::optional<int64_t>> liveEvents(const std::vector<const void*>& blocks);
-    // The record's allocation events (indices into events()) that are activations: each
-    // micro-batch's forward allocations still allocated when its backward began.
-    std::unordered_set<int64_t> activationEvents() const;
 
-    // The record of the last measured iteration: what was allocated when it began, every
-    // allocation and free since, and where the peak was first reached (the number of events
-    // applied at that instant: 0 when the iteration never rose above its start).
-    const std::vector<std::pair<void*, TrackedBlock>>& liveAtStart() const {
-        return live_at_start_;
-    }
-    const ChunkedLog<MemoryEvent>& events() const { return events_; }
-    // Frees the record's events once the report that holds them is made (the peak, the live
-    // blocks and the activations are read from them before).
-    void releaseRecord() { events_.clear(); }
-    // Frees the record's events before `event` as a reader that went through them in order
-    // has done with them (the timeline's memory, written part by part). The table of live
-    // blocks takes in the record first, as the next allocation report would.
-    void releaseRecordBefore(size_t event);
-    size_t eventsAtPeak() const { return events_at_peak_; }
-    // When the iteration began and ended, in timelineTicks(), and where each part of it began
-    // ("forward", "backward", "optimizer"; an eager step with accumulation repeats the first
-    // two), in order.
-    struct PhaseMark {
-        const char* name;
-        int64_t ticks;
-    };
-    int64_t startTicks() const { return start_; }
-    int64_t endTicks() const { return end_; }
-    const std::vector<PhaseMark>& phaseMarks() const { return phase_marks_; }
+    // The record of the last memory step (forwardBegins() to iterationEnded()): read while no
+    // step records, or moved out once it ended. Moved out, the meter's table of live blocks
+    // has taken it in, so that the reader may free it as it goes.
+    const MemoryRecord& record() const { return record_; }
+    MemoryRecord takeRecord();
 
   private:
     class Reporter;
@@ -199,21 +140,8 @@ class MemoryObserver : public IterationListener {
     static constexpr size_t kPairSlots = 1024;
     std::array<int32_t, kPairSlots> recent_allocation_;  // event index, or -1
 
-    std::vector<std::pair<void*, TrackedBlock>> live_at_start_;
-    ChunkedLog<MemoryEvent> events_;
     std::unordered_set<const void*> existing_;  // CPU: added by addExistingBlock, not freed
-    size_t events_at_peak_ = 0;
-    // Per micro-batch: the number of events when its forward began and when its backward
-    // began (events_.size() until then: a forward without backward keeps no activations).
-    struct MicroBatch {
-        size_t forward = 0;
-        size_t backward = 0;
-        bool backward_began = false;
-    };
-    std::vector<MicroBatch> micro_batches_;
-    std::unordered_set<int64_t> backward_roots_;  // events of the gradients backward began from
-    std::vector<PhaseMark> phase_marks_;
-    int64_t start_ = 0, end_ = 0;
+    MemoryRecord record_;
 };
 
 }  // namespace trainscope

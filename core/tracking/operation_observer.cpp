@@ -121,15 +121,6 @@ int64_t tensorBytes(const c10::IValue& value) {
 
 }  // namespace
 
-bool isCollectiveName(std::string_view name) {
-    for (std::string_view backend : {"gloo:", "nccl:", "mpi:", "ucc:"}) {
-        if (name.substr(0, backend.size()) == backend) {
-            return true;
-        }
-    }
-    return false;
-}
-
 OperationObserver::OperationObserver(Options options) : options_(std::move(options)) {
     for (size_t i = 0; i < options_.weights.size(); ++i) {
         weight_index_.emplace(options_.weights[i], i);
@@ -625,21 +616,6 @@ void OperationObserver::addBackwardTime(int64_t sequence_nr, double ms) {
     }
 }
 
-int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t sequence_nr) {
-    if (sequence_nr < 0) {
-        return -1;
-    }
-    const auto seq = static_cast<uint64_t>(sequence_nr);
-    auto it = std::upper_bound(
-        operations.begin(), operations.end(), seq,
-        [](uint64_t s, const OperationRecord& record) { return s < record.seq_begin; });
-    if (it == operations.begin()) {
-        return -1;
-    }
-    --it;
-    return seq < it->seq_end ? static_cast<int>(it - operations.begin()) : -1;
-}
-
 void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
     std::vector<int>& read = operations_.back().weights_read;
     auto note = [&](const at::Tensor& tensor) {
@@ -711,6 +687,11 @@ void OperationObserver::noteInputs(const at::RecordFunction& fn) {
     }
     call_inputs_.push_back(
         {input_texts_.add(fn.name()), input_texts_.add(shapes), input_texts_.add(dtypes)});
+}
+
+TimelineRecord OperationObserver::takeTimeline() {
+    const std::unique_ptr<TimelineRecorder> timeline = std::move(timeline_);
+    return timeline ? timeline->takeRecord() : TimelineRecord{};
 }
 
 }  // namespace trainscope

@@ -24,57 +24,14 @@
 #include <vector>
 
 #include "device/cuda.h"
+#include "records/operation_records.h"
+#include "records/stack_traces.h"
 #include "tracking/iteration_listener.h"
-#include "tracking/stack_traces.h"
 #include "tracking/timeline_recorder.h"
 #include "trainscope/call_site.h"
 #include "trainscope/reports.h"
 
 namespace trainscope {
-
-struct OperationRecord {
-    std::string name;
-    uint64_t seq_begin = 0;  // [seq_begin, seq_end): sequence numbers this operation handed out
-    uint64_t seq_end = 0;
-    double forward_ms = 0.0;
-    double backward_ms = 0.0;
-    bool has_backward = false;
-    int trace = -1;  // its frames: a number into the observer's traces() (-1: none captured)
-    // The interpreter's module hierarchy ("TOP(Net)::forward", "fc1(Linear)::forward", ...).
-    std::vector<std::string> module_hierarchy;
-    std::string module_path;  // from Options::module_source (eager code), as PyTorch names it
-    // Eager steps: where in the step the operation ran. Archive runs record the forward only.
-    // Recompute: run again by an activation checkpoint's backward (see Options::eager); its
-    // time is backward time, and the checkpoint's operation (`recompute_of`) no longer holds it.
-    enum class Part : uint8_t { Forward, AfterBackward, Optimizer, Recompute } part = Part::Forward;
-    int recompute_of = -1;
-    std::vector<int> weights_read;  // indices into Options::weights, in first-read order
-};
-
-// A collective of the step, as its communication backend ran it: Gloo's `gloo:all_reduce` on
-// its worker thread (waiting for the other ranks included), NCCL's `nccl:all_reduce` where it
-// is launched. `start_ms` is from the step's start.
-struct CollectiveRecord {
-    std::string name;
-    double start_ms = 0.0;
-    double ms = 0.0;
-    int64_t bytes = 0;  // of its tensors, when the observer had the inputs (memory step)
-};
-
-// Whether `name` is a communication backend's span ("gloo:", "nccl:", "mpi:", "ucc:").
-bool isCollectiveName(std::string_view name);
-
-// The inputs of one operation call, as the timeline report lists them: numbers into the
-// observer's inputTexts(), each text kept once.
-struct CallInputs {
-    TextId name = 0;
-    TextId shapes = 0;  // "4,16;\r\n16,16;\r\n" (empty items: not a tensor)
-    TextId dtypes = 0;  // "float;\r\nfloat;\r\nScalar"
-};
-
-// The index of the operation whose sequence range holds `sequence_nr` (records in execution
-// order, so their ranges ascend), or -1: the link from a backward node to its forward operation.
-int operationOfSequence(const std::vector<OperationRecord>& operations, int64_t sequence_nr);
 
 class OperationObserver : public IterationListener {
   public:
@@ -153,7 +110,7 @@ class OperationObserver : public IterationListener {
     // With Options::timeline; null otherwise.
     const TimelineRecorder* timeline() const { return timeline_.get(); }
     // The timeline, moved out (once the iteration ended: nothing records into it any more).
-    std::unique_ptr<TimelineRecorder> takeTimeline() { return std::move(timeline_); }
+    TimelineRecord takeTimeline();
     uint64_t forwardThread() const { return forward_thread_; }
     // Eager steps: whether the calling thread runs a backward node now, on the forward thread or
     // on another (autograd's device threads): a checkpoint that runs the model again there.

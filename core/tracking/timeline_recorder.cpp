@@ -25,9 +25,7 @@ struct NameCacheSlot {
     const char* address = nullptr;
     uint32_t index = 0;
     // The address is an operator schema's name, which lives as long as the operator: no other
-    // name can come to have it, so a hit needs no comparison of the text (strcmp took about as
-    // many samples as TimelineRecorder::begin in perf on bench/observer_overhead; the gain
-    // in the benchmark's figure was within its noise).
+    // name can come to have it, so a hit needs no comparison of the text.
     bool schema_name = false;
 };
 
@@ -191,6 +189,11 @@ int64_t TimelineRecorder::outermostOpenEvent() const {
         return -1;
     }
     return static_cast<int64_t>(state.thread_index) << 32 | state.open.front().first;
+}
+
+TimelineRecord TimelineRecorder::takeRecord() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return TimelineRecord{std::move(threads_), clock_.conversion()};
 }
 
 }  // namespace trainscope

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "records/timeline_record.h"
 #include "trainscope/chunked_log.h"
 
 namespace trainscope {
@@ -33,37 +34,11 @@ int64_t timelineTicks();
 class TimelineClock {
   public:
     TimelineClock();
-    struct Conversion {
-        int64_t ticks0 = 0;
-        int64_t epoch_ns0 = 0;
-        double ns_per_tick = 1.0;
-        int64_t toEpochNs(int64_t ticks) const {
-            return epoch_ns0 +
-                   static_cast<int64_t>(static_cast<double>(ticks - ticks0) * ns_per_tick);
-        }
-    };
+    using Conversion = TickConversion;
     Conversion conversion() const;  // calibrated up to now
 
   private:
     int64_t ticks0_, steady_ns0_, epoch_ns0_;
-};
-
-struct TimelineEvent {
-    int64_t start = 0;  // timelineTicks()
-    int64_t end = 0;
-    int64_t sequence_nr = -1;
-    uint64_t fwd_thread = 0;  // RecordFunction's id of the forward thread (backward nodes)
-    uint32_t name = 0;        // index into the thread's names
-    bool backward = false;    // a backward node (BACKWARD_FUNCTION scope)
-    bool user_scope = false;  // a scope of Python code (USER_SCOPE): "Optimizer.step#SGD.step"
-};
-
-// The events of one thread, in start order.
-struct ThreadTimeline {
-    uint64_t os_tid = 0;
-    uint64_t record_function_tid = 0;  // RecordFunction's id for the thread
-    std::vector<std::string> names;
-    ChunkedLog<TimelineEvent> events;
 };
 
 class TimelineRecorder {
@@ -79,14 +54,8 @@ class TimelineRecorder {
     // or -1: what an allocation made now belongs to.
     int64_t outermostOpenEvent() const;
 
-    // The threads' timelines; valid once recording has stopped.
-    const std::vector<std::unique_ptr<ThreadTimeline>>& threads() const { return threads_; }
-    // Frees thread `thread`'s events before `event`, for a reader that goes through them once
-    // in order (the timeline's calls, written part by part).
-    void releaseEventsBefore(size_t thread, size_t event) {
-        threads_.at(thread)->events.releaseBefore(event);
-    }
-    const TimelineClock& clock() const { return clock_; }
+    // The threads' timelines and the clock's conversion, moved out once recording has stopped.
+    TimelineRecord takeRecord();
 
   private:
     struct ThreadState;

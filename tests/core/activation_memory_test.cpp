@@ -156,17 +156,17 @@ TEST(MemoryRecord, LiveBlocksCarryOverFromIterationToIteration) {
     for (int iteration = 0; iteration < 4; ++iteration) {
         workload.runIteration(memory);
         int64_t at_end = 0;
-        for (const auto& [ptr, block] : memory.liveAtStart()) {
+        for (const auto& [ptr, block] : memory.record().live_at_start) {
             at_end += block.bytes;
         }
-        for (const MemoryEvent& event : memory.events()) {
+        for (const MemoryEvent& event : memory.record().events) {
             at_end += event.bytes;
         }
         // Blocks from before the observer are not in its table, nor freed in its record.
         if (iteration > 0) {
             EXPECT_EQ(at_end, memory.liveBytes()) << "iteration " << iteration;
         }
-        EXPECT_GT(memory.events().size(), 0u);
+        EXPECT_GT(memory.record().events.size(), 0u);
     }
 }
 
@@ -186,7 +186,7 @@ TEST(MemoryRecord, AnExistingBlockToldFreedIsFreedOnceInTheRecord) {
     memory.existingBlockFreed(&never_added);
     memory.iterationEnded();
     EXPECT_EQ(memory.liveBytes(), 0);
-    ASSERT_EQ(memory.events().size(), 1u);
-    EXPECT_EQ(memory.events()[0].bytes, -4096);
-    EXPECT_EQ(memory.events()[0].ptr, block);
+    ASSERT_EQ(memory.record().events.size(), 1u);
+    EXPECT_EQ(memory.record().events[0].bytes, -4096);
+    EXPECT_EQ(memory.record().events[0].ptr, block);
 }

@@ -3,7 +3,7 @@
 // never moved, each distinct stack trace and text once.
 #include <gtest/gtest.h>
 
-#include "tracking/stack_traces.h"
+#include "records/stack_traces.h"
 #include "trainscope/chunked_log.h"
 #include "trainscope/reports.h"
 

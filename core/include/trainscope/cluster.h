@@ -100,8 +100,8 @@ struct RankCollective {
     std::string kind;  // what it is: its name and its inputs' shapes and types
 };
 
-// What the summary needs of one rank's timeline: a job's timelines are read one at a time
-// (eight of a million calls each, held at once, took 1.3 GB).
+// What the summary needs of one rank's timeline: a job's timelines are read one at a time, so
+// that a job's memory grows with one rank's timeline, not with all of them.
 struct RankFacts {
     RankBreakdown figures;
     std::vector<TimelineStep> steps;

@@ -44,6 +44,7 @@ struct TimelineSpan {
     int32_t callchain = -1;      // index into TimelineData::callchains
     uint16_t depth = 0;
     SpanCategory category = SpanCategory::Forward;
+    bool backward_node = false;  // an autograd node itself (PYTORCH_API.fwdThreadId set)
 };
 
 enum class LaneKind : uint8_t { Thread, Cann, Device };
@@ -96,6 +97,7 @@ struct TimelineData {
     std::vector<std::vector<TimelineFrame>> callchains;  // innermost first
     std::vector<TimelineStep> steps;
     std::vector<StepCollective> step_collectives;  // TrainScope's, by step and start
+    std::vector<TimelinePhase> phases;             // TrainScope's parts of the memory step
     std::string memory_component;      // the MEMORY_RECORD component of `memory` ('PTA')
     std::vector<MemorySample> memory;  // by time
     size_t peak_sample = 0;            // index of the highest allocated total in `memory`

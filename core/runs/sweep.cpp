@@ -66,8 +66,7 @@ SweepPoint measure(const RunConfig& base, int64_t batch, const SweepProgressCall
         point.activation_bytes = memory.activationBytes();
         point.weight_bytes = memory.weightBytes();
         // The fastest measured iteration: the one least disturbed by other work on the machine,
-        // so that sizes measured one after another compare (their medians drifted apart by a
-        // third between runs on a shared machine).
+        // so that sizes measured one after another compare (a median moves with the load).
         point.iteration_ms = profiler.measureTime().iteration_spread.min_ms;
         if (metadata && metadata->empty()) {
             *metadata = memory.metadata;

@@ -71,7 +71,12 @@ class ArchiveSources : public ParameterSource {
 
     void attach(const Workload& workload) {
         workload_ = &workload;
-        module_tree_ = ModulePaths(workload.module());
+        std::vector<ModulePaths::TreeModule> tree;
+        for (const auto& named : workload.module().named_modules()) {
+            const auto type = named.value.type()->name();
+            tree.push_back({named.name, type ? type->name() : std::string()});
+        }
+        module_tree_ = ModulePaths(tree);
     }
 
     SessionOptions options(const RunConfig& config) {

@@ -6,7 +6,8 @@
 
 #include "analysis/median_times.h"
 #include "analysis/step_matching.h"
-#include "tracking/operation_observer.h"
+#include "records/operation_records.h"
+#include "records/stack_traces.h"
 
 using namespace trainscope;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Each distinct stack trace of a step once: a large step's operations come from a few lines (a
 // loop's body, a layer's forward), so each operation holds a number into this table rather
-// than its own copy of the frames (issue 55: the recorder's memory per operation).
+// than its own copy of the frames, which keeps a large step's record small.
 #pragma once
 
 #include <functional>
