@@ -28,7 +28,7 @@
 #include "bench_report.h"
 #include "gui_bench_app.h"
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"
 #include "views/source_lines_page.h"

@@ -30,7 +30,7 @@
 
 #include "compare/compare_page.h"
 #include "help/help_windows.h"
-#include "report/report_run.h"
+#include "reading/report_run.h"
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
@@ -267,6 +267,26 @@ void MainWindow::chooseAndCompare() {
         tr("Reports (*.sqlite *.db);;All files (*)"));
     if (!path.isEmpty())
         compareWith(path);
+}
+
+bool MainWindow::isSettled() const {
+    if (runner_->busy() || opening()) {
+        return false;
+    }
+    auto settled = [](const QWidget* page) {
+        const auto* settling = dynamic_cast<const SettlingPage*>(page);
+        return !settling || settling->isSettled();
+    };
+    if (!settled(comparePage()) || !settled(sweepPage())) {
+        return false;
+    }
+    if (const QTabWidget* tabs = browser_ ? browser_->tabs() : timelines_) {
+        for (int i = 0; i < tabs->count(); ++i)
+            if (!settled(tabs->widget(i))) {
+                return false;
+            }
+    }
+    return true;
 }
 
 ComparePage* MainWindow::comparePage() const {

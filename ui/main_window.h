@@ -39,6 +39,9 @@ class MainWindow : public QMainWindow {
     // why nothing could be opened (reportsOpened(false)). A run still opening is given up.
     void openReports(const QStringList& paths);
     bool opening() const { return opening_ != nullptr; }
+    // No run in flight or opening, and every page that reads or computes on a worker done
+    // (views/settling_page.h): what the window shows is complete.
+    bool isSettled() const;
     void closeReports();
 
     // Starts a run; its reports open here when it finishes. False while another run is busy.

@@ -13,7 +13,7 @@
 #include "compare/compare_page.h"
 #include "i18n/language.h"
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/theme.h"
@@ -249,30 +249,11 @@ int main(int argc, char** argv) {
         // Once the window has settled and no run is in flight or opening.
         auto* poll = new QTimer(&window);
         QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
-            if (window.runner()->busy() || window.opening())
+            // A comparison asked for: its window, once it is made.
+            if (parser.isSet(compare) && window.browser() && !window.comparePage())
                 return;
-            // A comparison asked for: its window, once computed.
-            if (parser.isSet(compare) && window.browser()) {
-                const trainscope::ui::ComparePage* comparing = window.comparePage();
-                if (!comparing || (!comparing->isComputed() && comparing->errorText().isEmpty()))
-                    return;
-            }
-            // A sweep's report: its Batch Size window, once read.
-            if (const trainscope::ui::BatchSizePage* sweep = window.sweepPage();
-                sweep && !sweep->isRead() && sweep->errorText().isEmpty())
+            if (!window.isSettled())
                 return;
-            // Timelines and the ranks' summary, once their files are read.
-            if (QTabWidget* tabs = window.browser() ? window.browser()->tabs() : window.timelines())
-                for (int i = 0; i < tabs->count(); ++i) {
-                    const auto* timeline =
-                        qobject_cast<trainscope::ui::TimelinePage*>(tabs->widget(i));
-                    const auto* ranks = qobject_cast<trainscope::ui::RanksPage*>(tabs->widget(i));
-                    const auto* advice = qobject_cast<trainscope::ui::AdvicePage*>(tabs->widget(i));
-                    if (advice && !advice->isRead())
-                        return;
-                    if ((timeline && !timeline->loaded()) || (ranks && !ranks->loaded()))
-                        return;
-                }
             poll->stop();
             QTimer::singleShot(1000, &window, [&] {
                 QWidget* shown = window.compareWindow() ? window.compareWindow()

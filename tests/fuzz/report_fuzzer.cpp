@@ -16,10 +16,10 @@
 #include <cstdlib>
 #include <memory>
 
-#include "report/report_file.h"
-#include "report/report_queries.h"
-#include "report/sql_table_model.h"
-#include "report/untrusted_sqlite.h"
+#include "reading/report_file.h"
+#include "reading/report_queries.h"
+#include "reading/sql_table_model.h"
+#include "reading/untrusted_sqlite.h"
 #include "support/folder_snapshot.h"
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"

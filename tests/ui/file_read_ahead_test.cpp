@@ -9,7 +9,7 @@
 #include <QThread>
 #include <vector>
 
-#include "report/file_read_ahead.h"
+#include "reading/file_read_ahead.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -13,7 +13,7 @@
 #include <QTest>
 
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "support/folder_snapshot.h"
 #include "timeline/timeline_page.h"
 #include "ui/sample_run.h"

@@ -18,11 +18,11 @@
 #include <QTest>
 
 #include "main_window.h"
-#include "report/report_file.h"
-#include "report/report_queries.h"
-#include "report/report_run.h"
-#include "report/sql_table_model.h"
-#include "report/untrusted_sqlite.h"
+#include "reading/report_file.h"
+#include "reading/report_queries.h"
+#include "reading/report_run.h"
+#include "reading/sql_table_model.h"
+#include "reading/untrusted_sqlite.h"
 #include "source/source_viewer.h"
 #include "support/folder_snapshot.h"
 #include "ui/sample_run.h"

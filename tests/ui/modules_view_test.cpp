@@ -16,7 +16,7 @@
 #include <QTreeView>
 
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/icicle_chart.h"

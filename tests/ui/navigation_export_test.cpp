@@ -24,7 +24,7 @@
 
 #include "help/help_windows.h"
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "ui/sample_run.h"
 #include "views/elided_label.h"
 #include "views/entry_table_view.h"

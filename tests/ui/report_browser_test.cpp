@@ -27,8 +27,8 @@
 #include <fstream>
 
 #include "main_window.h"
-#include "report/report_file.h"
-#include "report/sql_table_model.h"
+#include "reading/report_file.h"
+#include "reading/sql_table_model.h"
 #include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"

@@ -8,8 +8,8 @@
 #include <QThread>
 #include <atomic>
 
-#include "report/report_run.h"
-#include "report/untrusted_sqlite.h"
+#include "reading/report_run.h"
+#include "reading/untrusted_sqlite.h"
 #include "ui/sample_run.h"
 
 using namespace trainscope;

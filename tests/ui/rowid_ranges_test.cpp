@@ -6,7 +6,7 @@
 
 #include <limits>
 
-#include "report/rowid_ranges.h"
+#include "reading/rowid_ranges.h"
 
 namespace trainscope::ui {
 namespace {

@@ -9,7 +9,7 @@
 #include <QTest>
 #include <filesystem>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run_files.h"

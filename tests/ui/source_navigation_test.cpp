@@ -13,7 +13,7 @@
 #include <filesystem>
 
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "settings/app_settings.h"
 #include "source/editor_command.h"
 #include "source/project_root.h"

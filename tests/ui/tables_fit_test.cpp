@@ -15,7 +15,7 @@
 
 #include "i18n/language.h"
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"

@@ -18,9 +18,9 @@
 #include <QTest>
 
 #include "main_window.h"
-#include "report/report_queries.h"
-#include "report/report_run.h"
-#include "report/sql_table_model.h"
+#include "reading/report_queries.h"
+#include "reading/report_run.h"
+#include "reading/sql_table_model.h"
 #include "settings/app_settings.h"
 #include "source/source_viewer.h"
 #include "support/report_reader.h"

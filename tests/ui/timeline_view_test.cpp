@@ -19,7 +19,7 @@
 #include <filesystem>
 
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "support/bounded_command.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"

@@ -29,7 +29,7 @@
 
 #include "i18n/language.h"
 #include "main_window.h"
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "run/new_profile_dialog.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"

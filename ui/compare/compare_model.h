@@ -8,7 +8,7 @@
 #include <QVector>
 #include <memory>
 
-#include "report/units.h"
+#include "reading/units.h"
 #include "trainscope/comparison.h"
 #include "views/tree_model.h"
 

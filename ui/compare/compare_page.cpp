@@ -20,7 +20,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "compare/compare_model.h"
-#include "report/units.h"
+#include "reading/units.h"
 #include "settings/app_settings.h"
 #include "source/project_root.h"
 #include "source/source_viewer.h"

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "trainscope/comparison.h"
+#include "views/settling_page.h"
 
 class QChartView;
 class QLabel;
@@ -23,7 +24,7 @@ namespace trainscope::ui {
 class CompareModel;
 class SourceViewer;
 
-class ComparePage : public QWidget {
+class ComparePage : public QWidget, public SettlingPage {
     Q_OBJECT
   public:
     // `base_root`: the folder the base run's frames are resolved against (the browser's).
@@ -33,6 +34,7 @@ class ComparePage : public QWidget {
     ~ComparePage() override;
 
     bool isComputed() const { return model_ != nullptr; }
+    bool isSettled() const override { return isComputed() || !error_.isEmpty(); }
     const QString& errorText() const { return error_; }
     CompareModel* model() const { return model_; }
     QTreeView* tree() const { return tree_; }

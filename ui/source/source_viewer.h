@@ -7,7 +7,7 @@
 #include <QHash>
 #include <QPlainTextEdit>
 
-#include "report/units.h"
+#include "reading/units.h"
 
 namespace trainscope::ui {
 

@@ -27,7 +27,7 @@
 #include <cmath>
 #include <limits>
 
-#include "report/units.h"
+#include "reading/units.h"
 #include "trainscope/error.h"
 #include "views/charts.h"
 

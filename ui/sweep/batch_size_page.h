@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "trainscope/sweep.h"
+#include "views/settling_page.h"
 
 class QChartView;
 class QLabel;
@@ -26,13 +27,14 @@ class QPushButton;
 
 namespace trainscope::ui {
 
-class BatchSizePage : public QWidget {
+class BatchSizePage : public QWidget, public SettlingPage {
     Q_OBJECT
   public:
     explicit BatchSizePage(const QString& path, QWidget* parent = nullptr);
     ~BatchSizePage() override;
 
     bool isRead() const { return report_ != nullptr; }
+    bool isSettled() const override { return isRead() || !error_.isEmpty(); }
     const QString& errorText() const { return error_; }
     const SweepReport* report() const { return report_.get(); }
     QSlider* slider() const { return slider_; }

@@ -5,7 +5,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "timeline/time_axis.h"
 
 namespace trainscope::ui {

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <optional>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "timeline/time_axis.h"
 
 namespace trainscope::ui {

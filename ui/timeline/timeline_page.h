@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "timeline/timeline_view_state.h"
+#include "views/settling_page.h"
 #include "trainscope/cluster.h"
 
 class QAction;
@@ -37,7 +38,7 @@ struct TimelineRanksLoad {
     QString error;
 };
 
-class TimelinePage : public QWidget {
+class TimelinePage : public QWidget, public SettlingPage {
     Q_OBJECT
   public:
     // Shows the frames of the chosen call in `source_panel` (the report browser's), or in a
@@ -47,6 +48,7 @@ class TimelinePage : public QWidget {
     ~TimelinePage() override;
 
     bool loaded() const { return loaded_; }
+    bool isSettled() const override { return loaded_; }
     TimelineViewState* state() const { return state_; }
     TimelineWidget* timeline() const { return timeline_; }
     MemoryCurveWidget* memoryCurve() const { return memory_; }

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <utility>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "settings/theme.h"
 #include "timeline/time_axis.h"
 #include "trainscope/report_reading.h"

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "report/sql_table_model.h"
-#include "report/units.h"
+#include "reading/sql_table_model.h"
+#include "reading/units.h"
 #include "views/charts.h"
 #include "views/layout.h"
 

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "trainscope/advice_report.h"
+#include "views/settling_page.h"
 
 class QChartView;
 class QVBoxLayout;
@@ -25,13 +26,14 @@ struct AdviceRead {
     QString error;
 };
 
-class AdvicePage : public QWidget {
+class AdvicePage : public QWidget, public SettlingPage {
     Q_OBJECT
   public:
     explicit AdvicePage(const QString& path, QWidget* parent = nullptr);
     ~AdvicePage() override;
 
     bool isRead() const { return read_; }
+    bool isSettled() const override { return read_; }
     QString errorText() const { return error_; }
     QLabel* heading() const { return heading_; }
     QTableWidget* table() const { return table_; }

@@ -24,8 +24,8 @@
 #include <optional>
 #include <vector>
 
-#include "report/sql_table_model.h"
-#include "report/units.h"
+#include "reading/sql_table_model.h"
+#include "reading/units.h"
 #include "settings/theme.h"
 #include "views/export.h"
 

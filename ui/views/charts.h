@@ -8,7 +8,7 @@
 #include <functional>
 #include <optional>
 
-#include "report/report_queries.h"
+#include "reading/report_queries.h"
 
 class QChart;
 class QChartView;

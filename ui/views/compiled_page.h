@@ -11,7 +11,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "report/report_queries.h"
+#include "reading/report_queries.h"
 
 namespace trainscope::ui {
 

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "views/export.h"
 
 namespace trainscope::ui {

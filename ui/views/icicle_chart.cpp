@@ -6,8 +6,8 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include "report/sql_table_model.h"
-#include "report/units.h"
+#include "reading/sql_table_model.h"
+#include "reading/units.h"
 
 namespace trainscope::ui {
 namespace {

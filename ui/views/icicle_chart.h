@@ -9,7 +9,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "report/module_tree.h"
+#include "reading/module_tree.h"
 
 namespace trainscope::ui {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/modules_model.h"
 
-#include "report/report_run.h"
-#include "report/sql_table_model.h"
+#include "reading/report_run.h"
+#include "reading/sql_table_model.h"
 
 namespace trainscope::ui {
 

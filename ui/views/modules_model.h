@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "report/module_tree.h"
-#include "report/units.h"
+#include "reading/module_tree.h"
+#include "reading/units.h"
 #include "views/tree_model.h"
 
 namespace trainscope::ui {

@@ -15,7 +15,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "report/report_run.h"
+#include "reading/report_run.h"
 #include "views/export.h"
 #include "views/icicle_chart.h"
 #include "views/modules_model.h"

@@ -10,7 +10,7 @@
 #include <QStringList>
 #include <QVBoxLayout>
 
-#include "report/report_run.h"
+#include "reading/report_run.h"
 #include "views/charts.h"
 
 namespace trainscope::ui {

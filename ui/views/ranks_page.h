@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "trainscope/cluster.h"
+#include "views/settling_page.h"
 
 namespace trainscope::ui {
 
@@ -22,7 +23,7 @@ struct RanksLoad {
     QString error;
 };
 
-class RanksPage : public QWidget {
+class RanksPage : public QWidget, public SettlingPage {
     Q_OBJECT
   public:
     explicit RanksPage(const QStringList& timelines, QWidget* parent = nullptr);
@@ -32,6 +33,7 @@ class RanksPage : public QWidget {
                    const QString& error);
 
     bool loaded() const { return loaded_; }
+    bool isSettled() const override { return loaded_; }
     QLabel* heading() const { return heading_; }
     QTableWidget* ranksTable() const { return ranks_; }
     QTableWidget* waitsTable() const { return waits_; }

@@ -10,7 +10,7 @@
 #include <memory>
 #include <utility>
 
-#include "report/report_run.h"
+#include "reading/report_run.h"
 
 class QListWidget;
 class QTabWidget;

@@ -13,7 +13,7 @@
 #include <QVector>
 #include <optional>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 
 namespace trainscope::ui {
 

@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "report/report_queries.h"
+#include "reading/report_queries.h"
 
 namespace trainscope::ui {
 

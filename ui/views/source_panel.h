@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <functional>
 
-#include "report/report_queries.h"
+#include "reading/report_queries.h"
 
 class QLabel;
 class QListWidget;

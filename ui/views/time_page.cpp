@@ -9,7 +9,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "report/report_run.h"
+#include "reading/report_run.h"
 #include "views/charts.h"
 #include "views/entry_table_view.h"
 #include "views/layout.h"

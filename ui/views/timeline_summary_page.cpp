@@ -5,7 +5,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 #include "views/layout.h"
 
 namespace trainscope::ui {

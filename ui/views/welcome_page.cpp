@@ -8,7 +8,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "report/report_run.h"
+#include "reading/report_run.h"
 #include "settings/app_settings.h"
 
 namespace trainscope::ui {

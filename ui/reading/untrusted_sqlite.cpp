@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/untrusted_sqlite.h"
+#include "reading/untrusted_sqlite.h"
 
 #include <sqlite3.h>
 

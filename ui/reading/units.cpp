@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/units.h"
+#include "reading/units.h"
 
 #include <QObject>
 #include <cmath>
 
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 
 namespace trainscope::ui {
 

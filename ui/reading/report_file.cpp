@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/report_file.h"
+#include "reading/report_file.h"
 
 #include "trainscope/report_format.h"
 
@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "report/file_read_ahead.h"
-#include "report/rowid_ranges.h"
-#include "report/untrusted_sqlite.h"
+#include "reading/file_read_ahead.h"
+#include "reading/rowid_ranges.h"
+#include "reading/untrusted_sqlite.h"
 
 #ifdef __linux__
 #include <sys/resource.h>

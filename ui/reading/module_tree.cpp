@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/module_tree.h"
+#include "reading/module_tree.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
 #include <algorithm>
 
-#include "report/report_file.h"
-#include "report/report_queries.h"
-#include "report/untrusted_sqlite.h"
+#include "reading/report_file.h"
+#include "reading/report_queries.h"
+#include "reading/untrusted_sqlite.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope::ui {

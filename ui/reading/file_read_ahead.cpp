@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/file_read_ahead.h"
+#include "reading/file_read_ahead.h"
 
 #include <QFile>
 #include <QFileInfo>

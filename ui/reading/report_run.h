@@ -15,9 +15,9 @@
 #include <memory>
 #include <optional>
 
-#include "report/report_file.h"
-#include "report/report_queries.h"
-#include "report/sql_table_model.h"
+#include "reading/report_file.h"
+#include "reading/report_queries.h"
+#include "reading/sql_table_model.h"
 
 class QFontMetrics;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/rowid_ranges.h"
+#include "reading/rowid_ranges.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/report_queries.h"
+#include "reading/report_queries.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
 
-#include "report/untrusted_sqlite.h"
+#include "reading/untrusted_sqlite.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 

@@ -9,8 +9,8 @@
 #include <QVector>
 #include <optional>
 
-#include "report/report_file.h"
-#include "report/sql_table_model.h"
+#include "reading/report_file.h"
+#include "reading/sql_table_model.h"
 #include "trainscope/reports.h"
 
 namespace trainscope::ui {

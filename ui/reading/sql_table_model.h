@@ -18,7 +18,7 @@
 #include <memory>
 #include <optional>
 
-#include "report/units.h"
+#include "reading/units.h"
 
 namespace trainscope::ui {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/sql_table_model.h"
+#include "reading/sql_table_model.h"
 
 #include <QLocale>
 #include <QSqlError>
@@ -7,8 +7,8 @@
 #include <QStringList>
 #include <algorithm>
 
-#include "report/report_queries.h"
-#include "report/untrusted_sqlite.h"
+#include "reading/report_queries.h"
+#include "reading/untrusted_sqlite.h"
 
 namespace trainscope::ui {
 

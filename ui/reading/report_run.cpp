@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/report_run.h"
+#include "reading/report_run.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -7,7 +7,7 @@
 #include <QPointer>
 #include <future>
 
-#include "report/untrusted_sqlite.h"
+#include "reading/untrusted_sqlite.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/run_files.h"
