@@ -38,7 +38,7 @@ from torch import nn
 import trainscope
 from trainscope._kernels import KernelWatch
 from trainscope._model_hooks import hooks_for
-from trainscope._host import Observed, start_session
+from trainscope._host import ObservedModel, start_session
 
 
 EMPTY_CALLBACK = r"""
@@ -86,7 +86,7 @@ def mlp_block():
 def measure(name, make, steps_per_round, rounds, target, floor_module, compiled=False):
     model, x = make()
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
-    observed = Observed()
+    observed = ObservedModel()
     observed.model, observed.optimizer = model, optimizer
     reports = tempfile.TemporaryDirectory(prefix="trainscope-overhead-")  # never committed
     session = start_session(observed, "cpu", tempfile.gettempdir(), {},

@@ -14,11 +14,14 @@
 #include <tuple>
 #include <vector>
 
+#include "memory_curve_binding.h"
 #include "python_frames.h"
+#include "run_figures_binding.h"
 #include "trainscope/advice_report.h"
 #include "trainscope/advice_text.h"
 #include "trainscope/engine.h"
 #include "trainscope/error.h"
+#include "trainscope/memory_curve.h"
 #include "trainscope/named_scope.h"
 #include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
@@ -28,6 +31,7 @@
 #include "trainscope/session_files.h"
 #include "trainscope/summary_text.h"
 #include "trainscope/sweep.h"
+#include "trainscope/sweep_report.h"
 
 namespace py = pybind11;
 
@@ -79,33 +83,10 @@ class PythonParameters : public ParameterSource {
     py::function list_;
 };
 
-// What the host is told of a run's reports.
-py::dict figuresOf(const SessionReports& reports, const std::string& summary) {
-    py::dict figures;
-    figures["summary"] = summary;
-    figures["peak_bytes"] = reports.memory.peak_usage_bytes;
-    figures["weight_bytes"] = reports.memory.weightBytes();
-    figures["gradient_bytes"] = reports.memory.gradientBytes();
-    figures["activation_bytes"] = reports.memory.activationBytes();
-    if (reports.memory.peak_breakdown) {
-        figures["optimizer_state_bytes_at_peak"] = reports.memory.peak_breakdown->optimizer_state;
-        figures["weight_bytes_at_peak"] = reports.memory.peak_breakdown->weights;
-        figures["gradient_bytes_at_peak"] = reports.memory.peak_breakdown->gradients;
-    }
-    const auto note = reports.memory.metadata.find(report_format::kMemoryNoteKey);
-    figures["memory_note"] = note == reports.memory.metadata.end() ? std::string() : note->second;
-    figures["operations"] = reports.time.entries.size();
-    figures["collectives"] = reports.time.collectives.size();
-    figures["step_ms"] = reports.time.iteration_ms;
-    figures["forward_ms"] = reports.time.forwardMs();
-    figures["backward_ms"] = reports.time.backwardMs();
-    return figures;
-}
-
 // A run's reports in temporary files: committed into place, or discarded (also when dropped).
 class PyStagedReports {
   public:
-    PyStagedReports(std::unique_ptr<StagedReports> staged, bool force, py::dict figures)
+    PyStagedReports(std::unique_ptr<StagedReports> staged, bool force, RunFigures figures)
         : staged_(std::move(staged)), force_(force), figures_(std::move(figures)) {}
 
     void commit() {
@@ -119,12 +100,12 @@ class PyStagedReports {
         staged_.reset();
     }
     void discard() { staged_.reset(); }
-    py::dict figures() const { return figures_; }
+    const RunFigures& figures() const { return figures_; }
 
   private:
     std::unique_ptr<StagedReports> staged_;
     bool force_;
-    py::dict figures_;
+    RunFigures figures_;
 };
 
 // A session with its Python sources, owned together.
@@ -220,11 +201,11 @@ class PySession {
                 stageSessionFiles(reports, prefix, force ? Overwrite::Allow : Overwrite::Refuse);
         }
         return std::make_unique<PyStagedReports>(std::move(staged), force,
-                                                 figuresOf(reports, summary.str()));
+                                                 runFiguresOf(reports, summary.str()));
     }
 
     // Writes the set at once.
-    py::dict write(const std::string& prefix, bool force) {
+    RunFigures write(const std::string& prefix, bool force) {
         std::unique_ptr<PyStagedReports> staged = stage(prefix, force);
         staged->commit();
         return staged->figures();
@@ -350,18 +331,12 @@ void checkOutputs(const std::string& prefix, bool force) {
     checkSessionFiles(prefix, force ? Overwrite::Allow : Overwrite::Refuse);
 }
 
-// A step's figures from the dict the host measured them in ("peak_bytes", "activation_bytes",
-// "step_ms").
-StepFigures stepFiguresOf(const py::dict& figures) {
-    return {figures["peak_bytes"].cast<int64_t>(), figures["activation_bytes"].cast<int64_t>(),
-            figures["step_ms"].cast<double>()};
-}
-
-// Writes PREFIX.advice.sqlite from the host's what-ifs (dicts of the JSON's fields) and returns
-// the text of what it wrote.
-std::string writeAdvice(const std::string& path, bool force, const py::dict& baseline,
+// Writes the run PREFIX's advice report from the host's what-ifs (dicts of the JSON's fields) and
+// returns the text of what it wrote.
+std::string writeAdvice(const std::string& prefix, bool force, const RunFigures& baseline,
                         const py::list& what_ifs,
                         const std::map<std::string, std::string>& metadata) {
+    const std::string path = prefix + report_format::kAdviceSuffix;
     AdviceReport report;
     report.baseline = stepFiguresOf(baseline);
     report.metadata = RunMetadata(metadata.begin(), metadata.end());
@@ -397,12 +372,35 @@ PYBIND11_MODULE(_trainscope, m) {
     // One line for the user: the engine's errors become trainscope.Error, with their message.
     py::register_exception<trainscope::Error>(m, "Error");
     m.attr("version") = trainscope::version();
-    m.attr("built_with_torch") = trainscope::torchVersion();
     m.def("check_outputs", &trainscope::python::checkOutputs, py::arg("prefix"), py::arg("force"));
     m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("rank_prefixes"));
     m.def("parse_byte_size", &trainscope::parseByteSize, py::arg("text"));
-    m.def("write_advice", &trainscope::python::writeAdvice, py::arg("path"), py::arg("force"),
+    m.def("write_advice", &trainscope::python::writeAdvice, py::arg("prefix"), py::arg("force"),
           py::arg("baseline"), py::arg("what_ifs"), py::arg("metadata"));
+    m.def(
+        "run_report_paths",
+        [](const std::string& prefix) {
+            std::vector<std::string> paths;
+            for (const std::string& suffix : trainscope::runReportSuffixes())
+                paths.push_back(prefix + suffix);
+            return paths;
+        },
+        py::arg("prefix"));
+    m.def(
+        "advice_report_path",
+        [](const std::string& prefix) { return prefix + trainscope::report_format::kAdviceSuffix; },
+        py::arg("prefix"));
+    m.def(
+        "largest_batch_within",
+        [](double fixed_bytes, double bytes_per_sample, int64_t budget) {
+            trainscope::LinearFit peak;
+            peak.intercept = fixed_bytes;
+            peak.slope = bytes_per_sample;
+            return trainscope::largestBatchWithin(peak, budget);
+        },
+        py::arg("fixed_bytes"), py::arg("bytes_per_sample"), py::arg("budget"));
+    trainscope::python::bindMemoryCurve(m);
+    trainscope::python::bindRunFigures(m);
     py::class_<PySession>(m, "Session")
         .def(py::init<const std::string&, const std::string&, const std::string&, py::function,
                       const std::map<std::string, std::string>&, const std::string&>(),

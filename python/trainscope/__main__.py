@@ -79,13 +79,13 @@ def _arguments(argv):
     return parser.parse_args(argv)
 
 
-def _fail_rank(loop, message, code):
+def _fail_rank(hosted, message, code):
     """A run that failed; in a job, the other ranks learn why, and a rank whose step broke
     because another rank failed first names that rank's failure, its cause."""
-    if loop.ranks is None or loop.agreement is None:
+    if hosted.ranks is None or hosted.agreement is None:
         return _fail(message, code)
-    cause = loop.tell_the_ranks(message)
-    rank = loop.ranks.rank
+    cause = hosted.tell_the_ranks(message)
+    rank = hosted.ranks.rank
     if cause == message:  # this rank wrote nothing because of it
         return _fail(f"{cause}: rank {rank} wrote no report either", code)
     if cause:
@@ -97,42 +97,49 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: no report is written
 
 
-def _output_prefix(output):
-    """PREFIX as an absolute path, resolved before the entry point runs (it may change the
-    folder), or None when it names no file (empty, or a folder)."""
+class UsageError(Exception):
+    """A command line that cannot run: its message, for one line."""
+
+
+def _entry_and_output(args, *counts):
+    """ENTRY.py and PREFIX as absolute paths, resolved before the entry point runs (it may
+    change the folder), once the options that `profile` and `advise` share are checked, with
+    `counts`: (option, value, least) of their own."""
+    entry = os.path.abspath(args.entry)
+    if not os.path.isfile(entry):
+        raise UsageError(f"no such entry point: {args.entry}")
+    for name, value, least in (("--warmup", args.warmup, 0), ("--iterations", args.iterations, 1),
+                               ("--batch-size", args.batch_size, 1)) + counts:
+        if value is not None and value < least:
+            raise UsageError(f"{name} expects a count of at least {least}")
+    output = args.output
     if not output or output.endswith(os.sep) or os.path.isdir(output):
-        return None
-    return os.path.abspath(output)
+        raise UsageError(f"-o expects a file prefix such as run or out/run, not '{output}'")
+    return entry, os.path.abspath(output)
+
+
+def _check_device(args, torch):
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise UsageError(f"--device cuda: this torch ({torch.__version__}) sees no CUDA device")
 
 
 def profile_entry_point(args):
     import torch  # noqa: F401  (the extension needs torch loaded first)
     from . import _trainscope
-    from ._host import (HostLoop, Observed, inputs_text, model_facts, observing_hint, one_line,
+    from ._host import (HostedSession, ObservedModel, inputs_text, model_facts, observing_hint,
                         start_session, warn_if_incomplete)
+    from ._text import one_line
     from ._entry import (ContractError, default_step, inputs_from, load_entry, model_from,
                          optimizer_of, provider, step_from)
     from ._model_hooks import hooks_for, uncompiled
     from ._ranks import outputs_of_this_process
 
-    entry = os.path.abspath(args.entry)
-    if not os.path.isfile(entry):
-        return _fail(f"no such entry point: {args.entry}", USAGE_ERROR)
-    for name, value, least in (("--warmup", args.warmup, 0), ("--iterations", args.iterations, 1),
-                               ("--batch-size", args.batch_size, 1)):
-        if value is not None and value < least:
-            return _fail(f"{name} expects a count of at least {least}", USAGE_ERROR)
-    output = _output_prefix(args.output)
-    if output is None:
-        return _fail(f"-o expects a file prefix such as run or out/run, not '{args.output}'",
-                     USAGE_ERROR)
     try:
+        entry, output = _entry_and_output(args)
         ranks, agreement = outputs_of_this_process(output, args.force)
-    except _trainscope.Error as e:
+        _check_device(args, torch)
+    except (UsageError, _trainscope.Error) as e:
         return _fail(one_line(e), USAGE_ERROR)
-    if args.device == "cuda" and not torch.cuda.is_available():
-        return _fail(f"--device cuda: this torch ({torch.__version__}) sees no CUDA device",
-                     USAGE_ERROR)
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
     sys.path.insert(0, os.path.dirname(entry))
     try:
@@ -159,13 +166,13 @@ def profile_entry_point(args):
         if not args.quiet and not args.progress_lines and (ranks is None or ranks.rank == 0):
             print(text, file=sys.stderr, flush=True)
 
-    def progress(stage, step, of):
+    def progress(part, step, of):
         if args.progress_lines:
-            print(f"trainscope-progress: {stage} {step} {of}", file=sys.stderr, flush=True)
+            print(f"trainscope-progress: {part} {step} {of}", file=sys.stderr, flush=True)
 
-    loop = HostLoop(None, root, ranks, agreement)
-    observed = Observed()
-    stage = "model_provider"  # the user's code that runs, for its errors
+    hosted = HostedSession(None, root, ranks, agreement)
+    observed = ObservedModel()
+    running = "model_provider"  # the user's code that runs, for its errors
     received = []
     try:
         # The meter runs before the model exists: its weights are counted as c10 allocates them.
@@ -174,12 +181,12 @@ def profile_entry_point(args):
                  "default_step": "yes" if iteration_provider is None else "no",
                  "batch_size": str(args.batch_size or "")}
         facts.update(ranks.metadata() if ranks else {})
-        loop.session = session = start_session(observed, args.device, root, facts,
-                                               loop.own_prefix(output))
+        hosted.session = session = start_session(observed, args.device, root, facts,
+                                               hosted.own_prefix(output))
         model = model_from(model_provider, args.device)
-        stage = "input_provider"
+        running = "input_provider"
         inputs = inputs_from(input_provider, args.batch_size, args.device, args.entry)
-        stage = "iteration_provider"
+        running = "iteration_provider"
         if iteration_provider is None:
             step = default_step(model)
             say("trainscope: no iteration_provider: the default step (sum loss, SGD)")
@@ -191,107 +198,91 @@ def profile_entry_point(args):
                             "sum" if iteration_provider is None else "the step's own", compiled)
         facts["model"] = f"{os.path.basename(entry)}:{type(named).__name__}"
         session.set_metadata(facts)
-        loop.hooks = hooks_for(model, session)
-        loop.watch_compiled_code()
-        stage = "the step"
+        hosted.hooks = hooks_for(model, session)
+        hosted.watch_compiled_code()
+        running = "the step"
         for i in range(args.warmup):
             say(f"trainscope: warm-up {i + 1}/{args.warmup}")
             step(*inputs)
             progress("warmup", i + 1, args.warmup)  # a step ended
         for i in range(args.iterations):
             say(f"trainscope: {'memory' if i == 0 else 'time'}: step {i + 1}/{args.iterations}")
-            loop.begin_step()
+            hosted.begin_step()
             step(*inputs)
-            loop.end_step()
+            hosted.end_step()
             progress("memory" if i == 0 else "time", i + 1, args.iterations)
-        stage = "writing the reports"
-        figures = loop.write(output, args.force, received)
+        running = "writing the reports"
+        figures = hosted.write(output, args.force, received)
     except ContractError as e:
-        if loop.forked():  # a child that the step forked: its exit or fault is its own
+        if hosted.forked():  # a child that the step forked: its exit or fault is its own
             raise
         return _fail(str(e), USAGE_ERROR)
     except _trainscope.Error as e:
-        if loop.forked():  # a child that the step forked: its exit or fault is its own
+        if hosted.forked():  # a child that the step forked: its exit or fault is its own
             raise
-        return _fail_rank(loop, one_line(e), RUN_FAILED)
+        return _fail_rank(hosted, one_line(e), RUN_FAILED)
     except KeyboardInterrupt:
-        if loop.forked():  # a child that the step forked: its exit or fault is its own
+        if hosted.forked():  # a child that the step forked: its exit or fault is its own
             raise
-        return _fail_rank(loop, "interrupted: no report was written", RUN_FAILED)
+        return _fail_rank(hosted, "interrupted: no report was written", RUN_FAILED)
     except SystemExit as e:  # the user's code asked to exit: no report, and said so
-        if loop.forked():  # a child that the step forked: its exit or fault is its own
+        if hosted.forked():  # a child that the step forked: its exit or fault is its own
             raise
-        if loop.session is not None:
-            loop.session.abandon_step()
-        return _fail_rank(loop, f"{stage} called sys.exit({e.code!r}): no report was written",
-                          RUN_FAILED)
+        if hosted.session is not None:
+            hosted.session.abandon_step()
+        return _fail_rank(hosted, f"{running} called sys.exit({e.code!r}): no report was "
+                          f"written", RUN_FAILED)
     except BaseException as e:  # the user's code raised: its message and where
-        if loop.forked():  # a child that the step forked: its exit or fault is its own
+        if hosted.forked():  # a child that the step forked: its exit or fault is its own
             raise
         frame = next((f for f in reversed(inspect.trace()) if f.filename.startswith(root)), None)
         where = f" ({os.path.relpath(frame.filename, root)}:{frame.lineno})" if frame else ""
-        if loop.session is not None:
-            loop.session.abandon_step()
+        if hosted.session is not None:
+            hosted.session.abandon_step()
         hint = observing_hint(e)
-        return _fail_rank(loop, f"{stage} raised {type(e).__name__}: {one_line(e)}{where}"
+        return _fail_rank(hosted, f"{running} raised {type(e).__name__}: {one_line(e)}{where}"
                                 + (f"; {hint}" if hint else ""), RUN_FAILED)
     finally:
-        loop.close()
-    if loop.forked():  # a child that went on with the steps, unobserved
+        hosted.close()
+    if hosted.forked():  # a child that went on with the steps, unobserved
         return 0
-    own = loop.own_prefix(output)
+    own = hosted.own_prefix(output)
     warn_if_incomplete(figures, own)
     if ranks is None or ranks.rank == 0:
         try:
-            print(figures["summary"], end="")
-            print(figures.get("ranks_summary", ""), end="", flush=True)
+            print(figures.summary, end="")
+            print(figures.ranks_summary, end="", flush=True)
         except BrokenPipeError:  # `| head`: the reports are written, the reader went away
             sys.stdout = None
     if received:
         return _fail(f"interrupted while the reports were written; they were complete and are "
-                     f"kept: {own}.memory.sqlite, .time.sqlite and .timeline.sqlite",
-                     RUN_FAILED)
+                     f"kept: {', '.join(_trainscope.run_report_paths(own))}", RUN_FAILED)
     return 0
 
 
 def advise_entry_point(args):
     import torch
-    from . import _advice
+    from . import _trainscope
+    from .advisor import advice as _advice
     from ._entry import (ContractError, default_step, inputs_from, load_entry, model_from,
                          optimizer_of, provider, step_from, takes_batch_size)
-    from ._host import one_line
     from ._profile import profile
+    from ._text import one_line
 
-    entry = os.path.abspath(args.entry)
-    if not os.path.isfile(entry):
-        return _fail(f"no such entry point: {args.entry}", USAGE_ERROR)
-    for name, value, least in (("--warmup", args.warmup, 0), ("--iterations", args.iterations, 1),
-                               ("--batch-size", args.batch_size, 1), ("--ranks", args.ranks, 2)):
-        if value is not None and value < least:
-            return _fail(f"{name} expects a count of at least {least}", USAGE_ERROR)
-    output = _output_prefix(args.output)
-    if output is None:
-        return _fail(f"-o expects a file prefix such as run or out/run, not '{args.output}'",
-                     USAGE_ERROR)
-    budget = None
-    if args.memory_budget is not None:
-        from . import _trainscope
-        try:
-            budget = _trainscope.parse_byte_size(args.memory_budget)
-        except _trainscope.Error as e:
-            return _fail(one_line(e), USAGE_ERROR)  # it names --memory-budget
-    if int(os.environ.get("WORLD_SIZE", "1")) > 1:
-        return _fail("advise runs in one process; profile a job's ranks with `profile`",
-                     USAGE_ERROR)
-    if not args.force:
-        existing = [output + suffix for suffix in (".memory.sqlite", ".time.sqlite",
-                                                   ".timeline.sqlite", ".advice.sqlite")
-                    if os.path.exists(output + suffix)]
-        if existing:
-            return _fail(f"{existing[0]} exists; use --force to replace it", USAGE_ERROR)
-    if args.device == "cuda" and not torch.cuda.is_available():
-        return _fail(f"--device cuda: this torch ({torch.__version__}) sees no CUDA device",
-                     USAGE_ERROR)
+    try:
+        entry, output = _entry_and_output(args, ("--ranks", args.ranks, 2))
+        # parse_byte_size's error names --memory-budget
+        budget = None if args.memory_budget is None else \
+            _trainscope.parse_byte_size(args.memory_budget)
+        if int(os.environ.get("WORLD_SIZE", "1")) > 1:
+            raise UsageError("advise runs in one process; profile a job's ranks with `profile`")
+        existing = [path for path in _trainscope.run_report_paths(output) +
+                    [_trainscope.advice_report_path(output)] if os.path.exists(path)]
+        if existing and not args.force:
+            raise UsageError(f"{existing[0]} exists; use --force to replace it")
+        _check_device(args, torch)
+    except (UsageError, _trainscope.Error) as e:
+        return _fail(one_line(e), USAGE_ERROR)
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
     sys.path.insert(0, os.path.dirname(entry))
 
@@ -299,7 +290,7 @@ def advise_entry_point(args):
         if not args.quiet:
             print(text, file=sys.stderr, flush=True)
 
-    stage = f"loading {args.entry}"
+    running = f"loading {args.entry}"
     written = ""  # once the profile's reports are written: what a failure after it leaves
 
     def failed(message):
@@ -313,14 +304,14 @@ def advise_entry_point(args):
         if model_provider is None or input_provider is None:
             return _fail(f"{args.entry} has no model_provider or input_provider (with the "
                          f"prefix skyline_, deepview_ or none)", USAGE_ERROR)
-        stage = "model_provider"
+        running = "model_provider"
         model = model_from(model_provider, args.device)
-        stage = "input_provider"
+        running = "input_provider"
         inputs = inputs_from(input_provider, args.batch_size, args.device, args.entry)
         make_step = iteration_provider or default_step
-        stage = "iteration_provider"
+        running = "iteration_provider"
         step = step_from(make_step, model)
-        stage = "the step"
+        running = "the step"
         say("trainscope: recording what the forward saves for backward")
         saved = _advice.record_saved(model, step, inputs)
         say("trainscope: profiling the step as it is")
@@ -335,8 +326,9 @@ def advise_entry_point(args):
         if baseline is None:
             return _fail("the step could not be observed (the line above says why)",
                          RUN_FAILED)
-        written = (f"; {output}.memory.sqlite, .time.sqlite and .timeline.sqlite are written, "
-                   f"{output}.advice.sqlite is not (a rerun replaces them with --force)")
+        written = (f"; {', '.join(_trainscope.run_report_paths(output))} are written, "
+                   f"{_trainscope.advice_report_path(output)} is not (a rerun replaces them "
+                   f"with --force)")
         # After the profiled steps, so that the gradients a step keeps from the one before are
         # there to be seen (the recording step above is the first: there are none before it).
         saved.gradients = _advice.record_gradients(model, step, inputs)
@@ -347,20 +339,20 @@ def advise_entry_point(args):
         # The batch: the one asked for, else the first input's first dimension.
         batch = args.batch_size or next(
             (t.shape[0] for t in inputs if isinstance(t, torch.Tensor) and t.dim() > 0), None)
-        stage = "the what-ifs"
-        what_ifs = _advice.advise(model, optimizer_of(step), make_step, inputs, baseline,
-                                  output, saved, root, args.verify,
-                                  args.warmup, args.iterations, optimizer_of, say, budget, batch,
-                                  inputs_at if takes_batch_size(input_provider) else None,
-                                  args.ranks)
+        running = "the what-ifs"
+        users = _advice.UsersStep(model, optimizer_of(step), make_step, optimizer_of, inputs,
+                                  root, args.warmup, args.iterations,
+                                  inputs_at if takes_batch_size(input_provider) else None)
+        what_ifs = _advice.advise(users, baseline, output, saved, verify=args.verify, say=say,
+                                  budget=budget, batch=batch, ranks=args.ranks)
     except ContractError as e:
         return _fail(str(e), USAGE_ERROR)
     except KeyboardInterrupt:
         return failed("interrupted")
     except SystemExit as e:
-        return failed(f"{stage} called sys.exit({e.code!r})")
+        return failed(f"{running} called sys.exit({e.code!r})")
     except Exception as e:
-        return failed(f"{stage} raised {type(e).__name__}: {one_line(e)}")
+        return failed(f"{running} raised {type(e).__name__}: {one_line(e)}")
     metadata = {"entry_point": entry, "model": f"{os.path.basename(entry)}:"
                 f"{type(model).__name__}", "torch": torch.__version__,
                 "verified": "yes" if args.verify else "no"}
@@ -369,7 +361,7 @@ def advise_entry_point(args):
     except BrokenPipeError:
         sys.stdout = None
     except Exception as e:  # the engine's refusal or a write that failed
-        return failed(f"writing {output}.advice.sqlite: {one_line(e)}")
+        return failed(f"writing {_trainscope.advice_report_path(output)}: {one_line(e)}")
     return 0
 
 

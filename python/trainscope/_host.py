@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The host loop over the engine's session that both ways in share (`python3 -m trainscope
-profile` in __main__.py, `trainscope.profile` in _profile.py): the session started with the
-user's model as its parameter source, steps begun and ended, the module hooks dropped after the
-memory step, the set written (alone, or with the other ranks of a job), a failure told to the
-other ranks, and the texts both print."""
+"""The engine's session as its Python host keeps it, which both ways in share (`python3 -m
+trainscope profile` in __main__.py, `trainscope.profile` in _profile.py): the session started
+with the user's model as its parameter source, steps begun and ended, the module hooks dropped
+after the memory step, the set written (alone, or with the other ranks of a job), a failure told
+to the other ranks, and the texts both print."""
 
 import os
 import sys
@@ -15,7 +15,8 @@ from . import _signals, _trainscope
 from ._compiles import CompileWatch, CompilingUnobserved
 from ._kernels import KernelWatch
 from ._model_hooks import parameter_lister
-from ._saved import storage_of
+from ._tensors import storage_of
+from ._text import one_line
 
 Error = _trainscope.Error
 
@@ -27,7 +28,7 @@ def _profiler_active():
     return bool(enabled()) if enabled else torch._C._autograd._profiler_enabled()
 
 
-class Observed:
+class ObservedModel:
     """The model and optimizer a session lists the parameters of; set once they exist (the
     entry-point mode starts its session before the model is made)."""
     model = None
@@ -69,23 +70,6 @@ def inputs_text(inputs):
                     for t in inputs if isinstance(t, torch.Tensor))
 
 
-def one_line(error):
-    """An exception's message on one line, also when its __str__ raises: LibTorch's messages
-    end in a C++ backtrace ("Exception raised from ..."), which is left out, and their other
-    lines are joined."""
-    try:
-        text = str(error)
-    except Exception:
-        return type(error).__name__
-    lines = []
-    for line in text.splitlines():
-        if line.startswith("Exception raised from "):
-            break
-        if line.strip():
-            lines.append(line.strip())
-    return " ".join(lines) or type(error).__name__
-
-
 # torch refuses to start its profiler over TrainScope's memory meter (1.13 and 2.x alike; a 2.x
 # profiler started again after the refusal takes the meter's reports, which the report says).
 _TORCH_PROFILER_REFUSED = "Profiler is already enabled on this thread"
@@ -109,9 +93,9 @@ def observing_hint(error):
 
 def warn_if_incomplete(figures, prefix):
     """One line on stderr when the memory report lacks allocations (the summary says why)."""
-    if figures and figures.get("memory_note"):
+    if figures and figures.memory_note:
         print(f"trainscope: warning: {prefix}.memory.sqlite is incomplete: "
-              f"{figures['memory_note']}", file=sys.stderr, flush=True)
+              f"{figures.memory_note}", file=sys.stderr, flush=True)
 
 
 def _gradient_freed(session, address):
@@ -121,7 +105,7 @@ def _gradient_freed(session, address):
         pass
 
 
-class HostLoop:
+class HostedSession:
     """A session and what its host keeps beside it: the module hooks (set once the model
     exists) and, in a job of several ranks, the ranks and their agreement (_ranks.py)."""
 

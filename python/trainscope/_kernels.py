@@ -116,9 +116,10 @@ class KernelWatch:
     def start(self):
         """Turns on provenance for what Inductor compiles from now on, when the process uses
         torch.compile and the session observes it. PyTorch 2.x's optimizers import TorchDynamo
-        in every process, compiled or not, while Inductor's code generators, where the
-        provenance is bound, take about 26 MiB and a third of a second to import: where Dynamo
-        tells when it begins to compile, provenance is turned on then, before Inductor runs."""
+        in every process, compiled or not, while importing Inductor's code generators, where
+        the provenance is bound, costs a process that never compiles memory and time: where
+        Dynamo tells when it begins to compile, provenance is turned on then, before Inductor
+        runs."""
         dynamo = sys.modules.get("torch._dynamo")
         if self.started or self._waiting or dynamo is None:
             return

@@ -8,8 +8,9 @@ import warnings
 import torch
 from torch.nn.modules import module as global_hooks
 
+from ._tensors import tensor_block
 
-_UNINITIALIZED = getattr(torch.nn.parameter, "UninitializedTensorMixin", ())
+
 
 # True while TorchDynamo traces (a constant in the traced graph), False when code runs: the
 # hooks do nothing in what torch.compile traces, so they add no graph break to the user's
@@ -19,22 +20,6 @@ _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: F
 # The warning that a compiled module gives while any global module hook exists: ours, so the
 # user's run would not give it without TrainScope.
 _OUR_HOOKS_WARNING = r"Using `torch\.compile\(module\)` when there are global hooks on modules"
-
-
-def _storage_block(tensor):
-    """(address, bytes) of the storage that holds `tensor`: how the memory meter knows it.
-    (0, 0) for what has no such storage: no tensor, a lazy module's parameter not yet made, a
-    sparse tensor (an embedding's sparse gradient) or one on the meta device."""
-    if tensor is None or isinstance(tensor, _UNINITIALIZED):
-        return (0, 0)
-    try:
-        if tensor.is_sparse or tensor.device.type == "meta":
-            return (0, 0)
-        storage = (tensor.untyped_storage() if hasattr(tensor, "untyped_storage")
-                   else tensor.storage())
-        return (storage.data_ptr(), tensor.nelement() * tensor.element_size())
-    except (RuntimeError, NotImplementedError, ValueError):
-        return (0, 0)
 
 
 def uncompiled(model):
@@ -98,9 +83,9 @@ def parameter_lister(model, optimizer):
                 for value in _state_of(optimizer).get(tensor, {}).values():
                     if isinstance(value, torch.Tensor) and value.nelement() > 0 and \
                             value.device == tensor.device:
-                        state.append(_storage_block(value))
-            result.append((name, aliases, module_path, _storage_block(tensor),
-                           _storage_block(tensor.grad), state))
+                        state.append(tensor_block(value))
+            result.append((name, aliases, module_path, tensor_block(tensor),
+                           tensor_block(tensor.grad), state))
         return result
 
     return parameters

@@ -6,11 +6,12 @@ import sys
 
 import torch
 
-from . import _signals
-from ._host import (Error, HostLoop, Observed, model_facts, observing_hint, one_line,
+from . import _signals, _trainscope
+from ._host import (Error, HostedSession, ObservedModel, model_facts, observing_hint,
                     start_session, warn_if_incomplete)
 from ._model_hooks import hooks_for, uncompiled
 from ._ranks import outputs_of_this_process
+from ._text import one_line
 
 
 def _in_the_apis_words(error):
@@ -60,7 +61,7 @@ class profile:
         self._called = model  # what the loop calls: a compiled model's wrapper
         self._warmup, self._active, self._force = warmup, active, force
         self._project_root = project_root or _script_folder()
-        self._loop = None  # the host loop while the profile observes
+        self._hosted = None  # the hosted session while the profile observes
         self._all_ranks = all_ranks
         self._steps = 0
         self.figures = None
@@ -68,12 +69,12 @@ class profile:
     def __enter__(self):
         self._steps, self.figures = 0, None  # a second `with` warms up again
         # In a job of several ranks (torchrun): PREFIX.rankR's reports, written by each rank
-        # once every rank's are (see _ranks.py); figures["ranks_summary"] on rank 0.
+        # once every rank's are (see _ranks.py); figures.ranks_summary on rank 0.
         try:
             ranks, agreement = outputs_of_this_process(self.prefix, self._force, self._all_ranks)
         except Error as refused:
             raise Error(_in_the_apis_words(refused)) from None
-        observed = Observed()
+        observed = ObservedModel()
         observed.model, observed.optimizer = self._model, self._optimizer
         device = "cuda" if any(p.is_cuda for p in self._model.parameters()) else "cpu"
         facts = model_facts(self._model, self._optimizer, compiled=self._compiled)
@@ -85,17 +86,17 @@ class profile:
         session = start_session(observed, device, self._project_root, facts,
                                 ranks.prefix(self._written_prefix) if ranks
                                 else self._written_prefix)
-        self._loop = HostLoop(session, self._project_root, ranks, agreement)
-        self._loop.count_existing(observed, device)
-        self._loop.hooks = hooks_for(self._called, session)
-        self._loop.watch_compiled_code()
+        self._hosted = HostedSession(session, self._project_root, ranks, agreement)
+        self._hosted.count_existing(observed, device)
+        self._hosted.hooks = hooks_for(self._called, session)
+        self._hosted.watch_compiled_code()
         self._begin_if_observed()
         return self
 
     def step(self):
         """The step that just ran ended; the next one begins. Never raises: a fault of
         TrainScope's ends the profile, with one line on stderr, and the loop goes on."""
-        if self._loop is None or self._loop.forked():
+        if self._hosted is None or self._hosted.forked():
             return
         try:
             self._end_step()
@@ -109,18 +110,18 @@ class profile:
         print(f"trainscope: {message}: no report was written; the loop goes on unobserved",
               file=sys.stderr, flush=True)
         self.figures = None
-        loop, self._loop = self._loop, None
-        if loop is not None:
-            loop.tell_the_ranks(message)
+        hosted, self._hosted = self._hosted, None
+        if hosted is not None:
+            hosted.tell_the_ranks(message)
             try:
-                loop.close()
+                hosted.close()
             except Exception:
                 pass
 
     def _end_step(self):
-        session = self._loop.session
+        session = self._hosted.session
         if session.step_open:
-            self._loop.end_step()
+            self._hosted.end_step()
         self._steps += 1
         if session.observed_steps >= self._active:
             self._finish()
@@ -129,53 +130,53 @@ class profile:
 
     def _begin_if_observed(self):
         if self._steps >= self._warmup:
-            self._loop.begin_step()
+            self._hosted.begin_step()
 
     def _finish(self):
-        loop, received = self._loop, []
-        own = loop.own_prefix(self.prefix)
+        hosted, received = self._hosted, []
+        own = hosted.own_prefix(self.prefix)
         try:
-            self.figures = loop.write(self._written_prefix, self._force, received)
+            self.figures = hosted.write(self._written_prefix, self._force, received)
             warn_if_incomplete(self.figures, own)
         finally:
-            loop.close()
+            hosted.close()
             if self.figures is not None:
-                self._loop = None  # written; a failure leaves it to _give_up, to tell the ranks
+                self._hosted = None  # written; a failure leaves it to _give_up, to tell the ranks
             # The user's Ctrl-C or SIGTERM goes to their handlers, once what is on disk is said.
             if received and self.figures is not None:
                 print(f"trainscope: interrupted while the reports were written; they were "
-                      f"complete and are kept: {own}.memory.sqlite, .time.sqlite and "
-                      f".timeline.sqlite", file=sys.stderr, flush=True)
+                      f"complete and are kept: {', '.join(_trainscope.run_report_paths(own))}",
+                      file=sys.stderr, flush=True)
             _signals.deliver(received)
 
     def __exit__(self, exc_type, exc, traceback):
-        loop = self._loop
-        if loop is not None and loop.forked():  # the parent's profile: the child leaves it
+        hosted = self._hosted
+        if hosted is not None and hosted.forked():  # the parent's profile: the child leaves it
             return False
         if exc_type is not None:
-            if loop is not None:
-                self._loop = None
-                loop.session.abandon_step()
-                loop.close()
+            if hosted is not None:
+                self._hosted = None
+                hosted.session.abandon_step()
+                hosted.close()
                 # The others learn why; on rank 0, a failure of another rank that came first
                 # (its death breaks this rank's collectives) is named on stderr.
-                cause = loop.tell_the_ranks(f"the loop raised {exc_type.__name__}: "
+                cause = hosted.tell_the_ranks(f"the loop raised {exc_type.__name__}: "
                                             f"{one_line(exc)}")
-                if cause is not None and loop.ranks.rank == 0:
+                if cause is not None and hosted.ranks.rank == 0:
                     print(f"trainscope: {cause}", file=sys.stderr, flush=True)
             hint = observing_hint(exc)
             if hint and hasattr(exc, "add_note"):
                 exc.add_note(f"trainscope: {hint}")
             return False  # the user's exception (with a note when TrainScope caused it)
-        if loop is None:
+        if hosted is None:
             return False
         # The loop ended: what follows it (evaluation, saving) runs whatever happens here.
         try:
-            if loop.session.observed_steps == 0:
+            if hosted.session.observed_steps == 0:
                 raise Error(f"the loop ended after {self._steps} steps, before the first "
                             f"observed step ended (warmup={self._warmup})")
-            if loop.session.step_open:
-                loop.session.drop_step()  # begun by the last step(), never run
+            if hosted.session.step_open:
+                hosted.session.drop_step()  # begun by the last step(), never run
             self._finish()
         except Exception as error:
             self._give_up(error)

@@ -139,7 +139,7 @@ class Agreement:
         own = self.ranks.prefix(prefix)
         if store is None:
             figures = session.write(own, force)
-            figures["ranks_summary"] = (
+            figures.ranks_summary = (
                 f"Rank {self.ranks.rank} of {self.ranks.world_size}: the job has no "
                 f"torch.distributed group, so the ranks wrote their reports without waiting "
                 f"for one another\n")
@@ -159,7 +159,7 @@ class Agreement:
         self._say(store, "committed")
         figures = staged.figures
         if self.ranks.rank == 0:
-            figures["ranks_summary"] = self._summary_of_ranks(store, prefix)
+            figures.ranks_summary = self._summary_of_ranks(store, prefix)
         return figures
 
     def _summary_of_ranks(self, store, prefix):

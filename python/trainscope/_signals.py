@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Ctrl-C and SIGTERM held while a set of reports is committed. Python runs its signal
-handlers only between bytecodes, so one that came during the engine's commit ran just after
-it, when the set was complete on disk, and the run then said that nothing was written."""
+handlers only between bytecodes, so one that comes during the engine's commit would run just
+after it, with the set complete on disk: held, it is delivered once the run has said what is
+written."""
 
 import contextlib
 import signal

@@ -292,9 +292,9 @@ class Advice(unittest.TestCase):
                 out, err = process.communicate()
             self.assertEqual(process.returncode, 1, err)
             self.assertEqual(err.count("\n"), 1, err)
-            self.assertIn("trainscope: error: interrupted; " + prefix + ".memory.sqlite, "
-                          ".time.sqlite and .timeline.sqlite are written, " + prefix +
-                          ".advice.sqlite is not", err)
+            self.assertIn(f"trainscope: error: interrupted; {prefix}.memory.sqlite, "
+                          f"{prefix}.time.sqlite, {prefix}.timeline.sqlite are written, "
+                          f"{prefix}.advice.sqlite is not", err)
             self.assertEqual(sorted(os.listdir(folder)),
                              ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
 
@@ -371,7 +371,7 @@ class VerifyingInTheProcess(unittest.TestCase):
         # A negative figure would make the advice report one that no reader opens (on CUDA a
         # backward pass once unseen made the whole of advise fail on it).
         import io
-        from trainscope import _advice
+        from trainscope.advisor import advice as _advice
         fine = _advice.WhatIf("swap", "mlp.act",
                               {"peak_bytes": 10, "activation_bytes": 0, "step_ms": 1.0})
         below = _advice.WhatIf("checkpoint", "h.0",
@@ -383,7 +383,7 @@ class VerifyingInTheProcess(unittest.TestCase):
                       "(peak 10 bytes, activations -4 bytes", said.getvalue())
 
     def test_a_gated_activation_is_no_activation_to_swap(self):
-        from trainscope import _advice
+        from trainscope.advisor import advice as _advice
         model = nn.Sequential(nn.Linear(16, 64), SiluAndMul(), nn.Linear(32, 4)).to(DEVICE)
 
         def step(x):
@@ -394,7 +394,7 @@ class VerifyingInTheProcess(unittest.TestCase):
 
 
     def test_a_forward_under_autocast_already_is_not_offered_autocast(self):
-        from trainscope import _advice
+        from trainscope.advisor import advice as _advice
         model = TwoGelus().to(DEVICE)
         optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
 
@@ -411,7 +411,7 @@ class VerifyingInTheProcess(unittest.TestCase):
 
 
     def test_verifying_leaves_the_users_model_and_optimizer_as_they_were(self):
-        from trainscope import _advice
+        from trainscope.advisor import advice as _advice
         from trainscope._entry import optimizer_of
         torch.manual_seed(0)
         model = TwoGelus().to(DEVICE)
@@ -439,9 +439,9 @@ class VerifyingInTheProcess(unittest.TestCase):
             parameters = [p.detach().clone() for p in model.parameters()]
             gradients = [p.grad.detach().clone() for p in model.parameters()]
             state = copy.deepcopy(step.optimizer.state_dict())
-            what_ifs = _advice.advise(model, step.optimizer, make_step, inputs,
-                                      observing.figures, prefix, saved,
-                                      folder, True, 1, 1, optimizer_of, lambda text: None)
+            users = _advice.UsersStep(model, step.optimizer, make_step, optimizer_of, inputs,
+                                      folder, 1, 1)
+            what_ifs = _advice.advise(users, observing.figures, prefix, saved, verify=True)
         # One what-if per activation module, one for both, and AdamW's state against SGD's.
         self.assertEqual(sorted((w.change, w.target) for w in what_ifs),
                          [("AdamW -> SGD with momentum", "the optimizer"),
@@ -469,7 +469,7 @@ class VerifyingInTheProcess(unittest.TestCase):
 
 
     def test_a_step_that_trains_another_model_than_it_is_given_is_not_run(self):
-        from trainscope import _advice
+        from trainscope.advisor import advice as _advice
         from trainscope._entry import optimizer_of
         torch.manual_seed(0)
         model = TwoGelus().to(DEVICE)
@@ -490,9 +490,9 @@ class VerifyingInTheProcess(unittest.TestCase):
                     step(*inputs)
                     observing.step()
             parameters = [p.detach().clone() for p in model.parameters()]
-            what_ifs = _advice.advise(model, optimizer, lambda m: step, inputs,
-                                      observing.figures, prefix, saved, folder, True, 1, 1,
-                                      optimizer_of, lambda text: None)
+            users = _advice.UsersStep(model, optimizer, lambda m: step, optimizer_of, inputs,
+                                      folder, 1, 1)
+            what_ifs = _advice.advise(users, observing.figures, prefix, saved, verify=True)
         self.assertTrue(what_ifs)
         for w in what_ifs:
             self.assertIsNone(w.measured, w.change)

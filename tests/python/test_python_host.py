@@ -708,7 +708,17 @@ class InTheUsersLoop(unittest.TestCase):
             notes = dict(rows(prefix + ".time.sqlite", "SELECT key, value FROM trainscope_metadata"))
             self.assertNotIn("differing_steps", notes)
             weights = [tensor_bytes(p) for p in observed.parameters()]
-            self.assertEqual(prof.figures["weight_bytes"], sum(weights))
+            self.assertEqual(prof.figures.weight_bytes, sum(weights))
+            # The figures are attributes, and read by name as the dict they were.
+            figures = prof.figures
+            self.assertEqual(figures["weight_bytes"], figures.weight_bytes)
+            self.assertEqual(figures.get("peak_bytes"), figures.peak_bytes)
+            self.assertEqual(figures.get("no_such_figure", 7), 7)
+            self.assertIn("summary", figures)
+            self.assertNotIn("keys", figures)
+            self.assertLessEqual({"summary", "peak_bytes", "step_ms"}, set(figures.keys()))
+            with self.assertRaises(KeyError):
+                figures["no_such_figure"]
             # The weights existed before the `with`; the momentum buffers (the size of the
             # weights) were made in its warm-up step: both alive at the peak, as the device's
             # allocator holds them.
@@ -1731,8 +1741,8 @@ except KeyboardInterrupt:
             self.assertEqual(result.stdout.strip(), "the user's Ctrl-C")
             self.assertEqual(result.stderr.strip().splitlines(),
                              [f"trainscope: interrupted while the reports were written; they "
-                              f"were complete and are kept: {prefix}.memory.sqlite, .time.sqlite "
-                              f"and .timeline.sqlite"])
+                              f"were complete and are kept: {prefix}.memory.sqlite, "
+                              f"{prefix}.time.sqlite, {prefix}.timeline.sqlite"])
             self.assertEqual(len(os.listdir(folder)), 3)
 
 def storage_of(tensor):

@@ -3,7 +3,7 @@
 each parameter's gradient that the forward finds zeroed rather than freed (zero_grad with
 set_to_none=False, torch 1.13's default), and the order in which backward accumulates into the
 parameters (a hook on each, which fires as its AccumulateGrad node runs). The what-if of
-freeing them earlier (_advice.py) matches that order with the timeline's AccumulateGrad calls.
+freeing them earlier (advice.py) matches that order with the timeline's AccumulateGrad calls.
 
 The hooks return nothing (the gradients are not changed) and are removed once the step ends."""
 

@@ -14,14 +14,14 @@ follows its inputs' types (a bfloat16 and a float32 input give float32: a residu
 begins in float32 stays so). A node's inputs are its next functions; a
 parameter's is its AccumulateGrad, of the parameter's dtype.
 
-Recorded on the same step as the saved tensors (_saved.py), from the live nodes; the nodes are
+Recorded on the same step as the saved tensors (saved.py), from the live nodes; the nodes are
 released when the step ends."""
 
 import weakref
 
 import torch
 
-from ._saved import storage_of
+from .._tensors import storage_of
 
 LOWER = {
     "AddmmBackward0", "MmBackward0", "BmmBackward0", "BaddbmmBackward0", "AddbmmBackward0",

@@ -1,20 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
 """python3 -m trainscope advise ENTRY.py -o PREFIX: profiles the step as `profile` does (PREFIX's
 three reports), then lists what-ifs, each predicted from what the step's forward saved for
-backward (_saved.py) and the measured figures; with --verify, each one that can be applied
+backward (saved.py) and the measured figures; with --verify, each one that can be applied
 automatically is run on a copy of the model and measured as `profile` measures, beside its
 prediction. The user's model is never changed by a what-if: each runs on a deep copy.
 
 The what-ifs (docs/python.md says how each is predicted): an activation module that keeps its
 input (GELU, SiLU) swapped for ReLU; each block of a module list checkpointed; the model's
-forward under bfloat16 autocast (_autocast.py); gradients freed by zero_grad where the step keeps
-them (_gradients.py); Adam or AdamW against SGD with momentum, and its state sharded over ranks;
+forward under bfloat16 autocast (autocast.py); gradients freed by zero_grad where the step keeps
+them (gradients.py); Adam or AdamW against SGD with momentum, and its state sharded over ranks;
 the largest batch size within a memory budget. Their peaks come from
 the memory step's curve in the timeline report (MemoryCurve), changed as the what-if changes
 the step's blocks."""
 
 import bisect
 import copy
+import dataclasses
 import gc
 import json
 import os
@@ -24,10 +25,12 @@ import tempfile
 import torch
 from torch import nn
 
-from ._host import one_line
-from ._autocast import AutocastSaved
-from ._gradients import KeptGradients
-from ._saved import SavedTensors, storage_of
+from .. import _trainscope
+from .autocast import AutocastSaved
+from .gradients import KeptGradients
+from .saved import SavedTensors
+from .._tensors import storage_of
+from .._text import one_line
 
 
 
@@ -67,16 +70,16 @@ class WhatIf:
         self.not_applicable = ""  # why it cannot be run, when it cannot
 
     def as_dict(self):
-        m = self.measured or {}
+        m = self.measured  # the session's RunFigures
         return {
             "change": self.change,
             "target": self.target,
             "predicted_peak_bytes": self.predicted["peak_bytes"],
             "predicted_activation_bytes": self.predicted["activation_bytes"],
             "predicted_step_ms": self.predicted["step_ms"],
-            "measured_peak_bytes": m.get("peak_bytes"),
-            "measured_activation_bytes": m.get("activation_bytes"),
-            "measured_step_ms": m.get("step_ms"),
+            "measured_peak_bytes": m.peak_bytes if m else None,
+            "measured_activation_bytes": m.activation_bytes if m else None,
+            "measured_step_ms": m.step_ms if m else None,
             "verified": self.measured is not None,
             "why_not": self.why_not,
         }
@@ -110,23 +113,16 @@ def _within(time, spans):
 
 
 class MemoryCurve:
-    """The memory step's allocated total over time (the timeline's MEMORY_RECORD, PyTorch's
-    allocator) and its blocks (OP_MEMORY), read from the baseline's timeline report, to find
-    what a change does to the peak: the curve without the blocks it frees."""
+    """The memory step's curve, calls and blocks (the engine's: _trainscope.MemoryCurve, from
+    the baseline's timeline and run time reports), and the change each what-if makes to the
+    step's blocks, as intervals (start, end or None, bytes) to add to the curve."""
 
-    def __init__(self, path):
-        import sqlite3
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        self._made = {}  # phase -> its blocks (blocks_made_in): read once each
-        self.samples = self._db.execute(
-            "SELECT CAST(r.timestamp AS INTEGER), r.totalAllocated FROM MEMORY_RECORD r "
-            "JOIN STRING_IDS s ON s.id = r.component WHERE s.value = 'PTA' ORDER BY 1").fetchall()
-
-    def close(self):
-        self._db.close()
-
-    # A call's module is `?` or one of its submodules.
-    IN_MODULE = "(m.module_path = ? OR substr(m.module_path, 1, length(?) + 1) = ? || '.')"
+    def __init__(self, prefix):
+        self._curve = _trainscope.MemoryCurve(prefix)
+        self._made = {}  # phase -> its blocks (blocks_made_in): asked once each
+        for name in ("highest", "highest_with", "highest_outside", "step_span", "phase_start",
+                     "calls", "forward_ms"):
+            setattr(self, name, getattr(self._curve, name))
 
     def checkpointed(self, modules, kept_bytes):
         """What checkpointing each of `modules` does to the memory step's blocks, as intervals
@@ -156,38 +152,12 @@ class MemoryCurve:
         """The spans of `module`'s calls (with `within`, its submodules' too; with `name`, of
         that call or node alone): forward calls, or backward nodes within the engine's
         evaluate_function call around each."""
-        if not module:  # the model's own forward: calls outside every submodule
-            where, values = "IFNULL(m.module_path, '') = ''", ()
-        else:
-            where = self.IN_MODULE if within else "m.module_path = ?"
-            values = (module, module, module) if within else (module,)
-        if name is not None:
-            where += " AND s.value = ?"
-            values += (name,)
-        joined = ("FROM PYTORCH_API a JOIN STRING_IDS s ON s.id = a.name "
-                  "LEFT JOIN trainscope_api_modules m ON m.connection_id = a.connectionId "
-                  "WHERE ")
-        if not backward:
-            return sorted(self._db.execute(
-                "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) " + joined +
-                where + " AND a.fwdThreadId = 0", values).fetchall())
-        around = ("(SELECT {} FROM PYTORCH_API e WHERE e.name = (SELECT id FROM STRING_IDS "
-                  "WHERE value = 'autograd::engine::evaluate_function: ' || s.value) "
-                  "AND CAST(e.startNs AS INTEGER) <= CAST(a.startNs AS INTEGER) "
-                  "AND CAST(e.endNs AS INTEGER) >= CAST(a.endNs AS INTEGER) "
-                  "AND e.globalTid = a.globalTid)")
-        return sorted(self._db.execute(
-            "SELECT IFNULL(" + around.format("MIN(CAST(e.startNs AS INTEGER))") +
-            ", CAST(a.startNs AS INTEGER)), IFNULL(" +
-            around.format("MAX(CAST(e.endNs AS INTEGER))") + ", CAST(a.endNs AS INTEGER)) " +
-            joined + where + " AND a.fwdThreadId != 0", values).fetchall())
+        return self._curve.module_calls(module, within, backward, name or "")
 
     def _blocks(self, condition, size, start, end):
-        return self._db.execute(
-            "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE size = ? AND " +
-            condition + " BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM trainscope_phases p WHERE "
-            "p.name = 'forward' AND m.allocationTime BETWEEN p.start_ns AND p.end_ns)",
-            (size, start, end)).fetchall()
+        """The forward's blocks of `size` bytes allocated (or freed: "releaseTime") within
+        [start, end]."""
+        return self._curve.forward_blocks(size, condition == "releaseTime", start, end)
 
     def swapped_for_relu(self, module, kind, inputs, outputs):
         """What swapping the `kind` activation ("GELU", "SiLU") called in `module` for ReLU does
@@ -259,60 +229,11 @@ class MemoryCurve:
                       in temporaries[passed_on:] if allocated > reached]
         return intervals
 
-    def highest_with(self, intervals):
-        """The curve's highest total with each interval's bytes added over [start, end)."""
-        events = sorted([(start, size) for start, _, size in intervals] +
-                        [(end, -size) for _, end, size in intervals if end is not None])
-        highest, change, i = None, 0, 0
-        for time, total in self.samples:
-            while i < len(events) and events[i][0] <= time:
-                change += events[i][1]
-                i += 1
-            highest = total + change if highest is None else max(highest, total + change)
-        return highest or 0
-
-    def highest(self):
-        return max((total for _, total in self.samples), default=0)
-
-    def step_span(self):
-        """The memory step's (start, end): the step whose span holds the curve's first sample."""
-        first = self.samples[0][0] if self.samples else 0
-        return self._db.execute(
-            "SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER) FROM STEP_TIME WHERE ? "
-            "BETWEEN CAST(startNs AS INTEGER) AND CAST(endNs AS INTEGER)", (first,)).fetchone() \
-            or (first, self.samples[-1][0] if self.samples else 0)
-
-    def calls(self, pattern):
-        """The (start, end) of the memory step's calls whose names are LIKE `pattern`, by start."""
-        start, end = self.step_span()
-        return self._db.execute(
-            "SELECT CAST(a.startNs AS INTEGER), CAST(a.endNs AS INTEGER) FROM PYTORCH_API a "
-            "JOIN STRING_IDS s ON s.id = a.name WHERE s.value LIKE ? AND "
-            "CAST(a.startNs AS INTEGER) BETWEEN ? AND ? ORDER BY 1",
-            (pattern, start, end)).fetchall()
-
     def blocks_made_in(self, phase):
         """(size, allocated, released) of the memory step's blocks made in `phase`."""
         if phase not in self._made:
-            self._made[phase] = self._db.execute(
-                "SELECT size, allocationTime, releaseTime FROM OP_MEMORY m WHERE EXISTS (SELECT "
-                "1 FROM trainscope_phases p WHERE p.name = ? AND m.allocationTime BETWEEN "
-                "p.start_ns AND p.end_ns)", (phase,)).fetchall()
+            self._made[phase] = self._curve.blocks_made_in(phase)
         return self._made[phase]
-
-    def phase_start(self, phase):
-        spans = self._phase(phase)
-        return spans[0][0] if spans else self.step_span()[1]
-
-    def highest_outside(self, phase):
-        """The curve's highest total outside the step's `phase` ("optimizer")."""
-        spans = self._phase(phase)
-        return max((total for time, total in self.samples if not _within(time, spans)),
-                   default=0)
-
-    def _phase(self, phase):
-        return _merged(self._db.execute(
-            "SELECT start_ns, end_ns FROM trainscope_phases WHERE name = ?", (phase,)).fetchall())
 
 
 def activation_what_ifs(saved, baseline, curve, root):
@@ -368,9 +289,9 @@ def activation_what_ifs(saved, baseline, curve, root):
                 sizes[1].append(output)
         intervals += [interval for (module, kind), (inputs, outputs) in per_module.items()
                       for interval in curve.swapped_for_relu(module, kind, inputs, outputs)]
-        return {"peak_bytes": baseline["peak_bytes"] - highest + curve.highest_with(intervals),
-                "activation_bytes": baseline["activation_bytes"] - freed + added,
-                "step_ms": baseline["step_ms"]}
+        return {"peak_bytes": baseline.peak_bytes - highest + curve.highest_with(intervals),
+                "activation_bytes": baseline.activation_bytes - freed + added,
+                "step_ms": baseline.step_ms}
 
     def gain(target):
         return by_target[target]["added"] - by_target[target]["freed"]
@@ -440,20 +361,6 @@ def block_containers(model):
     return found
 
 
-def forward_ms_of(time_report):
-    """Each module's forward time (ms, its submodules' included) from the run time report."""
-    import sqlite3
-    with sqlite3.connect(f"file:{time_report}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT m.module_path, e.forward_ms FROM run_time_entries e JOIN "
-                          "trainscope_entry_modules m ON m.entry_id = e.id").fetchall()
-
-    def of(module):
-        return sum(ms for path, ms in rows
-                   if path == module or path.startswith(module + ".")) if module else \
-            sum(ms for _, ms in rows)
-    return of
-
-
 def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device, budget=None):
     """Each block of a container checkpointed: what only the blocks' nodes saved is freed,
     except the blocks' inputs, which the checkpoints keep (and add, where nothing saved them),
@@ -475,13 +382,13 @@ def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device, budge
         freed = sum(n for a, n in only.items() if a not in inputs)
         added = sum(n for a, n in inputs.items()
                     if a not in only and a not in elsewhere and a not in saved.lasting)
-        return baseline["activation_bytes"] - freed + added + rng_state * len(blocks)
+        return baseline.activation_bytes - freed + added + rng_state * len(blocks)
 
     def predicted(blocks):
         highest = curve.highest_with(curve.checkpointed(blocks, rng_state))
-        return {"peak_bytes": baseline["peak_bytes"] - curve.highest() + highest,
+        return {"peak_bytes": baseline.peak_bytes - curve.highest() + highest,
                 "activation_bytes": activations(blocks),
-                "step_ms": baseline["step_ms"] + sum(forward_ms(b) for b in blocks)}
+                "step_ms": baseline.step_ms + sum(forward_ms(b) for b in blocks)}
 
     what_ifs = []
     for container, blocks in block_containers(model):
@@ -489,7 +396,7 @@ def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device, budge
         what_if = WhatIf("checkpoint each block", container or "the model", every)
         what_if.apply = _checkpoint(container, blocks)
         what_ifs.append(what_if)
-        if budget is None or every["peak_bytes"] > budget or baseline["peak_bytes"] <= budget:
+        if budget is None or every["peak_bytes"] > budget or baseline.peak_bytes <= budget:
             continue
         ordered = sorted(blocks, key=lambda b: activations([b]))  # stable: ties in order
         for count in range(1, len(blocks)):
@@ -553,9 +460,9 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     change = momentum - _state_bytes(optimizer)
     outside = curve.highest_outside("optimizer")
     what_if = WhatIf(f"{type(optimizer).__name__} -> SGD with momentum", "the optimizer",
-                     {"peak_bytes": baseline["peak_bytes"] - curve.highest() + outside + change,
-                      "activation_bytes": baseline["activation_bytes"],
-                      "step_ms": baseline["step_ms"]})
+                     {"peak_bytes": baseline.peak_bytes - curve.highest() + outside + change,
+                      "activation_bytes": baseline.activation_bytes,
+                      "step_ms": baseline.step_ms})
     what_if.apply_step = _swap_for_sgd
     what_if.takes_state = False  # SGD's own, made afresh: Adam's would be held for nothing
     what_if.least_warmup = 1  # SGD's buffers are made in its first step, as Adam's were
@@ -565,7 +472,7 @@ def optimizer_what_ifs(optimizer, baseline, curve):
 def autocast_what_ifs(model, autocast, baseline, curve, device):
     """The model's forward under torch.autocast with bfloat16, where the step runs in float32
     (its parameters are float32 and its forward is not under autocast already): the saved
-    tensors as autocast would make them (_autocast.py), the activations changed by what they
+    tensors as autocast would make them (autocast.py), the activations changed by what they
     would cost less what they cost. The peak: the memory step's curve with each saved tensor's
     change from its module's first forward call to its last backward node's end, and the
     blocks that backward makes of the size of a tensor that would be bfloat16 halved. The step's time is predicted unchanged (what bfloat16
@@ -599,9 +506,9 @@ def autocast_what_ifs(model, autocast, baseline, curve, device):
                   in curve.blocks_made_in("backward") if size in halved and allocated < optimizer]
     peak = curve.highest_with(intervals)
     what_if = WhatIf("bfloat16 autocast of the forward", "the model",
-                     {"peak_bytes": baseline["peak_bytes"] - curve.highest() + peak,
-                      "activation_bytes": baseline["activation_bytes"] + change,
-                      "step_ms": baseline["step_ms"]})
+                     {"peak_bytes": baseline.peak_bytes - curve.highest() + peak,
+                      "activation_bytes": baseline.activation_bytes + change,
+                      "step_ms": baseline.step_ms})
 
     def apply(candidate):
         candidate.forward = torch.autocast(device_type=device,
@@ -640,7 +547,7 @@ def gradient_what_ifs(gradients, baseline, curve):
     if gradients is None or not any(gradients.kept):
         return []
     start, _ = curve.step_span()
-    zeroings = [end for _, end in curve.calls("Optimizer.zero_grad#%")] or [start]
+    zeroings = [end for _, end in curve.calls("Optimizer.zero_grad#", prefix=True)] or [start]
     accumulations = [t for t, _ in curve.calls("torch::autograd::AccumulateGrad")]
     times = {}
     if len(accumulations) == len(gradients.order):
@@ -651,10 +558,10 @@ def gradient_what_ifs(gradients, baseline, curve):
                  for index, nbytes in enumerate(gradients.kept) if nbytes
                  for since, until in _absent(times.get(index, [backward]), zeroings, start)]
     what_if = WhatIf("zero_grad(set_to_none=True)", "the gradients",
-                     {"peak_bytes": baseline["peak_bytes"] - curve.highest() +
+                     {"peak_bytes": baseline.peak_bytes - curve.highest() +
                       curve.highest_with(intervals),
-                      "activation_bytes": baseline["activation_bytes"],
-                      "step_ms": baseline["step_ms"]})
+                      "activation_bytes": baseline.activation_bytes,
+                      "step_ms": baseline.step_ms})
     what_if.apply = _zero_grad_to_none
     what_if.apply_step = lambda step, optimizer: _zero_grad_to_none(optimizer)
     return [what_if]
@@ -687,9 +594,9 @@ def sharded_state_what_ifs(optimizer, baseline, ranks):
         held[held.index(min(held))] += nbytes
     kept_away = sum(n for _, n in per_parameter) - max(held)
     what_if = WhatIf(f"optimizer state sharded over {ranks} ranks (ZeRO-1)", "the optimizer",
-                     {"peak_bytes": baseline["peak_bytes"] - kept_away,
-                      "activation_bytes": baseline["activation_bytes"],
-                      "step_ms": baseline["step_ms"]})
+                     {"peak_bytes": baseline.peak_bytes - kept_away,
+                      "activation_bytes": baseline.activation_bytes,
+                      "step_ms": baseline.step_ms})
     what_if.not_applicable = (f"it needs {ranks} ranks: wrap the optimizer in "
                               f"torch.distributed.optim.ZeroRedundancyOptimizer and run the step "
                               f"under torchrun")
@@ -705,28 +612,30 @@ def batch_size_what_ifs(baseline, budget, batch):
         return []
     # What the peak holds that does not grow with the batch, as the meter found it at the peak
     # (the gradients of a peak in the backward pass are not all made yet).
-    lasting = sum(baseline.get(f"{part}_bytes_at_peak", 0)
-                  for part in ("weight", "gradient", "optimizer_state"))
-    growing = baseline["peak_bytes"] - lasting
+    lasting = sum(part or 0 for part in (baseline.weight_bytes_at_peak,
+                                         baseline.gradient_bytes_at_peak,
+                                         baseline.optimizer_state_bytes_at_peak))
+    growing = baseline.peak_bytes - lasting
     if batch is None or growing <= 0:
         what_if = WhatIf("the largest batch size within the budget", "the inputs",
-                         {"peak_bytes": baseline["peak_bytes"],
-                          "activation_bytes": baseline["activation_bytes"],
-                          "step_ms": baseline["step_ms"]})
+                         {"peak_bytes": baseline.peak_bytes,
+                          "activation_bytes": baseline.activation_bytes,
+                          "step_ms": baseline.step_ms})
         what_if.not_applicable = ("the step's batch size is not known (give --batch-size)"
                                   if batch is None else "nothing in the peak grows with the batch")
         return [what_if]
-    largest = max(1, (budget - lasting) * batch // growing)
+    # The sweep's predictor (trainscope-cli sweep), on a line through the one batch measured.
+    largest = _trainscope.largest_batch_within(lasting, growing / batch, budget) or 1
 
     def at(size):
         return size / batch
     # Of the step's time, its operations' forward and backward time grows with the batch; the
     # rest (the optimizer's step, the loop's own work) stays.
-    passes = baseline.get("forward_ms", 0) + baseline.get("backward_ms", 0)
+    passes = baseline.forward_ms + baseline.backward_ms
     what_if = WhatIf(f"batch size {batch} -> {largest}", "the inputs",
                      {"peak_bytes": lasting + int(round(growing * at(largest))),
-                      "activation_bytes": int(round(baseline["activation_bytes"] * at(largest))),
-                      "step_ms": baseline["step_ms"] + passes * (at(largest) - 1)})
+                      "activation_bytes": int(round(baseline.activation_bytes * at(largest))),
+                      "step_ms": baseline.step_ms + passes * (at(largest) - 1)})
     if budget < lasting + growing / batch:
         what_if.change = f"batch size {batch} -> 1 (no batch fits the budget)"
     what_if.batch_size = largest
@@ -747,18 +656,35 @@ def copy_of(model, optimizer):
     return candidate, give_state
 
 
-def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, give_state,
-            apply_step=None, users_optimizer=None, takes_state=True):
-    """The step of `model` (a copy, changed) measured as `profile` measures it: warm-up steps,
+@dataclasses.dataclass
+class UsersStep:
+    """The user's step as advise finds it: the model and optimizer it trains, how the entry
+    point makes a step for a model (`make_step`) and where that step's optimizer is
+    (`optimizer_of`), its inputs (and `inputs_at(batch)`, where input_provider takes a batch
+    size), and how it is measured: the project's root, the warm-up and observed steps."""
+    model: object
+    optimizer: object
+    make_step: object
+    optimizer_of: object
+    inputs: tuple
+    root: str
+    warmup: int
+    iterations: int
+    inputs_at: object = None
+
+
+def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_state=True):
+    """The step of `model` (a copy of `users`' model, changed) measured as `profile` measures
+    it, on `inputs` with `warmup` steps first: warm-up steps,
     the memory step and timed steps, under trainscope.profile, into a folder of its own that
     is removed after. Returns the session's figures. Raises LookupError, before running it,
     where the step made for the copy would train the user's model (an iteration_provider that
     uses a model or optimizer of its own, not the one it is given)."""
-    from ._profile import profile
-    step = make_step(model)
-    step_optimizer = optimizer_of(step)
+    from .._profile import profile
+    step = users.make_step(model)
+    step_optimizer = users.optimizer_of(step)
     copys = {id(p) for p in model.parameters()}
-    if step_optimizer is not None and (step_optimizer is users_optimizer or any(
+    if step_optimizer is not None and (step_optimizer is users.optimizer or any(
             id(p) not in copys for group in step_optimizer.param_groups
             for p in group["params"])):
         raise LookupError("the step's optimizer is not the one iteration_provider made for the "
@@ -770,34 +696,32 @@ def measure(model, make_step, inputs, root, warmup, iterations, optimizer_of, gi
     del step_optimizer  # the one the step holds now is measured
     with tempfile.TemporaryDirectory(prefix="trainscope-what-if-") as folder:
         observing = profile(os.path.join(folder, "what-if"), model=model,
-                            optimizer=optimizer_of(step), warmup=warmup, active=iterations,
-                            project_root=root)
+                            optimizer=users.optimizer_of(step), warmup=warmup,
+                            active=users.iterations, project_root=users.root)
         with observing:
-            for _ in range(warmup + iterations):
+            for _ in range(warmup + users.iterations):
                 step(*inputs)
                 observing.step()
         return observing.figures
 
 
-def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, verify,
-           warmup, iterations, optimizer_of, say, budget=None, batch=None, inputs_at=None,
+def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=None, batch=None,
            ranks=None):
-    """The what-ifs for the step, predicted from what its forward saved and the baseline's
-    reports (figures, and PREFIX's timeline and run time report); with `verify`, each
-    measured on a copy of the model."""
-    curve = MemoryCurve(prefix + ".timeline.sqlite")
-    try:
-        what_ifs = activation_what_ifs(saved, baseline, curve, root)
-        device = _device_of(model)
-        what_ifs += checkpoint_what_ifs(model, saved, baseline, curve,
-                                        forward_ms_of(prefix + ".time.sqlite"), device, budget)
-        what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device)
-        what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
-        what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
-        what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)
-        what_ifs += batch_size_what_ifs(baseline, budget, batch)
-    finally:
-        curve.close()
+    """The what-ifs for `users` step (a UsersStep), predicted from what its forward saved and
+    the baseline's reports (figures, and PREFIX's timeline and run time report); with
+    `verify`, each measured on a copy of the model, `say` told of each."""
+    model, optimizer = users.model, users.optimizer
+    curve = MemoryCurve(prefix)
+    what_ifs = activation_what_ifs(saved, baseline, curve, users.root)
+    device = _device_of(model)
+    what_ifs += checkpoint_what_ifs(model, saved, baseline, curve, curve.forward_ms, device,
+                                    budget)
+    what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device)
+    what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
+    what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
+    what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)
+    what_ifs += batch_size_what_ifs(baseline, budget, batch)
+    del curve  # the timeline it holds: the verifications below need the memory
     what_ifs = without_impossible(what_ifs)
     for w in what_ifs:
         w.why_not = w.not_applicable or ("" if verify else "not asked (--verify runs it)")
@@ -806,7 +730,8 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
     for i, w in enumerate(what_ifs):
         if w.not_applicable:
             continue
-        say(f"trainscope: verifying {i + 1}/{len(what_ifs)}: {w.change} at {w.target}")
+        if say is not None:
+            say(f"trainscope: verifying {i + 1}/{len(what_ifs)}: {w.change} at {w.target}")
         # A what-if that cannot run (out of memory at a larger batch, a block that cannot be
         # checkpointed) says why and the others still run: the step's own exceptions included.
         candidate = None
@@ -814,12 +739,11 @@ def advise(model, optimizer, make_step, inputs, baseline, prefix, saved, root, v
             candidate, give_state = copy_of(model, optimizer)
             if w.apply is not None:
                 w.apply(candidate)
-            if w.batch_size is not None and inputs_at is None:
+            if w.batch_size is not None and users.inputs_at is None:
                 raise LookupError("input_provider takes no batch_size")
-            w.measured = measure(candidate, make_step,
-                                 inputs if w.batch_size is None else inputs_at(w.batch_size),
-                                 root, max(warmup, w.least_warmup), iterations, optimizer_of,
-                                 give_state, w.apply_step, optimizer, w.takes_state)
+            inputs = users.inputs if w.batch_size is None else users.inputs_at(w.batch_size)
+            w.measured = measure(candidate, users, inputs, max(users.warmup, w.least_warmup),
+                                 give_state, w.apply_step, w.takes_state)
             if w.measured is None:
                 w.why_not = "observing it failed (the line above says why)"
         except LookupError as e:
@@ -873,12 +797,11 @@ def record_gradients(model, step, inputs):
 
 
 def write_output(what_ifs, baseline, prefix, force, metadata, fmt, stream=sys.stdout):
-    """Writes PREFIX.advice.sqlite (refused where it exists, without `force`) and prints the
-    what-ifs: as JSON, or as the text of what the file holds (the engine's, as `trainscope-cli
-    show` prints it)."""
-    from . import _trainscope
+    """Writes the run PREFIX's advice report (refused where it exists, without `force`) and
+    prints the what-ifs: as JSON, or as the text of what the file holds (the engine's, as
+    `trainscope-cli show` prints it)."""
     rows = [w.as_dict() for w in what_ifs]
-    text = _trainscope.write_advice(prefix + ".advice.sqlite", force, baseline, rows, metadata)
+    text = _trainscope.write_advice(prefix, force, baseline, rows, metadata)
     if fmt == "json":
         json.dump(rows, stream, indent=2)
         stream.write("\n")

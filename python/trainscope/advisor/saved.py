@@ -3,7 +3,7 @@
 module whose forward made it, and the storages of the tensors it saved (address and bytes:
 tensors that share a storage cost it once); and, for each call of an activation (a module, or
 F.gelu / F.silu called in a module's forward, seen through a TorchFunctionMode, with the line
-that called it), the storages of its input and output. The what-ifs (_advice.py) are predicted
+that called it), the storages of its input and output. The what-ifs (advice.py) are predicted
 from it.
 
 Recorded with forward hooks on every module, read-only: a module's nodes are those reachable
@@ -18,12 +18,7 @@ import sys
 import torch
 from torch.overrides import TorchFunctionMode
 
-
-def storage_of(tensor):
-    """(address, bytes) of the storage a tensor views."""
-    storage = tensor.untyped_storage() if hasattr(tensor, "untyped_storage") else \
-        tensor.storage()
-    return storage.data_ptr(), storage.nbytes()
+from .._tensors import storage_of
 
 
 def tensors_in(value):
