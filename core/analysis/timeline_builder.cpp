@@ -109,12 +109,13 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
     std::vector<TextId> module_texts;
     for (const std::string& module : modules)
         module_texts.push_back(texts.add(module));
-    const TimelineTexts& input_texts = *sources.input_texts;
+    // Without the calls' inputs (a caller that recorded none), the calls have none.
+    const TimelineTexts* input_texts = sources.call_inputs ? sources.input_texts : nullptr;
     std::unordered_map<TextId, TextId> text_of_input;  // inputTexts() id -> the report's
     auto inputText = [&](TextId id) {
         const auto [it, added] = text_of_input.try_emplace(id, 0);
         if (added) {
-            it->second = texts.add(input_texts[id]);
+            it->second = texts.add((*input_texts)[id]);
         }
         return it->second;
     };
@@ -131,7 +132,7 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
     std::unordered_map<int, int> callchain_of_trace;
     size_t next_top_level = 0;
     size_t next_inputs = 0;
-    bool inputs_match = sources.call_inputs != nullptr;
+    bool inputs_match = input_texts != nullptr;
     std::vector<int64_t> forward_connection(operations.size(), -1);
     std::vector<std::pair<int, int64_t>> backward_links;  // (operation, connection id)
     // Open calls of each thread: (end time, operation index it belongs to).
@@ -208,7 +209,7 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
         }
         if (forward_thread && !event.backward && !event.user_scope && inputs_match) {
             const auto& inputs = *sources.call_inputs;
-            if (next_inputs < inputs.size() && input_texts[inputs[next_inputs].name] == name) {
+            if (next_inputs < inputs.size() && (*input_texts)[inputs[next_inputs].name] == name) {
                 call.input_shapes = inputText(inputs[next_inputs].shapes);
                 call.input_dtypes = inputText(inputs[next_inputs].dtypes);
                 ++next_inputs;

@@ -81,6 +81,14 @@ TEST(TimelineBuilder, CallsAreLinkedToTheirOperationsAndBlocksToTheirCalls) {
     TimelineSources sources = sourcesOf(memory, operations, traces, modules);
     sources.forward_thread = kForwardThread;
     sources.step_id = 3;
+    // The forward thread's calls' inputs, in call order (the backward node has none).
+    TimelineTexts input_texts;
+    ChunkedLog<CallInputs> call_inputs;
+    for (const char* name : {"aten::linear", "aten::addmm", "aten::relu"})
+        call_inputs.push_back({input_texts.add(name), input_texts.add(std::string(name) + " in"),
+                               input_texts.add("float")});
+    sources.call_inputs = &call_inputs;
+    sources.input_texts = &input_texts;
     TimelineReport report;
     buildTimelineMemory(sources, report);
     buildTimelineCalls(sources, report);
@@ -107,6 +115,9 @@ TEST(TimelineBuilder, CallsAreLinkedToTheirOperationsAndBlocksToTheirCalls) {
     ASSERT_GE(linear.callchain, 0);
     EXPECT_EQ(report.callchains[linear.callchain][0].line_number, 21);
     EXPECT_EQ(linear.global_tid & 0xffffffff, 4242u);
+    EXPECT_EQ(report.texts[linear.input_shapes], "aten::linear in");
+    EXPECT_EQ(report.texts[report.calls[2].input_shapes], "aten::relu in");
+    EXPECT_EQ(report.texts[report.calls[2].input_dtypes], "float");
     EXPECT_EQ(report.texts[report.calls[1].module_path], "fc");  // nested: its operation's
     EXPECT_EQ(report.texts[report.calls[2].module_path], "act");
     const ApiCall& backward = report.calls[3];
