@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "timeline/timeline_view_state.h"
-#include "views/settling_page.h"
 #include "trainscope/cluster.h"
+#include "views/settling_page.h"
 
 class QAction;
 class QLabel;
