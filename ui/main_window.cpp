@@ -25,18 +25,21 @@
 #include <QVBoxLayout>
 
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <algorithm>
 
 #include "compare/compare_page.h"
 #include "help/help_windows.h"
 #include "reading/report_run.h"
+#include "run/file_import.h"
 #include "run/new_profile_dialog.h"
 #include "run/profile_worker.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
 #include "sweep/batch_size_page.h"
 #include "timeline/timeline_page.h"
+#include "trainscope/imported_file.h"
 #include "trainscope/profiler.h"
 #include "trainscope/report_format.h"
 #include "views/advice_page.h"
@@ -252,7 +255,10 @@ QString MainWindow::runStatus() const {
 
 void MainWindow::chooseAndOpen() {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open Report"), QString(), tr("Reports (*.sqlite *.db);;All files (*)"));
+        this, tr("Open Report"), QString(),
+        tr("Reports, traces and snapshots (*.sqlite *.db *.json *.json.gz *.pickle *.pkl);;"
+           "Reports (*.sqlite *.db);;torch.profiler traces (*.json *.json.gz);;"
+           "Memory snapshots (*.pickle *.pkl);;All files (*)"));
     if (!paths.isEmpty())
         openReports(paths);
 }
@@ -391,12 +397,58 @@ void MainWindow::openReports(const QStringList& paths) {
             openSweep(path);
         else if (path.endsWith(QLatin1String(report_format::kAdviceSuffix)))
             openAdvice(path);
+        else if (importedFormatOf(path.toStdString()) != ImportedFormat::None)
+            openImported(path);
         else
             runs << path;
     }
     if (runs.isEmpty())
         return;
     openRunReports(runs);
+}
+
+void MainWindow::openImported(const QString& path) {
+    const QStringList made = FileImport::importedReports(path);
+    if (!made.isEmpty()) {
+        AppSettings::addRecentFile(path);
+        openRunReports(made);
+        return;
+    }
+    delete import_;  // cancels an import under way
+    delete import_progress_;
+    import_ = new FileImport(path, this);
+    const QString name = QFileInfo(path).fileName();
+    import_progress_ =
+        new QProgressDialog(tr("Importing %1…").arg(name), tr("Cancel"), 0, 100, this);
+    import_progress_->setWindowTitle(tr("Import"));
+    import_progress_->setMinimumDuration(400);  // a small file opens without a dialog
+    import_progress_->setAutoClose(false);
+    import_progress_->setAutoReset(false);
+    import_progress_->setValue(0);
+    connect(import_progress_, &QProgressDialog::canceled, import_, &FileImport::cancel);
+    connect(import_, &FileImport::progressed, import_progress_, &QProgressDialog::setValue);
+    connect(import_, &FileImport::finished, this, &MainWindow::importEnded);
+    status_message_->setFullText(tr("Importing %1…").arg(name));
+    import_->start();
+}
+
+void MainWindow::importEnded() {
+    FileImport* import = import_;
+    import_ = nullptr;
+    import_progress_->deleteLater();
+    import_progress_ = nullptr;
+    import->deleteLater();  // it is still emitting finished()
+    if (import->cancelled()) {
+        status_message_->setFullText(
+            tr("Import of %1 cancelled.").arg(QFileInfo(import->path()).fileName()));
+        emit reportsOpened(false);
+    } else if (!import->error().isEmpty()) {
+        showError(import->error());
+        emit reportsOpened(false);
+    } else {
+        AppSettings::addRecentFile(import->path());
+        openRunReports(import->reports());
+    }
 }
 
 void MainWindow::openRunReports(const QStringList& paths) {

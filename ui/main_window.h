@@ -13,6 +13,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QProgressDialog;
 class QPushButton;
 
 namespace trainscope::ui {
@@ -20,6 +21,7 @@ namespace trainscope::ui {
 class BatchSizePage;
 class ComparePage;
 class ElidedLabel;
+class FileImport;
 class NewProfileDialog;
 class ProfileRunner;
 class ReportBrowser;
@@ -37,8 +39,9 @@ class MainWindow : public QMainWindow {
     // siblings along. They are read on the run's worker thread while the window goes on
     // showing what it showed; then they are shown (reportsOpened(true)), or the window says
     // why nothing could be opened (reportsOpened(false)). A run still opening is given up.
+    // A torch.profiler trace or a memory snapshot is imported first (run/file_import.h).
     void openReports(const QStringList& paths);
-    bool opening() const { return opening_ != nullptr; }
+    bool opening() const { return opening_ != nullptr || import_ != nullptr; }
     // No run in flight or opening, and every page that reads or computes on a worker done
     // (views/settling_page.h): what the window shows is complete.
     bool isSettled() const;
@@ -102,6 +105,10 @@ class MainWindow : public QMainWindow {
     // size and place within the screen; Esc and Ctrl+W close it.
     QWidget* showOwnWindow(const QString& title, QWidget* content);
     void openRunReports(const QStringList& paths);
+    // Another tool's file: its reports made before, else made now on a worker, with a progress
+    // dialog that can cancel it.
+    void openImported(const QString& path);
+    void importEnded();
     void showRun();
     void showError(const QString& message);
     void chooseAndOpen();
@@ -113,6 +120,8 @@ class MainWindow : public QMainWindow {
     void runEnded(const QString& message);
 
     ReportRun* opening_ = nullptr;  // a run being opened, shown once it is
+    FileImport* import_ = nullptr;  // a file being imported, opened once it is
+    QProgressDialog* import_progress_ = nullptr;
     ReportBrowser* browser_ = nullptr;
     QTabWidget* timelines_ = nullptr;
     WelcomePage* welcome_ = nullptr;

@@ -40,11 +40,11 @@ double parsePercent(const std::string& option, const std::string& text) {
 }
 
 const std::map<std::string, Command> kCommands = {
-    {"memory", Command::Memory},    {"time", Command::Time},   {"timeline", Command::Timeline},
-    {"profile", Command::Profile},  {"show", Command::Show},   {"export", Command::Export},
-    {"compare", Command::Compare},  {"sweep", Command::Sweep}, {"models", Command::Models},
-    {"help", Command::Help},        {"--help", Command::Help}, {"-h", Command::Help},
-    {"--version", Command::Version}};
+    {"memory", Command::Memory},   {"time", Command::Time},        {"timeline", Command::Timeline},
+    {"profile", Command::Profile}, {"show", Command::Show},        {"export", Command::Export},
+    {"import", Command::Import},   {"compare", Command::Compare},  {"sweep", Command::Sweep},
+    {"models", Command::Models},   {"help", Command::Help},        {"--help", Command::Help},
+    {"-h", Command::Help},         {"--version", Command::Version}};
 
 }  // namespace
 
@@ -57,7 +57,12 @@ std::string usage() {
                                PREFIX.memory.sqlite, PREFIX.time.sqlite, PREFIX.timeline.sqlite
   trainscope-cli show FILE...                                print the summary of reports:
                                memory, run time or timeline reports (ours, Skyline's,
-                               DeepView's) and torch_npu's ascend_pytorch_profiler_*.db
+                               DeepView's), torch_npu's ascend_pytorch_profiler_*.db,
+                               torch.profiler traces and CUDA memory snapshots
+  trainscope-cli import FILE -o PREFIX                       write the reports of a
+                               torch.profiler trace (.json, .json.gz) or a CUDA memory
+                               snapshot (.pickle): PREFIX.memory.sqlite, PREFIX.time.sqlite,
+                               PREFIX.timeline.sqlite (those the file has data for)
   trainscope-cli export --chrome-trace OUT.json FILE         write a timeline as Chrome Trace
                                Event JSON (Perfetto, chrome://tracing)
   trainscope-cli sweep    --model MODEL [options] -o PREFIX  profile several batch sizes, fit
@@ -118,10 +123,8 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     CliOptions options;
     if (argc < 2) {
         throw Error(
-            "no command given (memory, time, timeline, profile, sweep, show, export, compare, "
-            "models); "
-            "see "
-            "--help");
+            "no command given (memory, time, timeline, profile, sweep, show, export, import, "
+            "compare, models); see --help");
     }
     auto command = kCommands.find(argv[1]);
     if (command == kCommands.end()) {
@@ -202,7 +205,7 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
          [&](const std::string& v) { options.top = parseInteger<int>("--top", v, 0, INT32_MAX); }},
     };
     const bool reads = options.command == Command::Show || options.command == Command::Export ||
-                       options.command == Command::Compare;
+                       options.command == Command::Import || options.command == Command::Compare;
 
     for (int i = 2; i < argc; ++i) {
         std::string arg = argv[i];
@@ -241,7 +244,9 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     if (reads && options.files.empty()) {
         throw Error(options.command == Command::Show      ? "show expects one or more report files"
                     : options.command == Command::Compare ? "compare expects BASE and NEW"
-                                                          : "export expects a timeline file");
+                    : options.command == Command::Import
+                        ? "import expects a torch.profiler trace or a memory snapshot"
+                        : "export expects a timeline file");
     }
     if (options.command == Command::Compare && options.files.size() != 2) {
         throw Error("compare takes two runs, BASE and NEW (run prefixes or report files)");
@@ -252,6 +257,15 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         }
         if (options.files.size() != 1) {
             throw Error("export takes one timeline file");
+        }
+    }
+
+    if (options.command == Command::Import) {
+        if (options.files.size() != 1) {
+            throw Error("import takes one file (a torch.profiler trace or a memory snapshot)");
+        }
+        if (options.output.empty()) {
+            throw Error("import needs -o PREFIX: where to write the reports");
         }
     }
 

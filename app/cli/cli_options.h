@@ -18,6 +18,7 @@ enum class Command {
     Profile,
     Show,
     Export,
+    Import,
     Compare,
     Sweep,
     Models,

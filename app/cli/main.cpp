@@ -14,12 +14,14 @@
 #include "trainscope/cluster.h"
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
+#include "trainscope/imported_file.h"
 #include "trainscope/profiler.h"
 #include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run.h"
+#include "trainscope/run_files.h"
 #include "trainscope/side_by_side.h"
 #include "trainscope/summary_text.h"
 #include "trainscope/sweep.h"
@@ -88,6 +90,7 @@ int run(const cli::CliOptions& options) {
 // What `show` reads of one file, on a worker: its summary, and for a rank's timeline what the
 // summary of the ranks needs; or why not.
 struct ShownFile {
+    std::optional<ImportedRun> imported;  // a trace or a memory snapshot, read in memory
     std::optional<SweepReport> sweep;
     std::optional<AdviceReport> advice;
     std::optional<ReportFileSummary> summary;
@@ -99,6 +102,10 @@ struct ShownFile {
 ShownFile readShownFile(const std::string& path) {
     ShownFile file;
     try {
+        if (importedFormatOf(path) != ImportedFormat::None) {
+            file.imported = importFile(path);
+            return file;
+        }
         if (isSweepReport(path)) {
             file.sweep = readSweepReport(path);
             return file;
@@ -135,6 +142,12 @@ int show(const cli::CliOptions& options) {
             if (!file.error.empty()) {
                 std::cerr << "trainscope-cli: error: " << file.error << std::endl;
                 status = kRunFailed;
+            } else if (file.imported) {
+                const ImportedRun& run = *file.imported;
+                std::cout << path << ": " << (run.time ? "torch.profiler trace" : "memory snapshot")
+                          << "\n";
+                printSummary(std::cout, run.memory ? &*run.memory : nullptr,
+                             run.time ? &*run.time : nullptr, &run.timeline);
             } else if (file.sweep) {
                 std::cout << path << ": batch-size sweep\n";
                 cli::printSweep(std::cout, *file.sweep);
@@ -212,6 +225,35 @@ int compare(const cli::CliOptions& options) {
     }
 }
 
+// `import`: a trace's or a snapshot's reports, written as one set; progress on stderr.
+int importReports(const cli::CliOptions& options) {
+    const std::string& prefix = options.output;
+    const Overwrite overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
+    for (const std::string& suffix : runReportSuffixes())
+        checkOutputPath(prefix + suffix, overwrite);
+    int shown = -1;
+    const ImportProgress progress = [&](uint64_t done, uint64_t total) {
+        const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 0;
+        if (percent / 10 != shown / 10) {
+            shown = percent;
+            std::cerr << "[import] " << percent << " %" << std::endl;
+        }
+    };
+    const ImportedRun run =
+        importFile(options.files[0], options.quiet ? ImportProgress{} : progress);
+    writeImportedRun(run, prefix, overwrite);
+    printSummary(std::cout, run.memory ? &*run.memory : nullptr, run.time ? &*run.time : nullptr,
+                 &run.timeline);
+    const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
+    for (const auto& [written, suffix] :
+         {std::pair{run.memory.has_value(), suffixes[0]},
+          std::pair{run.time.has_value(), suffixes[1]}, std::pair{true, suffixes[2]}})
+        if (written) {
+            std::cout << "Wrote " << prefix << suffix << "\n";
+        }
+    return 0;
+}
+
 int exportTrace(const cli::CliOptions& options) {
     const ChromeTraceCounts counts =
         exportChromeTrace(options.files[0], options.chrome_trace,
@@ -250,6 +292,8 @@ int main(int argc, char** argv) {
             return show(options);
         if (options.command == cli::Command::Export)
             return exportTrace(options);
+        if (options.command == cli::Command::Import)
+            return importReports(options);
         if (options.command == cli::Command::Compare)
             return compare(options);
         if (options.command == cli::Command::Sweep)

@@ -250,10 +250,18 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
                               : time ? time->metadata
                                      : timeline->metadata;
     const auto gpu = meta.find(report_format::kDeviceNameKey);
-    out << "TrainScope " << meta.at("trainscope_version") << ": " << meta.at("model") << " on "
-        << meta.at("device") << (gpu != meta.end() ? " (" + gpu->second + ")" : std::string())
-        << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs") << ", loss "
-        << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
+    const auto imported = meta.find(report_format::kImportedFromKey);
+    if (imported != meta.end()) {
+        const auto format = meta.find(report_format::kImportedFormatKey);
+        out << "TrainScope: imported "
+            << (format != meta.end() ? format->second : std::string("file")) << " "
+            << imported->second << "\n";
+    } else {
+        out << "TrainScope " << meta.at("trainscope_version") << ": " << meta.at("model") << " on "
+            << meta.at("device") << (gpu != meta.end() ? " (" + gpu->second + ")" : std::string())
+            << ", " << meta.at("dtype") << ", inputs " << meta.at("inputs") << ", loss "
+            << meta.at("loss") << ", optimizer " << meta.at("optimizer") << "\n";
+    }
     if (memory) {
         printPeak(out, *memory);
         if (const auto note = memory->metadata.find(report_format::kMemoryNoteKey);
@@ -264,7 +272,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     if (time) {
         out << "  " << iterationText(time->iteration_ms, time->forwardMs(), time->backwardMs())
             << "\n";
-        if (meta.at("device") == "cuda") {
+        if (const auto device = meta.find("device");
+            device != meta.end() && device->second == "cuda") {
             out << "  Operation times are GPU times, between CUDA events around each operation\n";
         }
         if (const auto differing = time->metadata.find(report_format::kDifferingStepsKey);

@@ -19,6 +19,7 @@ seed):
   - timelines (ours, and one in torch_npu's format made by make_ascend_db.py) with what
     budgets must hold against: 200,000 steps, megabyte type names, every call and link on one
     connection id, and a shape list of 100,000 entries that every call names.
+  - the files the import reads, torch.profiler traces and memory snapshots (import_corpus.py).
 The file names say what each variant is, so that a failure names its cause.
 """
 import argparse
@@ -28,6 +29,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+
+from import_corpus import import_variants
 
 MEGABYTE_TEXT = "printf('%.*c', 1048576, 'x')"
 
@@ -301,6 +304,7 @@ def main():
         shutil.copyfile(seed, os.path.join(out_dir, tag + "-original.sqlite"))
         corpus.count += 1
         timeline_variants(corpus, seed, tag)
+    import_variants(corpus, seed_dir, rng)
     print(f"{corpus.count} reports in {out_dir}")
 
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the code that opens, checks and queries reports that anyone may have
-// made: the app's report reader (ui/report), and the core's readers of any report file
-// (summaries, timelines, the Chrome export). Each input is written to a file and read as the
-// app reads a report: open and check it, then run every query the views run (summaries,
-// charts, every table sorted by each column and filtered, stack frames, metadata); then as
-// `show`, `export` and the timeline read it. Besides the sanitizers' findings, the target
-// aborts when viewing created or changed a file in the input's folder.
+// made: the app's report reader (ui/reading), the core's readers of any report file
+// (summaries, timelines, the Chrome export), and the import of other tools' files
+// (torch.profiler traces, gzipped or not, and memory snapshots' pickles). Each input is written to
+// a file and read as the app reads a report: open and check it, then run every query the views run
+// (summaries, charts, every table sorted by each column and filtered, stack frames, metadata); then
+// as `show`, `export` and the timeline read it. Besides the sanitizers' findings, the target aborts
+// when viewing created or changed a file in the input's folder.
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -23,6 +24,7 @@
 #include "support/folder_snapshot.h"
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"
+#include "trainscope/imported_file.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/timeline_data.h"
 
@@ -145,6 +147,16 @@ void exerciseTimelineReaders(const std::string& path) {
     }
 }
 
+// The import, as `import` and `show` read a trace or a snapshot: read from memory, it writes
+// nothing. A refusal is a trainscope::Error.
+void exerciseImport(const uint8_t* data, size_t size) {
+    try {
+        (void)trainscope::importBytes(std::string_view(reinterpret_cast<const char*>(data), size),
+                                      "input");
+    } catch (const trainscope::Error&) {
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
@@ -176,6 +188,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             std::abort();  // a refused file always says why
     }
     exerciseTimelineReaders(path.toStdString());
+    exerciseImport(data, size);
     if (trainscope::test::folderSnapshot(scratch->path()) != before) {
         std::fprintf(stderr, "viewing a report created or changed a file\n");
         std::abort();

@@ -95,6 +95,10 @@ inline constexpr char kDeviceNameKey[] = "device_name";
 inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";
 // The run time report's measured iteration (forward + backward, wall time, median), in ms:
 // the operations' times usually add up to less (the work between them is nobody's).
+// Reports imported from another tool's file: the file, and what it was ("torch.profiler trace",
+// "memory snapshot").
+inline constexpr char kImportedFromKey[] = "imported_from";
+inline constexpr char kImportedFormatKey[] = "imported_format";
 inline constexpr char kIterationMsKey[] = "iteration_ms";
 // ...and the fastest and slowest of the measured iterations, in ms.
 inline constexpr char kIterationMinMsKey[] = "iteration_min_ms";

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// Writing an imported file's reports: apart from the import itself, which the fuzz target and
+// the report readers use without the engine's writers.
+#include "trainscope/imported_file.h"
+#include "trainscope/report_writer.h"
+#include "trainscope/run_files.h"
+
+namespace trainscope {
+
+void writeImportedRun(const ImportedRun& run, const std::string& prefix, Overwrite overwrite) {
+    const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
+    ReportSet set;
+    if (run.memory) {
+        set.memory = &*run.memory;
+        set.memory_path = prefix + suffixes[0];
+    }
+    if (run.time) {
+        set.time = &*run.time;
+        set.time_path = prefix + suffixes[1];
+    }
+    set.timeline = &run.timeline;
+    set.timeline_path = prefix + suffixes[2];
+    writeReports(set, overwrite);
+}
+
+}  // namespace trainscope

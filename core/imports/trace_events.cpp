@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "imports/trace_events.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include "trainscope/error.h"
+
+namespace trainscope {
+
+int32_t TraceTexts::add(const std::string& text) {
+    const auto [it, added] = ids_.try_emplace(text, static_cast<int32_t>(texts_.size()));
+    if (added) {
+        texts_.push_back(&it->first);
+    }
+    return it->second;
+}
+
+const std::string& TraceTexts::operator[](int32_t id) const {
+    static const std::string kNone;
+    return id < 0 || static_cast<size_t>(id) >= texts_.size() ? kNone : *texts_[id];
+}
+
+namespace {
+
+// RapidJSON's input stream concept over the inflated bytes.
+class JsonStream {
+  public:
+    using Ch = char;
+    explicit JsonStream(BufferedBytes& bytes) : bytes_(bytes) {}
+    Ch Peek() const {
+        const int c = bytes_.peek();
+        return c < 0 ? '\0' : static_cast<Ch>(c);
+    }
+    Ch Take() {
+        const int c = bytes_.take();
+        return c < 0 ? '\0' : static_cast<Ch>(c);
+    }
+    size_t Tell() const { return static_cast<size_t>(bytes_.offset()); }
+    // Writing is for in-situ parsing, which this stream does not offer.
+    Ch* PutBegin() { return nullptr; }
+    void Put(Ch) {}
+    void Flush() {}
+    size_t PutEnd(Ch*) { return 0; }
+
+  private:
+    BufferedBytes& bytes_;
+};
+
+// An integer as JSON writes it; nothing for another number.
+std::optional<int64_t> integerOf(const char* text, size_t size) {
+    if (size == 0 || size > 20) {
+        return std::nullopt;
+    }
+    char buffer[24];
+    std::memcpy(buffer, text, size);
+    buffer[size] = '\0';
+    char* end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(buffer, &end, 10);
+    if (errno == 0 && end == buffer + size) {
+        return value;
+    }
+    const unsigned long long unsigned_value = std::strtoull(buffer, &end, 10);  // an address
+    if (errno == 0 && end == buffer + size && buffer[0] != '-') {
+        return static_cast<int64_t>(unsigned_value);
+    }
+    return std::nullopt;
+}
+
+// Microseconds as the trace writes them ("5025245155894.346") to nanoseconds, exactly where the
+// text is a plain decimal (a double would lose nanoseconds at this magnitude); nothing for a
+// number that is not finite.
+std::optional<int64_t> nanosecondsOf(const char* text, size_t size) {
+    size_t i = 0;
+    const bool negative = size > 0 && text[0] == '-';
+    i += negative ? 1 : 0;
+    int64_t whole = 0;
+    size_t digits = 0;
+    for (; i < size && text[i] >= '0' && text[i] <= '9' && digits < 15; ++i, ++digits)
+        whole = whole * 10 + (text[i] - '0');
+    int64_t fraction = 0;
+    int fraction_digits = 0;
+    if (i < size && text[i] == '.') {
+        for (++i; i < size && text[i] >= '0' && text[i] <= '9'; ++i) {
+            if (fraction_digits < 3) {
+                fraction = fraction * 10 + (text[i] - '0');
+                ++fraction_digits;
+            }
+        }
+    }
+    if (i == size && digits > 0) {
+        for (; fraction_digits < 3; ++fraction_digits)
+            fraction *= 10;
+        const int64_t ns = whole * 1000 + fraction;
+        return negative ? -ns : ns;
+    }
+    // Another form (an exponent): through a double.
+    const std::string copy(text, size);
+    char* end = nullptr;
+    const double us = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9e15) {
+        return std::nullopt;
+    }
+    return static_cast<int64_t>(std::llround(us * 1000.0));
+}
+
+// One event as read, before it is kept in its compact form.
+struct PendingEvent {
+    std::string ph, cat, name;
+    std::optional<int64_t> pid, tid;  // numbers; strings are kept as texts
+    std::string pid_text, tid_text;
+    std::optional<int64_t> ts, dur;
+    bool ts_bad = false, dur_bad = false;
+    std::optional<int64_t> id;
+    std::string id_text;
+    // args
+    std::optional<int64_t> external_id, sequence, correlation, device, python_line;
+    std::optional<int64_t> bytes, total_allocated, total_reserved, address, device_type, device_id;
+    std::string call_from, arg_name;
+    std::string shapes, dtypes;
+    bool has_shapes = false, has_dtypes = false;
+    void clear() { *this = PendingEvent(); }
+};
+
+constexpr int kEventsPerProgress = 4096;
+
+class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TraceHandler> {
+  public:
+    TraceHandler(TraceEvents& events, ByteSource& source, const ImportProgress& progress,
+                 const std::atomic<bool>* cancel)
+        : out_(events), source_(source), progress_(progress), cancel_(cancel) {}
+
+    bool StartObject() {
+        ++depth_;
+        if (events_depth_ > 0 && depth_ == events_depth_) {
+            event_.clear();
+        } else if (events_depth_ > 0 && !in_args_ && depth_ == events_depth_ + 1 &&
+                   key_ == "args") {
+            in_args_ = true;
+        } else if (depth_ == 1) {
+            root_object_ = true;
+        }
+        return true;
+    }
+    bool EndObject(rapidjson::SizeType) {
+        if (events_depth_ > 0 && depth_ == events_depth_) {
+            finishEvent();
+        } else if (in_args_ && depth_ == events_depth_ + 1) {
+            in_args_ = false;
+        }
+        --depth_;
+        return !failed_;
+    }
+    bool StartArray() {
+        ++depth_;
+        if (events_depth_ == 0 &&
+            ((depth_ == 1) || (depth_ == 2 && root_object_ && key_ == "traceEvents"))) {
+            events_depth_ = depth_ + 1;
+            saw_events_ = true;
+        } else if (in_args_ && depth_ == events_depth_ + 2 &&
+                   (key_ == "Input Dims" || key_ == "Input type")) {
+            list_ = key_ == "Input Dims" ? &event_.shapes : &event_.dtypes;
+            (key_ == "Input Dims" ? event_.has_shapes : event_.has_dtypes) = true;
+            list_items_ = 0;
+        } else if (list_ && depth_ == events_depth_ + 3) {
+            if (list_items_++ > 0) {
+                list_->append(";\r\n");
+            }
+            dims_ = 0;
+        }
+        return true;
+    }
+    bool EndArray(rapidjson::SizeType) {
+        if (list_ && depth_ == events_depth_ + 2) {
+            list_ = nullptr;
+        }
+        --depth_;
+        return true;
+    }
+    bool Key(const char* text, rapidjson::SizeType size, bool) {
+        key_.assign(text, size);
+        return true;
+    }
+    bool String(const char* text, rapidjson::SizeType size, bool) {
+        const std::string value(text, size);
+        if (depth_ == 1 && root_object_) {
+            noteTopKey();
+        } else if (inEvent(1)) {
+            if (key_ == "ph")
+                event_.ph = value;
+            else if (key_ == "cat")
+                event_.cat = value;
+            else if (key_ == "name")
+                event_.name = value;
+            else if (key_ == "pid")
+                event_.pid_text = value;
+            else if (key_ == "tid")
+                event_.tid_text = value;
+            else if (key_ == "id")
+                event_.id_text = value;
+            else if (key_ == "ts")
+                event_.ts_bad = true;
+            else if (key_ == "dur")
+                event_.dur_bad = true;
+        } else if (inArgs(1)) {
+            if (key_ == "CallFrom")
+                event_.call_from = value;
+            else if (key_ == "name")
+                event_.arg_name = value;
+        } else if (list_ == &event_.dtypes && depth_ == events_depth_ + 2) {
+            if (list_items_++ > 0) {
+                list_->append(";\r\n");
+            }
+            list_->append(value);
+        }
+        return true;
+    }
+    bool RawNumber(const char* text, rapidjson::SizeType size, bool) {
+        if (depth_ == 1 && root_object_) {
+            noteTopKey();
+            if (key_ == "baseTimeNanoseconds") {
+                out_.base_ns = integerOf(text, size).value_or(0);
+            }
+        } else if (inEvent(1)) {
+            if (key_ == "ts" || key_ == "dur") {
+                const std::optional<int64_t> ns = nanosecondsOf(text, size);
+                (key_ == "ts" ? event_.ts : event_.dur) = ns;
+                (key_ == "ts" ? event_.ts_bad : event_.dur_bad) = !ns;
+            } else if (key_ == "pid") {
+                event_.pid = integerOf(text, size);
+            } else if (key_ == "tid") {
+                event_.tid = integerOf(text, size);
+            } else if (key_ == "id") {
+                event_.id = integerOf(text, size);
+            }
+        } else if (inArgs(1)) {
+            const std::optional<int64_t> value = integerOf(text, size);
+            if (key_ == "External id")
+                event_.external_id = value;
+            else if (key_ == "Sequence number")
+                event_.sequence = value;
+            else if (key_ == "correlation")
+                event_.correlation = value;
+            else if (key_ == "device")
+                event_.device = value;
+            else if (key_ == "Bytes")
+                event_.bytes = value;
+            else if (key_ == "Total Allocated")
+                event_.total_allocated = value;
+            else if (key_ == "Total Reserved")
+                event_.total_reserved = value;
+            else if (key_ == "Addr")
+                event_.address = value;
+            else if (key_ == "Device Type")
+                event_.device_type = value;
+            else if (key_ == "Device Id")
+                event_.device_id = value;
+        } else if (list_ == &event_.shapes && depth_ == events_depth_ + 3) {
+            if (dims_++ > 0) {
+                list_->push_back(',');
+            }
+            list_->append(text, size);
+        }
+        return true;
+    }
+    bool Null() { return scalar(); }
+    bool Bool(bool) { return scalar(); }
+
+    const std::string& failure() const { return failure_; }
+    bool sawEvents() const { return saw_events_; }
+
+  private:
+    bool inEvent(int below) const {
+        return events_depth_ > 0 && !in_args_ && depth_ == events_depth_ + below - 1;
+    }
+    bool inArgs(int below) const { return in_args_ && depth_ == events_depth_ + below; }
+    bool scalar() {
+        if (depth_ == 1 && root_object_) {
+            noteTopKey();
+        }
+        return true;
+    }
+    void noteTopKey() {
+        if (key_ == "schemaVersion" || key_ == "deviceProperties" || key_ == "traceName" ||
+            key_ == "baseTimeNanoseconds") {
+            out_.torch_profiler = true;
+        }
+    }
+    int64_t idOf(const std::optional<int64_t>& number, const std::string& text) {
+        if (number) {
+            return *number;
+        }
+        // A name for a process or thread ("Spans", "PyTorch Profiler"): a negative id of its own.
+        return -1 - static_cast<int64_t>(out_.texts.add(text));
+    }
+    bool fail(std::string why) {
+        failure_ = "event " + std::to_string(out_.events) +
+                   (event_.name.empty() ? std::string() : " (" + event_.name + ")") + " " + why;
+        failed_ = true;
+        return false;
+    }
+    void finishEvent() {
+        ++out_.events;
+        if (out_.events % kEventsPerProgress == 0) {
+            if (cancel_ && cancel_->load()) {
+                throw Cancelled();
+            }
+            if (progress_) {
+                progress_(source_.consumed(), source_.total());
+            }
+        }
+        const std::string& ph = event_.ph;
+        const std::string& cat = event_.cat;
+        if (cat == "cpu_op" || cat == "python_function" || cat == "user_annotation" ||
+            event_.pid_text == "CPU functions") {
+            out_.torch_profiler = true;
+        }
+        if (event_.ts_bad) {
+            fail("has a time that is not a number");
+            return;
+        }
+        if (ph == "X") {
+            finishComplete();
+        } else if ((ph == "i" || ph == "I") && event_.name == "[memory]") {
+            finishMemory();
+        } else if ((ph == "s" || ph == "f") && cat == "fwdbwd") {
+            if (!event_.ts || !event_.id) {
+                fail("is a flow without its time or id");
+                return;
+            }
+            out_.flows.push_back({*event_.id, *event_.ts, idOf(event_.pid, event_.pid_text),
+                                  idOf(event_.tid, event_.tid_text), ph == "s"});
+        } else if (ph == "M") {
+            if (event_.name == "thread_name") {
+                out_.thread_names[{idOf(event_.pid, event_.pid_text),
+                                   idOf(event_.tid, event_.tid_text)}] = event_.arg_name;
+            }
+        } else {
+            ++out_.skipped[cat.empty() ? "ph " + ph : cat];
+        }
+    }
+    void finishComplete() {
+        if (event_.dur_bad) {
+            fail("has a duration that is not a number");
+            return;
+        }
+        if (!event_.ts || !event_.dur) {
+            fail("has no " + std::string(event_.ts ? "duration" : "time"));
+            return;
+        }
+        if (*event_.dur < 0) {
+            fail("has a negative duration");
+            return;
+        }
+        const int64_t start = *event_.ts;
+        const int64_t pid = idOf(event_.pid, event_.pid_text);
+        const int64_t tid = idOf(event_.tid, event_.tid_text);
+        const std::string& cat = event_.cat;
+        if (cat == "python_function") {
+            out_.python_calls.push_back(
+                {start, start + *event_.dur, pid, tid, out_.texts.add(event_.name),
+                 event_.call_from.empty() ? -1 : out_.texts.add(event_.call_from)});
+            return;
+        }
+        TraceSpan span;
+        if (cat == "cpu_op" || cat.empty()) {
+            span.kind = TraceSpan::Kind::Operation;
+        } else if (cat == "user_annotation") {
+            span.kind = TraceSpan::Kind::Annotation;
+        } else if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") {
+            span.kind = TraceSpan::Kind::Kernel;
+        } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
+            span.kind = TraceSpan::Kind::Runtime;
+        } else {
+            ++out_.skipped[cat];
+            return;
+        }
+        span.start_ns = start;
+        span.end_ns = start + *event_.dur;
+        span.pid = pid;
+        span.tid = tid;
+        span.sequence = event_.sequence.value_or(-1);
+        span.external_id = event_.external_id.value_or(-1);
+        span.correlation = event_.correlation.value_or(-1);
+        span.device = event_.device.value_or(-1);
+        span.name = out_.texts.add(event_.name);
+        span.shapes = event_.has_shapes ? out_.texts.add(event_.shapes) : -1;
+        span.dtypes = event_.has_dtypes ? out_.texts.add(event_.dtypes) : -1;
+        out_.spans.push_back(span);
+    }
+    void finishMemory() {
+        if (!event_.ts || !event_.bytes || !event_.total_allocated) {
+            fail("is a memory event without its time, bytes or total");
+            return;
+        }
+        out_.memory.push_back({*event_.ts, idOf(event_.pid, event_.pid_text),
+                               idOf(event_.tid, event_.tid_text), *event_.bytes,
+                               *event_.total_allocated, event_.total_reserved.value_or(0),
+                               static_cast<uint64_t>(event_.address.value_or(0)),
+                               event_.device_type.value_or(0), event_.device_id.value_or(-1)});
+    }
+
+    TraceEvents& out_;
+    ByteSource& source_;
+    const ImportProgress& progress_;
+    const std::atomic<bool>* cancel_;
+    int depth_ = 0;
+    int events_depth_ = 0;  // the depth of an event object; 0: not in the events' array yet
+    bool root_object_ = false;
+    bool saw_events_ = false;
+    bool in_args_ = false;
+    std::string key_;
+    PendingEvent event_;
+    std::string* list_ = nullptr;  // the args list being read (Input Dims, Input type)
+    int list_items_ = 0, dims_ = 0;
+    bool failed_ = false;
+    std::string failure_;
+};
+
+}  // namespace
+
+TraceEvents readTraceEvents(BufferedBytes& bytes, const ImportProgress& progress,
+                            const std::atomic<bool>* cancel) {
+    TraceEvents events;
+    ByteSource& source = bytes.source();
+    JsonStream stream(bytes);
+    TraceHandler handler(events, source, progress, cancel);
+    rapidjson::Reader reader;
+    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag |
+                                rapidjson::kParseNumbersAsStringsFlag |
+                                rapidjson::kParseNanAndInfFlag;
+    const rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
+    const std::string& name = source.name();
+    if (!handler.failure().empty()) {
+        throw Error(name + " is not a trace TrainScope can read: its " + handler.failure());
+    }
+    if (result.IsError()) {
+        if (result.Code() == rapidjson::kParseErrorDocumentEmpty || bytes.peek() < 0) {
+            throw Error(name + " ends early: the JSON is cut off at byte " +
+                        std::to_string(result.Offset()));
+        }
+        throw Error(name + " is not JSON: " + rapidjson::GetParseError_En(result.Code()) +
+                    " at byte " + std::to_string(result.Offset()));
+    }
+    if (!handler.sawEvents()) {
+        throw Error(name + " is JSON but not a trace: it has no list of events (traceEvents)");
+    }
+    if (!events.torch_profiler) {
+        throw Error(name +
+                    " is a trace of another tool, not torch.profiler's: it has no "
+                    "operations (cpu_op) or Python calls");
+    }
+    if (progress) {
+        progress(source.consumed(), source.total());
+    }
+    return events;
+}
+
+}  // namespace trainscope

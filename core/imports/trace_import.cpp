@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "imports/trace_import.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
+#include "analysis/memory_report.h"
+#include "analysis/step_matching.h"
+#include "analysis/time_report.h"
+#include "imports/python_frames.h"
+#include "records/memory_record.h"
+#include "records/recorded_steps.h"
+#include "trainscope/error.h"
+#include "trainscope/report_format.h"
+
+namespace trainscope {
+namespace {
+
+constexpr std::string_view kBackwardNode = "autograd::engine::evaluate_function: ";
+constexpr std::string_view kProfilerStep = "ProfilerStep#";
+constexpr std::string_view kOptimizer = "Optimizer.";  // "Optimizer.step#AdamW.step"
+constexpr std::string_view kAccumulateGrad = "torch::autograd::AccumulateGrad";
+
+bool startsWith(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+using Thread = std::pair<int64_t, int64_t>;  // (pid, tid)
+
+struct Interval {
+    int64_t start = 0, end = 0;
+    int index = -1;
+};
+
+// The interval of a sorted list of disjoint ones that holds `time`, or nullptr.
+const Interval* holding(const std::vector<Interval>& sorted, int64_t time) {
+    auto it = std::upper_bound(sorted.begin(), sorted.end(), time,
+                               [](int64_t t, const Interval& i) { return t < i.start; });
+    if (it == sorted.begin()) {
+        return nullptr;
+    }
+    --it;
+    return time <= it->end ? &*it : nullptr;
+}
+
+// Intervals sorted and merged where they overlap (nested backward calls).
+std::vector<Interval> merged(std::vector<Interval> list) {
+    std::sort(list.begin(), list.end(),
+              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::vector<Interval> out;
+    for (const Interval& i : list) {
+        if (!out.empty() && i.start <= out.back().end) {
+            out.back().end = std::max(out.back().end, i.end);
+        } else {
+            out.push_back(i);
+        }
+    }
+    return out;
+}
+
+bool byThreadAndNesting(const Thread& a_thread, int64_t a_start, int64_t a_end,
+                        const Thread& b_thread, int64_t b_start, int64_t b_end) {
+    if (a_thread != b_thread) {
+        return a_thread < b_thread;
+    }
+    if (a_start != b_start) {
+        return a_start < b_start;
+    }
+    return a_end > b_end;  // the enclosing one first
+}
+
+// Parents by nesting, for items sorted by byThreadAndNesting.
+template <typename Item>
+std::vector<int> parentsOf(const std::vector<Item>& items) {
+    std::vector<int> parent(items.size(), -1);
+    std::vector<int> open;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const Item& item = items[i];
+        while (!open.empty()) {
+            const Item& top = items[open.back()];
+            if (top.pid == item.pid && top.tid == item.tid && item.start_ns >= top.start_ns &&
+                item.end_ns <= top.end_ns) {
+                break;
+            }
+            open.pop_back();
+        }
+        parent[i] = open.empty() ? -1 : open.back();
+        open.push_back(static_cast<int>(i));
+    }
+    return parent;
+}
+
+class TraceImporter {
+  public:
+    TraceImporter(TraceEvents events, std::string source)
+        : events_(std::move(events)), source_(std::move(source)) {}
+
+    ImportedRun run() {
+        arrangeCalls();
+        if (calls_.empty()) {
+            throw Error(source_ +
+                        " holds no operations: record it with torch.profiler's CPU "
+                        "activity to see them");
+        }
+        arrangePythonCalls();
+        findSteps();
+        chooseForwardThread();
+        findBackwardRegions();
+        linkBackward();
+        chooseMemoryDevice();
+        chooseMemoryStep();
+        collectOperations();
+        ImportedRun result;
+        RunMetadata metadata = metadataOfTrace();
+        std::vector<int> activation_kernels;
+        std::vector<ActivationEntry> activations;
+        if (!memory_.empty()) {
+            MemoryRecord record = memoryRecord();
+            GradientBlocks gradients = gradientBlocks(record);
+            const std::map<std::string, int64_t> no_sampled_gradients;
+            MemoryStepSources sources;
+            sources.memory = &record;
+            sources.gradient_blocks = &gradients;
+            sources.gradient_bytes = &no_sampled_gradients;
+            sources.metadata = metadata;
+            sources.metadata[report_format::kMemoryNoteKey] =
+                "imported from a torch.profiler trace, which does not say which tensors are "
+                "parameters or optimizer state: what was alive before the trace began is "
+                "counted as other";
+            MemoryStepReport memory = assembleMemoryReport(steps_, sources);
+            activations = memory.report.activations;
+            activation_kernels = memory.activation_kernels;
+            result.memory = std::move(memory.report);
+        }
+        result.time = assembleTimeReport(steps_, metadata, activation_kernels, activations);
+        if (result.memory) {
+            result.memory->activations = std::move(activations);
+        }
+        result.timeline = timeline(metadata);
+        return result;
+    }
+
+  private:
+    const std::string& text(int32_t id) const { return events_.texts[id]; }
+    int64_t epoch(int64_t trace_ns) const { return events_.base_ns + trace_ns; }
+    Thread threadOf(const TraceSpan& s) const { return {s.pid, s.tid}; }
+    double ms(const TraceSpan& s) const { return static_cast<double>(s.end_ns - s.start_ns) / 1e6; }
+
+    void arrangeCalls() {
+        for (TraceSpan& span : events_.spans) {
+            if (span.kind == TraceSpan::Kind::Kernel) {
+                ++kernels_;
+            } else if (span.kind == TraceSpan::Kind::Annotation &&
+                       startsWith(text(span.name), kProfilerStep)) {
+                profiler_steps_.push_back(span);
+            } else {
+                calls_.push_back(span);
+            }
+        }
+        events_.spans = {};
+        std::sort(calls_.begin(), calls_.end(), [&](const TraceSpan& a, const TraceSpan& b) {
+            return byThreadAndNesting(threadOf(a), a.start_ns, a.end_ns, threadOf(b), b.start_ns,
+                                      b.end_ns);
+        });
+        parent_ = parentsOf(calls_);
+        // An operation's entry: the call it is in that is not a record_function scope of the
+        // user's (those hold operations; the optimizer's are entries of their own).
+        entry_.assign(calls_.size(), -1);
+        backward_.assign(calls_.size(), false);
+        for (size_t i = 0; i < calls_.size(); ++i) {
+            const int p = parent_[i];
+            const bool is_node = startsWith(text(calls_[i].name), kBackwardNode);
+            backward_[i] = is_node || (p >= 0 && backward_[p]);
+            if (p >= 0 && entry_[p] >= 0) {
+                entry_[i] = entry_[p];
+            } else if (transparent(calls_[i])) {
+                entry_[i] = -1;
+            } else {
+                entry_[i] = static_cast<int>(i);
+            }
+        }
+    }
+
+    bool transparent(const TraceSpan& call) const {
+        return call.kind == TraceSpan::Kind::Annotation && !startsWith(text(call.name), kOptimizer);
+    }
+    bool isEntry(size_t i) const { return entry_[i] == static_cast<int>(i); }
+
+    void arrangePythonCalls() {
+        std::vector<TracePythonCall>& python = events_.python_calls;
+        std::sort(python.begin(), python.end(),
+                  [](const TracePythonCall& a, const TracePythonCall& b) {
+                      return byThreadAndNesting({a.pid, a.tid}, a.start_ns, a.end_ns,
+                                                {b.pid, b.tid}, b.start_ns, b.end_ns);
+                  });
+        python_parent_ = parentsOf(python);
+        // Each call's innermost enclosing Python call: both lists are in thread and time order.
+        python_of_.assign(calls_.size(), -1);
+        std::vector<int> open;
+        size_t next = 0;
+        for (size_t i = 0; i < calls_.size(); ++i) {
+            const TraceSpan& call = calls_[i];
+            const Thread thread = threadOf(call);
+            while (next < python.size() && (Thread{python[next].pid, python[next].tid} < thread ||
+                                            (Thread{python[next].pid, python[next].tid} == thread &&
+                                             python[next].start_ns <= call.start_ns))) {
+                open.push_back(static_cast<int>(next++));
+            }
+            while (!open.empty()) {
+                const TracePythonCall& p = python[open.back()];
+                if (Thread{p.pid, p.tid} == thread && p.start_ns <= call.start_ns &&
+                    call.end_ns <= p.end_ns) {
+                    break;
+                }
+                open.pop_back();
+            }
+            python_of_[i] = open.empty() ? -1 : open.back();
+        }
+    }
+
+    // The frames of the Python calls around call `python` (innermost first), kept once.
+    int traceOf(int python) {
+        if (python < 0) {
+            return -1;
+        }
+        const auto known = trace_of_python_.find(python);
+        if (known != trace_of_python_.end()) {
+            return known->second;
+        }
+        StackTrace frames;
+        for (int p = python; p >= 0; p = python_parent_[p]) {
+            const std::optional<StackFrame> frame =
+                pythonFrame(text(events_.python_calls[p].call_from));
+            if (frame && (frames.empty() || !(frames.back() == *frame))) {
+                frames.push_back(*frame);
+            }
+        }
+        const int id = steps_.traces.add(std::move(frames));
+        trace_of_python_[python] = id;
+        return id;
+    }
+
+    // "SmallLM_0.Sequential_0.Block_0.Linear_0": the nn.Module calls around call `python`.
+    const std::string& moduleOf(int python) {
+        static const std::string kNone;
+        if (python < 0) {
+            return kNone;
+        }
+        const auto known = module_of_python_.find(python);
+        if (known != module_of_python_.end()) {
+            return known->second;
+        }
+        std::vector<std::string> names;
+        for (int p = python; p >= 0; p = python_parent_[p]) {
+            std::string name = traceModuleName(text(events_.python_calls[p].name));
+            if (!name.empty()) {
+                names.push_back(std::move(name));
+            }
+        }
+        std::string path;
+        for (auto it = names.rbegin(); it != names.rend(); ++it)
+            path += (path.empty() ? "" : ".") + *it;
+        return module_of_python_[python] = path;
+    }
+
+    void findSteps() {
+        std::sort(profiler_steps_.begin(), profiler_steps_.end(),
+                  [](const TraceSpan& a, const TraceSpan& b) { return a.start_ns < b.start_ns; });
+        for (const TraceSpan& step : profiler_steps_) {
+            const std::string& name = text(step.name);
+            int64_t id = static_cast<int64_t>(steps_found_.size()) + 1;
+            try {
+                id = std::stoll(name.substr(kProfilerStep.size()));
+            } catch (const std::exception&) {
+            }
+            steps_found_.push_back({id, step.start_ns, step.end_ns, false});
+        }
+        if (steps_found_.empty()) {
+            int64_t first = calls_.front().start_ns, last = calls_.front().end_ns;
+            for (const TraceSpan& call : calls_) {
+                first = std::min(first, call.start_ns);
+                last = std::max(last, call.end_ns);
+            }
+            steps_found_.push_back({1, first, last, false});
+        }
+    }
+
+    // The thread that ran the forward pass: the one whose operations start the forward-to-
+    // backward flows, or else the one with the most operations.
+    void chooseForwardThread() {
+        for (const TraceFlow& flow : events_.flows)
+            if (flow.start) {
+                forward_thread_ = {flow.pid, flow.tid};
+                return;
+            }
+        std::map<Thread, int64_t> entries;
+        for (size_t i = 0; i < calls_.size(); ++i)
+            if (isEntry(i) && !backward_[i]) {
+                ++entries[threadOf(calls_[i])];
+            }
+        int64_t most = -1;
+        for (const auto& [thread, count] : entries)
+            if (count > most) {
+                most = count;
+                forward_thread_ = thread;
+            }
+    }
+
+    // Where each backward pass ran: the Python calls of `backward()` where the trace has them,
+    // else the runs of backward nodes on the forward thread.
+    void findBackwardRegions() {
+        std::vector<Interval> regions;
+        for (const TracePythonCall& p : events_.python_calls) {
+            const std::string& name = text(p.name);
+            if (Thread{p.pid, p.tid} == forward_thread_ &&
+                (startsWith(name, "torch/_tensor.py(") ||
+                 startsWith(name, "torch/autograd/__init__.py(")) &&
+                name.size() > 11 && name.compare(name.size() - 11, 11, "): backward") == 0) {
+                regions.push_back({p.start_ns, p.end_ns, -1});
+            }
+        }
+        if (regions.empty()) {
+            bool open = false;
+            for (size_t i = 0; i < calls_.size(); ++i) {
+                if (!isEntry(i) || threadOf(calls_[i]) != forward_thread_) {
+                    continue;
+                }
+                if (backward_[i]) {
+                    if (open) {
+                        regions.back().end = calls_[i].end_ns;
+                    } else {
+                        regions.push_back({calls_[i].start_ns, calls_[i].end_ns, -1});
+                    }
+                }
+                open = backward_[i];
+            }
+        }
+        backward_regions_ = merged(std::move(regions));
+        for (size_t i = 0; i < calls_.size(); ++i) {
+            if (threadOf(calls_[i]) == forward_thread_ && isEntry(i) &&
+                startsWith(text(calls_[i].name), kOptimizer)) {
+                optimizer_.push_back({calls_[i].start_ns, calls_[i].end_ns, static_cast<int>(i)});
+            }
+            if (text(calls_[i].name) == kAccumulateGrad) {
+                accumulate_[threadOf(calls_[i])].push_back(
+                    {calls_[i].start_ns, calls_[i].end_ns, static_cast<int>(i)});
+            }
+            if (isEntry(i)) {
+                entries_of_thread_[threadOf(calls_[i])].push_back(
+                    {calls_[i].start_ns, calls_[i].end_ns, static_cast<int>(i)});
+            }
+        }
+    }
+
+    // The call on `thread` that starts at `time`: the innermost (`innermost`) or the outermost.
+    int callAt(const Thread& thread, int64_t time, bool innermost) const {
+        auto it = std::lower_bound(calls_.begin(), calls_.end(), std::make_pair(thread, time),
+                                   [&](const TraceSpan& s, const std::pair<Thread, int64_t>& key) {
+                                       return std::make_pair(threadOf(s), s.start_ns) < key;
+                                   });
+        int found = -1;
+        for (; it != calls_.end() && threadOf(*it) == thread && it->start_ns == time; ++it) {
+            found = static_cast<int>(it - calls_.begin());
+            if (!innermost) {
+                break;
+            }
+        }
+        return found;
+    }
+
+    // Each forward call's backward nodes through the fwdbwd flows (a flow starts at the
+    // operation that recorded the sequence number and finishes at the backward node).
+    void linkBackward() {
+        std::unordered_map<int64_t, int> starts;
+        std::vector<std::pair<int64_t, int>> finishes;
+        for (const TraceFlow& flow : events_.flows) {
+            const int call = callAt({flow.pid, flow.tid}, flow.time_ns, flow.start);
+            if (call < 0) {
+                continue;
+            }
+            if (flow.start) {
+                starts[flow.id] = call;
+            } else {
+                finishes.push_back({flow.id, call});
+            }
+        }
+        for (const auto& [id, node] : finishes) {
+            const auto start = starts.find(id);
+            if (start != starts.end() && backward_[node]) {
+                links_.push_back({start->second, node});
+            }
+        }
+        // Each entry's backward time: its backward nodes', each counted once.
+        std::set<std::pair<int, int>> counted;
+        for (const auto& [forward, node] : links_) {
+            const int entry = entry_[forward];
+            if (entry >= 0 && counted.insert({entry, node}).second) {
+                backward_ms_[entry] += ms(calls_[node]);
+            }
+        }
+    }
+
+    void chooseMemoryDevice() {
+        bool cuda = false;
+        int64_t cuda_device = -1;
+        for (const TraceMemoryEvent& m : events_.memory)
+            if (m.device_type == 1 && !cuda) {
+                cuda = true;
+                cuda_device = m.device_id;
+            }
+        device_type_ = cuda ? 1 : 0;
+        device_id_ = cuda_device;
+        for (const TraceMemoryEvent& m : events_.memory) {
+            if (m.device_type == device_type_ && (!cuda || m.device_id == device_id_)) {
+                memory_.push_back(m);
+            } else {
+                ++memory_elsewhere_;
+            }
+        }
+        events_.memory = {};
+        std::stable_sort(memory_.begin(), memory_.end(),
+                         [](const TraceMemoryEvent& a, const TraceMemoryEvent& b) {
+                             return a.time_ns < b.time_ns;
+                         });
+    }
+
+    // The step of the peak (of the first, without memory events): the one whose operations
+    // the reports list, and whose activations they count.
+    void chooseMemoryStep() {
+        peak_event_ = -1;
+        for (size_t i = 0; i < memory_.size(); ++i)
+            if (peak_event_ < 0 ||
+                memory_[i].total_allocated > memory_[peak_event_].total_allocated) {
+                peak_event_ = static_cast<int64_t>(i);
+            }
+        memory_step_ = 0;
+        if (peak_event_ >= 0) {
+            const int64_t t = memory_[peak_event_].time_ns;
+            for (size_t k = 0; k < steps_found_.size(); ++k)
+                if (t >= steps_found_[k].start_ns && t <= steps_found_[k].end_ns) {
+                    memory_step_ = k;
+                }
+        }
+    }
+
+    std::vector<OperationRecord> operationsOf(size_t step, std::vector<int>* calls) {
+        const TimelineStep& s = steps_found_[step];
+        std::vector<OperationRecord> records;
+        const int64_t backward_end = lastBackwardEnd(s);
+        const auto it = entries_of_thread_.find(forward_thread_);
+        if (it == entries_of_thread_.end()) {
+            return records;
+        }
+        const std::vector<Interval>& entries = it->second;
+        auto first = std::lower_bound(entries.begin(), entries.end(), s.start_ns,
+                                      [](const Interval& i, int64_t t) { return i.start < t; });
+        for (auto entry = first; entry != entries.end() && entry->start <= s.end_ns; ++entry) {
+            const TraceSpan& call = calls_[entry->index];
+            if (backward_[entry->index]) {
+                continue;
+            }
+            OperationRecord record;
+            record.name = text(call.name);
+            record.forward_ms = ms(call);
+            const auto b = backward_ms_.find(entry->index);
+            record.has_backward = b != backward_ms_.end();
+            record.backward_ms = record.has_backward ? b->second : 0.0;
+            record.trace = traceOf(python_of_[entry->index]);
+            record.module_path = moduleOf(python_of_[entry->index]);
+            record.part =
+                startsWith(record.name, kOptimizer) ? OperationRecord::Part::Optimizer
+                : holding(backward_regions_, call.start_ns) || call.start_ns > backward_end
+                    ? OperationRecord::Part::AfterBackward
+                    : OperationRecord::Part::Forward;
+            records.push_back(std::move(record));
+            if (calls) {
+                calls->push_back(entry->index);
+            }
+        }
+        return records;
+    }
+
+    // The end of the step's last backward pass (none: never).
+    int64_t lastBackwardEnd(const TimelineStep& step) const {
+        auto after =
+            std::upper_bound(backward_regions_.begin(), backward_regions_.end(), step.end_ns,
+                             [](int64_t t, const Interval& r) { return t < r.start; });
+        if (after == backward_regions_.begin() || std::prev(after)->start < step.start_ns) {
+            return INT64_MAX;
+        }
+        return std::prev(after)->end;
+    }
+
+    void collectOperations() {
+        memory_step_backward_end_ = lastBackwardEnd(steps_found_[memory_step_]);
+        steps_.operations = operationsOf(memory_step_, &memory_step_calls_);
+        const TimelineStep& memory_step = steps_found_[memory_step_];
+        steps_.memory_step_ms =
+            static_cast<double>(memory_step.end_ns - memory_step.start_ns) / 1e6;
+        steps_.steps.push_back(epochStep(memory_step));
+        for (size_t k = 0; k < steps_found_.size(); ++k) {
+            const TimelineStep& s = steps_found_[k];
+            if (k != memory_step_) {
+                steps_.steps.push_back(epochStep(s));
+            }
+            if (k == memory_step_) {
+                steps_.timed.push_back(timingsOf(steps_.operations));
+            } else {
+                StepMatch match = matchStep(steps_.operations, operationsOf(k, nullptr));
+                if (!match.same()) {
+                    StepDifferences& d = steps_.differences;
+                    ++d.steps;
+                    d.unmatched_calls += match.unmatched;
+                    d.missing_operations += match.missing;
+                    addDistinctNames(d.unmatched_names, match.unmatched_names);
+                    addDistinctNames(d.missing_names, match.missing_names);
+                }
+                steps_.timed.push_back(std::move(match.aligned));
+            }
+            steps_.timed_ms.push_back(static_cast<double>(s.end_ns - s.start_ns) / 1e6);
+            steps_.timed_collectives.emplace_back();
+            steps_.timed_kernels.ms.emplace_back();
+            steps_.timed_kernels.calls.emplace_back();
+        }
+    }
+
+    TimelineStep epochStep(const TimelineStep& s) const {
+        return {s.id, epoch(s.start_ns), epoch(s.end_ns), false};
+    }
+
+    AllocationPhase phaseAt(int64_t time) const {
+        if (holding(optimizer_, time)) {
+            return AllocationPhase::Step;
+        }
+        if (holding(backward_regions_, time)) {
+            return AllocationPhase::Backward;
+        }
+        const TimelineStep& s = steps_found_[memory_step_];
+        return time > memory_step_backward_end_ && time <= s.end_ns ? AllocationPhase::Step
+                                                                    : AllocationPhase::Forward;
+    }
+
+    static void* pointerOf(uint64_t address) { return reinterpret_cast<void*>(address); }
+
+    MemoryRecord memoryRecord() {
+        MemoryRecord record;
+        // What was alive before the first event: the blocks the trace frees without having
+        // allocated them (CUDA's), and the rest of its first total as one block.
+        const int64_t before = memory_.front().total_allocated - memory_.front().bytes;
+        std::unordered_map<uint64_t, int64_t> allocated;
+        std::unordered_map<uint64_t, int64_t> older;
+        for (const TraceMemoryEvent& m : memory_) {
+            if (m.bytes > 0) {
+                allocated[m.address] = m.bytes;
+            } else if (!allocated.erase(m.address)) {
+                older[m.address] += -m.bytes;
+            }
+        }
+        int64_t older_bytes = 0;
+        for (const auto& [address, bytes] : older) {
+            record.live_at_start.push_back({pointerOf(address), TrackedBlock{bytes}});
+            older_bytes += bytes;
+        }
+        if (before > older_bytes) {
+            record.live_at_start.push_back(
+                {pointerOf(~uint64_t{0}), TrackedBlock{before - older_bytes}});
+        }
+        // Which memory-step operation each event happened in, on the forward thread.
+        std::vector<Interval> operations;
+        for (size_t i = 0; i < memory_step_calls_.size(); ++i) {
+            const TraceSpan& call = calls_[memory_step_calls_[i]];
+            operations.push_back({call.start_ns, call.end_ns, static_cast<int>(i)});
+        }
+        std::unordered_map<uint64_t, size_t> open;  // address -> its allocation's event
+        for (const TraceMemoryEvent& m : memory_) {
+            MemoryEvent event;
+            event.time = m.time_ns;
+            event.ptr = pointerOf(m.address);
+            event.bytes = m.bytes;
+            event.total_allocated = m.total_allocated;
+            event.total_reserved = m.total_reserved;
+            event.phase = phaseAt(m.time_ns);
+            if (Thread{m.pid, m.tid} == forward_thread_) {
+                const Interval* op = holding(operations, m.time_ns);
+                event.operation = op ? op->index : -1;
+            }
+            const size_t index = record.events.size();
+            if (m.bytes > 0) {
+                open[m.address] = index;
+            } else if (const auto a = open.find(m.address); a != open.end()) {
+                record.events[a->second].paired = true;
+                event.paired = true;
+                open.erase(a);
+            }
+            record.events.push_back(event);
+        }
+        record.peak_bytes = std::max(before, memory_[peak_event_].total_allocated);
+        record.events_at_peak = memory_[peak_event_].total_allocated > before
+                                    ? static_cast<size_t>(peak_event_) + 1
+                                    : 0;
+        // Each micro-batch of the memory step: its forward from the first operation after the
+        // previous backward pass, its backward from the backward pass's start.
+        const TimelineStep& step = steps_found_[memory_step_];
+        auto eventsBefore = [&](int64_t time) {
+            return static_cast<size_t>(std::lower_bound(memory_.begin(), memory_.end(), time,
+                                                        [](const TraceMemoryEvent& m, int64_t t) {
+                                                            return m.time_ns < t;
+                                                        }) -
+                                       memory_.begin());
+        };
+        int64_t forward_from = step.start_ns;
+        for (const Interval& region : backward_regions_) {
+            if (region.start < step.start_ns || region.start > step.end_ns) {
+                continue;
+            }
+            record.micro_batches.push_back(
+                {eventsBefore(forward_from), eventsBefore(region.start), true});
+            record.phase_marks.push_back({"forward", epoch(forward_from)});
+            record.phase_marks.push_back({"backward", epoch(region.start)});
+            forward_from = region.end;
+        }
+        record.start_ticks = epoch(step.start_ns);
+        record.end_ticks = epoch(step.end_ns);
+        return record;
+    }
+
+    // The gradients AccumulateGrad made: their blocks are gradients wherever they are alive.
+    GradientBlocks gradientBlocks(const MemoryRecord& record) const {
+        GradientBlocks gradients;
+        for (size_t i = 0; i < memory_.size(); ++i) {
+            const TraceMemoryEvent& m = memory_[i];
+            const auto list = accumulate_.find({m.pid, m.tid});
+            if (m.bytes > 0 && list != accumulate_.end() && holding(list->second, m.time_ns)) {
+                gradients[{record.events[i].ptr, static_cast<int64_t>(i)}] = "";
+            }
+        }
+        return gradients;
+    }
+
+    RunMetadata metadataOfTrace() const {
+        RunMetadata metadata;
+        metadata[report_format::kImportedFromKey] = source_;
+        metadata[report_format::kImportedFormatKey] = "torch.profiler trace";
+        metadata["trace_events"] = std::to_string(events_.events);
+        std::string skipped;
+        for (const auto& [kind, count] : events_.skipped)
+            skipped += (skipped.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+        if (kernels_ > 0) {
+            skipped += std::string(skipped.empty() ? "" : ", ") + "device kernels " +
+                       std::to_string(kernels_);
+        }
+        if (!skipped.empty()) {
+            metadata["trace_events_not_read"] = skipped;
+        }
+        if (memory_elsewhere_ > 0) {
+            metadata["memory_events_of_other_devices"] = std::to_string(memory_elsewhere_);
+        }
+        return metadata;
+    }
+
+    TimelineReport timeline(const RunMetadata& metadata) {
+        TimelineReport out;
+        out.metadata = metadata;
+        out.device_id = device_id_ < 0 ? 0 : static_cast<int>(device_id_);
+        std::vector<size_t> order(calls_.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return calls_[a].start_ns < calls_[b].start_ns;
+        });
+        std::vector<int64_t> connection(calls_.size());
+        for (size_t n = 0; n < order.size(); ++n)
+            connection[order[n]] = static_cast<int64_t>(n) + 1;
+        for (size_t i : order) {
+            const TraceSpan& call = calls_[i];
+            ApiCall api;
+            api.start_ns = epoch(call.start_ns);
+            api.end_ns = epoch(call.end_ns);
+            api.global_tid = globalTid(threadOf(call));
+            api.connection_id = connection[i];
+            api.sequence_number = call.sequence;
+            api.fwd_thread_id =
+                startsWith(text(call.name), kBackwardNode) ? globalTid(forward_thread_) | 1 : 0;
+            api.name = out.texts.add(text(call.name));
+            api.input_shapes = call.shapes >= 0 ? out.texts.add(text(call.shapes)) : 0;
+            api.input_dtypes = call.dtypes >= 0 ? out.texts.add(text(call.dtypes)) : 0;
+            api.module_path = out.texts.add(moduleOf(python_of_[i]));
+            api.callchain = traceOf(python_of_[i]);
+            out.calls.push_back(api);
+        }
+        for (const auto& [forward, node] : links_)
+            out.connections.push_back({connection[forward], connection[node]});
+        for (size_t t = 0; t < steps_.traces.size(); ++t)
+            out.callchains.push_back(steps_.traces[static_cast<int>(t)]);
+        std::unordered_map<uint64_t, size_t> open;
+        for (const TraceMemoryEvent& m : memory_) {
+            const MemorySample sample{epoch(m.time_ns), m.total_allocated, m.total_reserved,
+                                      m.total_allocated};
+            out.memory.push_back(sample);
+            if (m.bytes > 0) {
+                BlockLifetime block;
+                block.size_bytes = m.bytes;
+                block.allocation = sample;
+                const auto entries = entries_of_thread_.find({m.pid, m.tid});
+                const Interval* entry = entries == entries_of_thread_.end()
+                                            ? nullptr
+                                            : holding(entries->second, m.time_ns);
+                block.operation_name = entry ? out.texts.add(text(calls_[entry->index].name)) : 0;
+                open[m.address] = out.blocks.size();
+                out.blocks.push_back(block);
+            } else if (const auto a = open.find(m.address); a != open.end()) {
+                out.blocks[a->second].release = sample;
+                open.erase(a);
+            }
+        }
+        for (const TimelineStep& s : steps_found_)
+            out.steps.push_back(epochStep(s));
+        const TimelineStep& step = steps_found_[memory_step_];
+        int64_t forward_from = step.start_ns;
+        for (const Interval& region : backward_regions_) {
+            if (region.start < step.start_ns || region.start > step.end_ns) {
+                continue;
+            }
+            out.phases.push_back({"forward", epoch(forward_from), epoch(region.start)});
+            out.phases.push_back({"backward", epoch(region.start), epoch(region.end)});
+            forward_from = region.end;
+        }
+        for (const Interval& o : optimizer_)
+            if (o.start >= step.start_ns && o.start <= step.end_ns &&
+                startsWith(text(calls_[o.index].name), "Optimizer.step")) {
+                out.phases.push_back({"optimizer", epoch(o.start), epoch(o.end)});
+            }
+        return out;
+    }
+
+    // pid << 32 | tid, as the timeline's files hold threads; a named one (the legacy
+    // profiler's "CPU functions") is process 0.
+    static uint64_t globalTid(const Thread& thread) {
+        const uint64_t pid = thread.first < 0 ? 0 : static_cast<uint64_t>(thread.first);
+        const uint64_t tid = static_cast<uint64_t>(thread.second) & 0xffffffffu;
+        return pid << 32 | tid;
+    }
+
+    TraceEvents events_;
+    std::string source_;
+    std::vector<TraceSpan> calls_;  // by thread, then start, the enclosing first
+    std::vector<TraceSpan> profiler_steps_;
+    std::vector<int> parent_, entry_;
+    std::vector<bool> backward_;
+    std::vector<int> python_parent_, python_of_;
+    std::unordered_map<int, int> trace_of_python_;
+    std::unordered_map<int, std::string> module_of_python_;
+    std::vector<TimelineStep> steps_found_;  // in the trace's clock
+    Thread forward_thread_{0, 0};
+    std::vector<Interval> backward_regions_, optimizer_;
+    std::map<Thread, std::vector<Interval>> accumulate_, entries_of_thread_;
+    std::vector<std::pair<int, int>> links_;       // (forward call, backward node)
+    std::unordered_map<int, double> backward_ms_;  // by entry
+    int64_t memory_step_backward_end_ = INT64_MAX;
+    std::vector<TraceMemoryEvent> memory_;
+    int64_t device_type_ = 0, device_id_ = -1;
+    int64_t memory_elsewhere_ = 0;
+    int64_t peak_event_ = -1;
+    size_t memory_step_ = 0;
+    std::vector<int> memory_step_calls_;
+    int64_t kernels_ = 0;
+    RecordedSteps steps_;
+};
+
+}  // namespace
+
+ImportedRun importTrace(TraceEvents events, const std::string& source) {
+    return TraceImporter(std::move(events), source).run();
+}
+
+}  // namespace trainscope

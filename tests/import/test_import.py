@@ -1,0 +1,373 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`trainscope-cli import` and `show` held against the files themselves: a torch.profiler trace
+and a memory snapshot recorded here by this Python's torch (tests/fixtures/make_profiler_trace.py:
+PyTorch 1.13's legacy trace on Debian's torch, 2.x's with memory, stacks and modules, and its
+snapshot), each figure read from the JSON or the pickle by this test with Python's own readers
+and compared with what the reports hold; and hostile files refused in one line, leaving nothing.
+
+    TRAINSCOPE_CLI=... python3 test_import.py
+"""
+import decimal
+import gzip
+import json
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+from collections import Counter, defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECORDER = os.path.realpath(os.path.join(HERE, "..", "fixtures", "make_profiler_trace.py"))
+CLI = os.environ["TRAINSCOPE_CLI"]
+USER_FILE = "make_profiler_trace.py"
+BACKWARD_NODE = "autograd::engine::evaluate_function: "
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def rows(path, sql):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
+def load_trace(path):
+    with open(path, "rb") as f:
+        data = json.loads(f.read(), parse_float=decimal.Decimal)  # ts exact to the ns
+    if isinstance(data, list):
+        return data, 0
+    return data["traceEvents"], int(data.get("baseTimeNanoseconds", 0))
+
+
+def ns(value):
+    return int(decimal.Decimal(value) * 1000)
+
+
+class Trace:
+    """What the test reads of the trace on its own."""
+
+    def __init__(self, path):
+        self.events, self.base = load_trace(path)
+        self.calls = [e for e in self.events if e.get("ph") == "X"
+                      and e.get("cat", "") in ("", "cpu_op", "user_annotation", "cuda_runtime",
+                                               "cuda_driver")
+                      and not e["name"].startswith("ProfilerStep#")]
+        self.python = [e for e in self.events if e.get("cat") == "python_function"]
+        self.memory = [e for e in self.events if e.get("name") == "[memory]"
+                       and e.get("ph") in ("i", "I")]
+        self.flows = [e for e in self.events if e.get("cat") == "fwdbwd"]
+
+    def start(self, e):
+        return self.base + ns(e["ts"])
+
+    def end(self, e):
+        return self.base + ns(e["ts"]) + ns(e["dur"])
+
+    def forward_thread(self):
+        starts = [f for f in self.flows if f["ph"] == "s"]
+        if starts:
+            return starts[0]["tid"]
+        return Counter(c["tid"] for c in self.calls).most_common(1)[0][0]
+
+    def entries(self):
+        """The forward thread's top-level calls (record_function scopes other than the
+        optimizer's hold calls), backward nodes left out, with their backward times."""
+        tid = self.forward_thread()
+        calls = sorted((c for c in self.calls if c["tid"] == tid),
+                       key=lambda c: (ns(c["ts"]), -ns(c["dur"])))
+
+        def transparent(c):
+            return c.get("cat") == "user_annotation" and not c["name"].startswith("Optimizer.")
+
+        open_, top_of, backward = [], {}, set()
+        for c in calls:
+            while open_ and not (ns(c["ts"]) + ns(c["dur"]) <= ns(open_[-1]["ts"]) + ns(open_[-1]["dur"])):
+                open_.pop()
+            parent = open_[-1] if open_ else None
+            if parent is not None and id(parent) in backward or c["name"].startswith(BACKWARD_NODE):
+                backward.add(id(c))
+            if parent is not None and top_of.get(id(parent)) is not None:
+                top_of[id(c)] = top_of[id(parent)]
+            else:
+                top_of[id(c)] = None if transparent(c) else c
+            open_.append(c)
+        entries = [c for c in calls if top_of[id(c)] is c and id(c) not in backward]
+        # Backward times through the flows: start at the operation (the innermost starting at
+        # the flow's time), finish at the backward node.
+        by_start = defaultdict(list)
+        for c in calls:
+            by_start[ns(c["ts"])].append(c)
+        starts = {f["id"]: f for f in self.flows if f["ph"] == "s"}
+        backward_ms = defaultdict(decimal.Decimal)
+        counted = set()
+        for f in self.flows:
+            if f["ph"] != "f" or f["id"] not in starts:
+                continue
+            at = [c for c in by_start[ns(starts[f["id"]]["ts"])]]
+            nodes = [c for c in by_start[ns(f["ts"])] if id(c) in backward]
+            if not at or not nodes:
+                continue
+            op = min(at, key=lambda c: ns(c["dur"]))
+            entry = top_of[id(op)]
+            if entry is not None and (id(entry), id(nodes[0])) not in counted:
+                counted.add((id(entry), id(nodes[0])))
+                backward_ms[id(entry)] += decimal.Decimal(nodes[0]["dur"]) / 1000
+        return [(c, backward_ms.get(id(c))) for c in entries]
+
+    def user_line(self, call):
+        """The first caller's line in the user's file, walking out from the call."""
+        around = [p for p in self.python if p["tid"] == call["tid"]
+                  and ns(p["ts"]) <= ns(call["ts"])
+                  and ns(call["ts"]) + ns(call["dur"]) <= ns(p["ts"]) + ns(p["dur"])]
+        around.sort(key=lambda p: (ns(p["ts"]), -ns(p["dur"])), reverse=True)  # innermost first
+        for p in around:
+            where = p["args"].get("CallFrom", "")
+            if where.startswith(USER_FILE + ":"):
+                return int(where.rsplit(":", 1)[1])
+        return None
+
+
+class ImportTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.prefix = os.path.join(cls.dir.name, "step")
+        subprocess.run([sys.executable, RECORDER, cls.prefix], check=True, timeout=300,
+                       capture_output=True)
+        cls.trace = Trace(cls.prefix + ".json")
+        cls.out = os.path.join(cls.dir.name, "imported")
+        result = cli("import", cls.prefix + ".json", "-o", cls.out)
+        assert result.returncode == 0, result.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def timeline(self, sql):
+        return rows(self.out + ".timeline.sqlite", sql)
+
+    def test_every_call_with_its_times(self):
+        expected = Counter((c["name"], self.trace.start(c), self.trace.end(c))
+                           for c in self.trace.calls)
+        got = Counter((name, int(start), int(end)) for name, start, end in self.timeline(
+            "SELECT s.value, a.startNs, a.endNs FROM PYTORCH_API a "
+            "JOIN STRING_IDS s ON s.id = a.name"))
+        self.assertEqual(got, expected)
+        self.assertGreater(len(expected), 100)
+
+    def test_memory_record_is_the_traces_totals(self):
+        memory = sorted((m for m in self.trace.memory if m["args"].get("Device Type", 0) == 0),
+                        key=lambda m: ns(m["ts"]))
+        totals = [m["args"]["Total Allocated"] for m in memory]
+        got = [t for (t,) in self.timeline(
+            "SELECT totalAllocated FROM MEMORY_RECORD ORDER BY timestamp, rowid")]
+        self.assertEqual(got, totals)
+        if not totals:
+            self.skipTest("this torch's trace has no memory events (PyTorch 1.13's legacy "
+                          "profiler records none)")
+        peak = rows(self.out + ".memory.sqlite",
+                    "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'")[0][0]
+        before = memory[0]["args"]["Total Allocated"] - memory[0]["args"]["Bytes"]
+        self.assertEqual(peak, max(totals + [before]))
+        parts = rows(self.out + ".memory.sqlite", "SELECT SUM(size_bytes) FROM misc_sizes WHERE key "
+                     "LIKE 'peak_%_bytes' AND key != 'peak_usage_bytes'")[0][0]
+        self.assertEqual(parts, peak)  # the breakdown adds up to the peak
+
+    def test_entries_with_forward_and_backward_times(self):
+        expected = self.trace.entries()
+        got = rows(self.out + ".time.sqlite",
+                   "SELECT id, operation_name, forward_ms, backward_ms FROM run_time_entries "
+                   "ORDER BY id")
+        self.assertEqual([name for _, name, _, _ in got], [c["name"] for c, _ in expected])
+        for (_, name, forward_ms, backward_ms), (call, backward) in zip(got, expected):
+            self.assertAlmostEqual(forward_ms, float(decimal.Decimal(call["dur"]) / 1000),
+                                   places=9, msg=name)
+            if backward is None:
+                self.assertIsNone(backward_ms, name)
+            else:
+                self.assertAlmostEqual(backward_ms, float(backward), places=9, msg=name)
+        if self.trace.flows:
+            self.assertTrue(any(b is not None for _, b in expected))
+
+    def test_each_entrys_user_line(self):
+        if not self.trace.python:
+            self.skipTest("this torch's trace has no Python calls (PyTorch 1.13's legacy "
+                          "profiler records none)")
+        lines = dict(rows(self.out + ".time.sqlite",
+                          "SELECT entry_id, line_number FROM stack_frames f WHERE ordering = "
+                          "(SELECT MIN(ordering) FROM stack_frames g WHERE g.entry_id = "
+                          f"f.entry_id AND g.file_path = '{USER_FILE}')"))
+        checked = 0
+        for number, (call, _) in enumerate(self.trace.entries(), start=1):
+            line = self.trace.user_line(call)
+            self.assertEqual(lines.get(number), line, call["name"])
+            checked += line is not None
+        self.assertGreater(checked, 10)
+
+    def test_modules_by_the_traces_nesting(self):
+        if not self.trace.python:
+            self.skipTest("no Python calls in this torch's trace")
+        modules = {m for (m,) in self.timeline(
+            "SELECT DISTINCT module_path FROM trainscope_api_modules")}
+        self.assertIn("SmallLM_0.Sequential_0.Block_0.Linear_0", modules)
+
+    def test_gzipped_trace_imports_the_same(self):
+        out = os.path.join(self.dir.name, "packed")
+        result = cli("import", self.prefix + ".json.gz", "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for suffix in (".timeline.sqlite", ".time.sqlite"):
+            for table in ("PYTORCH_API", "MEMORY_RECORD") if "timeline" in suffix else (
+                    "run_time_entries", "stack_frames"):
+                self.assertEqual(rows(out + suffix, f"SELECT * FROM {table}"),
+                                 rows(self.out + suffix, f"SELECT * FROM {table}"), table)
+
+    def test_show_prints_what_import_wrote(self):
+        shown = cli("show", self.prefix + ".json")
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("torch.profiler trace", shown.stdout)
+        entries = rows(self.out + ".time.sqlite", "SELECT COUNT(*) FROM run_time_entries")[0][0]
+        self.assertGreater(entries, 0)
+
+
+def replay_snapshot(snapshot):
+    """The peak over the snapshot's trace, and the bytes alive at it by category."""
+    traces = snapshot["device_traces"]
+    device = max(range(len(traces)), key=lambda d: len(traces[d]))
+    alive = {}
+    for segment in snapshot["segments"]:
+        if segment.get("device", 0) != device:
+            continue
+        address = segment["address"]
+        for block in segment["blocks"]:
+            address = block.get("address", address)
+            if block["state"] in ("active_allocated", "active_awaiting_free"):
+                alive[address] = (block["size"], None)
+            address += block["size"]
+    trace = [e for e in traces[device] if e["action"] in ("alloc", "free_completed")]
+    for e in reversed(trace):
+        if e["action"] == "alloc":
+            alive.pop(e["addr"], None)
+        else:
+            alive[e["addr"]] = (e["size"], None)
+    total = sum(size for size, _ in alive.values())
+    peak, at_peak = total, dict(alive)
+    for e in trace:
+        if e["action"] == "alloc":
+            alive[e["addr"]] = (e["size"], e.get("category"))
+            total += e["size"]
+        elif e["addr"] in alive:
+            total -= alive.pop(e["addr"])[0]
+        if total > peak:
+            peak, at_peak = total, dict(alive)
+    by_category = Counter()
+    for size, category in at_peak.values():
+        by_category[category or "unknown"] += size
+    return peak, by_category
+
+
+class SnapshotTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.prefix = os.path.join(cls.dir.name, "step")
+        subprocess.run([sys.executable, RECORDER, cls.prefix], check=True, timeout=300,
+                       capture_output=True)
+        if not os.path.exists(cls.prefix + ".pickle"):
+            raise unittest.SkipTest("this torch makes no snapshot of a CPU profile (1.13)")
+        with open(cls.prefix + ".pickle", "rb") as f:
+            cls.snapshot = pickle.load(f)  # the test's own file
+        cls.out = os.path.join(cls.dir.name, "imported")
+        result = cli("import", cls.prefix + ".pickle", "-o", cls.out)
+        assert result.returncode == 0, result.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_peak_and_categories_are_the_replay_of_its_trace(self):
+        peak, by_category = replay_snapshot(self.snapshot)
+        sizes = dict(rows(self.out + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
+        self.assertEqual(sizes["peak_usage_bytes"], peak)
+        self.assertEqual(sizes["peak_activations_bytes"], by_category["activation"])
+        self.assertEqual(sizes["peak_gradients_bytes"], by_category["gradient"])
+        self.assertEqual(sizes["peak_weights_bytes"], by_category["parameter"])
+        self.assertEqual(sizes["peak_optimizer_state_bytes"], by_category["optimizer_state"])
+        entries = dict(rows(self.out + ".memory.sqlite",
+                            "SELECT operation_name, SUM(size_bytes) FROM activation_entries "
+                            "GROUP BY 1"))
+        self.assertEqual(entries, {k: v for k, v in by_category.items() if v})
+        curve = rows(self.out + ".timeline.sqlite", "SELECT MAX(totalAllocated) FROM MEMORY_RECORD")
+        self.assertEqual(curve[0][0], peak)
+
+    def test_lines_of_the_blocks_at_the_peak(self):
+        lines = {(f, l) for f, l in rows(self.out + ".memory.sqlite",
+                                         "SELECT file_path, line_number FROM stack_frames")}
+        self.assertTrue(any(os.path.basename(f) == USER_FILE for f, _ in lines), lines)
+
+    def test_show_prints_the_peak(self):
+        shown = cli("show", self.prefix + ".pickle")
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        peak, _ = replay_snapshot(self.snapshot)
+        self.assertIn(f"({peak} bytes)", shown.stdout)
+
+
+class Evil:
+    def __reduce__(self):
+        return (os.system, ("touch " + os.path.join(tempfile.gettempdir(), "trainscope-pwned"),))
+
+
+class HostileFilesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def refused(self, name, content, says):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "wb") as f:
+            f.write(content)
+        out = os.path.join(self.dir.name, "out")
+        result = cli("import", path, "-o", out)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        lines = result.stderr.strip().splitlines()
+        self.assertEqual(len([l for l in lines if not l.startswith("[import]")]), 1, lines)
+        self.assertIn(says, lines[-1])
+        self.assertEqual([f for f in os.listdir(self.dir.name) if f.startswith("out")], [])
+
+    def test_refused_in_one_line_with_nothing_left(self):
+        good = {"schemaVersion": 1, "traceEvents": [
+            {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1.5,
+             "dur": 2}]}
+        text = json.dumps(good).encode()
+        self.refused("cut.json", text[: len(text) // 2], "ends early")
+        self.refused("cut.json.gz", gzip.compress(text)[:-12], "ends early")
+        self.refused("not.json", b"{\"traceEvents\": [}", "is not JSON")
+        nan = json.dumps({"traceEvents": [dict(good["traceEvents"][0], dur=float("nan"))],
+                          "schemaVersion": 1}).encode()
+        self.refused("nan.json", nan, "not a number")
+        other = {"traceEvents": [{"ph": "X", "name": "frame", "pid": 1, "tid": 1, "ts": 0,
+                                  "dur": 5}]}
+        self.refused("other.json", json.dumps(other).encode(), "another tool")
+        self.refused("empty.json", b"", "is empty")
+        self.refused("nothing.json", b"{\"schemaVersion\": 1, \"traceEvents\": []}",
+                     "holds no operations")
+
+    def test_a_pickle_that_would_run_code_is_not_run(self):
+        marker = os.path.join(tempfile.gettempdir(), "trainscope-pwned")
+        if os.path.exists(marker):
+            os.remove(marker)
+        self.refused("evil.pickle", pickle.dumps({"segments": [Evil()]}), "would run code")
+        self.assertFalse(os.path.exists(marker))
+        self.refused("cut.pickle", pickle.dumps({"segments": [], "device_traces": [[]]})[:-3],
+                     "ends early")
+        self.refused("foreign.pickle", pickle.dumps({"weights": [1, 2, 3]}),
+                     "not a memory snapshot")
+
+
+if __name__ == "__main__":
+    unittest.main()

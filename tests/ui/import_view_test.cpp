@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// Other tools' files opened in the app as a user opens them: a torch.profiler trace recorded by
+// this build's Python (tests/fixtures/make_profiler_trace.py) and a memory snapshot of the
+// hostile corpus (tests/fuzz/import_corpus.py) become tabs like a run's, their reports kept
+// beside them so that a second opening reads those; a pickle that would run code is refused in
+// one line with nothing written; a cancelled import leaves nothing.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <cstdlib>
+#include <filesystem>
+
+#include "main_window.h"
+#include "run/file_import.h"
+#include "support/bounded_command.h"
+#include "support/folder_snapshot.h"
+#include "support/report_reader.h"
+#include "ui/sample_run.h"
+#include "views/report_browser.h"
+
+namespace fs = std::filesystem;
+using namespace trainscope;
+using namespace trainscope::ui;
+
+namespace {
+
+QStringList tabTitles(const QTabWidget* tabs) {
+    QStringList titles;
+    for (int i = 0; i < tabs->count(); ++i)
+        titles << tabs->tabText(i).remove(QLatin1Char('&'));
+    return titles;
+}
+
+class ImportViewTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = QString::fromStdString(test::makeTempDir());
+        trace_ = dir_ + QStringLiteral("/step.json");
+        const std::string command = std::string(TRAINSCOPE_PYTHON) + " " + PROFILER_TRACE_RECORDER +
+                                    " " + (dir_ + QStringLiteral("/step")).toStdString() +
+                                    " > /dev/null 2>&1";
+        ASSERT_EQ(std::system(test::bounded(command).c_str()), 0);
+    }
+    void TearDown() override { fs::remove_all(dir_.toStdString()); }
+
+    QString dir_, trace_;
+};
+
+TEST_F(ImportViewTest, ATraceOpensAsARunAndItsReportsAreKeptBesideIt) {
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {trace_})) << window.lastError().toStdString();
+    ASSERT_NE(window.browser(), nullptr);
+    const QStringList tabs = tabTitles(window.browser()->tabs());
+    EXPECT_TRUE(tabs.contains(QStringLiteral("Time"))) << tabs.join(',').toStdString();
+    EXPECT_TRUE(tabs.contains(QStringLiteral("Timeline"))) << tabs.join(',').toStdString();
+    const QString time = trace_ + QStringLiteral(".trainscope.time.sqlite");
+    ASSERT_TRUE(QFileInfo::exists(time));
+    const test::ReportReader report(time.toStdString());
+    EXPECT_GT(std::stoi(report.scalar("SELECT COUNT(*) FROM run_time_entries")), 10);
+
+    // A second opening reads the reports made the first time.
+    const QDateTime made = QFileInfo(time).lastModified();
+    QTest::qWait(1100);  // a rewrite would have another time
+    MainWindow again;
+    ASSERT_TRUE(test::openAndWait(again, {trace_})) << again.lastError().toStdString();
+    EXPECT_EQ(QFileInfo(time).lastModified(), made);
+    EXPECT_EQ(FileImport::importedReports(trace_).size(),
+              QFileInfo::exists(trace_ + QStringLiteral(".trainscope.memory.sqlite")) ? 3 : 2);
+}
+
+TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
+    const QString snapshot = dir_ + QStringLiteral("/snapshot.pickle");
+    ASSERT_TRUE(QFile::copy(QStringLiteral(HOSTILE_CORPUS "/snapshot-original.pickle"), snapshot));
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {snapshot})) << window.lastError().toStdString();
+    ASSERT_NE(window.browser(), nullptr);
+    const QStringList tabs = tabTitles(window.browser()->tabs());
+    EXPECT_TRUE(tabs.contains(QStringLiteral("Memory"))) << tabs.join(',').toStdString();
+    EXPECT_TRUE(tabs.contains(QStringLiteral("Timeline"))) << tabs.join(',').toStdString();
+    // The corpus's snapshot: nothing alive before its trace (its one block at the end is its
+    // trace's last allocation), and 2,048 bytes at its peak, freed before that allocation.
+    const test::ReportReader report(
+        (snapshot + QStringLiteral(".trainscope.memory.sqlite")).toStdString());
+    EXPECT_EQ(report.scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"),
+              "2048");
+}
+
+TEST_F(ImportViewTest, APickleThatWouldRunCodeIsRefusedInOneLine) {
+    const QString evil = dir_ + QStringLiteral("/evil.pickle");
+    ASSERT_TRUE(QFile::copy(QStringLiteral(HOSTILE_CORPUS "/snapshot-global.pickle"), evil));
+    const QStringList before = test::folderSnapshot(dir_);
+    MainWindow window;
+    window.show();
+    EXPECT_FALSE(test::openAndWait(window, {evil}));
+    EXPECT_TRUE(window.lastError().contains(QStringLiteral("would run code")))
+        << window.lastError().toStdString();
+    EXPECT_FALSE(window.lastError().contains(QLatin1Char('\n')));
+    EXPECT_EQ(test::folderSnapshot(dir_), before);
+}
+
+TEST_F(ImportViewTest, ACancelledImportLeavesNothing) {
+    const QStringList before = test::folderSnapshot(dir_);
+    FileImport import(trace_);
+    QSignalSpy finished(&import, &FileImport::finished);
+    import.cancel();
+    import.start();
+    ASSERT_TRUE(finished.wait(60000));
+    EXPECT_TRUE(import.cancelled());
+    EXPECT_TRUE(import.reports().isEmpty());
+    EXPECT_TRUE(import.error().isEmpty());
+    EXPECT_EQ(test::folderSnapshot(dir_), before);
+}
+
+}  // namespace
