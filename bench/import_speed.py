@@ -43,9 +43,9 @@ def build_trace(seed_path, out_path, megabytes):
     target = megabytes << 20
     steps = 0
     with open(out_path, "w") as out:
-        text = json.dumps(header, default=str)
+        text = json.dumps(header, default=float)
         out.write(text[:-1] + ', "traceEvents": [')
-        out.write(",\n".join(json.dumps(e, default=str) for e in events if e.get("ph") == "M"))
+        out.write(",\n".join(json.dumps(e, default=float) for e in events if e.get("ph") == "M"))
         while out.tell() < target:
             shift = span * steps
             steps += 1
@@ -61,7 +61,7 @@ def build_trace(seed_path, out_path, megabytes):
                     moved["id"] = moved["id"] + ids * steps
                 if "dur" in moved:
                     moved["dur"] = float(moved["dur"])
-                pieces.append(json.dumps(moved, default=str))
+                pieces.append(json.dumps(moved, default=float))
             out.write(",\n" + ",\n".join(pieces))
         out.write("]}")
     return steps
@@ -79,6 +79,9 @@ def run_import(cli, path, out_prefix):
 
 
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     cli, python = sys.argv[1], sys.argv[2]

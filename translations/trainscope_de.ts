@@ -1436,6 +1436,30 @@ Gewichte: %10 %11 (%12 %)</translation>
         <source>Advice</source>
         <translation>Ratschläge</translation>
     </message>
+    <message>
+        <source>Reports, traces and snapshots (*.sqlite *.db *.json *.json.gz *.pickle *.pkl);;Reports (*.sqlite *.db);;torch.profiler traces (*.json *.json.gz);;Memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>Berichte, Traces und Snapshots (*.sqlite *.db *.json *.json.gz *.pickle *.pkl);;Berichte (*.sqlite *.db);;torch.profiler-Traces (*.json *.json.gz);;Speicher-Snapshots (*.pickle *.pkl);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 wird importiert…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Import</translation>
+    </message>
+    <message>
+        <source>Import of %1 cancelled.</source>
+        <translation>Import von %1 abgebrochen.</translation>
+    </message>
+    <message>
+        <source>%1 is a memory snapshot: it holds no operation times, so there is no Time tab.</source>
+        <translation>%1 ist ein Speicher-Snapshot: Er enthält keine Operationszeiten, daher gibt es keinen Tab „Zeit“.</translation>
+    </message>
+    <message>
+        <source>%1 has no memory events (recorded without profile_memory=True), so there is no Memory tab.</source>
+        <translation>%1 enthält keine Speicherereignisse (ohne profile_memory=True aufgezeichnet), daher gibt es keinen Tab „Speicher“.</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>

@@ -1432,6 +1432,30 @@ Weights: %10 %11 (%12 %)</source>
         <source>Advice</source>
         <translation>建议</translation>
     </message>
+    <message>
+        <source>Reports, traces and snapshots (*.sqlite *.db *.json *.json.gz *.pickle *.pkl);;Reports (*.sqlite *.db);;torch.profiler traces (*.json *.json.gz);;Memory snapshots (*.pickle *.pkl);;All files (*)</source>
+        <translation>报告、跟踪和快照 (*.sqlite *.db *.json *.json.gz *.pickle *.pkl);;报告 (*.sqlite *.db);;torch.profiler 跟踪 (*.json *.json.gz);;内存快照 (*.pickle *.pkl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Import of %1 cancelled.</source>
+        <translation>已取消导入 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is a memory snapshot: it holds no operation times, so there is no Time tab.</source>
+        <translation>%1 是内存快照：其中没有操作时间，因此没有“时间”选项卡。</translation>
+    </message>
+    <message>
+        <source>%1 has no memory events (recorded without profile_memory=True), so there is no Memory tab.</source>
+        <translation>%1 没有内存事件（录制时未设置 profile_memory=True），因此没有“内存”选项卡。</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>

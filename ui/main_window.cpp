@@ -410,8 +410,7 @@ void MainWindow::openReports(const QStringList& paths) {
 void MainWindow::openImported(const QString& path) {
     const QStringList made = FileImport::importedReports(path);
     if (!made.isEmpty()) {
-        AppSettings::addRecentFile(path);
-        openRunReports(made);
+        openImportedReports(path, made);
         return;
     }
     delete import_;  // cancels an import under way
@@ -446,8 +445,36 @@ void MainWindow::importEnded() {
         showError(import->error());
         emit reportsOpened(false);
     } else {
-        AppSettings::addRecentFile(import->path());
-        openRunReports(import->reports());
+        openImportedReports(import->path(), import->reports());
+    }
+}
+
+void MainWindow::openImportedReports(const QString& path, const QStringList& reports) {
+    AppSettings::addRecentFile(path);
+    auto has = [&reports](const char* suffix) {
+        return std::any_of(reports.begin(), reports.end(), [suffix](const QString& report) {
+            return report.endsWith(QLatin1String(suffix));
+        });
+    };
+    const QString name = QFileInfo(path).fileName();
+    QString lacks;
+    if (!has(report_format::kTimeSuffix))
+        lacks = tr("%1 is a memory snapshot: it holds no operation times, so there is no Time "
+                   "tab.")
+                    .arg(name);
+    else if (!has(report_format::kMemorySuffix))
+        lacks = tr("%1 has no memory events (recorded without profile_memory=True), so there is "
+                   "no Memory tab.")
+                    .arg(name);
+    openRunReports(reports);
+    if (!lacks.isEmpty()) {
+        connect(
+            this, &MainWindow::reportsOpened, this,
+            [this, lacks](bool shown) {
+                if (shown)
+                    status_message_->setFullText(lacks);
+            },
+            Qt::SingleShotConnection);
     }
 }
 

@@ -109,6 +109,8 @@ class MainWindow : public QMainWindow {
     // dialog that can cancel it.
     void openImported(const QString& path);
     void importEnded();
+    // An imported file's reports opened, the status line saying what the file does not hold.
+    void openImportedReports(const QString& path, const QStringList& reports);
     void showRun();
     void showError(const QString& message);
     void chooseAndOpen();

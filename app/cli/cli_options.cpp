@@ -5,10 +5,11 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <iostream>
 #include <map>
 
 #include "trainscope/error.h"
-#include "trainscope/sweep.h"
+#include "trainscope/run_config.h"
 
 namespace trainscope::cli {
 namespace {
@@ -279,6 +280,15 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
         throw Error("-o/--output is required");
     }
     return options;
+}
+
+std::optional<CliOptions> parseCommandLineOrSay(int argc, const char* const* argv) {
+    try {
+        return parseCommandLine(argc, argv);
+    } catch (const Error& e) {
+        std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+        return std::nullopt;
+    }
 }
 
 }  // namespace trainscope::cli

@@ -49,6 +49,9 @@ struct CliOptions {
 
 // Throws trainscope::Error (a usage error) with a one-line message.
 CliOptions parseCommandLine(int argc, const char* const* argv);
+// The same, a usage error said on stderr ("trainscope-cli: error: ...") and nothing returned:
+// the program then exits with kUsageError.
+std::optional<CliOptions> parseCommandLineOrSay(int argc, const char* const* argv);
 
 std::string usage();
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// trainscope-cli: the engine without a GUI, for GPU servers and CI.
+// trainscope-cli: TrainScope without a GUI, for GPU servers and CI. It reads, imports, exports and
+// compares reports itself, without LibTorch (which takes a second and 160 MB to load); the
+// commands that run a model go to the engine (cli/engine_handoff.h).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -7,85 +9,32 @@
 
 #include "cli/cli_options.h"
 #include "cli/compare_output.h"
+#include "cli/engine_handoff.h"
+#include "cli/exit_codes.h"
 #include "cli/file_summary.h"
 #include "cli/sweep_output.h"
 #include "trainscope/advice_text.h"
-#include "trainscope/builtin_models.h"
 #include "trainscope/cluster.h"
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
 #include "trainscope/imported_file.h"
-#include "trainscope/profiler.h"
 #include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
-#include "trainscope/run.h"
 #include "trainscope/run_files.h"
 #include "trainscope/side_by_side.h"
 #include "trainscope/summary_text.h"
-#include "trainscope/sweep.h"
 #include "trainscope/timeline_data.h"
 
 using namespace trainscope;
 
 namespace {
 
-constexpr int kRunFailed = 1;
-constexpr int kUsageError = 2;
-constexpr int kLimitExceeded = 1;  // compare
-constexpr int kCannotCompare = 2;
-
-void printModels() {
-    for (const BuiltinModelInfo& model : builtinModels()) {
-        std::cout << "builtin:" << model.name << "\n  " << model.description
-                  << "\n  default inputs: " << model.default_inputs
-                  << "   default loss: " << model.default_loss << "\n  parameters:\n";
-        for (const BuiltinParameter& p : model.parameters) {
-            std::string line = "    " + p.name + "=" + p.default_value;
-            line.resize(std::max<size_t>(line.size() + 1, 24), ' ');
-            std::cout << line << p.description;
-            if (!p.choices.empty()) {
-                std::cout << " (";
-                for (size_t i = 0; i < p.choices.size(); ++i) {
-                    std::cout << (i ? ", " : "") << p.choices[i];
-                }
-                std::cout << ")";
-            }
-            std::cout << "\n";
-        }
-    }
-    std::cout << "models folder: " << builtinModelsDir() << "\n";
-}
-
-void printProgress(const Progress& progress) {
-    std::cerr << "[" << trainscope::stageName(progress) << "]";
-    if (progress.total > 0) {
-        std::cerr << " iteration " << progress.iteration << "/" << progress.total;
-    }
-    if (progress.last_iteration_ms > 0) {
-        std::fprintf(stderr, " (%.1f ms)", progress.last_iteration_ms);
-    }
-    std::cerr << std::endl;
-}
-
-int run(const cli::CliOptions& options) {
-    RunPlan plan;
-    plan.config = options.config;
-    plan.measure = options.command == cli::Command::Memory     ? Measure::Memory
-                   : options.command == cli::Command::Time     ? Measure::Time
-                   : options.command == cli::Command::Timeline ? Measure::Timeline
-                                                               : Measure::All;
-    plan.output = options.output;
-    plan.overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
-    const RunResult result = runAndWrite(plan, options.quiet ? ProgressCallback{} : printProgress);
-    printSummary(std::cout, result.memory ? &*result.memory : nullptr,
-                 result.time ? &*result.time : nullptr,
-                 result.timeline ? &*result.timeline : nullptr);
-    for (const std::string& path : result.paths)
-        std::cout << "Wrote " << path << "\n";
-    return 0;
-}
+using cli::kCannotCompare;
+using cli::kLimitExceeded;
+using cli::kRunFailed;
+using cli::kUsageError;
 
 // What `show` reads of one file, on a worker: its summary, and for a rank's timeline what the
 // summary of the ranks needs; or why not.
@@ -177,31 +126,6 @@ int show(const cli::CliOptions& options) {
     return status;
 }
 
-void printSweepProgress(const SweepProgress& progress) {
-    if (progress.verifying) {
-        std::cerr << "[verify: batch " << progress.batch_size << "] ";
-    } else {
-        std::cerr << "[batch " << progress.batch_size << ", " << progress.index << "/"
-                  << progress.of << "] ";
-    }
-    printProgress(progress.run);
-}
-
-int sweep(const cli::CliOptions& options) {
-    SweepPlan plan;
-    plan.config = options.config;
-    plan.batch_sizes = options.batch_sizes;
-    plan.memory_budget = options.memory_budget;
-    plan.verify = options.verify;
-    plan.output = options.output;
-    plan.overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
-    const SweepReport report =
-        runSweep(plan, options.quiet ? SweepProgressCallback{} : printSweepProgress);
-    cli::printSweep(std::cout, report);
-    std::cout << "Wrote " << options.output << report_format::kSweepSuffix << "\n";
-    return 0;
-}
-
 // `compare`: exit code 0 within the limits, 1 over a limit, 2 when the runs cannot be compared.
 int compare(const cli::CliOptions& options) {
     try {
@@ -267,25 +191,14 @@ int exportTrace(const cli::CliOptions& options) {
 
 int main(int argc, char** argv) {
     installTempFileCleanup();  // Ctrl-C during a run leaves no temporary report behind
-    cli::CliOptions options;
-    try {
-        options = cli::parseCommandLine(argc, argv);
-    } catch (const Error& e) {
-        std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
+    const std::optional<cli::CliOptions> parsed = cli::parseCommandLineOrSay(argc, argv);
+    if (!parsed) {
         return kUsageError;
     }
-    switch (options.command) {
-        case cli::Command::Help:
-            std::cout << cli::usage();
-            return 0;
-        case cli::Command::Version:
-            std::cout << "trainscope-cli " << version() << " (LibTorch " << torchVersion() << ")\n";
-            return 0;
-        case cli::Command::Models:
-            printModels();
-            return 0;
-        default:
-            break;
+    const cli::CliOptions& options = *parsed;
+    if (options.command == cli::Command::Help) {
+        std::cout << cli::usage();
+        return 0;
     }
     try {
         if (options.command == cli::Command::Show)
@@ -296,9 +209,7 @@ int main(int argc, char** argv) {
             return importReports(options);
         if (options.command == cli::Command::Compare)
             return compare(options);
-        if (options.command == cli::Command::Sweep)
-            return sweep(options);
-        return run(options);
+        return cli::handOverToEngine(argv);  // returns only when the engine cannot be started
     } catch (const std::exception& e) {
         std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
         return kRunFailed;

@@ -10,6 +10,7 @@
 #include "analysis/saturating.h"
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"
+#include "trainscope/memory_curve.h"
 
 namespace trainscope {
 namespace {
@@ -20,17 +21,14 @@ double msOf(int64_t ns) {
     return static_cast<double>(ns) / 1e6;
 }
 
-// The union of `intervals` as sorted, disjoint intervals.
-std::vector<Interval> merged(std::vector<Interval> intervals) {
-    std::sort(intervals.begin(), intervals.end());
+// The union of `intervals` as sorted, disjoint intervals (the memory curve's merging).
+std::vector<Interval> merged(const std::vector<Interval>& intervals) {
+    std::vector<TimeSpan> spans;
+    for (const Interval& i : intervals)
+        spans.push_back({i.first, i.second});
     std::vector<Interval> result;
-    for (const Interval& i : intervals) {
-        if (!result.empty() && i.first <= result.back().second) {
-            result.back().second = std::max(result.back().second, i.second);
-        } else {
-            result.push_back(i);
-        }
-    }
+    for (const TimeSpan& span : mergedSpans(std::move(spans)))
+        result.emplace_back(span.start_ns, span.end_ns);
     return result;
 }
 
@@ -108,8 +106,8 @@ RankFacts rankFactsOf(const TimelineData& data) {
             }
         }
     }
-    const std::vector<Interval> computing = merged(std::move(computation));
-    const std::vector<Interval> communicating = merged(std::move(communication));
+    const std::vector<Interval> computing = merged(computation);
+    const std::vector<Interval> communicating = merged(communication);
     r.computation_ms = msOf(length(computing));
     r.communication_ms = msOf(length(communicating));
     r.overlap_ms = msOf(overlap(computing, communicating));

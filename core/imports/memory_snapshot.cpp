@@ -13,6 +13,10 @@
 namespace trainscope {
 namespace {
 
+// The category of a block alive before the snapshot's trace began.
+constexpr int32_t kBeforeTrace = -2;
+constexpr char kAliveBeforeTrace[] = "alive before the trace";
+
 struct Block {
     int64_t size = 0;
     PickleValue frames;
@@ -203,6 +207,8 @@ class SnapshotImporter {
                     break;
             }
         }
+        for (auto& [address, block] : live_)
+            block.category = kBeforeTrace;
         start_ = live_;
         for (const auto& [address, block] : start_)
             start_bytes_ += block.size;
@@ -242,9 +248,13 @@ class SnapshotImporter {
         live_ = {};
     }
 
+    // A block's category as the snapshot names it; one alive before its trace has none (its
+    // allocation is not in the trace), and one of the trace without a category is "unknown",
+    // as PyTorch calls it.
     const std::string& categoryName(int32_t category) const {
         static const std::string kUnknown = "unknown";
-        return category < 0 ? kUnknown : data_.texts[category];
+        static const std::string kBefore = kAliveBeforeTrace;
+        return category == kBeforeTrace ? kBefore : category < 0 ? kUnknown : data_.texts[category];
     }
 
     MemoryReport memoryReport() const {

@@ -121,7 +121,7 @@ struct PendingEvent {
     std::optional<int64_t> id;
     std::string id_text;
     // args
-    std::optional<int64_t> external_id, sequence, correlation, device, python_line;
+    std::optional<int64_t> sequence;
     std::optional<int64_t> bytes, total_allocated, total_reserved, address, device_type, device_id;
     std::string call_from, arg_name;
     std::string shapes, dtypes;
@@ -242,14 +242,8 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             }
         } else if (inArgs(1)) {
             const std::optional<int64_t> value = integerOf(text, size);
-            if (key_ == "External id")
-                event_.external_id = value;
-            else if (key_ == "Sequence number")
+            if (key_ == "Sequence number")
                 event_.sequence = value;
-            else if (key_ == "correlation")
-                event_.correlation = value;
-            else if (key_ == "device")
-                event_.device = value;
             else if (key_ == "Bytes")
                 event_.bytes = value;
             else if (key_ == "Total Allocated")
@@ -387,9 +381,6 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         span.pid = pid;
         span.tid = tid;
         span.sequence = event_.sequence.value_or(-1);
-        span.external_id = event_.external_id.value_or(-1);
-        span.correlation = event_.correlation.value_or(-1);
-        span.device = event_.device.value_or(-1);
         span.name = out_.texts.add(event_.name);
         span.shapes = event_.has_shapes ? out_.texts.add(event_.shapes) : -1;
         span.dtypes = event_.has_dtypes ? out_.texts.add(event_.dtypes) : -1;
@@ -460,6 +451,11 @@ TraceEvents readTraceEvents(BufferedBytes& bytes, const ImportProgress& progress
     if (progress) {
         progress(source.consumed(), source.total());
     }
+    // Vectors grown by doubling hold up to twice their events: a large trace's are kept exact.
+    events.spans.shrink_to_fit();
+    events.python_calls.shrink_to_fit();
+    events.memory.shrink_to_fit();
+    events.flows.shrink_to_fit();
     return events;
 }
 

@@ -41,12 +41,9 @@ struct TraceSpan {
     };
     int64_t start_ns = 0, end_ns = 0;
     int64_t pid = 0, tid = 0;
-    int64_t sequence = -1;     // autograd's sequence number
-    int64_t external_id = -1;  // External id (kineto's link from an operation to its launches)
-    int64_t correlation = -1;  // a launch's and its kernel's
+    int64_t sequence = -1;  // autograd's sequence number
     int32_t name = -1;
     int32_t shapes = -1, dtypes = -1;  // "8,16;\r\n128,64" (the timeline's form)
-    int64_t device = -1;               // a kernel's device
     Kind kind = Kind::Operation;
 };
 

@@ -14,6 +14,7 @@
 #include "records/memory_record.h"
 #include "records/recorded_steps.h"
 #include "trainscope/error.h"
+#include "trainscope/memory_curve.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -46,18 +47,15 @@ const Interval* holding(const std::vector<Interval>& sorted, int64_t time) {
     return time <= it->end ? &*it : nullptr;
 }
 
-// Intervals sorted and merged where they overlap (nested backward calls).
-std::vector<Interval> merged(std::vector<Interval> list) {
-    std::sort(list.begin(), list.end(),
-              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+// Intervals sorted and merged where they overlap (nested backward calls), as the memory curve
+// merges spans.
+std::vector<Interval> merged(const std::vector<Interval>& list) {
+    std::vector<TimeSpan> spans;
+    for (const Interval& i : list)
+        spans.push_back({i.start, i.end});
     std::vector<Interval> out;
-    for (const Interval& i : list) {
-        if (!out.empty() && i.start <= out.back().end) {
-            out.back().end = std::max(out.back().end, i.end);
-        } else {
-            out.push_back(i);
-        }
-    }
+    for (const TimeSpan& span : mergedSpans(std::move(spans)))
+        out.push_back({span.start_ns, span.end_ns, -1});
     return out;
 }
 
@@ -150,6 +148,7 @@ class TraceImporter {
     double ms(const TraceSpan& s) const { return static_cast<double>(s.end_ns - s.start_ns) / 1e6; }
 
     void arrangeCalls() {
+        calls_.reserve(events_.spans.size());
         for (TraceSpan& span : events_.spans) {
             if (span.kind == TraceSpan::Kind::Kernel) {
                 ++kernels_;
@@ -160,7 +159,7 @@ class TraceImporter {
                 calls_.push_back(span);
             }
         }
-        events_.spans = {};
+        std::vector<TraceSpan>().swap(events_.spans);
         std::sort(calls_.begin(), calls_.end(), [&](const TraceSpan& a, const TraceSpan& b) {
             return byThreadAndNesting(threadOf(a), a.start_ns, a.end_ns, threadOf(b), b.start_ns,
                                       b.end_ns);
@@ -338,7 +337,7 @@ class TraceImporter {
                 open = backward_[i];
             }
         }
-        backward_regions_ = merged(std::move(regions));
+        backward_regions_ = merged(regions);
         for (size_t i = 0; i < calls_.size(); ++i) {
             if (threadOf(calls_[i]) == forward_thread_ && isEntry(i) &&
                 startsWith(text(calls_[i].name), kOptimizer)) {
@@ -420,7 +419,7 @@ class TraceImporter {
                 ++memory_elsewhere_;
             }
         }
-        events_.memory = {};
+        std::vector<TraceMemoryEvent>().swap(events_.memory);
         std::stable_sort(memory_.begin(), memory_.end(),
                          [](const TraceMemoryEvent& a, const TraceMemoryEvent& b) {
                              return a.time_ns < b.time_ns;
@@ -627,16 +626,29 @@ class TraceImporter {
         return record;
     }
 
-    // The gradients AccumulateGrad made: their blocks are gradients wherever they are alive.
+    // The gradients, which the trace does not name: what AccumulateGrad allocated, and what a
+    // backward pass of the memory step allocated and the step did not free (a parameter's
+    // gradient outlives the step; the backward pass's temporaries do not).
     GradientBlocks gradientBlocks(const MemoryRecord& record) const {
         GradientBlocks gradients;
-        for (size_t i = 0; i < memory_.size(); ++i) {
+        const TimelineStep& step = steps_found_[memory_step_];
+        std::unordered_map<uint64_t, size_t> open;  // address -> its allocation
+        for (size_t i = 0; i < memory_.size() && memory_[i].time_ns <= step.end_ns; ++i) {
             const TraceMemoryEvent& m = memory_[i];
             const auto list = accumulate_.find({m.pid, m.tid});
             if (m.bytes > 0 && list != accumulate_.end() && holding(list->second, m.time_ns)) {
                 gradients[{record.events[i].ptr, static_cast<int64_t>(i)}] = "";
+            } else if (m.bytes > 0) {
+                open[m.address] = i;
+            } else {
+                open.erase(m.address);
             }
         }
+        for (const auto& [address, i] : open)
+            if (memory_[i].time_ns >= step.start_ns &&
+                record.events[i].phase == AllocationPhase::Backward) {
+                gradients[{record.events[i].ptr, static_cast<int64_t>(i)}] = "";
+            }
         return gradients;
     }
 

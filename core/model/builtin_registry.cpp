@@ -190,13 +190,17 @@ std::string builtinModelsDir() {
     if (const char* env = std::getenv("TRAINSCOPE_MODELS_DIR"); env && *env) {
         return env;
     }
-    // An installed tree: <prefix>/bin/trainscope-cli next to <prefix>/share/trainscope/models.
+    // An installed tree: <prefix>/bin/trainscope (the app) or
+    // <prefix>/libexec/trainscope/trainscope-cli-engine, and <prefix>/share/trainscope/models.
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share/trainscope/models";
-        if (fs::is_directory(installed, ec)) {
-            return installed.string();
+        for (const fs::path& prefix :
+             {exe.parent_path().parent_path(), exe.parent_path().parent_path().parent_path()}) {
+            const fs::path installed = prefix / "share/trainscope/models";
+            if (fs::is_directory(installed, ec)) {
+                return installed.string();
+            }
         }
     }
     return TRAINSCOPE_SOURCE_MODELS_DIR;

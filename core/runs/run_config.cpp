@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trainscope/run_config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <sstream>
+#include <vector>
 
 #include "trainscope/error.h"
 
@@ -130,6 +134,53 @@ std::string toString(const InputSpec& input) {
         }
     }
     return text;
+}
+
+std::vector<int64_t> parseBatchSizes(const std::string& text) {
+    std::vector<int64_t> sizes;
+    std::stringstream items(text);
+    for (std::string item; std::getline(items, item, ',');) {
+        int64_t value = 0;
+        const char* end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(item.data(), end, value);
+        if (item.empty() || ec != std::errc() || ptr != end || value < 1) {
+            throw Error(
+                "--batch-sizes expects positive integers separated by commas (4,8,16), "
+                "not '" +
+                text + "'");
+        }
+        sizes.push_back(value);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    if (sizes.size() < 2) {
+        throw Error("--batch-sizes needs two or more different sizes to fit a line, not '" + text +
+                    "'");
+    }
+    return sizes;
+}
+
+int64_t parseByteSize(const std::string& text) {
+    double value = 0;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    std::string unit(ptr, end);
+    unit.erase(std::remove_if(unit.begin(), unit.end(), ::isspace), unit.end());
+    std::transform(unit.begin(), unit.end(), unit.begin(), ::tolower);
+    static const std::pair<const char*, double> units[] = {
+        {"", 1},          {"b", 1},
+        {"kib", 1024.0},  {"mib", 1048576.0},
+        {"gib", 1 << 30}, {"tib", 1099511627776.0},
+        {"kb", 1e3},      {"mb", 1e6},
+        {"gb", 1e9},      {"tb", 1e12}};
+    for (const auto& [name, factor] : units) {
+        if (ec == std::errc() && ptr != begin && unit == name && std::isfinite(value) &&
+            value > 0 && value * factor < 9e18) {
+            return static_cast<int64_t>(value * factor);
+        }
+    }
+    throw Error("--memory-budget expects a size such as 24GiB, 512MiB or 8GB, not '" + text + "'");
 }
 
 }  // namespace trainscope

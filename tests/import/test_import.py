@@ -68,15 +68,18 @@ class Trace:
         return self.base + ns(e["ts"]) + ns(e["dur"])
 
     def forward_thread(self):
+        """The thread where the flows start, else the one with the most top-level calls that
+        are not backward nodes (the legacy trace runs the backward pass on a thread of its
+        own)."""
         starts = [f for f in self.flows if f["ph"] == "s"]
         if starts:
             return starts[0]["tid"]
-        return Counter(c["tid"] for c in self.calls).most_common(1)[0][0]
+        tids = sorted({c["tid"] for c in self.calls}, key=str)
+        return max(tids, key=lambda tid: len(self.nesting(tid)[0]))
 
-    def entries(self):
-        """The forward thread's top-level calls (record_function scopes other than the
-        optimizer's hold calls), backward nodes left out, with their backward times."""
-        tid = self.forward_thread()
+    def nesting(self, tid):
+        """A thread's top-level calls (record_function scopes other than the optimizer's hold
+        calls), backward nodes left out; each call's entry; the backward calls; all its calls."""
         calls = sorted((c for c in self.calls if c["tid"] == tid),
                        key=lambda c: (ns(c["ts"]), -ns(c["dur"])))
 
@@ -96,6 +99,11 @@ class Trace:
                 top_of[id(c)] = None if transparent(c) else c
             open_.append(c)
         entries = [c for c in calls if top_of[id(c)] is c and id(c) not in backward]
+        return entries, top_of, backward, calls
+
+    def entries(self):
+        """The forward thread's entries with their backward times."""
+        entries, top_of, backward, calls = self.nesting(self.forward_thread())
         # Backward times through the flows: start at the operation (the innermost starting at
         # the flow's time), finish at the backward node.
         by_start = defaultdict(list)
@@ -131,13 +139,18 @@ class Trace:
         return None
 
 
+def record(case):
+    """A trace (and on 2.x a snapshot) of the recorder's step, in a folder of the test case's."""
+    case.dir = tempfile.TemporaryDirectory()
+    case.prefix = os.path.join(case.dir.name, "step")
+    subprocess.run([sys.executable, RECORDER, case.prefix], check=True, timeout=300,
+                   capture_output=True)
+
+
 class ImportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.TemporaryDirectory()
-        cls.prefix = os.path.join(cls.dir.name, "step")
-        subprocess.run([sys.executable, RECORDER, cls.prefix], check=True, timeout=300,
-                       capture_output=True)
+        record(cls)
         cls.trace = Trace(cls.prefix + ".json")
         cls.out = os.path.join(cls.dir.name, "imported")
         result = cli("import", cls.prefix + ".json", "-o", cls.out)
@@ -233,8 +246,12 @@ class ImportTest(unittest.TestCase):
         self.assertGreater(entries, 0)
 
 
-def replay_snapshot(snapshot):
-    """The peak over the snapshot's trace, and the bytes alive at it by category."""
+BEFORE = "alive before the trace"  # what the reports call a block older than the trace
+
+
+def replay_snapshot(snapshot, leave_out=lambda frames: False):
+    """The peak over the snapshot's trace, and the bytes alive at it by category (without the
+    blocks whose frames `leave_out` names)."""
     traces = snapshot["device_traces"]
     device = max(range(len(traces)), key=lambda d: len(traces[d]))
     alive = {}
@@ -245,37 +262,35 @@ def replay_snapshot(snapshot):
         for block in segment["blocks"]:
             address = block.get("address", address)
             if block["state"] in ("active_allocated", "active_awaiting_free"):
-                alive[address] = (block["size"], None)
+                alive[address] = (block["size"], BEFORE, [])
             address += block["size"]
     trace = [e for e in traces[device] if e["action"] in ("alloc", "free_completed")]
     for e in reversed(trace):
         if e["action"] == "alloc":
             alive.pop(e["addr"], None)
         else:
-            alive[e["addr"]] = (e["size"], None)
-    total = sum(size for size, _ in alive.values())
+            alive[e["addr"]] = (e["size"], BEFORE, e.get("frames", []))
+    total = sum(size for size, _, _ in alive.values())
     peak, at_peak = total, dict(alive)
     for e in trace:
         if e["action"] == "alloc":
-            alive[e["addr"]] = (e["size"], e.get("category"))
+            alive[e["addr"]] = (e["size"], e.get("category"), e.get("frames", []))
             total += e["size"]
         elif e["addr"] in alive:
             total -= alive.pop(e["addr"])[0]
         if total > peak:
             peak, at_peak = total, dict(alive)
     by_category = Counter()
-    for size, category in at_peak.values():
-        by_category[category or "unknown"] += size
+    for size, category, frames in at_peak.values():
+        if not leave_out(frames):
+            by_category[category or "unknown"] += size
     return peak, by_category
 
 
 class SnapshotTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.TemporaryDirectory()
-        cls.prefix = os.path.join(cls.dir.name, "step")
-        subprocess.run([sys.executable, RECORDER, cls.prefix], check=True, timeout=300,
-                       capture_output=True)
+        record(cls)
         if not os.path.exists(cls.prefix + ".pickle"):
             raise unittest.SkipTest("this torch makes no snapshot of a CPU profile (1.13)")
         with open(cls.prefix + ".pickle", "rb") as f:
@@ -302,6 +317,24 @@ class SnapshotTest(unittest.TestCase):
         self.assertEqual(entries, {k: v for k, v in by_category.items() if v})
         curve = rows(self.out + ".timeline.sqlite", "SELECT MAX(totalAllocated) FROM MEMORY_RECORD")
         self.assertEqual(curve[0][0], peak)
+
+    def test_the_traces_peak_parts_are_pytorchs_categories(self):
+        """The trace of the same profile, imported: its activations and gradients at the peak
+        (told by when blocks are allocated and freed) are what PyTorch's memory profiler
+        categorizes as such in the snapshot (the snapshot also holds the blocks alive before
+        the profile, which the CPU trace's totals do not count). One difference of definition:
+        PyTorch calls the loss's gradient, which backward() makes to begin from
+        (`_make_grads`), an activation; TrainScope's reports never have (it is no forward
+        result saved for the backward pass), so it is left out of PyTorch's figure here."""
+        out = os.path.join(self.dir.name, "trace")
+        result = cli("import", self.prefix + ".json", "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        _, by_category = replay_snapshot(
+            self.snapshot, lambda frames: any("_make_grads" in f["name"] for f in frames))
+        sizes = dict(rows(out + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
+        self.assertEqual(sizes["peak_activations_bytes"], by_category["activation"])
+        self.assertEqual(sizes["peak_gradients_bytes"], by_category["gradient"])
+        self.assertGreater(by_category["gradient"], 0)
 
     def test_lines_of_the_blocks_at_the_peak(self):
         lines = {(f, l) for f, l in rows(self.out + ".memory.sqlite",

@@ -165,8 +165,10 @@ void ReportBrowser::applySourceFolders() {
             note = file.frames_note;
         if (error.isEmpty())
             error = file.metadata_error;
+        // A relative root names where a library was, not a folder here (an imported trace's
+        // "site-packages"): there is nothing to show from it.
         for (const QString& root : file.library_roots.value_or(QStringList())) {
-            if (!libraries.contains(root))
+            if (QDir::isAbsolutePath(root) && !libraries.contains(root))
                 libraries << root;
         }
     }

@@ -77,4 +77,9 @@ constexpr int kMaxIterations = 100000;
 // True when the engine was built against a LibTorch with CUDA and a GPU is visible.
 bool cudaAvailable();
 
+// A sweep's options: "4,8,16" (positive integers, at least two different ones); "24GiB",
+// "512MiB", "2GB", "1000000" (bytes). Each throws trainscope::Error.
+std::vector<int64_t> parseBatchSizes(const std::string& text);
+int64_t parseByteSize(const std::string& text);
+
 }  // namespace trainscope

@@ -36,11 +36,6 @@ struct SweepPlan {
 // batch (the first dimension of the first input), 1, 2 and 4 when that is 1.
 std::vector<int64_t> defaultBatchSizes(int64_t configured);
 
-// "4,8,16" (positive integers, at least two different ones); throws trainscope::Error.
-std::vector<int64_t> parseBatchSizes(const std::string& text);
-// "24GiB", "512MiB", "2GB", "1000000" (bytes); throws trainscope::Error.
-int64_t parseByteSize(const std::string& text);
-
 // The budget when none is given: on CUDA the device memory free before the run (its total
 // minus what the runtime and other processes hold), on the CPU the available RAM
 // (MemAvailable). `source` says which.
