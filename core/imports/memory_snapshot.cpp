@@ -6,6 +6,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/saturating.h"
 #include "imports/python_frames.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
@@ -16,6 +17,10 @@ namespace {
 // The category of a block alive before the snapshot's trace began.
 constexpr int32_t kBeforeTrace = -2;
 constexpr char kAliveBeforeTrace[] = "alive before the trace";
+
+// The latest time read, in µs (a time past it leaves the trace untimed): 127 years of µs, far
+// from int64's end in ns.
+constexpr int64_t kLatestMicroseconds = int64_t{4} * 1000 * 1000 * 1000 * 1000 * 1000;
 
 struct Block {
     int64_t size = 0;
@@ -39,6 +44,18 @@ struct Entry {
 
 int64_t intOf(const PickleData& data, const PickleValue& v, int64_t otherwise = 0) {
     return data.isInt(v) ? v.number : otherwise;
+}
+
+// A size as the snapshot gives it, 0 for a negative one; one past 1 PiB, which no device holds, is
+// refused.
+int64_t sizeOf(const PickleData& data, const PickleValue& v, const std::string& source) {
+    const int64_t size = intOf(data, v);
+    if (size > (int64_t{1} << 50)) {
+        throw Error(source +
+                    " is not a memory snapshot TrainScope can read: it names a block of "
+                    "an impossible size");
+    }
+    return std::max<int64_t>(size, 0);
 }
 
 // A frame of the snapshot ({filename, line, name}) as a report frame. A CUDA snapshot's names
@@ -130,12 +147,15 @@ class SnapshotImporter {
             if (device != device_) {
                 continue;
             }
-            reserved_ += intOf(data_, data_.get(segment, "total_size"));
+            const int64_t segment_size = sizeOf(data_, data_.get(segment, "total_size"), source_);
+            budget(segment_size);
+            reserved_ += segment_size;
             uint64_t address = static_cast<uint64_t>(intOf(data_, data_.get(segment, "address")));
             const PickleContainer* blocks = data_.list(data_.get(segment, "blocks"));
             for (size_t b = 0; blocks && b < blocks->items.size(); ++b) {
                 const PickleValue& block = blocks->items[b];
-                const int64_t size = intOf(data_, data_.get(block, "size"));
+                const int64_t size = sizeOf(data_, data_.get(block, "size"), source_);
+                budget(size);
                 const PickleValue at = data_.get(block, "address");
                 if (data_.isInt(at)) {
                     address = static_cast<uint64_t>(at.number);
@@ -172,9 +192,10 @@ class SnapshotImporter {
                 continue;
             }
             entry.address = static_cast<uint64_t>(intOf(data_, data_.get(e, "addr")));
-            entry.size = std::max<int64_t>(intOf(data_, data_.get(e, "size")), 0);
+            entry.size = sizeOf(data_, data_.get(e, "size"), source_);
+            budget(entry.size);
             const PickleValue time = data_.get(e, "time_us");
-            if (data_.isInt(time)) {
+            if (data_.isInt(time) && time.number >= 0 && time.number < kLatestMicroseconds) {
                 entry.time_ns = time.number * 1000;
                 timed_ = true;
             }
@@ -375,8 +396,21 @@ class SnapshotImporter {
         return out;
     }
 
+    // Every size the snapshot names, added up: every sum the replay makes (totals, the peak's
+    // parts, a group's bytes) is a sum of some of them, so a snapshot whose sizes add up to more
+    // than 2^60 is refused before one could overflow.
+    void budget(int64_t size) {
+        sizes_ = saturatedSum(sizes_, size);
+        if (sizes_ > (int64_t{1} << 60)) {
+            throw Error(source_ +
+                        " is not a memory snapshot TrainScope can read: its blocks add "
+                        "up to more than any machine holds");
+        }
+    }
+
     const PickleData& data_;
     std::string source_;
+    int64_t sizes_ = 0;
     int64_t device_ = -1;
     LiveBlocks live_, start_, at_peak_;
     std::vector<Entry> entries_;

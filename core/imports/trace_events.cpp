@@ -74,6 +74,10 @@ std::optional<int64_t> integerOf(const char* text, size_t size) {
     return std::nullopt;
 }
 
+// The largest time or duration read, in µs: about 127 years, past any clock a trace uses (epoch
+// µs are 1.8e15), and small enough that a time plus a duration never overflows in ns.
+constexpr double kMaxMicroseconds = 4e15;
+
 // Microseconds as the trace writes them ("5025245155894.346") to nanoseconds, exactly where the
 // text is a plain decimal (a double would lose nanoseconds at this magnitude); nothing for a
 // number that is not finite.
@@ -105,7 +109,8 @@ std::optional<int64_t> nanosecondsOf(const char* text, size_t size) {
     const std::string copy(text, size);
     char* end = nullptr;
     const double us = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9e15) {
+    if (end != copy.c_str() + copy.size() || !std::isfinite(us) ||
+        std::fabs(us) > kMaxMicroseconds) {
         return std::nullopt;
     }
     return static_cast<int64_t>(std::llround(us * 1000.0));
@@ -130,6 +135,8 @@ struct PendingEvent {
 };
 
 constexpr int kEventsPerProgress = 4096;
+// The largest allocation or total a memory event may name (1 PiB): what no machine holds.
+constexpr int64_t kMaxBytes = int64_t{1} << 50;
 
 class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TraceHandler> {
   public:
@@ -226,7 +233,9 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         if (depth_ == 1 && root_object_) {
             noteTopKey();
             if (key_ == "baseTimeNanoseconds") {
-                out_.base_ns = integerOf(text, size).value_or(0);
+                // The epoch time of ts 0; one before 1970 or past 2096 is no clock's: left out.
+                const int64_t base = integerOf(text, size).value_or(0);
+                out_.base_ns = base >= 0 && base <= int64_t{4000000000000000000} ? base : 0;
             }
         } else if (inEvent(1)) {
             if (key_ == "ts" || key_ == "dur") {
@@ -317,7 +326,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             out_.torch_profiler = true;
         }
         if (event_.ts_bad) {
-            fail("has a time that is not a number");
+            fail("has a time that is not a number, or past any clock");
             return;
         }
         if (ph == "X") {
@@ -342,7 +351,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
     }
     void finishComplete() {
         if (event_.dur_bad) {
-            fail("has a duration that is not a number");
+            fail("has a duration that is not a number, or past any clock");
             return;
         }
         if (!event_.ts || !event_.dur) {
@@ -390,6 +399,13 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         if (!event_.ts || !event_.bytes || !event_.total_allocated) {
             fail("is a memory event without its time, bytes or total");
             return;
+        }
+        for (const std::optional<int64_t>* size :
+             {&event_.bytes, &event_.total_allocated, &event_.total_reserved}) {
+            if (*size && (**size > kMaxBytes || **size < -kMaxBytes)) {
+                fail("is a memory event of an impossible size");
+                return;
+            }
         }
         out_.memory.push_back({*event_.ts, idOf(event_.pid, event_.pid_text),
                                idOf(event_.tid, event_.tid_text), *event_.bytes,

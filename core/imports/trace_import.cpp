@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "analysis/memory_report.h"
+#include "analysis/saturating.h"
 #include "analysis/step_matching.h"
 #include "analysis/time_report.h"
 #include "imports/python_frames.h"
@@ -143,7 +144,7 @@ class TraceImporter {
 
   private:
     const std::string& text(int32_t id) const { return events_.texts[id]; }
-    int64_t epoch(int64_t trace_ns) const { return events_.base_ns + trace_ns; }
+    int64_t epoch(int64_t trace_ns) const { return saturatedSum(events_.base_ns, trace_ns); }
     Thread threadOf(const TraceSpan& s) const { return {s.pid, s.tid}; }
     double ms(const TraceSpan& s) const { return static_cast<double>(s.end_ns - s.start_ns) / 1e6; }
 
@@ -544,7 +545,23 @@ class TraceImporter {
 
     static void* pointerOf(uint64_t address) { return reinterpret_cast<void*>(address); }
 
+    // What a trace's allocations may add up to: every sum analysis makes of them (the peak's
+    // parts, activations by operation) is a sum of some of them, and stays far from int64's end.
+    static constexpr int64_t kMaxAllocated = int64_t{1} << 60;
+
+    void checkAllocationsAddUp() const {
+        int64_t sum = std::max<int64_t>(memory_.front().total_allocated - memory_.front().bytes, 0);
+        for (const TraceMemoryEvent& m : memory_)
+            sum = saturatedSum(sum, m.bytes < 0 ? -m.bytes : m.bytes);
+        if (sum > kMaxAllocated) {
+            throw Error(source_ +
+                        " is not a trace TrainScope can read: its memory events add up "
+                        "to more than any machine holds");
+        }
+    }
+
     MemoryRecord memoryRecord() {
+        checkAllocationsAddUp();
         MemoryRecord record;
         // What was alive before the first event: the blocks the trace frees without having
         // allocated them (CUDA's), and the rest of its first total as one block.

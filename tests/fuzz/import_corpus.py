@@ -8,7 +8,7 @@ format made here from plain data (memory events, flows, Python calls, modules; s
 device trace), so that every Python writes both formats. The variants: cut-off JSON and gzip,
 gzip with flipped bits, durations that are NaN, negative, text or huge, events out of order,
 unknown kinds, flows and frees that point at nothing, a million-character name, nesting 100,000
-deep; pickles that would run code (GLOBAL, REDUCE, BUILD), memo references to nothing, a string
+deep, sizes and times at int64's ends, allocations adding up past any machine; pickles that would run code (GLOBAL, REDUCE, BUILD), memo references to nothing, a string
 length of 2^62, a list that holds itself, items set on a list, cut-off and bit-flipped pickles.
 """
 import copy
@@ -137,6 +137,18 @@ def event_variants(corpus, rng):
     variant("frees-of-nothing", lambda events: [e["args"].__setitem__("Addr", 1)
                                                 for e in events if e.get("name") == "[memory]"])
     variant("long-name", set_all("name", "x" * 1_000_000))
+    variant("huge-bytes", lambda events: [e["args"].__setitem__("Bytes", -(1 << 63))
+                                          for e in events if e.get("name") == "[memory]"])
+    variant("huge-totals", lambda events: [e["args"].__setitem__("Total Allocated", (1 << 63) - 1)
+                                           for e in events if e.get("name") == "[memory]"])
+    variant("allocations-past-any-machine", lambda events: events.extend(
+        {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 7, "tid": 7,
+         "ts": 1002.0 + i, "args": {"Total Reserved": 0, "Total Allocated": 1 << 49,
+                                    "Bytes": 1 << 49, "Device Type": 0, "Addr": 8192 + i}}
+        for i in range(4096)))
+    late = copy.deepcopy(base)
+    late["baseTimeNanoseconds"] = (1 << 63) - 1
+    write(corpus, "trace-base-time-at-the-end.json", json.dumps(late).encode())
     variant("string-threads", set_all("tid", "a thread"))
     variant("nested-python-calls", lambda events: events.extend(
         {"ph": "X", "cat": "python_function", "name": f"f.py({i}): f", "pid": 7, "tid": 7,
@@ -173,6 +185,14 @@ def pickle_variants(corpus, rng):
     odd["device_traces"][0].append({"action": "free_completed", "addr": 99, "size": -5})
     odd["segments"][0]["blocks"][0]["size"] = -1
     write(corpus, "snapshot-negative-sizes.pickle", pickle.dumps(odd))
+    huge = copy.deepcopy(snapshot)
+    for e in huge["device_traces"][0]:
+        e["size"], e["time_us"] = 1 << 55, (1 << 63) - 1
+    write(corpus, "snapshot-huge-sizes.pickle", pickle.dumps(huge))
+    many = copy.deepcopy(snapshot)
+    many["device_traces"][0] = [{"action": "alloc", "addr": i, "size": 1 << 49, "time_us": i,
+                                 "frames": []} for i in range(4096)]
+    write(corpus, "snapshot-past-any-machine.pickle", pickle.dumps(many))
 
 
 def import_variants(corpus, seed_dir, rng):

@@ -387,6 +387,10 @@ class HostileFilesTest(unittest.TestCase):
                                   "dur": 5}]}
         self.refused("other.json", json.dumps(other).encode(), "another tool")
         self.refused("empty.json", b"", "is empty")
+        huge = {"schemaVersion": 1, "traceEvents": good["traceEvents"] + [
+            {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {
+                "Bytes": 1 << 62, "Total Allocated": 1 << 62, "Addr": 8}}]}
+        self.refused("huge.json", json.dumps(huge).encode(), "impossible size")
         self.refused("nothing.json", b"{\"schemaVersion\": 1, \"traceEvents\": []}",
                      "holds no operations")
 
@@ -400,6 +404,9 @@ class HostileFilesTest(unittest.TestCase):
                      "ends early")
         self.refused("foreign.pickle", pickle.dumps({"weights": [1, 2, 3]}),
                      "not a memory snapshot")
+        many = {"segments": [], "device_traces": [[
+            {"action": "alloc", "addr": i, "size": 1 << 49, "frames": []} for i in range(4096)]]}
+        self.refused("many.pickle", pickle.dumps(many), "more than any machine holds")
 
 
 if __name__ == "__main__":
