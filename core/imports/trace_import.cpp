@@ -161,7 +161,9 @@ class TraceImporter {
             }
         }
         std::vector<TraceSpan>().swap(events_.spans);
-        std::sort(calls_.begin(), calls_.end(), [&](const TraceSpan& a, const TraceSpan& b) {
+        // Stable: calls of the same start and end (the legacy profiler's µs times) nest in the
+        // order the trace lists them, which is the order they began.
+        std::stable_sort(calls_.begin(), calls_.end(), [&](const TraceSpan& a, const TraceSpan& b) {
             return byThreadAndNesting(threadOf(a), a.start_ns, a.end_ns, threadOf(b), b.start_ns,
                                       b.end_ns);
         });
@@ -191,11 +193,11 @@ class TraceImporter {
 
     void arrangePythonCalls() {
         std::vector<TracePythonCall>& python = events_.python_calls;
-        std::sort(python.begin(), python.end(),
-                  [](const TracePythonCall& a, const TracePythonCall& b) {
-                      return byThreadAndNesting({a.pid, a.tid}, a.start_ns, a.end_ns,
-                                                {b.pid, b.tid}, b.start_ns, b.end_ns);
-                  });
+        std::stable_sort(python.begin(), python.end(),
+                         [](const TracePythonCall& a, const TracePythonCall& b) {
+                             return byThreadAndNesting({a.pid, a.tid}, a.start_ns, a.end_ns,
+                                                       {b.pid, b.tid}, b.start_ns, b.end_ns);
+                         });
         python_parent_ = parentsOf(python);
         // Each call's innermost enclosing Python call: both lists are in thread and time order.
         python_of_.assign(calls_.size(), -1);
