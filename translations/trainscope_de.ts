@@ -1952,6 +1952,14 @@ aktiv (gepunktet)</translation>
         <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms
 %2, %3 % der Iteration</translation>
     </message>
+    <message>
+        <source>Of the weights at the peak, %1 are parameters that FSDP all-gathered for a unit&apos;s compute; of the gradients, %2 are its reduce-scatter buffers.</source>
+        <translation>Von den Gewichten zur Spitze sind %1 Parameter, die FSDP für die Rechnung einer Einheit zusammengeführt hat (All-Gather); von den Gradienten sind %2 seine Reduce-Scatter-Puffer.</translation>
+    </message>
+    <message>
+        <source>Sharded over the ranks: %1</source>
+        <translation>Über die Ränge verteilt: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -1948,6 +1948,14 @@ active (dotted)</source>
         <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒
 %2，占迭代的 %3%</translation>
     </message>
+    <message>
+        <source>Of the weights at the peak, %1 are parameters that FSDP all-gathered for a unit&apos;s compute; of the gradients, %2 are its reduce-scatter buffers.</source>
+        <translation>峰值时的权重中，%1 是 FSDP 为某个单元的计算而全收集（all-gather）的参数；梯度中，%2 是其 reduce-scatter 缓冲区。</translation>
+    </message>
+    <message>
+        <source>Sharded over the ranks: %1</source>
+        <translation>分片到各 rank：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

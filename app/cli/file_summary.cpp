@@ -82,6 +82,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             out << "  weights: " << s.weights << ", " << bytes(s.weight_bytes) << "; gradients "
                 << bytes(s.gradient_bytes) << "\n";
             out << "  activations: " << s.activations << ", " << bytes(s.activation_bytes) << "\n";
+            if (!s.sharding.empty()) {
+                out << "  sharded over the ranks: " << s.sharding << "\n";
+            }
             if (!s.memory_note.empty()) {
                 out << "  Memory incomplete: " << s.memory_note << "\n";
             }

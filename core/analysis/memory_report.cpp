@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "analysis/memory_report.h"
 
+#include <map>
 #include <unordered_map>
 #include <utility>
 
@@ -47,6 +48,8 @@ void addWeights(RecordedSteps& steps, const MemoryStepSources& sources, MemoryRe
                                        : sampled != sources.gradient_bytes->end() ? sampled->second
                                                                                   : 0;
         WeightEntry entry{p.name, p.weight.bytes, gradient_bytes, {}, p.module_path, p.aliases};
+        entry.whole_bytes = p.whole_bytes;
+        entry.layout = p.layout;
         for (const TensorBlock& state : p.optimizer_state)
             entry.optimizer_state_bytes += state.bytes;
         if (first_reader[i] >= 0) {
@@ -65,10 +68,10 @@ void addWeights(RecordedSteps& steps, const MemoryStepSources& sources, MemoryRe
 
 // Activations by the operation that allocated them and, in a compiled region, the kernel that
 // wrote them last (its lines above its region's call site, as its run time row).
-void addActivations(const RecordedSteps& steps, const MemoryRecord& memory,
+void addActivations(const RecordedSteps& steps, const MemoryRecord& memory, const FsdpBlocks& fsdp,
                     MemoryStepReport& result) {
     std::map<std::pair<int, int>, int64_t> activation_bytes;
-    for (int64_t event : activationEvents(memory)) {
+    for (int64_t event : activationEvents(memory, fsdp)) {
         const MemoryEvent& allocation = memory.events[static_cast<size_t>(event)];
         const auto kernel = steps.kernel_of_block.find(event);
         const int site = kernel != steps.kernel_of_block.end() && allocation.operation >= 0
@@ -102,15 +105,55 @@ void addActivations(const RecordedSteps& steps, const MemoryRecord& memory,
     }
 }
 
+// What share of its parameters this rank holds where a job shards them (FSDP2), and which
+// parameters' memory could not be read (not counted anywhere but "other"): said, never a silent 0.
+void addShardingNotes(const std::vector<ObservedParameter>& parameters, MemoryReport& report) {
+    std::map<std::string, std::pair<int, std::pair<int64_t, int64_t>>> by_layout;
+    std::string unreadable;
+    int unreadable_count = 0;
+    for (const ObservedParameter& p : parameters) {
+        if (p.whole_bytes > 0) {
+            auto& [count, bytes] = by_layout[p.layout];
+            ++count;
+            bytes.first += p.weight.bytes;
+            bytes.second += p.whole_bytes;
+        }
+        if (!p.unreadable.empty() && ++unreadable_count <= 5) {
+            unreadable += (unreadable.empty() ? "" : "; ") + p.name + " (" + p.unreadable + ")";
+        }
+    }
+    std::string sharding;
+    for (const auto& [layout, figures] : by_layout) {
+        const auto& [count, bytes] = figures;
+        sharding += (sharding.empty() ? "" : "; ") + std::to_string(count) + " of the " +
+                    std::to_string(parameters.size()) + " parameters sharded (" + layout +
+                    "): this rank holds " + std::to_string(bytes.first) + " of their " +
+                    std::to_string(bytes.second) + " bytes";
+    }
+    if (!sharding.empty()) {
+        report.metadata[report_format::kShardingKey] = sharding;
+    }
+    if (unreadable_count > 0) {
+        if (unreadable_count > 5) {
+            unreadable += "; and " + std::to_string(unreadable_count - 5) + " more";
+        }
+        std::string& note = report.metadata[report_format::kMemoryNoteKey];
+        note += std::string(note.empty() ? "" : "; ") +
+                "parameters whose memory could not be read are not counted as weights, "
+                "gradients or optimizer state (their blocks count as other): " +
+                unreadable;
+    }
+}
+
 void addPeak(const RecordedSteps& steps, const MemoryStepSources& sources,
-             const ParameterBlocks& blocks, MemoryReport& report) {
+             const ParameterBlocks& blocks, FsdpStep& fsdp, MemoryReport& report) {
     std::unordered_map<int64_t, std::string> kernel_modules;  // by allocation event
     for (const auto& [event, site] : steps.kernel_of_block)
         if (!steps.kernel_sites[site].module_path.empty()) {
             kernel_modules[event] = steps.kernel_sites[site].module_path;
         }
     PeakAnalysis peak = analyzePeak(*sources.memory, blocks, *sources.gradient_blocks,
-                                    steps.operation_modules, kernel_modules);
+                                    steps.operation_modules, kernel_modules, fsdp.blocks);
     report.peak_usage_bytes = sources.memory->peak_bytes;
     if (sources.allocator_peak) {
         report.peak_usage_bytes = *sources.allocator_peak;
@@ -118,6 +161,15 @@ void addPeak(const RecordedSteps& steps, const MemoryStepSources& sources,
     }
     report.peak_breakdown = peak.breakdown;
     report.peak_by_module = std::move(peak.by_module);
+    if (peak.freed_unseen > 0) {
+        std::string& note = report.metadata[report_format::kMemoryNoteKey];
+        note += std::string(note.empty() ? "" : "; ") + std::to_string(peak.freed_unseen) +
+                " bytes of blocks were freed before the peak where c10 did not report it to the "
+                "meter (on a thread it does not reach): the peak counts them, as other, until "
+                "their addresses were used again";
+    }
+    addUnitWeights(fsdp.units, report.weights, peak.unsharded_by_unit);
+    report.fsdp_units = std::move(fsdp.units);
 }
 
 // What the report lacks, in its note, and whether its entries' frames reach the project.
@@ -153,12 +205,14 @@ void addNotes(const RecordedSteps& steps, const MemoryRecord& memory, MemoryRepo
 MemoryStepReport assembleMemoryReport(RecordedSteps& steps, const MemoryStepSources& sources) {
     MemoryStepReport result;
     MemoryReport& report = result.report;
+    report.metadata = sources.metadata;  // the notes below add to it
     resolveModules(steps, sources);
     ParameterBlocks blocks;
     addWeights(steps, sources, report, blocks);
-    addActivations(steps, *sources.memory, result);
-    addPeak(steps, sources, blocks, report);
-    report.metadata = sources.metadata;
+    FsdpStep fsdp = fsdpStep(*sources.memory, sources.timeline);
+    addActivations(steps, *sources.memory, fsdp.blocks, result);
+    addPeak(steps, sources, blocks, fsdp, report);
+    addShardingNotes(sources.parameters, report);
     addNotes(steps, *sources.memory, report);
     return result;
 }

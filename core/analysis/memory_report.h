@@ -13,6 +13,7 @@
 #include "analysis/module_paths.h"
 #include "records/memory_record.h"
 #include "records/recorded_steps.h"
+#include "records/timeline_record.h"
 #include "trainscope/reports.h"
 #include "trainscope/session.h"
 
@@ -20,6 +21,7 @@ namespace trainscope {
 
 struct MemoryStepSources {
     const MemoryRecord* memory = nullptr;       // the meter's record of the step
+    const TimelineRecord* timeline = nullptr;   // its events, where recorded: FSDP2's scopes
     std::vector<ObservedParameter> parameters;  // as they are at the step's end
     // The gradients as the step made them (a gradient set to None before the step ended is
     // the one it made), and the largest of each parameter, by the parameter's name.

@@ -15,7 +15,7 @@ bool sameBlock(const LiveSet& set, void* ptr, const TrackedBlock& block) {
 
 }  // namespace
 
-std::unordered_set<int64_t> activationEvents(const MemoryRecord& record) {
+std::unordered_set<int64_t> activationEvents(const MemoryRecord& record, const FsdpBlocks& fsdp) {
     // The step's own blocks, replayed up to each micro-batch's backward.
     std::unordered_map<void*, TrackedBlock> allocated;
     std::unordered_set<int64_t> activations;
@@ -30,7 +30,7 @@ std::unordered_set<int64_t> activationEvents(const MemoryRecord& record) {
         for (const auto& [ptr, block] : allocated) {
             if (block.phase == AllocationPhase::Forward &&
                 block.event >= static_cast<int64_t>(batch.forward) &&
-                !record.backward_roots.count(block.event)) {
+                !record.backward_roots.count(block.event) && !fsdp.count(block.event)) {
                 activations.insert(block.event);
             }
         }
@@ -41,12 +41,14 @@ std::unordered_set<int64_t> activationEvents(const MemoryRecord& record) {
 PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& parameters,
                          const GradientBlocks& gradients,
                          const std::vector<std::string>& operation_modules,
-                         const std::unordered_map<int64_t, std::string>& kernel_modules) {
+                         const std::unordered_map<int64_t, std::string>& kernel_modules,
+                         const FsdpBlocks& fsdp) {
     // The live sets at the peak and at the end, in one replay.
     const ChunkedLog<MemoryEvent>& events = memory.events;
-    const std::unordered_set<int64_t> activations = activationEvents(memory);
+    const std::unordered_set<int64_t> activations = activationEvents(memory, fsdp);
     LiveSet at_end(memory.live_at_start.begin(), memory.live_at_start.end());
     LiveSet at_peak;
+    PeakAnalysis analysis;
     for (size_t applied = 0;; ++applied) {
         if (applied == memory.events_at_peak) {
             at_peak = at_end;
@@ -54,10 +56,18 @@ PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& para
         if (applied == events.size()) {
             break;
         }
+        // A block allocated where another is alive: that one was freed where c10 did not report
+        // it to the meter (on a thread the meter does not reach), and the meter's total still
+        // counts it.
+        if (applied < memory.events_at_peak && events[applied].bytes > 0) {
+            const auto stale = at_end.find(events[applied].ptr);
+            if (stale != at_end.end()) {
+                analysis.freed_unseen += stale->second.bytes;
+            }
+        }
         applyEvent(at_end, events[applied], applied);
     }
 
-    PeakAnalysis analysis;
     std::map<std::pair<std::string, std::string>, int64_t> by_module;
     auto add = [&](int64_t& part, const char* kind, const std::string& module, int64_t bytes) {
         part += bytes;
@@ -86,6 +96,17 @@ PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& para
             }
             continue;
         }
+        if (const auto unit = fsdp.find(block.event); unit != fsdp.end()) {
+            if (unit->second.kind != FsdpBlock::Kind::ReduceScatter) {
+                add(peak.weights, "weights", unit->second.unit, block.bytes);
+                peak.unsharded_parameters += block.bytes;
+                analysis.unsharded_by_unit[unit->second.unit] += block.bytes;
+            } else {
+                add(peak.gradients, "gradients", unit->second.unit, block.bytes);
+                peak.reduce_scatter += block.bytes;
+            }
+            continue;
+        }
         const bool forward = block.phase == AllocationPhase::Forward && block.event >= 0;
         const auto kernel = forward ? kernel_modules.find(block.event) : kernel_modules.end();
         const std::string module =
@@ -100,8 +121,11 @@ PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& para
             add(peak.other, "other", module, block.bytes);
         }
     }
+    add(peak.other, "other", "", analysis.freed_unseen);
     for (const auto& [key, bytes] : by_module) {
-        analysis.by_module.push_back({key.first, key.second, bytes});
+        if (bytes > 0) {
+            analysis.by_module.push_back({key.first, key.second, bytes});
+        }
     }
     return analysis;
 }

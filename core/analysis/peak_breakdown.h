@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/fsdp_blocks.h"
 #include "records/memory_record.h"
 #include "trainscope/reports.h"
 
@@ -26,18 +27,27 @@ using ParameterBlocks = std::unordered_map<const void*, ParameterBlock>;
 struct PeakAnalysis {
     PeakBreakdown breakdown;
     std::vector<ModulePeakEntry> by_module;  // sorted by module path, then kind
+    // FSDP2's all-gathered parameters and buffers alive at the peak, by unit.
+    std::unordered_map<std::string, int64_t> unsharded_by_unit;
+    // Blocks freed before the peak where the meter did not see it, which its total still
+    // counts (their addresses were used again): in "other".
+    int64_t freed_unseen = 0;
 };
 
 // The record's allocation events that are activations: each micro-batch's forward allocations
-// still allocated when its backward began (the gradients a backward began from excepted).
-std::unordered_set<int64_t> activationEvents(const MemoryRecord& record);
+// still allocated when its backward began (the gradients a backward began from, and FSDP's
+// blocks, excepted).
+std::unordered_set<int64_t> activationEvents(const MemoryRecord& record,
+                                             const FsdpBlocks& fsdp = {});
 
 // `operation_modules[i]`: the module path of top-level operation i of the memory step;
 // `kernel_modules`: by allocation event, the module of the compiled kernel that wrote a block
-// (in place of its region's); `gradients`: the gradient blocks seen while it ran.
+// (in place of its region's); `gradients`: the gradient blocks seen while it ran; `fsdp`: the
+// blocks FSDP2 allocated for its units' parameters (weights and gradients of their unit).
 PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& parameters,
                          const GradientBlocks& gradients,
                          const std::vector<std::string>& operation_modules,
-                         const std::unordered_map<int64_t, std::string>& kernel_modules);
+                         const std::unordered_map<int64_t, std::string>& kernel_modules,
+                         const FsdpBlocks& fsdp = {});
 
 }  // namespace trainscope

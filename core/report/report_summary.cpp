@@ -62,9 +62,13 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
             size(report_format::kPeakOtherKey)};
         if (std::all_of(std::begin(parts), std::end(parts), [](const auto& p) { return p; })) {
             s.at_peak = PeakBreakdown{*parts[0], *parts[1], *parts[2], *parts[3], *parts[4]};
+            s.at_peak->unsharded_parameters =
+                size(report_format::kPeakUnshardedParametersKey).value_or(0);
+            s.at_peak->reduce_scatter = size(report_format::kPeakReduceScatterKey).value_or(0);
         }
     }
     s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
+    s.sharding = metadataValue(db, report_format::kShardingKey).value_or("");
 }
 
 // What torch.compile compiled, and the compiled regions' kernels in figures.

@@ -103,15 +103,38 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
         ++id;
     }
     db.exec(schema::kWeightDetailsTable);
+    db.exec(schema::kShardedWeightsTable);
     SqliteStatement details(db,
                             "INSERT INTO trainscope_weight_details (entry_id, "
                             "optimizer_state_bytes, aliases) VALUES (?, ?, ?)");
+    SqliteStatement sharded(db,
+                            "INSERT INTO trainscope_sharded_weights (entry_id, whole_bytes, "
+                            "layout) VALUES (?, ?, ?)");
     id = 1;
     for (const WeightEntry& weight : report.weights) {
         std::string aliases;
         for (const std::string& alias : weight.aliases)
             aliases += (aliases.empty() ? "" : ", ") + alias;
-        details.bind(1, id++).bind(2, weight.optimizer_state_bytes).bind(3, aliases).step();
+        details.bind(1, id).bind(2, weight.optimizer_state_bytes).bind(3, aliases).step();
+        if (weight.whole_bytes > 0) {  // a weight held whole has no row
+            sharded.bind(1, id).bind(2, weight.whole_bytes).bind(3, weight.layout).step();
+        }
+        ++id;
+    }
+    if (!report.fsdp_units.empty()) {
+        db.exec(schema::kFsdpUnitsTable);
+        SqliteStatement unit(db,
+                             "INSERT INTO trainscope_fsdp_units (id, unit, parameters, "
+                             "sharded_bytes, unsharded_bytes, gathers, prefetched, gathered_ms, "
+                             "unsharded_at_peak_bytes, reduce_scatter_bytes) VALUES "
+                             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        id = 1;
+        for (const FsdpUnitEntry& u : report.fsdp_units) {
+            unit.bind(1, id++).bind(2, u.unit).bind(3, int64_t{u.parameters});
+            unit.bind(4, u.sharded_bytes).bind(5, u.unsharded_bytes).bind(6, int64_t{u.gathers});
+            unit.bind(7, int64_t{u.prefetched}).bind(8, u.gathered_ms);
+            unit.bind(9, u.unsharded_at_peak_bytes).bind(10, u.reduce_scatter_bytes).step();
+        }
     }
     db.exec(schema::kMemoryEntryModulesTable);
     SqliteStatement module(db,
@@ -137,6 +160,10 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
         sizes[report_format::kPeakWeightsKey] = peak->weights;
         sizes[report_format::kPeakGradientsKey] = peak->gradients;
         sizes[report_format::kPeakOptimizerStateKey] = peak->optimizer_state;
+        if (peak->unsharded_parameters > 0 || peak->reduce_scatter > 0) {
+            sizes[report_format::kPeakUnshardedParametersKey] = peak->unsharded_parameters;
+            sizes[report_format::kPeakReduceScatterKey] = peak->reduce_scatter;
+        }
         sizes[report_format::kPeakActivationsKey] = peak->activations;
         sizes[report_format::kPeakOtherKey] = peak->other;
     }

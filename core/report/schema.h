@@ -93,6 +93,19 @@ constexpr const char* kCompiledKernelsTable =
 constexpr const char* kWeightDetailsTable =
     "CREATE TABLE trainscope_weight_details (entry_id INTEGER PRIMARY KEY, "
     "optimizer_state_bytes INTEGER NOT NULL, aliases TEXT NOT NULL)";
+// The weight entries that are this rank's shards of a parameter sharded over the job's ranks
+// (FSDP2): the whole parameter's bytes and its layout ("Shard(dim=0) over 2 ranks").
+constexpr const char* kShardedWeightsTable =
+    "CREATE TABLE trainscope_sharded_weights (entry_id INTEGER PRIMARY KEY, "
+    "whole_bytes INTEGER NOT NULL, layout TEXT NOT NULL)";
+// An FSDP2 job's units (each module that fully_shard sharded) as this rank held them in the
+// memory step (reports.h, FsdpUnitEntry).
+constexpr const char* kFsdpUnitsTable =
+    "CREATE TABLE trainscope_fsdp_units (id INTEGER PRIMARY KEY, unit TEXT NOT NULL, "
+    "parameters INTEGER NOT NULL, sharded_bytes INTEGER NOT NULL, "
+    "unsharded_bytes INTEGER NOT NULL, gathers INTEGER NOT NULL, prefetched INTEGER NOT NULL, "
+    "gathered_ms REAL NOT NULL, unsharded_at_peak_bytes INTEGER NOT NULL, "
+    "reduce_scatter_bytes INTEGER NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

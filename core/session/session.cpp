@@ -421,6 +421,9 @@ void Session::Impl::finishMemoryStep() {
         sources.allocator_peak = cuda::allocatorStats().peak_allocated;
     }
     sources.metadata = metadataFor("memory");
+    TimelineSources timeline_sources;
+    timeline_sources.calls = observer->takeTimeline();
+    sources.timeline = &timeline_sources.calls;
     MemoryStepReport report;
     {
         std::lock_guard<std::mutex> lock(kernel_mutex);
@@ -428,8 +431,6 @@ void Session::Impl::finishMemoryStep() {
     }
     activation_kernels = std::move(report.activation_kernels);
 
-    TimelineSources timeline_sources;
-    timeline_sources.calls = observer->takeTimeline();
     timeline_sources.memory = &record;
     timeline_sources.operations = &recorded.operations;
     timeline_sources.traces = &recorded.traces;

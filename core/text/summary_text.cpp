@@ -160,7 +160,15 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
                                                          {"Activations", peak->activations},
                                                          {"Other", peak->other}};
         for (const auto& [name, bytes] : parts) {
-            out << "    " << padded(name, 18) << formatBytes(bytes) << "\n";
+            out << "    " << padded(name, 18) << formatBytes(bytes);
+            if (name == parts[0].first && peak->unsharded_parameters) {
+                out << " (" << formatBytes(peak->unsharded_parameters)
+                    << " of them all-gathered by FSDP for a unit's compute)";
+            } else if (name == parts[1].first && peak->reduce_scatter) {
+                out << " (" << formatBytes(peak->reduce_scatter)
+                    << " of them FSDP's reduce-scatter buffers)";
+            }
+            out << "\n";
         }
     } else {
         out << "\n";
@@ -180,6 +188,22 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             out << (i ? ", " : " ") << ranked[i].first << " " << formatBytes(ranked[i].second);
         }
         out << "\n";
+    }
+    if (const auto sharding = memory.metadata.find(report_format::kShardingKey);
+        sharding != memory.metadata.end()) {
+        out << "  Sharded over the ranks: " << sharding->second << "\n";
+    }
+    if (!memory.fsdp_units.empty()) {
+        out << "  FSDP units (this rank's shards; all-gathered whole; all-gathers in the step; "
+               "how long held gathered; at the peak):\n";
+        for (const FsdpUnitEntry& u : memory.fsdp_units) {
+            out << "    " << padded(u.unit.empty() ? "(root)" : u.unit, 16) << u.parameters
+                << " parameters, " << formatBytes(u.sharded_bytes) << "; "
+                << formatBytes(u.unsharded_bytes) << "; " << u.gathers
+                << (u.prefetched ? " (" + std::to_string(u.prefetched) + " prefetched)" : "")
+                << "; " << format("%.3f ms", u.gathered_ms) << "; "
+                << formatBytes(u.unsharded_at_peak_bytes) << "\n";
+        }
     }
     out << "  Over the iteration: weights " << formatBytes(memory.weightBytes()) << ", gradients "
         << formatBytes(memory.gradientBytes()) << ", activations "

@@ -265,9 +265,12 @@ void MemoryObserver::onAllocation(void* ptr, int64_t bytes, int64_t total_alloca
     }
     applyRecord();
     if (bytes > 0) {
-        live_[ptr] = TrackedBlock{bytes, phase_, operation,
-                                  recording_ ? static_cast<int64_t>(record_.events.size()) : -1};
-        live_bytes_ += bytes;
+        TrackedBlock& block = live_[ptr];
+        // A block alive at this address was freed where c10 did not report it to the meter (on
+        // a thread it does not reach, such as Gloo's worker ending a collective): it is gone.
+        live_bytes_ += bytes - block.bytes;
+        block = TrackedBlock{bytes, phase_, operation,
+                             recording_ ? static_cast<int64_t>(record_.events.size()) : -1};
     } else {
         // A block allocated before the observer existed is unknown: nothing to subtract.
         auto it = live_.find(ptr);

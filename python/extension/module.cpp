@@ -40,7 +40,8 @@ namespace {
 
 // The parameters as the Python side lists them: (name, aliases, module path, (address, bytes)
 // of the weight, of the gradient (0, 0 without), [(address, bytes) of each optimizer state
-// tensor]).
+// tensor], (the whole parameter's bytes over the ranks or 0, its layout, why its memory cannot
+// be read or "")).
 using BlockTuple = std::pair<uintptr_t, int64_t>;
 // A compilation as the package hears of it (_compiles.py): compile id, kind, function, file,
 // line, start and end (epoch ns), graph break, why it compiled again.
@@ -52,8 +53,9 @@ using CompilationTuple = std::tuple<std::string, std::string, std::string, std::
 using KernelSiteTuple =
     std::tuple<std::string, bool, std::string, std::vector<std::string>, std::string,
                std::vector<std::pair<std::string, int>>, std::string, std::string>;
+using ShardingTuple = std::tuple<int64_t, std::string, std::string>;
 using ParameterTuple = std::tuple<std::string, std::vector<std::string>, std::string, BlockTuple,
-                                  BlockTuple, std::vector<BlockTuple>>;
+                                  BlockTuple, std::vector<BlockTuple>, ShardingTuple>;
 
 TensorBlock blockOf(const BlockTuple& block) {
     return {reinterpret_cast<const void*>(block.first), block.second};
@@ -74,6 +76,7 @@ class PythonParameters : public ParameterSource {
             p.gradient = blockOf(std::get<4>(t));
             for (const BlockTuple& state : std::get<5>(t))
                 p.optimizer_state.push_back(blockOf(state));
+            std::tie(p.whole_bytes, p.layout, p.unreadable) = std::get<6>(t);
             result.push_back(std::move(p));
         }
         return result;

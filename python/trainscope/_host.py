@@ -15,7 +15,7 @@ from . import _signals, _trainscope
 from ._compiles import CompileWatch, CompilingUnobserved
 from ._kernels import KernelWatch
 from ._model_hooks import parameter_lister
-from ._tensors import storage_of
+from ._tensors import local_of, storage_of
 from ._text import one_line
 
 Error = _trainscope.Error
@@ -103,6 +103,25 @@ def _gradient_freed(session, address):
         session.existing_block_freed(address)
     except Exception:
         pass
+
+
+def _storages(observed):
+    """(address, bytes) of the storage of each parameter, gradient and optimizer state tensor
+    of the observed model and optimizer."""
+    tensors = list(observed.model.parameters()) if observed.model is not None else []
+    optimizer = observed.optimizer
+    for group in getattr(optimizer, "param_groups", None) or []:
+        tensors.extend(t for t in group.get("params", []) if isinstance(t, torch.Tensor))
+    tensors.extend([p.grad for p in tensors])
+    for state in (getattr(optimizer, "state", None) or {}).values():
+        tensors.extend(v for v in state.values() if isinstance(v, torch.Tensor))
+    for tensor in tensors:
+        if tensor is None:
+            continue
+        try:
+            yield storage_of(tensor)
+        except Exception:  # a tensor without storage: counted as the entry says
+            continue
 
 
 class HostedSession:
@@ -200,6 +219,7 @@ class HostedSession:
         if device == "cpu" and observed.model is not None:
             for parameter in observed.model.parameters():
                 gradient = parameter.grad
+                gradient = None if gradient is None else local_of(gradient)
                 if gradient is None or gradient.is_sparse or gradient.storage_offset() != 0:
                     continue
                 address, nbytes = storage_of(gradient)
@@ -209,10 +229,13 @@ class HostedSession:
                     watch.atexit = False
                     self.gradients_watched.append(watch)
                     watched.add(address)
+        # Each block as c10 allocated it: a tensor's storage, which may be larger than the
+        # tensor (FSDP2 pads each rank's shard to the same rows).
+        allocated = dict(_storages(observed))
         self.session.count_existing([
-            block for entry in entries
-            for block in (entry[3], *((entry[4],) if device != "cpu" or entry[4][0] in watched
-                                      else ()), *entry[5])])
+            (address, allocated.get(address, nbytes)) for entry in entries
+            for address, nbytes in (entry[3], *((entry[4],) if device != "cpu" or
+                                                entry[4][0] in watched else ()), *entry[5])])
 
     def drop_hooks(self):
         if self.hooks is not None:

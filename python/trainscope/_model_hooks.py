@@ -8,7 +8,7 @@ import warnings
 import torch
 from torch.nn.modules import module as global_hooks
 
-from ._tensors import tensor_block
+from ._tensors import sharding_of, tensor_block
 
 
 
@@ -46,8 +46,8 @@ def _state_of(optimizer):
 
 def parameter_lister(model, optimizer):
     """A function listing the parameters as the engine wants them: one entry per tensor
-    (a tied weight is one entry whose other names are its aliases), with its gradient and the
-    optimizer's state tensors."""
+    (a tied weight is one entry whose other names are its aliases), with its gradient, the
+    optimizer's state tensors and how the parameter is sharded over ranks (_tensors.py)."""
 
     def parameters():
         entries = {}
@@ -85,7 +85,7 @@ def parameter_lister(model, optimizer):
                             value.device == tensor.device:
                         state.append(tensor_block(value))
             result.append((name, aliases, module_path, tensor_block(tensor),
-                           tensor_block(tensor.grad), state))
+                           tensor_block(tensor.grad), state, sharding_of(tensor)))
         return result
 
     return parameters

@@ -190,3 +190,54 @@ TEST(MemoryAnalysis, AReportSaysWhatItLacks) {
               std::string::npos);
     EXPECT_NE(note.find("another profiler (torch's own)"), std::string::npos);
 }
+
+TEST(MemoryAnalysis, ShardedParametersAndUnreadableOnesAreSaid) {
+    const MemoryRecord record = oneStep();
+    RecordedSteps steps;
+    steps.operations.resize(2);
+    MemoryStepSources sources = sourcesOf(record);
+    ObservedParameter shard;  // this rank's half of a 2000-byte weight
+    shard.name = "fc.weight";
+    shard.weight = {block(0), 1000};
+    shard.whole_bytes = 2000;
+    shard.layout = "Shard(dim=0) over 2 ranks";
+    ObservedParameter whole;
+    whole.name = "fc.bias";
+    whole.weight = {block(5), 8};
+    ObservedParameter unread;
+    unread.name = "odd.weight";
+    unread.unreadable = "a Strange whose storage cannot be read";
+    sources.parameters = {shard, whole, unread};
+    const MemoryReport report = assembleMemoryReport(steps, sources).report;
+    EXPECT_EQ(report.metadata.at(report_format::kShardingKey),
+              "1 of the 3 parameters sharded (Shard(dim=0) over 2 ranks): this rank holds 1000 "
+              "of their 2000 bytes");
+    EXPECT_EQ(report.weights[0].whole_bytes, 2000);
+    EXPECT_EQ(report.weights[1].whole_bytes, 0);
+    const std::string& note = report.metadata.at(report_format::kMemoryNoteKey);
+    EXPECT_NE(note.find("could not be read are not counted"), std::string::npos) << note;
+    EXPECT_NE(note.find("odd.weight (a Strange whose storage cannot be read)"), std::string::npos);
+}
+
+TEST(MemoryAnalysis, ABlockFreedWhereTheMeterDidNotSeeItIsOtherAtThePeakAndSaid) {
+    // A 300-byte block freed on a thread the meter does not reach: its address holds a new
+    // 100-byte block, and the meter's total (what the peak is) still counts the old one.
+    MemoryRecord record;
+    MemoryEvent first;
+    first.ptr = block(7);
+    first.bytes = 300;
+    MemoryEvent again = first;
+    again.bytes = 100;
+    record.events.push_back(first);
+    record.events.push_back(again);
+    record.peak_bytes = 400;
+    record.events_at_peak = 2;
+    RecordedSteps steps;
+    steps.operations.resize(1);
+    const MemoryReport report = assembleMemoryReport(steps, sourcesOf(record)).report;
+    EXPECT_EQ(report.peak_breakdown->total(), 400);
+    EXPECT_EQ(report.peak_breakdown->other, 400);
+    EXPECT_NE(
+        report.metadata.at(report_format::kMemoryNoteKey).find("300 bytes of blocks were freed"),
+        std::string::npos);
+}

@@ -608,6 +608,157 @@ class SeveralRanks(unittest.TestCase):
         self.assertEqual(self.files(), ["job.rank1.time.sqlite"])
 
 
+try:
+    from torch.distributed.fsdp import fully_shard  # noqa: F401
+    HAS_FSDP2 = True
+except Exception:  # 1.13 has none; Debian's cannot import its FSDP1 on Python 3.11 either
+    HAS_FSDP2 = False
+
+
+def fsdp2_units(world):
+    """fsdp2_step.py's units as FSDP2 shards them over `world` ranks (Shard(0): each rank
+    holds ceil(rows / world) rows of each parameter, the last ones fewer or none; FSDP2 pads
+    every rank's shard to that many rows). By unit: {name: (shape, rank 0's rows, ...)}."""
+    import fsdp2_step
+    model = fsdp2_step.Net()
+    units = {"": {}, **{f"blocks.{i}": {} for i in range(len(model.blocks))}}
+    for name, p in model.named_parameters():
+        unit = name.rsplit(".", 2)[0] if name.startswith("blocks.") else ""
+        units[unit][name] = tuple(p.shape)
+    return units
+
+
+def shard_rows(rows, world, rank):
+    padded = -(-rows // world)
+    return padded, max(0, min(padded, rows - rank * padded))
+
+
+@unittest.skipUnless(HAS_FSDP2, "this torch has no FSDP2 (torch.distributed.fsdp.fully_shard)")
+class Fsdp2Ranks(unittest.TestCase):
+    """An FSDP2 job on Gloo (fsdp2_step.py): each rank's weights, gradients and optimizer state
+    are its own shards, the all-gathered parameters alive at the peak have their figure."""
+
+    def run_job(self, world, folder, env=None):
+        prefix = os.path.join(folder, "fsdp")
+        results = run_ranks(world, [sys.executable, "-m", "trainscope", "profile", "-q",
+                                    os.path.join(PROJECT, "fsdp2_step.py"), "-o", prefix,
+                                    "--iterations", "2"], dict(OMP_NUM_THREADS="1", **(env or {})))
+        for code, _, err in results:
+            self.assertEqual(code, 0, err)
+        return prefix, results
+
+    def check_rank(self, world, rank, path, reshard):
+        units = fsdp2_units(world)
+        memory = path + ".memory.sqlite"
+        entries = {name: (size, grad) for name, size, grad in rows(
+            memory, "SELECT name, size_bytes, grad_size_bytes FROM weight_entries")}
+        state = dict(rows(memory, "SELECT w.name, d.optimizer_state_bytes FROM weight_entries w "
+                                  "JOIN trainscope_weight_details d ON d.entry_id = w.id"))
+        sharded = {name: (whole, layout) for name, whole, layout in rows(
+            memory, "SELECT w.name, s.whole_bytes, s.layout FROM weight_entries w "
+                    "JOIN trainscope_sharded_weights s ON s.entry_id = w.id")}
+        padded_shards, gathered = 0, {}
+        for unit, parameters in units.items():
+            gathered[unit] = 0
+            for name, shape in parameters.items():
+                row_bytes = 4 * (shape[1] if len(shape) > 1 else 1)
+                padded, held = shard_rows(shape[0], world, rank)
+                # This rank's shard, its gradient's, AdamW's two moments of it and its step.
+                self.assertEqual(entries[name], (held * row_bytes, held * row_bytes), name)
+                self.assertEqual(state[name], 2 * held * row_bytes + 4, name)
+                self.assertEqual(sharded[name], (shape[0] * row_bytes,
+                                                 f"Shard(dim=0) over {world} ranks"), name)
+                padded_shards += padded * row_bytes
+                gathered[unit] += world * padded * row_bytes
+        sizes = dict(rows(memory, "SELECT key, size_bytes FROM misc_sizes"))
+        unsharded = sizes["peak_unsharded_parameter_bytes"]
+        self.assertEqual(sum(sizes[f"peak_{part}_bytes"] for part in (
+            "weights", "gradients", "optimizer_state", "activations", "other")),
+            sizes["peak_usage_bytes"])
+        # The weights at the peak: every padded shard as c10 allocated it, and the units'
+        # parameters all-gathered then (whole units: FSDP2 gathers and frees a unit at once).
+        self.assertEqual(sizes["peak_weights_bytes"] - unsharded, padded_shards)
+        # Each unit's gathered parameters, and the flat buffer they were copied out of (as
+        # large; FSDP2 keeps it until the next unit's copy-out in the forward): 0, 1 or 2 of each.
+        sums = {0}
+        for unit in units:
+            sums = {s + k * gathered[unit] for s in sums for k in range(3)}
+        self.assertIn(unsharded, sums)
+        self.assertGreater(unsharded, 0)
+        # The gathered parameters are not activations, and they sit on their unit.
+        self.assertEqual(sum(b for (b,) in rows(
+            memory, "SELECT size_bytes FROM trainscope_peak_by_module WHERE kind = 'weights'")),
+            sizes["peak_weights_bytes"])
+        # By unit: its parameters, this rank's shards of them, the whole unit as gathered, how
+        # often it was gathered, and what of it was alive at the peak.
+        table = {unit: rest for unit, *rest in rows(
+            memory, "SELECT unit, parameters, sharded_bytes, unsharded_bytes, gathers, "
+                    "unsharded_at_peak_bytes, reduce_scatter_bytes FROM trainscope_fsdp_units")}
+        self.assertEqual(set(table), set(units))
+        for unit, parameters in units.items():
+            count, shards, whole, gathers, at_peak, reduced = table[unit]
+            self.assertEqual(count, len(parameters), unit)
+            self.assertEqual(shards, sum(entries[name][0] for name in parameters), unit)
+            self.assertEqual(whole, gathered[unit], unit)
+            if unit:  # a block: gathered again for its backward unless kept gathered
+                self.assertEqual(gathers, 2 if reshard else 1, unit)
+            self.assertGreater(reduced, 0, unit)
+        self.assertEqual(sum(row[4] for row in table.values()), unsharded)
+        sharding = rows(memory, "SELECT value FROM trainscope_metadata WHERE key = 'sharding'")
+        self.assertEqual(len(sharding), 1)
+        self.assertIn(f"Shard(dim=0) over {world} ranks", sharding[0][0])
+
+    def test_each_ranks_shards_and_its_gathered_units_on_two_and_four_ranks(self):
+        for world, reshard in ((2, "1"), (2, "0"), (4, "1")):
+            with self.subTest(world=world, reshard=reshard), \
+                    tempfile.TemporaryDirectory() as folder:
+                prefix, results = self.run_job(world, folder,
+                                               {"TRAINSCOPE_TEST_RESHARD": reshard})
+                for rank in range(world):
+                    self.check_rank(world, rank, f"{prefix}.rank{rank}", reshard == "1")
+                self.assertIn("Sharded over the ranks: ", results[0][1])
+                self.assertIn("all-gathered by FSDP", results[0][1])
+                self.assertNotIn("not counted", results[0][1] + results[0][2])
+
+    def test_fsdp1s_flat_parameters_are_each_ranks_share_and_said_to_be(self):
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "fsdp1")
+            results = run_ranks(2, [sys.executable, "-m", "trainscope", "profile", "-q",
+                                    os.path.join(PROJECT, "fsdp1_step.py"), "-o", prefix,
+                                    "--iterations", "2"], {"OMP_NUM_THREADS": "1"})
+            for code, _, err in results:
+                self.assertEqual(code, 0, err)
+            whole = sum(sum(4 * torch.Size(s).numel() for s in unit.values())
+                        for unit in fsdp2_units(2).values())
+            for rank in range(2):
+                memory = f"{prefix}.rank{rank}.memory.sqlite"
+                self.assertEqual(rows(memory, "SELECT w.name, w.size_bytes, s.whole_bytes, "
+                                              "s.layout FROM weight_entries w JOIN "
+                                              "trainscope_sharded_weights s ON s.entry_id = w.id"),
+                                 [("_fsdp_wrapped_module._flat_param", whole // 2, whole,
+                                   "FSDP1's flat parameter over 2 ranks; its all-gathered copy "
+                                   "counts as activations or other")])
+            self.assertIn("FSDP1's flat parameter over 2 ranks", results[0][1])
+
+    def test_in_the_users_loop_training_stays_bit_identical(self):
+        # trainscope.profile around the user's loop on four ranks (its session starts after the
+        # model is made: the shards are counted as they exist, padded as c10 allocated them);
+        # the same loop alone. Each rank's shards of the parameters and of AdamW's state after
+        # four steps are the same to the bit.
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "loop")
+            loop = os.path.join(PROJECT, "fsdp2_loop.py")
+            env = {"OMP_NUM_THREADS": "1"}
+            profiled = run_ranks(4, [sys.executable, loop, prefix], env)
+            plain = run_ranks(4, [sys.executable, loop, "plain"], env)
+            for rank, (observed, alone) in enumerate(zip(profiled, plain)):
+                self.assertEqual((observed[0], alone[0]), (0, 0), observed[2] + alone[2])
+                digest = re.findall(r"^digest (\w+)$", observed[1], re.M)
+                self.assertEqual(len(digest), 1, observed[1])
+                self.assertEqual(digest, re.findall(r"^digest (\w+)$", alone[1], re.M))
+                self.check_rank(4, rank, f"{prefix}.rank{rank}", True)
+
+
 def saved_tensor_bytes(model, x):
     """What autograd saves for backward in `model(x)`, storages counted once and the
     parameters left out: the activation-memory article's own measure, PyTorch's saved-tensor

@@ -116,8 +116,12 @@ std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* er
     const std::optional<ReportFileSummary> totals = totalsOf(report, error);
     if (!totals)
         return std::nullopt;
-    return MemorySummary{totals->peak_bytes.value_or(0), totals->weight_bytes,
-                         totals->gradient_bytes, totals->activation_bytes, totals->at_peak};
+    return MemorySummary{totals->peak_bytes.value_or(0),
+                         totals->weight_bytes,
+                         totals->gradient_bytes,
+                         totals->activation_bytes,
+                         totals->at_peak,
+                         QString::fromStdString(totals->sharding)};
 }
 
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {

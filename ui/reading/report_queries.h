@@ -29,6 +29,7 @@ struct MemorySummary {
     // What was allocated at the instant of the peak (TrainScope's misc_sizes keys; other tools'
     // reports lack them).
     std::optional<PeakBreakdown> at_peak;
+    QString sharding;  // the share of sharded parameters (FSDP2) the rank holds, or empty
 };
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the

@@ -44,10 +44,18 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                          .arg(formatBytes(p->weights), formatBytes(p->gradients),
                               formatBytes(p->optimizer_state), formatBytes(p->activations),
                               formatBytes(p->other));
+            if (p->unsharded_parameters > 0 || p->reduce_scatter > 0)
+                lines << tr("Of the weights at the peak, %1 are parameters that FSDP all-gathered "
+                            "for a unit's compute; of the gradients, %2 are its reduce-scatter "
+                            "buffers.")
+                             .arg(formatBytes(p->unsharded_parameters),
+                                  formatBytes(p->reduce_scatter));
             if (p->total() != m.peak)
                 lines << tr("The parts at the peak sum to %1, not to the peak.")
                              .arg(formatBytes(p->total()));
         }
+        if (!m.sharding.isEmpty())
+            lines << tr("Sharded over the ranks: %1").arg(m.sharding);
         lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
                      .arg(formatBytes(m.weights), formatBytes(m.gradients),
                           formatBytes(m.activations));

@@ -24,6 +24,10 @@ inline constexpr char kPeakGradientsKey[] = "peak_gradients_bytes";
 inline constexpr char kPeakOptimizerStateKey[] = "peak_optimizer_state_bytes";
 inline constexpr char kPeakActivationsKey[] = "peak_activations_bytes";
 inline constexpr char kPeakOtherKey[] = "peak_other_bytes";
+// Of the peak's weights, FSDP's all-gathered parameters; of its gradients, FSDP's reduce-scatter
+// buffers (a run without FSDP2 has neither key).
+inline constexpr char kPeakUnshardedParametersKey[] = "peak_unsharded_parameter_bytes";
+inline constexpr char kPeakReduceScatterKey[] = "peak_reduce_scatter_bytes";
 
 // The operation name of memory allocated while no top-level operation ran (activation_entries,
 // and the timeline's OP_MEMORY).
@@ -56,6 +60,8 @@ inline constexpr char kEntryModulesTable[] = "trainscope_entry_modules";
 inline constexpr char kPeakByModuleTable[] = "trainscope_peak_by_module";
 inline constexpr char kActivationOperationsTable[] = "trainscope_activation_operations";
 inline constexpr char kWeightDetailsTable[] = "trainscope_weight_details";
+inline constexpr char kShardedWeightsTable[] = "trainscope_sharded_weights";
+inline constexpr char kFsdpUnitsTable[] = "trainscope_fsdp_units";
 inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
 inline constexpr char kCollectivesTable[] = "trainscope_collectives";
 inline constexpr char kCompilationsTable[] = "trainscope_compilations";
@@ -90,6 +96,9 @@ inline constexpr char kMemoryNoteKey[] = "memory_note";
 // A memory report's shared parameters: each other name of a tensor that several attributes
 // name (tied weights), and the weight entry that holds it: "head.weight=wte.weight; ...".
 inline constexpr char kWeightAliasesKey[] = "weight_aliases";
+// A memory report of one rank of a job that shards its parameters (FSDP2): what share of the
+// weights this rank holds, in one line.
+inline constexpr char kShardingKey[] = "sharding";
 // A CUDA run's device: its name and its memory in bytes.
 inline constexpr char kDeviceNameKey[] = "device_name";
 inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";

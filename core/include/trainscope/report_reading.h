@@ -58,6 +58,7 @@ struct ReportFileSummary {
     int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
     int64_t activations = 0, activation_bytes = 0;
     std::string memory_note;  // why the report lacks allocations; empty: it lacks none
+    std::string sharding;     // the share of sharded parameters (FSDP2) this rank holds, or empty
 
     // Time reports.
     int64_t operations = 0;

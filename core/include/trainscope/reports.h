@@ -87,6 +87,10 @@ struct WeightEntry {
     std::string module_path;  // the module that owns the weight
     std::vector<std::string> aliases = {};
     int64_t optimizer_state_bytes = 0;  // the optimizer's tensors for it (Adam's moments)
+    // A weight sharded over ranks (FSDP2), whose sizes above are this rank's shard: the whole
+    // weight's bytes and its layout over the ranks ("Shard(dim=0) over 2 ranks").
+    int64_t whole_bytes = 0;  // 0: held whole
+    std::string layout = {};
 };
 
 struct ActivationEntry {
@@ -106,6 +110,10 @@ struct PeakBreakdown {
     int64_t optimizer_state = 0;  // what the optimizer keeps between steps (Adam's moments)
     int64_t activations = 0;      // forward results saved for the backward pass, still alive
     int64_t other = 0;            // temporaries, workspace, inputs, the loss
+    // Of the weights, FSDP's all-gathered parameters (held whole while a unit computes); of the
+    // gradients, FSDP's reduce-scatter buffers. Parts of the two above, not parts of their own.
+    int64_t unsharded_parameters = 0;
+    int64_t reduce_scatter = 0;
 
     int64_t total() const { return weights + gradients + optimizer_state + activations + other; }
 };
@@ -121,6 +129,20 @@ struct ModulePeakEntry {
 // Facts about the run (model, device, versions...), stored beside the standard tables.
 using RunMetadata = std::map<std::string, std::string>;
 
+// One unit of an FSDP2 job (a module that fully_shard sharded) in the memory step, as this rank
+// held it.
+struct FsdpUnitEntry {
+    std::string unit;             // the module's path ("" for the root)
+    int parameters = 0;           // its weight entries
+    int64_t sharded_bytes = 0;    // this rank's shards of them
+    int64_t unsharded_bytes = 0;  // its parameters all-gathered whole (the largest gather)
+    int gathers = 0;              // all-gathers of them in the step: 2 resharded after forward
+    int prefetched = 0;           // of those, issued ahead by another unit (FSDP2's prefetch)
+    double gathered_ms = 0.0;     // how long its gathered parameters were held, in all
+    int64_t unsharded_at_peak_bytes = 0;  // its gathered parameters and buffers at the peak
+    int64_t reduce_scatter_bytes = 0;     // its largest reduce-scatter's buffers
+};
+
 struct MemoryReport {
     std::vector<WeightEntry> weights;
     std::vector<ActivationEntry> activations;
@@ -128,6 +150,7 @@ struct MemoryReport {
     std::map<std::string, int64_t> misc_sizes;    // extra keys besides peak_usage_bytes
     std::optional<PeakBreakdown> peak_breakdown;  // written as misc_sizes keys
     std::vector<ModulePeakEntry> peak_by_module;
+    std::vector<FsdpUnitEntry> fsdp_units;  // an FSDP2 job's units; empty otherwise
     RunMetadata metadata;
 
     int64_t weightBytes() const;

@@ -35,6 +35,11 @@ struct ObservedParameter {
     TensorBlock weight;
     TensorBlock gradient;
     std::vector<TensorBlock> optimizer_state;  // the optimizer's state tensors for it
+    // A parameter sharded over the ranks of a job (FSDP2's DTensor), whose blocks above are this
+    // rank's shard: the whole parameter's bytes and its layout ("Shard(dim=0) over 2 ranks").
+    int64_t whole_bytes = 0;  // 0: held whole by this process
+    std::string layout = {};
+    std::string unreadable = {};  // why its memory could not be read (not counted), or empty
 };
 
 // The host's view of the model's parameters, asked when the memory step begins (which
