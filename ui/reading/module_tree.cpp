@@ -195,6 +195,31 @@ QHash<QString, ModuleFigures> readModuleFigures(const ReportFile* memory, const 
                 },
                 error);
         }
+        if (memory->hasTable(report_format::kFsdpUnitsTable)) {
+            forEachRow(
+                *memory,
+                QStringLiteral("SELECT substr(unit, 1, %1), parameters, sharded_bytes, "
+                               "unsharded_bytes, gathers, prefetched, gathered_ms, "
+                               "unsharded_at_peak_bytes, reduce_scatter_bytes FROM %2 LIMIT %3")
+                    .arg(kMaxShownText)
+                    .arg(QLatin1String(report_format::kFsdpUnitsTable))
+                    .arg(kMaxModules),
+                {},
+                [&](const QSqlQuery& row) {
+                    FsdpUnitEntry unit;
+                    unit.unit = row.value(0).toString().toStdString();
+                    unit.parameters = row.value(1).toInt();
+                    unit.sharded_bytes = row.value(2).toLongLong();
+                    unit.unsharded_bytes = row.value(3).toLongLong();
+                    unit.gathers = row.value(4).toInt();
+                    unit.prefetched = row.value(5).toInt();
+                    unit.gathered_ms = row.value(6).toDouble();
+                    unit.unsharded_at_peak_bytes = row.value(7).toLongLong();
+                    unit.reduce_scatter_bytes = row.value(8).toLongLong();
+                    figures[row.value(0).toString()].fsdp_unit = unit;
+                },
+                error);
+        }
     }
     return figures;
 }

@@ -9,6 +9,10 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
+#include "trainscope/reports.h"
+
 namespace trainscope::ui {
 
 class ReportFile;
@@ -26,6 +30,8 @@ struct ModuleFigures {
     // Its tied weights: attributes that name another module's weight ("head.weight" naming
     // "wte.weight"), whose bytes are counted once, there. Its own, not its submodules'.
     QStringList tied_to;
+    // An FSDP2 unit (a module that fully_shard sharded) as this rank held it. Its own.
+    std::optional<FsdpUnitEntry> fsdp_unit;
     double totalMs() const { return forward_ms + backward_ms; }
     void add(const ModuleFigures& other);
 };

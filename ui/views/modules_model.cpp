@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/modules_model.h"
 
+#include <QLocale>
 #include "reading/report_run.h"
+
 #include "reading/sql_table_model.h"
 
 namespace trainscope::ui {
@@ -191,6 +193,8 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
                 tip += QLatin1Char('\n') +
                        tr("A weight tied to %1: its bytes are counted once, under %1's module.")
                            .arg(weight);
+            if (const auto& unit = node.self.fsdp_unit)
+                tip += QLatin1Char('\n') + fsdpUnitText(*unit);
             if (!notes_[row.module].isEmpty())
                 tip += QLatin1Char('\n') + notes_[row.module];
             return tip;
@@ -236,6 +240,19 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
                     .arg(tree_.node(row.module).self.tied_to.join(QStringLiteral(", ")));
             return cellText(figures, column);
     }
+}
+
+QString ModulesModel::fsdpUnitText(const FsdpUnitEntry& unit) {
+    return tr("An FSDP unit: this rank holds %1 of its %2 parameters; gathered whole they are %3, "
+              "all-gathered %4 times in the step (%5 of them prefetched) and held %6 ms in all; "
+              "%7 of them at the peak; its largest reduce-scatter %8.")
+        .arg(formatBytes(unit.sharded_bytes))
+        .arg(unit.parameters)
+        .arg(formatBytes(unit.unsharded_bytes))
+        .arg(unit.gathers)
+        .arg(unit.prefetched)
+        .arg(QLocale().toString(unit.gathered_ms, 'f', 3))
+        .arg(formatBytes(unit.unsharded_at_peak_bytes), formatBytes(unit.reduce_scatter_bytes));
 }
 
 QVariant ModulesModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -39,6 +39,8 @@ class ModulesModel : public TreeModel {
     void fetchMore(const QModelIndex& parent) override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    // What the tooltip of an FSDP unit's row says of it.
+    static QString fsdpUnitText(const FsdpUnitEntry& unit);
 
   signals:
     // The operations of a module were read (or why they could not be).
