@@ -14,7 +14,7 @@ import torch
 from . import _signals, _trainscope
 from ._compiles import CompileWatch, CompilingUnobserved
 from ._kernels import KernelWatch
-from ._model_hooks import parameter_lister
+from ._model_hooks import parameter_lister, state_of
 from ._tensors import local_of, storage_of
 from ._text import one_line
 
@@ -113,7 +113,7 @@ def _storages(observed):
     for group in getattr(optimizer, "param_groups", None) or []:
         tensors.extend(t for t in group.get("params", []) if isinstance(t, torch.Tensor))
     tensors.extend([p.grad for p in tensors])
-    for state in (getattr(optimizer, "state", None) or {}).values():
+    for state in (state_of(optimizer) if optimizer is not None else {}).values():
         tensors.extend(v for v in state.values() if isinstance(v, torch.Tensor))
     for tensor in tensors:
         if tensor is None:

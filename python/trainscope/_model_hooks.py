@@ -33,7 +33,7 @@ def uncompiled(model):
     return model, getattr(model, "_compiled_call_impl", None) is not None
 
 
-def _state_of(optimizer):
+def state_of(optimizer):
     """The optimizer's state by parameter: of the optimizer that ZeroRedundancyOptimizer wraps,
     where it is one (its own `state` is not kept up to date: this rank's share is the wrapped
     optimizer's)."""
@@ -80,12 +80,13 @@ def parameter_lister(model, optimizer):
             if optimizer is not None:
                 # The state on the parameter's device: the memory report is that device's
                 # (PyTorch 2.x keeps Adam's step counts on the CPU for a GPU's parameters).
-                for value in _state_of(optimizer).get(tensor, {}).values():
+                for value in state_of(optimizer).get(tensor, {}).values():
                     if isinstance(value, torch.Tensor) and value.nelement() > 0 and \
                             value.device == tensor.device:
                         state.append(tensor_block(value))
-            result.append((name, aliases, module_path, tensor_block(tensor),
-                           tensor_block(tensor.grad), state, sharding_of(tensor)))
+            weight = tensor_block(tensor)
+            result.append((name, aliases, module_path, weight, tensor_block(tensor.grad), state,
+                           sharding_of(tensor, weight)))
         return result
 
     return parameters

@@ -42,16 +42,16 @@ def tensor_block(tensor):
         return (0, 0)
 
 
-def sharding_of(tensor):
+def sharding_of(tensor, block):
     """(the whole tensor's bytes over every rank, how it is laid out over them, why its memory
-    cannot be read or ''): (0, '', '') for a tensor whole on this rank. A DTensor sharded along
+    cannot be read or ''), given its tensor_block: (0, '', '') for a tensor whole on this rank. A DTensor sharded along
     one mesh dimension of one dimension (FSDP2's Shard(0)) says 'Shard(dim=0) over N ranks';
     another layout (a 2-D mesh, Partial, strided shards) is named as DTensor names it: its local
     shard is still what this rank holds, and counted."""
     if tensor is None or local_of(tensor) is tensor:
         if tensor is None:
             return (0, "", "")
-        if not _readable(tensor):
+        if not _readable(tensor, block):
             return (0, "", _unreadable_reason(tensor))
         return _flat_parameter_sharding(tensor)
     try:
@@ -68,9 +68,9 @@ def sharding_of(tensor):
         return (0, "", f"its layout cannot be read ({type(e).__name__})")
 
 
-def _readable(tensor):
-    """Whether tensor_block reads the tensor's memory, or it has none to read."""
-    if isinstance(tensor, _UNINITIALIZED) or tensor_block(tensor) != (0, 0):
+def _readable(tensor, block):
+    """Whether tensor_block read the tensor's memory (`block`), or it has none to read."""
+    if isinstance(tensor, _UNINITIALIZED) or block != (0, 0):
         return True
     try:
         return tensor.numel() == 0 or tensor.is_sparse or tensor.device.type == "meta"
