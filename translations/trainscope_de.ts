@@ -1561,6 +1561,18 @@ aktiv (gepunktet)</translation>
         <source>An FSDP unit: this rank holds %1 of its %2 parameters; gathered whole they are %3, all-gathered %4 times in the step (%5 of them prefetched) and held %6 ms in all; %7 of them at the peak; its largest reduce-scatter %8.</source>
         <translation>Eine FSDP-Einheit: dieser Rang hält %1 ihrer %2 Parameter; ganz zusammengeführt sind sie %3, im Schritt %4-mal per All-Gather geholt (%5 davon vorab) und insgesamt %6 ms gehalten; %7 davon zur Spitze; ihr größtes Reduce-Scatter %8.</translation>
     </message>
+    <message>
+        <source>Its all-gathers (%1): %2, %3, %4 ms.</source>
+        <translation>Ihre All-Gathers (%1): %2, %3, %4 ms.</translation>
+    </message>
+    <message>
+        <source>Its reduce-scatters (%1): %2, %3, %4 ms.</source>
+        <translation>Ihre Reduce-Scatters (%1): %2, %3, %4 ms.</translation>
+    </message>
+    <message>
+        <source>bytes not known</source>
+        <translation>Bytes unbekannt</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesPage</name>

@@ -1557,6 +1557,18 @@ active (dotted)</source>
         <source>An FSDP unit: this rank holds %1 of its %2 parameters; gathered whole they are %3, all-gathered %4 times in the step (%5 of them prefetched) and held %6 ms in all; %7 of them at the peak; its largest reduce-scatter %8.</source>
         <translation>一个 FSDP 单元：此 rank 持有其 %2 个参数中的 %1；全收集后共 %3，在该步中全收集 %4 次（其中 %5 次为预取），共持有 %6 ms；峰值时其中 %7；其最大的 reduce-scatter 为 %8。</translation>
     </message>
+    <message>
+        <source>Its all-gathers (%1): %2, %3, %4 ms.</source>
+        <translation>其全收集（%1）：%2 次，%3，%4 ms。</translation>
+    </message>
+    <message>
+        <source>Its reduce-scatters (%1): %2, %3, %4 ms.</source>
+        <translation>其 reduce-scatter（%1）：%2 次，%3，%4 ms。</translation>
+    </message>
+    <message>
+        <source>bytes not known</source>
+        <translation>字节数未知</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesPage</name>

@@ -60,9 +60,73 @@ bool within(const std::vector<Span>& spans, int64_t time) {
                        [&](const Span& s) { return s.start <= time && time <= s.end; });
 }
 
+void addCall(FsdpUnitCollectives& to, const std::string& name, int64_t bytes, double ms) {
+    if (("," + to.name + ",").find("," + name + ",") == std::string::npos) {
+        to.name += (to.name.empty() ? "" : ",") + name;
+    }
+    ++to.count;
+    to.bytes = bytes < 0 || to.bytes < 0 ? -1 : to.bytes + bytes;
+    to.ms += ms;
+}
+
+// A collective whose call began inside a unit's FSDP::all_gather or FSDP::post_backward_reduce
+// scope is that unit's: the backend may run it on a thread of its own (Gloo's worker), so the
+// scope is looked for on every thread. Its bytes are the observer's record of it: the records
+// and the timeline's calls, each in start order, are the same calls when their names agree.
+void addUnitCollectives(std::vector<FsdpUnitEntry>& units,
+                        const std::map<std::string, size_t>& unit_index,
+                        const std::vector<FsdpScope>& scopes, const TimelineRecord& timeline,
+                        const std::vector<CollectiveRecord>* records) {
+    struct Call {
+        int64_t start, end;
+        const std::string* name;
+    };
+    std::vector<Call> calls;
+    for (const auto& thread : timeline.threads) {
+        for (size_t i = 0; i < thread->events.size(); ++i) {
+            const TimelineEvent& event = thread->events[i];
+            if (event.user_scope && event.name < thread->names.size() &&
+                isCollectiveName(thread->names[event.name])) {
+                calls.push_back({event.start, std::max(event.start, event.end),
+                                 &thread->names[event.name]});
+            }
+        }
+    }
+    std::stable_sort(calls.begin(), calls.end(),
+                     [](const Call& a, const Call& b) { return a.start < b.start; });
+    std::vector<CollectiveRecord> sorted = records ? *records : std::vector<CollectiveRecord>{};
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const CollectiveRecord& a, const CollectiveRecord& b) {
+                         return a.start_ms < b.start_ms;
+                     });
+    bool joined = sorted.size() == calls.size();
+    for (size_t i = 0; joined && i < calls.size(); ++i)
+        joined = sorted[i].name == *calls[i].name;
+    const double ms_per_tick = timeline.clock.ns_per_tick / 1e6;
+    for (size_t i = 0; i < calls.size(); ++i) {
+        const FsdpScope* owner = nullptr;
+        for (const FsdpScope& scope : scopes) {
+            if (scope.block.kind != FsdpBlock::Kind::UnshardedParameters &&
+                scope.start <= calls[i].start && calls[i].start <= scope.end &&
+                (!owner || scope.start > owner->start)) {
+                owner = &scope;
+            }
+        }
+        if (!owner) {
+            continue;  // not FSDP's: the loop's own all-reduce of the loss, say
+        }
+        FsdpUnitEntry& unit = units[unit_index.at(owner->block.unit)];
+        addCall(owner->block.kind == FsdpBlock::Kind::ReduceScatter ? unit.reducing
+                                                                    : unit.gathering,
+                *calls[i].name, joined ? sorted[i].bytes : -1,
+                static_cast<double>(calls[i].end - calls[i].start) * ms_per_tick);
+    }
+}
+
 }  // namespace
 
-FsdpStep fsdpStep(const MemoryRecord& memory, const TimelineRecord* timeline) {
+FsdpStep fsdpStep(const MemoryRecord& memory, const TimelineRecord* timeline,
+                  const std::vector<CollectiveRecord>* collectives) {
     FsdpStep step;
     if (!timeline) {
         return step;
@@ -87,7 +151,7 @@ FsdpStep fsdpStep(const MemoryRecord& memory, const TimelineRecord* timeline) {
             } else if (fsdpScope(name, scope.block)) {
                 auto [it, added] = unit_index.emplace(scope.block.unit, step.units.size());
                 if (added) {
-                    step.units.push_back({scope.block.unit});
+                    step.units.emplace_back().unit = scope.block.unit;
                 }
                 FsdpUnitEntry& unit = step.units[it->second];
                 if (scope.block.kind == FsdpBlock::Kind::UnshardedParameters) {
@@ -105,6 +169,7 @@ FsdpStep fsdpStep(const MemoryRecord& memory, const TimelineRecord* timeline) {
     if (all.empty()) {
         return step;
     }
+    addUnitCollectives(step.units, unit_index, all, *timeline, collectives);
     // The blocks allocated in them, each scope's bytes, and when the last of them was freed.
     std::vector<int64_t> bytes(all.size(), 0), last_free(all.size(), -1),
         first_alloc(all.size(), -1);

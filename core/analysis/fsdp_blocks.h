@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "records/memory_record.h"
+#include "records/operation_records.h"
 #include "records/timeline_record.h"
 #include "trainscope/reports.h"
 
@@ -32,7 +33,9 @@ struct FsdpStep {
     FsdpBlocks blocks;
     std::vector<FsdpUnitEntry> units;  // without the parts that need the weights and the peak
 };
-FsdpStep fsdpStep(const MemoryRecord& memory, const TimelineRecord* timeline);
+// `collectives`: the observer's records of the step's collectives (their bytes), if any.
+FsdpStep fsdpStep(const MemoryRecord& memory, const TimelineRecord* timeline,
+                  const std::vector<CollectiveRecord>* collectives = nullptr);
 
 // Completes `units` with each unit's weight entries (a parameter belongs to the unit of the
 // longest path it begins with) and what of it was alive at the peak (by unit).

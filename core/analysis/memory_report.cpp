@@ -209,7 +209,7 @@ MemoryStepReport assembleMemoryReport(RecordedSteps& steps, const MemoryStepSour
     resolveModules(steps, sources);
     ParameterBlocks blocks;
     addWeights(steps, sources, report, blocks);
-    FsdpStep fsdp = fsdpStep(*sources.memory, sources.timeline);
+    FsdpStep fsdp = fsdpStep(*sources.memory, sources.timeline, sources.collectives);
     addActivations(steps, *sources.memory, fsdp.blocks, result);
     addPeak(steps, sources, blocks, fsdp, report);
     addShardingNotes(sources.parameters, report);

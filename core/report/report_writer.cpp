@@ -126,14 +126,29 @@ void fillMemoryReport(SqliteDb& db, const MemoryReport& report) {
         SqliteStatement unit(db,
                              "INSERT INTO trainscope_fsdp_units (id, unit, parameters, "
                              "sharded_bytes, unsharded_bytes, gathers, prefetched, gathered_ms, "
-                             "unsharded_at_peak_bytes, reduce_scatter_bytes) VALUES "
-                             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                             "unsharded_at_peak_bytes, reduce_scatter_bytes, "
+                             "gather_collective, gather_collectives, gather_collective_bytes, "
+                             "gather_collective_ms, reduce_collective, reduce_collectives, "
+                             "reduce_collective_bytes, reduce_collective_ms) VALUES "
+                             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         id = 1;
+        auto bindCollectives = [&unit](int first, const FsdpUnitCollectives& c) {
+            unit.bind(first, c.name).bind(first + 1, int64_t{c.count});
+            if (c.bytes < 0) {
+                unit.bindNull(first + 2);  // not known for each of them
+            } else {
+                unit.bind(first + 2, c.bytes);
+            }
+            unit.bind(first + 3, c.ms);
+        };
         for (const FsdpUnitEntry& u : report.fsdp_units) {
             unit.bind(1, id++).bind(2, u.unit).bind(3, int64_t{u.parameters});
             unit.bind(4, u.sharded_bytes).bind(5, u.unsharded_bytes).bind(6, int64_t{u.gathers});
             unit.bind(7, int64_t{u.prefetched}).bind(8, u.gathered_ms);
-            unit.bind(9, u.unsharded_at_peak_bytes).bind(10, u.reduce_scatter_bytes).step();
+            unit.bind(9, u.unsharded_at_peak_bytes).bind(10, u.reduce_scatter_bytes);
+            bindCollectives(11, u.gathering);
+            bindCollectives(15, u.reducing);
+            unit.step();
         }
     }
     db.exec(schema::kMemoryEntryModulesTable);

@@ -105,7 +105,11 @@ constexpr const char* kFsdpUnitsTable =
     "parameters INTEGER NOT NULL, sharded_bytes INTEGER NOT NULL, "
     "unsharded_bytes INTEGER NOT NULL, gathers INTEGER NOT NULL, prefetched INTEGER NOT NULL, "
     "gathered_ms REAL NOT NULL, unsharded_at_peak_bytes INTEGER NOT NULL, "
-    "reduce_scatter_bytes INTEGER NOT NULL)";
+    "reduce_scatter_bytes INTEGER NOT NULL, gather_collective TEXT NOT NULL, "
+    "gather_collectives INTEGER NOT NULL, gather_collective_bytes INTEGER, "
+    "gather_collective_ms REAL NOT NULL, reduce_collective TEXT NOT NULL, "
+    "reduce_collectives INTEGER NOT NULL, reduce_collective_bytes INTEGER, "
+    "reduce_collective_ms REAL NOT NULL)";
 constexpr const char* kPeakByModuleTable =
     "CREATE TABLE trainscope_peak_by_module (module_path TEXT NOT NULL, kind TEXT NOT NULL, "
     "size_bytes INTEGER NOT NULL, PRIMARY KEY (module_path, kind))";

@@ -416,6 +416,7 @@ void Session::Impl::finishMemoryStep() {
     sources.gradient_blocks = &gradients->blocks();
     sources.gradient_bytes = &gradients->bytesByParameter();
     sources.module_tree = module_tree;
+    sources.collectives = &recorded.collectives;
     if (options.device == Device::Cuda) {
         // The caching allocator's statistics, reset when the step began, are the peak.
         sources.allocator_peak = cuda::allocatorStats().peak_allocated;

@@ -130,6 +130,49 @@ TEST(FsdpBlocks, ScopesNameEachUnitsGatheredParametersAndReduceScatterBuffers) {
     EXPECT_EQ(step.units[1].sharded_bytes, 24);
 }
 
+// The backend runs a collective on a thread of its own (Gloo's worker): it is the unit's whose
+// all-gather or reduce scope it began in, on whichever thread; its bytes are the observer's
+// record of it, the records and the calls paired in start order when their names agree.
+TEST(FsdpBlocks, EachUnitsCollectivesWithTheirBytesAndTimes) {
+    const MemoryRecord memory = fsdpMemory();
+    TimelineRecord timeline = fsdpThread();
+    auto worker = std::make_unique<ThreadTimeline>();
+    worker->names = {"gloo:all_gather", "gloo:all_reduce"};
+    // blocks.0's gather, the root's (prefetched), blocks.0's reduce, the loop's own all-reduce.
+    worker->events.push_back({12, 18, -1, 0, 0, false, true});
+    worker->events.push_back({61, 69, -1, 0, 0, false, true});
+    worker->events.push_back({91, 97, -1, 0, 1, false, true});
+    worker->events.push_back({110, 120, -1, 0, 1, false, true});
+    timeline.threads.push_back(std::move(worker));
+    // As the observer keeps them: in the order they ended (the same, here), times since the
+    // step began.
+    const std::vector<CollectiveRecord> records = {{"gloo:all_gather", 0.012, 0.006, 256},
+                                                   {"gloo:all_gather", 0.061, 0.008, 32},
+                                                   {"gloo:all_reduce", 0.091, 0.006, 800},
+                                                   {"gloo:all_reduce", 0.110, 0.010, 4}};
+    const FsdpStep step = fsdpStep(memory, &timeline, &records);
+    ASSERT_EQ(step.units.size(), 2u);
+    const FsdpUnitEntry &block = step.units[0], &root = step.units[1];
+    EXPECT_EQ(block.gathering.name, "gloo:all_gather");
+    EXPECT_EQ(block.gathering.count, 1);
+    EXPECT_EQ(block.gathering.bytes, 256);
+    EXPECT_DOUBLE_EQ(block.gathering.ms, 6e-3);
+    EXPECT_EQ(block.reducing.name, "gloo:all_reduce");
+    EXPECT_EQ(block.reducing.count, 1);
+    EXPECT_EQ(block.reducing.bytes, 800);
+    EXPECT_EQ(root.gathering.count, 1);
+    EXPECT_EQ(root.gathering.bytes, 32);
+    EXPECT_EQ(root.reducing.count, 0);  // the loss's all-reduce is no unit's
+
+    // Records that are not the timeline's calls (one missing): the counts and times stand, the
+    // bytes are not known.
+    const std::vector<CollectiveRecord> partial(records.begin(), records.begin() + 3);
+    const FsdpStep unknown = fsdpStep(memory, &timeline, &partial);
+    EXPECT_EQ(unknown.units[0].gathering.count, 1);
+    EXPECT_EQ(unknown.units[0].gathering.bytes, -1);
+    EXPECT_EQ(unknown.units[0].reducing.bytes, -1);
+}
+
 TEST(FsdpBlocks, NothingWithoutATimelineOrFsdpScopes) {
     const MemoryRecord memory = fsdpMemory();
     EXPECT_TRUE(fsdpStep(memory, nullptr).blocks.empty());

@@ -657,9 +657,9 @@ class Fsdp2Ranks(unittest.TestCase):
         sharded = {name: (whole, layout) for name, whole, layout in rows(
             memory, "SELECT w.name, s.whole_bytes, s.layout FROM weight_entries w "
                     "JOIN trainscope_sharded_weights s ON s.entry_id = w.id")}
-        padded_shards, gathered = 0, {}
+        padded_shards, gathered, padded_unit = 0, {}, {}
         for unit, parameters in units.items():
-            gathered[unit] = 0
+            gathered[unit] = padded_unit[unit] = 0
             for name, shape in parameters.items():
                 row_bytes = 4 * (shape[1] if len(shape) > 1 else 1)
                 padded, held = shard_rows(shape[0], world, rank)
@@ -669,6 +669,7 @@ class Fsdp2Ranks(unittest.TestCase):
                 self.assertEqual(sharded[name], (shape[0] * row_bytes,
                                                  f"Shard(dim=0) over {world} ranks"), name)
                 padded_shards += padded * row_bytes
+                padded_unit[unit] += padded * row_bytes
                 gathered[unit] += world * padded * row_bytes
         sizes = dict(rows(memory, "SELECT key, size_bytes FROM misc_sizes"))
         unsharded = sizes["peak_unsharded_parameter_bytes"]
@@ -704,6 +705,18 @@ class Fsdp2Ranks(unittest.TestCase):
                 self.assertEqual(gathers, 2 if reshard else 1, unit)
             self.assertGreater(reduced, 0, unit)
         self.assertEqual(sum(row[4] for row in table.values()), unsharded)
+        # Each unit's collectives, begun in its scopes on Gloo's worker thread: an all-gather of
+        # this rank's padded shards per gather, and its gradients reduced whole (FSDP2 reduces
+        # with an all-reduce on Gloo, which has no reduce-scatter), once.
+        collectives = {unit: rest for unit, *rest in rows(
+            memory, "SELECT unit, gather_collective, gather_collectives, "
+                    "gather_collective_bytes, reduce_collective, reduce_collectives, "
+                    "reduce_collective_bytes FROM trainscope_fsdp_units")}
+        for unit in units:
+            gathers = table[unit][3]
+            self.assertEqual(collectives[unit], [
+                "gloo:all_gather", gathers, gathers * padded_unit[unit],
+                "gloo:all_reduce", 1, gathered[unit]], unit)
         sharding = rows(memory, "SELECT value FROM trainscope_metadata WHERE key = 'sharding'")
         self.assertEqual(len(sharding), 1)
         self.assertIn(f"Shard(dim=0) over {world} ranks", sharding[0][0])

@@ -252,10 +252,14 @@ TEST(ModulesFsdpUnits, AUnitsTooltipSaysWhatThisRankHoldsOfIt) {
             "parameters INTEGER NOT NULL, sharded_bytes INTEGER NOT NULL, "
             "unsharded_bytes INTEGER NOT NULL, gathers INTEGER NOT NULL, "
             "prefetched INTEGER NOT NULL, gathered_ms REAL NOT NULL, "
-            "unsharded_at_peak_bytes INTEGER NOT NULL, reduce_scatter_bytes INTEGER NOT NULL)")));
-        query.prepare(
-            QStringLiteral("INSERT INTO trainscope_fsdp_units VALUES "
-                           "(1, ?, 4, 66176, 132352, 2, 1, 3.25, 132352, 264704)"));
+            "unsharded_at_peak_bytes INTEGER NOT NULL, reduce_scatter_bytes INTEGER NOT NULL, "
+            "gather_collective TEXT NOT NULL, gather_collectives INTEGER NOT NULL, "
+            "gather_collective_bytes INTEGER, gather_collective_ms REAL NOT NULL, "
+            "reduce_collective TEXT NOT NULL, reduce_collectives INTEGER NOT NULL, "
+            "reduce_collective_bytes INTEGER, reduce_collective_ms REAL NOT NULL)")));
+        query.prepare(QStringLiteral(
+            "INSERT INTO trainscope_fsdp_units VALUES (1, ?, 4, 66176, 132352, 2, 1, 3.25, "
+            "132352, 264704, 'gloo:all_gather', 2, 132352, 4.5, 'gloo:all_reduce', 1, NULL, 0.4)"));
         query.addBindValue(unit);
         ASSERT_TRUE(query.exec());
         db.close();
@@ -279,7 +283,9 @@ TEST(ModulesFsdpUnits, AUnitsTooltipSaysWhatThisRankHoldsOfIt) {
     EXPECT_TRUE(tip.contains(QStringLiteral(
         "An FSDP unit: this rank holds 64.6 KiB of its 4 parameters; gathered whole they are "
         "129.3 KiB, all-gathered 2 times in the step (1 of them prefetched) and held 3.250 ms in "
-        "all; 129.3 KiB of them at the peak; its largest reduce-scatter 258.5 KiB.")))
+        "all; 129.3 KiB of them at the peak; its largest reduce-scatter 258.5 KiB. Its "
+        "all-gathers (gloo:all_gather): 2, 129.3 KiB, 4.500 ms. Its reduce-scatters "
+        "(gloo:all_reduce): 1, bytes not known, 0.400 ms.")))
         << tip.toStdString();
     // A module that is no unit says nothing of FSDP.
     EXPECT_FALSE(model->indexOfModule(ModuleTree::kRoot)

@@ -200,7 +200,12 @@ QHash<QString, ModuleFigures> readModuleFigures(const ReportFile* memory, const 
                 *memory,
                 QStringLiteral("SELECT substr(unit, 1, %1), parameters, sharded_bytes, "
                                "unsharded_bytes, gathers, prefetched, gathered_ms, "
-                               "unsharded_at_peak_bytes, reduce_scatter_bytes FROM %2 LIMIT %3")
+                               "unsharded_at_peak_bytes, reduce_scatter_bytes, "
+                               "substr(gather_collective, 1, %1), gather_collectives, "
+                               "ifnull(gather_collective_bytes, -1), gather_collective_ms, "
+                               "substr(reduce_collective, 1, %1), reduce_collectives, "
+                               "ifnull(reduce_collective_bytes, -1), reduce_collective_ms "
+                               "FROM %2 LIMIT %3")
                     .arg(kMaxShownText)
                     .arg(QLatin1String(report_format::kFsdpUnitsTable))
                     .arg(kMaxModules),
@@ -216,6 +221,12 @@ QHash<QString, ModuleFigures> readModuleFigures(const ReportFile* memory, const 
                     unit.gathered_ms = row.value(6).toDouble();
                     unit.unsharded_at_peak_bytes = row.value(7).toLongLong();
                     unit.reduce_scatter_bytes = row.value(8).toLongLong();
+                    for (auto [first, c] : {std::pair{9, &unit.gathering}, {13, &unit.reducing}}) {
+                        c->name = row.value(first).toString().toStdString();
+                        c->count = row.value(first + 1).toInt();
+                        c->bytes = row.value(first + 2).toLongLong();
+                        c->ms = row.value(first + 3).toDouble();
+                    }
                     figures[row.value(0).toString()].fsdp_unit = unit;
                 },
                 error);

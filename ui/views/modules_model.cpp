@@ -252,7 +252,21 @@ QString ModulesModel::fsdpUnitText(const FsdpUnitEntry& unit) {
         .arg(unit.gathers)
         .arg(unit.prefetched)
         .arg(QLocale().toString(unit.gathered_ms, 'f', 3))
-        .arg(formatBytes(unit.unsharded_at_peak_bytes), formatBytes(unit.reduce_scatter_bytes));
+        .arg(formatBytes(unit.unsharded_at_peak_bytes), formatBytes(unit.reduce_scatter_bytes)) +
+           collectivesText(tr("Its all-gathers (%1): %2, %3, %4 ms."), unit.gathering) +
+           collectivesText(tr("Its reduce-scatters (%1): %2, %3, %4 ms."), unit.reducing);
+}
+
+QString ModulesModel::collectivesText(const QString& sentence,
+                                      const FsdpUnitCollectives& collectives) {
+    if (collectives.count == 0) {
+        return {};
+    }
+    return QLatin1Char(' ') + sentence.arg(QString::fromStdString(collectives.name))
+                                  .arg(collectives.count)
+                                  .arg(collectives.bytes < 0 ? tr("bytes not known")
+                                                             : formatBytes(collectives.bytes))
+                                  .arg(QLocale().toString(collectives.ms, 'f', 3));
 }
 
 QVariant ModulesModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -131,6 +131,14 @@ using RunMetadata = std::map<std::string, std::string>;
 
 // One unit of an FSDP2 job (a module that fully_shard sharded) in the memory step, as this rank
 // held it.
+// A unit's collectives of one kind in the memory step, as the backend named and timed them.
+struct FsdpUnitCollectives {
+    std::string name;     // "gloo:all_gather"; names joined by "," if they differ
+    int count = 0;
+    int64_t bytes = 0;    // of their tensors as the call took them; -1: not known for each
+    double ms = 0.0;      // from the call's start to the backend's end of it, in all
+};
+
 struct FsdpUnitEntry {
     std::string unit;             // the module's path ("" for the root)
     int parameters = 0;           // its weight entries
@@ -141,6 +149,9 @@ struct FsdpUnitEntry {
     double gathered_ms = 0.0;     // how long its gathered parameters were held, in all
     int64_t unsharded_at_peak_bytes = 0;  // its gathered parameters and buffers at the peak
     int64_t reduce_scatter_bytes = 0;     // its largest reduce-scatter's buffers
+    // Those begun in its FSDP::all_gather scopes, and in its FSDP::post_backward_reduce ones
+    // (a reduce-scatter; an all-reduce on Gloo).
+    FsdpUnitCollectives gathering, reducing;
 };
 
 struct MemoryReport {
