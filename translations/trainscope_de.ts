@@ -1973,8 +1973,8 @@ aktiv (gepunktet)</translation>
         <translation>Von den Gewichten zur Spitze sind %1 Parameter, die FSDP für die Rechnung einer Einheit zusammengeführt hat (All-Gather); von den Gradienten sind %2 seine Reduce-Scatter-Puffer.</translation>
     </message>
     <message>
-        <source>Sharded over the ranks: %1</source>
-        <translation>Über die Ränge verteilt: %1</translation>
+        <source>Sharded over the ranks: %1 of the %2 parameters (%3); this rank holds %4 of their %5.</source>
+        <translation>Über die Ränge verteilt: %1 der %2 Parameter (%3); dieser Rang hält %4 von ihren %5.</translation>
     </message>
 </context>
 <context>

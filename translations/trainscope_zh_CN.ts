@@ -1969,8 +1969,8 @@ active (dotted)</source>
         <translation>峰值时的权重中，%1 是 FSDP 为某个单元的计算而全收集（all-gather）的参数；梯度中，%2 是其 reduce-scatter 缓冲区。</translation>
     </message>
     <message>
-        <source>Sharded over the ranks: %1</source>
-        <translation>分片到各 rank：%1</translation>
+        <source>Sharded over the ranks: %1 of the %2 parameters (%3); this rank holds %4 of their %5.</source>
+        <translation>分片到各 rank：%2 个参数中的 %1 个（%3）；此 rank 持有其 %5 中的 %4。</translation>
     </message>
 </context>
 <context>

@@ -69,6 +69,19 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
     }
     s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
     s.sharding = metadataValue(db, report_format::kShardingKey).value_or("");
+    if (db.hasTable(report_format::kShardedWeightsTable)) {
+        requireColumns(db, report_format::kShardedWeightsTable,
+                       {"entry_id", "whole_bytes", "layout"});
+        ReadQuery layouts(db, std::string("SELECT s.layout, COUNT(*), IFNULL(SUM(w.size_bytes), "
+                                          "0), IFNULL(SUM(s.whole_bytes), 0) FROM ") +
+                                  report_format::kShardedWeightsTable + " s JOIN " +
+                                  report_format::kWeightEntriesTable +
+                                  " w ON w.id = s.entry_id GROUP BY s.layout ORDER BY s.layout");
+        while (layouts.step()) {
+            s.sharded.push_back(
+                {layouts.text(0), layouts.integer(1), layouts.integer(2), layouts.integer(3)});
+        }
+    }
 }
 
 // What torch.compile compiled, and the compiled regions' kernels in figures.

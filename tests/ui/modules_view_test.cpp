@@ -10,8 +10,6 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QSqlDatabase>
-#include <QSqlQuery>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -219,79 +217,6 @@ TEST_F(ModulesViewTest, EachColumnOfFiguresHasOneUnit) {
             EXPECT_FALSE(text.contains(QStringLiteral("s"))) << text.toStdString();
             EXPECT_NE(text, QStringLiteral("0.000")) << "a time that is not 0 reads 0";
         }
-}
-
-}  // namespace
-}  // namespace trainscope::test
-
-namespace trainscope::test {
-namespace {
-
-// A rank of an FSDP2 job: the memory report's trainscope_fsdp_units (written here into the
-// built-in transformer's report, for one of its modules) shows in that module's tooltip, as a
-// user hovering it reads it.
-TEST(ModulesFsdpUnits, AUnitsTooltipSaysWhatThisRankHoldsOfIt) {
-    QTemporaryDir dir;
-    const QStringList paths = copyBuiltinProfile(QStringLiteral("transformer"), dir.path());
-    ASSERT_EQ(paths.size(), 3);
-    const QString memory = paths[0];
-    ASSERT_TRUE(memory.endsWith(QStringLiteral(".memory.sqlite")));
-    QString unit;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "fsdp");
-        db.setDatabaseName(memory);
-        ASSERT_TRUE(db.open());
-        QSqlQuery query(db);
-        ASSERT_TRUE(query.exec(QStringLiteral(
-            "SELECT module_path FROM trainscope_entry_modules ORDER BY length(module_path) "
-            "DESC LIMIT 1")));
-        ASSERT_TRUE(query.next());
-        unit = query.value(0).toString();
-        ASSERT_TRUE(query.exec(QStringLiteral(
-            "CREATE TABLE trainscope_fsdp_units (id INTEGER PRIMARY KEY, unit TEXT NOT NULL, "
-            "parameters INTEGER NOT NULL, sharded_bytes INTEGER NOT NULL, "
-            "unsharded_bytes INTEGER NOT NULL, gathers INTEGER NOT NULL, "
-            "prefetched INTEGER NOT NULL, gathered_ms REAL NOT NULL, "
-            "unsharded_at_peak_bytes INTEGER NOT NULL, reduce_scatter_bytes INTEGER NOT NULL, "
-            "gather_collective TEXT NOT NULL, gather_collectives INTEGER NOT NULL, "
-            "gather_collective_bytes INTEGER, gather_collective_ms REAL NOT NULL, "
-            "reduce_collective TEXT NOT NULL, reduce_collectives INTEGER NOT NULL, "
-            "reduce_collective_bytes INTEGER, reduce_collective_ms REAL NOT NULL)")));
-        query.prepare(QStringLiteral(
-            "INSERT INTO trainscope_fsdp_units VALUES (1, ?, 4, 66176, 132352, 2, 1, 3.25, "
-            "132352, 264704, 'gloo:all_gather', 2, 132352, 4.5, 'gloo:all_reduce', 1, NULL, 0.4)"));
-        query.addBindValue(unit);
-        ASSERT_TRUE(query.exec());
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("fsdp"));
-
-    ui::MainWindow window;
-    window.show();
-    ASSERT_TRUE(openAndWait(window, {memory}));
-    ui::ModulesPage* page = window.browser()->modulesPage();
-    ASSERT_NE(page, nullptr);
-    window.browser()->tabs()->setCurrentWidget(page->parentWidget());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return page->isRead(); }, 10000));
-    const ModulesModel* model = page->model();
-    int node = -1;
-    for (int i = 0; i < model->tree().size(); ++i)
-        if (model->tree().node(i).path == unit)
-            node = i;
-    ASSERT_GE(node, 0) << unit.toStdString();
-    const QString tip = model->indexOfModule(node).data(Qt::ToolTipRole).toString();
-    EXPECT_TRUE(tip.contains(QStringLiteral(
-        "An FSDP unit: this rank holds 64.6 KiB of its 4 parameters; gathered whole they are "
-        "129.3 KiB, all-gathered 2 times in the step (1 of them prefetched) and held 3.250 ms in "
-        "all; 129.3 KiB of them at the peak; its largest reduce-scatter 258.5 KiB. Its "
-        "all-gathers (gloo:all_gather): 2, 129.3 KiB, 4.500 ms. Its reduce-scatters "
-        "(gloo:all_reduce): 1, bytes not known, 0.400 ms.")))
-        << tip.toStdString();
-    // A module that is no unit says nothing of FSDP.
-    EXPECT_FALSE(model->indexOfModule(ModuleTree::kRoot)
-                     .data(Qt::ToolTipRole)
-                     .toString()
-                     .contains(QStringLiteral("FSDP")));
 }
 
 }  // namespace

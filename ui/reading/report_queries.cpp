@@ -121,7 +121,8 @@ std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* er
                          totals->gradient_bytes,
                          totals->activation_bytes,
                          totals->at_peak,
-                         QString::fromStdString(totals->sharding)};
+                         totals->weights,
+                         totals->sharded};
 }
 
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {

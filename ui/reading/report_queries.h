@@ -8,9 +8,11 @@
 #include <QString>
 #include <QVector>
 #include <optional>
+#include <vector>
 
 #include "reading/report_file.h"
 #include "reading/sql_table_model.h"
+#include "trainscope/report_reading.h"
 #include "trainscope/reports.h"
 
 namespace trainscope::ui {
@@ -29,7 +31,8 @@ struct MemorySummary {
     // What was allocated at the instant of the peak (TrainScope's misc_sizes keys; other tools'
     // reports lack them).
     std::optional<PeakBreakdown> at_peak;
-    QString sharding;  // the share of sharded parameters (FSDP2) the rank holds, or empty
+    int64_t parameters = 0;                // weight entries
+    std::vector<ShardedLayout> sharded;  // those sharded over the ranks (FSDP2), by layout
 };
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the

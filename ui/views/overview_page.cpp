@@ -54,8 +54,13 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                 lines << tr("The parts at the peak sum to %1, not to the peak.")
                              .arg(formatBytes(p->total()));
         }
-        if (!m.sharding.isEmpty())
-            lines << tr("Sharded over the ranks: %1").arg(m.sharding);
+        for (const ShardedLayout& sharded : m.sharded)
+            lines << tr("Sharded over the ranks: %1 of the %2 parameters (%3); this rank holds "
+                        "%4 of their %5.")
+                         .arg(QLocale().toString(qint64(sharded.parameters)))
+                         .arg(QLocale().toString(qint64(m.parameters)))
+                         .arg(QString::fromStdString(sharded.layout),
+                              formatBytes(sharded.held_bytes), formatBytes(sharded.whole_bytes));
         lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
                      .arg(formatBytes(m.weights), formatBytes(m.gradients),
                           formatBytes(m.activations));
@@ -117,6 +122,9 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
 
     auto* label = new QLabel(text_);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A line longer than the window (German's FSDP line) wraps rather than hide behind a
+    // scroll bar.
+    label->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(label);
     // Rows of equal height: the pies' row took more, and five bars with their names above them

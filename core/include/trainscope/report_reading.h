@@ -47,6 +47,14 @@ struct ComponentPeak {
     int64_t peak_allocated = 0, peak_reserved = 0, peak_active = 0;
 };
 
+// The sharded parameters of one layout (trainscope_sharded_weights): how many, this rank's
+// shards of them, and their whole bytes.
+struct ShardedLayout {
+    std::string layout;  // as the host named it: "Shard(dim=0) over 2 ranks"
+    int64_t parameters = 0;
+    int64_t held_bytes = 0, whole_bytes = 0;
+};
+
 struct ReportFileSummary {
     ReportFileKind kind = ReportFileKind::Memory;
 
@@ -59,6 +67,7 @@ struct ReportFileSummary {
     int64_t activations = 0, activation_bytes = 0;
     std::string memory_note;  // why the report lacks allocations; empty: it lacks none
     std::string sharding;     // the share of sharded parameters (FSDP2) this rank holds, or empty
+    std::vector<ShardedLayout> sharded;  // the same in figures, by layout
 
     // Time reports.
     int64_t operations = 0;
