@@ -627,6 +627,18 @@ gemessen</translation>
         <source>checkpoint the fewest blocks that fit the budget: %1</source>
         <translation>die wenigsten Blöcke checkpointen, mit denen das Budget reicht: %1</translation>
     </message>
+    <message>
+        <source>%1 (worse)</source>
+        <translation>%1 (schlechter)</translation>
+    </message>
+    <message>
+        <source>Not advised: as measured, it makes the step worse than it is (peak %1, activations %2).</source>
+        <translation>Nicht empfohlen: gemessen macht es den Schritt schlechter, als er ist (Spitze %1, Aktivierungen %2).</translation>
+    </message>
+    <message>
+        <source>Not advised: as predicted, it makes the step worse than it is (peak %1, activations %2).</source>
+        <translation>Nicht empfohlen: laut Vorhersage macht es den Schritt schlechter, als er ist (Spitze %1, Aktivierungen %2).</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

@@ -627,6 +627,18 @@ measured</source>
         <source>checkpoint the fewest blocks that fit the budget: %1</source>
         <translation>为满足预算所需的最少块设置检查点：%1</translation>
     </message>
+    <message>
+        <source>%1 (worse)</source>
+        <translation>%1（更差）</translation>
+    </message>
+    <message>
+        <source>Not advised: as measured, it makes the step worse than it is (peak %1, activations %2).</source>
+        <translation>不建议：实测表明它使该步比现状更差（峰值 %1，激活 %2）。</translation>
+    </message>
+    <message>
+        <source>Not advised: as predicted, it makes the step worse than it is (peak %1, activations %2).</source>
+        <translation>不建议：预测表明它使该步比现状更差（峰值 %1，激活 %2）。</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

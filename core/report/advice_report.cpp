@@ -68,6 +68,18 @@ double msOf(const ReadOnlyDb& db, const ReadQuery& row, int column) {
 
 }  // namespace
 
+MemoryEffect memoryEffect(const WhatIf& what_if, const StepFigures& baseline) {
+    const StepFigures& figures = what_if.measured ? *what_if.measured : what_if.predicted;
+    MemoryEffect effect;
+    effect.measured = what_if.measured.has_value();
+    effect.peak_change = figures.peak_bytes - baseline.peak_bytes;
+    effect.activation_change = figures.activation_bytes - baseline.activation_bytes;
+    effect.worse = what_if.target != "the inputs" &&
+                   (effect.peak_change > 0 ||
+                    (effect.peak_change == 0 && effect.activation_change > 0));
+    return effect;
+}
+
 void writeAdviceReport(const AdviceReport& report, const std::string& path, Overwrite overwrite) {
     checkOutputPath(path, overwrite);
     const std::unique_ptr<StagedFile> staged =

@@ -58,6 +58,17 @@ void printAdvice(std::ostream& out, const AdviceReport& report) {
         if (!w.measured) {
             out << "  not run: " << w.why_not << "\n";
         }
+        if (const MemoryEffect effect = memoryEffect(w, report.baseline); effect.worse) {
+            out << "  worse: " << (effect.measured ? "measured" : "predicted") << ", ";
+            if (effect.peak_change > 0) {
+                out << "the peak " << formatBytes(effect.peak_change) << " higher";
+            }
+            if (effect.activation_change > 0) {
+                out << (effect.peak_change > 0 ? " and " : "") << "activations "
+                    << formatBytes(effect.activation_change) << " more";
+            }
+            out << " than the step as it is: not advised\n";
+        }
     }
 }
 

@@ -298,6 +298,29 @@ class Advice(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(folder)),
                              ["run.memory.sqlite", "run.time.sqlite", "run.timeline.sqlite"])
 
+    def test_a_what_if_that_raises_the_memory_is_said_to_make_the_step_worse(self):
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "run")
+            result = bounded.run(
+                [sys.executable, "-m", "trainscope", "advise", "-q", "--verify", "--device",
+                 DEVICE, os.path.join(PROJECT, "linear_stack.py"), "-o", prefix],
+                capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            advice = prefix + ".advice.sqlite"
+            baseline = dict(rows(advice, "SELECT key, value FROM trainscope_metadata"))
+            ((peak,),) = rows(advice, "SELECT measured_peak_bytes FROM trainscope_what_ifs "
+                                      "WHERE change = 'checkpoint each block'")
+        # Measured above the step's own peak: each layer's input kept is as large as what the
+        # layer saved.
+        self.assertGreater(peak, int(baseline["baseline_peak_bytes"]))
+        lines = result.stdout.split("\n")
+        start = lines.index("checkpoint each block at layers:")
+        said = [line for line in lines[start + 1:start + 6] if line.startswith("  worse: ")]
+        self.assertEqual(len(said), 1, result.stdout)
+        self.assertRegex(said[0], r"^  worse: measured, the peak [0-9.]+ [KM]?i?B higher and "
+                                  r"activations [0-9.]+ [KM]?i?B more than the step as it is: "
+                                  r"not advised$")
+
     def test_a_budget_that_is_no_size_is_refused_in_one_line(self):
         _, result, written = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--memory-budget",
                                     "lots")

@@ -45,6 +45,10 @@ AdviceReport sampleAdvice() {
                         {37 << 20, 18 << 20, 12.5},
                         {},
                         "a call of F.gelu in your code: change it to F.relu at model.py:12"}};
+    // Predicted lower, measured higher: worse than the step as it is.
+    WhatIf worse{"checkpoint each block", "layers", {38 << 20, 18 << 20, 15.0}, {}, ""};
+    worse.measured = StepFigures{42 << 20, 25 << 20, 15.5};
+    report.what_ifs.push_back(worse);
     return report;
 }
 
@@ -92,8 +96,15 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("peak 40.0 MiB")))
         << page->heading()->text().toStdString();
     QTableWidget* table = page->table();
-    ASSERT_EQ(table->rowCount(), 3);
+    ASSERT_EQ(table->rowCount(), 4);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("GELU -> ReLU at blocks_0.mlp"));
+    // A what-if that raised the memory is said to, where it is named.
+    EXPECT_EQ(table->item(3, 0)->text(),
+              QStringLiteral("checkpoint each block at layers (worse)"));
+    EXPECT_EQ(table->item(3, 0)->toolTip(),
+              QStringLiteral("Not advised: as measured, it makes the step worse than it is "
+                             "(peak +2.0 MiB, activations +5.0 MiB)."));
+    EXPECT_EQ(table->item(1, 0)->toolTip(), QString());
     // One unit per column, named in its header; a figure's cell holds the number alone.
     EXPECT_TRUE(table->horizontalHeaderItem(1)->text().startsWith(QStringLiteral("Peak (MiB)")))
         << table->horizontalHeaderItem(1)->text().toStdString();
@@ -131,7 +142,7 @@ TEST_F(AdviceViewTest, AnAdviceReportOpenedAloneHasAWindowOfItsOwn) {
     ASSERT_NE(window_.adviceWindow(), nullptr);
     ui::AdvicePage* page = readPage(window_.adviceWindow());
     ASSERT_NE(page, nullptr);
-    EXPECT_EQ(page->table()->rowCount(), 3);
+    EXPECT_EQ(page->table()->rowCount(), 4);
     EXPECT_EQ(window_.browser(), nullptr) << "an advice report is no run";
 }
 

@@ -64,6 +64,14 @@ QString shown(const std::string& text) {
     return QString::fromStdString(text);
 }
 
+// "+14.4 KiB", "−1.0 KiB", "0 B": a change of memory.
+QString signedBytes(int64_t change) {
+    if (change == 0)
+        return formatBytes(0);
+    return (change > 0 ? QStringLiteral("+") : QString(QChar(0x2212))) +
+           formatBytes(change > 0 ? change : -change);
+}
+
 // The targets that name no one module: several, the optimizer, the inputs, the gradients, the
 // model as a whole.
 bool namesNoModule(const QString& target) {
@@ -199,12 +207,28 @@ void AdvicePage::show(const AdviceRead& result) {
     for (const WhatIf& w : report.what_ifs) {
         const int row = table_->rowCount();
         table_->insertRow(row);
-        const QString name = tr("%1 at %2").arg(shown(w.change), shown(w.target));
+        const MemoryEffect effect = memoryEffect(w, report.baseline);
+        QString name = tr("%1 at %2").arg(shown(w.change), shown(w.target));
+        if (effect.worse)
+            name = tr("%1 (worse)").arg(name);
         names << name;
         predicted_peaks << double(w.predicted.peak_bytes);
         measured_peaks << (w.measured ? std::optional<double>(double(w.measured->peak_bytes))
                                       : std::nullopt);
-        table_->setItem(row, WhatIfColumn, new QTableWidgetItem(name));
+        auto* what_if = new QTableWidgetItem(name);
+        if (effect.worse) {
+            const QString peak_change = signedBytes(effect.peak_change),
+                          activation_change = signedBytes(effect.activation_change);
+            what_if->setToolTip(
+                effect.measured
+                    ? tr("Not advised: as measured, it makes the step worse than it is (peak %1, "
+                         "activations %2).")
+                          .arg(peak_change, activation_change)
+                    : tr("Not advised: as predicted, it makes the step worse than it is (peak "
+                         "%1, activations %2).")
+                          .arg(peak_change, activation_change));
+        }
+        table_->setItem(row, WhatIfColumn, what_if);
         auto figure = [&](Column column, double value, const Unit& unit) {
             auto* item = new QTableWidgetItem(inColumn(value, unit));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -34,6 +34,19 @@ struct AdviceReport {
     RunMetadata metadata;
 };
 
+// What a what-if does to the step's memory against the step as it is, by its measured figures
+// where it was run, else by its predicted ones. A what-if is offered to lower the memory: one
+// that raises the peak, or at the same peak the activations, makes the step worse (checkpointing
+// blocks whose inputs are larger than what they save, say). The largest batch size within a
+// budget (target "the inputs") is meant to use the memory and is never worse.
+struct MemoryEffect {
+    bool worse = false;
+    bool measured = false;          // judged by the measured figures
+    int64_t peak_change = 0;        // figures - the step's as it is
+    int64_t activation_change = 0;
+};
+MemoryEffect memoryEffect(const WhatIf& what_if, const StepFigures& baseline);
+
 // Metadata keys of the step as it is.
 inline constexpr char kBaselinePeakKey[] = "baseline_peak_bytes";
 inline constexpr char kBaselineActivationsKey[] = "baseline_activation_bytes";
