@@ -544,6 +544,7 @@ void MainWindow::showRun() {
     }
     // The run's what-ifs (python3 -m trainscope advise), where they lie beside its reports: a
     // click on one shows its module, with its source line, in the Modules tab.
+    QString advice_opened;  // named in the status line with the reports
     if (browser_) {
         QString prefix = browser_->paths().value(0);
         for (const char* suffix : {report_format::kMemorySuffix, report_format::kTimeSuffix})
@@ -551,6 +552,7 @@ void MainWindow::showRun() {
                 prefix.chop(int(qstrlen(suffix)));
         const QString advice = prefix + QLatin1String(report_format::kAdviceSuffix);
         if (QFileInfo(advice).isFile()) {
+            advice_opened = advice;
             auto* page = new AdvicePage(advice);
             ReportBrowser* browser = browser_;
             connect(page, &AdvicePage::moduleChosen, browser, [browser](const QString& module) {
@@ -595,7 +597,9 @@ void MainWindow::showRun() {
         tabs->setTabToolTip(tabs->indexOf(ranks), timelines.join(QLatin1Char('\n')));
     }
     // File names in the title: two full paths do not fit. The tooltip has the full paths.
-    const QStringList opened = contents.paths();
+    QStringList opened = contents.paths();
+    if (!advice_opened.isEmpty())
+        opened << advice_opened;
     QStringList names;
     for (const QString& path : opened)
         names << QFileInfo(path).fileName();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "decimal_text.h"
 #include "report/readonly_db.h"
@@ -29,7 +30,7 @@ void fill(SqliteDb& db, const AdviceReport& report) {
     const char* const tables[] = {schema::kWhatIfsTable};
     createTables(db, std::begin(tables), std::end(tables));
     SqliteStatement insert(db, std::string("INSERT INTO ") + rf::kWhatIfsTable +
-                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int64_t id = 1;
     for (const WhatIf& w : report.what_ifs) {
         insert.bind(1, id++).bind(2, w.change).bind(3, w.target);
@@ -41,7 +42,13 @@ void fill(SqliteDb& db, const AdviceReport& report) {
         } else {
             insert.bindNull(7).bindNull(8).bindNull(9);
         }
-        insert.bind(10, w.why_not).step();
+        insert.bind(10, w.why_not);
+        if (w.source_file.empty() || w.source_line <= 0) {
+            insert.bindNull(11).bindNull(12);
+        } else {
+            insert.bind(11, w.source_file).bind(12, int64_t{w.source_line});
+        }
+        insert.step();
     }
     RunMetadata metadata = report.metadata;
     metadata[kBaselinePeakKey] = std::to_string(report.baseline.peak_bytes);
@@ -116,8 +123,12 @@ AdviceReport readAdviceReport(const std::string& path) {
                                    "predicted_peak_bytes, predicted_activation_bytes, "
                                    "predicted_step_ms, measured_peak_bytes, "
                                    "measured_activation_bytes, measured_step_ms, "
-                                   "substr(CAST(why_not AS TEXT), 1, 4097) FROM ") +
-                           rf::kWhatIfsTable + " ORDER BY id");
+                                   "substr(CAST(why_not AS TEXT), 1, 4097), ") +
+                           // Reports written before the what-ifs had their line lack them.
+                           (db.columns(rf::kWhatIfsTable).count("source_line")
+                                ? "substr(CAST(source_file AS TEXT), 1, 4097), source_line"
+                                : "NULL, NULL") +
+                           " FROM " + rf::kWhatIfsTable + " ORDER BY id");
     while (rows.step()) {
         if (report.what_ifs.size() >= kMostWhatIfs) {
             throw Error(path + ": more than " + std::to_string(kMostWhatIfs) + " what-ifs");
@@ -130,6 +141,11 @@ AdviceReport readAdviceReport(const std::string& path) {
             w.measured = StepFigures{bytesOf(db, rows, 5), bytesOf(db, rows, 6), msOf(db, rows, 7)};
         }
         w.why_not = shownText(rows.text(8));
+        if (!rows.isNull(9) && !rows.isNull(10) && rows.integer(10) > 0 &&
+            rows.integer(10) <= std::numeric_limits<int>::max()) {
+            w.source_file = shownText(rows.text(9));
+            w.source_line = static_cast<int>(rows.integer(10));
+        }
         report.what_ifs.push_back(std::move(w));
     }
     if (db.hasTable(rf::kMetadataTable)) {

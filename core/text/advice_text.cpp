@@ -55,6 +55,9 @@ void printAdvice(std::ostream& out, const AdviceReport& report) {
         printFigure(out, "activations", w.predicted.activation_bytes,
                     measured(&StepFigures::activation_bytes), formatBytes);
         printFigure(out, "step", w.predicted.step_ms, measured(&StepFigures::step_ms), stepMs);
+        if (!w.source_file.empty()) {
+            out << "  your line: " << w.source_file << ":" << w.source_line << "\n";
+        }
         if (!w.measured) {
             out << "  not run: " << w.why_not << "\n";
         }

@@ -357,6 +357,10 @@ std::string writeAdvice(const std::string& prefix, bool force, const RunFigures&
                                            w["measured_step_ms"].cast<double>()};
         }
         what_if.why_not = w["why_not"].cast<std::string>();
+        if (w.contains("source_file") && !w["source_file"].is_none()) {
+            what_if.source_file = w["source_file"].cast<std::string>();
+            what_if.source_line = w["source_line"].cast<int>();
+        }
         report.what_ifs.push_back(std::move(what_if));
     }
     writeAdviceReport(report, path, force ? Overwrite::Allow : Overwrite::Refuse);

@@ -21,11 +21,11 @@ namespace fs = std::filesystem;
 AdviceReport sample() {
     AdviceReport report;
     report.baseline = {20'986'904, 8'388'612, 13.4};
-    WhatIf verified{"GELU -> ReLU", "act_fn", {19'938'328, 4'194'308, 13.4}, {}, ""};
+    WhatIf verified{"GELU -> ReLU", "act_fn", {19'938'328, 4'194'308, 13.4}, {}, "", "model.py", 24};
     verified.measured = StepFigures{19'938'328, 4'194'308, 14.1};
     report.what_ifs.push_back(verified);
     report.what_ifs.push_back(
-        {"checkpoint each block", "h", {15'000'000, 2'000'000, 16.0}, {}, "not asked"});
+        {"checkpoint each block", "h", {15'000'000, 2'000'000, 16.0}, {}, "not asked", "", 0});
     report.metadata = {{"model", "entry.py:MLP"}};
     return report;
 }
@@ -64,6 +64,15 @@ TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
         << text.str();
     EXPECT_NE(text.str().find("(-4.96 %)"), std::string::npos) << text.str();  // 13.4 vs 14.1
     EXPECT_NE(text.str().find("  not run: not asked\n"), std::string::npos) << text.str();
+    // The line to change, read back and printed; none where none was found.
+    EXPECT_EQ(read.what_ifs[0].source_file, "model.py");
+    EXPECT_EQ(read.what_ifs[0].source_line, 24);
+    EXPECT_EQ(read.what_ifs[1].source_file, "");
+    EXPECT_NE(text.str().find("(-4.96 %)\n  your line: model.py:24\n"), std::string::npos)
+        << text.str();
+    EXPECT_EQ(text.str().find("your line", text.str().find("checkpoint each block")),
+              std::string::npos)
+        << text.str();
 }
 
 // A what-if that raises the memory it was offered to lower is said to make the step worse,
@@ -72,11 +81,11 @@ TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
 TEST(AdviceEffect, AWhatIfThatRaisesTheMemoryIsSaidToMakeTheStepWorse) {
     AdviceReport report;
     report.baseline = {100'000, 2'150, 10.0};
-    WhatIf checkpoint{"checkpoint each block", "layers", {99'000, 1'000, 12.0}, {}, ""};
+    WhatIf checkpoint{"checkpoint each block", "layers", {99'000, 1'000, 12.0}, {}, "", "", 0};
     checkpoint.measured = StepFigures{114'750, 17'306, 12.5};  // predicted lower, measured higher
-    WhatIf same_peak{"GELU -> ReLU", "act", {100'000, 2'200, 10.0}, {}, "not asked"};
-    WhatIf lower{"AdamW -> SGD", "the optimizer", {90'000, 2'150, 10.0}, {}, "not asked"};
-    WhatIf batch{"batch size 8 -> 16", "the inputs", {180'000, 4'300, 18.0}, {}, "not asked"};
+    WhatIf same_peak{"GELU -> ReLU", "act", {100'000, 2'200, 10.0}, {}, "not asked", "", 0};
+    WhatIf lower{"AdamW -> SGD", "the optimizer", {90'000, 2'150, 10.0}, {}, "not asked", "", 0};
+    WhatIf batch{"batch size 8 -> 16", "the inputs", {180'000, 4'300, 18.0}, {}, "not asked", "", 0};
     report.what_ifs = {checkpoint, same_peak, lower, batch};
 
     const MemoryEffect measured = memoryEffect(checkpoint, report.baseline);

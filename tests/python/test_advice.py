@@ -321,6 +321,32 @@ class Advice(unittest.TestCase):
                                   r"activations [0-9.]+ [KM]?i?B more than the step as it is: "
                                   r"not advised$")
 
+    def test_each_what_if_names_the_line_of_the_users_code_to_change(self):
+        entry = os.path.join(PROJECT, "gpt_blocks.py")
+        what_ifs, result, _ = advise(entry, "--warmup", "0", "--iterations", "1")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(entry) as f:
+            source = f.read().split("\n")
+
+        def line_of(text):  # the one line of gpt_blocks.py that holds `text`
+            (line,) = [i + 1 for i, code in enumerate(source) if text in code]
+            return line
+        where = {(w["change"], w["target"]): (w["source_file"], w["source_line"])
+                 for w in what_ifs}
+        # The line that builds the module, not the one that calls it.
+        self.assertEqual(where[("GELU -> ReLU", "h.0.act")],
+                         ("gpt_blocks.py", line_of("self.act = nn.GELU()")))
+        # The line that calls the blocks, in the loop over them.
+        self.assertEqual(where[("checkpoint each block", "h")],
+                         ("gpt_blocks.py", line_of("x = block(x)")))
+        self.assertEqual(where[("AdamW -> SGD with momentum", "the optimizer")],
+                         ("gpt_blocks.py", line_of("torch.optim.AdamW(")))
+        if torch.__version__ < "2":  # 2.x's zero_grad frees the gradients: no what-if
+            self.assertEqual(where[("zero_grad(set_to_none=True)", "the gradients")],
+                             ("gpt_blocks.py", line_of("optimizer.zero_grad()")))
+        # Several modules at once have no one line.
+        self.assertEqual(where[("GELU -> ReLU", "every such module")], (None, None))
+
     def test_a_budget_that_is_no_size_is_refused_in_one_line(self):
         _, result, written = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--memory-budget",
                                     "lots")

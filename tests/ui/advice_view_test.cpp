@@ -20,6 +20,7 @@
 #include "trainscope/report_format.h"
 #include "ui/sample_run.h"
 #include "views/advice_page.h"
+#include "views/elided_label.h"
 #include "views/modules_model.h"
 #include "views/modules_page.h"
 #include "views/report_browser.h"
@@ -32,21 +33,26 @@ constexpr char kModule[] = "blocks_0.mlp";  // a module of the built-in transfor
 AdviceReport sampleAdvice() {
     AdviceReport report;
     report.baseline = {40 << 20, 20 << 20, 12.5};
-    WhatIf swap{"GELU -> ReLU", kModule, {36 << 20, 16 << 20, 12.5}, {}, ""};
+    // Its line to change: where the module is built, not where it is called.
+    WhatIf swap{"GELU -> ReLU", kModule, {36 << 20, 16 << 20, 12.5}, {}, "", "model.py", 7};
     swap.measured = StepFigures{36 << 20, 16 << 20, 13.0};
     report.what_ifs = {swap,
                        {"checkpoint each block",
                         "every such module",
                         {30 << 20, 8 << 20, 15.0},
                         {},
-                        "not asked (--verify runs it)"},
+                        "not asked (--verify runs it)",
+                        "",
+                        0},
                        {"F.gelu -> F.relu",
                         "model.py:12",
                         {37 << 20, 18 << 20, 12.5},
                         {},
-                        "a call of F.gelu in your code: change it to F.relu at model.py:12"}};
+                        "a call of F.gelu in your code: change it to F.relu at model.py:12",
+                        "model.py",
+                        12}};
     // Predicted lower, measured higher: worse than the step as it is.
-    WhatIf worse{"checkpoint each block", "layers", {38 << 20, 18 << 20, 15.0}, {}, ""};
+    WhatIf worse{"checkpoint each block", "layers", {38 << 20, 18 << 20, 15.0}, {}, "", "", 0};
     worse.measured = StepFigures{42 << 20, 25 << 20, 15.5};
     report.what_ifs.push_back(worse);
     return report;
@@ -95,6 +101,10 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     ASSERT_TRUE(page->errorText().isEmpty()) << page->errorText().toStdString();
     EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("peak 40.0 MiB")))
         << page->heading()->text().toStdString();
+    // The status line names the advice report it opened with the run's reports.
+    EXPECT_TRUE(window_.statusMessage()->fullText().endsWith(
+        QStringLiteral(", transformer.advice.sqlite")))
+        << window_.statusMessage()->fullText().toStdString();
     QTableWidget* table = page->table();
     ASSERT_EQ(table->rowCount(), 4);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("GELU -> ReLU at blocks_0.mlp"));
@@ -126,6 +136,11 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     const int module = current.data(ui::ModulesModel::ModuleRole).toInt();
     ASSERT_GE(module, 0);
     EXPECT_EQ(modules->model()->tree().node(module).path, QString::fromLatin1(kModule));
+    // ... and the line that builds it in the source panel: the line to change.
+    QListWidgetItem* built = browser->framesList()->item(0);
+    ASSERT_NE(built, nullptr);
+    EXPECT_TRUE(built->text().startsWith(QStringLiteral("model.py:7")))
+        << built->text().toStdString();
 
     // A what-if on a line of the user's code shows that line in the source panel.
     browser->tabs()->setCurrentWidget(page);

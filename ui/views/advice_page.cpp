@@ -152,11 +152,18 @@ QString AdvicePage::moduleOf(int row) const {
 void AdvicePage::choose(int row) {
     if (!report_ || row < 0 || row >= int(report_->what_ifs.size()))
         return;
-    const QString target = QString::fromStdString(report_->what_ifs[size_t(row)].target);
-    if (const auto line = lineOf(target))
+    const WhatIf& what_if = report_->what_ifs[size_t(row)];
+    const QString target = QString::fromStdString(what_if.target);
+    if (const auto line = lineOf(target)) {
         emit lineChosen(line->first, line->second);
-    else if (const QString module = moduleOf(row); !module.isEmpty())
+        return;
+    }
+    if (const QString module = moduleOf(row); !module.isEmpty())
         emit moduleChosen(module);
+    // The line to change (where the module or the optimizer is built, where the blocks are
+    // called), after the module: the source panel shows it rather than the module's call.
+    if (!what_if.source_file.empty() && what_if.source_line > 0)
+        emit lineChosen(QString::fromStdString(what_if.source_file), what_if.source_line);
 }
 
 void AdvicePage::show(const AdviceRead& result) {

@@ -26,6 +26,11 @@ struct WhatIf {
     StepFigures predicted;
     std::optional<StepFigures> measured;  // none: not run
     std::string why_not;                  // why it was not run
+    // The line of the user's code to change for it: the line that builds the module it swaps,
+    // the loop that calls the blocks it checkpoints, the line that builds the optimizer it
+    // swaps; empty and 0 where none was found.
+    std::string source_file;
+    int source_line = 0;
 };
 
 struct AdviceReport {

@@ -17,6 +17,7 @@ import bisect
 import copy
 import dataclasses
 import gc
+import inspect
 import json
 import os
 import sys
@@ -29,6 +30,7 @@ from .. import _trainscope
 from .autocast import AutocastSaved
 from .gradients import KeptGradients
 from .saved import SavedTensors
+from .source_lines import BlockCallers, built_at, calls_in
 from .._tensors import storage_of
 from .._text import one_line
 
@@ -68,6 +70,7 @@ class WhatIf:
         self.takes_state = True  # the copy's optimizer starts from the user's optimizer's state
         self.batch_size = None  # the inputs' batch size to measure it at (None: the step's)
         self.not_applicable = ""  # why it cannot be run, when it cannot
+        self.source = None  # (file, line) of the user's code to change for it, where found
 
     def as_dict(self):
         m = self.measured  # the session's RunFigures
@@ -82,6 +85,8 @@ class WhatIf:
             "measured_step_ms": m.step_ms if m else None,
             "verified": self.measured is not None,
             "why_not": self.why_not,
+            "source_file": self.source[0] if self.source else None,
+            "source_line": self.source[1] if self.source else None,
         }
 
 
@@ -236,7 +241,7 @@ class MemoryCurve:
         return self._made[phase]
 
 
-def activation_what_ifs(saved, baseline, curve, root):
+def activation_what_ifs(model, saved, baseline, curve, root):
     """GELU/SiLU -> ReLU: per activation module (those that would free the most first) and for
     all of them at once, each verifiable by swapping the module; and per line of the user's
     code that calls F.gelu or F.silu in a module's forward, predicted only (the line must be
@@ -302,6 +307,7 @@ def activation_what_ifs(saved, baseline, curve, root):
     for path in modules[:SHOWN_MODULES]:
         what_if = WhatIf(f"{by_target[path]['name']} -> ReLU", path, predicted([path]))
         what_if.apply = _swap([path])
+        what_if.source = built_at(model, path)
         what_ifs.append(what_if)
     if len(modules) > 1:
         kinds = sorted({by_target[t]["name"] for t in modules})
@@ -313,6 +319,7 @@ def activation_what_ifs(saved, baseline, curve, root):
         where = f"{os.path.relpath(file, root) if file.startswith(root) else file}:{line}"
         function = f"F.{by_target[(file, line)]['kind'].lower()}"
         what_if = WhatIf(f"{function} -> F.relu", where, predicted([(file, line)]))
+        what_if.source = (file, line)
         what_if.not_applicable = (f"a call of {function} in your code: change it to F.relu at "
                                   f"{where}")
         what_ifs.append(what_if)
@@ -395,6 +402,7 @@ def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device, budge
         every = predicted(blocks)
         what_if = WhatIf("checkpoint each block", container or "the model", every)
         what_if.apply = _checkpoint(container, blocks)
+        what_if.source = saved.block_callers.get(container)
         what_ifs.append(what_if)
         if budget is None or every["peak_bytes"] > budget or baseline.peak_bytes <= budget:
             continue
@@ -406,6 +414,7 @@ def checkpoint_what_ifs(model, saved, baseline, curve, forward_ms, device, budge
                 what_if = WhatIf(f"{FEWEST_BLOCKS}: {', '.join(chosen)}",
                                  container or "the model", figures)
                 what_if.apply = _checkpoint(container, chosen)
+                what_if.source = saved.block_callers.get(container)
                 what_ifs.append(what_if)
                 break
     return what_ifs
@@ -712,7 +721,7 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
     `verify`, each measured on a copy of the model, `say` told of each."""
     model, optimizer = users.model, users.optimizer
     curve = MemoryCurve(prefix)
-    what_ifs = activation_what_ifs(saved, baseline, curve, users.root)
+    what_ifs = activation_what_ifs(model, saved, baseline, curve, users.root)
     device = _device_of(model)
     what_ifs += checkpoint_what_ifs(model, saved, baseline, curve, curve.forward_ms, device,
                                     budget)
@@ -723,6 +732,17 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
     what_ifs += batch_size_what_ifs(baseline, budget, batch)
     del curve  # the timeline it holds: the verifications below need the memory
     what_ifs = without_impossible(what_ifs)
+    # The lines of the step's own code: where the optimizer is built, where zero_grad is called.
+    step_code = [users.make_step, inspect.getmodule(users.make_step)]
+    for w in what_ifs:
+        if w.target == "the optimizer" and optimizer is not None:
+            w.source = calls_in(step_code, {type(optimizer).__name__})
+        elif w.target == "the gradients":
+            w.source = calls_in(step_code, {"zero_grad"})
+        if w.source is not None:
+            path, line = w.source
+            w.source = (os.path.relpath(path, users.root) if os.path.abspath(path).startswith(
+                os.path.join(users.root, "")) else path, line)
     for w in what_ifs:
         w.why_not = w.not_applicable or ("" if verify else "not asked (--verify runs it)")
     if not verify:
@@ -784,7 +804,12 @@ def record_saved(model, step, inputs):
     saved.autocast = AutocastSaved(_device_of(model), saved.lasting,
                                    {storage_of(p)[0] for p in model.parameters()
                                     if p.requires_grad})
-    saved.record(lambda: step(*inputs))
+    # The line that calls each container's first block: where checkpointing them is written.
+    containers = [(path, model.get_submodule(blocks[0])) for path, blocks
+                  in block_containers(model)]
+    with BlockCallers(containers) as callers:
+        saved.record(lambda: step(*inputs))
+    saved.block_callers = callers.lines
     return saved
 
 
