@@ -2377,10 +2377,6 @@ aktiv (gepunktet)</translation>
         <translation>Keine Projekt-Frames: %1</translation>
     </message>
     <message>
-        <source>%1:%2 is library code in %3, a folder this report names; allow the report&apos;s source folders to show it.</source>
-        <translation>%1:%2 ist Bibliothekscode in %3, einem Ordner, den dieser Bericht nennt; erlauben Sie die Quellordner des Berichts, um ihn anzuzeigen.</translation>
-    </message>
-    <message>
         <source>%1:%2 (library code, read-only)</source>
         <translation>%1:%2 (Bibliothekscode, schreibgeschützt)</translation>
     </message>
@@ -2403,6 +2399,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>%1 is not in %2, the report&apos;s own folder. The report names the folder it was profiled in above: choose Show Files to show it from there.</source>
         <translation>%1 liegt nicht in %2, dem Ordner des Berichts. Der Bericht nennt oben den Ordner, in dem profiliert wurde: Wählen Sie „Dateien anzeigen“, um die Datei von dort anzuzeigen.</translation>
+    </message>
+    <message>
+        <source>%1:%2 is library code in %3, a folder this report names; choose Show Files above to show it.</source>
+        <translation>%1:%2 ist Bibliothekscode in %3, einem Ordner, den dieser Bericht nennt; wählen Sie oben „Dateien anzeigen“, um ihn zu zeigen.</translation>
     </message>
 </context>
 <context>
@@ -2676,6 +2676,22 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Click to read and show this rank&apos;s calls</source>
         <translation>Klicken, um die Aufrufe dieses Rangs zu lesen und zu zeigen</translation>
+    </message>
+    <message>
+        <source>Python stack %1</source>
+        <translation>Python-Stack %1</translation>
+    </message>
+    <message>
+        <source>Thread %1</source>
+        <translation>Thread %1</translation>
+    </message>
+    <message>
+        <source>CANN %1</source>
+        <translation>CANN %1</translation>
+    </message>
+    <message>
+        <source>Device %1 stream %2</source>
+        <translation>Gerät %1 Stream %2</translation>
     </message>
 </context>
 <context>

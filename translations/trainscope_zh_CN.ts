@@ -2369,10 +2369,6 @@ active (dotted)</source>
         <translation>没有项目栈帧：%1</translation>
     </message>
     <message>
-        <source>%1:%2 is library code in %3, a folder this report names; allow the report&apos;s source folders to show it.</source>
-        <translation>%1:%2 是 %3 中的库代码，该文件夹由此报告指定；允许此报告的源文件夹后即可显示。</translation>
-    </message>
-    <message>
         <source>%1:%2 (library code, read-only)</source>
         <translation>%1:%2（库代码，只读）</translation>
     </message>
@@ -2395,6 +2391,10 @@ active (dotted)</source>
     <message>
         <source>%1 is not in %2, the report&apos;s own folder. The report names the folder it was profiled in above: choose Show Files to show it from there.</source>
         <translation>%1 不在报告所在的文件夹 %2 中。上方列出了报告分析时所在的文件夹：选择“显示文件”即可从那里显示。</translation>
+    </message>
+    <message>
+        <source>%1:%2 is library code in %3, a folder this report names; choose Show Files above to show it.</source>
+        <translation>%1:%2 是位于 %3 的库代码，该文件夹由此报告指定；请在上方选择“显示文件”以显示它。</translation>
     </message>
 </context>
 <context>
@@ -2667,6 +2667,22 @@ active (dotted)</source>
     <message>
         <source>Click to read and show this rank&apos;s calls</source>
         <translation>点击读取并显示此 rank 的调用</translation>
+    </message>
+    <message>
+        <source>Python stack %1</source>
+        <translation>Python 栈 %1</translation>
+    </message>
+    <message>
+        <source>Thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+    <message>
+        <source>CANN %1</source>
+        <translation>CANN %1</translation>
+    </message>
+    <message>
+        <source>Device %1 stream %2</source>
+        <translation>设备 %1 流 %2</translation>
     </message>
 </context>
 <context>

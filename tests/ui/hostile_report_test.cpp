@@ -328,6 +328,49 @@ TEST_F(HostileReportTest, TheSourceFoldersQuestionNamesEveryLibraryRoot) {
         << shown.join(' ').toStdString();
 }
 
+// After "Don't Show", a library frame chosen says how to show it, and the question is asked
+// again where that answer is given; the editor does not ask for a frame while one is chosen.
+TEST_F(HostileReportTest, ALibraryFrameAfterDontShowAsksAgain) {
+    const QString library = path("site-packages");
+    ASSERT_TRUE(QDir().mkpath(library + QStringLiteral("/torch/nn/modules")));
+    QFile source(library + QStringLiteral("/torch/nn/modules/linear.py"));
+    ASSERT_TRUE(source.open(QIODevice::WriteOnly));
+    source.write("class Linear:\n    def forward(self, x):\n        return x\n");
+    source.close();
+    const QByteArray sql = QStringLiteral("INSERT INTO trainscope_library_frames VALUES "
+                                          "(1, 100, 'torch/nn/modules/linear.py', 2, '%1');")
+                               .arg(library)
+                               .toUtf8();
+    const QString report = mutated(QStringLiteral("library_asked.time.sqlite"), sql.constData());
+    ASSERT_TRUE(open(report));
+    SourcePanel* panel = window_.browser()->sourcePanel();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel->questionBar()->isVisibleTo(window_.browser()); },
+                                60000));
+    QPushButton* deny = nullptr;
+    for (QPushButton* button : panel->questionBar()->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Don't Show"))
+            deny = button;
+    ASSERT_NE(deny, nullptr);
+    deny->click();
+    EXPECT_FALSE(panel->questionBar()->isVisibleTo(window_.browser()));
+
+    panel->showFrames({FrameRow{QStringLiteral("torch/nn/modules/linear.py"), 2, library}});
+    EXPECT_TRUE(panel->message().endsWith(
+        QStringLiteral("a folder this report names; choose Show Files above to show it.")))
+        << panel->message().toStdString();
+    EXPECT_TRUE(panel->questionBar()->isVisibleTo(window_.browser()));
+    EXPECT_TRUE(panel->viewer()->placeholderText().isEmpty())
+        << panel->viewer()->placeholderText().toStdString();
+
+    panel->allowButton()->click();
+    EXPECT_TRUE(panel->viewer()->currentFile().endsWith(QStringLiteral("linear.py")))
+        << panel->message().toStdString();
+    EXPECT_EQ(panel->viewer()->highlightedText(), QStringLiteral("    def forward(self, x):"));
+    panel->clear();
+    EXPECT_EQ(panel->viewer()->placeholderText(),
+              QStringLiteral("Select a stack frame to see its source."));
+}
+
 TEST_F(HostileReportTest, SymbolicLinksAreResolvedBeforeARootIsTrusted) {
     // A link inside the report's folder that leads to / does not "hold the report".
     ASSERT_TRUE(QFile::link(QStringLiteral("/"), path("rootlink")));

@@ -15,6 +15,8 @@
 
 #include "i18n/language.h"
 #include "main_window.h"
+#include "source/source_viewer.h"
+#include "reading/units.h"
 #include "reading/sql_table_model.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
@@ -128,6 +130,22 @@ TEST_P(TablesFitTest, EveryColumnIsInViewNoFigureReadsAsZeroAndNamesAreElidedLas
         }
     }
     EXPECT_GE(tables, 3);  // weights, activations; operations
+}
+
+// A share or a figure that is not zero never reads as zero: the Modules tab's "(0.0 %)" beside
+// a module's own bytes, the source margin's "0.0 MiB" for a line's activations.
+TEST(NothingReadsAsZero, SharesAndTheSourceMargin) {
+    EXPECT_EQ(ui::shareText(1, 100'000), QStringLiteral("< 0.1"));
+    EXPECT_EQ(ui::shareText(0, 100'000), QStringLiteral("0.0"));
+    EXPECT_EQ(ui::shareText(60, 1'000), QStringLiteral("6.0"));
+    EXPECT_EQ(ui::shareText(1, 0), QStringLiteral("–"));
+    ui::SourceViewer viewer;
+    // The largest line's 20 MiB sets the unit: another's 1 KiB is not 0.0 MiB.
+    viewer.setLineCosts({{3, 0.812}, {4, 40.0}}, {{3, 1024}, {4, 20 << 20}});
+    EXPECT_EQ(viewer.costText(3), QStringLiteral("0.812 ms  < 0.1 MiB"));
+    ASSERT_TRUE(ui::installTranslations(QLocale(QStringLiteral("de"))));
+    EXPECT_EQ(ui::shareText(1, 100'000), QStringLiteral("< 0,1"));
+    ui::installTranslations(QLocale(QStringLiteral("en")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Languages, TablesFitTest, ::testing::Values("en", "de", "zh_CN"),

@@ -18,6 +18,7 @@
 #include <QTreeWidget>
 #include <filesystem>
 
+#include "i18n/language.h"
 #include "main_window.h"
 #include "reading/sql_table_model.h"
 #include "support/bounded_command.h"
@@ -26,6 +27,7 @@
 #include "support/small_transformer.h"
 #include "timeline/live_blocks_view.h"
 #include "timeline/memory_curve_widget.h"
+#include "timeline/time_axis.h"
 #include "timeline/timeline_page.h"
 #include "timeline/timeline_widget.h"
 #include "trainscope/run.h"
@@ -566,6 +568,36 @@ TEST_F(AscendTimelineView, TheRulerAndStepBandStayWhileTheRowsScroll) {
     // The step band's label is shown at the top of what is seen.
     const int top = bar->value();
     EXPECT_FALSE(timeline->spanAt(QPoint(timeline->width() / 2, top + 30)).valid());
+}
+
+// Each lane is named in the interface's language: Chinese read "Thread 30569".
+TEST(TimelineLaneLabels, InTheInterfacesLanguage) {
+    TimelineLane thread, stack, device;
+    thread.tid = stack.tid = 30569;
+    stack.python_stack = true;
+    device.kind = LaneKind::Device;
+    device.device = 0;
+    device.tid = 7;
+    using ui::TimelineWidget;
+    EXPECT_EQ(TimelineWidget::laneLabel(thread), QStringLiteral("Thread 30569"));
+    EXPECT_EQ(TimelineWidget::laneLabel(stack), QStringLiteral("Python stack 30569"));
+    EXPECT_EQ(TimelineWidget::laneLabel(device), QStringLiteral("Device 0 stream 7"));
+    ASSERT_TRUE(ui::installTranslations(QLocale(QStringLiteral("zh_CN"))));
+    EXPECT_EQ(TimelineWidget::laneLabel(thread), QStringLiteral("线程 30569"));
+    EXPECT_EQ(TimelineWidget::laneLabel(device), QStringLiteral("设备 0 流 7"));
+    ASSERT_TRUE(ui::installTranslations(QLocale(QStringLiteral("de"))));
+    EXPECT_EQ(TimelineWidget::laneLabel(thread), QStringLiteral("Thread 30569"));
+    ui::installTranslations(QLocale(QStringLiteral("en")));
+}
+
+// A time that the timeline shows has three decimals, as the other tabs' times have (it had
+// six significant digits: "12.3457 ms"); the ruler's round ticks stay short.
+TEST(TimelineTimes, ThreeDecimalsAsInTheOtherTabs) {
+    EXPECT_EQ(formatDuration(12'345'678), QStringLiteral("12.346 ms"));
+    EXPECT_EQ(formatDuration(850'000), QStringLiteral("850.000 µs"));
+    EXPECT_EQ(formatDuration(120), QStringLiteral("120 ns"));
+    EXPECT_EQ(tickLabel(2'000'000), QStringLiteral("2 ms"));
+    EXPECT_EQ(tickLabel(2'500'000), QStringLiteral("2.5 ms"));
 }
 
 }  // namespace

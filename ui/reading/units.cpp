@@ -43,4 +43,15 @@ QString inColumn(double base, const Unit& unit) {
     return base > 0 ? QStringLiteral("< %1").arg(step) : QStringLiteral("> -%1").arg(step);
 }
 
+QString shareText(double value, double total) {
+    if (!(total > 0))
+        return QStringLiteral("–");
+    const double percent = 100.0 * value / total;
+    // Something is never "0.0": a share below the last decimal says so.
+    if (value != 0 && std::abs(percent) < 0.05)
+        return (percent > 0 ? QStringLiteral("< %1") : QStringLiteral("> -%1"))
+            .arg(formatNumber(0.1, 1));
+    return formatNumber(percent, 1);
+}
+
 }  // namespace trainscope::ui

@@ -23,5 +23,8 @@ bool showsAsZero(double base, const Unit& unit);
 // `base` in a column of `unit` (its name in the header, none in the cells): as inUnit(), and a
 // figure that would read 0 there reads "< 0.1" (the unit's smallest step), never 0.
 QString inColumn(double base, const Unit& unit);
+// `value`'s share of `total` in percent with one decimal, "< 0.1" where something rounds to
+// 0.0; "–" without a total.
+QString shareText(double value, double total);
 
 }  // namespace trainscope::ui

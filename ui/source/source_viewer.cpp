@@ -45,7 +45,7 @@ SourceViewer::SourceViewer(QWidget* parent)
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(sourceFont());
-    setPlaceholderText(tr("Select a stack frame to see its source."));
+    clearFile();  // its placeholder
     connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { updateMargin(); });
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
         if (dy)
@@ -85,6 +85,12 @@ void SourceViewer::clearFile() {
     line_ = 0;
     setExtraSelections({});
     clear();
+    setPlaceholderText(tr("Select a stack frame to see its source."));
+}
+
+void SourceViewer::showNothing() {
+    clearFile();
+    setPlaceholderText(QString());
 }
 
 void SourceViewer::showMessage(const QString& message) {
@@ -144,14 +150,14 @@ QString SourceViewer::timeText(int line) const {
     const auto it = time_ms_.constFind(line);
     return it == time_ms_.cend()
                ? QString()
-               : QStringLiteral("%1 %2").arg(inUnit(*it, time_unit_), time_unit_.name);
+               : QStringLiteral("%1 %2").arg(inColumn(*it, time_unit_), time_unit_.name);
 }
 
 QString SourceViewer::bytesText(int line) const {
     const auto it = bytes_.constFind(line);
     return it == bytes_.cend()
                ? QString()
-               : QStringLiteral("%1 %2").arg(inUnit(double(*it), byte_unit_), byte_unit_.name);
+               : QStringLiteral("%1 %2").arg(inColumn(double(*it), byte_unit_), byte_unit_.name);
 }
 
 QString SourceViewer::costText(int line) const {

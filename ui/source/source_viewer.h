@@ -22,6 +22,9 @@ class SourceViewer : public QPlainTextEdit {
     // file cannot be read; the viewer is then cleared.
     bool showFile(const QString& path, int line, QString* error);
     void clearFile();
+    // Empty, without the placeholder that asks for a frame: a frame is chosen whose source
+    // cannot be shown (the panel says why).
+    void showNothing();
     // Shows `message` in place of a file, wrapped to the viewer's width (a file is not).
     void showMessage(const QString& message);
     const QString& currentFile() const { return file_; }

@@ -28,17 +28,26 @@ QVector<Tick> ticksOf(const TimeAxis& axis, int spacing) {
     int64_t ns = axis.start >= 0 ? (axis.start + whole - 1) / whole * whole
                                  : -((-axis.start) / whole * whole);
     for (; ns <= axis.end && ticks.size() < 1000; ns += whole)
-        ticks.push_back({ns, ns == 0 ? QStringLiteral("0") : formatDuration(ns)});
+        ticks.push_back({ns, ns == 0 ? QStringLiteral("0") : tickLabel(ns)});
     return ticks;
 }
 
-QString formatDuration(int64_t ns) {
+// A time in ms or µs with `format` and `precision` (QLocale::toString's), or in ns.
+QString durationText(int64_t ns, char format, int precision) {
     const double magnitude = std::fabs(double(ns));
     if (magnitude >= 1e6)
-        return QObject::tr("%1 ms").arg(QLocale().toString(double(ns) / 1e6, 'g', 6));
+        return QObject::tr("%1 ms").arg(QLocale().toString(double(ns) / 1e6, format, precision));
     if (magnitude >= 1e3)
-        return QObject::tr("%1 µs").arg(QLocale().toString(double(ns) / 1e3, 'g', 6));
+        return QObject::tr("%1 µs").arg(QLocale().toString(double(ns) / 1e3, format, precision));
     return QObject::tr("%1 ns").arg(ns);
+}
+
+QString tickLabel(int64_t ns) {
+    return durationText(ns, 'g', 6);  // a round tick as short as it is: "2 ms", "2.5 ms"
+}
+
+QString formatDuration(int64_t ns) {
+    return durationText(ns, 'f', 3);  // three decimals, as the other tabs' times have
 }
 
 QColor markColor() {

@@ -36,8 +36,11 @@ struct Tick {
 };
 // Ruler ticks at 1, 2 or 5 × 10^k ns, at least `spacing` pixels apart; the one at 0 reads "0".
 QVector<Tick> ticksOf(const TimeAxis& axis, int spacing = 90);
-// "12.345 ms", "850 µs", "120 ns": a duration in the unit that reads best.
+// "12.345 ms", "850.000 µs", "120 ns": a duration in the unit that reads best, with three
+// decimals as the other tabs' times have.
 QString formatDuration(int64_t ns);
+// "2 ms", "2.5 ms": a round tick of the ruler, as short as it is.
+QString tickLabel(int64_t ns);
 
 // What draws the eye: the peak, the moment, the partners of the selection, the slowest rank.
 QColor markColor();

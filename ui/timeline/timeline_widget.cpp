@@ -160,6 +160,20 @@ void TimelineWidget::moveEvent(QMoveEvent* event) {
     update();  // the ruler's pixels moved with the rows: drawn again at the new top
 }
 
+QString TimelineWidget::laneLabel(const TimelineLane& lane) {
+    // The ids that users see in their own tools.
+    switch (lane.kind) {
+        case LaneKind::Thread:
+            return lane.python_stack ? tr("Python stack %1").arg(lane.tid)
+                                     : tr("Thread %1").arg(lane.tid);
+        case LaneKind::Cann:
+            return tr("CANN %1").arg(lane.tid);
+        case LaneKind::Device:
+            return tr("Device %1 stream %2").arg(lane.device).arg(lane.tid);
+    }
+    return QString::fromStdString(lane.label);
+}
+
 // Calls of one depth, left to right. A call narrower than a pixel is drawn as that pixel, and
 // the search resumes at the next pixel: the cost follows the pixels, not the calls.
 void TimelineWidget::paintRow(QPainter& painter, const Row& row, const TimeAxis& axis) {
@@ -167,7 +181,7 @@ void TimelineWidget::paintRow(QPainter& painter, const Row& row, const TimeAxis&
     const TimelineLane& lane = data.lanes[size_t(row.lane)];
     if (row.depth == 0) {
         painter.setPen(palette().color(QPalette::Text));
-        const QString label = QString::fromStdString(lane.label);
+        const QString label = laneLabel(lane);
         painter.drawText(QRect(4, row.y, kGutterWidth - 8, kRowHeight),
                          Qt::AlignVCenter | Qt::AlignLeft,
                          painter.fontMetrics().elidedText(label, Qt::ElideRight, kGutterWidth - 8));

@@ -21,6 +21,9 @@ struct TimeAxis;
 class TimelineWidget : public QWidget {
     Q_OBJECT
   public:
+    // A lane's name in the gutter, in the interface's language ("Thread 30569", "线程 30569").
+    static QString laneLabel(const TimelineLane& lane);
+
     explicit TimelineWidget(TimelineViewState* state, QWidget* parent = nullptr);
 
     QSize sizeHint() const override;

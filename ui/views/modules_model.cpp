@@ -158,8 +158,7 @@ double ModulesModel::figure(const ModuleFigures& f, int column) const {
 QString ModulesModel::cellText(const ModuleFigures& f, int column) const {
     const double value = figure(f, column);
     const double total = figure(total_, column);
-    const QString share = total > 0 ? formatNumber(100.0 * value / total, 1) : QStringLiteral("–");
-    return tr("%1  (%2 %)").arg(inColumn(value, units_[column]), share);
+    return tr("%1  (%2 %)").arg(inColumn(value, units_[column]), shareText(value, total));
 }
 
 QVariant ModulesModel::data(const QModelIndex& index, int role) const {

@@ -193,11 +193,13 @@ void ReportBrowser::applySourceFolders() {
     untrusted << libraries;
     // A question asked before the library roots are known could not name them all, and its
     // answer would allow them too: it is asked once they are (ReportRun::libraryRootsRead).
+    // Answered "Don't Show" (now or before): asked again only when a frame there is chosen.
     source_panel_->askAboutSourceFolders(
-        answer < 0 && !untrusted.isEmpty() && contents.libraryRootsKnown()
+        answer != 1 && !untrusted.isEmpty() && contents.libraryRootsKnown()
             ? tr("This report's source is in %1. Show files from there?")
                   .arg(untrusted.join(QStringLiteral(", ")))
-            : QString());
+            : QString(),
+        answer < 0);
 }
 
 const QString& ReportBrowser::projectRoot() const {

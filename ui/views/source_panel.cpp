@@ -103,9 +103,9 @@ void SourcePanel::setLibrariesAllowed(bool allowed) {
     showFrame(frames_->currentRow());
 }
 
-void SourcePanel::askAboutSourceFolders(const QString& question) {
+void SourcePanel::askAboutSourceFolders(const QString& question, bool now) {
     question_->setText(question);
-    question_bar_->setVisible(!question.isEmpty());
+    question_bar_->setVisible(now && !question.isEmpty());
     showFrame(frames_->currentRow());  // what the pane says of it depends on the question
 }
 
@@ -168,11 +168,13 @@ void SourcePanel::showFrame(int row) {
     const FrameRow& frame = shown_[row];
     QString error;
     if (frame.isLibrary() && !libraries_allowed_) {
-        error = tr("%1:%2 is library code in %3, a folder this report names; allow the report's "
-                   "source folders to show it.")
+        error = tr("%1:%2 is library code in %3, a folder this report names; choose Show Files "
+                   "above to show it.")
                     .arg(frame.file_path)
                     .arg(frame.line_number)
                     .arg(frame.library_root);
+        // Asked again where it was answered "Don't Show": the answer is what shows it.
+        question_bar_->setVisible(!question_->text().isEmpty());
     } else if (frame.isLibrary() &&
                !QFileInfo(QDir(frame.library_root).filePath(frame.file_path)).isFile()) {
         error = tr("%1:%2 is not on this machine (it was in %3 where the report was recorded).")
@@ -200,7 +202,7 @@ void SourcePanel::showFrame(int row) {
             return;
         }
     }
-    viewer_->clearFile();
+    viewer_->showNothing();
     location_->setText(error);
 }
 

@@ -32,7 +32,9 @@ class SourcePanel : public QWidget {
     void setLibrariesAllowed(bool allowed);
     // Asks, in a bar above the frames, whether to show files from the folders the report
     // recorded; the answer comes as sourceFoldersAnswered(). An empty question hides the bar.
-    void askAboutSourceFolders(const QString& question);
+    // Not `now` (answered "Don't Show" before): the bar shows when a frame in those folders is
+    // chosen, since only the answer shows it.
+    void askAboutSourceFolders(const QString& question, bool now = true);
     QWidget* questionBar() const { return question_bar_; }
     QPushButton* allowButton() const { return allow_; }
     // Why the report has no project frames, shown when an entry has none.
