@@ -27,9 +27,14 @@ std::string error(double predicted, double measured) {
 
 // The predicted throughput at `batch`, or why there is none.
 std::string throughput(const SweepReport& r, int64_t batch) {
-    const auto predicted = r.predictedThroughput(batch);
-    return predicted ? format("%.1f", *predicted)
-                     : "no throughput predicted (the iteration time did not grow with the batch)";
+    if (const auto predicted = r.predictedThroughput(batch)) {
+        return format("%.1f", *predicted);
+    }
+    if (!(r.iteration.slope > 0)) {
+        return "no throughput predicted (the iteration time did not grow with the batch)";
+    }
+    return "no throughput predicted (the line fitted to the iteration times is at or below 0 ms "
+           "at batch " + std::to_string(batch) + ")";
 }
 
 }  // namespace

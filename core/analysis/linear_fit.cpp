@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Least-squares lines and what the sweep predicts from them.
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <set>
 
@@ -53,11 +54,20 @@ std::optional<int64_t> largestBatchWithin(const LinearFit& peak, int64_t budget)
 }
 
 bool SweepReport::throughputPredictable() const {
-    return iteration.slope > 0 && iteration.at(1.0) > 0;
+    // At the smallest batch measured (1 without points): a time that grew faster than in
+    // proportion to the batch (48 ms at 8, 454 ms at 64) fits a line below zero at batch 1,
+    // yet predicts the measured range well.
+    std::optional<int64_t> smallest;
+    for (const SweepPoint& point : points) {
+        if (!point.out_of_memory) {
+            smallest = std::min(smallest.value_or(point.batch_size), point.batch_size);
+        }
+    }
+    return iteration.slope > 0 && iteration.at(static_cast<double>(smallest.value_or(1))) > 0;
 }
 
 std::optional<double> SweepReport::predictedThroughput(int64_t batch) const {
-    if (!throughputPredictable() || batch < 1) {
+    if (!throughputPredictable() || batch < 1 || !(iteration.at(static_cast<double>(batch)) > 0)) {
         return std::nullopt;
     }
     return 1000.0 * static_cast<double>(batch) / iteration.at(static_cast<double>(batch));

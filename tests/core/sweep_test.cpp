@@ -71,6 +71,21 @@ TEST(LinearFit, ThroughputIsPredictedOnlyFromATimeThatGrowsWithTheBatch) {
     SweepReport negative_at_one;  // rising, but below zero at batch 1
     negative_at_one.iteration = fitLine({2, 4}, {1, 5});
     EXPECT_FALSE(negative_at_one.throughputPredictable());
+    // A time that grew faster than the batch (48 ms at 8, 454 ms at 64: the sweep's CLI said it
+    // "did not grow"): its line is below zero at batch 1 and positive over the batches measured,
+    // where it predicts the throughput.
+    SweepReport faster;
+    faster.iteration = fitLine({8, 16, 64}, {48, 99, 454});
+    for (int64_t batch : {8, 16, 64}) {
+        SweepPoint point;
+        point.batch_size = batch;
+        faster.points.push_back(point);
+    }
+    ASSERT_LT(faster.iteration.at(1.0), 0);
+    EXPECT_TRUE(faster.throughputPredictable());
+    ASSERT_TRUE(faster.predictedThroughput(64));
+    EXPECT_DOUBLE_EQ(*faster.predictedThroughput(64), 1000.0 * 64 / faster.iteration.at(64));
+    EXPECT_FALSE(faster.predictedThroughput(1));
 }
 
 TEST(SweepOptions, BatchSizesAndBudgetsAreParsedOrRefusedWithTheirText) {

@@ -52,11 +52,12 @@ struct SweepReport {
 
     double predictedPeak(int64_t batch) const { return peak.at(static_cast<double>(batch)); }
     // Whether the iteration time grew with the batch (the fitted line rises and is positive
-    // from batch 1 on): only then is a throughput predicted. Where the machine's noise exceeds
-    // the batch's share of the time, the line can fall, and batch / time would run to infinity
-    // where it crosses zero.
+    // from the smallest batch measured on): only then is a throughput predicted. Where the
+    // machine's noise exceeds the batch's share of the time, the line can fall, and batch /
+    // time would run to infinity where it crosses zero.
     bool throughputPredictable() const;
-    // samples/s; none when the throughput is not predictable.
+    // samples/s; none when the throughput is not predictable, or where the line is at or below
+    // zero (a batch below those measured, of a time that grew faster than the batch).
     std::optional<double> predictedThroughput(int64_t batch) const;
     // Whether `batch` lies outside the measured batch sizes (the prediction extrapolates).
     bool extrapolates(int64_t batch) const;
