@@ -34,7 +34,8 @@ std::string throughput(const SweepReport& r, int64_t batch) {
         return "no throughput predicted (the iteration time did not grow with the batch)";
     }
     return "no throughput predicted (the line fitted to the iteration times is at or below 0 ms "
-           "at batch " + std::to_string(batch) + ")";
+           "at batch " +
+           std::to_string(batch) + ")";
 }
 
 }  // namespace

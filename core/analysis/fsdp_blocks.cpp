@@ -87,8 +87,8 @@ void addUnitCollectives(std::vector<FsdpUnitEntry>& units,
             const TimelineEvent& event = thread->events[i];
             if (event.user_scope && event.name < thread->names.size() &&
                 isCollectiveName(thread->names[event.name])) {
-                calls.push_back({event.start, std::max(event.start, event.end),
-                                 &thread->names[event.name]});
+                calls.push_back(
+                    {event.start, std::max(event.start, event.end), &thread->names[event.name]});
             }
         }
     }
@@ -116,10 +116,10 @@ void addUnitCollectives(std::vector<FsdpUnitEntry>& units,
             continue;  // not FSDP's: the loop's own all-reduce of the loss, say
         }
         FsdpUnitEntry& unit = units[unit_index.at(owner->block.unit)];
-        addCall(owner->block.kind == FsdpBlock::Kind::ReduceScatter ? unit.reducing
-                                                                    : unit.gathering,
-                *calls[i].name, joined ? sorted[i].bytes : -1,
-                static_cast<double>(calls[i].end - calls[i].start) * ms_per_tick);
+        addCall(
+            owner->block.kind == FsdpBlock::Kind::ReduceScatter ? unit.reducing : unit.gathering,
+            *calls[i].name, joined ? sorted[i].bytes : -1,
+            static_cast<double>(calls[i].end - calls[i].start) * ms_per_tick);
     }
 }
 

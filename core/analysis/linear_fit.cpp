@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Least-squares lines and what the sweep predicts from them.
 #include <algorithm>
-#include <optional>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "trainscope/error.h"

@@ -20,10 +20,10 @@
 namespace trainscope {
 
 struct MemoryStepSources {
-    const MemoryRecord* memory = nullptr;       // the meter's record of the step
-    const TimelineRecord* timeline = nullptr;   // its events, where recorded: FSDP2's scopes
+    const MemoryRecord* memory = nullptr;      // the meter's record of the step
+    const TimelineRecord* timeline = nullptr;  // its events, where recorded: FSDP2's scopes
     const std::vector<CollectiveRecord>* collectives = nullptr;  // the step's, with their bytes
-    std::vector<ObservedParameter> parameters;  // as they are at the step's end
+    std::vector<ObservedParameter> parameters;                   // as they are at the step's end
     // The gradients as the step made them (a gradient set to None before the step ended is
     // the one it made), and the largest of each parameter, by the parameter's name.
     const GradientBlocks* gradient_blocks = nullptr;

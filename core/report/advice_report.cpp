@@ -81,9 +81,9 @@ MemoryEffect memoryEffect(const WhatIf& what_if, const StepFigures& baseline) {
     effect.measured = what_if.measured.has_value();
     effect.peak_change = figures.peak_bytes - baseline.peak_bytes;
     effect.activation_change = figures.activation_bytes - baseline.activation_bytes;
-    effect.worse = what_if.target != "the inputs" &&
-                   (effect.peak_change > 0 ||
-                    (effect.peak_change == 0 && effect.activation_change > 0));
+    effect.worse =
+        what_if.target != "the inputs" &&
+        (effect.peak_change > 0 || (effect.peak_change == 0 && effect.activation_change > 0));
     return effect;
 }
 

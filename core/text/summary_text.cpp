@@ -195,7 +195,8 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
     }
     if (!memory.fsdp_units.empty()) {
         out << "  FSDP units (this rank's shards; all-gathered whole; all-gathers in the step; "
-               "how long held gathered; at the peak; below, its collectives: calls, bytes, time):\n";
+               "how long held gathered; at the peak; below, its collectives: calls, bytes, "
+               "time):\n";
         for (const FsdpUnitEntry& u : memory.fsdp_units) {
             out << "    " << padded(u.unit.empty() ? "(root)" : u.unit, 16) << u.parameters
                 << " parameters, " << formatBytes(u.sharded_bytes) << "; "
@@ -206,8 +207,7 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             for (const FsdpUnitCollectives* c : {&u.gathering, &u.reducing}) {
                 if (c->count > 0) {
                     out << "      " << c->name << " x" << c->count << ", "
-                        << (c->bytes < 0 ? std::string("bytes not known")
-                                         : formatBytes(c->bytes))
+                        << (c->bytes < 0 ? std::string("bytes not known") : formatBytes(c->bytes))
                         << ", " << format("%.3f ms", c->ms) << "\n";
                 }
             }

@@ -102,15 +102,14 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     EXPECT_TRUE(page->heading()->text().contains(QStringLiteral("peak 40.0 MiB")))
         << page->heading()->text().toStdString();
     // The status line names the advice report it opened with the run's reports.
-    EXPECT_TRUE(window_.statusMessage()->fullText().endsWith(
-        QStringLiteral(", transformer.advice.sqlite")))
+    EXPECT_TRUE(
+        window_.statusMessage()->fullText().endsWith(QStringLiteral(", transformer.advice.sqlite")))
         << window_.statusMessage()->fullText().toStdString();
     QTableWidget* table = page->table();
     ASSERT_EQ(table->rowCount(), 4);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("GELU -> ReLU at blocks_0.mlp"));
     // A what-if that raised the memory is said to, where it is named.
-    EXPECT_EQ(table->item(3, 0)->text(),
-              QStringLiteral("checkpoint each block at layers (worse)"));
+    EXPECT_EQ(table->item(3, 0)->text(), QStringLiteral("checkpoint each block at layers (worse)"));
     EXPECT_EQ(table->item(3, 0)->toolTip(),
               QStringLiteral("Not advised: as measured, it makes the step worse than it is "
                              "(peak +2.0 MiB, activations +5.0 MiB)."));

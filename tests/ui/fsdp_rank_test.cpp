@@ -5,6 +5,8 @@
 // tooltip of the unit's module in the Modules tab.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <QLabel>
 #include <QLocale>
 #include <QScrollBar>
@@ -29,21 +31,30 @@ namespace {
 using ui::ModulesModel;
 using ui::ModuleTree;
 
-// The built-in transformer's memory report made a rank's: its deepest module an FSDP unit,
-// two of its weights sharded over two ranks (its sharded weights table is empty), and the peak's all-gathered parameters and
-// reduce-scatter buffers. Returns the unit's path, or empty with a failure.
-QString makeFsdpRank(const QString& memory) {
-    QString unit;
+// Runs `use` with a query on the report at `path` (a connection of its own, closed after).
+void withQuery(const QString& path, const std::function<void(QSqlQuery&)>& use) {
+    const QString name = QStringLiteral("fsdp_rank_test");
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "fsdp");
-        db.setDatabaseName(memory);
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
         EXPECT_TRUE(db.open());
         QSqlQuery query(db);
-        auto exec = [&](const QString& sql) {
-            EXPECT_TRUE(query.exec(sql)) << sql.toStdString();
-        };
-        exec(QStringLiteral("SELECT module_path FROM trainscope_entry_modules ORDER BY "
-                            "length(module_path) DESC LIMIT 1"));
+        use(query);
+    }
+    QSqlDatabase::removeDatabase(name);
+}
+
+// The built-in transformer's memory report made a rank's: its deepest module an FSDP unit, two
+// of its weights sharded over two ranks (its sharded weights table is empty), and the peak's
+// all-gathered parameters and reduce-scatter buffers. Returns the unit's path, or empty with a
+// failure.
+QString makeFsdpRank(const QString& memory) {
+    QString unit;
+    withQuery(memory, [&](QSqlQuery& query) {
+        auto exec = [&](const QString& sql) { EXPECT_TRUE(query.exec(sql)) << sql.toStdString(); };
+        exec(
+            QStringLiteral("SELECT module_path FROM trainscope_entry_modules ORDER BY "
+                           "length(module_path) DESC LIMIT 1"));
         EXPECT_TRUE(query.next());
         unit = query.value(0).toString();
         exec(QStringLiteral(
@@ -61,14 +72,14 @@ QString makeFsdpRank(const QString& memory) {
             "132352, 264704, 'gloo:all_gather', 2, 132352, 4.5, 'gloo:all_reduce', 1, NULL, 0.4)"));
         query.addBindValue(unit);
         EXPECT_TRUE(query.exec());
-        exec(QStringLiteral("INSERT INTO trainscope_sharded_weights SELECT id, 2 * size_bytes, "
-                            "'Shard(dim=0) over 2 ranks' FROM weight_entries ORDER BY id LIMIT 2"));
-        exec(QStringLiteral("INSERT INTO misc_sizes (key, size_bytes) VALUES "
-                            "('peak_unsharded_parameter_bytes', 1024), "
-                            "('peak_reduce_scatter_bytes', 512)"));
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("fsdp"));
+        exec(
+            QStringLiteral("INSERT INTO trainscope_sharded_weights SELECT id, 2 * size_bytes, "
+                           "'Shard(dim=0) over 2 ranks' FROM weight_entries ORDER BY id LIMIT 2"));
+        exec(
+            QStringLiteral("INSERT INTO misc_sizes (key, size_bytes) VALUES "
+                           "('peak_unsharded_parameter_bytes', 1024), "
+                           "('peak_reduce_scatter_bytes', 512)"));
+    });
     return unit;
 }
 
@@ -80,11 +91,7 @@ struct Sharded {
 
 Sharded shardedIn(const QString& memory) {
     Sharded sharded;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), "read");
-        db.setDatabaseName(memory);
-        EXPECT_TRUE(db.open());
-        QSqlQuery query(db);
+    withQuery(memory, [&](QSqlQuery& query) {
         EXPECT_TRUE(query.exec(QStringLiteral(
             "SELECT (SELECT count(*) FROM weight_entries), count(*), sum(w.size_bytes), "
             "sum(s.whole_bytes) FROM trainscope_sharded_weights s JOIN weight_entries w "
@@ -92,8 +99,7 @@ Sharded shardedIn(const QString& memory) {
         EXPECT_TRUE(query.next());
         sharded = {query.value(0).toLongLong(), query.value(1).toLongLong(),
                    query.value(2).toLongLong(), query.value(3).toLongLong()};
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("read"));
+    });
     return sharded;
 }
 
@@ -124,8 +130,9 @@ TEST_P(FsdpOverview, SaysTheRanksShareInItsLanguageWithinTheWindow) {
     QTest::qWait(50);
     const QString text = window.browser()->overviewText();
     const QString line =
-        ui::OverviewPage::tr("Sharded over the ranks: %1 of the %2 parameters (%3); this rank "
-                             "holds %4 of their %5.")
+        ui::OverviewPage::tr(
+            "Sharded over the ranks: %1 of the %2 parameters (%3); this rank "
+            "holds %4 of their %5.")
             .arg(QLocale().toString(sharded.count), QLocale().toString(sharded.parameters),
                  QStringLiteral("Shard(dim=0) over 2 ranks"), ui::formatBytes(sharded.held),
                  ui::formatBytes(sharded.whole));
@@ -147,8 +154,7 @@ TEST_P(FsdpOverview, SaysTheRanksShareInItsLanguageWithinTheWindow) {
             << "the Overview is " << bar->maximum() << " px wider than the window";
 }
 
-INSTANTIATE_TEST_SUITE_P(InEachLanguage, FsdpOverview,
-                         ::testing::Values("en", "de", "zh_CN"));
+INSTANTIATE_TEST_SUITE_P(InEachLanguage, FsdpOverview, ::testing::Values("en", "de", "zh_CN"));
 
 // The unit's row in the Modules tab says what the rank holds of it, as a user hovering it
 // reads it.

@@ -337,15 +337,16 @@ TEST_F(HostileReportTest, ALibraryFrameAfterDontShowAsksAgain) {
     ASSERT_TRUE(source.open(QIODevice::WriteOnly));
     source.write("class Linear:\n    def forward(self, x):\n        return x\n");
     source.close();
-    const QByteArray sql = QStringLiteral("INSERT INTO trainscope_library_frames VALUES "
-                                          "(1, 100, 'torch/nn/modules/linear.py', 2, '%1');")
+    const QByteArray sql = QStringLiteral(
+                               "INSERT INTO trainscope_library_frames VALUES "
+                               "(1, 100, 'torch/nn/modules/linear.py', 2, '%1');")
                                .arg(library)
                                .toUtf8();
     const QString report = mutated(QStringLiteral("library_asked.time.sqlite"), sql.constData());
     ASSERT_TRUE(open(report));
     SourcePanel* panel = window_.browser()->sourcePanel();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return panel->questionBar()->isVisibleTo(window_.browser()); },
-                                60000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return panel->questionBar()->isVisibleTo(window_.browser()); }, 60000));
     QPushButton* deny = nullptr;
     for (QPushButton* button : panel->questionBar()->findChildren<QPushButton*>())
         if (button->text() == QStringLiteral("Don't Show"))

@@ -15,9 +15,9 @@
 
 #include "i18n/language.h"
 #include "main_window.h"
-#include "source/source_viewer.h"
-#include "reading/units.h"
 #include "reading/sql_table_model.h"
+#include "reading/units.h"
+#include "source/source_viewer.h"
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/report_browser.h"

@@ -31,7 +31,7 @@ struct MemorySummary {
     // What was allocated at the instant of the peak (TrainScope's misc_sizes keys; other tools'
     // reports lack them).
     std::optional<PeakBreakdown> at_peak;
-    int64_t parameters = 0;                // weight entries
+    int64_t parameters = 0;              // weight entries
     std::vector<ShardedLayout> sharded;  // those sharded over the ranks (FSDP2), by layout
 };
 

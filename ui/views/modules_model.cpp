@@ -245,13 +245,14 @@ QString ModulesModel::fsdpUnitText(const FsdpUnitEntry& unit) {
     return tr("An FSDP unit: this rank holds %1 of its %2 parameters; gathered whole they are %3, "
               "all-gathered %4 times in the step (%5 of them prefetched) and held %6 ms in all; "
               "%7 of them at the peak; its largest reduce-scatter %8.")
-        .arg(formatBytes(unit.sharded_bytes))
-        .arg(unit.parameters)
-        .arg(formatBytes(unit.unsharded_bytes))
-        .arg(unit.gathers)
-        .arg(unit.prefetched)
-        .arg(QLocale().toString(unit.gathered_ms, 'f', 3))
-        .arg(formatBytes(unit.unsharded_at_peak_bytes), formatBytes(unit.reduce_scatter_bytes)) +
+               .arg(formatBytes(unit.sharded_bytes))
+               .arg(unit.parameters)
+               .arg(formatBytes(unit.unsharded_bytes))
+               .arg(unit.gathers)
+               .arg(unit.prefetched)
+               .arg(QLocale().toString(unit.gathered_ms, 'f', 3))
+               .arg(formatBytes(unit.unsharded_at_peak_bytes),
+                    formatBytes(unit.reduce_scatter_bytes)) +
            collectivesText(tr("Its all-gathers (%1): %2, %3, %4 ms."), unit.gathering) +
            collectivesText(tr("Its reduce-scatters (%1): %2, %3, %4 ms."), unit.reducing);
 }
@@ -261,11 +262,11 @@ QString ModulesModel::collectivesText(const QString& sentence,
     if (collectives.count == 0) {
         return {};
     }
-    return QLatin1Char(' ') + sentence.arg(QString::fromStdString(collectives.name))
-                                  .arg(collectives.count)
-                                  .arg(collectives.bytes < 0 ? tr("bytes not known")
-                                                             : formatBytes(collectives.bytes))
-                                  .arg(QLocale().toString(collectives.ms, 'f', 3));
+    return QLatin1Char(' ') +
+           sentence.arg(QString::fromStdString(collectives.name))
+               .arg(collectives.count)
+               .arg(collectives.bytes < 0 ? tr("bytes not known") : formatBytes(collectives.bytes))
+               .arg(QLocale().toString(collectives.ms, 'f', 3));
 }
 
 QVariant ModulesModel::headerData(int section, Qt::Orientation orientation, int role) const {

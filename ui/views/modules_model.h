@@ -41,8 +41,7 @@ class ModulesModel : public TreeModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     // What the tooltip of an FSDP unit's row says of it.
     static QString fsdpUnitText(const FsdpUnitEntry& unit);
-    static QString collectivesText(const QString& sentence,
-                                   const FsdpUnitCollectives& collectives);
+    static QString collectivesText(const QString& sentence, const FsdpUnitCollectives& collectives);
 
   signals:
     // The operations of a module were read (or why they could not be).

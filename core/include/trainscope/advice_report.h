@@ -46,8 +46,8 @@ struct AdviceReport {
 // budget (target "the inputs") is meant to use the memory and is never worse.
 struct MemoryEffect {
     bool worse = false;
-    bool measured = false;          // judged by the measured figures
-    int64_t peak_change = 0;        // figures - the step's as it is
+    bool measured = false;    // judged by the measured figures
+    int64_t peak_change = 0;  // figures - the step's as it is
     int64_t activation_change = 0;
 };
 MemoryEffect memoryEffect(const WhatIf& what_if, const StepFigures& baseline);

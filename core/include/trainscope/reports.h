@@ -133,10 +133,10 @@ using RunMetadata = std::map<std::string, std::string>;
 // held it.
 // A unit's collectives of one kind in the memory step, as the backend named and timed them.
 struct FsdpUnitCollectives {
-    std::string name;     // "gloo:all_gather"; names joined by "," if they differ
+    std::string name;  // "gloo:all_gather"; names joined by "," if they differ
     int count = 0;
-    int64_t bytes = 0;    // of their tensors as the call took them; -1: not known for each
-    double ms = 0.0;      // from the call's start to the backend's end of it, in all
+    int64_t bytes = 0;  // of their tensors as the call took them; -1: not known for each
+    double ms = 0.0;    // from the call's start to the backend's end of it, in all
 };
 
 struct FsdpUnitEntry {
