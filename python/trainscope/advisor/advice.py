@@ -30,7 +30,7 @@ from .. import _trainscope
 from .autocast import AutocastSaved
 from .gradients import KeptGradients
 from .saved import SavedTensors
-from .source_lines import BlockCallers, built_at, calls_in
+from .source_lines import BlockCallers, built_at, calls_in, shown_path
 from .._tensors import storage_of
 from .._text import one_line
 
@@ -316,7 +316,7 @@ def activation_what_ifs(model, saved, baseline, curve, root):
         what_if.apply = _swap(modules)
         what_ifs.append(what_if)
     for file, line in lines[:SHOWN_MODULES]:
-        where = f"{os.path.relpath(file, root) if file.startswith(root) else file}:{line}"
+        where = f"{shown_path(file, root)}:{line}"
         function = f"F.{by_target[(file, line)]['kind'].lower()}"
         what_if = WhatIf(f"{function} -> F.relu", where, predicted([(file, line)]))
         what_if.source = (file, line)
@@ -740,9 +740,7 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
         elif w.target == "the gradients":
             w.source = calls_in(step_code, {"zero_grad"})
         if w.source is not None:
-            path, line = w.source
-            w.source = (os.path.relpath(path, users.root) if os.path.abspath(path).startswith(
-                os.path.join(users.root, "")) else path, line)
+            w.source = (shown_path(w.source[0], users.root), w.source[1])
     for w in what_ifs:
         w.why_not = w.not_applicable or ("" if verify else "not asked (--verify runs it)")
     if not verify:

@@ -12,13 +12,11 @@ between two submodules is their parent's, not the next submodule's), and the sav
 read from each node's `_saved_*` attributes as the module returns, before backward frees
 them. The hooks and the mode are removed once the step ends."""
 
-import os
-import sys
-
 import torch
 from torch.overrides import TorchFunctionMode
 
 from .._tensors import storage_of
+from .source_lines import callers_line
 
 
 def tensors_in(value):
@@ -67,16 +65,6 @@ class ActivationCall:
 _ATTENTION = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
 # The activation functions whose calls are recorded (F.gelu, F.silu), by their kind.
 _FUNCTIONS = {torch.nn.functional.gelu: "GELU", torch.nn.functional.silu: "SiLU"}
-_LIBRARIES = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
-                   for m in (torch, sys.modules[__name__.rpartition(".")[0]]))
-
-
-def _callers_line():
-    """The innermost frame outside torch and trainscope: the user's line."""
-    frame = sys._getframe(2)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_LIBRARIES):
-        frame = frame.f_back
-    return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
 
 
 class _FunctionCalls(TorchFunctionMode):
@@ -153,7 +141,7 @@ class SavedTensors:
                 # autograd does not record (no_grad, a frozen part): it saves nothing
             self.activations.append(ActivationCall(
                 paths.get(inside, ""), kind, storage_of(given), storage_of(result),
-                _callers_line()))
+                callers_line()))
 
         def after(module, args, output):
             if running:

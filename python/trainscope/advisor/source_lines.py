@@ -15,13 +15,29 @@ import textwrap
 import torch
 from torch import nn
 
-_OURS = (os.path.dirname(torch.__file__) + os.sep,
-         os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep)
+# torch's and TrainScope's own folders: a file in neither is the user's.
+_LIBRARIES = (os.path.dirname(os.path.abspath(torch.__file__)) + os.sep,
+              os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep)
 
 
 def _users(path):
     """Whether `path` is a file of the user's, not torch's or TrainScope's."""
-    return bool(path) and not os.path.abspath(path).startswith(_OURS)
+    return bool(path) and not os.path.abspath(path).startswith(_LIBRARIES)
+
+
+def callers_line():
+    """(file, line) of the innermost frame of the user's code that called into this one
+    (through torch's and TrainScope's own frames), or None."""
+    frame = sys._getframe(1)
+    while frame is not None and not _users(frame.f_code.co_filename):
+        frame = frame.f_back
+    return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
+
+
+def shown_path(path, root):
+    """`path` relative to the project's `root` where it lies inside it, else as it is."""
+    inside = os.path.abspath(path).startswith(os.path.join(os.path.abspath(root), ""))
+    return os.path.relpath(path, root) if inside else path
 
 
 def _parsed(function):
@@ -119,11 +135,9 @@ class BlockCallers:
             if container in self.lines:
                 return
             try:  # reading frames never raises into the user's step
-                frame = sys._getframe(1)
-                while frame is not None and not _users(frame.f_code.co_filename):
-                    frame = frame.f_back
-                if frame is not None:
-                    self.lines[container] = (frame.f_code.co_filename, frame.f_lineno)
+                line = callers_line()
+                if line is not None:
+                    self.lines[container] = line
             except Exception:
                 pass
         return hook
