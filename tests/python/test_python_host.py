@@ -513,8 +513,12 @@ class SeveralRanks(unittest.TestCase):
     def test_four_ranks_name_the_delayed_one_step_by_step_and_none_without_a_delay(self):
         # Four ranks on Gloo, 21 observed steps, one intra-op thread each (as torchrun sets
         # OMP_NUM_THREADS). With 150 ms of delay in rank 2's forward the others wait for it in
-        # every step's all_reduce; without one, the rank the others wait for changes from step
-        # to step (four ranks share this machine's cores): none is named.
+        # every step's all_reduce. Without one, the rank the others wait for changes from step
+        # to step (four ranks share the machine's cores), but the ranks are not alike (rank 0
+        # also hosts the rendezvous store): rank 0 was last in 4 to 10 of 21 steps in eight
+        # runs here, and on the project's CI one rank in more steps than chance, which the
+        # summary then rightly says. What no delay gives is never the delay's mark: one rank
+        # the others waited for in nearly every step.
         for slow in (2, -1):
             with self.subTest(slow=slow):
                 prefix = os.path.join(self.dir.name, f"four{slow}")
@@ -537,9 +541,12 @@ class SeveralRanks(unittest.TestCase):
                     self.assertEqual(of, 21)
                     self.assertGreaterEqual(steps, 0.9 * of, shown.stdout)
                 else:
-                    self.assertIsNone(held, shown.stdout)
-                    self.assertIn("No rank held the steps up", shown.stdout)
-                    self.assertNotIn("held up by rank", shown.stdout)
+                    line = re.search(r"(Held up, step by step|No rank held the steps up).*",
+                                     shown.stdout)
+                    self.assertIsNotNone(line, shown.stdout)
+                    counts = [int(n) for n in re.findall(r"rank \d+ in (\d+)", line.group(0))]
+                    self.assertTrue(counts, line.group(0))
+                    self.assertLess(max(counts), 0.9 * 21, shown.stdout)
 
     def test_an_entry_point_under_torchrun_writes_one_set_per_rank_and_names_the_slow_one(self):
         results = self.profile(env={"TRAINSCOPE_TEST_SLOW_RANK": "1",
