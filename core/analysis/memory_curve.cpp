@@ -2,6 +2,7 @@
 #include "trainscope/memory_curve.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -123,6 +124,78 @@ int64_t MemoryCurve::highestWith(const std::vector<CurveChange>& changes) const 
                            sample.total_allocated + added);
     }
     return highest.value_or(0);
+}
+
+std::optional<std::vector<LinearFit>> MemoryCurve::samplesOverBatch(const MemoryCurve& other,
+                                                                    int64_t at,
+                                                                    int64_t other_at) const {
+    const std::vector<MemorySample>& mine = data_.memory;
+    const std::vector<MemorySample>& theirs = other.data_.memory;
+    if (at == other_at || mine.size() != theirs.size() || mine.empty()) {
+        return std::nullopt;
+    }
+    std::vector<LinearFit> lines;
+    lines.reserve(mine.size());
+    for (size_t i = 0; i < mine.size(); ++i) {
+        // The same event at both batches: an allocation in one is one in the other.
+        if (i > 0 && (mine[i].total_allocated > mine[i - 1].total_allocated) !=
+                         (theirs[i].total_allocated > theirs[i - 1].total_allocated)) {
+            return std::nullopt;
+        }
+        LinearFit line;
+        line.slope = static_cast<double>(theirs[i].total_allocated - mine[i].total_allocated) /
+                     static_cast<double>(other_at - at);
+        line.intercept =
+            static_cast<double>(mine[i].total_allocated) - line.slope * static_cast<double>(at);
+        line.points = 2;
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+namespace {
+
+int64_t highestOf(const std::vector<LinearFit>& lines, int64_t batch) {
+    double highest = 0;
+    for (const LinearFit& line : lines)
+        highest = std::max(highest, line.at(static_cast<double>(batch)));
+    return static_cast<int64_t>(std::llround(highest));
+}
+
+}  // namespace
+
+std::optional<int64_t> MemoryCurve::highestAtBatch(const MemoryCurve& other, int64_t at,
+                                                   int64_t other_at, int64_t batch) const {
+    const auto lines = samplesOverBatch(other, at, other_at);
+    if (!lines) {
+        return std::nullopt;
+    }
+    return highestOf(*lines, batch);
+}
+
+std::optional<int64_t> MemoryCurve::largestBatchWithin(const MemoryCurve& other, int64_t at,
+                                                       int64_t other_at, int64_t budget) const {
+    const auto lines = samplesOverBatch(other, at, other_at);
+    if (!lines) {
+        return std::nullopt;
+    }
+    // Each sample that grows bounds the batch from above; the tightest bound is the answer,
+    // checked against the rounded totals (a bound may fall a batch either side of it).
+    std::optional<double> bound;
+    for (const LinearFit& line : *lines)
+        if (line.slope > 0) {
+            const double most = (static_cast<double>(budget) - line.intercept) / line.slope;
+            bound = std::min(bound.value_or(most), most);
+        }
+    if (!bound) {
+        return std::nullopt;
+    }
+    int64_t largest = static_cast<int64_t>(std::clamp(std::floor(*bound), 0.0, 9e15));
+    while (largest > 0 && highestOf(*lines, largest) > budget)
+        --largest;
+    while (largest < 9e15 && highestOf(*lines, largest + 1) <= budget)
+        ++largest;
+    return largest;
 }
 
 int64_t MemoryCurve::highestOutside(const std::string& phase) const {

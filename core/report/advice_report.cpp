@@ -54,6 +54,9 @@ void fill(SqliteDb& db, const AdviceReport& report) {
     metadata[kBaselinePeakKey] = std::to_string(report.baseline.peak_bytes);
     metadata[kBaselineActivationsKey] = std::to_string(report.baseline.activation_bytes);
     metadata[kBaselineStepKey] = decimalText(report.baseline.step_ms);
+    if (report.budget_bytes) {
+        metadata[kMemoryBudgetKey] = std::to_string(*report.budget_bytes);
+    }
     insertMetadata(db, metadata);
 }
 
@@ -163,6 +166,9 @@ AdviceReport readAdviceReport(const std::string& path) {
     report.baseline = {static_cast<int64_t>(number(kBaselinePeakKey)),
                        static_cast<int64_t>(number(kBaselineActivationsKey)),
                        number(kBaselineStepKey)};
+    if (report.metadata.count(kMemoryBudgetKey)) {
+        report.budget_bytes = static_cast<int64_t>(number(kMemoryBudgetKey));
+    }
     return report;
 }
 

@@ -34,6 +34,20 @@ void printFigure(std::ostream& out, const char* what, T predicted, const std::op
     out << "\n";
 }
 
+// A batch size's peak against the budget, in bytes (a MiB rounds away the byte that decides).
+void printBudget(std::ostream& out, int64_t budget, const WhatIf& w) {
+    auto verdict = [&](int64_t peak) {
+        return std::string(peak <= budget ? "within it" : "above it") + " (" +
+               std::to_string(peak) + " B)";
+    };
+    out << "  " << padded("budget", 13) << formatBytes(budget) << " (" << budget
+        << " B): predicted " << verdict(w.predicted.peak_bytes);
+    if (w.measured) {
+        out << ", measured " << verdict(w.measured->peak_bytes);
+    }
+    out << "\n";
+}
+
 }  // namespace
 
 void printAdvice(std::ostream& out, const AdviceReport& report) {
@@ -55,6 +69,11 @@ void printAdvice(std::ostream& out, const AdviceReport& report) {
         printFigure(out, "activations", w.predicted.activation_bytes,
                     measured(&StepFigures::activation_bytes), formatBytes);
         printFigure(out, "step", w.predicted.step_ms, measured(&StepFigures::step_ms), stepMs);
+        // A batch size predicted ("batch size 8 -> 3183"), not one that could not be.
+        if (report.budget_bytes && w.target == "the inputs" &&
+            w.change.rfind("batch size ", 0) == 0) {
+            printBudget(out, *report.budget_bytes, w);
+        }
         if (!w.source_file.empty()) {
             out << "  your line: " << w.source_file << ":" << w.source_line << "\n";
         }

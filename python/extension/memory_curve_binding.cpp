@@ -88,6 +88,10 @@ void bindMemoryCurve(py::module_& m) {
                 return blocksOf(curve.forwardBlocks(bytes, by_release, start, end));
             },
             py::arg("bytes"), py::arg("by_release"), py::arg("start"), py::arg("end"))
+        .def("highest_at_batch", &MemoryCurve::highestAtBatch, py::arg("other"), py::arg("at"),
+             py::arg("other_at"), py::arg("batch"))
+        .def("largest_batch_within", &MemoryCurve::largestBatchWithin, py::arg("other"),
+             py::arg("at"), py::arg("other_at"), py::arg("budget"))
         .def("forward_ms", &MemoryCurve::forwardMs, py::arg("module"));
 }
 

@@ -338,9 +338,11 @@ void checkOutputs(const std::string& prefix, bool force) {
 // returns the text of what it wrote.
 std::string writeAdvice(const std::string& prefix, bool force, const RunFigures& baseline,
                         const py::list& what_ifs,
-                        const std::map<std::string, std::string>& metadata) {
+                        const std::map<std::string, std::string>& metadata,
+                        std::optional<int64_t> budget) {
     const std::string path = prefix + report_format::kAdviceSuffix;
     AdviceReport report;
+    report.budget_bytes = budget;
     report.baseline = stepFiguresOf(baseline);
     report.metadata = RunMetadata(metadata.begin(), metadata.end());
     for (const py::handle& item : what_ifs) {
@@ -383,7 +385,8 @@ PYBIND11_MODULE(_trainscope, m) {
     m.def("ranks_summary", &trainscope::python::ranksSummary, py::arg("rank_prefixes"));
     m.def("parse_byte_size", &trainscope::parseByteSize, py::arg("text"));
     m.def("write_advice", &trainscope::python::writeAdvice, py::arg("prefix"), py::arg("force"),
-          py::arg("baseline"), py::arg("what_ifs"), py::arg("metadata"));
+          py::arg("baseline"), py::arg("what_ifs"), py::arg("metadata"),
+          py::arg("budget") = py::none());
     m.def(
         "run_report_paths",
         [](const std::string& prefix) {

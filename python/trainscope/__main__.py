@@ -357,7 +357,8 @@ def advise_entry_point(args):
                 f"{type(model).__name__}", "torch": torch.__version__,
                 "verified": "yes" if args.verify else "no"}
     try:
-        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format)
+        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format,
+                             budget)
     except BrokenPipeError:
         sys.stdout = None
     except Exception as e:  # the engine's refusal or a write that failed

@@ -114,6 +114,53 @@ TEST(AdviceEffect, AWhatIfThatRaisesTheMemoryIsSaidToMakeTheStepWorse) {
         << text.str();
 }
 
+// With a memory budget, each batch size's peak is held against it in bytes (4.0 MiB reads the
+// same on both sides of the byte that decides), read back from the file; a report without one
+// says nothing of a budget.
+TEST_F(AdviceReportTest, ABatchSizesPeakIsHeldAgainstTheBudgetInBytes) {
+    AdviceReport report = sample();
+    report.budget_bytes = 4'194'304;
+    WhatIf largest{
+        "batch size 8 -> 3183", "the inputs", {4'194'000, 3'000'000, 9.0}, {}, "", "", 0};
+    largest.measured = StepFigures{4'194'000, 3'000'000, 8.0};
+    WhatIf above{"batch size 8 -> 3184 (the first above the budget)",
+                 "the inputs",
+                 {4'195'320, 3'001'000, 9.0},
+                 {},
+                 "not asked",
+                 "",
+                 0};
+    WhatIf none{"the largest batch size within the budget",
+                "the inputs",
+                {1, 1, 1.0},
+                {},
+                "nothing in the step grows with the batch",
+                "",
+                0};
+    report.what_ifs = {largest, above, none};
+    const std::string path = dir_ + "/run.advice.sqlite";
+    writeAdviceReport(report, path, Overwrite::Refuse);
+    const AdviceReport read = readAdviceReport(path);
+    EXPECT_EQ(read.budget_bytes, 4'194'304);
+    std::ostringstream text;
+    printAdvice(text, read);
+    EXPECT_NE(text.str().find("(+12.50 %)\n  budget       4.0 MiB (4194304 B): predicted within it "
+                              "(4194000 B), measured within it (4194000 B)\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("  budget       4.0 MiB (4194304 B): predicted above it "
+                              "(4195320 B)\n  not run: not asked\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_EQ(text.str().find("budget  ", text.str().find("the largest batch size")),
+              std::string::npos)
+        << text.str();
+
+    const std::string without = dir_ + "/without.advice.sqlite";
+    writeAdviceReport(sample(), without, Overwrite::Refuse);
+    EXPECT_EQ(readAdviceReport(without).budget_bytes, std::nullopt);
+}
+
 TEST_F(AdviceReportTest, ADamagedOrForeignFileIsRefusedInOneLine) {
     const std::string path = dir_ + "/run.advice.sqlite";
     writeAdviceReport(sample(), path, Overwrite::Refuse);

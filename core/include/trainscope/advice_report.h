@@ -36,6 +36,7 @@ struct WhatIf {
 struct AdviceReport {
     StepFigures baseline;  // the step as it is
     std::vector<WhatIf> what_ifs;
+    std::optional<int64_t> budget_bytes;  // --memory-budget, where one was given
     RunMetadata metadata;
 };
 
@@ -56,6 +57,7 @@ MemoryEffect memoryEffect(const WhatIf& what_if, const StepFigures& baseline);
 inline constexpr char kBaselinePeakKey[] = "baseline_peak_bytes";
 inline constexpr char kBaselineActivationsKey[] = "baseline_activation_bytes";
 inline constexpr char kBaselineStepKey[] = "baseline_step_ms";
+inline constexpr char kMemoryBudgetKey[] = "memory_budget_bytes";
 
 void writeAdviceReport(const AdviceReport& report, const std::string& path, Overwrite overwrite);
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "trainscope/sweep_report.h"
 #include "trainscope/timeline_data.h"
 
 namespace trainscope {
@@ -68,11 +69,27 @@ class MemoryCurve {
     std::vector<CurveBlock> forwardBlocks(int64_t bytes, bool by_release, int64_t start_ns,
                                           int64_t end_ns) const;
 
+    // The memory step at batch size `batch`, from this curve (the step at batch size `at`) and
+    // `other`, the same step at batch size `other_at`: sample by sample, each total on the
+    // straight line through the two (what grows with the batch grows in proportion, the rest
+    // stays), so that the peak may lie elsewhere in the step than at either batch's. None
+    // where the two steps did not allocate and free in the same order (their samples do not
+    // pair) or the batch sizes are equal.
+    std::optional<int64_t> highestAtBatch(const MemoryCurve& other, int64_t at, int64_t other_at,
+                                          int64_t batch) const;
+    // The largest batch size whose highest total (as highestAtBatch) is within `budget`: 0
+    // where not even 1 is, none where the steps do not pair or nothing grows with the batch.
+    std::optional<int64_t> largestBatchWithin(const MemoryCurve& other, int64_t at,
+                                              int64_t other_at, int64_t budget) const;
+
     // The forward time of `module`'s operations (its submodules' included; "" : of every
     // operation in a submodule), from the run time report.
     double forwardMs(const std::string& module) const;
 
   private:
+    // Each sample's total as a line over the batch size, through this curve and `other`'s.
+    std::optional<std::vector<LinearFit>> samplesOverBatch(const MemoryCurve& other, int64_t at,
+                                                           int64_t other_at) const;
     bool inPhase(int64_t time_ns, const std::string& phase) const;
     TimelineData data_;
     std::vector<std::pair<std::string, double>> forward_ms_;  // (module path, ms) per entry

@@ -612,43 +612,105 @@ def sharded_state_what_ifs(optimizer, baseline, ranks):
     return [what_if]
 
 
-def batch_size_what_ifs(baseline, budget, batch):
-    """The largest batch size whose peak is within `budget` bytes: the weights, gradients and
-    optimizer state stay, the rest of the peak (activations, the inputs, their gradients and
-    temporaries) grows in proportion to the batch, from the one measured at batch `batch`; the
-    activations likewise, and of the step's time its forward and backward passes."""
+def other_batch_sizes(batch):
+    """The batch sizes the step may be recorded at a second time to predict others, in the
+    order tried: half the step's (cheaper, and never out of memory where the step was not),
+    then twice it; a batch of 1 or 2 takes other paths in some operations (a squeezed matmul)
+    that a batch of 2 or 4 does not, so those are never halved."""
+    return [batch // 2, batch * 2] if batch >= 4 else [batch * 2]
+
+
+def _shapes(inputs):
+    return [tuple(t.shape) for t in inputs if isinstance(t, torch.Tensor)]
+
+
+def _recorded_at(users, batch, other):
+    """The step recorded on a copy of the model at batch size `other`: its figures and the
+    engine's MemoryCurve. Raises LookupError saying why it could not be."""
+    candidate, give_state = copy_of(users.model, users.optimizer)
+    try:
+        inputs = users.inputs_at(other)
+        if _shapes(inputs) == _shapes(users.inputs):
+            raise LookupError(f"input_provider(batch_size={other}) gave inputs of the same "
+                              f"shapes as the step's (batch size {batch}): it does not use the "
+                              f"batch size it is given")
+        figures, curve = measure(candidate, users, inputs, users.warmup, give_state,
+                                 with_curve=True)
+    except LookupError:
+        raise
+    except Exception as e:
+        raise LookupError(f"recording the step at batch size {other} raised "
+                          f"{type(e).__name__}: {one_line(e)}") from None
+    finally:
+        del candidate
+        gc.collect()
+    if figures is None:
+        raise LookupError(f"observing the step at batch size {other} failed (the line above "
+                          f"says why)")
+    return figures, curve
+
+
+def batch_size_what_ifs(users, baseline, curve, budget, batch, say=None):
+    """The largest batch size whose peak is within `budget` bytes, and the one above it (which
+    must not fit). The step is recorded a second time, at another batch size, on a copy of the
+    model: sample by sample, the curve's total lies on the line through its two recordings, so
+    the peak is predicted over the whole step at any batch (at a larger one it may lie
+    elsewhere than at the step's own: where the activations are rather than the gradients),
+    and the activations and the step's time on the lines through the two."""
     if budget is None:
         return []
-    # What the peak holds that does not grow with the batch, as the meter found it at the peak
-    # (the gradients of a peak in the backward pass are not all made yet).
-    lasting = sum(part or 0 for part in (baseline.weight_bytes_at_peak,
-                                         baseline.gradient_bytes_at_peak,
-                                         baseline.optimizer_state_bytes_at_peak))
-    growing = baseline.peak_bytes - lasting
-    if batch is None or growing <= 0:
+    reason = ("the step's batch size is not known (give --batch-size)" if batch is None else
+              "it records the step at a second batch size, through "
+              "input_provider(batch_size=N), which takes no batch_size"
+              if users.inputs_at is None else "")
+    other = second = second_curve = None
+    for size in ([] if reason else other_batch_sizes(batch)):
+        if say is not None:
+            say(f"trainscope: recording the step at batch size {size}, to predict others")
+        try:
+            second, second_curve = _recorded_at(users, batch, size)
+        except LookupError as e:
+            reason = str(e)
+            break
+        if curve.highest_at_batch(second_curve, batch, size, batch) is not None:
+            other, reason = size, ""
+            break
+        reason = (f"the step at batch size {size} allocated and freed in another order than at "
+                  f"{batch}, so its peak at another batch is not predicted")
+    largest = None
+    if not reason:
+        largest = curve.largest_batch_within(second_curve, batch, other, budget)
+        if largest is None:
+            reason = "nothing in the step grows with the batch"
+    if reason:
         what_if = WhatIf("the largest batch size within the budget", "the inputs",
                          {"peak_bytes": baseline.peak_bytes,
                           "activation_bytes": baseline.activation_bytes,
                           "step_ms": baseline.step_ms})
-        what_if.not_applicable = ("the step's batch size is not known (give --batch-size)"
-                                  if batch is None else "nothing in the peak grows with the batch")
+        what_if.not_applicable = reason
         return [what_if]
-    # The sweep's predictor (trainscope-cli sweep), on a line through the one batch measured.
-    largest = _trainscope.largest_batch_within(lasting, growing / batch, budget) or 1
 
-    def at(size):
-        return size / batch
-    # Of the step's time, its operations' forward and backward time grows with the batch; the
-    # rest (the optimizer's step, the loop's own work) stays.
-    passes = baseline.forward_ms + baseline.backward_ms
-    what_if = WhatIf(f"batch size {batch} -> {largest}", "the inputs",
-                     {"peak_bytes": lasting + int(round(growing * at(largest))),
-                      "activation_bytes": int(round(baseline.activation_bytes * at(largest))),
-                      "step_ms": baseline.step_ms + passes * (at(largest) - 1)})
-    if budget < lasting + growing / batch:
-        what_if.change = f"batch size {batch} -> 1 (no batch fits the budget)"
-    what_if.batch_size = largest
-    return [what_if]
+    def line(mine, theirs, size, least_slope=None):  # through (batch, mine), (other, theirs)
+        slope = (theirs - mine) / (other - batch)
+        if least_slope is not None:
+            slope = max(slope, least_slope)
+        return mine + slope * (size - batch)
+    what_ifs = []
+    for size in ([1] if largest == 0 else [largest, largest + 1]):
+        what_if = WhatIf(f"batch size {batch} -> {size}", "the inputs", {
+            "peak_bytes": curve.highest_at_batch(second_curve, batch, other, size),
+            "activation_bytes": int(round(line(baseline.activation_bytes,
+                                               second.activation_bytes, size))),
+            # A step that the machine's noise made slower at the smaller batch is not
+            # predicted faster at a larger one.
+            "step_ms": line(baseline.step_ms, second.step_ms, size, least_slope=0.0)})
+        if largest == 0:
+            what_if.change += " (no batch fits the budget)"
+        elif size > largest:
+            what_if.change += " (the first above the budget)"
+        what_if.batch_size = size
+        what_ifs.append(what_if)
+    return what_ifs
 
 
 def copy_of(model, optimizer):
@@ -682,11 +744,13 @@ class UsersStep:
     inputs_at: object = None
 
 
-def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_state=True):
+def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_state=True,
+            with_curve=False):
     """The step of `model` (a copy of `users`' model, changed) measured as `profile` measures
     it, on `inputs` with `warmup` steps first: warm-up steps,
     the memory step and timed steps, under trainscope.profile, into a folder of its own that
-    is removed after. Returns the session's figures. Raises LookupError, before running it,
+    is removed after. Returns the session's figures (`with_curve`: and the engine's MemoryCurve
+    of its memory step, read before the folder goes). Raises LookupError, before running it,
     where the step made for the copy would train the user's model (an iteration_provider that
     uses a model or optimizer of its own, not the one it is given)."""
     from .._profile import profile
@@ -711,7 +775,11 @@ def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_sta
             for _ in range(warmup + users.iterations):
                 step(*inputs)
                 observing.step()
-        return observing.figures
+        if not with_curve:
+            return observing.figures
+        if observing.figures is None:
+            return None, None
+        return observing.figures, _trainscope.MemoryCurve(os.path.join(folder, "what-if"))
 
 
 def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=None, batch=None,
@@ -729,7 +797,7 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
     what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
     what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
     what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)
-    what_ifs += batch_size_what_ifs(baseline, budget, batch)
+    what_ifs += batch_size_what_ifs(users, baseline, curve._curve, budget, batch, say)
     del curve  # the timeline it holds: the verifications below need the memory
     what_ifs = without_impossible(what_ifs)
     # The lines of the step's own code: where the optimizer is built, where zero_grad is called.
@@ -819,12 +887,13 @@ def record_gradients(model, step, inputs):
     return gradients
 
 
-def write_output(what_ifs, baseline, prefix, force, metadata, fmt, stream=sys.stdout):
+def write_output(what_ifs, baseline, prefix, force, metadata, fmt, budget=None,
+                 stream=sys.stdout):
     """Writes the run PREFIX's advice report (refused where it exists, without `force`) and
     prints the what-ifs: as JSON, or as the text of what the file holds (the engine's, as
     `trainscope-cli show` prints it)."""
     rows = [w.as_dict() for w in what_ifs]
-    text = _trainscope.write_advice(prefix, force, baseline, rows, metadata)
+    text = _trainscope.write_advice(prefix, force, baseline, rows, metadata, budget)
     if fmt == "json":
         json.dump(rows, stream, indent=2)
         stream.write("\n")

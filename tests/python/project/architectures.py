@@ -11,24 +11,24 @@ import torch
 ARCHITECTURE = os.environ.get("TRAINSCOPE_TEST_ARCHITECTURE", "gpt2")
 
 
-def build(architecture):
+def build(architecture, batch=2):
     """The model and a batch of its inputs (tokens, or images and labels)."""
     torch.manual_seed(0)
     if architecture == "gpt2":
         from transformers import GPT2Config, GPT2LMHeadModel
         config = GPT2Config(vocab_size=256, n_positions=32, n_embd=64, n_layer=2, n_head=4)
-        return GPT2LMHeadModel(config), (torch.randint(0, 256, (2, 16)),)
+        return GPT2LMHeadModel(config), (torch.randint(0, 256, (batch, 16)),)
     if architecture == "llama":
         from transformers import LlamaConfig, LlamaForCausalLM
         config = LlamaConfig(vocab_size=256, hidden_size=64, intermediate_size=128,
                              num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
                              max_position_embeddings=32)
-        return LlamaForCausalLM(config), (torch.randint(0, 256, (2, 16)),)
+        return LlamaForCausalLM(config), (torch.randint(0, 256, (batch, 16)),)
     if architecture == "vit":
         import timm
         model = timm.create_model("vit_tiny_patch16_224", pretrained=False, img_size=32,
                                   patch_size=8, num_classes=10)
-        return model, (torch.randn(2, 3, 32, 32), torch.randint(0, 10, (2,)))
+        return model, (torch.randn(batch, 3, 32, 32), torch.randint(0, 10, (batch,)))
     raise ValueError(f"no architecture {architecture}")
 
 
@@ -59,7 +59,7 @@ def skyline_model_provider():
 
 
 def skyline_input_provider(batch_size=2):
-    return build(ARCHITECTURE)[1]
+    return build(ARCHITECTURE, batch_size)[1]
 
 
 def skyline_iteration_provider(model):
