@@ -639,6 +639,52 @@ gemessen</translation>
         <source>Not advised: as predicted, it makes the step worse than it is (peak %1, activations %2).</source>
         <translation>Nicht empfohlen: laut Vorhersage macht es den Schritt schlechter, als er ist (Spitze %1, Aktivierungen %2).</translation>
     </message>
+    <message>
+        <source>Step ratio
+timed in turns</source>
+        <translation>Zeitverhältnis
+im Wechsel</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1 (noise)</source>
+        <translation>%1 (Rauschen)</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>Not timed in turns with the step as it is (a report written before TrainScope did).</source>
+        <translation>Nicht abwechselnd mit dem Schritt, wie er ist, gemessen (ein Bericht von vor dieser Messung in TrainScope).</translation>
+    </message>
+    <message>
+        <source>The step with this change took %1 the time of the step as it is, timed in turns in the same process: from %2 to %3 over %4 pairs.</source>
+        <translation>Der Schritt mit dieser Änderung brauchte das %1 der Zeit des Schritts, wie er ist, abwechselnd im selben Prozess gemessen: von %2 bis %3 über %4 Paare.</translation>
+    </message>
+    <message>
+        <source>No difference is readable: timed in turns with the step as it is, the step with this change took from %2 to %3 its time over %4 pairs (median %1).</source>
+        <translation>Kein Unterschied lesbar: abwechselnd mit dem Schritt, wie er ist, gemessen, brauchte der Schritt mit dieser Änderung das %2 bis %3 seiner Zeit über %4 Paare (Median %1).</translation>
+    </message>
+    <message>
+        <source>batch size %1</source>
+        <translation>Batchgröße %1</translation>
+    </message>
+    <message>
+        <source>batch size %1 (the first above the budget)</source>
+        <translation>Batchgröße %1 (die erste über dem Budget)</translation>
+    </message>
+    <message>
+        <source>batch size %1 (no batch fits the budget)</source>
+        <translation>Batchgröße %1 (keine Batchgröße passt ins Budget)</translation>
+    </message>
+    <message>
+        <source>the largest batch size within the budget</source>
+        <translation>die größte Batchgröße im Budget</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

@@ -639,6 +639,52 @@ measured</source>
         <source>Not advised: as predicted, it makes the step worse than it is (peak %1, activations %2).</source>
         <translation>不建议：预测表明它使该步比现状更差（峰值 %1，激活 %2）。</translation>
     </message>
+    <message>
+        <source>Step ratio
+timed in turns</source>
+        <translation>步骤时间比
+交替计时</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1 (noise)</source>
+        <translation>%1（噪声）</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>Not timed in turns with the step as it is (a report written before TrainScope did).</source>
+        <translation>未与原步骤交替计时（该报告写于 TrainScope 支持此功能之前）。</translation>
+    </message>
+    <message>
+        <source>The step with this change took %1 the time of the step as it is, timed in turns in the same process: from %2 to %3 over %4 pairs.</source>
+        <translation>做此更改后的步骤用时为原步骤的 %1，在同一进程中交替计时：%4 对中从 %2 到 %3。</translation>
+    </message>
+    <message>
+        <source>No difference is readable: timed in turns with the step as it is, the step with this change took from %2 to %3 its time over %4 pairs (median %1).</source>
+        <translation>看不出差异：与原步骤交替计时，做此更改后的步骤在 %4 对中用时为原步骤的 %2 到 %3（中位数 %1）。</translation>
+    </message>
+    <message>
+        <source>batch size %1</source>
+        <translation>批大小 %1</translation>
+    </message>
+    <message>
+        <source>batch size %1 (the first above the budget)</source>
+        <translation>批大小 %1（第一个超出预算的）</translation>
+    </message>
+    <message>
+        <source>batch size %1 (no batch fits the budget)</source>
+        <translation>批大小 %1（没有批大小在预算之内）</translation>
+    </message>
+    <message>
+        <source>the largest batch size within the budget</source>
+        <translation>预算之内的最大批大小</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

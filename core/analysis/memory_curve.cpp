@@ -126,30 +126,92 @@ int64_t MemoryCurve::highestWith(const std::vector<CurveChange>& changes) const 
     return highest.value_or(0);
 }
 
+std::vector<std::string> MemoryCurve::topLevelCalls() const {
+    const TimeSpan step = stepSpan();
+    std::vector<std::pair<int64_t, std::string>> calls;
+    for (const TimelineLane& lane : data_.lanes)
+        if (lane.kind == LaneKind::Thread && lane.depths() > 0) {
+            for (size_t i = lane.depth_begin[0]; i < lane.depth_begin[1]; ++i) {
+                const TimelineSpan& span = lane.spans[i];
+                if (span.start_ns >= step.start_ns && span.end_ns <= step.end_ns) {
+                    calls.emplace_back(span.start_ns, data_.text(span.name));
+                }
+            }
+        }
+    std::sort(calls.begin(), calls.end());
+    std::vector<std::string> names;
+    for (auto& call : calls)
+        names.push_back(std::move(call.second));
+    return names;
+}
+
+std::vector<int64_t> MemoryCurve::segmentHighs() const {
+    const TimeSpan step = stepSpan();
+    std::vector<int64_t> bounds;
+    for (const TimelineLane& lane : data_.lanes)
+        if (lane.kind == LaneKind::Thread && lane.depths() > 0) {
+            for (size_t i = lane.depth_begin[0]; i < lane.depth_begin[1]; ++i) {
+                const TimelineSpan& span = lane.spans[i];
+                if (span.start_ns >= step.start_ns && span.end_ns <= step.end_ns) {
+                    bounds.push_back(span.start_ns);
+                    bounds.push_back(span.end_ns);
+                }
+            }
+        }
+    std::sort(bounds.begin(), bounds.end());
+    std::vector<int64_t> highs;
+    size_t next = 0;
+    int64_t carried = data_.memory.empty() ? 0 : data_.memory.front().total_allocated;
+    // The segment before each bound, and the one after the last.
+    for (size_t b = 0; b <= bounds.size(); ++b) {
+        int64_t high = carried;
+        for (; next < data_.memory.size() &&
+               (b == bounds.size() || data_.memory[next].timestamp_ns < bounds[b]);
+             ++next) {
+            carried = data_.memory[next].total_allocated;
+            high = std::max(high, carried);
+        }
+        highs.push_back(high);
+    }
+    return highs;
+}
+
 std::optional<std::vector<LinearFit>> MemoryCurve::samplesOverBatch(const MemoryCurve& other,
                                                                     int64_t at,
                                                                     int64_t other_at) const {
-    const std::vector<MemorySample>& mine = data_.memory;
-    const std::vector<MemorySample>& theirs = other.data_.memory;
-    if (at == other_at || mine.size() != theirs.size() || mine.empty()) {
+    if (at == other_at || data_.memory.empty() || other.data_.memory.empty()) {
         return std::nullopt;
     }
+    auto line = [&](int64_t mine, int64_t theirs) {
+        LinearFit fit;
+        fit.slope = static_cast<double>(theirs - mine) / static_cast<double>(other_at - at);
+        fit.intercept = static_cast<double>(mine) - fit.slope * static_cast<double>(at);
+        fit.points = 2;
+        return fit;
+    };
+    const std::vector<MemorySample>& mine = data_.memory;
+    const std::vector<MemorySample>& theirs = other.data_.memory;
+    // Sample by sample where the two steps allocated and freed alike: an allocation in one is
+    // one in the other.
+    bool alike = mine.size() == theirs.size();
+    for (size_t i = 1; alike && i < mine.size(); ++i)
+        alike = (mine[i].total_allocated > mine[i - 1].total_allocated) ==
+                (theirs[i].total_allocated > theirs[i - 1].total_allocated);
     std::vector<LinearFit> lines;
-    lines.reserve(mine.size());
-    for (size_t i = 0; i < mine.size(); ++i) {
-        // The same event at both batches: an allocation in one is one in the other.
-        if (i > 0 && (mine[i].total_allocated > mine[i - 1].total_allocated) !=
-                         (theirs[i].total_allocated > theirs[i - 1].total_allocated)) {
-            return std::nullopt;
-        }
-        LinearFit line;
-        line.slope = static_cast<double>(theirs[i].total_allocated - mine[i].total_allocated) /
-                     static_cast<double>(other_at - at);
-        line.intercept =
-            static_cast<double>(mine[i].total_allocated) - line.slope * static_cast<double>(at);
-        line.points = 2;
-        lines.push_back(line);
+    if (alike) {
+        for (size_t i = 0; i < mine.size(); ++i)
+            lines.push_back(line(mine[i].total_allocated, theirs[i].total_allocated));
+        return lines;
     }
+    // Else call by call, where the two made the same top-level calls: an operation that
+    // allocates once per sample (a convolution's columns on the CPU) allocates more often at
+    // the larger batch. Each stretch within and between the calls has its highest total.
+    if (topLevelCalls().empty() || topLevelCalls() != other.topLevelCalls()) {
+        return std::nullopt;
+    }
+    const std::vector<int64_t> my_highs = segmentHighs(), their_highs = other.segmentHighs();
+    for (size_t i = 0; i < my_highs.size(); ++i)
+        lines.push_back(line(my_highs[i], their_highs[i]));
     return lines;
 }
 

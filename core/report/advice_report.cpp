@@ -30,7 +30,7 @@ void fill(SqliteDb& db, const AdviceReport& report) {
     const char* const tables[] = {schema::kWhatIfsTable};
     createTables(db, std::begin(tables), std::end(tables));
     SqliteStatement insert(db, std::string("INSERT INTO ") + rf::kWhatIfsTable +
-                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int64_t id = 1;
     for (const WhatIf& w : report.what_ifs) {
         insert.bind(1, id++).bind(2, w.change).bind(3, w.target);
@@ -47,6 +47,12 @@ void fill(SqliteDb& db, const AdviceReport& report) {
             insert.bindNull(11).bindNull(12);
         } else {
             insert.bind(11, w.source_file).bind(12, int64_t{w.source_line});
+        }
+        if (w.step_ratio) {
+            insert.bind(13, w.step_ratio->median).bind(14, w.step_ratio->low);
+            insert.bind(15, w.step_ratio->high).bind(16, int64_t{w.step_ratio->pairs});
+        } else {
+            insert.bindNull(13).bindNull(14).bindNull(15).bindNull(16);
         }
         insert.step();
     }
@@ -131,6 +137,9 @@ AdviceReport readAdviceReport(const std::string& path) {
                            (db.columns(rf::kWhatIfsTable).count("source_line")
                                 ? "substr(CAST(source_file AS TEXT), 1, 4097), source_line"
                                 : "NULL, NULL") +
+                           (db.columns(rf::kWhatIfsTable).count("step_pairs")
+                                ? ", step_ratio, step_ratio_low, step_ratio_high, step_pairs"
+                                : ", NULL, NULL, NULL, NULL") +
                            " FROM " + rf::kWhatIfsTable + " ORDER BY id");
     while (rows.step()) {
         if (report.what_ifs.size() >= kMostWhatIfs) {
@@ -148,6 +157,17 @@ AdviceReport readAdviceReport(const std::string& path) {
             rows.integer(10) <= std::numeric_limits<int>::max()) {
             w.source_file = shownText(rows.text(9));
             w.source_line = static_cast<int>(rows.integer(10));
+        }
+        if (!rows.isNull(11) && !rows.isNull(12) && !rows.isNull(13) && !rows.isNull(14)) {
+            StepRatio ratio{rows.real(11), rows.real(12), rows.real(13),
+                            static_cast<int>(std::clamp<int64_t>(rows.integer(14), 0, 1 << 20))};
+            if (!std::isfinite(ratio.median) || !std::isfinite(ratio.low) ||
+                !std::isfinite(ratio.high) || ratio.low <= 0 || ratio.low > ratio.median ||
+                ratio.median > ratio.high || ratio.pairs < 1) {
+                throw Error(path + ": a step ratio that is no range of positive numbers around "
+                                   "its median (a damaged report)");
+            }
+            w.step_ratio = ratio;
         }
         report.what_ifs.push_back(std::move(w));
     }

@@ -182,7 +182,8 @@ constexpr const char* kWhatIfsTable =
     "target TEXT NOT NULL, predicted_peak_bytes INTEGER NOT NULL, "
     "predicted_activation_bytes INTEGER NOT NULL, predicted_step_ms REAL NOT NULL, "
     "measured_peak_bytes INTEGER, measured_activation_bytes INTEGER, measured_step_ms REAL, "
-    "why_not TEXT NOT NULL, source_file TEXT, source_line INTEGER)";
+    "why_not TEXT NOT NULL, source_file TEXT, source_line INTEGER, step_ratio REAL, "
+    "step_ratio_low REAL, step_ratio_high REAL, step_pairs INTEGER)";
 
 constexpr const char* kMetadataTable =
     "CREATE TABLE trainscope_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL)";

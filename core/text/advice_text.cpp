@@ -34,6 +34,17 @@ void printFigure(std::ostream& out, const char* what, T predicted, const std::op
     out << "\n";
 }
 
+// The step timed in turns with the step as it is: what a loaded machine leaves readable.
+void printStepRatio(std::ostream& out, const StepRatio& ratio) {
+    out << "  " << padded("step ratio", 13) << format("%.2f", ratio.median)
+        << " x the step as it is, timed in turns (" << format("%.2f", ratio.low) << " to "
+        << format("%.2f", ratio.high) << " x over " << ratio.pairs << " pairs)";
+    if (!ratio.readable()) {
+        out << ": no difference readable within the machine's noise";
+    }
+    out << "\n";
+}
+
 // A batch size's peak against the budget, in bytes (a MiB rounds away the byte that decides).
 void printBudget(std::ostream& out, int64_t budget, const WhatIf& w) {
     auto verdict = [&](int64_t peak) {
@@ -69,6 +80,9 @@ void printAdvice(std::ostream& out, const AdviceReport& report) {
         printFigure(out, "activations", w.predicted.activation_bytes,
                     measured(&StepFigures::activation_bytes), formatBytes);
         printFigure(out, "step", w.predicted.step_ms, measured(&StepFigures::step_ms), stepMs);
+        if (w.step_ratio) {
+            printStepRatio(out, *w.step_ratio);
+        }
         // A batch size predicted ("batch size 8 -> 3183"), not one that could not be.
         if (report.budget_bytes && w.target == "the inputs" &&
             w.change.rfind("batch size ", 0) == 0) {

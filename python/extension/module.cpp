@@ -363,6 +363,12 @@ std::string writeAdvice(const std::string& prefix, bool force, const RunFigures&
             what_if.source_file = w["source_file"].cast<std::string>();
             what_if.source_line = w["source_line"].cast<int>();
         }
+        if (w.contains("step_ratio") && !w["step_ratio"].is_none()) {
+            const py::dict ratio = w["step_ratio"].cast<py::dict>();
+            what_if.step_ratio = StepRatio{ratio["median"].cast<double>(),
+                                           ratio["low"].cast<double>(),
+                                           ratio["high"].cast<double>(), ratio["pairs"].cast<int>()};
+        }
         report.what_ifs.push_back(std::move(what_if));
     }
     writeAdviceReport(report, path, force ? Overwrite::Allow : Overwrite::Refuse);

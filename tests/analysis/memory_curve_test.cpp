@@ -62,3 +62,49 @@ TEST(MemoryCurveAtBatch, StepsThatDoNotPairOrDoNotGrowPredictNothing) {
     // Nothing grows with the batch: no largest batch to speak of.
     EXPECT_EQ(stepAtBatch(2, 0).largestBatchWithin(stepAtBatch(4, 0), 2, 4, 1000), std::nullopt);
 }
+
+namespace {
+
+// Two top-level calls, a convolution [100, 200] that allocates its output (`per_sample` a
+// sample) and then, sample by sample, a 30-byte column buffer freed before the next, and a
+// loss [300, 400]: the steps at two batch sizes allocate a different number of times.
+MemoryCurve convolutionAtBatch(int64_t batch, int64_t per_sample = 10) {
+    TimelineData data;
+    data.strings = {"aten::convolution", "aten::mse_loss"};
+    data.steps.push_back(TimelineStep{1, 0, 1000});
+    TimelineLane lane;
+    lane.spans = {TimelineSpan{100, 200, -1, -1, 0}, TimelineSpan{300, 400, -1, -1, 1}};
+    lane.depth_begin = {0, 2};
+    data.lanes.push_back(lane);
+    int64_t total = 100;
+    data.memory.push_back(MemorySample{10, total, total, total});
+    total += per_sample * batch;
+    data.memory.push_back(MemorySample{110, total, total, total});
+    for (int64_t sample = 0; sample < batch; ++sample) {
+        data.memory.push_back(MemorySample{120 + 2 * sample, total + 30, 0, 0});
+        data.memory.push_back(MemorySample{121 + 2 * sample, total, 0, 0});
+    }
+    data.memory.push_back(MemorySample{350, total + 5, 0, 0});
+    data.memory.push_back(MemorySample{360, total, 0, 0});
+    return MemoryCurve(std::move(data), {});
+}
+
+}  // namespace
+
+TEST(MemoryCurveAtBatch, StepsThatAllocateMoreOftenAtALargerBatchPairCallByCall) {
+    const MemoryCurve four = convolutionAtBatch(4), eight = convolutionAtBatch(8);
+    // Within the convolution: its output and one column buffer.
+    EXPECT_EQ(four.highestAtBatch(eight, 4, 8, 4), 100 + 40 + 30);
+    EXPECT_EQ(four.highestAtBatch(eight, 4, 8, 100), 100 + 1000 + 30);
+    EXPECT_EQ(four.largestBatchWithin(eight, 4, 8, 1130), 100);
+    // Other top-level calls: not the same step.
+    TimelineData other;
+    other.strings = {"aten::linear"};
+    other.steps.push_back(TimelineStep{1, 0, 1000});
+    TimelineLane lane;
+    lane.spans = {TimelineSpan{100, 200, -1, -1, 0}};
+    lane.depth_begin = {0, 1};
+    other.lanes.push_back(lane);
+    other.memory = {MemorySample{10, 100, 0, 0}, MemorySample{110, 190, 0, 0}};
+    EXPECT_EQ(four.highestAtBatch(MemoryCurve(std::move(other), {}), 4, 8, 16), std::nullopt);
+}

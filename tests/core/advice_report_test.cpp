@@ -22,11 +22,11 @@ AdviceReport sample() {
     AdviceReport report;
     report.baseline = {20'986'904, 8'388'612, 13.4};
     WhatIf verified{"GELU -> ReLU", "act_fn", {19'938'328, 4'194'308, 13.4}, {}, "",
-                    "model.py",     24};
+                    "model.py",     24, {}};
     verified.measured = StepFigures{19'938'328, 4'194'308, 14.1};
     report.what_ifs.push_back(verified);
     report.what_ifs.push_back(
-        {"checkpoint each block", "h", {15'000'000, 2'000'000, 16.0}, {}, "not asked", "", 0});
+        {"checkpoint each block", "h", {15'000'000, 2'000'000, 16.0}, {}, "not asked", "", 0, {}});
     report.metadata = {{"model", "entry.py:MLP"}};
     return report;
 }
@@ -82,12 +82,12 @@ TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
 TEST(AdviceEffect, AWhatIfThatRaisesTheMemoryIsSaidToMakeTheStepWorse) {
     AdviceReport report;
     report.baseline = {100'000, 2'150, 10.0};
-    WhatIf checkpoint{"checkpoint each block", "layers", {99'000, 1'000, 12.0}, {}, "", "", 0};
+    WhatIf checkpoint{"checkpoint each block", "layers", {99'000, 1'000, 12.0}, {}, "", "", 0, {}};
     checkpoint.measured = StepFigures{114'750, 17'306, 12.5};  // predicted lower, measured higher
-    WhatIf same_peak{"GELU -> ReLU", "act", {100'000, 2'200, 10.0}, {}, "not asked", "", 0};
-    WhatIf lower{"AdamW -> SGD", "the optimizer", {90'000, 2'150, 10.0}, {}, "not asked", "", 0};
+    WhatIf same_peak{"GELU -> ReLU", "act", {100'000, 2'200, 10.0}, {}, "not asked", "", 0, {}};
+    WhatIf lower{"AdamW -> SGD", "the optimizer", {90'000, 2'150, 10.0}, {}, "not asked", "", 0, {}};
     WhatIf batch{
-        "batch size 8 -> 16", "the inputs", {180'000, 4'300, 18.0}, {}, "not asked", "", 0};
+        "batch size 8 -> 16", "the inputs", {180'000, 4'300, 18.0}, {}, "not asked", "", 0, {}};
     report.what_ifs = {checkpoint, same_peak, lower, batch};
 
     const MemoryEffect measured = memoryEffect(checkpoint, report.baseline);
@@ -121,7 +121,7 @@ TEST_F(AdviceReportTest, ABatchSizesPeakIsHeldAgainstTheBudgetInBytes) {
     AdviceReport report = sample();
     report.budget_bytes = 4'194'304;
     WhatIf largest{
-        "batch size 8 -> 3183", "the inputs", {4'194'000, 3'000'000, 9.0}, {}, "", "", 0};
+        "batch size 8 -> 3183", "the inputs", {4'194'000, 3'000'000, 9.0}, {}, "", "", 0, {}};
     largest.measured = StepFigures{4'194'000, 3'000'000, 8.0};
     WhatIf above{"batch size 8 -> 3184 (the first above the budget)",
                  "the inputs",
@@ -129,14 +129,14 @@ TEST_F(AdviceReportTest, ABatchSizesPeakIsHeldAgainstTheBudgetInBytes) {
                  {},
                  "not asked",
                  "",
-                 0};
+                 0, {}};
     WhatIf none{"the largest batch size within the budget",
                 "the inputs",
                 {1, 1, 1.0},
                 {},
                 "nothing in the step grows with the batch",
                 "",
-                0};
+                0, {}};
     report.what_ifs = {largest, above, none};
     const std::string path = dir_ + "/run.advice.sqlite";
     writeAdviceReport(report, path, Overwrite::Refuse);
@@ -159,6 +159,42 @@ TEST_F(AdviceReportTest, ABatchSizesPeakIsHeldAgainstTheBudgetInBytes) {
     const std::string without = dir_ + "/without.advice.sqlite";
     writeAdviceReport(sample(), without, Overwrite::Refuse);
     EXPECT_EQ(readAdviceReport(without).budget_bytes, std::nullopt);
+}
+
+// Each what-if run is timed in turns with the step as it is: the ratio's median and range over
+// the pairs, read back; where the range holds 1, no difference is readable.
+TEST_F(AdviceReportTest, AStepTimedInTurnsIsARatioWithItsRange) {
+    AdviceReport report = sample();
+    report.what_ifs[0].step_ratio = StepRatio{1.21, 1.05, 1.40, 7};
+    report.what_ifs[0].measured = StepFigures{1, 1, 1.0};
+    report.what_ifs[1].step_ratio = StepRatio{0.98, 0.86, 1.07, 7};
+    report.what_ifs[1].measured = StepFigures{1, 1, 1.0};
+    const std::string path = dir_ + "/run.advice.sqlite";
+    writeAdviceReport(report, path, Overwrite::Refuse);
+    const AdviceReport read = readAdviceReport(path);
+    ASSERT_TRUE(read.what_ifs[0].step_ratio);
+    EXPECT_EQ(read.what_ifs[0].step_ratio->pairs, 7);
+    EXPECT_TRUE(read.what_ifs[0].step_ratio->readable());
+    EXPECT_FALSE(read.what_ifs[1].step_ratio->readable());
+    std::ostringstream text;
+    printAdvice(text, read);
+    EXPECT_NE(text.str().find("  step ratio   1.21 x the step as it is, timed in turns (1.05 to "
+                              "1.40 x over 7 pairs)\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("  step ratio   0.98 x the step as it is, timed in turns (0.86 to "
+                              "1.07 x over 7 pairs): no difference readable within the machine's "
+                              "noise\n"),
+              std::string::npos)
+        << text.str();
+
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "UPDATE trainscope_what_ifs SET step_ratio_low = 2 WHERE id = 1",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+    EXPECT_THROW(readAdviceReport(path), Error);
 }
 
 TEST_F(AdviceReportTest, ADamagedOrForeignFileIsRefusedInOneLine) {

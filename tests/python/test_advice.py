@@ -342,7 +342,10 @@ class Advice(unittest.TestCase):
         self.assertGreater(peak, int(baseline["baseline_peak_bytes"]))
         lines = result.stdout.split("\n")
         start = lines.index("checkpoint each block at layers:")
-        said = [line for line in lines[start + 1:start + 6] if line.startswith("  worse: ")]
+        block = lines[start + 1:]
+        block = block[:next((i for i, line in enumerate(block) if not line.startswith("  ")),
+                            len(block))]
+        said = [line for line in block if line.startswith("  worse: ")]
         self.assertEqual(len(said), 1, result.stdout)
         self.assertRegex(said[0], r"^  worse: measured, the peak [0-9.]+ [KM]?i?B higher and "
                                   r"activations [0-9.]+ [KM]?i?B more than the step as it is: "

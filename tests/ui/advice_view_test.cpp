@@ -15,6 +15,7 @@
 #include <QTest>
 #include <QTreeView>
 
+#include "i18n/language.h"
 #include "main_window.h"
 #include "trainscope/advice_report.h"
 #include "trainscope/report_format.h"
@@ -34,8 +35,9 @@ AdviceReport sampleAdvice() {
     AdviceReport report;
     report.baseline = {40 << 20, 20 << 20, 12.5};
     // Its line to change: where the module is built, not where it is called.
-    WhatIf swap{"GELU -> ReLU", kModule, {36 << 20, 16 << 20, 12.5}, {}, "", "model.py", 7};
+    WhatIf swap{"GELU -> ReLU", kModule, {36 << 20, 16 << 20, 12.5}, {}, "", "model.py", 7, {}};
     swap.measured = StepFigures{36 << 20, 16 << 20, 13.0};
+    swap.step_ratio = StepRatio{1.21, 1.05, 1.40, 7};
     report.what_ifs = {swap,
                        {"checkpoint each block",
                         "every such module",
@@ -43,17 +45,20 @@ AdviceReport sampleAdvice() {
                         {},
                         "not asked (--verify runs it)",
                         "",
-                        0},
+                         0,
+                         {}},
                        {"F.gelu -> F.relu",
                         "model.py:12",
                         {37 << 20, 18 << 20, 12.5},
                         {},
                         "a call of F.gelu in your code: change it to F.relu at model.py:12",
                         "model.py",
-                        12}};
+                         12,
+                         {}}};
     // Predicted lower, measured higher: worse than the step as it is.
-    WhatIf worse{"checkpoint each block", "layers", {38 << 20, 18 << 20, 15.0}, {}, "", "", 0};
+    WhatIf worse{"checkpoint each block", "layers", {38 << 20, 18 << 20, 15.0}, {}, "", "", 0, {}};
     worse.measured = StepFigures{42 << 20, 25 << 20, 15.5};
+    worse.step_ratio = StepRatio{0.98, 0.86, 1.07, 7};  // a range that holds 1
     report.what_ifs.push_back(worse);
     return report;
 }
@@ -176,6 +181,62 @@ TEST_F(AdviceViewTest, ADamagedAdviceReportIsSaidInOneLine) {
         << page->heading()->text().toStdString();
     EXPECT_EQ(page->table()->rowCount(), 0);
 }
+
+}  // namespace
+}  // namespace trainscope::test
+
+namespace trainscope::test {
+namespace {
+
+class AdviceStepRatio : public AdviceViewTest, public ::testing::WithParamInterface<const char*> {
+  protected:
+    void TearDown() override { ui::installTranslations(QLocale(QStringLiteral("en"))); }
+};
+
+// Each what-if run is timed in turns with the step as it is: its ratio in a column of its own,
+// said to be noise where its range holds 1, the range in its tooltip; every column within the
+// window at its default size, in each language.
+TEST_P(AdviceStepRatio, IsAColumnThatSaysWhenTheDifferenceIsNoise) {
+    const QString language = QString::fromLatin1(GetParam());
+    ASSERT_TRUE(ui::installTranslations(QLocale(language)) || language == QLatin1String("en"));
+    ASSERT_TRUE(openAndWait(window_, {paths_[0]}));
+    ui::ReportBrowser* browser = window_.browser();
+    ASSERT_NE(browser, nullptr);
+    ui::AdvicePage* page = nullptr;
+    for (int i = 0; i < browser->tabs()->count() && !page; ++i)
+        page = qobject_cast<ui::AdvicePage*>(browser->tabs()->widget(i));
+    ASSERT_NE(page, nullptr) << "no Advice tab";
+    browser->tabs()->setCurrentWidget(page);
+    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+    QTableWidget* table = page->table();
+    ASSERT_EQ(table->columnCount(), 8);
+    EXPECT_EQ(table->horizontalHeaderItem(7)->text(),
+              ui::AdvicePage::tr("Step ratio\ntimed in turns"));
+    const QLocale locale;
+    auto times = [&](double value) {
+        return ui::AdvicePage::tr("%1×").arg(locale.toString(value, 'f', 2));
+    };
+    EXPECT_EQ(table->item(0, 7)->text(), times(1.21));
+    EXPECT_TRUE(table->item(0, 7)->toolTip().contains(times(1.05)) &&
+                table->item(0, 7)->toolTip().contains(times(1.40)))
+        << table->item(0, 7)->toolTip().toStdString();
+    EXPECT_EQ(table->item(3, 7)->text(), ui::AdvicePage::tr("%1 (noise)").arg(times(0.98)));
+    EXPECT_EQ(table->item(1, 7)->text(), ui::AdvicePage::tr("not run"));
+    if (language == QLatin1String("en")) {
+        EXPECT_EQ(table->item(3, 7)->text(), QStringLiteral("0.98× (noise)"));
+        EXPECT_EQ(table->item(0, 7)->toolTip(),
+                  QStringLiteral("The step with this change took 1.21× the time of the step as "
+                                 "it is, timed in turns in the same process: from 1.05× to "
+                                 "1.40× over 7 pairs."));
+    }
+    // Every column within the page: the last one's right edge inside the table's viewport.
+    QTest::qWait(50);
+    EXPECT_LE(table->columnViewportPosition(7) + table->columnWidth(7),
+              page->width() - table->verticalHeader()->width())
+        << "the Advice table is wider than its page in " << language.toStdString();
+}
+
+INSTANTIATE_TEST_SUITE_P(InEachLanguage, AdviceStepRatio, ::testing::Values("en", "de", "zh_CN"));
 
 }  // namespace
 }  // namespace trainscope::test

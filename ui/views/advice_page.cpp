@@ -27,6 +27,7 @@ enum Column {
     ActivationsMeasured,
     StepPredicted,
     StepMeasured,
+    StepRatioColumn,
 };
 
 // (predicted - measured) / measured, for a measured cell's tooltip.
@@ -51,6 +52,21 @@ QString shown(const std::string& text) {
     if (text.compare(0, fewest.size(), fewest) == 0)
         return AdvicePage::tr("checkpoint the fewest blocks that fit the budget: %1")
             .arg(QString::fromStdString(text.substr(fewest.size())));
+    // "batch size 8 -> 107", with what it says of the budget.
+    const std::string batch = "batch size ";
+    if (text.compare(0, batch.size(), batch) == 0) {
+        const QString change = QString::fromStdString(text.substr(batch.size()));
+        const QString sizes = change.section(QLatin1Char(' '), 0, 2);  // "8 -> 107"
+        const QString rest = change.section(QLatin1Char(' '), 3);
+        if (rest.isEmpty())
+            return AdvicePage::tr("batch size %1").arg(sizes);
+        if (rest == QLatin1String("(the first above the budget)"))
+            return AdvicePage::tr("batch size %1 (the first above the budget)").arg(sizes);
+        if (rest == QLatin1String("(no batch fits the budget)"))
+            return AdvicePage::tr("batch size %1 (no batch fits the budget)").arg(sizes);
+    }
+    if (text == "the largest batch size within the budget")
+        return AdvicePage::tr("the largest batch size within the budget");
     if (text == "every such module")
         return AdvicePage::tr("every such module");
     if (text == "the optimizer")
@@ -91,7 +107,8 @@ AdvicePage::AdvicePage(const QString& path, QWidget* parent)
       heading_(new QLabel(tr("Reading %1…").arg(QFileInfo(path).fileName()))),
       table_(figuresTable({tr("What if"), tr("Peak\npredicted"), tr("Peak\nmeasured"),
                            tr("Activations\npredicted"), tr("Activations\nmeasured"),
-                           tr("Step\npredicted"), tr("Step\nmeasured")})) {
+                           tr("Step\npredicted"), tr("Step\nmeasured"),
+                           tr("Step ratio\ntimed in turns")})) {
     heading_->setWordWrap(true);
     heading_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The page scrolls as one: the table with every what-if whole, then the chart with a band
@@ -254,8 +271,38 @@ void AdvicePage::show(const AdviceRead& result) {
                                              double(w.measured->activation_bytes)));
             figure(StepMeasured, w.measured->step_ms, step)
                 ->setToolTip(predictionError(w.predicted.step_ms, w.measured->step_ms));
-        } else {
-            for (const Column column : {PeakMeasured, ActivationsMeasured, StepMeasured}) {
+        }
+        if (w.step_ratio) {
+            const StepRatio& ratio = *w.step_ratio;
+            const QLocale locale;
+            auto times = [&](double value) {
+                return tr("%1×").arg(locale.toString(value, 'f', 2));
+            };
+            auto* item = new QTableWidgetItem(ratio.readable()
+                                                  ? times(ratio.median)
+                                                  : tr("%1 (noise)").arg(times(ratio.median)));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            // TrainScope times at least seven pairs: no plural forms for one.
+            item->setToolTip(
+                (ratio.readable()
+                     ? tr("The step with this change took %1 the time of the step as it is, "
+                          "timed in turns in the same process: from %2 to %3 over %4 pairs.")
+                     : tr("No difference is readable: timed in turns with the step as it is, "
+                          "the step with this change took from %2 to %3 its time over %4 "
+                          "pairs (median %1)."))
+                    .arg(times(ratio.median), times(ratio.low), times(ratio.high),
+                         locale.toString(ratio.pairs)));
+            table_->setItem(row, StepRatioColumn, item);
+        } else if (w.measured) {
+            auto* item = new QTableWidgetItem(tr("–"));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(tr("Not timed in turns with the step as it is (a report written "
+                                "before TrainScope did)."));
+            table_->setItem(row, StepRatioColumn, item);
+        }
+        if (!w.measured) {
+            for (const Column column :
+                 {PeakMeasured, ActivationsMeasured, StepMeasured, StepRatioColumn}) {
                 auto* item = new QTableWidgetItem(tr("not run"));
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 item->setToolTip(QString::fromStdString(w.why_not));
@@ -266,7 +313,7 @@ void AdvicePage::show(const AdviceRead& result) {
     table_->resizeColumnsToContents();
     // A long what-if (the blocks it checkpoints) wraps rather than pushing the figures out of
     // the window.
-    constexpr int kWhatIfWidth = 380;
+    constexpr int kWhatIfWidth = 300;
     if (table_->columnWidth(WhatIfColumn) > kWhatIfWidth) {
         table_->setColumnWidth(WhatIfColumn, kWhatIfWidth);
         table_->resizeRowsToContents();

@@ -20,6 +20,17 @@ struct StepFigures {
     double step_ms = 0.0;
 };
 
+// A what-if's step timed in turns with the step as it is, in the same process: the ratio of
+// each pair's times (what-if / as it is), their median and range. Where the range holds 1, the
+// machine's noise is larger than the difference.
+struct StepRatio {
+    double median = 1.0;
+    double low = 1.0;
+    double high = 1.0;
+    int pairs = 0;
+    bool readable() const { return low > 1.0 || high < 1.0; }
+};
+
 struct WhatIf {
     std::string change;  // "GELU -> ReLU", "checkpoint each block"
     std::string target;  // the module path it changes
@@ -31,6 +42,7 @@ struct WhatIf {
     // swaps; empty and 0 where none was found.
     std::string source_file;
     int source_line = 0;
+    std::optional<StepRatio> step_ratio;  // none: not timed in turns (not run)
 };
 
 struct AdviceReport {

@@ -74,7 +74,7 @@ class MemoryCurve {
     // straight line through the two (what grows with the batch grows in proportion, the rest
     // stays), so that the peak may lie elsewhere in the step than at either batch's. None
     // where the two steps did not allocate and free in the same order (their samples do not
-    // pair) or the batch sizes are equal.
+    // pair, nor their top-level calls) or the batch sizes are equal.
     std::optional<int64_t> highestAtBatch(const MemoryCurve& other, int64_t at, int64_t other_at,
                                           int64_t batch) const;
     // The largest batch size whose highest total (as highestAtBatch) is within `budget`: 0
@@ -87,7 +87,14 @@ class MemoryCurve {
     double forwardMs(const std::string& module) const;
 
   private:
-    // Each sample's total as a line over the batch size, through this curve and `other`'s.
+    // The memory step's calls at the top of each thread, by start: their names.
+    std::vector<std::string> topLevelCalls() const;
+    // The highest total in each stretch of the memory step between two bounds of its top-level
+    // calls (a call's start or end), the one before the first and after the last included.
+    std::vector<int64_t> segmentHighs() const;
+    // Each point of the curve as a line over the batch size, through this curve and `other`'s:
+    // its samples, or where the two allocated differently, its stretches between top-level
+    // calls.
     std::optional<std::vector<LinearFit>> samplesOverBatch(const MemoryCurve& other, int64_t at,
                                                            int64_t other_at) const;
     bool inPhase(int64_t time_ns, const std::string& phase) const;

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 import torch
 from torch import nn
@@ -71,6 +72,7 @@ class WhatIf:
         self.batch_size = None  # the inputs' batch size to measure it at (None: the step's)
         self.not_applicable = ""  # why it cannot be run, when it cannot
         self.source = None  # (file, line) of the user's code to change for it, where found
+        self.step_ratio = None  # timed in turns with the step as it is (timed_in_turns)
 
     def as_dict(self):
         m = self.measured  # the session's RunFigures
@@ -87,6 +89,7 @@ class WhatIf:
             "why_not": self.why_not,
             "source_file": self.source[0] if self.source else None,
             "source_line": self.source[1] if self.source else None,
+            "step_ratio": self.step_ratio,
         }
 
 
@@ -634,8 +637,9 @@ def _recorded_at(users, batch, other):
             raise LookupError(f"input_provider(batch_size={other}) gave inputs of the same "
                               f"shapes as the step's (batch size {batch}): it does not use the "
                               f"batch size it is given")
-        figures, curve = measure(candidate, users, inputs, users.warmup, give_state,
-                                 with_curve=True)
+        measured = measure(candidate, users, inputs, users.warmup, give_state,
+                           with_curve=True)
+        figures, curve = measured.figures, measured.curve
     except LookupError:
         raise
     except Exception as e:
@@ -664,6 +668,7 @@ def batch_size_what_ifs(users, baseline, curve, budget, batch, say=None):
               "input_provider(batch_size=N), which takes no batch_size"
               if users.inputs_at is None else "")
     other = second = second_curve = None
+    tried = []
     for size in ([] if reason else other_batch_sizes(batch)):
         if say is not None:
             say(f"trainscope: recording the step at batch size {size}, to predict others")
@@ -675,7 +680,8 @@ def batch_size_what_ifs(users, baseline, curve, budget, batch, say=None):
         if curve.highest_at_batch(second_curve, batch, size, batch) is not None:
             other, reason = size, ""
             break
-        reason = (f"the step at batch size {size} allocated and freed in another order than at "
+        tried.append(str(size))
+        reason = (f"the step at batch size {' or '.join(tried)} made other calls than at "
                   f"{batch}, so its peak at another batch is not predicted")
     largest = None
     if not reason:
@@ -690,20 +696,21 @@ def batch_size_what_ifs(users, baseline, curve, budget, batch, say=None):
         what_if.not_applicable = reason
         return [what_if]
 
-    def line(mine, theirs, size, least_slope=None):  # through (batch, mine), (other, theirs)
-        slope = (theirs - mine) / (other - batch)
-        if least_slope is not None:
-            slope = max(slope, least_slope)
-        return mine + slope * (size - batch)
+    def line(mine, theirs, size):  # through (batch, mine) and (other, theirs)
+        return mine + (theirs - mine) / (other - batch) * (size - batch)
+    # The step's time on its line through the two, where the larger batch took longer; where
+    # the machine's noise made the smaller one as slow, the step's forward and backward passes
+    # are taken to grow in proportion to the batch (the rest, the optimizer's step, stays).
+    time_per_sample = (second.step_ms - baseline.step_ms) / (other - batch)
+    if time_per_sample <= 0:
+        time_per_sample = (baseline.forward_ms + baseline.backward_ms) / batch
     what_ifs = []
     for size in ([1] if largest == 0 else [largest, largest + 1]):
         what_if = WhatIf(f"batch size {batch} -> {size}", "the inputs", {
             "peak_bytes": curve.highest_at_batch(second_curve, batch, other, size),
             "activation_bytes": int(round(line(baseline.activation_bytes,
                                                second.activation_bytes, size))),
-            # A step that the machine's noise made slower at the smaller batch is not
-            # predicted faster at a larger one.
-            "step_ms": line(baseline.step_ms, second.step_ms, size, least_slope=0.0)})
+            "step_ms": baseline.step_ms + time_per_sample * (size - batch)})
         if largest == 0:
             what_if.change += " (no batch fits the budget)"
         elif size > largest:
@@ -744,16 +751,11 @@ class UsersStep:
     inputs_at: object = None
 
 
-def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_state=True,
-            with_curve=False):
-    """The step of `model` (a copy of `users`' model, changed) measured as `profile` measures
-    it, on `inputs` with `warmup` steps first: warm-up steps,
-    the memory step and timed steps, under trainscope.profile, into a folder of its own that
-    is removed after. Returns the session's figures (`with_curve`: and the engine's MemoryCurve
-    of its memory step, read before the folder goes). Raises LookupError, before running it,
-    where the step made for the copy would train the user's model (an iteration_provider that
-    uses a model or optimizer of its own, not the one it is given)."""
-    from .._profile import profile
+def step_of_copy(model, users, give_state, apply_step=None, takes_state=True):
+    """The step iteration_provider makes for `model` (a copy of `users`' model), its optimizer
+    given the user's optimizer's state (`takes_state`) and changed by `apply_step`. Raises
+    LookupError where that step would train the user's model (an iteration_provider that uses a
+    model or optimizer of its own, not the one it is given)."""
     step = users.make_step(model)
     step_optimizer = users.optimizer_of(step)
     copys = {id(p) for p in model.parameters()}
@@ -766,7 +768,26 @@ def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_sta
         give_state(step_optimizer)
     if apply_step is not None:
         apply_step(step, step_optimizer)
-    del step_optimizer  # the one the step holds now is measured
+    return step
+
+
+@dataclasses.dataclass
+class Measured:
+    figures: object  # the session's RunFigures; None where observing failed
+    curve: object = None  # the engine's MemoryCurve of its memory step, where asked for
+    step_ratio: dict = None  # timed in turns with the step as it is (timed_in_turns)
+
+
+def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_state=True,
+            with_curve=False, against=None):
+    """The step of `model` (a copy of `users`' model, changed) measured as `profile` measures
+    it, on `inputs` with `warmup` steps first: warm-up steps, the memory step and timed steps,
+    under trainscope.profile, into a folder of its own that is removed after; `with_curve`, its
+    memory step's curve read before the folder goes; `against` (the step as it is on a copy of
+    its own, and its inputs), the two then timed in turns. Raises LookupError, before running
+    it, where the step made for the copy would train the user's model."""
+    from .._profile import profile
+    step = step_of_copy(model, users, give_state, apply_step, takes_state)
     with tempfile.TemporaryDirectory(prefix="trainscope-what-if-") as folder:
         observing = profile(os.path.join(folder, "what-if"), model=model,
                             optimizer=users.optimizer_of(step), warmup=warmup,
@@ -775,11 +796,45 @@ def measure(model, users, inputs, warmup, give_state, apply_step=None, takes_sta
             for _ in range(warmup + users.iterations):
                 step(*inputs)
                 observing.step()
-        if not with_curve:
-            return observing.figures
-        if observing.figures is None:
-            return None, None
-        return observing.figures, _trainscope.MemoryCurve(os.path.join(folder, "what-if"))
+        measured = Measured(observing.figures)
+        if measured.figures is not None and with_curve:
+            measured.curve = _trainscope.MemoryCurve(os.path.join(folder, "what-if"))
+    if measured.figures is not None and against is not None:
+        measured.step_ratio = timed_in_turns(step, inputs, *against, _device_of(model),
+                                             max(TIMED_PAIRS, users.iterations))
+    return measured
+
+
+# Pairs of steps timed in turns: enough for a median and a range that one slow step does not
+# make, few enough to keep --verify's time within a few of the step's.
+TIMED_PAIRS = 7
+
+
+def timed_in_turns(step, inputs, as_it_is, its_inputs, device, pairs):
+    """A what-if's step and the step as it is, each on its own copy, timed in turns in this
+    process (unobserved: as the user's loop runs them), after one step of each: in each pair the
+    one that goes first alternates, so that a machine that grows slower or faster weighs on
+    both. The ratio of each pair's times (what-if / as it is): their median, lowest, highest."""
+    def timed(run, args):
+        if device == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        run(*args)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        return time.perf_counter() - start
+    step(*inputs)
+    as_it_is(*its_inputs)
+    ratios = []
+    for pair in range(pairs):
+        if pair % 2 == 0:
+            mine, theirs = timed(step, inputs), timed(as_it_is, its_inputs)
+        else:
+            theirs, mine = timed(as_it_is, its_inputs), timed(step, inputs)
+        ratios.append(mine / theirs)
+    ratios.sort()
+    return {"median": ratios[len(ratios) // 2], "low": ratios[0], "high": ratios[-1],
+            "pairs": len(ratios)}
 
 
 def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=None, batch=None,
@@ -813,6 +868,16 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
         w.why_not = w.not_applicable or ("" if verify else "not asked (--verify runs it)")
     if not verify:
         return what_ifs
+    # The step as it is, on a copy of its own, to time each what-if against in turns.
+    as_it_is = None
+    if any(not w.not_applicable for w in what_ifs):
+        try:
+            base, give_state = copy_of(model, optimizer)
+            as_it_is = (step_of_copy(base, users, give_state), users.inputs)
+        except Exception as e:  # the what-ifs below meet it again, and say so
+            if say is not None:
+                say(f"trainscope: the step as it is is not timed in turns with the what-ifs: "
+                    f"{one_line(e)}")
     for i, w in enumerate(what_ifs):
         if w.not_applicable:
             continue
@@ -828,8 +893,9 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
             if w.batch_size is not None and users.inputs_at is None:
                 raise LookupError("input_provider takes no batch_size")
             inputs = users.inputs if w.batch_size is None else users.inputs_at(w.batch_size)
-            w.measured = measure(candidate, users, inputs, max(users.warmup, w.least_warmup),
-                                 give_state, w.apply_step, w.takes_state)
+            measured = measure(candidate, users, inputs, max(users.warmup, w.least_warmup),
+                               give_state, w.apply_step, w.takes_state, against=as_it_is)
+            w.measured, w.step_ratio = measured.figures, measured.step_ratio
             if w.measured is None:
                 w.why_not = "observing it failed (the line above says why)"
         except LookupError as e:
