@@ -849,10 +849,6 @@ im Wechsel</translation>
         <translation> (weicht um %1 % ab)</translation>
     </message>
     <message>
-        <source>Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s</source>
-        <translation>Batch %1 wird geprüft: es wird profiliert, wie der Sweep seine Größen profilierte … %2 s</translation>
-    </message>
-    <message>
         <source>Verifying batch %1 was cancelled: the report is as it was.</source>
         <translation>Die Prüfung von Batch %1 wurde abgebrochen: der Bericht ist unverändert.</translation>
     </message>
@@ -863,6 +859,26 @@ im Wechsel</translation>
     <message>
         <source>Cancel Verifying</source>
         <translation>Prüfung abbrechen</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1: starting the run… %2 s</source>
+        <translation>Batch %1 wird geprüft: der Lauf startet … %2 s</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1: %2… %3 s</source>
+        <translation>Batch %1 wird geprüft: %2 … %3 s</translation>
+    </message>
+    <message>
+        <source>Peak (%1)</source>
+        <translation>Spitze (%1)</translation>
+    </message>
+    <message>
+        <source>verified: out of memory</source>
+        <translation>geprüft: Speicher erschöpft</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>geprüft</translation>
     </message>
 </context>
 <context>

@@ -849,10 +849,6 @@ timed in turns</source>
         <translation>（偏差 %1%）</translation>
     </message>
     <message>
-        <source>Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s</source>
-        <translation>正在验证批大小 %1：按扫描分析各批大小的方式进行分析… %2 秒</translation>
-    </message>
-    <message>
         <source>Verifying batch %1 was cancelled: the report is as it was.</source>
         <translation>批大小 %1 的验证已取消：报告保持不变。</translation>
     </message>
@@ -863,6 +859,26 @@ timed in turns</source>
     <message>
         <source>Cancel Verifying</source>
         <translation>取消验证</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1: starting the run… %2 s</source>
+        <translation>正在验证批大小 %1：正在启动运行… %2 秒</translation>
+    </message>
+    <message>
+        <source>Verifying batch %1: %2… %3 s</source>
+        <translation>正在验证批大小 %1：%2… %3 秒</translation>
+    </message>
+    <message>
+        <source>Peak (%1)</source>
+        <translation>峰值（%1）</translation>
+    </message>
+    <message>
+        <source>verified: out of memory</source>
+        <translation>已验证：内存不足</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>已验证</translation>
     </message>
 </context>
 <context>

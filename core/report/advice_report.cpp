@@ -164,8 +164,9 @@ AdviceReport readAdviceReport(const std::string& path) {
             if (!std::isfinite(ratio.median) || !std::isfinite(ratio.low) ||
                 !std::isfinite(ratio.high) || ratio.low <= 0 || ratio.low > ratio.median ||
                 ratio.median > ratio.high || ratio.pairs < 1) {
-                throw Error(path + ": a step ratio that is no range of positive numbers around "
-                                   "its median (a damaged report)");
+                throw Error(path +
+                            ": a step ratio that is no range of positive numbers around "
+                            "its median (a damaged report)");
             }
             w.step_ratio = ratio;
         }

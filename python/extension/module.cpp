@@ -365,9 +365,9 @@ std::string writeAdvice(const std::string& prefix, bool force, const RunFigures&
         }
         if (w.contains("step_ratio") && !w["step_ratio"].is_none()) {
             const py::dict ratio = w["step_ratio"].cast<py::dict>();
-            what_if.step_ratio = StepRatio{ratio["median"].cast<double>(),
-                                           ratio["low"].cast<double>(),
-                                           ratio["high"].cast<double>(), ratio["pairs"].cast<int>()};
+            what_if.step_ratio =
+                StepRatio{ratio["median"].cast<double>(), ratio["low"].cast<double>(),
+                          ratio["high"].cast<double>(), ratio["pairs"].cast<int>()};
         }
         report.what_ifs.push_back(std::move(what_if));
     }

@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 AdviceReport sample() {
     AdviceReport report;
     report.baseline = {20'986'904, 8'388'612, 13.4};
-    WhatIf verified{"GELU -> ReLU", "act_fn", {19'938'328, 4'194'308, 13.4}, {}, "",
-                    "model.py",     24, {}};
+    WhatIf verified{
+        "GELU -> ReLU", "act_fn", {19'938'328, 4'194'308, 13.4}, {}, "", "model.py", 24, {}};
     verified.measured = StepFigures{19'938'328, 4'194'308, 14.1};
     report.what_ifs.push_back(verified);
     report.what_ifs.push_back(
@@ -85,7 +85,8 @@ TEST(AdviceEffect, AWhatIfThatRaisesTheMemoryIsSaidToMakeTheStepWorse) {
     WhatIf checkpoint{"checkpoint each block", "layers", {99'000, 1'000, 12.0}, {}, "", "", 0, {}};
     checkpoint.measured = StepFigures{114'750, 17'306, 12.5};  // predicted lower, measured higher
     WhatIf same_peak{"GELU -> ReLU", "act", {100'000, 2'200, 10.0}, {}, "not asked", "", 0, {}};
-    WhatIf lower{"AdamW -> SGD", "the optimizer", {90'000, 2'150, 10.0}, {}, "not asked", "", 0, {}};
+    WhatIf lower{
+        "AdamW -> SGD", "the optimizer", {90'000, 2'150, 10.0}, {}, "not asked", "", 0, {}};
     WhatIf batch{
         "batch size 8 -> 16", "the inputs", {180'000, 4'300, 18.0}, {}, "not asked", "", 0, {}};
     report.what_ifs = {checkpoint, same_peak, lower, batch};
@@ -129,14 +130,10 @@ TEST_F(AdviceReportTest, ABatchSizesPeakIsHeldAgainstTheBudgetInBytes) {
                  {},
                  "not asked",
                  "",
-                 0, {}};
-    WhatIf none{"the largest batch size within the budget",
-                "the inputs",
-                {1, 1, 1.0},
-                {},
-                "nothing in the step grows with the batch",
-                "",
-                0, {}};
+                 0,
+                 {}};
+    WhatIf none{"the largest batch size within the budget", "the inputs", {1, 1, 1.0}, {},
+                "nothing in the step grows with the batch", "",           0,           {}};
     report.what_ifs = {largest, above, none};
     const std::string path = dir_ + "/run.advice.sqlite";
     writeAdviceReport(report, path, Overwrite::Refuse);

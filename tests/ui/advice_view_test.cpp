@@ -45,16 +45,16 @@ AdviceReport sampleAdvice() {
                         {},
                         "not asked (--verify runs it)",
                         "",
-                         0,
-                         {}},
+                        0,
+                        {}},
                        {"F.gelu -> F.relu",
                         "model.py:12",
                         {37 << 20, 18 << 20, 12.5},
                         {},
                         "a call of F.gelu in your code: change it to F.relu at model.py:12",
                         "model.py",
-                         12,
-                         {}}};
+                        12,
+                        {}}};
     // Predicted lower, measured higher: worse than the step as it is.
     WhatIf worse{"checkpoint each block", "layers", {38 << 20, 18 << 20, 15.0}, {}, "", "", 0, {}};
     worse.measured = StepFigures{42 << 20, 25 << 20, 15.5};

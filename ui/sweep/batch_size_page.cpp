@@ -26,8 +26,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <optional>
 
 #include "reading/units.h"
+#include "run/profile_worker.h"
 #include "trainscope/error.h"
 #include "views/charts.h"
 
@@ -44,6 +47,11 @@ struct BatchSizePage::Verification {
     std::unique_ptr<SweepReport> report;
     QString error;
     bool cancelled = false;
+};
+
+struct BatchSizePage::LatestProgress {
+    std::mutex mutex;
+    std::optional<Progress> run;
 };
 
 namespace {
@@ -115,12 +123,16 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
     connect(verify_, &QPushButton::clicked, this, &BatchSizePage::verifyChosen);
     // What runs, and for how long: a verification profiles the batch for seconds.
     verify_clock_->setInterval(1000);
-    connect(verify_clock_, &QTimer::timeout, this, [this] {
-        prediction_->setText(
-            tr("Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s")
-                .arg(verifying_batch_)
-                .arg(verify_started_.elapsed() / 1000));
-    });
+    connect(verify_clock_, &QTimer::timeout, this, [this] { sayVerifying(); });
+    // Each change of the run's stage or iteration is said as it comes, between the clock's
+    // seconds (queued: it is signalled from the verification's thread).
+    connect(
+        this, &BatchSizePage::verifyProgressed, this,
+        [this] {
+            if (verifying_.isRunning())
+                sayVerifying();
+        },
+        Qt::QueuedConnection);
     connect(&verifying_, &QFutureWatcher<std::shared_ptr<Verification>>::finished, this, [this] {
         verify_clock_->stop();
         const std::shared_ptr<Verification> result = verifying_.result();
@@ -128,6 +140,8 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
         if (ok) {
             report_ = std::move(result->report);
             summary_->setText(summaryText(*report_));
+            showPoints(*report_);  // the verified batch in the charts and the table
+            choose(spin_->value());
             prediction_->setText(predictionText(spin_->value()));
         } else if (result->cancelled) {
             prediction_->setText(tr("Verifying batch %1 was cancelled: the report is as it was.")
@@ -195,20 +209,29 @@ void BatchSizePage::verifyChosen() {
     verify_->setText(tr("Cancel Verifying"));
     verify_started_.start();
     verify_clock_->start();
-    prediction_->setText(
-        tr("Verifying batch %1: profiling it as the sweep profiled its sizes… %2 s")
-            .arg(batch)
-            .arg(0));
+    verify_progress_ = std::make_shared<LatestProgress>();
+    sayVerifying();
     // The worker gets copies: the page may close before it ends (it then cancels).
     auto report = std::make_shared<const SweepReport>(*report_);
     const std::string file = path_.toStdString();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const std::shared_ptr<std::atomic<bool>> cancel = cancel_;
-    verifying_.setFuture(QtConcurrent::run([report, batch, file, cancel] {
+    const std::shared_ptr<LatestProgress> latest = verify_progress_;
+    // The page waits for the worker before it goes (its destructor), so `this` outlives it.
+    verifying_.setFuture(QtConcurrent::run([this, report, batch, file, cancel, latest] {
         auto result = std::make_shared<Verification>();
         try {
             auto updated = std::make_unique<SweepReport>(*report);
-            updated->verified = verifyBatch(*report, batch, {}, cancel.get());
+            updated->verified = verifyBatch(
+                *report, batch,
+                [this, latest](const SweepProgress& progress) {
+                    {
+                        const std::lock_guard<std::mutex> lock(latest->mutex);
+                        latest->run = progress.run;
+                    }
+                    emit verifyProgressed();
+                },
+                cancel.get());
             writeSweepReport(*updated, file, Overwrite::Allow);  // staged: whole or not at all
             result->report = std::move(updated);
         } catch (const Cancelled&) {
@@ -218,6 +241,27 @@ void BatchSizePage::verifyChosen() {
         }
         return result;
     }));
+}
+
+// What a verification is doing: the run's stage and iteration, and the seconds since it began.
+QString BatchSizePage::verifyingText() const {
+    std::optional<Progress> run;
+    if (verify_progress_) {
+        const std::lock_guard<std::mutex> lock(verify_progress_->mutex);
+        run = verify_progress_->run;
+    }
+    const QString seconds = QLocale().toString(verify_started_.elapsed() / 1000);
+    if (!run) {
+        return tr("Verifying batch %1: starting the run… %2 s").arg(verifying_batch_).arg(seconds);
+    }
+    const RunProgress progress{RunProgress::stageText(*run), run->iteration, run->total, -1};
+    return tr("Verifying batch %1: %2… %3 s").arg(verifying_batch_).arg(progress.text(), seconds);
+}
+
+void BatchSizePage::sayVerifying() {
+    const QString text = verifyingText();
+    prediction_->setText(text);
+    emit verifyingSaid(text);
 }
 
 // Enabled for a batch predicted to fit the budget, with the report's configuration known and
@@ -387,13 +431,23 @@ QChartView* BatchSizePage::chartOf(bool memory) {
     x->setRange(1, std::max(2.0, end * 1.2));
     x->setLabelFormat(QStringLiteral("%.0f"));
     QAbstractAxis* y = nullptr;
-    if (memory) {
+    // A logarithmic peak axis where the peaks span two decades or more (its labelled ticks are
+    // the powers of ten: within one or two decades it would have one or none); a linear one
+    // otherwise.
+    if (memory && std::isfinite(bottom) && top >= 100 * bottom) {
         auto* log = new QLogValueAxis;
         log->setBase(10);
-        log->setRange(std::isfinite(bottom) ? bottom / 1.5 : 0.1, std::max(top * 1.5, 1.0));
-        log->setLabelFormat(QStringLiteral("%.2f"));
+        log->setRange(bottom / 1.5, std::max(top * 1.5, 1.0));
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setMinorTickCount(8);
         log->setTitleText(tr("Peak (%1, logarithmic)").arg(unit.name));
         y = log;
+    } else if (memory) {
+        auto* linear = new QValueAxis;
+        linear->setTitleText(tr("Peak (%1)").arg(unit.name));
+        linear->setRange(0, std::max(top * 1.08, 1.0));
+        linear->applyNiceNumbers();
+        y = linear;
     } else {
         auto* linear = new QValueAxis;
         linear->setTitleText(tr("Samples/s"));
@@ -407,7 +461,11 @@ QChartView* BatchSizePage::chartOf(bool memory) {
         series->attachAxis(x);
         series->attachAxis(y);
     }
-    return chartView(chart);
+    QChartView* view = chartView(chart);
+    // Six names do not fit under a chart of half the window in German ("Vorherge…"): they are
+    // listed beside it, each whole.
+    chart->legend()->setAlignment(Qt::AlignRight);
+    return view;
 }
 
 QString BatchSizePage::summaryText(const SweepReport& r) const {
@@ -460,6 +518,41 @@ QString BatchSizePage::summaryText(const SweepReport& r) const {
     return text;
 }
 
+void BatchSizePage::showPoints(const SweepReport& r) {
+    // The sweep's points, then the batch verified (measured or out of memory), if any.
+    std::vector<std::pair<SweepPoint, bool>> rows;
+    for (const SweepPoint& p : r.points)
+        rows.emplace_back(p, false);
+    if (r.verified) {
+        rows.emplace_back(*r.verified, true);
+    }
+    points_->setRowCount(static_cast<int>(rows.size()));
+    for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
+        const auto& [p, verified] = rows[size_t(row)];
+        const QString outcome =
+            p.out_of_memory ? (verified ? tr("verified: out of memory") : tr("out of memory"))
+                            : (verified ? tr("verified") : tr("measured"));
+        const QStringList cells =
+            p.out_of_memory
+                ? QStringList{QString::number(p.batch_size), outcome, {}, {}, {}, {}}
+                : QStringList{
+                      QString::number(p.batch_size),         outcome,
+                      bytesText(double(p.peak_bytes)),       bytesText(double(p.activation_bytes)),
+                      number(p.iteration_ms, 2) + tr(" ms"), number(p.samplesPerSecond(), 1)};
+        for (int column = 0; column < cells.size(); ++column)
+            points_->setItem(row, column, new QTableWidgetItem(cells[column]));
+    }
+    // The charts made anew: the old ones (and their markers) go with their views.
+    delete memory_chart_;
+    delete throughput_chart_;
+    memory_chart_ = chartOf(true);
+    throughput_chart_ = chartOf(false);
+    memory_chart_->setObjectName(QStringLiteral("memoryChart"));
+    throughput_chart_->setObjectName(QStringLiteral("throughputChart"));
+    charts_->addWidget(memory_chart_);
+    charts_->addWidget(throughput_chart_);
+}
+
 void BatchSizePage::show(const SweepReport& r) {
     int64_t measured_max = 1;
     for (const SweepPoint& p : r.points)
@@ -472,30 +565,11 @@ void BatchSizePage::show(const SweepReport& r) {
         cannot_verify_ = QString::fromStdString(e.what());
     }
 
-    points_->setRowCount(static_cast<int>(r.points.size()));
-    for (int row = 0; row < static_cast<int>(r.points.size()); ++row) {
-        const SweepPoint& p = r.points[row];
-        const QStringList cells =
-            p.out_of_memory
-                ? QStringList{QString::number(p.batch_size), tr("out of memory"), {}, {}, {}, {}}
-                : QStringList{
-                      QString::number(p.batch_size),         tr("measured"),
-                      bytesText(double(p.peak_bytes)),       bytesText(double(p.activation_bytes)),
-                      number(p.iteration_ms, 2) + tr(" ms"), number(p.samplesPerSecond(), 1)};
-        for (int column = 0; column < cells.size(); ++column)
-            points_->setItem(row, column, new QTableWidgetItem(cells[column]));
-    }
-
     largest_shown_ = slideLimit(r);
-    memory_chart_ = chartOf(true);
-    throughput_chart_ = chartOf(false);
-    memory_chart_->setObjectName(QStringLiteral("memoryChart"));
-    throughput_chart_->setObjectName(QStringLiteral("throughputChart"));
-    auto* charts = new QSplitter(Qt::Horizontal);
-    charts->addWidget(memory_chart_);
-    charts->addWidget(throughput_chart_);
+    charts_ = new QSplitter(Qt::Horizontal);
+    showPoints(r);
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(charts);
+    split->addWidget(charts_);
     split->addWidget(points_);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);

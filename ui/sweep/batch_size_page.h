@@ -18,6 +18,7 @@
 class QChartView;
 class QLabel;
 class QSlider;
+class QSplitter;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
@@ -56,11 +57,17 @@ class BatchSizePage : public QWidget, public SettlingPage {
   signals:
     void read(bool ok);
     void verified(bool ok);  // a verification ended: measured (or out of memory), or failed
+    // What a running verification is doing, as the read-out says it (on the GUI thread).
+    void verifyingSaid(const QString& text);
+    void verifyProgressed();  // from the verification's thread: its progress changed
 
   private:
     struct Result;
     struct Verification;
     void show(const SweepReport& report);
+    // The charts and the table of the report's points (its verified batch among them), made
+    // again when a verification joins the report.
+    void showPoints(const SweepReport& report);
     QString summaryText(const SweepReport& report) const;
     void verifyChosen();
     void updateVerifyButton();
@@ -83,7 +90,13 @@ class BatchSizePage : public QWidget, public SettlingPage {
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
     int64_t verifying_batch_ = 0;
     QElapsedTimer verify_started_;
-    QTimer* verify_clock_;  // the seconds it has run, each second
+    QTimer* verify_clock_;  // what it is doing and the seconds it has run, each second
+    // The running verification's latest progress, set on its thread, read by the clock.
+    struct LatestProgress;
+    std::shared_ptr<LatestProgress> verify_progress_;
+    QString verifyingText() const;
+    void sayVerifying();
+    QSplitter* charts_ = nullptr;
     QChartView* memory_chart_ = nullptr;
     QChartView* throughput_chart_ = nullptr;
     QLineSeries* markers_[2] = {nullptr, nullptr};  // the chosen batch, on each chart

@@ -278,9 +278,8 @@ void AdvicePage::show(const AdviceRead& result) {
             auto times = [&](double value) {
                 return tr("%1×").arg(locale.toString(value, 'f', 2));
             };
-            auto* item = new QTableWidgetItem(ratio.readable()
-                                                  ? times(ratio.median)
-                                                  : tr("%1 (noise)").arg(times(ratio.median)));
+            auto* item = new QTableWidgetItem(
+                ratio.readable() ? times(ratio.median) : tr("%1 (noise)").arg(times(ratio.median)));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             // TrainScope times at least seven pairs: no plural forms for one.
             item->setToolTip(
@@ -296,8 +295,9 @@ void AdvicePage::show(const AdviceRead& result) {
         } else if (w.measured) {
             auto* item = new QTableWidgetItem(tr("–"));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(tr("Not timed in turns with the step as it is (a report written "
-                                "before TrainScope did)."));
+            item->setToolTip(
+                tr("Not timed in turns with the step as it is (a report written "
+                   "before TrainScope did)."));
             table_->setItem(row, StepRatioColumn, item);
         }
         if (!w.measured) {
