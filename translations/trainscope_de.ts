@@ -367,6 +367,30 @@
         <source>Peak memory with each change</source>
         <translation>Spitzenspeicher mit jeder Änderung</translation>
     </message>
+    <message>
+        <source>operations: %1</source>
+        <translation>Operationen: %1</translation>
+    </message>
+    <message>
+        <source>collectives: %1</source>
+        <translation>Kollektive: %1</translation>
+    </message>
+    <message>
+        <source>task queue calls: %1</source>
+        <translation>Aufrufe der Aufgabenwarteschlange: %1</translation>
+    </message>
+    <message>
+        <source>Python trace calls: %1</source>
+        <translation>Python-Trace-Aufrufe: %1</translation>
+    </message>
+    <message>
+        <source>mstx marks: %1</source>
+        <translation>mstx-Marken: %1</translation>
+    </message>
+    <message>
+        <source>%1 calls: %2</source>
+        <translation>%1-Aufrufe: %2</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

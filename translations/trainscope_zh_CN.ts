@@ -367,6 +367,30 @@
         <source>Peak memory with each change</source>
         <translation>每项更改后的峰值内存</translation>
     </message>
+    <message>
+        <source>operations: %1</source>
+        <translation>操作：%1</translation>
+    </message>
+    <message>
+        <source>collectives: %1</source>
+        <translation>集合通信：%1</translation>
+    </message>
+    <message>
+        <source>task queue calls: %1</source>
+        <translation>任务队列调用：%1</translation>
+    </message>
+    <message>
+        <source>Python trace calls: %1</source>
+        <translation>Python 跟踪调用：%1</translation>
+    </message>
+    <message>
+        <source>mstx marks: %1</source>
+        <translation>mstx 标记：%1</translation>
+    </message>
+    <message>
+        <source>%1 calls: %2</source>
+        <translation>%1 调用：%2</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -293,6 +293,22 @@ TEST_F(CompareViewTest, EveryFigureIsInViewWithoutScrollingSideways) {
               tree->viewport()->width())
         << "the window is " << page->window()->width() << " px wide";
     EXPECT_GE(tree->columnWidth(CompareModel::Name), 200);
+    // A name too long for its column loses its middle, not its end (an operation's #number, a
+    // figure's last words), and its tooltip has it whole.
+    EXPECT_EQ(tree->textElideMode(), Qt::ElideMiddle);
+    CompareModel* model = page->model();
+    const QModelIndex operations = model->sectionIndex(ItemKind::Operation);
+    ASSERT_GT(model->rowCount(operations), 0);
+    const QModelIndex operation = model->index(0, CompareModel::Name, operations);
+    EXPECT_TRUE(operation.data(Qt::ToolTipRole).toString().startsWith(operation.data().toString()))
+        << operation.data(Qt::ToolTipRole).toString().toStdString();
+    const QModelIndex totals = model->sectionIndex(ItemKind::Total);
+    ASSERT_GT(model->rowCount(totals), 0);
+    const QModelIndex item = model->index(0, 0, totals);
+    ASSERT_GT(model->rowCount(item), 0);
+    const QModelIndex figure = model->index(0, CompareModel::Name, item);
+    EXPECT_FALSE(figure.data().toString().isEmpty());
+    EXPECT_EQ(figure.data(Qt::ToolTipRole), figure.data());
 }
 
 // An operation is numbered as the main window numbers it (#34, the run's operation number), the

@@ -221,3 +221,16 @@ TEST_F(ModulesViewTest, EachColumnOfFiguresHasOneUnit) {
 
 }  // namespace
 }  // namespace trainscope::test
+
+namespace trainscope::test {
+
+// A weight tied to another module's is named by its last two parts in the cell (the whole
+// path, "tied to transformer.wte.weight", pushed the Modules tab's figures out of the window).
+TEST(ModulesTiedWeights, AreNamedByTheirLastTwoParts) {
+    EXPECT_EQ(ui::shortWeightName(QStringLiteral("transformer.wte.weight")),
+              QStringLiteral("…wte.weight"));
+    EXPECT_EQ(ui::shortWeightName(QStringLiteral("wte.weight")), QStringLiteral("wte.weight"));
+    EXPECT_EQ(ui::shortWeightName(QStringLiteral("weight")), QStringLiteral("weight"));
+}
+
+}  // namespace trainscope::test

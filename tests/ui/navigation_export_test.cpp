@@ -23,6 +23,7 @@
 #include <QTextBrowser>
 
 #include "help/help_windows.h"
+#include "i18n/language.h"
 #include "main_window.h"
 #include "reading/sql_table_model.h"
 #include "ui/sample_run.h"
@@ -119,6 +120,36 @@ TEST_F(NavigationExportTest, F1OpensTheManualAndTheShortcutsAreListed) {
         QRegularExpression(QStringLiteral("Ctrl\\+Shift\\+Tab[^\t]*\tPrevious Tab"))))
         << shortcuts.toStdString();
     EXPECT_FALSE(shortcuts.contains(QStringLiteral("Backtab"))) << shortcuts.toStdString();
+}
+
+// Under a German or Chinese interface the manual is in that language (it was English under
+// German menus), and names the menu items and tabs as the interface does.
+TEST(ManualLanguage, TheManualIsInTheInterfacesLanguage) {
+    struct Case {
+        const char* language;
+        const char* heading;
+    };
+    for (const Case& c : {Case{"de", "TrainScope-Handbuch"}, Case{"zh_CN", "TrainScope 手册"},
+                          Case{"en", "TrainScope manual"}}) {
+        const QString language = QString::fromLatin1(c.language);
+        ASSERT_TRUE(ui::installTranslations(QLocale(language)) || language == QLatin1String("en"));
+        const QString manual = ui::manualText();
+        EXPECT_TRUE(manual.contains(QString::fromUtf8(c.heading))) << c.language;
+        auto shown = [](const char* context, const char* source) {
+            return QCoreApplication::translate(context, source)
+                .remove(QRegularExpression(QStringLiteral("\\(&.\\)|&")))
+                .trimmed();
+        };
+        for (const auto& [context, source] :
+             {std::pair{"trainscope::ui::MainWindow", "Set &Project Root…"},
+              std::pair{"trainscope::ui::NewProfileDialog", "Python entry point"},
+              std::pair{"trainscope::ui::NewProfileDialog", "Sweep batch sizes"},
+              std::pair{"trainscope::ui::ReportBrowser", "By Source Line"},
+              std::pair{"trainscope::ui::MainWindow", "Timeline"}})
+            EXPECT_TRUE(manual.contains(shown(context, source)))
+                << c.language << ": " << shown(context, source).toStdString();
+    }
+    ui::installTranslations(QLocale(QStringLiteral("en")));
 }
 
 TEST_F(NavigationExportTest, ATableExportsInFullAsCsvAndReadsBack) {

@@ -287,6 +287,11 @@ TEST_F(TimeViewsTest, OpenRecentListsOpenedRunsAndReopensThem) {
         << listed->text().toStdString();
     EXPECT_TRUE(listed->text().contains(QFileInfo(dir_).fileName()))
         << listed->text().toStdString();
+    // Its folder whole: the list elides it in the middle where it lacks the room, not sooner.
+    EXPECT_EQ(listed->text(),
+              QStringLiteral("run — ") +
+                  QDir::toNativeSeparators(QFileInfo(path("run.memory.sqlite")).absolutePath()));
+    EXPECT_EQ(fresh.welcomePage()->recentList()->textElideMode(), Qt::ElideMiddle);
     QSignalSpy opened(&window_, &MainWindow::reportsOpened);
     entry->trigger();
     ASSERT_TRUE(opened.wait(60000));

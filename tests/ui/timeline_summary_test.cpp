@@ -75,6 +75,13 @@ TEST_F(TimelineSummaryTest, AnAscendDatabaseOpensWithItsStepsPeaksAndTopOperatio
                  threads == 1 ? QStringLiteral("one thread")
                               : QStringLiteral("%1 threads").arg(threads))))
         << text.toStdString();
+    // Each kind of call named in words with its count ("op 124" said nothing).
+    const QString ops_counted = QLocale().toString(std::stoll(db.scalar(
+        "SELECT COUNT(*) FROM PYTORCH_API WHERE type = (SELECT id FROM ENUM_API_TYPE WHERE "
+        "name = 'op')")));
+    EXPECT_TRUE(text.contains(QStringLiteral("operations: %1").arg(ops_counted)))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("(op "))) << text.toStdString();
     const std::string pta =
         "FROM MEMORY_RECORD WHERE component = (SELECT id FROM STRING_IDS "
         "WHERE value = 'PTA')";

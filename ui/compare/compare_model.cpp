@@ -388,8 +388,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     const bool figure_row = figureOf(nodeOf(index)) >= 0;
     if (figure_row) {
         const FigureChange& change = item->figures[index.row()];
-        if (column == Name) {
-            return role == Qt::DisplayRole ? figureName(change.figure) : QVariant();
+        if (column == Name) {  // whole in its tooltip, where the column elides it
+            return role == Qt::DisplayRole || role == Qt::ToolTipRole ? figureName(change.figure)
+                                                                      : QVariant();
         }
         if (column == Status) {
             if (role == Qt::DisplayRole && change.compared() && change.delta() != 0 &&
@@ -415,8 +416,11 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::DisplayRole) {
             return itemName(*item);
         }
-        if (role == Qt::ToolTipRole) {
-            return QString::fromStdString(item->location.empty() ? item->name : item->location);
+        if (role == Qt::ToolTipRole) {  // its name whole, and where it was called
+            const QString name = itemName(*item);
+            return item->location.empty()
+                       ? name
+                       : name + QLatin1Char('\n') + QString::fromStdString(item->location);
         }
         return {};
     }

@@ -235,6 +235,9 @@ void ComparePage::showResult() {
     for (ItemKind kind : {ItemKind::Total, ItemKind::Module})
         tree_->expand(model_->sectionIndex(kind));
     tree_->header()->setSectionResizeMode(CompareModel::Name, QHeaderView::Interactive);
+    // A name too long for its column loses its middle: an operation's number (#12) and a
+    // figure's last words stay in view; the tooltip has it whole.
+    tree_->setTextElideMode(Qt::ElideMiddle);
     figures_width_ = 0;
     for (int column = CompareModel::Status; column < CompareModel::Count; ++column) {
         tree_->resizeColumnToContents(column);

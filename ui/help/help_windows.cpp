@@ -27,8 +27,17 @@ QDialog* textDialog(QWidget* parent, const QString& title, QTextBrowser* text) {
 }  // namespace
 
 QString manualText() {
-    QFile file(QStringLiteral(":/help/manual.md"));
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    // In the interface's language (its locale, as installTranslations set it), else English.
+    const QLocale locale;
+    for (const QString& name :
+         {QStringLiteral(":/help/manual.%1.md").arg(locale.name()),
+          QStringLiteral(":/help/manual.%1.md").arg(QLocale::languageToCode(locale.language())),
+          QStringLiteral(":/help/manual.md")}) {
+        QFile file(name);
+        if (file.open(QIODevice::ReadOnly))
+            return QString::fromUtf8(file.readAll());
+    }
+    return QString();
 }
 
 void showManual(QWidget* parent) {

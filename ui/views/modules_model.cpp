@@ -234,11 +234,19 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
                 return QString();
             // Weights only tied to another module's: where their bytes are, not a bare 0.
             if (row.module >= 0 && (column == Weights || column == Gradients) &&
-                figure(figures, column) == 0 && !tree_.node(row.module).self.tied_to.isEmpty())
-                return tr("tied to %1")
-                    .arg(tree_.node(row.module).self.tied_to.join(QStringLiteral(", ")));
+                figure(figures, column) == 0 && !tree_.node(row.module).self.tied_to.isEmpty()) {
+                QStringList names;
+                for (const QString& weight : tree_.node(row.module).self.tied_to)
+                    names << shortWeightName(weight);
+                return tr("tied to %1").arg(names.join(QStringLiteral(", ")));
+            }
             return cellText(figures, column);
     }
+}
+
+QString shortWeightName(const QString& path) {
+    const QStringList parts = path.split(QLatin1Char('.'));
+    return parts.size() > 2 ? QStringLiteral("…") + parts.mid(parts.size() - 2).join('.') : path;
 }
 
 QString ModulesModel::fsdpUnitText(const FsdpUnitEntry& unit) {

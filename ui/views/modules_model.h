@@ -79,4 +79,9 @@ class ModulesModel : public TreeModel {
     QVector<Unit> units_;     // per column, for its largest figure (the total)
 };
 
+// A weight's name and its module's, the rest of its path left out ("…wte.weight" for
+// "transformer.wte.weight"): where a cell names a weight of another module (a tied one), the
+// whole path pushed the figures out of the window; the row's tooltip has it whole.
+QString shortWeightName(const QString& path);
+
 }  // namespace trainscope::ui

@@ -33,6 +33,23 @@ QString inSentence(const std::string& name) {
     return text.size() <= kLongest ? text : text.left(kLongest - 1) + QChar(0x2026);
 }
 
+// A kind of framework call (ENUM_API_TYPE's name) and how many, as a user reads it: "op 124"
+// said nothing.
+QString callsOfType(const std::string& type, int64_t count) {
+    const QString n = QLocale().toString(qint64(count));
+    if (type == "op")
+        return QObject::tr("operations: %1").arg(n);
+    if (type == "hccl")
+        return QObject::tr("collectives: %1").arg(n);
+    if (type == "queue")
+        return QObject::tr("task queue calls: %1").arg(n);
+    if (type == "trace")
+        return QObject::tr("Python trace calls: %1").arg(n);
+    if (type == "mstx")
+        return QObject::tr("mstx marks: %1").arg(n);
+    return QObject::tr("%1 calls: %2").arg(inSentence(type), n);
+}
+
 // A MEMORY_RECORD component as a user reads it: torch_npu's abbreviations spelled out.
 QString componentName(const std::string& component) {
     if (component == "PTA")
@@ -68,7 +85,7 @@ QString totalsText(const ReportFileSummary& s) {
     if (s.api_calls > 0) {
         QStringList types;
         for (const NamedCount& type : s.calls_by_type)
-            types << QStringLiteral("%1 %2").arg(inSentence(type.name)).arg(type.count);
+            types << callsOfType(type.name, type.count);
         const QString spanning = milliseconds(s.last_ns - s.first_ns);
         const QString kinds = types.join(QStringLiteral(", "));
         lines << (s.threads == 1

@@ -46,9 +46,14 @@ WelcomePage::WelcomePage(QWidget* parent)
     column->addLayout(more);
     if (!recent.isEmpty()) {
         column->addWidget(new QLabel(tr("Recent reports:")));
+        // Each path whole, elided in its middle by the list at the width it has (a fixed
+        // width left free space beside paths cut short). Elided to no width (INT_MAX is
+        // elided to nothing): wider than any screen.
+        constexpr int kWholeWidth = 100000;
+        recent_->setTextElideMode(Qt::ElideMiddle);
         for (const QString& path : recent) {
-            auto* item =
-                new QListWidgetItem(recentRunTitle(path, recent_->fontMetrics(), 300), recent_);
+            auto* item = new QListWidgetItem(
+                recentRunTitle(path, recent_->fontMetrics(), kWholeWidth), recent_);
             item->setToolTip(path);
             item->setData(Qt::UserRole, path);
         }

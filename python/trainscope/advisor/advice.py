@@ -481,7 +481,7 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     return [what_if]
 
 
-def autocast_what_ifs(model, autocast, baseline, curve, device):
+def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
     """The model's forward under torch.autocast with bfloat16, where the step runs in float32
     (its parameters are float32 and its forward is not under autocast already): the saved
     tensors as autocast would make them (autocast.py), the activations changed by what they
@@ -516,6 +516,7 @@ def autocast_what_ifs(model, autocast, baseline, curve, device):
     intervals += [(allocated, min(released if released is not None else optimizer, optimizer),
                    -(size // 2)) for size, allocated, released
                   in curve.blocks_made_in("backward") if size in halved and allocated < optimizer]
+    intervals += _weight_gradient_casts(model, autocast, curve, gradients)
     peak = curve.highest_with(intervals)
     what_if = WhatIf("bfloat16 autocast of the forward", "the model",
                      {"peak_bytes": baseline.peak_bytes - curve.highest() + peak,
@@ -527,6 +528,24 @@ def autocast_what_ifs(model, autocast, baseline, curve, device):
                                            dtype=torch.bfloat16)(candidate.forward)
     what_if.apply = apply
     return [what_if]
+
+
+def _weight_gradient_casts(model, autocast, curve, gradients):
+    """Under autocast, backward gives a parameter cast to bfloat16 (a matrix product's weight)
+    its gradient in bfloat16, which a node of its own casts to float32 for the parameter's
+    .grad: while it does, both are alive, half the parameter's bytes more than the float32
+    step's one gradient. As intervals over each parameter's accumulation (the timeline's
+    AccumulateGrad calls, matched in order with the hooks' record: none where they differ)."""
+    if gradients is None:
+        return []
+    accumulations = curve.calls("torch::autograd::AccumulateGrad")
+    if len(accumulations) != len(gradients.order):
+        return []
+    cast = autocast.cast_parameters()
+    parameters = [storage_of(p) for p in model.parameters() if p.requires_grad]
+    return [(start, end, parameters[index][1] // 2)
+            for (start, end), index in zip(accumulations, gradients.order)
+            if parameters[index][0] in cast]
 
 
 def _absent(times, zeroings, start):
@@ -848,7 +867,8 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
     device = _device_of(model)
     what_ifs += checkpoint_what_ifs(model, saved, baseline, curve, curve.forward_ms, device,
                                     budget)
-    what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device)
+    what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device,
+                                  saved.gradients)
     what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
     what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
     what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)

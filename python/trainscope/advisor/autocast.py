@@ -55,6 +55,10 @@ FLOAT32 = {
 NORMS = {"NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
          "CudnnBatchNormBackward0", "MiopenBatchNormBackward0"}
 _HALF = torch.bfloat16
+# Nodes of views between an operation and a parameter it takes (linear's weight.t()).
+_VIEWS = {"TBackward0", "ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0",
+          "ExpandBackward0", "TransposeBackward0", "PermuteBackward0", "SqueezeBackward0",
+          "SqueezeBackward1", "UnsqueezeBackward0", "AliasBackward0"}
 # A node's own outputs among its saved tensors, and the statistics it keeps in float32 whatever
 # its input (a norm's mean and inverse deviation, attention's log-sum-exp).
 _OWN_OUTPUTS = {"_saved_result", "_saved_output", "_saved_out"}
@@ -84,6 +88,7 @@ class AutocastSaved:
         self._own_outputs = {}  # (forward, storage) -> dtype, of the nodes' own saved outputs
         # (name, id, own dtype, inputs' dtype where they agree, saved tensors, module, forward)
         self._nodes = []
+        self._cast_parameters = set()  # storages of parameters cast for LOWER operations
         self.already = False  # the step's forward runs under autocast already
 
     def output(self, node):
@@ -197,6 +202,8 @@ class AutocastSaved:
         storages' dtype, also to the nodes noted before it that saved them."""
         if not autocasting:
             self._outside.add(node)
+        elif type(node).__name__ in LOWER and node not in self._upcast:
+            self._note_cast_parameters(node)
         own = self.output(node)
         inputs = {self.output(n) for n, _ in node.next_functions if n is not None} - {None}
         entries = []
@@ -266,6 +273,23 @@ class AutocastSaved:
         """The held tensors that backward found alive, by storage (an address that a freed
         tensor had is another's later)."""
         return {entry[0]: entry for entry in self._held if entry[3]}
+
+    def cast_parameters(self):
+        """The storages of the float32 parameters that autocast would cast to bfloat16: the
+        inputs of the operations it runs in the lower precision (a matrix product's weight and
+        bias, through the views autograd puts between: linear's transposed weight)."""
+        return set(self._cast_parameters)
+
+    def _note_cast_parameters(self, node):
+        pending = [n for n, _ in node.next_functions]
+        while pending:
+            current = pending.pop()
+            name = type(current).__name__ if current is not None else ""
+            if name == "AccumulateGrad":
+                if current.variable.dtype == torch.float32:
+                    self._cast_parameters.add(storage_of(current.variable)[0])
+            elif name in _VIEWS:
+                pending.extend(n for n, _ in current.next_functions)
 
     def recorded(self):
         """Whether any saved tensor was noted (a step whose forward saves nothing has none)."""
