@@ -125,11 +125,13 @@ BatchSizePage::BatchSizePage(const QString& path, QWidget* parent)
     verify_clock_->setInterval(1000);
     connect(verify_clock_, &QTimer::timeout, this, [this] { sayVerifying(); });
     // Each change of the run's stage or iteration is said as it comes, between the clock's
-    // seconds (queued: it is signalled from the verification's thread).
+    // seconds (queued: it is signalled from the verification's thread). Until the verification's
+    // end is handled (the clock stops there, after every progress queued before it), not only
+    // while its thread runs: a quick run's last stages would go unsaid.
     connect(
         this, &BatchSizePage::verifyProgressed, this,
         [this] {
-            if (verifying_.isRunning())
+            if (verify_clock_->isActive())
                 sayVerifying();
         },
         Qt::QueuedConnection);
