@@ -31,7 +31,6 @@
 #include "trainscope/session_files.h"
 #include "trainscope/summary_text.h"
 #include "trainscope/sweep.h"
-#include "trainscope/sweep_report.h"
 
 namespace py = pybind11;
 
@@ -406,15 +405,6 @@ PYBIND11_MODULE(_trainscope, m) {
         "advice_report_path",
         [](const std::string& prefix) { return prefix + trainscope::report_format::kAdviceSuffix; },
         py::arg("prefix"));
-    m.def(
-        "largest_batch_within",
-        [](double fixed_bytes, double bytes_per_sample, int64_t budget) {
-            trainscope::LinearFit peak;
-            peak.intercept = fixed_bytes;
-            peak.slope = bytes_per_sample;
-            return trainscope::largestBatchWithin(peak, budget);
-        },
-        py::arg("fixed_bytes"), py::arg("bytes_per_sample"), py::arg("budget"));
     trainscope::python::bindMemoryCurve(m);
     trainscope::python::bindRunFigures(m);
     py::class_<PySession>(m, "Session")
