@@ -28,9 +28,10 @@ from test_python_host import CLI, DEVICE, PROJECT, allocated, rows, run_ranks, t
 RELU_ACTIVATIONS = 83_886_080  # 10·b·s·d, seed 004
 
 
-def advise(entry, *extra, activation=None):
-    """The JSON what-ifs of `advise` on `entry`, its exit status and stderr."""
-    env = dict(os.environ)
+def advise(entry, *extra, activation=None, env=None):
+    """The JSON what-ifs of `advise` on `entry`, its exit status and stderr (`env`: more of the
+    environment)."""
+    env = dict(os.environ, **(env or {}))
     if activation:
         env["TRAINSCOPE_TEST_ACTIVATION"] = activation
     with tempfile.TemporaryDirectory() as folder:
@@ -376,6 +377,19 @@ class Advice(unittest.TestCase):
                              ("gpt_blocks.py", line_of("optimizer.zero_grad()")))
         # Several modules at once have no one line.
         self.assertEqual(where[("GELU -> ReLU", "every such module")], (None, None))
+
+    @unittest.skipUnless(importlib.util.find_spec("timm"), "timm is not installed")
+    def test_a_module_an_installed_package_builds_names_no_line_of_yours(self):
+        # timm's ViT: its Mlp builds the GELU in timm's own file, no line the user can change
+        # (it read ".../site-packages/timm/layers/mlp.py:41").
+        what_ifs, result, _ = advise(os.path.join(PROJECT, "architectures.py"),
+                                     "--warmup", "0", "--iterations", "1",
+                                     env={"TRAINSCOPE_TEST_ARCHITECTURE": "vit"})
+        self.assertEqual(result.returncode, 0, result.stderr)
+        swaps = [w for w in what_ifs if w["change"] == "GELU -> ReLU"]
+        self.assertTrue(swaps, what_ifs)
+        for w in swaps:
+            self.assertEqual((w["source_file"], w["source_line"]), (None, None), w)
 
     def test_a_budget_that_is_no_size_is_refused_in_one_line(self):
         _, result, written = advise(os.path.join(PROJECT, "gpt_blocks.py"), "--memory-budget",

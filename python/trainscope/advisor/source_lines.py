@@ -25,6 +25,13 @@ def _users(path):
     return bool(path) and not os.path.abspath(path).startswith(_LIBRARIES)
 
 
+def _installed(path):
+    """Whether `path` lies in an installed package (a site-packages or dist-packages folder:
+    transformers', timm's), whose lines are no user's to change."""
+    parts = os.path.abspath(path).split(os.sep)
+    return "site-packages" in parts or "dist-packages" in parts
+
+
 def callers_line():
     """(file, line) of the innermost frame of the user's code that called into this one
     (through torch's and TrainScope's own frames), or None."""
@@ -49,7 +56,9 @@ def _parsed(function):
         tree = ast.parse(textwrap.dedent("".join(lines)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
-    return (path, first, tree) if _users(path) else None
+    # A module built in an installed package's class (timm's Mlp builds its act): the line is
+    # not the user's to change.
+    return (path, first, tree) if _users(path) and not _installed(path) else None
 
 
 def _assigned_in(cls, name):
