@@ -348,3 +348,31 @@ TEST(PagedTable, EveryRowComesOnceInOrderAcrossPages) {
 }
 
 }  // namespace
+
+namespace trainscope::ui {
+
+// A long "module · operation" loses the start of its module, not its operation (a compiled
+// run's Time tab read "blocks.0.attn …or_cpu.default"); an operation too long alone, or a name
+// of one part (a compiled kernel), loses its middle; one that fits stays whole.
+TEST(EntryNames, ElideTheModulesStartBeforeTheOperation) {
+    const QFontMetrics metrics(QApplication::font());
+    const QString operation =
+        QStringLiteral("aten::_scaled_dot_product_flash_attention_for_cpu.default");
+    const QString name = QStringLiteral("blocks.0.attn · ") + operation;
+    EXPECT_EQ(elidedEntryName(name, metrics, 10000), name);
+    const int width = metrics.horizontalAdvance(QStringLiteral("…attn · ") + operation);
+    const QString shown = elidedEntryName(name, metrics, width);
+    EXPECT_TRUE(shown.endsWith(QStringLiteral(" · ") + operation)) << shown.toStdString();
+    EXPECT_TRUE(shown.startsWith(QStringLiteral("…"))) << shown.toStdString();
+    EXPECT_LE(metrics.horizontalAdvance(shown), width);
+    const QString narrow = elidedEntryName(name, metrics, metrics.horizontalAdvance(operation) / 2);
+    EXPECT_TRUE(narrow.startsWith(QStringLiteral("aten::")) && narrow.contains(QChar(0x2026)) &&
+                narrow.endsWith(QStringLiteral("default")))
+        << narrow.toStdString();
+    const QString kernel = QStringLiteral("cpp_fused_gelu_gelu_backward_sum_view_1");
+    const QString cut = elidedEntryName(kernel, metrics, metrics.horizontalAdvance(kernel) / 2);
+    EXPECT_TRUE(cut.startsWith(QStringLiteral("cpp_")) && cut.endsWith(QStringLiteral("view_1")))
+        << cut.toStdString();
+}
+
+}  // namespace trainscope::ui

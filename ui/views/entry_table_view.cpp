@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "views/entry_table_view.h"
 
+#include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
 #include <QGuiApplication>
@@ -11,6 +12,7 @@
 #include <QMessageBox>
 #include <QResizeEvent>
 #include <QScrollBar>
+#include <QStyledItemDelegate>
 #include <algorithm>
 #include <vector>
 
@@ -18,6 +20,43 @@
 #include "views/export.h"
 
 namespace trainscope::ui {
+
+QString elidedEntryName(const QString& name, const QFontMetrics& metrics, int width) {
+    if (metrics.horizontalAdvance(name) <= width)
+        return name;
+    const QString separator = QStringLiteral(" · ");
+    const int at = name.indexOf(separator);
+    if (at < 0)
+        return metrics.elidedText(name, Qt::ElideMiddle, width);
+    // "module · operation": the operation whole, the module losing its start first (its last
+    // parts, "0.attn", tell more); an operation too long alone loses its middle.
+    const QString operation = name.mid(at);
+    const int room = width - metrics.horizontalAdvance(operation);
+    if (room >= metrics.horizontalAdvance(QStringLiteral("…m")))
+        return metrics.elidedText(name.left(at), Qt::ElideLeft, room) + operation;
+    return metrics.elidedText(name.mid(at + separator.size()), Qt::ElideMiddle, width);
+}
+
+namespace {
+
+// Draws a cell's text elided as elidedEntryName says, before the style would elide it
+// in its middle.
+class EntryNameDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+  protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QWidget* widget = option->widget;
+        const QStyle* style = widget ? widget->style() : QApplication::style();
+        const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
+        option->text =
+            elidedEntryName(option->text, option->fontMetrics, option->rect.width() - 2 * margin);
+    }
+};
+
+}  // namespace
 
 EntryTableView::EntryTableView(QWidget* parent)
     : QTableView(parent), error_label_(new QLabel(viewport())) {
@@ -34,6 +73,7 @@ EntryTableView::EntryTableView(QWidget* parent)
     // line: wrapped, the operation went to a second line that the row cannot show.
     setWordWrap(false);
     setTextElideMode(Qt::ElideMiddle);
+    setItemDelegate(new EntryNameDelegate(this));
     horizontalHeader()->setSortIndicatorShown(true);
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);

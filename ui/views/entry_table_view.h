@@ -4,6 +4,7 @@
 // model's query fails, the reason is shown over the rows.
 #pragma once
 
+#include <QFontMetrics>
 #include <QPointer>
 #include <QTableView>
 #include <functional>
@@ -14,6 +15,12 @@ class QMenu;
 namespace trainscope::ui {
 
 class SqlTableModel;
+
+// An entry's name elided to `width`: "module · operation" keeps its operation whole and loses
+// the start of its module first ("…0.attn · aten::_scaled_dot_product_flash_attention_for_cpu.
+// default"), where a middle cut hid the operation ("blocks.0.attn …or_cpu.default"); any
+// other name, or an operation too long alone, loses its middle. The cell's tooltip has it whole.
+QString elidedEntryName(const QString& name, const QFontMetrics& metrics, int width);
 
 class EntryTableView : public QTableView {
     Q_OBJECT
