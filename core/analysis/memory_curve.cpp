@@ -126,38 +126,36 @@ int64_t MemoryCurve::highestWith(const std::vector<CurveChange>& changes) const 
     return highest.value_or(0);
 }
 
-std::vector<std::string> MemoryCurve::topLevelCalls() const {
+std::vector<const TimelineSpan*> MemoryCurve::topLevelSpans() const {
     const TimeSpan step = stepSpan();
-    std::vector<std::pair<int64_t, std::string>> calls;
+    std::vector<const TimelineSpan*> spans;
     for (const TimelineLane& lane : data_.lanes)
         if (lane.kind == LaneKind::Thread && lane.depths() > 0) {
-            for (size_t i = lane.depth_begin[0]; i < lane.depth_begin[1]; ++i) {
-                const TimelineSpan& span = lane.spans[i];
-                if (span.start_ns >= step.start_ns && span.end_ns <= step.end_ns) {
-                    calls.emplace_back(span.start_ns, data_.text(span.name));
+            for (size_t i = lane.depth_begin[0]; i < lane.depth_begin[1]; ++i)
+                if (lane.spans[i].start_ns >= step.start_ns &&
+                    lane.spans[i].end_ns <= step.end_ns) {
+                    spans.push_back(&lane.spans[i]);
                 }
-            }
         }
-    std::sort(calls.begin(), calls.end());
+    std::stable_sort(spans.begin(), spans.end(), [](const TimelineSpan* a, const TimelineSpan* b) {
+        return a->start_ns < b->start_ns;
+    });
+    return spans;
+}
+
+std::vector<std::string> MemoryCurve::topLevelCalls() const {
     std::vector<std::string> names;
-    for (auto& call : calls)
-        names.push_back(std::move(call.second));
+    for (const TimelineSpan* span : topLevelSpans())
+        names.push_back(data_.text(span->name));
     return names;
 }
 
 std::vector<int64_t> MemoryCurve::segmentHighs() const {
-    const TimeSpan step = stepSpan();
     std::vector<int64_t> bounds;
-    for (const TimelineLane& lane : data_.lanes)
-        if (lane.kind == LaneKind::Thread && lane.depths() > 0) {
-            for (size_t i = lane.depth_begin[0]; i < lane.depth_begin[1]; ++i) {
-                const TimelineSpan& span = lane.spans[i];
-                if (span.start_ns >= step.start_ns && span.end_ns <= step.end_ns) {
-                    bounds.push_back(span.start_ns);
-                    bounds.push_back(span.end_ns);
-                }
-            }
-        }
+    for (const TimelineSpan* span : topLevelSpans()) {
+        bounds.push_back(span->start_ns);
+        bounds.push_back(span->end_ns);
+    }
     std::sort(bounds.begin(), bounds.end());
     std::vector<int64_t> highs;
     size_t next = 0;
@@ -206,7 +204,8 @@ std::optional<std::vector<LinearFit>> MemoryCurve::samplesOverBatch(const Memory
     // Else call by call, where the two made the same top-level calls: an operation that
     // allocates once per sample (a convolution's columns on the CPU) allocates more often at
     // the larger batch. Each stretch within and between the calls has its highest total.
-    if (topLevelCalls().empty() || topLevelCalls() != other.topLevelCalls()) {
+    const std::vector<std::string> calls = topLevelCalls();
+    if (calls.empty() || calls != other.topLevelCalls()) {
         return std::nullopt;
     }
     const std::vector<int64_t> my_highs = segmentHighs(), their_highs = other.segmentHighs();

@@ -87,7 +87,9 @@ class MemoryCurve {
     double forwardMs(const std::string& module) const;
 
   private:
-    // The memory step's calls at the top of each thread, by start: their names.
+    // The memory step's calls at the top of each thread, by start.
+    std::vector<const TimelineSpan*> topLevelSpans() const;
+    // Their names.
     std::vector<std::string> topLevelCalls() const;
     // The highest total in each stretch of the memory step between two bounds of its top-level
     // calls (a call's start or end), the one before the first and after the last included.
