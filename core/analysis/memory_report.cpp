@@ -168,6 +168,14 @@ void addPeak(const RecordedSteps& steps, const MemoryStepSources& sources,
                 "meter (on a thread it does not reach): the peak counts them, as other, until "
                 "their addresses were used again";
     }
+    if (peak.fsdp_buffers_unseen > 0) {
+        std::string& note = report.metadata[report_format::kMemoryNoteKey];
+        note += std::string(note.empty() ? "" : "; ") + "the peak may count " +
+                std::to_string(peak.fsdp_buffers_unseen) +
+                " bytes of FSDP2's collective buffers whose free c10 did not report to the meter "
+                "(FSDP2 lets go of them within the step; a thread the meter does not reach, such "
+                "as Gloo's, may free them last)";
+    }
     addUnitWeights(fsdp.units, report.weights, peak.unsharded_by_unit);
     report.fsdp_units = std::move(fsdp.units);
 }

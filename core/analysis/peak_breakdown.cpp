@@ -49,6 +49,18 @@ PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& para
     LiveSet at_end(memory.live_at_start.begin(), memory.live_at_start.end());
     LiveSet at_peak;
     PeakAnalysis analysis;
+    // A block whose free the meter did not see by the peak's instant, nor after it.
+    auto unseenAfterPeak = [&](void* ptr, const TrackedBlock& block) {
+        const auto unit = fsdp.find(block.event);
+        if (unit == fsdp.end() || unit->second.kind == FsdpBlock::Kind::UnshardedParameters ||
+            parameters.count(ptr) || gradients.count({ptr, block.event})) {
+            return;
+        }
+        const auto then = at_peak.find(ptr);
+        if (then != at_peak.end() && then->second.event == block.event) {
+            analysis.fsdp_buffers_unseen += block.bytes;
+        }
+    };
     for (size_t applied = 0;; ++applied) {
         if (applied == memory.events_at_peak) {
             at_peak = at_end;
@@ -59,14 +71,20 @@ PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& para
         // A block allocated where another is alive: that one was freed where c10 did not report
         // it to the meter (on a thread the meter does not reach), and the meter's total still
         // counts it.
-        if (applied < memory.events_at_peak && events[applied].bytes > 0) {
+        if (events[applied].bytes > 0) {
             const auto stale = at_end.find(events[applied].ptr);
             if (stale != at_end.end()) {
-                analysis.freed_unseen += stale->second.bytes;
+                if (applied < memory.events_at_peak) {
+                    analysis.freed_unseen += stale->second.bytes;
+                } else {
+                    unseenAfterPeak(stale->first, stale->second);
+                }
             }
         }
         applyEvent(at_end, events[applied], applied);
     }
+    for (const auto& [ptr, block] : at_end)
+        unseenAfterPeak(ptr, block);
 
     std::map<std::pair<std::string, std::string>, int64_t> by_module;
     auto add = [&](int64_t& part, const char* kind, const std::string& module, int64_t bytes) {

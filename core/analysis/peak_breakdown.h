@@ -32,6 +32,12 @@ struct PeakAnalysis {
     // Blocks freed before the peak where the meter did not see it, which its total still
     // counts (their addresses were used again): in "other".
     int64_t freed_unseen = 0;
+    // FSDP2's collective buffers (an all-gather's flat buffer, a reduce-scatter's input)
+    // alive at the peak whose free the meter never saw (they were alive at the step's end, or
+    // their addresses were used again after the peak): FSDP2 lets go of them within the step,
+    // and c10 frees them where the meter does not reach (Gloo's thread, which may let go of
+    // them last). The peak may count them.
+    int64_t fsdp_buffers_unseen = 0;
 };
 
 // The record's allocation events that are activations: each micro-batch's forward allocations

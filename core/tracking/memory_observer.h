@@ -35,6 +35,7 @@
 
 namespace trainscope {
 
+class CpuFreeWatch;
 class OperationObserver;
 
 class MemoryObserver : public IterationListener {
@@ -91,6 +92,11 @@ class MemoryObserver : public IterationListener {
   private:
     class Reporter;
     static std::unique_ptr<at::ObserverContext> checkReporter(const at::RecordFunction& fn);
+    // A CPU block freed on any thread (CpuFreeWatch): counted freed here where c10 does not
+    // report the free to the meter, on a thread whose profiler slot does not hold it.
+    static void blockFreed(void* meter, void* block);
+    // The bytes of the block alive at `ptr` as the meter knows it, or 0. Under mutex_.
+    int64_t bytesAliveAt(void* ptr);
     void onAllocation(void* ptr, int64_t bytes, int64_t total_allocated, int64_t total_reserved,
                       c10::Device device);
     void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
@@ -105,6 +111,7 @@ class MemoryObserver : public IterationListener {
     // while the meter runs (made before the guard, so it is restored after it is gone).
     compat::ErrorsOnlyLog errors_only_log_;
     std::unique_ptr<c10::DebugInfoGuard> guard_;
+    std::unique_ptr<CpuFreeWatch> free_watch_;  // CPU: frees on threads c10 does not report
     // Each operation on a thread that the meter reaches checks that the reporter still holds
     // the slot: nothing tells it when another is pushed over it.
     at::CallbackHandle watch_ = 0;

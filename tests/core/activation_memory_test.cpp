@@ -4,9 +4,11 @@
 // and the loss (a bfloat16 scalar, 2 bytes), which the step holds through the backward pass. The
 // gradient that backward() makes for the loss is no activation.
 #include <ATen/ATen.h>
+#include <c10/core/CPUAllocator.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "model/workload.h"
 #include "support/report_reader.h"
@@ -189,4 +191,39 @@ TEST(MemoryRecord, AnExistingBlockToldFreedIsFreedOnceInTheRecord) {
     ASSERT_EQ(memory.record().events.size(), 1u);
     EXPECT_EQ(memory.record().events[0].bytes, -4096);
     EXPECT_EQ(memory.record().events[0].ptr, block);
+}
+
+// A block that another thread lets go of last (Gloo's worker ending a collective) is freed
+// there, where c10 reports no free to the meter (that thread's profiler slot is empty): the
+// meter learns of it through its stand-in for the CPU allocator, at that moment, in the record.
+TEST(MemoryRecord, ABlockThatAnotherThreadFreesIsFreedInTheRecord) {
+    c10::Allocator* allocator = c10::GetCPUAllocator();
+    {
+        MemoryObserver memory(c10::DeviceType::CPU);
+        memory.forwardBegins();
+        at::Tensor block = at::ones({1024});  // 4 KiB, made on this thread: c10 reports it
+        const void* ptr = block.storage().data();
+        EXPECT_EQ(memory.liveBytes(), 4096);
+        std::thread([moved = std::move(block)]() mutable { moved.reset(); }).join();
+        memory.iterationEnded();
+        EXPECT_EQ(memory.liveBytes(), 0);
+        ASSERT_EQ(memory.record().events.size(), 2u);
+        EXPECT_EQ(memory.record().events[1].bytes, -4096);
+        EXPECT_EQ(memory.record().events[1].ptr, ptr);
+        // Not recording: the table of live blocks learns it too.
+        at::Tensor later = at::ones({256});
+        EXPECT_EQ(memory.liveBytes(), 1024);
+        std::thread([moved = std::move(later)]() mutable { moved.reset(); }).join();
+        EXPECT_EQ(memory.liveBytes(), 0);
+    }
+    // After the meter: c10's CPU allocator is its own again, and a block made under the meter
+    // goes back through it as it would have.
+    EXPECT_EQ(c10::GetCPUAllocator(), allocator);
+    at::Tensor made_under_the_meter;
+    {
+        MemoryObserver memory(c10::DeviceType::CPU);
+        made_under_the_meter = at::full({512}, 3.0);
+    }
+    EXPECT_EQ(made_under_the_meter.sum().item<double>(), 1536.0);
+    made_under_the_meter.reset();
 }
