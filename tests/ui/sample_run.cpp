@@ -2,11 +2,13 @@
 #include "ui/sample_run.h"
 
 #include <QApplication>
+#include <QChart>
 #include <QFile>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QValueAxis>
 #include <filesystem>
 
 #include "reading/sql_table_model.h"
@@ -154,6 +156,18 @@ QStringList items(QListWidget* list) {
     for (int i = 0; i < list->count(); ++i)
         texts << list->item(i)->text();
     return texts;
+}
+
+QStringList tickLabels(QChart* chart) {
+    QStringList labels;
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal)) {
+        auto* values = qobject_cast<QValueAxis*>(axis);
+        if (!values || values->tickInterval() <= 0)
+            continue;
+        for (double tick = 0; tick <= values->max() + 1e-9; tick += values->tickInterval())
+            labels << QString::asprintf(values->labelFormat().toLatin1().constData(), tick);
+    }
+    return labels;
 }
 
 }  // namespace trainscope::test

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QChart>
 #include <QString>
 #include "main_window.h"
 
@@ -61,5 +62,7 @@ void waitForRows(ui::SqlTableModel* model);
 void clickRow(QTableView* view, int row);
 void clickItem(QListWidget* list, int row);
 QStringList items(QListWidget* list);
+// A chart's horizontal value axis's ticks, as its label format writes them.
+QStringList tickLabels(QChart* chart);
 
 }  // namespace trainscope::test

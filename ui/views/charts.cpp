@@ -37,7 +37,7 @@ constexpr int kChartMinimumHeight = 160;
 constexpr char kCategoryProperty[] = "trainscope_category";
 // A pie slice's label as two lines (name<br>figure), kept while it shows on one.
 constexpr char kTwoLineLabel[] = "trainscope_two_line_label";
-constexpr double kMinimumBarPixels = 7.0;
+constexpr double kMinimumBarPixels = 5.0;
 // Pie label arms (Qt Charts' gap between a slice and its arm, in px; arm lengths in radii).
 constexpr double kGap = 5.0, kArm = 0.15, kShortestArm = 0.02, kLongestArm = 1.2;
 
@@ -469,6 +469,10 @@ void fitValueTicks(QChart* chart, QValueAxis* axis) {
         axis->setTickType(QValueAxis::TicksDynamic);
         axis->setTickAnchor(0);
         axis->setTickInterval(step);
+        // As many decimals as the step has (0.05 MiB apart at one decimal read "0.0 0.1 0.1"),
+        // at least one, as the other axes.
+        const int decimals = qMax(1, int(std::ceil(-std::log10(step) - 1e-9)));
+        axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
         axis->setMax(std::ceil(top / step - 1e-9) * step);
     };
     QObject::connect(chart, &QChart::plotAreaChanged, axis, place);
