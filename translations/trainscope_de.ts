@@ -709,6 +709,26 @@ im Wechsel</translation>
         <source>the largest batch size within the budget</source>
         <translation>die größte Batchgröße im Budget</translation>
     </message>
+    <message>
+        <source>not predicted</source>
+        <translation>nicht vorhergesagt</translation>
+    </message>
+    <message>
+        <source>The step time is not predicted for this change: it changes the collectives between the ranks.</source>
+        <translation>Die Schrittzeit wird für diese Änderung nicht vorhergesagt: Sie ändert die kollektiven Operationen zwischen den Rängen.</translation>
+    </message>
+    <message>
+        <source>the job over %1 ranks</source>
+        <translation>der Job über %1 Ränge</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>optimizer state sharded over %1 ranks (ZeRO-1)</source>
+        <translation>Optimiererzustand über %1 Ränge verteilt (ZeRO-1)</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

@@ -709,6 +709,26 @@ timed in turns</source>
         <source>the largest batch size within the budget</source>
         <translation>预算之内的最大批大小</translation>
     </message>
+    <message>
+        <source>not predicted</source>
+        <translation>未预测</translation>
+    </message>
+    <message>
+        <source>The step time is not predicted for this change: it changes the collectives between the ranks.</source>
+        <translation>此更改的步骤时间未预测：它改变了各 rank 之间的集合通信。</translation>
+    </message>
+    <message>
+        <source>the job over %1 ranks</source>
+        <translation>作业分布在 %1 个 rank 上</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>optimizer state sharded over %1 ranks (ZeRO-1)</source>
+        <translation>优化器状态分片到 %1 个 rank（ZeRO-1）</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::BatchSizePage</name>

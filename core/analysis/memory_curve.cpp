@@ -352,6 +352,14 @@ std::vector<TimeSpan> MemoryCurve::moduleCalls(const std::string& module, bool w
     return found;
 }
 
+std::vector<CurveBlock> MemoryCurve::blocks() const {
+    std::vector<CurveBlock> all;
+    all.reserve(data_.blocks.size());
+    for (const MemoryBlock& block : data_.blocks)
+        all.push_back(curveBlock(block));
+    return all;
+}
+
 std::vector<CurveBlock> MemoryCurve::blocksMadeIn(const std::string& phase) const {
     std::vector<CurveBlock> made;
     for (const MemoryBlock& block : data_.blocks)

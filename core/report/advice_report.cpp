@@ -35,7 +35,11 @@ void fill(SqliteDb& db, const AdviceReport& report) {
     for (const WhatIf& w : report.what_ifs) {
         insert.bind(1, id++).bind(2, w.change).bind(3, w.target);
         insert.bind(4, w.predicted.peak_bytes).bind(5, w.predicted.activation_bytes);
-        insert.bind(6, w.predicted.step_ms);
+        if (w.step_predicted) {
+            insert.bind(6, w.predicted.step_ms);
+        } else {
+            insert.bindNull(6);
+        }
         if (w.measured) {
             insert.bind(7, w.measured->peak_bytes).bind(8, w.measured->activation_bytes);
             insert.bind(9, w.measured->step_ms);
@@ -148,7 +152,9 @@ AdviceReport readAdviceReport(const std::string& path) {
         WhatIf w;
         w.change = shownText(rows.text(0));
         w.target = shownText(rows.text(1));
-        w.predicted = {bytesOf(db, rows, 2), bytesOf(db, rows, 3), msOf(db, rows, 4)};
+        w.step_predicted = !rows.isNull(4);
+        w.predicted = {bytesOf(db, rows, 2), bytesOf(db, rows, 3),
+                       w.step_predicted ? msOf(db, rows, 4) : 0.0};
         if (!rows.isNull(5) && !rows.isNull(6) && !rows.isNull(7)) {
             w.measured = StepFigures{bytesOf(db, rows, 5), bytesOf(db, rows, 6), msOf(db, rows, 7)};
         }

@@ -180,7 +180,7 @@ constexpr const char* kSweepTables[] = {
 constexpr const char* kWhatIfsTable =
     "CREATE TABLE trainscope_what_ifs (id INTEGER PRIMARY KEY, change TEXT NOT NULL, "
     "target TEXT NOT NULL, predicted_peak_bytes INTEGER NOT NULL, "
-    "predicted_activation_bytes INTEGER NOT NULL, predicted_step_ms REAL NOT NULL, "
+    "predicted_activation_bytes INTEGER NOT NULL, predicted_step_ms REAL, "
     "measured_peak_bytes INTEGER, measured_activation_bytes INTEGER, measured_step_ms REAL, "
     "why_not TEXT NOT NULL, source_file TEXT, source_line INTEGER, step_ratio REAL, "
     "step_ratio_low REAL, step_ratio_high REAL, step_pairs INTEGER)";

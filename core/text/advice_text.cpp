@@ -79,7 +79,15 @@ void printAdvice(std::ostream& out, const AdviceReport& report) {
                     formatBytes);
         printFigure(out, "activations", w.predicted.activation_bytes,
                     measured(&StepFigures::activation_bytes), formatBytes);
-        printFigure(out, "step", w.predicted.step_ms, measured(&StepFigures::step_ms), stepMs);
+        if (w.step_predicted) {
+            printFigure(out, "step", w.predicted.step_ms, measured(&StepFigures::step_ms), stepMs);
+        } else {
+            out << "  " << padded("step", 13) << padded("not predicted", 22);
+            if (w.measured) {
+                out << "measured " << stepMs(w.measured->step_ms);
+            }
+            out << "\n";
+        }
         if (w.step_ratio) {
             printStepRatio(out, *w.step_ratio);
         }

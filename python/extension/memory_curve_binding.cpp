@@ -75,6 +75,7 @@ void bindMemoryCurve(py::module_& m) {
                 return spansOf(curve.moduleCalls(module, within, backward, name));
             },
             py::arg("module"), py::arg("within"), py::arg("backward"), py::arg("name") = "")
+        .def("blocks", [](const MemoryCurve& curve) { return blocksOf(curve.blocks()); })
         .def(
             "blocks_made_in",
             [](const MemoryCurve& curve, const std::string& phase) {

@@ -349,9 +349,10 @@ std::string writeAdvice(const std::string& prefix, bool force, const RunFigures&
         WhatIf what_if;
         what_if.change = w["change"].cast<std::string>();
         what_if.target = w["target"].cast<std::string>();
+        what_if.step_predicted = !w["predicted_step_ms"].is_none();
         what_if.predicted = {w["predicted_peak_bytes"].cast<int64_t>(),
                              w["predicted_activation_bytes"].cast<int64_t>(),
-                             w["predicted_step_ms"].cast<double>()};
+                             what_if.step_predicted ? w["predicted_step_ms"].cast<double>() : 0.0};
         if (w["verified"].cast<bool>()) {
             what_if.measured = StepFigures{w["measured_peak_bytes"].cast<int64_t>(),
                                            w["measured_activation_bytes"].cast<int64_t>(),

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "trainscope/error.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
+#include "trainscope/run_files.h"
 
 namespace py = pybind11;
 
@@ -65,11 +68,38 @@ RunFigures runFiguresOf(const SessionReports& reports, const std::string& summar
     return figures;
 }
 
+RunFigures runFiguresOfFiles(const std::string& prefix) {
+    const RunReports run = findRunReports(prefix);
+    if (run.memory.empty() || run.time.empty()) {
+        throw Error(prefix + " has no memory or run time report");
+    }
+    const ReportFileSummary memory = summarizeReportFile(run.memory, 0);
+    const ReportFileSummary time = summarizeReportFile(run.time, 0);
+    RunFigures figures;
+    figures.peak_bytes = memory.peak_bytes.value_or(0);
+    figures.weight_bytes = memory.weight_bytes;
+    figures.gradient_bytes = memory.gradient_bytes;
+    figures.activation_bytes = memory.activation_bytes;
+    if (memory.at_peak) {
+        figures.weight_bytes_at_peak = memory.at_peak->weights;
+        figures.gradient_bytes_at_peak = memory.at_peak->gradients;
+        figures.optimizer_state_bytes_at_peak = memory.at_peak->optimizer_state;
+    }
+    figures.memory_note = memory.memory_note;
+    figures.operations = time.operations;
+    figures.collectives = static_cast<int64_t>(time.collectives.size());
+    figures.step_ms = time.iteration_wall_ms.value_or(0.0);
+    figures.forward_ms = time.forward_ms;
+    figures.backward_ms = time.backward_ms;
+    return figures;
+}
+
 StepFigures stepFiguresOf(const RunFigures& figures) {
     return {figures.peak_bytes, figures.activation_bytes, figures.step_ms};
 }
 
 void bindRunFigures(py::module_& m) {
+    m.def("read_run_figures", &runFiguresOfFiles, py::arg("prefix"));
     py::class_<RunFigures>(m, "RunFigures")
         .def_readonly("summary", &RunFigures::summary)
         .def_readonly("peak_bytes", &RunFigures::peak_bytes)

@@ -36,6 +36,9 @@ struct RunFigures {
 };
 
 RunFigures runFiguresOf(const SessionReports& reports, const std::string& summary);
+// The figures of the run PREFIX's reports on disk (a job's rank that ran in another process):
+// no summary. Throws trainscope::Error where the memory or run time report is missing.
+RunFigures runFiguresOfFiles(const std::string& prefix);
 StepFigures stepFiguresOf(const RunFigures& figures);
 
 void bindRunFigures(pybind11::module_& m);

@@ -71,8 +71,11 @@ def _arguments(argv):
     advise.add_argument("--format", choices=["text", "json"], default="text",
                         help="text (default), or a JSON list of the what-ifs")
     advise.add_argument("--ranks", type=int, metavar="N",
-                        help="also the optimizer's state sharded over N ranks (ZeRO-1), "
-                             "predicted")
+                        help="in one process: also the optimizer's state sharded over N ranks "
+                             "(ZeRO-1), predicted; on each rank of a job (torchrun): each "
+                             "rank's peak with the job over N ranks (FSDP2's shards), predicted, "
+                             "and with --verify measured by running the job at N ranks on this "
+                             "machine")
     advise.add_argument("--memory-budget", metavar="SIZE",
                         help="also the largest batch size whose peak fits SIZE (24GiB, 512MiB, "
                              "8GB), through input_provider(batch_size=N)")
@@ -123,7 +126,9 @@ def _check_device(args, torch):
         raise UsageError(f"--device cuda: this torch ({torch.__version__}) sees no CUDA device")
 
 
-def profile_entry_point(args):
+def profile_entry_point(args, kept=None):
+    """`profile`; with `kept` (a dict), what a caller reads on after the reports are written:
+    the model, its optimizer, the figures and the ranks, with no summary printed."""
     import torch  # noqa: F401  (the extension needs torch loaded first)
     from . import _trainscope
     from ._host import (HostedSession, ObservedModel, inputs_text, model_facts, observing_hint,
@@ -163,11 +168,13 @@ def profile_entry_point(args):
                      f"deepview_ or none)", USAGE_ERROR)
 
     def say(text):  # in a job of several ranks, rank 0 speaks for all
-        if not args.quiet and not args.progress_lines and (ranks is None or ranks.rank == 0):
+        if not args.quiet and not progress_lines and (ranks is None or ranks.rank == 0):
             print(text, file=sys.stderr, flush=True)
 
+    progress_lines = getattr(args, "progress_lines", False)  # advise has none
+
     def progress(part, step, of):
-        if args.progress_lines:
+        if progress_lines:
             print(f"trainscope-progress: {part} {step} {of}", file=sys.stderr, flush=True)
 
     hosted = HostedSession(None, root, ranks, agreement)
@@ -248,6 +255,9 @@ def profile_entry_point(args):
         return 0
     own = hosted.own_prefix(output)
     warn_if_incomplete(figures, own)
+    if kept is not None and not received:
+        kept.update(model=named, optimizer=observed.optimizer, figures=figures, root=root)
+        return 0
     if ranks is None or ranks.rank == 0:
         try:
             print(figures.summary, end="")
@@ -267,6 +277,7 @@ def advise_entry_point(args):
     from ._entry import (ContractError, default_step, inputs_from, load_entry, model_from,
                          optimizer_of, provider, step_from, takes_batch_size)
     from ._profile import profile
+    from ._ranks import Ranks
     from ._text import one_line
 
     try:
@@ -274,15 +285,23 @@ def advise_entry_point(args):
         # parse_byte_size's error names --memory-budget
         budget = None if args.memory_budget is None else \
             _trainscope.parse_byte_size(args.memory_budget)
-        if int(os.environ.get("WORLD_SIZE", "1")) > 1:
-            raise UsageError("advise runs in one process; profile a job's ranks with `profile`")
-        existing = [path for path in _trainscope.run_report_paths(output) +
+        job = Ranks.of_this_process()
+        if job is not None and job.world_size > 1:
+            if not args.ranks or budget is not None:
+                raise UsageError("in a job of several ranks advise predicts the job at another "
+                                 "rank count: give --ranks N (without --memory-budget; the "
+                                 "other what-ifs run in one process)")
+        else:
+            job = None
+        existing = [path for path in ([] if job else _trainscope.run_report_paths(output)) +
                     [_trainscope.advice_report_path(output)] if os.path.exists(path)]
         if existing and not args.force:
             raise UsageError(f"{existing[0]} exists; use --force to replace it")
         _check_device(args, torch)
     except (UsageError, _trainscope.Error) as e:
         return _fail(one_line(e), USAGE_ERROR)
+    if job is not None:
+        return _advise_job(args, job, entry, output)
     root = os.path.abspath(args.project_root or os.path.dirname(entry))
     sys.path.insert(0, os.path.dirname(entry))
 
@@ -363,6 +382,58 @@ def advise_entry_point(args):
         sys.stdout = None
     except Exception as e:  # the engine's refusal or a write that failed
         return failed(f"writing {_trainscope.advice_report_path(output)}: {one_line(e)}")
+    return 0
+
+
+def _advise_job(args, job, entry, output):
+    """advise --ranks N on a rank of a job: every rank profiles its step as `profile` profiles a
+    job's (PREFIX.rankR's reports); rank 0 then predicts each rank's peak with the job over N
+    ranks (advisor/ranks.py), runs the job at N ranks with --verify (as `profile` again, so
+    that the two are measured alike), and writes PREFIX.advice.sqlite."""
+    import torch
+    from . import _trainscope
+    from ._text import one_line
+    from .advisor import advice as _advice, ranks as _ranks
+
+    def say(text):  # rank 0 speaks for all
+        if not args.quiet and job.rank == 0:
+            print(text, file=sys.stderr, flush=True)
+
+    kept = {}
+    code = profile_entry_point(args, kept)
+    if code != 0 or job.rank != 0:
+        return code
+    model, baseline = kept["model"], kept["figures"]
+    running = "the prediction"
+    try:
+        what_ifs = _ranks.job_what_ifs(model, kept["optimizer"], baseline,
+                                       lambda r: job.prefix(output, r), job.world_size,
+                                       args.ranks)
+        for w in what_ifs:
+            w.why_not = "" if args.verify else "not asked (--verify runs it)"
+        if args.verify:
+            running = f"the job at {args.ranks} ranks"
+            options = ["--warmup", str(args.warmup), "--iterations", str(args.iterations),
+                       "--device", args.device, "--project-root", kept["root"]]
+            if args.batch_size:
+                options += ["--batch-size", str(args.batch_size)]
+            _ranks.verify_job(what_ifs, entry, args.ranks, options, args.device, say)
+    except LookupError as e:
+        return _fail(f"{args.entry}: {one_line(e)}", RUN_FAILED)
+    except KeyboardInterrupt:
+        return _fail("interrupted", RUN_FAILED)
+    except Exception as e:
+        return _fail(f"{running} raised {type(e).__name__}: {one_line(e)}", RUN_FAILED)
+    metadata = {"entry_point": entry, "model": f"{os.path.basename(entry)}:"
+                f"{type(model).__name__}", "torch": torch.__version__,
+                "verified": "yes" if args.verify else "no", "ranks": str(job.world_size)}
+    try:
+        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format)
+    except BrokenPipeError:
+        sys.stdout = None
+    except Exception as e:
+        return _fail(f"writing {_trainscope.advice_report_path(output)}: {one_line(e)}",
+                     RUN_FAILED)
     return 0
 
 

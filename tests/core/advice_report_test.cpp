@@ -76,6 +76,35 @@ TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
         << text.str();
 }
 
+// The job over more ranks (and ZeRO-1) changes the collectives: its step time is not predicted,
+// and the report and its text say so rather than give the step's own as a prediction.
+TEST_F(AdviceReportTest, AStepTimeNotPredictedIsReadBackAndSaidSo) {
+    AdviceReport report;
+    report.baseline = {1'301'468, 115'336, 38.2};
+    WhatIf job{"the job over 4 ranks", "rank 3", {962'180, 115'336, 0.0}, {}, "", "", 0, {}};
+    job.step_predicted = false;
+    job.measured = StepFigures{962'180, 115'336, 103.0};
+    report.what_ifs.push_back(job);
+    const std::string path = dir_ + "/job.advice.sqlite";
+    writeAdviceReport(report, path, Overwrite::Refuse);
+    EXPECT_EQ(test::ReportReader(path).scalar(
+                  "SELECT count(*) FROM trainscope_what_ifs WHERE predicted_step_ms IS NULL"),
+              "1");
+    const AdviceReport read = readAdviceReport(path);
+    ASSERT_EQ(read.what_ifs.size(), 1u);
+    EXPECT_FALSE(read.what_ifs[0].step_predicted);
+    EXPECT_TRUE(sample().what_ifs[0].step_predicted);
+    std::ostringstream text;
+    printAdvice(text, read);
+    EXPECT_NE(text.str().find("the job over 4 ranks at rank 3:\n  peak         predicted 939.6 "
+                              "KiB   measured 939.6 KiB   (exact)\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("\n  step         not predicted         measured 103.0 ms\n"),
+              std::string::npos)
+        << text.str();
+}
+
 // A what-if that raises the memory it was offered to lower is said to make the step worse,
 // by its measured figures where it was run: checkpointing a Sequential of linear layers (each
 // block's input kept is larger than what the block saves) raised activations 2.1 -> 16.9 KiB.

@@ -8,6 +8,7 @@ then the caching allocator's, each block a multiple of 512 bytes (see `allocated
 import contextlib
 import inspect
 import io
+import json
 import os
 import re
 import shutil
@@ -739,6 +740,59 @@ class Fsdp2Ranks(unittest.TestCase):
                 self.assertIn("Sharded over the ranks: ", results[0][1])
                 self.assertIn("all-gathered by FSDP", results[0][1])
                 self.assertNotIn("not counted", results[0][1] + results[0][2])
+
+    def test_advise_predicts_each_ranks_peak_at_another_rank_count_and_runs_it(self):
+        # From a job of three ranks (where FSDP2 pads the rows of every parameter: 64, 256 and
+        # 10 do not divide by three), each rank's peak over four ranks, predicted, then run.
+        # Gloo's worker may let go of a collective's buffer after FSDP2 does (c10 frees it
+        # then): a rank's peak can only be higher for it, and is the prediction to the byte
+        # where the worker let go in time. The prediction takes the lowest of the three ranks'.
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "job")
+            results = run_ranks(3, [sys.executable, "-m", "trainscope", "advise", "-q",
+                                    os.path.join(PROJECT, "fsdp2_step.py"), "-o", prefix,
+                                    "--iterations", "2", "--ranks", "4", "--verify",
+                                    "--format", "json"], {"OMP_NUM_THREADS": "1"})
+            for code, _, err in results:
+                self.assertEqual(code, 0, err)
+            self.assertEqual([out for _, out, _ in results[1:]], ["", ""])
+            what_ifs = json.loads(results[0][1])
+            self.assertEqual([(w["change"], w["target"]) for w in what_ifs],
+                             [("the job over 4 ranks", f"rank {r}") for r in range(4)])
+            exact = 0
+            for w in what_ifs:
+                self.assertTrue(w["verified"], w)
+                self.assertIsNone(w["predicted_step_ms"])  # its collectives: not predicted
+                self.assertEqual(w["predicted_activation_bytes"], w["measured_activation_bytes"])
+                self.assertLessEqual(w["predicted_peak_bytes"], w["measured_peak_bytes"], w)
+                exact += w["predicted_peak_bytes"] == w["measured_peak_bytes"]
+            self.assertGreater(exact, 0, what_ifs)
+            # Over four ranks the head's 10 rows are 3, 3, 3 and 1: the last rank's own rows of
+            # it (AdamW's moments and their temporaries) are two rows fewer.
+            head_row = 4 * 64
+            self.assertEqual(what_ifs[0]["predicted_peak_bytes"] -
+                             what_ifs[3]["predicted_peak_bytes"], 2 * 2 * (head_row + 4))
+            # Each rank's own reports at three ranks, as `profile` writes a job's, and the advice.
+            for rank in range(3):
+                self.check_rank(3, rank, f"{prefix}.rank{rank}", True)
+            self.assertTrue(os.path.exists(prefix + ".advice.sqlite"))
+            text = subprocess.run([CLI, "show", prefix + ".advice.sqlite"], capture_output=True,
+                                  text=True)
+            self.assertIn("the job over 4 ranks at rank 3:", text.stdout, text.stderr)
+            self.assertIn("step         not predicted", text.stdout)
+
+    def test_advise_in_a_job_asks_for_the_rank_count(self):
+        with tempfile.TemporaryDirectory() as folder:
+            results = run_ranks(2, [sys.executable, "-m", "trainscope", "advise",
+                                    os.path.join(PROJECT, "fsdp2_step.py"), "-o",
+                                    os.path.join(folder, "job")])
+            for code, out, err in results:
+                self.assertEqual((code, out), (2, ""), err)
+                self.assertEqual(err.strip().splitlines(), [
+                    "trainscope: error: in a job of several ranks advise predicts the job at "
+                    "another rank count: give --ranks N (without --memory-budget; the other "
+                    "what-ifs run in one process)"])
+            self.assertEqual(os.listdir(folder), [])
 
     def test_fsdp1s_flat_parameters_are_each_ranks_share_and_said_to_be(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -236,6 +236,65 @@ TEST_P(AdviceStepRatio, IsAColumnThatSaysWhenTheDifferenceIsNoise) {
         << "the Advice table is wider than its page in " << language.toStdString();
 }
 
+// The job over more ranks: each rank's peak predicted, its step time not (the collectives
+// change with the ranks), said so in its cell rather than a number, in each language.
+TEST_P(AdviceStepRatio, AStepTimeNotPredictedIsSaidSoInItsCell) {
+    const QString language = QString::fromLatin1(GetParam());
+    ASSERT_TRUE(ui::installTranslations(QLocale(language)) || language == QLatin1String("en"));
+    AdviceReport job;
+    job.baseline = {1'301'468, 115'336, 38.2};
+    for (int rank = 0; rank < 4; ++rank) {
+        WhatIf w{"the job over 4 ranks",
+                 "rank " + std::to_string(rank),
+                 {rank == 3 ? 962'180 : 963'220, 115'336, 0.0},
+                 {},
+                 "",
+                 "",
+                 0,
+                 {}};
+        w.step_predicted = false;
+        w.measured = StepFigures{w.predicted.peak_bytes, 115'336, 100.0 + rank};
+        job.what_ifs.push_back(w);
+    }
+    writeAdviceReport(job, advice_.toStdString(), Overwrite::Allow);
+    ASSERT_TRUE(openAndWait(window_, {paths_[0]}));
+    ui::ReportBrowser* browser = window_.browser();
+    ASSERT_NE(browser, nullptr);
+    ui::AdvicePage* page = nullptr;
+    for (int i = 0; i < browser->tabs()->count() && !page; ++i)
+        page = qobject_cast<ui::AdvicePage*>(browser->tabs()->widget(i));
+    ASSERT_NE(page, nullptr) << "no Advice tab";
+    browser->tabs()->setCurrentWidget(page);
+    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+    QTableWidget* table = page->table();
+    ASSERT_EQ(table->rowCount(), 4);
+    for (int row = 0; row < 4; ++row) {
+        EXPECT_EQ(table->item(row, 5)->text(), ui::AdvicePage::tr("not predicted")) << row;
+        EXPECT_FALSE(table->item(row, 5)->toolTip().isEmpty());
+        EXPECT_TRUE(table->item(row, 6)->toolTip().isEmpty()) << "no error against no prediction";
+    }
+    // The change and its target in the reader's language; the chart's ticks each a figure of
+    // its own (0.05 MiB apart, they read "0.0 0.1 0.1" at one decimal).
+    EXPECT_EQ(table->item(3, 0)->text(),
+              ui::AdvicePage::tr("%1 at %2")
+                  .arg(ui::AdvicePage::tr("the job over %1 ranks").arg(4),
+                       ui::AdvicePage::tr("rank %1").arg(3)));
+    ASSERT_NE(page->chart(), nullptr);
+    const QStringList ticks = tickLabels(page->chart()->chart());
+    EXPECT_GE(ticks.size(), 2);
+    EXPECT_EQ(QSet<QString>(ticks.begin(), ticks.end()).size(), ticks.size())
+        << ticks.join(QLatin1Char(' ')).toStdString();
+    if (language == QLatin1String("en")) {
+        EXPECT_EQ(table->item(3, 0)->text(), QStringLiteral("the job over 4 ranks at rank 3"));
+        EXPECT_TRUE(table->item(3, 6)->text().startsWith(QStringLiteral("103.0")))
+            << table->item(3, 6)->text().toStdString();
+    }
+    QTest::qWait(50);
+    EXPECT_LE(table->columnViewportPosition(7) + table->columnWidth(7),
+              page->width() - table->verticalHeader()->width())
+        << "the Advice table is wider than its page in " << language.toStdString();
+}
+
 INSTANTIATE_TEST_SUITE_P(InEachLanguage, AdviceStepRatio, ::testing::Values("en", "de", "zh_CN"));
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -65,6 +66,17 @@ QString shown(const std::string& text) {
         if (rest == QLatin1String("(no batch fits the budget)"))
             return AdvicePage::tr("batch size %1 (no batch fits the budget)").arg(sizes);
     }
+    // "the job over 4 ranks" at "rank 3"; "optimizer state sharded over 4 ranks (ZeRO-1)".
+    const QString words = QString::fromStdString(text);
+    static const QRegularExpression job(QStringLiteral("^the job over (\\d+) ranks$")),
+        rank(QStringLiteral("^rank (\\d+)$")),
+        zero(QStringLiteral("^optimizer state sharded over (\\d+) ranks \\(ZeRO-1\\)$"));
+    if (const QRegularExpressionMatch m = job.match(words); m.hasMatch())
+        return AdvicePage::tr("the job over %1 ranks").arg(m.captured(1));
+    if (const QRegularExpressionMatch m = rank.match(words); m.hasMatch())
+        return AdvicePage::tr("rank %1").arg(m.captured(1));
+    if (const QRegularExpressionMatch m = zero.match(words); m.hasMatch())
+        return AdvicePage::tr("optimizer state sharded over %1 ranks (ZeRO-1)").arg(m.captured(1));
     if (text == "the largest batch size within the budget")
         return AdvicePage::tr("the largest batch size within the budget");
     if (text == "every such module")
@@ -208,7 +220,8 @@ void AdvicePage::show(const AdviceRead& result) {
             std::max({largest_peak, double(w.predicted.peak_bytes), double(measured.peak_bytes)});
         largest_activations = std::max({largest_activations, double(w.predicted.activation_bytes),
                                         double(measured.activation_bytes)});
-        largest_step = std::max({largest_step, w.predicted.step_ms, measured.step_ms});
+        largest_step = std::max(
+            {largest_step, w.step_predicted ? w.predicted.step_ms : 0.0, measured.step_ms});
     }
     const Unit peak = byteUnit(largest_peak), activations = byteUnit(largest_activations),
                step = timeUnit(largest_step);
@@ -261,7 +274,16 @@ void AdvicePage::show(const AdviceRead& result) {
         };
         figure(PeakPredicted, double(w.predicted.peak_bytes), peak);
         figure(ActivationsPredicted, double(w.predicted.activation_bytes), activations);
-        figure(StepPredicted, w.predicted.step_ms, step);
+        if (w.step_predicted) {
+            figure(StepPredicted, w.predicted.step_ms, step);
+        } else {
+            auto* item = new QTableWidgetItem(tr("not predicted"));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(
+                tr("The step time is not predicted for this change: it changes "
+                   "the collectives between the ranks."));
+            table_->setItem(row, StepPredicted, item);
+        }
         if (w.measured) {
             figure(PeakMeasured, double(w.measured->peak_bytes), peak)
                 ->setToolTip(predictionError(double(w.predicted.peak_bytes),
@@ -269,8 +291,11 @@ void AdvicePage::show(const AdviceRead& result) {
             figure(ActivationsMeasured, double(w.measured->activation_bytes), activations)
                 ->setToolTip(predictionError(double(w.predicted.activation_bytes),
                                              double(w.measured->activation_bytes)));
-            figure(StepMeasured, w.measured->step_ms, step)
-                ->setToolTip(predictionError(w.predicted.step_ms, w.measured->step_ms));
+            QTableWidgetItem* measured_step = figure(StepMeasured, w.measured->step_ms, step);
+            if (w.step_predicted) {
+                measured_step->setToolTip(
+                    predictionError(w.predicted.step_ms, w.measured->step_ms));
+            }
         }
         if (w.step_ratio) {
             const StepRatio& ratio = *w.step_ratio;

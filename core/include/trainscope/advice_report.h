@@ -43,6 +43,9 @@ struct WhatIf {
     std::string source_file;
     int source_line = 0;
     std::optional<StepRatio> step_ratio;  // none: not timed in turns (not run)
+    // Whether predicted.step_ms is a prediction: not for the job at another rank count (its
+    // communication changes with the ranks) nor for the optimizer's state sharded over ranks.
+    bool step_predicted = true;
 };
 
 struct AdviceReport {

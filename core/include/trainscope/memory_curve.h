@@ -62,6 +62,8 @@ class MemoryCurve {
     std::vector<TimeSpan> moduleCalls(const std::string& module, bool within, bool backward,
                                       const std::string& name = {}) const;
 
+    // Every block of the recording: the memory step's, and those made before it that it saw.
+    std::vector<CurveBlock> blocks() const;
     // The blocks allocated in part `phase` of the step.
     std::vector<CurveBlock> blocksMadeIn(const std::string& phase) const;
     // The blocks of `bytes` allocated in the forward part whose allocation (or, with

@@ -62,7 +62,7 @@ FEWEST_BLOCKS = "checkpoint the fewest blocks that fit the budget"
 class WhatIf:
     def __init__(self, change, target, predicted, why_not=""):
         self.change, self.target = change, target
-        self.predicted = predicted  # peak_bytes, activation_bytes, step_ms
+        self.predicted = predicted  # peak_bytes, activation_bytes, step_ms (None: not predicted)
         self.measured = None
         self.why_not = why_not
         self.apply = None  # (model copy) -> None: the change made on a copy
@@ -627,7 +627,7 @@ def sharded_state_what_ifs(optimizer, baseline, ranks):
     what_if = WhatIf(f"optimizer state sharded over {ranks} ranks (ZeRO-1)", "the optimizer",
                      {"peak_bytes": baseline.peak_bytes - kept_away,
                       "activation_bytes": baseline.activation_bytes,
-                      "step_ms": baseline.step_ms})
+                      "step_ms": None})  # its communication: not predicted
     what_if.not_applicable = (f"it needs {ranks} ranks: wrap the optimizer in "
                               f"torch.distributed.optim.ZeroRedundancyOptimizer and run the step "
                               f"under torchrun")
@@ -936,12 +936,13 @@ def without_impossible(what_ifs, stream=sys.stderr):
     kept = []
     for w in what_ifs:
         p = w.predicted
-        if min(p["peak_bytes"], p["activation_bytes"], p["step_ms"]) >= 0:
+        step = p["step_ms"] if p["step_ms"] is not None else 0.0  # None: not predicted
+        if min(p["peak_bytes"], p["activation_bytes"], step) >= 0:
             kept.append(w)
             continue
         stream.write(f"trainscope: left out: {w.change} at {w.target}: its prediction came out "
                      f"below zero (peak {p['peak_bytes']} bytes, activations "
-                     f"{p['activation_bytes']} bytes, step {p['step_ms']:.3f} ms), a fault of "
+                     f"{p['activation_bytes']} bytes, step {step:.3f} ms), a fault of "
                      f"TrainScope's\n")
     return kept
 
