@@ -2471,10 +2471,6 @@ aktiv (gepunktet)</translation>
         <translation>Nicht anzeigen</translation>
     </message>
     <message>
-        <source>Library frame, relative to %1</source>
-        <translation>Bibliotheks-Frame, relativ zu %1</translation>
-    </message>
-    <message>
         <source>(no frames in the project: %1)</source>
         <translation>(keine Frames im Projekt: %1)</translation>
     </message>
@@ -2509,6 +2505,12 @@ aktiv (gepunktet)</translation>
     <message>
         <source>%1:%2 is library code in %3, a folder this report names; choose Show Files above to show it.</source>
         <translation>%1:%2 ist Bibliothekscode in %3, einem Ordner, den dieser Bericht nennt; wählen Sie oben „Dateien anzeigen“, um ihn zu zeigen.</translation>
+    </message>
+    <message>
+        <source>%1
+Library frame, relative to %2</source>
+        <translation>%1
+Bibliotheks-Frame, relativ zu %2</translation>
     </message>
 </context>
 <context>

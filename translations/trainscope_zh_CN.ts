@@ -2463,10 +2463,6 @@ active (dotted)</source>
         <translation>不显示</translation>
     </message>
     <message>
-        <source>Library frame, relative to %1</source>
-        <translation>库栈帧，相对于 %1</translation>
-    </message>
-    <message>
         <source>(no frames in the project: %1)</source>
         <translation>（项目中没有栈帧：%1）</translation>
     </message>
@@ -2501,6 +2497,12 @@ active (dotted)</source>
     <message>
         <source>%1:%2 is library code in %3, a folder this report names; choose Show Files above to show it.</source>
         <translation>%1:%2 是位于 %3 的库代码，该文件夹由此报告指定；请在上方选择“显示文件”以显示它。</translation>
+    </message>
+    <message>
+        <source>%1
+Library frame, relative to %2</source>
+        <translation>%1
+库栈帧，相对于 %2</translation>
     </message>
 </context>
 <context>

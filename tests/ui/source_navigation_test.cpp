@@ -215,4 +215,25 @@ TEST(BuiltinModelSource, AFrameOfTheBuiltinMlpOpensItsModelSource) {
     std::filesystem::remove_all(dir.toStdString());
 }
 
+// A library frame's path is longer than the frames list at the window's default size: what a
+// reader sees keeps the file and the line, losing leading folders; the tooltip has it whole.
+TEST_F(SourceNavigationTest, ALongFramesPathKeepsItsFileAndLine) {
+    const QString path = QStringLiteral("torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py");
+    const QString root = QStringLiteral("/work/main/.venv-torch2/lib/python3.11/site-packages");
+    panel()->showFrames({FrameRow{path, 1775, root}, FrameRow{QStringLiteral("train.py"), 12}});
+    QListWidget* frames = browser_->framesList();
+    ASSERT_EQ(frames->count(), 2);
+    const QString whole = path + QStringLiteral(":1775");
+    ASSERT_GT(QFontMetrics(frames->font()).horizontalAdvance(whole), frames->viewport()->width())
+        << "the list is wide enough for the whole path: no test of its elision";
+    const QString seen = QFontMetrics(frames->font())
+                             .elidedText(whole, frames->textElideMode(),
+                                         frames->visualItemRect(frames->item(0)).width());
+    EXPECT_TRUE(seen.endsWith(QStringLiteral("_fsdp_param_group.py:1775"))) << seen.toStdString();
+    EXPECT_TRUE(frames->item(0)->toolTip().startsWith(whole + QLatin1Char('\n')))
+        << frames->item(0)->toolTip().toStdString();
+    EXPECT_TRUE(frames->item(0)->toolTip().contains(root));
+    EXPECT_EQ(frames->item(1)->toolTip(), QStringLiteral("train.py:12"));
+}
+
 }  // namespace

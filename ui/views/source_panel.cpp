@@ -48,6 +48,8 @@ SourcePanel::SourcePanel(QWidget* parent)
         emit sourceFoldersAnswered(false);
     });
     frames_->setToolTip(tr("Stack frames of the selected entry, most specific first"));
+    // A path too long for the list loses its leading folders, never its file and line.
+    frames_->setTextElideMode(Qt::ElideLeft);
     location_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     location_->setWordWrap(true);
     open_in_editor_->setEnabled(false);
@@ -115,12 +117,14 @@ void SourcePanel::showFrames(const QVector<FrameRow>& frames, const QString& unr
     const QSignalBlocker blocker(frames_);
     frames_->clear();
     for (const FrameRow& frame : frames) {
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number));
+        const QString where = QStringLiteral("%1:%2").arg(frame.file_path).arg(frame.line_number);
+        auto* item = new QListWidgetItem(where);
+        item->setToolTip(where);
         if (frame.isLibrary()) {
             // Library code (torch, torchvision, ...) is context, not the user's code: dimmed.
             item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
-            item->setToolTip(tr("Library frame, relative to %1").arg(frame.library_root));
+            item->setToolTip(
+                tr("%1\nLibrary frame, relative to %2").arg(where, frame.library_root));
         }
         frames_->addItem(item);
     }
