@@ -191,6 +191,19 @@ namespace {
 class AdviceStepRatio : public AdviceViewTest, public ::testing::WithParamInterface<const char*> {
   protected:
     void TearDown() override { ui::installTranslations(QLocale(QStringLiteral("en"))); }
+
+    // The run with its advice report, its Advice tab shown and read; null where there is none.
+    ui::AdvicePage* openAdviceTab() {
+        if (!openAndWait(window_, {paths_[0]}) || window_.browser() == nullptr)
+            return nullptr;
+        QTabWidget* tabs = window_.browser()->tabs();
+        for (int i = 0; i < tabs->count(); ++i)
+            if (auto* page = qobject_cast<ui::AdvicePage*>(tabs->widget(i))) {
+                tabs->setCurrentWidget(page);
+                return QTest::qWaitFor([page] { return page->isRead(); }, 10000) ? page : nullptr;
+            }
+        return nullptr;
+    }
 };
 
 // Each what-if run is timed in turns with the step as it is: its ratio in a column of its own,
@@ -199,15 +212,8 @@ class AdviceStepRatio : public AdviceViewTest, public ::testing::WithParamInterf
 TEST_P(AdviceStepRatio, IsAColumnThatSaysWhenTheDifferenceIsNoise) {
     const QString language = QString::fromLatin1(GetParam());
     ASSERT_TRUE(ui::installTranslations(QLocale(language)) || language == QLatin1String("en"));
-    ASSERT_TRUE(openAndWait(window_, {paths_[0]}));
-    ui::ReportBrowser* browser = window_.browser();
-    ASSERT_NE(browser, nullptr);
-    ui::AdvicePage* page = nullptr;
-    for (int i = 0; i < browser->tabs()->count() && !page; ++i)
-        page = qobject_cast<ui::AdvicePage*>(browser->tabs()->widget(i));
-    ASSERT_NE(page, nullptr) << "no Advice tab";
-    browser->tabs()->setCurrentWidget(page);
-    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+    ui::AdvicePage* page = openAdviceTab();
+    ASSERT_NE(page, nullptr);
     QTableWidget* table = page->table();
     ASSERT_EQ(table->columnCount(), 8);
     EXPECT_EQ(table->horizontalHeaderItem(7)->text(),
@@ -257,15 +263,8 @@ TEST_P(AdviceStepRatio, AStepTimeNotPredictedIsSaidSoInItsCell) {
         job.what_ifs.push_back(w);
     }
     writeAdviceReport(job, advice_.toStdString(), Overwrite::Allow);
-    ASSERT_TRUE(openAndWait(window_, {paths_[0]}));
-    ui::ReportBrowser* browser = window_.browser();
-    ASSERT_NE(browser, nullptr);
-    ui::AdvicePage* page = nullptr;
-    for (int i = 0; i < browser->tabs()->count() && !page; ++i)
-        page = qobject_cast<ui::AdvicePage*>(browser->tabs()->widget(i));
-    ASSERT_NE(page, nullptr) << "no Advice tab";
-    browser->tabs()->setCurrentWidget(page);
-    ASSERT_TRUE(QTest::qWaitFor([page] { return page->isRead(); }, 10000));
+    ui::AdvicePage* page = openAdviceTab();
+    ASSERT_NE(page, nullptr);
     QTableWidget* table = page->table();
     ASSERT_EQ(table->rowCount(), 4);
     for (int row = 0; row < 4; ++row) {
