@@ -4,6 +4,8 @@
 // together, with the frames following.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <QComboBox>
 #include <QListWidget>
 #include <QMenu>
@@ -173,6 +175,29 @@ TEST_F(ModulesViewTest, FilteringToAModuleKeepsTheOperationsItRan) {
 // the table's largest figure: the transformer's activations go up to 32 MiB, so every size there
 // is in MiB, and one that would read "0.0" in it (the 1 KiB of aten::arange) reads "< 0.1",
 // never 0 and never in a unit of its own.
+// Every module's range of operations ("#98–120") reads whole once the tree is expanded: the
+// column is as wide as the widest such range before a deeper module is shown.
+TEST_F(ModulesViewTest, EveryModulesRangeOfOperationsReadsWhole) {
+    QTreeView* view = page_->treeView();
+    view->expandAll();
+    QTest::qWait(50);
+    const int width = view->columnWidth(ModulesModel::Number);
+    int ranges = 0;
+    std::function<void(const QModelIndex&)> visit = [&](const QModelIndex& parent) {
+        for (int row = 0; row < view->model()->rowCount(parent); ++row) {
+            const QModelIndex number = view->model()->index(row, ModulesModel::Number, parent);
+            const QString text = number.data().toString();
+            if (text.contains(QChar(0x2013))) {
+                ++ranges;
+                EXPECT_LE(view->sizeHintForIndex(number).width(), width) << text.toStdString();
+            }
+            visit(view->model()->index(row, 0, parent));
+        }
+    };
+    visit({});
+    EXPECT_GE(ranges, 3);
+}
+
 TEST_F(ModulesViewTest, EachColumnOfFiguresHasOneUnit) {
     waitForReads();
     QAbstractItemModel* activations = browser_->activationsView()->model();

@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -125,6 +126,16 @@ void ModulesPage::show(const ModuleTreeRead& result) {
     tree_->expand(sorted_->index(0, 0));
     for (int column = 0; column < ModulesModel::Count; ++column)
         tree_->resizeColumnToContents(column);
+    // A module deeper down runs a range with as many digits at both ends as the last operation
+    // ("#109–111"), wider than the ranges in view now: room for it before it is expanded.
+    const qint64 last = model_->tree().node(ModuleTree::kRoot).inclusive.last_operation;
+    const int margin =
+        2 * (tree_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, tree_) + 1);
+    tree_->setColumnWidth(
+        ModulesModel::Number,
+        qMax(tree_->columnWidth(ModulesModel::Number),
+             tree_->fontMetrics().horizontalAdvance(QStringLiteral("#%1\u2013%1").arg(last)) +
+                 margin));
     // Operations' names are longer than modules': room for them once a module is expanded.
     tree_->setColumnWidth(ModulesModel::Name,
                           qMax(tree_->columnWidth(ModulesModel::Name),
