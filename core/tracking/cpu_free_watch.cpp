@@ -16,6 +16,7 @@ namespace {
 std::atomic<c10::Allocator*> g_allocator{nullptr};
 std::atomic<c10::DeleterFnPtr> g_deleter{nullptr};
 // The watch that is told of frees now (one at a time).
+std::atomic<CpuFreeWatch::Watched> g_watched{nullptr};
 std::atomic<CpuFreeWatch::Freed> g_freed{nullptr};
 std::atomic<void*> g_context{nullptr};
 // Frees being told now: a watch that ends waits for them, so that none reaches it after.
@@ -33,10 +34,13 @@ void deleteWatched(void* block) {
 }
 
 c10::DataPtr watched(c10::DataPtr block) {
-    // A block of the allocator's usual kind (its context the block itself, its own deleter)
-    // gets the watching deleter; any other is handed out as it is.
+    // A block the watch is asked to follow, of the allocator's usual kind (its context the
+    // block itself, its own deleter), gets the watching deleter; any other is handed out as it
+    // is (a thread pool's temporaries, say, which no meter counts).
     const c10::DeleterFnPtr deleter = g_deleter.load(std::memory_order_acquire);
-    if (deleter != nullptr && block.get() == block.get_context()) {
+    const CpuFreeWatch::Watched follow = g_watched.load(std::memory_order_acquire);
+    if (deleter != nullptr && block.get() == block.get_context() && follow != nullptr &&
+        follow(g_context.load(std::memory_order_acquire))) {
         (void)block.compare_exchange_deleter(deleter, &deleteWatched);
     }
     return block;
@@ -82,7 +86,7 @@ WatchingAllocator<kConstAllocate>& watchingAllocator() {
 
 }  // namespace
 
-CpuFreeWatch::CpuFreeWatch(Freed freed, void* context) {
+CpuFreeWatch::CpuFreeWatch(Watched watched, Freed freed, void* context) {
     std::lock_guard<std::mutex> lock(g_installing);
     c10::Allocator* current = c10::GetCPUAllocator();
     if (g_freed.load() != nullptr || current == &watchingAllocator()) {
@@ -96,10 +100,12 @@ CpuFreeWatch::CpuFreeWatch(Freed freed, void* context) {
     g_allocator.store(current, std::memory_order_release);
     g_deleter.store(deleter, std::memory_order_release);
     g_context.store(context, std::memory_order_release);
+    g_watched.store(watched, std::memory_order_release);
     g_freed.store(freed, std::memory_order_release);
     c10::SetCPUAllocator(&watchingAllocator());
     active_ = c10::GetCPUAllocator() == &watchingAllocator();
     if (!active_) {
+        g_watched.store(nullptr, std::memory_order_release);
         g_freed.store(nullptr, std::memory_order_release);
     }
 }
@@ -112,6 +118,7 @@ CpuFreeWatch::~CpuFreeWatch() {
     if (c10::GetCPUAllocator() == &watchingAllocator()) {
         c10::SetCPUAllocator(g_allocator.load());
     }
+    g_watched.store(nullptr, std::memory_order_release);
     g_freed.store(nullptr, std::memory_order_release);
     while (g_telling.load(std::memory_order_acquire) != 0) {
     }

@@ -12,12 +12,14 @@ namespace trainscope {
 
 class CpuFreeWatch {
   public:
-    // `freed(context, block)` is called for each block handed out while the watch lives, as it
-    // is freed, on the thread that frees it; never after the watch is gone. One watch at a time:
-    // a second one, or a CPU allocator that c10 would not let us stand in for (one set with a
-    // higher priority), leaves this one inactive.
+    // `freed(context, block)` is called as each block handed out while the watch lives for
+    // which `watched(context)` said yes (asked on the allocating thread) is freed, on the thread
+    // that frees it; never after the watch is gone. One watch at a time: a second one, or a CPU
+    // allocator that c10 would not let us stand in for (one set with a higher priority), leaves
+    // this one inactive.
+    using Watched = bool (*)(void* context);
     using Freed = void (*)(void* context, void* block);
-    CpuFreeWatch(Freed freed, void* context);
+    CpuFreeWatch(Watched watched, Freed freed, void* context);
     ~CpuFreeWatch();
     CpuFreeWatch(const CpuFreeWatch&) = delete;
     CpuFreeWatch& operator=(const CpuFreeWatch&) = delete;

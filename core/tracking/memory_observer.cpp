@@ -62,7 +62,8 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
     g_meter.store(this, std::memory_order_release);
     if (device_type_ == c10::DeviceType::CPU) {
-        free_watch_ = std::make_unique<CpuFreeWatch>(&MemoryObserver::blockFreed, this);
+        free_watch_ = std::make_unique<CpuFreeWatch>(&MemoryObserver::reachesThisThread,
+                                                     &MemoryObserver::blockFreed, this);
     }
     watch_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&MemoryObserver::checkReporter)
                                             .scopes({at::RecordScope::FUNCTION}));
@@ -84,11 +85,14 @@ std::unique_ptr<at::ObserverContext> MemoryObserver::checkReporter(const at::Rec
     return nullptr;
 }
 
+bool MemoryObserver::reachesThisThread(void* meter) {
+    return c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE) ==
+           static_cast<MemoryObserver*>(meter)->reporter_.get();
+}
+
 void MemoryObserver::blockFreed(void* meter, void* block) {
     auto* self = static_cast<MemoryObserver*>(meter);
-    if (g_counting_stopped.load(std::memory_order_relaxed) ||
-        c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE) ==
-            self->reporter_.get()) {
+    if (g_counting_stopped.load(std::memory_order_relaxed) || reachesThisThread(meter)) {
         return;  // c10 reports this one itself
     }
     int64_t bytes = 0;
@@ -105,7 +109,12 @@ void MemoryObserver::blockFreed(void* meter, void* block) {
 int64_t MemoryObserver::bytesAliveAt(void* ptr) {
     if (recording_ && device_type_ == c10::DeviceType::CPU) {
         // The table is brought up to date only after the record: the latest event at the
-        // address says what is there (rarely looked for: most frees c10 reports itself).
+        // address says what is there. Most often the address's slot still holds its allocation
+        // (notePair); else the record is searched from its end (rare: most frees c10 reports).
+        const int32_t recent = recent_allocation_[pairSlot(ptr)];
+        if (recent >= 0 && record_.events[recent].ptr == ptr) {
+            return record_.events[recent].bytes;
+        }
         for (size_t i = record_.events.size(); i-- > 0;)
             if (record_.events[i].ptr == ptr) {
                 return std::max<int64_t>(record_.events[i].bytes, 0);
@@ -340,11 +349,14 @@ void MemoryObserver::record(void* ptr, int64_t bytes, int64_t total_reserved, in
     }
 }
 
-void MemoryObserver::notePair(void* ptr, int64_t bytes) {
+size_t MemoryObserver::pairSlot(const void* ptr) {
     // Fibonacci hashing: block addresses are 64-byte aligned, their high bits spread them.
-    const size_t slot =
-        (reinterpret_cast<uintptr_t>(ptr) * UINT64_C(11400714819323198485)) >> (64 - 10);
     static_assert(kPairSlots == size_t{1} << 10);
+    return (reinterpret_cast<uintptr_t>(ptr) * UINT64_C(11400714819323198485)) >> (64 - 10);
+}
+
+void MemoryObserver::notePair(void* ptr, int64_t bytes) {
+    const size_t slot = pairSlot(ptr);
     const auto event = static_cast<int32_t>(record_.events.size() - 1);
     if (bytes > 0) {
         recent_allocation_[slot] = event;

@@ -95,6 +95,8 @@ class MemoryObserver : public IterationListener {
     // A CPU block freed on any thread (CpuFreeWatch): counted freed here where c10 does not
     // report the free to the meter, on a thread whose profiler slot does not hold it.
     static void blockFreed(void* meter, void* block);
+    // Whether c10 reports this thread's allocations to the meter (its profiler slot holds it).
+    static bool reachesThisThread(void* meter);
     // The bytes of the block alive at `ptr` as the meter knows it, or 0. Under mutex_.
     int64_t bytesAliveAt(void* ptr);
     void onAllocation(void* ptr, int64_t bytes, int64_t total_allocated, int64_t total_reserved,
@@ -102,6 +104,7 @@ class MemoryObserver : public IterationListener {
     void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
     void applyRecord();
     void notePair(void* ptr, int64_t bytes);
+    static size_t pairSlot(const void* ptr);
 
     c10::DeviceType device_type_;
     std::shared_ptr<Reporter> reporter_;
