@@ -37,7 +37,7 @@ constexpr int kChartMinimumHeight = 160;
 constexpr char kCategoryProperty[] = "trainscope_category";
 // A pie slice's label as two lines (name<br>figure), kept while it shows on one.
 constexpr char kTwoLineLabel[] = "trainscope_two_line_label";
-constexpr double kMinimumBarPixels = 5.0;
+constexpr double kMinimumBarPixels = 6.0;
 // Pie label arms (Qt Charts' gap between a slice and its arm, in px; arm lengths in radii).
 constexpr double kGap = 5.0, kArm = 0.15, kShortestArm = 0.02, kLongestArm = 1.2;
 
