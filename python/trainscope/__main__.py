@@ -372,17 +372,7 @@ def advise_entry_point(args):
         return failed(f"{running} called sys.exit({e.code!r})")
     except Exception as e:
         return failed(f"{running} raised {type(e).__name__}: {one_line(e)}")
-    metadata = {"entry_point": entry, "model": f"{os.path.basename(entry)}:"
-                f"{type(model).__name__}", "torch": torch.__version__,
-                "verified": "yes" if args.verify else "no"}
-    try:
-        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format,
-                             budget)
-    except BrokenPipeError:
-        sys.stdout = None
-    except Exception as e:  # the engine's refusal or a write that failed
-        return failed(f"writing {_trainscope.advice_report_path(output)}: {one_line(e)}")
-    return 0
+    return _write_advice(args, entry, model, what_ifs, baseline, output, {}, failed, budget)
 
 
 def _advise_job(args, job, entry, output):
@@ -390,10 +380,8 @@ def _advise_job(args, job, entry, output):
     job's (PREFIX.rankR's reports); rank 0 then predicts each rank's peak with the job over N
     ranks (advisor/ranks.py), runs the job at N ranks with --verify (as `profile` again, so
     that the two are measured alike), and writes PREFIX.advice.sqlite."""
-    import torch
-    from . import _trainscope
     from ._text import one_line
-    from .advisor import advice as _advice, ranks as _ranks
+    from .advisor import ranks as _ranks
 
     def say(text):  # rank 0 speaks for all
         if not args.quiet and job.rank == 0:
@@ -424,16 +412,29 @@ def _advise_job(args, job, entry, output):
         return _fail("interrupted", RUN_FAILED)
     except Exception as e:
         return _fail(f"{running} raised {type(e).__name__}: {one_line(e)}", RUN_FAILED)
+    return _write_advice(args, entry, model, what_ifs, baseline, output,
+                         {"ranks": str(job.world_size)}, lambda m: _fail(m, RUN_FAILED))
+
+
+def _write_advice(args, entry, model, what_ifs, baseline, output, more_metadata, failed,
+                  budget=None):
+    """PREFIX.advice.sqlite and the what-ifs printed, for advise in one process and in a job;
+    `failed` says a failed write the way its caller says its other failures."""
+    import torch
+    from . import _trainscope
+    from ._text import one_line
+    from .advisor import advice as _advice
+
     metadata = {"entry_point": entry, "model": f"{os.path.basename(entry)}:"
                 f"{type(model).__name__}", "torch": torch.__version__,
-                "verified": "yes" if args.verify else "no", "ranks": str(job.world_size)}
+                "verified": "yes" if args.verify else "no", **more_metadata}
     try:
-        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format)
-    except BrokenPipeError:
+        _advice.write_output(what_ifs, baseline, output, args.force, metadata, args.format,
+                             budget)
+    except BrokenPipeError:  # `| head`: the report is written, the reader went away
         sys.stdout = None
-    except Exception as e:
-        return _fail(f"writing {_trainscope.advice_report_path(output)}: {one_line(e)}",
-                     RUN_FAILED)
+    except Exception as e:  # the engine's refusal or a write that failed
+        return failed(f"writing {_trainscope.advice_report_path(output)}: {one_line(e)}")
     return 0
 
 
