@@ -944,6 +944,15 @@ class InTheUsersLoop(unittest.TestCase):
             self.assertLessEqual({"summary", "peak_bytes", "step_ms"}, set(figures.keys()))
             with self.assertRaises(KeyError):
                 figures["no_such_figure"]
+            # Read back from the files (advise reads a job's other ranks so): the same figures
+            # as the run told, each of them (two fillers, from two sources, kept in step).
+            on_disk = trainscope._trainscope.read_run_figures(prefix)
+            for name in set(figures.keys()) - {"summary", "ranks_summary"}:
+                told, read = figures[name], on_disk[name]
+                if isinstance(told, float):
+                    self.assertAlmostEqual(told, read, places=6, msg=name)
+                else:
+                    self.assertEqual(told, read, name)
             # The weights existed before the `with`; the momentum buffers (the size of the
             # weights) were made in its warm-up step: both alive at the peak, as the device's
             # allocator holds them.
