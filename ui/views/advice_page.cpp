@@ -266,23 +266,25 @@ void AdvicePage::show(const AdviceRead& result) {
                           .arg(peak_change, activation_change));
         }
         table_->setItem(row, WhatIfColumn, what_if);
-        auto figure = [&](Column column, double value, const Unit& unit) {
-            auto* item = new QTableWidgetItem(inColumn(value, unit));
+        // Every cell but the what-if's is a figure or a word in its place: right-aligned.
+        auto cell = [&](Column column, const QString& text, const QString& tooltip = {}) {
+            auto* item = new QTableWidgetItem(text);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(tooltip);
             table_->setItem(row, column, item);
             return item;
+        };
+        auto figure = [&](Column column, double value, const Unit& unit) {
+            return cell(column, inColumn(value, unit));
         };
         figure(PeakPredicted, double(w.predicted.peak_bytes), peak);
         figure(ActivationsPredicted, double(w.predicted.activation_bytes), activations);
         if (w.step_predicted) {
             figure(StepPredicted, w.predicted.step_ms, step);
         } else {
-            auto* item = new QTableWidgetItem(tr("not predicted"));
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(
-                tr("The step time is not predicted for this change: it changes "
-                   "the collectives between the ranks."));
-            table_->setItem(row, StepPredicted, item);
+            cell(StepPredicted, tr("not predicted"),
+                 tr("The step time is not predicted for this change: it changes "
+                    "the collectives between the ranks."));
         }
         if (w.measured) {
             figure(PeakMeasured, double(w.measured->peak_bytes), peak)
@@ -303,35 +305,26 @@ void AdvicePage::show(const AdviceRead& result) {
             auto times = [&](double value) {
                 return tr("%1×").arg(locale.toString(value, 'f', 2));
             };
-            auto* item = new QTableWidgetItem(
-                ratio.readable() ? times(ratio.median) : tr("%1 (noise)").arg(times(ratio.median)));
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             // TrainScope times at least seven pairs: no plural forms for one.
-            item->setToolTip(
-                (ratio.readable()
-                     ? tr("The step with this change took %1 the time of the step as it is, "
-                          "timed in turns in the same process: from %2 to %3 over %4 pairs.")
-                     : tr("No difference is readable: timed in turns with the step as it is, "
-                          "the step with this change took from %2 to %3 its time over %4 "
-                          "pairs (median %1)."))
-                    .arg(times(ratio.median), times(ratio.low), times(ratio.high),
-                         locale.toString(ratio.pairs)));
-            table_->setItem(row, StepRatioColumn, item);
+            cell(StepRatioColumn,
+                 ratio.readable() ? times(ratio.median) : tr("%1 (noise)").arg(times(ratio.median)),
+                 (ratio.readable()
+                      ? tr("The step with this change took %1 the time of the step as it is, "
+                           "timed in turns in the same process: from %2 to %3 over %4 pairs.")
+                      : tr("No difference is readable: timed in turns with the step as it is, "
+                           "the step with this change took from %2 to %3 its time over %4 "
+                           "pairs (median %1)."))
+                     .arg(times(ratio.median), times(ratio.low), times(ratio.high),
+                          locale.toString(ratio.pairs)));
         } else if (w.measured) {
-            auto* item = new QTableWidgetItem(tr("–"));
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(
-                tr("Not timed in turns with the step as it is (a report written "
-                   "before TrainScope did)."));
-            table_->setItem(row, StepRatioColumn, item);
+            cell(StepRatioColumn, tr("–"),
+                 tr("Not timed in turns with the step as it is (a report written "
+                    "before TrainScope did)."));
         }
         if (!w.measured) {
             for (const Column column :
                  {PeakMeasured, ActivationsMeasured, StepMeasured, StepRatioColumn}) {
-                auto* item = new QTableWidgetItem(tr("not run"));
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                item->setToolTip(QString::fromStdString(w.why_not));
-                table_->setItem(row, column, item);
+                cell(column, tr("not run"), QString::fromStdString(w.why_not));
             }
         }
     }
