@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "analysis/saturating.h"
+#include "report/kept_scans.h"
 #include "report/readonly_db.h"
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
@@ -360,6 +361,19 @@ void summarizeMemoryOverTime(const ReadOnlyDb& db, FileStringsOnce& file_strings
     }
 }
 
+}  // namespace
+
+void scanTimelineTables(const ReadOnlyDb& db, ReportFileSummary& s, int top_operations,
+                        int top_allocations) {
+    FileStringsOnce strings(db);
+    if (db.hasTable("PYTORCH_API")) {
+        summarizeCalls(db, strings, s, top_operations);
+    }
+    summarizeMemoryOverTime(db, strings, s, top_allocations);
+}
+
+namespace {
+
 void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
     if (db.hasTable("META_DATA")) {
         ReadQuery version(db, "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'");
@@ -367,9 +381,8 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
             s.schema_version = version.text(0);
         }
     }
-    FileStringsOnce strings(db);
-    if (db.hasTable("PYTORCH_API")) {
-        summarizeCalls(db, strings, s, top);
+    if (!readKeptScans(db, s, top)) {
+        scanTimelineTables(db, s, top, top);
     }
     s.steps = timelineSteps(db);
     if (db.hasTable("RANK_DEVICE_MAP") && db.columns("RANK_DEVICE_MAP").count("rankId")) {
@@ -378,7 +391,6 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
             s.rank = static_cast<int>(rank.integer(0));
         }
     }
-    summarizeMemoryOverTime(db, strings, s, top);
     if (db.hasTable("TASK")) {
         s.device_tasks = integerOf(db, "SELECT COUNT(*) FROM TASK");
     }

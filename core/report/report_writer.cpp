@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "decimal_text.h"
+#include "report/kept_scans.h"
 #include "report/report_tables.h"
 #include "report/schema.h"
 #include "report/sqlite_db.h"
@@ -702,10 +703,20 @@ std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite over
     if (set.time) {
         files.push_back(stage(*set.time, set.time_path, fillTimeReport));
     }
+    // A timeline complete: what its summary reads of its large tables kept in it (`show` of a
+    // job's ranks reads a few rows of each instead).
+    auto keepScans = [](const StagedFile& timeline) {
+        writing(timeline.finalPath(), [&] {
+            timeline.checkInPlace();  // else SQLite would make a new, empty file at its path
+            keepTimelineScans(timeline.tempPath());
+        });
+    };
     if (set.timeline) {
         files.push_back(stage(*set.timeline, set.timeline_path, fillTimelineReport));
+        keepScans(*files.back());
     }
     if (set.timeline_file) {
+        keepScans(*set.timeline_file);
         files.push_back(set.timeline_file);
     }
     return std::make_unique<StagedReports>(std::move(files));
