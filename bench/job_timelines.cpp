@@ -48,7 +48,12 @@ std::vector<std::string> jobTimelines(long ranks, long calls, const std::string&
     for (long rank = 0; rank < ranks; ++rank) {
         const std::string file =
             (folder / ("job.rank" + std::to_string(rank) + ".timeline.sqlite")).string();
-        if (!std::filesystem::exists(file)) {
+        // Reused where the generator as built now wrote it (the writer decides what the file
+        // holds, and so what reading it costs).
+        const bool current = std::filesystem::exists(file, ec) &&
+                             std::filesystem::last_write_time(file, ec) >=
+                                 std::filesystem::last_write_time(generator, ec);
+        if (!current) {
             // Written beside its name, then renamed: an interrupted run leaves no half file.
             const std::string part = file + ".part";
             if (runQuietly({generator, part, std::to_string(calls), std::to_string(rank)}).status !=

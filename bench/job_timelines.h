@@ -19,8 +19,8 @@ struct Measured {
 // Runs `args` (the program first) with stdout and stderr to /dev/null.
 Measured runQuietly(const std::vector<std::string>& args);
 
-// The job's files, generated where missing with `generator`; empty (and a line on stderr)
-// when one could not be written.
+// The job's files, generated with `generator` where missing or older than it; empty (and a
+// line on stderr) when one could not be written.
 std::vector<std::string> jobTimelines(long ranks, long calls, const std::string& generator);
 
 }  // namespace trainscope::bench
