@@ -177,6 +177,7 @@ class PySession {
     void close() {
         session_.reset();
         cleanup_.reset();
+        frames_.forget();
     }
     // In a child that the user's step forked: see Session::forsakeInForkedChild.
     void forsake() {

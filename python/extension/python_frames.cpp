@@ -20,6 +20,21 @@ struct Ref {
 PythonFrames::PythonFrames(const std::string& project_root, const std::string& own_package_dir)
     : files_(project_root), own_package_dir_(own_package_dir) {}
 
+PythonFrames::~PythonFrames() {
+    if (placed_.empty() || !Py_IsInitialized()) {
+        return;  // at the interpreter's end, nothing is left to give back
+    }
+    const PyGILState_STATE gil = PyGILState_Ensure();
+    forget();
+    PyGILState_Release(gil);
+}
+
+void PythonFrames::forget() {
+    for (const auto& [code, placed] : placed_)
+        Py_DECREF(code);
+    placed_.clear();
+}
+
 StackTrace PythonFrames::currentFrames() {
     StackTrace trace;
     const PyGILState_STATE gil = PyGILState_Ensure();
@@ -27,11 +42,12 @@ StackTrace PythonFrames::currentFrames() {
     Py_XINCREF(frame);
     while (frame) {
         Ref code(reinterpret_cast<PyObject*>(PyFrame_GetCode(frame)));
-        PyObject* filename = reinterpret_cast<PyCodeObject*>(code.object)->co_filename;
-        Placed& placed = placed_[code.object];
-        if (placed.filename != filename) {
-            placed = Placed{filename, false, {}};
-            const char* text = PyUnicode_AsUTF8(filename);
+        const auto [at, first] = placed_.try_emplace(code.object);
+        Placed& placed = at->second;
+        if (first) {
+            Py_INCREF(code.object);  // held while it is a key
+            const char* text =
+                PyUnicode_AsUTF8(reinterpret_cast<PyCodeObject*>(code.object)->co_filename);
             if (!text) {
                 PyErr_Clear();  // a file name that is no valid text: left out
             }
@@ -45,7 +61,16 @@ StackTrace PythonFrames::currentFrames() {
         }
         if (placed.keep) {
             StackFrame located = placed.frame;
+#if PY_VERSION_HEX >= 0x030B0000
+            // The line is the code's and the instruction's alone (Python 3.11 on names it).
+            const auto [line, fresh] = placed.lines.try_emplace(PyFrame_GetLasti(frame), 0);
+            if (fresh) {
+                line->second = PyFrame_GetLineNumber(frame);
+            }
+            located.line_number = line->second;
+#else
             located.line_number = PyFrame_GetLineNumber(frame);
+#endif
             trace.push_back(std::move(located));
         }
         PyFrameObject* back = PyFrame_GetBack(frame);  // new reference

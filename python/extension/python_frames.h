@@ -21,12 +21,17 @@ namespace trainscope::python {
 class PythonFrames : public FrameSource {
   public:
     PythonFrames(const std::string& project_root, const std::string& own_package_dir);
+    ~PythonFrames() override;  // with the GIL (the host's object is freed by Python)
+    PythonFrames(const PythonFrames&) = delete;
+    PythonFrames& operator=(const PythonFrames&) = delete;
     // Called as an operation starts, often with the GIL released by the operation's binding:
     // it takes the GIL to read the thread's frames.
     StackTrace currentFrames() override;
     // Frames read elsewhere (Inductor's provenance of a compiled kernel): (file, line), most
     // specific first, placed as the thread's own are.
     StackTrace place(const std::vector<std::pair<std::string, int>>& frames);
+    // The code objects held, let go of (with the GIL): the session ended.
+    void forget();
 
   private:
     bool keeps(const std::string& file) const {
@@ -34,15 +39,16 @@ class PythonFrames : public FrameSource {
     }
     SourceFiles files_;
     std::string own_package_dir_;
-    // Per code object: its file placed (nothing: a frame to leave out). Code objects live as
-    // long as their functions, so a pointer is a key for the session's life; the file name is
-    // kept to notice a reused address.
+    // Per code object, held (a reference of ours, so that its address names it alone while it
+    // is a key): its file placed (nothing: a frame to leave out), and the line of each
+    // instruction seen (Python finds a line by scanning the code's line table from its start,
+    // for every frame of every operation: most of a deep step's cost of reading frames).
     struct Placed {
-        PyObject* filename = nullptr;
         bool keep = false;
         StackFrame frame;
+        std::unordered_map<int, int> lines;
     };
-    std::unordered_map<const void*, Placed> placed_;
+    std::unordered_map<PyObject*, Placed> placed_;
 };
 
 // The module path stack: pushed by a forward pre-hook, popped by a forward hook.

@@ -6,6 +6,7 @@ TRAINSCOPE_TEST_DEVICE=cuda runs the steps on the GPU (tools/gpu-check does): th
 then the caching allocator's, each block a multiple of 512 bytes (see `allocated`)."""
 
 import contextlib
+import gc
 import inspect
 import io
 import json
@@ -959,6 +960,23 @@ class InTheUsersLoop(unittest.TestCase):
             peak = dict(rows(prefix + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
             self.assertEqual(peak["peak_weights_bytes"], sum(map(allocated, weights)))
             self.assertEqual(peak["peak_optimizer_state_bytes"], sum(map(allocated, weights)))
+
+    def test_the_code_of_the_users_functions_is_let_go_of_when_the_session_ends(self):
+        # The session holds each code object whose frames it read (their lines are cached by
+        # it): a function the user made and dropped is freed once the session has ended.
+        model, optimizer, _ = accumulation_loop(1)
+        made = {}
+        exec("def loss_of(y):\n    return y.pow(2).mean()\n", made)
+        code = weakref.ref(made["loss_of"].__code__)
+        with tempfile.TemporaryDirectory() as folder:
+            with trainscope.profile(os.path.join(folder, "loop"), model=model,
+                                    optimizer=optimizer, warmup=0, active=1) as prof:
+                made["loss_of"](model(torch.randn(2, 16, device=DEVICE))).backward()
+                optimizer.step()
+                prof.step()
+            del made["loss_of"]
+            gc.collect()
+            self.assertIsNone(code(), "the code object outlived the session")
 
     def test_an_exception_in_the_loop_is_the_users_and_leaves_no_report(self):
         model, optimizer, _ = accumulation_loop(1)
