@@ -98,8 +98,8 @@ def warn_if_incomplete(figures, prefix):
               f"{figures.memory_note}", file=sys.stderr, flush=True)
 
 
-def _gradient_freed(session, address):
-    try:  # in the user's zero_grad: never raises into it
+def _existing_freed(session, address):
+    try:  # in the user's zero_grad or module: never raises into it
         session.existing_block_freed(address)
     except Exception:
         pass
@@ -132,7 +132,7 @@ class HostedSession:
         self.session, self.ranks, self.agreement = session, ranks, agreement
         self.owner = os.getpid()  # a child that the step forks shares none of this
         self.hooks = None
-        self.gradients_watched = []  # weakref.finalize of each gradient counted as existing
+        self.existing_watched = []  # weakref.finalize of each gradient or buffer counted as existing
         # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
         self.kernels = None
@@ -209,41 +209,58 @@ class HostedSession:
             return None
 
     def count_existing(self, observed, device):
-        """The weights, the gradients a step before made and the optimizer's state exist as the
-        session starts: counted from now on. On the CPU, where c10's allocator reports no free
-        of a block older than the meter, a gradient is counted only where it can be told freed
-        as its tensor goes (zero_grad setting it to None): where its storage is its own, not a
-        view into a bucket that outlives it. CUDA's allocator reports every free."""
+        """The weights, the model's buffers (BatchNorm's running statistics), the gradients a
+        step before made and the optimizer's state exist as the session starts: counted from
+        now on. On the CPU, where c10's allocator reports no free of a block older than the
+        meter, a gradient or a buffer is counted only where it can be told freed as its tensor
+        goes (zero_grad setting a gradient to None, a module given a new buffer): where its
+        storage is its own, not a view into one that outlives it. CUDA's allocator reports
+        every free."""
         entries = observed.parameters()
         watched = set()
+
+        def watch(tensor):  # its own storage's block, told freed as the tensor goes; or None
+            tensor = None if tensor is None else local_of(tensor)
+            if tensor is None or tensor.is_sparse or tensor.storage_offset() != 0:
+                return None
+            address, nbytes = storage_of(tensor)
+            if not address or nbytes != tensor.numel() * tensor.element_size():
+                return None
+            if address not in watched:
+                finalizer = weakref.finalize(tensor, _existing_freed, self.session, address)
+                finalizer.atexit = False
+                self.existing_watched.append(finalizer)
+                watched.add(address)
+            return address, nbytes
+
         if device == "cpu" and observed.model is not None:
             for parameter in observed.model.parameters():
-                gradient = parameter.grad
-                gradient = None if gradient is None else local_of(gradient)
-                if gradient is None or gradient.is_sparse or gradient.storage_offset() != 0:
-                    continue
-                address, nbytes = storage_of(gradient)
-                if address and nbytes == gradient.numel() * gradient.element_size() and \
-                        address not in watched:
-                    watch = weakref.finalize(gradient, _gradient_freed, self.session, address)
-                    watch.atexit = False
-                    self.gradients_watched.append(watch)
-                    watched.add(address)
+                watch(parameter.grad)
         # Each block as c10 allocated it: a tensor's storage, which may be larger than the
         # tensor (FSDP2 pads each rank's shard to the same rows).
         allocated = dict(_storages(observed))
-        self.session.count_existing([
-            (address, allocated.get(address, nbytes)) for entry in entries
-            for address, nbytes in (entry[3], *((entry[4],) if device != "cpu" or
-                                                entry[4][0] in watched else ()), *entry[5])])
+        blocks = [(address, allocated.get(address, nbytes)) for entry in entries
+                  for address, nbytes in (entry[3], *((entry[4],) if device != "cpu" or
+                                                      entry[4][0] in watched else ()),
+                                          *entry[5])]
+        counted = {address for address, _ in blocks}
+        for buffer in observed.model.buffers() if observed.model is not None else ():
+            try:
+                block = watch(buffer) if device == "cpu" else storage_of(buffer)
+            except Exception:  # no storage (a meta or lazy buffer): nothing allocated
+                continue
+            if block is not None and block[0] and block[0] not in counted:
+                counted.add(block[0])
+                blocks.append(block)
+        self.session.count_existing(blocks)
 
     def drop_hooks(self):
         if self.hooks is not None:
             self.hooks.remove()
         self.hooks = None
-        for watch in self.gradients_watched:  # the meter counts no more once the memory
+        for watch in self.existing_watched:  # the meter counts no more once the memory
             watch.detach()                    # step ended
-        self.gradients_watched = []
+        self.existing_watched = []
 
     def close(self):
         """Ends observation: every hook and callback of the session is removed."""

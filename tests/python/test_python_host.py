@@ -2040,14 +2040,15 @@ class Replay:
 
 
 def measured_loop(holds_output, meter=None, prefix=None, compiled=False):
-    """AdamW over two micro-batches a step (24 -> 40 -> 8), three steps; observed by
+    """AdamW over two micro-batches a step (24 -> 40 -> 8, with BatchNorm's running statistics:
+    buffers made before both meters, as the weights are), three steps; observed by
     trainscope.profile (one warm-up step) when `prefix` is given, or marked for the reference
     meter where TrainScope's session would see the same points: the memory step's begin and
     end, each forward and each backward. With `compiled`, the model is torch.compile'd (it
     compiles in the warm-up step)."""
     torch.manual_seed(5)
-    model = torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.GELU(),
-                                torch.nn.Linear(40, 8)).to(DEVICE)
+    model = torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.BatchNorm1d(40),
+                                torch.nn.GELU(), torch.nn.Linear(40, 8)).to(DEVICE)
     if compiled:
         torch._dynamo.reset()
         model = torch.compile(model)
@@ -2060,7 +2061,7 @@ def measured_loop(holds_output, meter=None, prefix=None, compiled=False):
         if meter is not None:
             marks.setdefault(name, []).append(meter.mark())
 
-    existing = sum(storage_of(p)[1] for p in model.parameters())
+    existing = sum(storage_of(t)[1] for t in [*model.parameters(), *model.buffers()])
     if meter is not None:
         meter.start()
     observed = (trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,
