@@ -138,6 +138,19 @@ class TraceImporter {
         if (result.memory) {
             result.memory->activations = std::move(activations);
         }
+        if (events_.python_calls.empty()) {
+            // No frame at all: the trace was recorded without Python stacks (not a traced
+            // model, which the engine's note supposes).
+            const std::string why =
+                "the trace holds no Python stacks (torch.profiler records them with "
+                "with_stack=True; PyTorch 1.13's traces have none): no line of your code";
+            for (RunMetadata* m : {result.time ? &result.time->metadata : nullptr,
+                                   result.memory ? &result.memory->metadata : nullptr}) {
+                if (m && m->count(report_format::kFramesNoteKey)) {
+                    (*m)[report_format::kFramesNoteKey] = why;
+                }
+            }
+        }
         result.timeline = timeline(metadata);
         return result;
     }

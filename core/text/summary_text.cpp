@@ -213,9 +213,17 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             }
         }
     }
-    out << "  Over the iteration: weights " << formatBytes(memory.weightBytes()) << ", gradients "
-        << formatBytes(memory.gradientBytes()) << ", activations "
-        << formatBytes(memory.activationBytes()) << " (" << memory.activationBytes() << " bytes)\n";
+    // An imported file names no parameter (a trace or a snapshot does not say which tensors
+    // are weights): their bytes over the iteration are not known, rather than none.
+    const bool weights_known =
+        !memory.weights.empty() || !memory.metadata.count(report_format::kImportedFromKey);
+    out << "  Over the iteration: "
+        << (weights_known ? "weights " + formatBytes(memory.weightBytes()) + ", gradients " +
+                                formatBytes(memory.gradientBytes()) + ", "
+                          : std::string())
+        << "activations " << formatBytes(memory.activationBytes()) << " ("
+        << memory.activationBytes() << " bytes)"
+        << (weights_known ? "" : "; weights and gradients not named in the imported file") << "\n";
 }
 
 std::string moduleOrDash(const std::string& module_path) {

@@ -244,6 +244,23 @@ class ImportTest(unittest.TestCase):
         self.assertIn("torch.profiler trace", shown.stdout)
         entries = rows(self.out + ".time.sqlite", "SELECT COUNT(*) FROM run_time_entries")[0][0]
         self.assertGreater(entries, 0)
+        if "Peak memory" in shown.stdout:  # 2.x: its memory events (1.13's trace has none)
+            # A trace names no parameter: their bytes are not known, rather than none.
+            self.assertIn("weights and gradients not named in the imported file", shown.stdout)
+            self.assertNotIn("weights 0 B", shown.stdout)
+
+    def test_a_trace_without_python_stacks_says_how_to_record_them(self):
+        with open(self.prefix + ".json") as f:
+            trace = json.load(f)
+        events = trace["traceEvents"] if isinstance(trace, dict) else trace  # 1.13: a list
+        events[:] = [e for e in events if e.get("cat") != "python_function"]
+        bare = os.path.join(self.dir.name, "bare.json")
+        with open(bare, "w") as f:
+            json.dump(trace, f)
+        shown = cli("show", bare)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("No project frames: the trace holds no Python stacks (torch.profiler "
+                      "records them with with_stack=True", shown.stdout)
 
 
 BEFORE = "alive before the trace"  # what the reports call a block older than the trace
