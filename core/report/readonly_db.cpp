@@ -52,9 +52,15 @@ ReadOnlyDb::ReadOnlyDb(const std::string& path) : path_(path) {
             tables_.insert(tables.text(0));
         }
     } catch (const Error& e) {
+        // SQLite's header, but pages that do not hold together (a file cut off or damaged),
+        // apart from a file that is no SQLite database at all.
+        const bool damaged = (sqlite3_errcode(db_) & 0xff) == SQLITE_CORRUPT;
         sqlite3_close(db_);
         db_ = nullptr;
-        throw Error("cannot open " + path + ": not an SQLite database (" + e.what() + ")");
+        throw Error("cannot open " + path + ": " +
+                    (damaged
+                         ? "a damaged or cut-off SQLite database (" + std::string(e.what()) + ")"
+                         : "not an SQLite database (" + std::string(e.what()) + ")"));
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
 #include "decimal_text.h"
@@ -29,6 +30,10 @@ ReportFileKind reportKindOf(const ReadOnlyDb& db) {
         throw Error(db.path() +
                     ": a batch-size sweep, not a run's report (`trainscope-cli show` and the "
                     "app show it; to compare, profile the batch sizes and compare those runs)");
+    }
+    std::error_code ec;
+    if (std::filesystem::file_size(db.path(), ec) == 0 && !ec) {
+        throw Error(db.path() + " is empty (0 bytes), not a report");
     }
     throw Error(db.path() +
                 ": an SQLite database, but not a known report (no weight_entries, "

@@ -185,6 +185,24 @@ TEST_F(ShowExport, BadInputGetsOneLineAndANonZeroExit) {
     expectCleanFailure("export --chrome-trace t.json missing.db", "no such file",
                        {"notes.txt", "seq.db"});
     expectCleanFailure("export seq.db", "--chrome-trace", {"notes.txt", "seq.db"});
+    // An empty file (SQLite would take it for an empty database), and one cut off after its
+    // first page: each said for what it is.
+    std::ofstream(work("empty.sqlite"));
+    expectCleanFailure("show empty.sqlite", "empty.sqlite is empty (0 bytes), not a report",
+                       {"empty.sqlite", "notes.txt", "seq.db"});
+    ASSERT_EQ(
+        run("profile --model builtin:mlp --param d_model=32 --input 2x8x32 -q -o cut").exit_code,
+        0);
+    const std::string whole = slurp(work("cut.timeline.sqlite"));
+    ASSERT_GT(whole.size(), 8192u);
+    std::ofstream(work("cut.timeline.sqlite"), std::ios::binary | std::ios::trunc)
+        << whole.substr(0, whole.size() / 2);
+    expectCleanFailure("show cut.timeline.sqlite", "a damaged or cut-off SQLite database",
+                       {"cut.memory.sqlite", "cut.time.sqlite", "cut.timeline.sqlite",
+                        "empty.sqlite", "notes.txt", "seq.db"});
+    for (const char* file :
+         {"cut.memory.sqlite", "cut.time.sqlite", "cut.timeline.sqlite", "empty.sqlite"})
+        fs::remove(work(file));
 
     // A memory report has nothing over time; an existing output is kept without --force.
     ASSERT_EQ(run("memory --model builtin:mlp --param d_model=32 --input 2x8x32 -q -o m.sqlite")
