@@ -42,7 +42,9 @@ def users_loop(architecture, meter=None, prefix=None):
         if meter is not None:
             marks.setdefault(name, []).append(meter.mark())
 
-    existing = sum(storage_of(p)[1] for p in {id(p): p for p in model.parameters()}.values())
+    # What exists before both meters: the weights and the buffers (Llama's rotary inv_freq).
+    existing = sum(dict(storage_of(t) for t in [*model.parameters(), *model.buffers()])
+                   .values())
     if meter is not None:
         meter.start()
     profiling = trainscope.profile(prefix, model=model, optimizer=optimizer, warmup=1,

@@ -1116,9 +1116,9 @@ class Gradients(unittest.TestCase):
                         prefix = os.path.join(folder, f"run{unobserved}")
                         figures, _ = zeroing_loop(zero, after_step, 3, prefix, unobserved)
                         # What watched the gradients' frees is gone with the memory step.
-                        from trainscope._host import _gradient_freed
+                        from trainscope._host import _existing_freed
                         self.assertEqual([info for info in weakref.finalize._registry.values()
-                                          if info.func is _gradient_freed], [])
+                                          if info.func is _existing_freed], [])
                         sizes = dict(rows(prefix + ".memory.sqlite",
                                           "SELECT key, size_bytes FROM misc_sizes"))
                         peaks.append((sizes["peak_usage_bytes"], sizes["peak_gradients_bytes"],
