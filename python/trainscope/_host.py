@@ -132,7 +132,8 @@ class HostedSession:
         self.session, self.ranks, self.agreement = session, ranks, agreement
         self.owner = os.getpid()  # a child that the step forks shares none of this
         self.hooks = None
-        self.existing_watched = []  # weakref.finalize of each gradient or buffer counted as existing
+        # weakref.finalize of each gradient or buffer counted as existing
+        self.existing_watched = []
         # What torch.compile compiles from now on (the session's start) goes into the reports.
         self.compiles = CompileWatch(project_root)
         self.kernels = None
@@ -246,10 +247,14 @@ class HostedSession:
         counted = {address for address, _ in blocks}
         for buffer in observed.model.buffers() if observed.model is not None else ():
             try:
+                # A storage counted already (a parameter's) is neither counted nor watched
+                # again: the buffer's tensor going would not free it.
+                if storage_of(buffer)[0] in counted:
+                    continue
                 block = watch(buffer) if device == "cpu" else storage_of(buffer)
             except Exception:  # no storage (a meta or lazy buffer): nothing allocated
                 continue
-            if block is not None and block[0] and block[0] not in counted:
+            if block is not None and block[0]:
                 counted.add(block[0])
                 blocks.append(block)
         self.session.count_existing(blocks)
@@ -259,7 +264,7 @@ class HostedSession:
             self.hooks.remove()
         self.hooks = None
         for watch in self.existing_watched:  # the meter counts no more once the memory
-            watch.detach()                    # step ended
+            watch.detach()                     # step ended
         self.existing_watched = []
 
     def close(self):
