@@ -57,10 +57,10 @@ ReadOnlyDb::ReadOnlyDb(const std::string& path) : path_(path) {
         const bool damaged = (sqlite3_errcode(db_) & 0xff) == SQLITE_CORRUPT;
         sqlite3_close(db_);
         db_ = nullptr;
-        throw Error("cannot open " + path + ": " +
-                    (damaged
-                         ? "a damaged or cut-off SQLite database (" + std::string(e.what()) + ")"
-                         : "not an SQLite database (" + std::string(e.what()) + ")"));
+        throw Error(
+            "cannot open " + path + ": " +
+            (damaged ? "a damaged or cut-off SQLite database (" : "not an SQLite database (") +
+            e.what() + ")");
     }
 }
 
