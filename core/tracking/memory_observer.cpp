@@ -8,7 +8,7 @@
 
 #include "device/cuda.h"
 #include "torch_compat.h"
-#include "tracking/cpu_free_watch.h"
+#include "tracking/cpu_block_watch.h"
 #include "tracking/operation_observer.h"
 #include "tracking/timeline_recorder.h"
 
@@ -62,15 +62,15 @@ MemoryObserver::MemoryObserver(c10::DeviceType device_type)
     guard_ = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, reporter_);
     g_meter.store(this, std::memory_order_release);
     if (device_type_ == c10::DeviceType::CPU) {
-        free_watch_ = std::make_unique<CpuFreeWatch>(&MemoryObserver::reachesThisThread,
-                                                     &MemoryObserver::blockFreed, this);
+        block_watch_ = std::make_unique<CpuBlockWatch>(&MemoryObserver::reachesThisThread,
+                                                       &MemoryObserver::blockChanged, this);
     }
     watch_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&MemoryObserver::checkReporter)
                                             .scopes({at::RecordScope::FUNCTION}));
 }
 
 MemoryObserver::~MemoryObserver() {
-    free_watch_.reset();  // no free is told to this meter after
+    block_watch_.reset();  // no block is told to this meter after
     at::removeCallback(watch_);
     g_meter.store(nullptr, std::memory_order_release);
 }
@@ -90,40 +90,11 @@ bool MemoryObserver::reachesThisThread(void* meter) {
            static_cast<MemoryObserver*>(meter)->reporter_.get();
 }
 
-void MemoryObserver::blockFreed(void* meter, void* block) {
-    auto* self = static_cast<MemoryObserver*>(meter);
-    if (g_counting_stopped.load(std::memory_order_relaxed) || reachesThisThread(meter)) {
-        return;  // c10 reports this one itself
+void MemoryObserver::blockChanged(void* meter, void* block, int64_t bytes) {
+    if (!g_counting_stopped.load(std::memory_order_relaxed)) {
+        static_cast<MemoryObserver*>(meter)->onAllocation(block, bytes, 0, 0,
+                                                          c10::Device(c10::DeviceType::CPU));
     }
-    int64_t bytes = 0;
-    {
-        std::lock_guard<SpinLock> lock(self->mutex_);
-        bytes = self->bytesAliveAt(block);
-    }
-    // The block is still allocated: no other can be made at its address before this is told.
-    if (bytes > 0) {
-        self->onAllocation(block, -bytes, 0, 0, c10::Device(c10::DeviceType::CPU));
-    }
-}
-
-int64_t MemoryObserver::bytesAliveAt(void* ptr) {
-    if (recording_ && device_type_ == c10::DeviceType::CPU) {
-        // The table is brought up to date only after the record: the latest event at the
-        // address says what is there. Most often the address's slot still holds its allocation
-        // (notePair); else the record is searched from its end (rare: most frees c10 reports).
-        const int32_t recent = recent_allocation_[pairSlot(ptr)];
-        if (recent >= 0 && record_.events[recent].ptr == ptr) {
-            return record_.events[recent].bytes;
-        }
-        for (size_t i = record_.events.size(); i-- > 0;)
-            if (record_.events[i].ptr == ptr) {
-                return std::max<int64_t>(record_.events[i].bytes, 0);
-            }
-    } else {
-        applyRecord();
-    }
-    const auto it = live_.find(ptr);
-    return it == live_.end() ? 0 : it->second.bytes;
 }
 
 void MemoryObserver::addExistingBlock(const void* ptr, int64_t bytes) {

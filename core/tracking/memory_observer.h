@@ -35,7 +35,7 @@
 
 namespace trainscope {
 
-class CpuFreeWatch;
+class CpuBlockWatch;
 class OperationObserver;
 
 class MemoryObserver : public IterationListener {
@@ -92,13 +92,12 @@ class MemoryObserver : public IterationListener {
   private:
     class Reporter;
     static std::unique_ptr<at::ObserverContext> checkReporter(const at::RecordFunction& fn);
-    // A CPU block freed on any thread (CpuFreeWatch): counted freed here where c10 does not
-    // report the free to the meter, on a thread whose profiler slot does not hold it.
-    static void blockFreed(void* meter, void* block);
-    // Whether c10 reports this thread's allocations to the meter (its profiler slot holds it).
+    // A CPU block counted by the watch (CpuBlockWatch) allocated (bytes > 0) or freed, on
+    // any thread.
+    static void blockChanged(void* meter, void* block, int64_t bytes);
+    // Whether this thread's allocations are the meter's: its profiler slot holds the meter
+    // (c10 reports them to whichever profiler holds it).
     static bool reachesThisThread(void* meter);
-    // The bytes of the block alive at `ptr` as the meter knows it, or 0. Under mutex_.
-    int64_t bytesAliveAt(void* ptr);
     void onAllocation(void* ptr, int64_t bytes, int64_t total_allocated, int64_t total_reserved,
                       c10::Device device);
     void record(void* ptr, int64_t bytes, int64_t total_reserved, int operation);
@@ -114,7 +113,7 @@ class MemoryObserver : public IterationListener {
     // while the meter runs (made before the guard, so it is restored after it is gone).
     compat::ErrorsOnlyLog errors_only_log_;
     std::unique_ptr<c10::DebugInfoGuard> guard_;
-    std::unique_ptr<CpuFreeWatch> free_watch_;  // CPU: frees on threads c10 does not report
+    std::unique_ptr<CpuBlockWatch> block_watch_;  // CPU: the blocks of c10's CPU allocator
     // Each operation on a thread that the meter reaches checks that the reporter still holds
     // the slot: nothing tells it when another is pushed over it.
     at::CallbackHandle watch_ = 0;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "model/workload.h"
+#include "support/reference_meter.h"
 #include "support/report_reader.h"
 #include "tracking/memory_observer.h"
 #include "trainscope/profiler.h"
@@ -226,4 +227,61 @@ TEST(MemoryRecord, ABlockThatAnotherThreadFreesIsFreedInTheRecord) {
     }
     EXPECT_EQ(made_under_the_meter.sum().item<double>(), 1536.0);
     made_under_the_meter.reset();
+}
+
+// A block counted by one meter and freed while the next one counts is no free of the next's:
+// the next never saw it allocated (a tensor that outlives a profile).
+TEST(MemoryRecord, ABlockOfAnEarlierMeterFreedUnderTheNextIsNotItsFree) {
+    at::Tensor older;
+    {
+        MemoryObserver first(c10::DeviceType::CPU);
+        older = at::ones({1024});
+        EXPECT_EQ(first.liveBytes(), 4096);
+    }
+    MemoryObserver next(c10::DeviceType::CPU);
+    next.forwardBegins();
+    older.reset();
+    at::Tensor made = at::ones({256});
+    made.reset();
+    next.iterationEnded();
+    EXPECT_EQ(next.liveBytes(), 0);
+    ASSERT_EQ(next.record().events.size(), 2u);
+    EXPECT_EQ(next.record().events[0].bytes, 1024);
+    EXPECT_EQ(next.record().events[1].bytes, -1024);
+}
+
+// c10's raw interface hands out a block and takes it back by its pointer alone (the block's
+// deleter, raw_deleter()): the meter counts both, and the allocator's own blocks (made before
+// the meter) go back through it as before.
+TEST(MemoryRecord, ARawBlockOfTheCpuAllocatorIsCountedAndFreed) {
+    void* before = c10::GetCPUAllocator()->raw_allocate(512);
+    MemoryObserver memory(c10::DeviceType::CPU);
+    memory.forwardBegins();
+    void* block = c10::GetCPUAllocator()->raw_allocate(2048);
+    EXPECT_EQ(memory.liveBytes(), 2048);
+    c10::GetCPUAllocator()->raw_deallocate(block);
+    EXPECT_EQ(memory.liveBytes(), 0);
+    c10::GetCPUAllocator()->raw_deallocate(before);
+    memory.iterationEnded();
+    EXPECT_EQ(memory.liveBytes(), 0);
+    EXPECT_EQ(memory.record().events.size(), 2u);
+}
+
+// Where another profiler holds the thread's slot over the meter's (torch.profiler started in
+// the step), c10 reports that thread's blocks to it as it would without TrainScope, and the
+// meter counts none of them.
+TEST(MemoryRecord, AProfilerOverTheMetersSlotIsReportedToAsWithoutIt) {
+    MemoryObserver memory(c10::DeviceType::CPU);
+    memory.forwardBegins();
+    test::ReferenceMeter other(c10::DeviceType::CPU);
+    other.start();
+    at::Tensor block = at::ones({1024});
+    const auto address = reinterpret_cast<uintptr_t>(block.storage().data());
+    block.reset();
+    other.stop();
+    memory.iterationEnded();
+    const std::vector<test::AllocationReport> expected{{address, 4096}, {address, -4096}};
+    EXPECT_EQ(other.reports(), expected);
+    EXPECT_EQ(memory.liveBytes(), 0);
+    EXPECT_TRUE(memory.record().events.empty());
 }
