@@ -71,21 +71,20 @@ thread_local int t_backward_depth = 0;
 thread_local std::chrono::steady_clock::time_point t_backward_started;
 thread_local int t_backward_span = -1;  // with a GPU timer
 
-// How many of `fn.inputs()` are the operation's own arguments: the last ones. Under the
-// TorchScript interpreter the inputs are the interpreter's whole stack, which also holds the
-// values of the calling method (a module object, earlier tensors) below the arguments.
-size_t ownArgumentCount(const at::RecordFunction& fn) {
-    const size_t available = fn.inputs().size();
+// The number of arguments of the operator behind `fn` where its schema has a fixed number:
+// under the TorchScript interpreter the inputs are the interpreter's whole stack, which also
+// holds the values of the calling method (a module object, earlier tensors) below the
+// arguments, the last of them. None for a scope or a variadic operator.
+std::optional<size_t> schemaArgumentCount(const at::RecordFunction& fn) {
     const auto name = fn.operator_name();
     if (!name) {
-        return available;
+        return std::nullopt;
     }
     const auto op = c10::Dispatcher::singleton().findSchema(*name);
-    if (!op) {
-        return available;
+    if (!op || op->schema().is_vararg()) {
+        return std::nullopt;
     }
-    const c10::FunctionSchema& schema = op->schema();
-    return schema.is_vararg() ? available : std::min(available, schema.arguments().size());
+    return op->schema().arguments().size();
 }
 
 // The autograd engine's own scope around each node it evaluates ("autograd::engine::
@@ -645,17 +644,69 @@ void OperationObserver::noteWeightReads(const at::RecordFunction& fn) {
     }
 }
 
+void OperationObserver::noteInputs(const at::RecordFunction& fn) {
+    const auto inputs = fn.inputs();
+    const NamedCall& call = namedCall(fn);
+    const size_t own = call.arguments ? std::min(inputs.size(), *call.arguments) : inputs.size();
+    const InputTexts texts = inputTexts(inputs, inputs.size() - own);
+    call_inputs_.push_back({call.text, texts.shapes, texts.dtypes});
+}
+
+size_t OperationObserver::SignatureHash::operator()(const std::vector<int64_t>& signature) const {
+    uint64_t hash = UINT64_C(14695981039346656037);  // FNV-1a over the numbers
+    for (int64_t number : signature) {
+        hash = (hash ^ static_cast<uint64_t>(number)) * UINT64_C(1099511628211);
+    }
+    return static_cast<size_t>(hash);
+}
+
 // Shapes and dtypes as torch_npu lists them: one item per input, separated by ";\r\n"; a
 // tensor's shape is "4,16" and its dtype "float"; other inputs have an empty shape and a kind
 // ("Scalar", "ScalarList", "TensorList", "None", ...) for dtype.
-void OperationObserver::noteInputs(const at::RecordFunction& fn) {
+OperationObserver::InputTexts OperationObserver::inputTexts(c10::ArrayRef<const c10::IValue> inputs,
+                                                            size_t first) {
+    // The signature: per input a code (a tensor's dtype, or its kind below zero), and a
+    // tensor's dimensions and sizes. An input of a kind without a code is not cached.
+    constexpr int64_t kUndefined = -1, kNone = -2, kScalar = -3, kTensorList = -4, kList = -5;
+    std::vector<int64_t>& signature = signature_;
+    signature.clear();
+    bool cached = true;
+    for (size_t i = first; i < inputs.size(); ++i) {
+        const c10::IValue& input = inputs[i];
+        if (input.isTensor()) {
+            const at::Tensor& tensor = input.toTensor();
+            if (!tensor.defined()) {
+                signature.push_back(kUndefined);
+                continue;
+            }
+            signature.push_back(static_cast<int64_t>(tensor.scalar_type()));
+            signature.push_back(tensor.dim());
+            signature.insert(signature.end(), tensor.sizes().begin(), tensor.sizes().end());
+        } else if (input.isNone()) {
+            signature.push_back(kNone);
+        } else if (input.isScalar()) {
+            signature.push_back(kScalar);
+        } else if (input.isTensorList()) {
+            signature.push_back(kTensorList);
+        } else if (input.isList()) {
+            signature.push_back(kList);
+        } else {
+            cached = false;
+            break;
+        }
+    }
+    if (cached) {
+        const auto it = input_kinds_.find(signature);
+        if (it != input_kinds_.end()) {
+            return it->second;
+        }
+    }
     std::string& shapes = shapes_;
     std::string& dtypes = dtypes_;
     shapes.clear();
     dtypes.clear();
     const char* separator = "";
-    const auto inputs = fn.inputs();
-    for (size_t i = inputs.size() - ownArgumentCount(fn); i < inputs.size(); ++i) {
+    for (size_t i = first; i < inputs.size(); ++i) {
         const c10::IValue& input = inputs[i];
         shapes += separator;
         dtypes += separator;
@@ -685,8 +736,20 @@ void OperationObserver::noteInputs(const at::RecordFunction& fn) {
             dtypes += input.tagKind();
         }
     }
-    call_inputs_.push_back(
-        {input_texts_.add(fn.name()), input_texts_.add(shapes), input_texts_.add(dtypes)});
+    const InputTexts texts{input_texts_.add(shapes), input_texts_.add(dtypes)};
+    if (cached) {
+        input_kinds_.emplace(signature, texts);
+    }
+    return texts;
+}
+
+const OperationObserver::NamedCall& OperationObserver::namedCall(const at::RecordFunction& fn) {
+    const char* name = fn.name();
+    NamedCall& call = named_calls_[name];
+    if (call.name.empty() || call.name != name) {
+        call = NamedCall{name, input_texts_.add(name), schemaArgumentCount(fn)};
+    }
+    return call;
 }
 
 TimelineRecord OperationObserver::takeTimeline() {

@@ -179,6 +179,29 @@ class OperationObserver : public IterationListener {
     ChunkedLog<CallInputs> call_inputs_;
     TimelineTexts input_texts_;
     std::string shapes_, dtypes_;  // the call's, as noteInputs builds them (reused)
+    // What noteInputs needs of a call's name, kept by the address of its text: an operator's
+    // name lives as long as its schema, so the text's id and its argument count are found
+    // without copying and hashing the name for every call (a scope's own name may share an
+    // address with an earlier one: the text is compared before an entry is used).
+    struct NamedCall {
+        std::string name;
+        TextId text = 0;
+        std::optional<size_t> arguments;  // the schema's, where it has a fixed number
+    };
+    std::unordered_map<const char*, NamedCall> named_calls_;
+    const NamedCall& namedCall(const at::RecordFunction& fn);
+    // The texts of each kind of inputs seen, by a signature of numbers (each input's kind and
+    // dtype, a tensor's sizes): most calls repeat one, and need no texts made and hashed.
+    struct SignatureHash {
+        size_t operator()(const std::vector<int64_t>& signature) const;
+    };
+    struct InputTexts {
+        TextId shapes = 0;
+        TextId dtypes = 0;
+    };
+    std::unordered_map<std::vector<int64_t>, InputTexts, SignatureHash> input_kinds_;
+    std::vector<int64_t> signature_;  // the call's (reused)
+    InputTexts inputTexts(c10::ArrayRef<const c10::IValue> inputs, size_t first);
     std::unique_ptr<TimelineRecorder> timeline_;
     std::mutex backward_mutex_;  // backward nodes may run on autograd's device threads
     Clock::time_point step_started_;

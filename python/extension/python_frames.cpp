@@ -37,6 +37,7 @@ void PythonFrames::forget() {
 
 StackTrace PythonFrames::currentFrames() {
     StackTrace trace;
+    trace.reserve(8);  // a trace is most often found interned already: grown once, if at all
     const PyGILState_STATE gil = PyGILState_Ensure();
     PyFrameObject* frame = PyEval_GetFrame();  // borrowed
     Py_XINCREF(frame);
