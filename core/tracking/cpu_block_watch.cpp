@@ -12,6 +12,8 @@
 #include <mutex>
 #include <type_traits>
 
+#include "tracking/spin_lock.h"
+
 namespace trainscope {
 namespace {
 
@@ -31,18 +33,6 @@ std::atomic<int> g_telling{0};
 // thread of the parent at the fork, so the child never takes it (its blocks go back plainly).
 std::atomic<bool> g_forked{false};
 std::mutex g_installing;
-
-class SpinLock {
-  public:
-    void lock() {
-        while (flag_.test_and_set(std::memory_order_acquire)) {
-        }
-    }
-    void unlock() { flag_.clear(std::memory_order_release); }
-
-  private:
-    std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
-};
 
 // Every block allocated here, alive now, with its size and its watch's number. Open
 // addressing: no allocation per block (touched on every allocation and free).

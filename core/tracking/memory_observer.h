@@ -31,6 +31,7 @@
 #include "records/memory_record.h"
 #include "torch_compat.h"
 #include "tracking/iteration_listener.h"
+#include "tracking/spin_lock.h"
 #include "trainscope/chunked_log.h"
 
 namespace trainscope {
@@ -123,19 +124,7 @@ class MemoryObserver : public IterationListener {
     bool recording_ = false;
 
     // The allocator may report from autograd's worker threads (CUDA), but almost never at
-    // once: a spinlock, whose release is a plain store, costs less than a mutex on the path
-    // that every allocation takes.
-    class SpinLock {
-      public:
-        void lock() {
-            while (flag_.test_and_set(std::memory_order_acquire)) {
-            }
-        }
-        void unlock() { flag_.clear(std::memory_order_release); }
-
-      private:
-        std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
-    };
+    // once.
     mutable SpinLock mutex_;
     // Open addressing: no allocation per block (this map is touched on every allocation).
     ska::flat_hash_map<void*, TrackedBlock> live_;
