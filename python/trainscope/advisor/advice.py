@@ -31,6 +31,7 @@ from .. import _trainscope
 from .autocast import AutocastSaved
 from .gradients import KeptGradients
 from .saved import SavedTensors
+from .kernel_probe import temporaries
 from .source_lines import BlockCallers, built_at, calls_in, shown_path
 from .._tensors import storage_of
 from .._text import one_line
@@ -129,7 +130,7 @@ class MemoryCurve:
         self._curve = _trainscope.MemoryCurve(prefix)
         self._made = {}  # phase -> its blocks (blocks_made_in): asked once each
         for name in ("highest", "highest_with", "highest_outside", "step_span", "phase_start",
-                     "calls", "forward_ms"):
+                     "phase_spans", "calls", "forward_ms"):
             setattr(self, name, getattr(self._curve, name))
 
     def checkpointed(self, modules, kept_bytes):
@@ -487,8 +488,11 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
     tensors as autocast would make them (autocast.py), the activations changed by what they
     would cost less what they cost. The peak: the memory step's curve with each saved tensor's
     change from its module's first forward call to its last backward node's end, and the
-    blocks that backward makes of the size of a tensor that would be bfloat16 halved. The step's time is predicted unchanged (what bfloat16
-    gains depends on the processor). Verified by running the copy's forward under autocast."""
+    blocks that backward makes of the size of a tensor that would be bfloat16 halved, each
+    weight's gradient in bfloat16 until it is cast (_weight_gradient_casts), and on the CPU
+    what the bfloat16 kernels take for themselves beyond the float32 ones, measured
+    (_kernel_temporaries). The step's time is predicted unchanged (what bfloat16 gains depends
+    on the processor). Verified by running the copy's forward under autocast."""
     if autocast is None or autocast.already or not autocast.recorded() or any(
             p.dtype != torch.float32 for p in model.parameters()) or (
             device == "cuda" and not torch.cuda.is_bf16_supported()):
@@ -513,10 +517,14 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
     change = sum(c for _, c in changes)
     intervals = [(*lifetime(modules), c) for modules, c in changes]
     halved = autocast.halved_sizes()
+    casts, weight_gradients = _weight_gradient_casts(model, autocast, curve, gradients)
     intervals += [(allocated, min(released if released is not None else optimizer, optimizer),
                    -(size // 2)) for size, allocated, released
-                  in curve.blocks_made_in("backward") if size in halved and allocated < optimizer]
-    intervals += _weight_gradient_casts(model, autocast, curve, gradients)
+                  in curve.blocks_made_in("backward") if size in halved and allocated < optimizer
+                  and allocated not in weight_gradients]
+    intervals += casts
+    if device == "cpu":  # CUDA's kernels take workspaces of cuBLAS's and cuDNN's: not probed
+        intervals += _kernel_temporaries(autocast.operations(), curve)
     peak = curve.highest_with(intervals)
     what_if = WhatIf("bfloat16 autocast of the forward", "the model",
                      {"peak_bytes": baseline.peak_bytes - curve.highest() + peak,
@@ -530,22 +538,68 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
     return [what_if]
 
 
+def _kernel_temporaries(operations, curve):
+    """What the operations autocast runs in bfloat16 take for themselves beyond what they take
+    in float32 (kernel_probe, measured on this machine), as intervals over their calls: each
+    module's forward calls, the largest of its operations' forward temporaries; each of its
+    backward nodes, its own (the k-th node of a name from the end is its k-th forward's)."""
+    measured = temporaries([operation for _, _, operation in operations
+                            if operation is not None])
+    if not measured:
+        return []
+    intervals = []
+    by_module = {}
+    for module, name, operation in operations:
+        if operation in measured:
+            by_module.setdefault(module, []).append((name, measured[operation]))
+    forward_passes = curve.phase_spans("forward")
+    for module, made in by_module.items():
+        forward = max(change for _, (change, _) in made)
+        if forward:  # its calls in the forward passes (its operations in backward are others)
+            intervals += [(start, end, forward) for start, end in
+                          curve.module_spans(module, backward=False)
+                          if any(s <= start and end <= e for s, e in forward_passes)]
+        for name in {name for name, _ in made}:
+            changes = [change for n, (_, change) in made if n == name]
+            nodes = sorted(curve._spans(module, False, True, name), reverse=True)
+            if len(nodes) != len(changes):  # micro-batches, a node run again: the largest
+                changes = [max(changes)] * len(nodes)
+            intervals += [(start, end, change) for (start, end), change in zip(nodes, changes)
+                          if change]
+    return intervals
+
+
 def _weight_gradient_casts(model, autocast, curve, gradients):
     """Under autocast, backward gives a parameter cast to bfloat16 (a matrix product's weight)
-    its gradient in bfloat16, which a node of its own casts to float32 for the parameter's
-    .grad: while it does, both are alive, half the parameter's bytes more than the float32
-    step's one gradient. As intervals over each parameter's accumulation (the timeline's
-    AccumulateGrad calls, matched in order with the hooks' record: none where they differ)."""
+    its gradient in bfloat16, half the float32 step's block, from the node that makes it (the
+    latest block of the parameter's size made in backward before its accumulation) to the
+    node that casts it to float32 for the parameter's .grad; while that one casts, both are
+    alive, half the parameter's bytes more than the float32 step's one gradient (where the
+    float32 step accumulates it). As intervals, with the allocation times of the gradients'
+    blocks (their own change is this one, not that of a block of a bfloat16 tensor's size).
+    The accumulations are the timeline's AccumulateGrad calls, matched in order with the
+    hooks' record: none where they differ."""
     if gradients is None:
-        return []
+        return [], set()
     accumulations = curve.calls("torch::autograd::AccumulateGrad")
     if len(accumulations) != len(gradients.order):
-        return []
+        return [], set()
     cast = autocast.cast_parameters()
     parameters = [storage_of(p) for p in model.parameters() if p.requires_grad]
-    return [(start, end, parameters[index][1] // 2)
-            for (start, end), index in zip(accumulations, gradients.order)
-            if parameters[index][0] in cast]
+    made = curve.blocks_made_in("backward")
+    intervals, blocks = [], set()
+    for (start, end), index in zip(accumulations, gradients.order):
+        address, nbytes = parameters[index]
+        if address not in cast:
+            continue
+        intervals.append((start, end, nbytes // 2))
+        allocations = [allocated for size, allocated, released in made
+                       if size == nbytes and allocated < start and allocated not in blocks and
+                       (released is None or released >= start)]
+        if allocations:
+            blocks.add(max(allocations))
+            intervals.append((max(allocations), start, -(nbytes // 2)))
+    return intervals, blocks
 
 
 def _absent(times, zeroings, start):

@@ -22,6 +22,7 @@ import weakref
 import torch
 
 from .._tensors import storage_of
+from .kernel_probe import operation_of, with_gradient_layout
 
 LOWER = {
     "AddmmBackward0", "MmBackward0", "BmmBackward0", "BaddbmmBackward0", "AddbmmBackward0",
@@ -66,6 +67,13 @@ _STATISTICS = {"_saved_result1", "_saved_result2", "_saved_result3", "_saved_log
                "_saved_save_mean", "_saved_save_invstd", "_saved_mean", "_saved_rstd"}
 
 
+def _gradient_reached(entry, gradients):
+    """A LOWER node's hook in the recorded step's backward: the gradient it was given, whose
+    layout its kernels follow (a loss's sum gives an expanded one), joins its operation."""
+    if gradients and isinstance(gradients[0], torch.Tensor):
+        entry[2] = with_gradient_layout(entry[2], gradients[0])
+
+
 class AutocastSaved:
     """What one step's forward saves, noted node by node as SavedTensors walks them, with the
     dtype each saved tensor would have under autocast; changes() sums the difference."""
@@ -89,6 +97,7 @@ class AutocastSaved:
         # (name, id, own dtype, inputs' dtype where they agree, saved tensors, module, forward)
         self._nodes = []
         self._cast_parameters = set()  # storages of parameters cast for LOWER operations
+        self._operations = []  # (module, node name, operation_of) of each LOWER node
         self.already = False  # the step's forward runs under autocast already
 
     def output(self, node):
@@ -204,6 +213,12 @@ class AutocastSaved:
             self._outside.add(node)
         elif type(node).__name__ in LOWER and node not in self._upcast:
             self._note_cast_parameters(node)
+            operation = operation_of(node)
+            entry = [module, type(node).__name__, operation]
+            if operation is not None:
+                self._hooks.append(node.register_hook(
+                    lambda given, gradients, entry=entry: _gradient_reached(entry, gradients)))
+            self._operations.append(entry)
         own = self.output(node)
         inputs = {self.output(n) for n, _ in node.next_functions if n is not None} - {None}
         entries = []
@@ -290,6 +305,12 @@ class AutocastSaved:
                     self._cast_parameters.add(storage_of(current.variable)[0])
             elif name in _VIEWS:
                 pending.extend(n for n, _ in current.next_functions)
+
+    def operations(self):
+        """Each node of an operation autocast would run in bfloat16 (LOWER), in the order the
+        forward made them: (its module's path, its name, what it ran: kernel_probe's
+        operation_of, None where it cannot be run again)."""
+        return [tuple(entry) for entry in self._operations]
 
     def recorded(self):
         """Whether any saved tensor was noted (a step whose forward saves nothing has none)."""
