@@ -640,7 +640,13 @@ class AutocastsPeak(unittest.TestCase):
     def test_an_operation_that_cannot_run_leaves_no_temporaries_and_raises_nothing(self):
         from trainscope.advisor import kernel_probe
         wrong = ("MmBackward0", (((8, 16), (16, 1)), ((5, 4), (4, 1))), (), (True, True))
-        self.assertEqual(kernel_probe.temporaries([wrong]), {})
+        import io
+        said = io.StringIO()
+        self.assertEqual(kernel_probe.temporaries([wrong], said), {})
+        self.assertEqual(said.getvalue().count("\n"), 1)
+        self.assertIn("the bfloat16 kernels' own temporaries were not measured (",
+                      said.getvalue())
+        self.assertIn("autocast's predicted peak leaves them out", said.getvalue())
 
 
 if __name__ == "__main__":

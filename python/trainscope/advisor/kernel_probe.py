@@ -15,9 +15,12 @@ given is laid out as the step's was (seen by a hook in advise's recorded step): 
 an expanded one (a loss's sum gives one), not a contiguous one."""
 
 import os
+import sys
 import tempfile
 
 import torch
+
+from .._text import one_line
 
 # Nodes that can be run again from what they record (sizes and strides, attributes).
 _MATRIX_PRODUCTS = {"AddmmBackward0": ("mat1", "mat2"), "MmBackward0": ("self", "mat2"),
@@ -145,26 +148,27 @@ def _totals(blocks):
     return totals
 
 
-def temporaries(operations):
+def temporaries(operations, stream=sys.stderr):
     """For each of `operations` (operation_of's descriptions), what its forward call and its
     backward node take for themselves in bfloat16 less what they take in float32:
     {operation: (forward bytes, backward bytes)}. Empty where the probe cannot run (the
-    bfloat16 kernels missing, the meter failing)."""
+    bfloat16 kernels missing, the meter failing), which a line on `stream` says."""
     from .. import _trainscope
     from .._profile import profile
     operations = sorted(set(operations), key=repr)
     if not operations:
         return {}
     probe = _Operations(operations)
-    try:
-        with tempfile.TemporaryDirectory(prefix="trainscope-kernels-") as folder:
+    try:  # its random operands draw on a generator of their own: the user's is left as it was
+        with torch.random.fork_rng(devices=[]), \
+                tempfile.TemporaryDirectory(prefix="trainscope-kernels-") as folder:
             prefix = os.path.join(folder, "kernels")
             observing = profile(prefix, model=probe, warmup=0, active=1)
             with observing:
                 probe()
                 observing.step()
             if observing.figures is None:
-                return {}
+                raise RuntimeError("the meter observed nothing")
             curve = _trainscope.MemoryCurve(prefix)
             totals = _totals(curve.blocks())
             calls = {}
@@ -182,11 +186,13 @@ def temporaries(operations):
                     spans = calls[key][index:index + 2]
                     taken[key] = index + 2
                     if len(spans) != 2:
-                        return {}
+                        raise RuntimeError(f"{key} was not seen as often as it ran")
                     pairs.append(_above_end(totals, spans[1]) - _above_end(totals, spans[0]))
                 result[operation] = tuple(pairs)
             return result
-    except Exception:  # a probe that cannot run leaves the what-if as it was predicted
+    except Exception as e:  # the what-if is still predicted, without them
+        print(f"trainscope: the bfloat16 kernels' own temporaries were not measured "
+              f"({one_line(e)}): autocast's predicted peak leaves them out", file=stream)
         return {}
 
 
