@@ -14,7 +14,8 @@ what-if's predicted and measured peak, activations and step time are printed wit
 
 Targets: GELU -> ReLU exact on the MLP block's activations (seed 004: 83,886,080 bytes plus the
 loss scalar) and peak; checkpointing each block of the GPT-style model, and every model's
-forward under bfloat16 autocast, within 1 % of its measured peak. Step times are figures of a shared machine, not a target.
+forward under bfloat16 autocast, within 1 % of its measured peak. Step times are figures of a
+shared machine, not a target.
 
     PYTHONPATH=build/dev/python python3 bench/advise_accuracy.py
 """
