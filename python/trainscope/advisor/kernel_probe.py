@@ -122,10 +122,12 @@ class _Operations(torch.nn.Module):
                 _run(operation, dtype)
 
 
-def _forward_name(operation):
+def _call_names(operation):
+    """The timeline's names of `operation`'s forward call and of its backward node."""
     name = operation[0]
-    return {"AddmmBackward0": "aten::addmm", "MmBackward0": "aten::mm",
-            "BmmBackward0": "aten::bmm", _CONVOLUTION: "aten::convolution"}[name]
+    forward = {"AddmmBackward0": "aten::addmm", "MmBackward0": "aten::mm",
+               "BmmBackward0": "aten::bmm", _CONVOLUTION: "aten::convolution"}[name]
+    return (forward, f"autograd::engine::evaluate_function: {name}")
 
 
 def _above_end(totals, span):
@@ -171,17 +173,12 @@ def temporaries(operations, stream=sys.stderr):
                 raise RuntimeError("the meter observed nothing")
             curve = _trainscope.MemoryCurve(prefix)
             totals = _totals(curve.blocks())
-            calls = {}
-            for operation in operations:
-                for key in (_forward_name(operation),
-                            f"autograd::engine::evaluate_function: {operation[0]}"):
-                    if key not in calls:
-                        calls[key] = _outermost(curve.calls(key))
-            result, taken = {}, {}
+            calls, result, taken = {}, {}, {}
             for operation in operations:
                 pairs = []
-                for key in (_forward_name(operation),
-                            f"autograd::engine::evaluate_function: {operation[0]}"):
+                for key in _call_names(operation):
+                    if key not in calls:
+                        calls[key] = _outermost(curve.calls(key))
                     index = taken.get(key, 0)
                     spans = calls[key][index:index + 2]
                     taken[key] = index + 2
