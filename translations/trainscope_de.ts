@@ -714,6 +714,10 @@ im Wechsel</translation>
         <translation>nicht vorhergesagt</translation>
     </message>
     <message>
+        <source>Not predicted: %1.</source>
+        <translation>Nicht vorhergesagt: %1.</translation>
+    </message>
+    <message>
         <source>The step time is not predicted for this change: it changes the collectives between the ranks.</source>
         <translation>Die Schrittzeit wird für diese Änderung nicht vorhergesagt: Sie ändert die kollektiven Operationen zwischen den Rängen.</translation>
     </message>

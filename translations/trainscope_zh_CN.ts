@@ -714,6 +714,10 @@ timed in turns</source>
         <translation>未预测</translation>
     </message>
     <message>
+        <source>Not predicted: %1.</source>
+        <translation>未预测：%1。</translation>
+    </message>
+    <message>
         <source>The step time is not predicted for this change: it changes the collectives between the ranks.</source>
         <translation>此更改的步骤时间未预测：它改变了各 rank 之间的集合通信。</translation>
     </message>

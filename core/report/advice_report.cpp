@@ -30,7 +30,7 @@ void fill(SqliteDb& db, const AdviceReport& report) {
     const char* const tables[] = {schema::kWhatIfsTable};
     createTables(db, std::begin(tables), std::end(tables));
     SqliteStatement insert(db, std::string("INSERT INTO ") + rf::kWhatIfsTable +
-                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int64_t id = 1;
     for (const WhatIf& w : report.what_ifs) {
         insert.bind(1, id++).bind(2, w.change).bind(3, w.target);
@@ -57,6 +57,11 @@ void fill(SqliteDb& db, const AdviceReport& report) {
             insert.bind(15, w.step_ratio->high).bind(16, int64_t{w.step_ratio->pairs});
         } else {
             insert.bindNull(13).bindNull(14).bindNull(15).bindNull(16);
+        }
+        if (w.not_predicted.empty()) {
+            insert.bindNull(17);
+        } else {
+            insert.bind(17, w.not_predicted);
         }
         insert.step();
     }
@@ -144,6 +149,9 @@ AdviceReport readAdviceReport(const std::string& path) {
                            (db.columns(rf::kWhatIfsTable).count("step_pairs")
                                 ? ", step_ratio, step_ratio_low, step_ratio_high, step_pairs"
                                 : ", NULL, NULL, NULL, NULL") +
+                           (db.columns(rf::kWhatIfsTable).count("not_predicted")
+                                ? ", substr(CAST(not_predicted AS TEXT), 1, 4097)"
+                                : ", NULL") +
                            " FROM " + rf::kWhatIfsTable + " ORDER BY id");
     while (rows.step()) {
         if (report.what_ifs.size() >= kMostWhatIfs) {
@@ -175,6 +183,9 @@ AdviceReport readAdviceReport(const std::string& path) {
                             "its median (a damaged report)");
             }
             w.step_ratio = ratio;
+        }
+        if (!rows.isNull(15)) {
+            w.not_predicted = shownText(rows.text(15));
         }
         report.what_ifs.push_back(std::move(w));
     }

@@ -183,7 +183,7 @@ constexpr const char* kWhatIfsTable =
     "predicted_activation_bytes INTEGER NOT NULL, predicted_step_ms REAL, "
     "measured_peak_bytes INTEGER, measured_activation_bytes INTEGER, measured_step_ms REAL, "
     "why_not TEXT NOT NULL, source_file TEXT, source_line INTEGER, step_ratio REAL, "
-    "step_ratio_low REAL, step_ratio_high REAL, step_pairs INTEGER)";
+    "step_ratio_low REAL, step_ratio_high REAL, step_pairs INTEGER, not_predicted TEXT)";
 
 constexpr const char* kMetadataTable =
     "CREATE TABLE trainscope_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL)";

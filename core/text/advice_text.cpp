@@ -88,6 +88,9 @@ void printAdvice(std::ostream& out, const AdviceReport& report) {
             }
             out << "\n";
         }
+        if (!w.not_predicted.empty()) {
+            out << "  not predicted: " << w.not_predicted << "\n";
+        }
         if (w.step_ratio) {
             printStepRatio(out, *w.step_ratio);
         }

@@ -370,6 +370,9 @@ std::string writeAdvice(const std::string& prefix, bool force, const RunFigures&
                 StepRatio{ratio["median"].cast<double>(), ratio["low"].cast<double>(),
                           ratio["high"].cast<double>(), ratio["pairs"].cast<int>()};
         }
+        if (w.contains("not_predicted")) {
+            what_if.not_predicted = w["not_predicted"].cast<std::string>();
+        }
         report.what_ifs.push_back(std::move(what_if));
     }
     writeAdviceReport(report, path, force ? Overwrite::Allow : Overwrite::Refuse);

@@ -27,8 +27,17 @@ AdviceReport sample() {
     report.what_ifs.push_back(verified);
     report.what_ifs.push_back(
         {"checkpoint each block", "h", {15'000'000, 2'000'000, 16.0}, {}, "not asked", "", 0, {}});
+    report.what_ifs.back().not_predicted = "the forward of h.0 run again in backward";
     report.metadata = {{"model", "entry.py:MLP"}};
     return report;
+}
+
+// Changes a written report as a damaged file or an older TrainScope's would differ.
+void changeReport(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
 }
 
 class AdviceReportTest : public ::testing::Test {
@@ -53,6 +62,8 @@ TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
     EXPECT_DOUBLE_EQ(read.what_ifs[0].measured->step_ms, 14.1);
     EXPECT_FALSE(read.what_ifs[1].measured);
     EXPECT_EQ(read.what_ifs[1].why_not, "not asked");
+    EXPECT_EQ(read.what_ifs[0].not_predicted, "");
+    EXPECT_EQ(read.what_ifs[1].not_predicted, "the forward of h.0 run again in backward");
     EXPECT_EQ(read.metadata.at("model"), "entry.py:MLP");
     // Written once: a second write is refused without Overwrite::Allow.
     EXPECT_THROW(writeAdviceReport(sample(), path, Overwrite::Refuse), Error);
@@ -65,6 +76,12 @@ TEST_F(AdviceReportTest, WhatIsWrittenIsReadBackAsItWas) {
         << text.str();
     EXPECT_NE(text.str().find("(-4.96 %)"), std::string::npos) << text.str();  // 13.4 vs 14.1
     EXPECT_NE(text.str().find("  not run: not asked\n"), std::string::npos) << text.str();
+    // What the prediction leaves out, said under its figures; nothing where nothing is.
+    EXPECT_NE(text.str().find("  step         predicted 16.0 ms     \n  not predicted: the forward "
+                              "of h.0 run again in backward\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_EQ(text.str().find("not predicted:"), text.str().rfind("not predicted:"));
     // The line to change, read back and printed; none where none was found.
     EXPECT_EQ(read.what_ifs[0].source_file, "model.py");
     EXPECT_EQ(read.what_ifs[0].source_line, 24);
@@ -214,24 +231,26 @@ TEST_F(AdviceReportTest, AStepTimedInTurnsIsARatioWithItsRange) {
               std::string::npos)
         << text.str();
 
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "UPDATE trainscope_what_ifs SET step_ratio_low = 2 WHERE id = 1",
-                           nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(db);
+    changeReport(path, "UPDATE trainscope_what_ifs SET step_ratio_low = 2 WHERE id = 1");
     EXPECT_THROW(readAdviceReport(path), Error);
+}
+
+// A report written before the what-ifs said what their prediction leaves out has no such
+// column: read as leaving out nothing.
+TEST_F(AdviceReportTest, AReportWithoutWhatIsNotPredictedIsReadAsLeavingOutNothing) {
+    const std::string path = dir_ + "/run.advice.sqlite";
+    writeAdviceReport(sample(), path, Overwrite::Refuse);
+    changeReport(path, "ALTER TABLE trainscope_what_ifs DROP COLUMN not_predicted");
+    const AdviceReport read = readAdviceReport(path);
+    ASSERT_EQ(read.what_ifs.size(), 2u);
+    EXPECT_EQ(read.what_ifs[1].not_predicted, "");
+    EXPECT_EQ(read.what_ifs[0].source_line, 24);
 }
 
 TEST_F(AdviceReportTest, ADamagedOrForeignFileIsRefusedInOneLine) {
     const std::string path = dir_ + "/run.advice.sqlite";
     writeAdviceReport(sample(), path, Overwrite::Refuse);
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "UPDATE trainscope_what_ifs SET predicted_peak_bytes = -1", nullptr,
-                           nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(db);
+    changeReport(path, "UPDATE trainscope_what_ifs SET predicted_peak_bytes = -1");
     try {
         readAdviceReport(path);
         FAIL() << "a negative size was read";

@@ -60,6 +60,7 @@ AdviceReport sampleAdvice() {
     worse.measured = StepFigures{42 << 20, 25 << 20, 15.5};
     worse.step_ratio = StepRatio{0.98, 0.86, 1.07, 7};  // a range that holds 1
     report.what_ifs.push_back(worse);
+    report.what_ifs[1].not_predicted = "the forward of h run again in backward (a checkpoint)";
     return report;
 }
 
@@ -123,6 +124,14 @@ TEST_F(AdviceViewTest, ARunsAdviceIsATabWhoseWhatIfLeadsToItsModule) {
     EXPECT_TRUE(table->horizontalHeaderItem(1)->text().startsWith(QStringLiteral("Peak (MiB)")))
         << table->horizontalHeaderItem(1)->text().toStdString();
     EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("36.0"));
+    // What a prediction leaves out: marked at its predicted peak, said in its tooltip.
+    EXPECT_EQ(table->item(1, 1)->text(), QStringLiteral("30.0"));
+    EXPECT_FALSE(table->item(1, 1)->icon().isNull());
+    EXPECT_EQ(table->item(1, 1)->toolTip(),
+              QStringLiteral("Not predicted: the forward of h run again in backward (a "
+                             "checkpoint)."));
+    EXPECT_TRUE(table->item(0, 1)->icon().isNull());
+    EXPECT_EQ(table->item(0, 1)->toolTip(), QString());
     EXPECT_EQ(table->item(0, 2)->toolTip(), QStringLiteral("the prediction was exact"));
     EXPECT_EQ(table->item(1, 2)->text(), QStringLiteral("not run"));
     EXPECT_EQ(table->item(1, 2)->toolTip(), QStringLiteral("not asked (--verify runs it)"));

@@ -7,6 +7,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
@@ -277,7 +278,16 @@ void AdvicePage::show(const AdviceRead& result) {
         auto figure = [&](Column column, double value, const Unit& unit) {
             return cell(column, inColumn(value, unit));
         };
-        figure(PeakPredicted, double(w.predicted.peak_bytes), peak);
+        QTableWidgetItem* predicted_peak =
+            figure(PeakPredicted, double(w.predicted.peak_bytes), peak);
+        if (!w.not_predicted.empty()) {
+            // What the prediction leaves out (a checkpoint's recomputation): marked where the
+            // figure is, said in its tooltip.
+            predicted_peak->setIcon(
+                table_->style()->standardIcon(QStyle::SP_MessageBoxInformation));
+            predicted_peak->setToolTip(
+                tr("Not predicted: %1.").arg(QString::fromStdString(w.not_predicted)));
+        }
         figure(ActivationsPredicted, double(w.predicted.activation_bytes), activations);
         if (w.step_predicted) {
             figure(StepPredicted, w.predicted.step_ms, step);

@@ -46,6 +46,9 @@ struct WhatIf {
     // Whether predicted.step_ms is a prediction: not for the job at another rank count (its
     // communication changes with the ranks) nor for the optimizer's state sharded over ranks.
     bool step_predicted = true;
+    // What its prediction leaves out, where it knows (code that a checkpoint runs again in
+    // backward): empty where nothing.
+    std::string not_predicted = {};
 };
 
 struct AdviceReport {

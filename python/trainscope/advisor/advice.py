@@ -74,6 +74,7 @@ class WhatIf:
         self.not_applicable = ""  # why it cannot be run, when it cannot
         self.source = None  # (file, line) of the user's code to change for it, where found
         self.step_ratio = None  # timed in turns with the step as it is (timed_in_turns)
+        self.not_predicted = ""  # what its prediction leaves out, where it knows
 
     def as_dict(self):
         m = self.measured  # the session's RunFigures
@@ -91,6 +92,7 @@ class WhatIf:
             "source_file": self.source[0] if self.source else None,
             "source_line": self.source[1] if self.source else None,
             "step_ratio": self.step_ratio,
+            "not_predicted": self.not_predicted,
         }
 
 
@@ -482,7 +484,7 @@ def optimizer_what_ifs(optimizer, baseline, curve):
     return [what_if]
 
 
-def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
+def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None, run_again=()):
     """The model's forward under torch.autocast with bfloat16, where the step runs in float32
     (its parameters are float32 and its forward is not under autocast already): the saved
     tensors as autocast would make them (autocast.py), the activations changed by what they
@@ -492,7 +494,10 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
     weight's gradient in bfloat16 until it is cast (_weight_gradient_casts), and on the CPU
     what the bfloat16 kernels take for themselves beyond the float32 ones, measured
     (_kernel_temporaries). The step's time is predicted unchanged (what bfloat16 gains depends
-    on the processor). Verified by running the copy's forward under autocast."""
+    on the processor). Verified by running the copy's forward under autocast. Not predicted,
+    and said so: the modules whose forward runs again in backward (`run_again`: a checkpoint's
+    recomputation, whose saved tensors and temporaries under autocast are not modelled), and
+    on CUDA the kernels' workspaces."""
     if autocast is None or autocast.already or not autocast.recorded() or any(
             p.dtype != torch.float32 for p in model.parameters()) or (
             device == "cuda" and not torch.cuda.is_bf16_supported()):
@@ -530,6 +535,16 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None):
                      {"peak_bytes": baseline.peak_bytes - curve.highest() + peak,
                       "activation_bytes": baseline.activation_bytes + change,
                       "step_ms": baseline.step_ms})
+    left_out = []
+    outermost = [path for path in run_again if not any(
+        other != path and (other == "" or path.startswith(other + ".")) for other in run_again)]
+    if outermost:
+        names = ", ".join(path or "the model" for path in outermost)
+        left_out.append(f"the forward of {names} run again in backward (a checkpoint) under "
+                        "autocast")
+    if device == "cuda":
+        left_out.append("the CUDA kernels' workspaces (cuBLAS's, cuDNN's)")
+    what_if.not_predicted = "; ".join(left_out)
 
     def apply(candidate):
         candidate.forward = torch.autocast(device_type=device,
@@ -922,7 +937,7 @@ def advise(users, baseline, prefix, saved, *, verify=False, say=None, budget=Non
     what_ifs += checkpoint_what_ifs(model, saved, baseline, curve, curve.forward_ms, device,
                                     budget)
     what_ifs += autocast_what_ifs(model, saved.autocast, baseline, curve, device,
-                                  saved.gradients)
+                                  saved.gradients, saved.run_again)
     what_ifs += gradient_what_ifs(saved.gradients, baseline, curve)
     what_ifs += optimizer_what_ifs(optimizer, baseline, curve)
     what_ifs += sharded_state_what_ifs(optimizer, baseline, ranks)

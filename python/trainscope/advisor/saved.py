@@ -12,7 +12,10 @@ between two submodules is their parent's, not the next submodule's), and the sav
 read from each node's `_saved_*` attributes as the module returns, before backward frees
 them. The hooks and the mode are removed once the step ends."""
 
+import sys
+
 import torch
+import torch.utils.checkpoint
 from torch.overrides import TorchFunctionMode
 
 from .._tensors import storage_of
@@ -28,6 +31,34 @@ def tensors_in(value):
     if isinstance(value, dict):
         return [t for v in value.values() for t in tensors_in(v)]
     return []
+
+
+def _codes(code):
+    """A function's code and that of the functions defined in it (its hooks)."""
+    nested = [c for c in code.co_consts if hasattr(c, "co_consts")]
+    return {code}.union(*(_codes(c) for c in nested))
+
+
+# 1.13's non-reentrant checkpoint: the code its forward and its recomputation run under.
+_WITHOUT_REENTRANT = getattr(torch.utils.checkpoint, "_checkpoint_without_reentrant", None)
+_CHECKPOINT_CODES = _codes(_WITHOUT_REENTRANT.__code__) if _WITHOUT_REENTRANT else set()
+
+
+def saving_through_hooks():
+    """Whether the tensors autograd saves now go to saved-tensor hooks (a non-reentrant
+    checkpoint's, save_on_cpu's) rather than into their nodes: reading one back calls the
+    unpack hook, which for a checkpoint runs the forward again (and on 1.13 makes backward's
+    own read raise). 2.x says which hooks are on; 1.13 cannot be asked, and its one user of
+    them is recognised by the checkpoint's code on the stack."""
+    top = getattr(torch._C._autograd, "_top_saved_tensors_default_hooks", None)
+    if top is not None:
+        return top(True) is not None
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code in _CHECKPOINT_CODES:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _saved_tensors(node):
@@ -69,13 +100,21 @@ _FUNCTIONS = {torch.nn.functional.gelu: "GELU", torch.nn.functional.silu: "SiLU"
 
 class _FunctionCalls(TorchFunctionMode):
     """Records each call of an activation function made outside an activation module (those
-    are recorded by the module hooks), with the module whose forward made it."""
+    are recorded by the module hooks), with the module whose forward made it, and whether a
+    backward pass (Tensor.backward) is running."""
 
     def __init__(self, on_call, on_result):
         super().__init__()
         self._on_call, self._on_result = on_call, on_result
+        self.backward_running = False
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func is torch.Tensor.backward:
+            self.backward_running = True
+            try:
+                return func(*args, **(kwargs or {}))
+            finally:
+                self.backward_running = False
         result = func(*args, **(kwargs or {}))
         kind = _FUNCTIONS.get(func)
         if kind is not None:
@@ -105,6 +144,9 @@ class SavedTensors:
         self._model, self._kind_of = model, activation_kind
         self.gradients = None  # the gradients the step kept (KeptGradients), where recorded
         self.autocast = None  # what it would save under autocast (AutocastSaved), where asked
+        self.hooked_nodes = 0  # nodes whose saved tensors went to saved-tensor hooks (unread)
+        self.run_again = []  # the modules whose forward ran in backward (a checkpoint's
+        # recomputation), by path, in order; those called by one of them left out
 
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
@@ -130,6 +172,9 @@ class SavedTensors:
 
         def before(module, args):
             boundaries.append({t.grad_fn for t in tensors_in(args) if t.grad_fn is not None})
+            if calls.backward_running and paths.get(module, "") not in self.run_again and \
+                    not any(paths.get(m, "") in self.run_again for m in running):
+                self.run_again.append(paths.get(module, ""))
             running.append(module)
 
         def function_called(kind, given, result):
@@ -151,6 +196,9 @@ class SavedTensors:
             # called between them, down to its inputs.
             pending = [t.grad_fn for t in tensors_in(output) if t.grad_fn is not None]
             walked = set()
+            # Its nodes' saved tensors held by hooks are theirs to keep (a checkpoint keeps
+            # none): not read, which would run the hooks.
+            hooked = saving_through_hooks()
             while pending:
                 node = pending.pop()
                 if node is None or node in walked or node in boundary:
@@ -158,11 +206,14 @@ class SavedTensors:
                 walked.add(node)
                 if node not in claimed:
                     claimed.add(node)
-                    tensors = _saved_tensors(node)
+                    tensors = [] if hooked else _saved_tensors(node)
                     self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
                                                 [storage_of(t) for _, t in tensors]))
-                    following(lambda autocast: autocast.node_saved(node, tensors,
-                                                                   paths.get(module, "")))
+                    if hooked:
+                        self.hooked_nodes += 1
+                    else:
+                        following(lambda autocast: autocast.node_saved(node, tensors,
+                                                                       paths.get(module, "")))
                 pending.extend(next_node for next_node, _ in node.next_functions)
             inputs, outputs = tensors_in(args), tensors_in(output)
             returned(outputs)
@@ -191,6 +242,7 @@ class SavedTensors:
                     autocast.output_is(tensor)
             following(note)
 
+        calls = _FunctionCalls(function_called, returned)
         try:
             for module in paths:
                 handles.append(module.register_forward_pre_hook(before))
@@ -201,7 +253,7 @@ class SavedTensors:
             except TypeError:
                 handles.append(self._model.register_forward_pre_hook(
                     lambda module, args: model_called(module, args, {})))
-            with _FunctionCalls(function_called, returned):
+            with calls:
                 run()
         finally:
             for handle in handles:
@@ -223,8 +275,10 @@ class SavedTensors:
             pending.extend(next_node for next_node, _ in node.next_functions)
         # All of them outside autocast before any one's dtype is worked out from its inputs'.
         self.autocast.outside(made)
+        hooked = saving_through_hooks()
         for node in made:
-            self.autocast.node_saved(node, _saved_tensors(node), autocasting=False)
+            self.autocast.node_saved(node, [] if hooked else _saved_tensors(node),
+                                     autocasting=False)
 
     def within(self, modules):
         """The storages (address -> bytes) saved only by nodes of `modules` (paths; their
