@@ -29,7 +29,7 @@ from torch import nn
 
 from .. import _trainscope
 from .autocast import AutocastSaved
-from .gradients import KeptGradients
+from .gradients import OTHER_LEAF, KeptGradients
 from .saved import SavedTensors
 from .kernel_probe import temporaries
 from .source_lines import BlockCallers, built_at, calls_in, shown_path
@@ -604,6 +604,8 @@ def _weight_gradient_casts(model, autocast, curve, gradients):
     made = curve.blocks_made_in("backward")
     intervals, blocks = [], set()
     for (start, end), index in zip(accumulations, gradients.order):
+        if index == OTHER_LEAF:
+            continue
         address, nbytes = parameters[index]
         if address not in cast:
             continue

@@ -2,29 +2,43 @@
 """The gradients a step keeps through its forward pass, recorded on one step of the user's run:
 each parameter's gradient that the forward finds zeroed rather than freed (zero_grad with
 set_to_none=False, torch 1.13's default), and the order in which backward accumulates into the
-parameters (a hook on each, which fires as its AccumulateGrad node runs). The what-if of
-freeing them earlier (advice.py) matches that order with the timeline's AccumulateGrad calls.
+parameters (a hook on each, which fires as its AccumulateGrad node runs), with the other
+leaves that backward accumulates into among them: a module's input that requires a gradient
+(the model's input, the inputs that a reentrant checkpoint detaches to run its code again in
+backward). The what-if of freeing them earlier (advice.py) matches that order with the
+timeline's AccumulateGrad calls.
 
 The hooks return nothing (the gradients are not changed) and are removed once the step ends."""
 
 import torch
+
+OTHER_LEAF = -1
 
 
 class KeptGradients:
     def __init__(self, model):
         self._model = model
         self.kept = []  # per parameter that requires a gradient: its kept gradient's bytes, or 0
-        self.order = []  # the parameter (an index into kept) of each accumulation, in order
+        self.order = []  # the parameter (an index into kept) of each accumulation, in order;
+        # OTHER_LEAF for one into a leaf that is no parameter
 
     def record(self, run):
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
         parameters = [p for p in self._model.parameters() if p.requires_grad]
         handles = []
+        hooked = {id(p) for p in parameters}  # the leaves whose accumulations are noted
 
         def forward_begins(module, args):
             if self.kept:
                 return  # a second forward in the step (accumulation): the first one tells
             self.kept = [_zeroed_bytes(p.grad) for p in parameters]
+
+        def module_called(module, args):
+            for tensor in args:
+                if isinstance(tensor, torch.Tensor) and tensor.requires_grad and \
+                        tensor.grad_fn is None and id(tensor) not in hooked:
+                    hooked.add(id(tensor))
+                    handles.append(tensor.register_hook(accumulated(OTHER_LEAF)))
 
         def accumulated(index):
             def hook(gradient):
@@ -33,6 +47,8 @@ class KeptGradients:
 
         try:
             handles.append(self._model.register_forward_pre_hook(forward_begins))
+            for module in self._model.modules():
+                handles.append(module.register_forward_pre_hook(module_called))
             for index, parameter in enumerate(parameters):
                 handles.append(parameter.register_hook(accumulated(index)))
             run()
