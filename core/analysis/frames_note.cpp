@@ -16,13 +16,20 @@ void noteMissingProjectFrames(RunMetadata& metadata, const std::vector<const Sta
             library = library ? library : &frame;
         }
     }
+    if (!library) {
+        metadata[report_format::kFramesNoteKey] =
+            "the model recorded no source locations (a traced model, or an archive saved "
+            "without debug information, keeps none)";
+        return;
+    }
+    // A trace recorded elsewhere (torch.profiler's) names no project root.
+    const auto root = metadata.find(report_format::kProjectRootKey);
+    const std::string where = root == metadata.end() || root->second.empty()
+                                  ? "no frame is the model's own code"
+                                  : "no frame lies under the project root " + root->second;
     metadata[report_format::kFramesNoteKey] =
-        library
-            ? "no frame lies under the project root " + metadata[report_format::kProjectRootKey] +
-                  ": the model's code is elsewhere (library frames such as " + library->file_path +
-                  "); pass " + project_root_option + " with the folder of the model's code"
-            : "the model recorded no source locations (a traced model, or an archive "
-              "saved without debug information, keeps none)";
+        where + ": the model's code is elsewhere (library frames such as " + library->file_path +
+        "); pass " + project_root_option + " with the folder of the model's code";
 }
 
 }  // namespace trainscope

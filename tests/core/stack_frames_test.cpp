@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "analysis/frames_note.h"
 #include "support/report_reader.h"
 #include "support/toynet.h"
 #include "trainscope/profiler.h"
@@ -99,6 +100,19 @@ TEST(StackFrames, CodeOutsideTheRootBecomesLibraryFramesAndTheReportSaysWhy) {
                    fs::weakly_canonical(kProject).string()));
     EXPECT_NE(report.metadata.at("frames_note").find("no frame lies under the project root"),
               std::string::npos);
+}
+
+// A trace recorded elsewhere (an imported torch.profiler trace) names no project root: the note
+// says no frame is the model's, rather than naming an empty root, and adds no root of its own.
+TEST(StackFrames, ANoteWithoutAProjectRootNamesNone) {
+    const StackTrace trace = {StackFrame("torch/nn/modules/linear.py", 116, "/usr/lib/python3")};
+    RunMetadata metadata;
+    noteMissingProjectFrames(metadata, {&trace});
+    EXPECT_EQ(metadata.at("frames_note"),
+              "no frame is the model's own code: the model's code is elsewhere (library frames "
+              "such as torch/nn/modules/linear.py); pass --project-root with the folder of the "
+              "model's code");
+    EXPECT_EQ(metadata.size(), 1u);
 }
 
 TEST(StackFrames, TorchFilesAreLibraryFramesRelativeToTheirPackagesFolder) {
