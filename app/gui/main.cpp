@@ -165,8 +165,8 @@ int main(int argc, char** argv) {
     QCommandLineOption tab(QStringLiteral("tab"),
                            QApplication::translate("main",
                                                    "Show the tab NAME (overview, memory, "
-                                                   "time, modules, lines, compiled, timeline, "
-                                                   "summary, ranks)"),
+                                                   "time, modules, lines, compiled, advice, "
+                                                   "timeline, summary, ranks)"),
                            QStringLiteral("NAME"));
     QCommandLineOption select(
         QStringLiteral("select"),

@@ -3,6 +3,7 @@
 
 #include <QChartView>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLocale>
 #include <QRegularExpression>
@@ -348,9 +349,12 @@ void AdvicePage::show(const AdviceRead& result) {
     }
     chart_ = whatIfPeakChart(names, predicted_peaks, measured_peaks,
                              [this](int i) { table_->selectRow(i); });
-    constexpr int kChartFrame = 130;  // title, legend, value axis
-    constexpr int kBand = 30;         // a what-if's name above its two bars
-    chart_->setMinimumHeight(kChartFrame + kBand * int(names.size()));
+    // In lines of the chart's font, which is taller in Chinese: the value axis's labels and
+    // title would be elided to "…" in a fixed height.
+    const int line = QFontMetrics(chart_->chart()->font()).height();
+    const int frame = std::max(130, 8 * line);  // title, legend, value axis and its title
+    const int band = std::max(30, 2 * line);    // a what-if's name above its two bars
+    chart_->setMinimumHeight(frame + band * int(names.size()));
     layout_->addWidget(chart_);
     layout_->addStretch(1);
     emit read(true);
