@@ -93,7 +93,7 @@ def main():
                       f"({errors['step_ms']:+.1f} %)")
                 if w["not_predicted"]:
                     print(f"  not predicted: {w['not_predicted']}")
-                else:
+                if "run again in backward" not in w["not_predicted"]:
                     for figure in worst:
                         worst[figure] = max(worst[figure], abs(errors[figure]))
                 if name.startswith("MLP") and w["change"] == "GELU -> ReLU":
@@ -104,17 +104,19 @@ def main():
                     met &= exact
                 if w["change"] == "bfloat16 autocast of the forward":
                     within = abs(errors["peak_bytes"]) <= 1.0
+                    # A checkpoint's recomputation said left out (CUDA's workspaces are not
+                    # enough: they are said on every CUDA step).
+                    said = "run again in backward" in w["not_predicted"]
                     print(f"  autocast's peak within 1 % of the measured peak, or what it does "
-                          f"not predict said (target): "
-                          f"{'met' if within or w['not_predicted'] else 'MISSED'}")
-                    met &= within or bool(w["not_predicted"])
+                          f"not predict said (target): {'met' if within or said else 'MISSED'}")
+                    met &= within or said
                 if name.startswith("GPT") and w["change"] == "checkpoint each block":
                     within = abs(errors["peak_bytes"]) <= 1.0
                     print(f"  checkpointing each block within 1 % of the measured peak "
                           f"(target): {'met' if within else 'MISSED'}")
                     met &= within
-    print(f"Largest error over every what-if that predicts all it names: peak {worst['peak_bytes']:.3f} %, activations "
-          f"{worst['activation_bytes']:.3f} %")
+    print(f"Largest error over every what-if but those leaving a recomputation out: peak "
+          f"{worst['peak_bytes']:.3f} %, activations {worst['activation_bytes']:.3f} %")
     return 0 if met else 1
 
 

@@ -638,6 +638,38 @@ class SavedTensorHooks(unittest.TestCase):
         self.assertEqual(plain, 2)  # its forward, and again in backward
         self.assertEqual(recorded, plain)
 
+    def test_a_function_called_inside_a_checkpoint_is_not_run_again_either(self):
+        # F.gelu's node is made inside the checkpoint but claimed by the module that calls
+        # checkpoint, after its hooks are gone: known by the function's return.
+        from torch.utils.checkpoint import checkpoint
+        from trainscope.advisor.saved import SavedTensors
+
+        class GeluInside(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(16, 16)
+                self.runs = 0
+
+            def block(self, h):
+                self.runs += 1
+                return nn.functional.gelu(self.fc(h))
+
+            def forward(self, x):
+                return checkpoint(self.block, x, use_reentrant=False)
+
+        def runs(record):
+            torch.manual_seed(0)
+            model = GeluInside()
+            x = torch.randn(4, 16, requires_grad=True)
+            record(model, lambda: torch.autograd.backward(model(x).sum()))
+            return model.runs
+
+        plain = runs(lambda model, step: step())
+        self.assertEqual(plain, 2)
+        self.assertEqual(
+            runs(lambda model, step: SavedTensors(model, lambda module: None).record(step)),
+            plain)
+
     def test_a_step_with_a_non_reentrant_checkpoint_is_advised_and_verified(self):
         what_ifs, result, _ = advise(os.path.join(PROJECT, "checkpointed_nonreentrant.py"),
                                      "--verify")

@@ -10,7 +10,11 @@ timeline's AccumulateGrad calls.
 
 The hooks return nothing (the gradients are not changed) and are removed once the step ends."""
 
+import weakref
+
 import torch
+
+from .saved import tensors_in
 
 OTHER_LEAF = -1
 
@@ -26,19 +30,26 @@ class KeptGradients:
         """Runs `run()` (a step of the user's) with the hooks, and removes them after."""
         parameters = [p for p in self._model.parameters() if p.requires_grad]
         handles = []
-        hooked = {id(p) for p in parameters}  # the leaves whose accumulations are noted
+        hooked = {id(p): None for p in parameters}  # the leaves whose accumulations are
+        # noted: others by a weak reference (a freed leaf's id may be a later one's)
 
         def forward_begins(module, args):
             if self.kept:
                 return  # a second forward in the step (accumulation): the first one tells
             self.kept = [_zeroed_bytes(p.grad) for p in parameters]
 
-        def module_called(module, args):
-            for tensor in args:
-                if isinstance(tensor, torch.Tensor) and tensor.requires_grad and \
-                        tensor.grad_fn is None and id(tensor) not in hooked:
-                    hooked.add(id(tensor))
+        def module_called(module, args, kwargs):
+            for tensor in tensors_in(args) + tensors_in(kwargs):
+                if not tensor.requires_grad or tensor.grad_fn is not None:
+                    continue
+                if id(tensor) in hooked and (hooked[id(tensor)] is None or
+                                             hooked[id(tensor)]() is tensor):
+                    continue
+                try:
                     handles.append(tensor.register_hook(accumulated(OTHER_LEAF)))
+                    hooked[id(tensor)] = weakref.ref(tensor)
+                except Exception:  # a tensor that takes no hook: its accumulation unmatched
+                    pass
 
         def accumulated(index):
             def hook(gradient):
@@ -48,7 +59,12 @@ class KeptGradients:
         try:
             handles.append(self._model.register_forward_pre_hook(forward_begins))
             for module in self._model.modules():
-                handles.append(module.register_forward_pre_hook(module_called))
+                try:  # its keyword arguments too, where torch passes them to hooks (2.x)
+                    handles.append(module.register_forward_pre_hook(module_called,
+                                                                    with_kwargs=True))
+                except TypeError:
+                    handles.append(module.register_forward_pre_hook(
+                        lambda module, args: module_called(module, args, {})))
             for index, parameter in enumerate(parameters):
                 handles.append(parameter.register_hook(accumulated(index)))
             run()

@@ -98,24 +98,39 @@ _ATTENTION = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
 _FUNCTIONS = {torch.nn.functional.gelu: "GELU", torch.nn.functional.silu: "SiLU"}
 
 
+# The calls that run a backward pass, as the mode sees them (1.13 shows it Tensor.backward).
+_BACKWARD_CALLS = {torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad}
+
+
 class _FunctionCalls(TorchFunctionMode):
     """Records each call of an activation function made outside an activation module (those
-    are recorded by the module hooks), with the module whose forward made it, and whether a
-    backward pass (Tensor.backward) is running."""
+    are recorded by the module hooks), with the module whose forward made it; the nodes of
+    the results made while saved-tensor hooks were on; and whether a backward pass is
+    running."""
 
     def __init__(self, on_call, on_result):
         super().__init__()
         self._on_call, self._on_result = on_call, on_result
-        self.backward_running = False
+        self._backward_calls = 0
+        self.made_under_hooks = set()  # nodes whose saved tensors went to the hooks
+
+    def backward_running(self):
+        """2.x's engine says whether it runs a graph; 1.13's cannot be asked: a backward call
+        that the mode saw is running."""
+        current = getattr(torch._C, "_current_graph_task_id", None)
+        return current() != -1 if current is not None else self._backward_calls > 0
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func is torch.Tensor.backward:
-            self.backward_running = True
+        if func in _BACKWARD_CALLS:
+            self._backward_calls += 1
             try:
                 return func(*args, **(kwargs or {}))
             finally:
-                self.backward_running = False
+                self._backward_calls -= 1
         result = func(*args, **(kwargs or {}))
+        if saving_through_hooks():
+            self.made_under_hooks.update(t.grad_fn for t in tensors_in(result)
+                                         if t.grad_fn is not None)
         kind = _FUNCTIONS.get(func)
         if kind is not None:
             self._on_call(kind, args[0] if args else None, result)
@@ -144,7 +159,6 @@ class SavedTensors:
         self._model, self._kind_of = model, activation_kind
         self.gradients = None  # the gradients the step kept (KeptGradients), where recorded
         self.autocast = None  # what it would save under autocast (AutocastSaved), where asked
-        self.hooked_nodes = 0  # nodes whose saved tensors went to saved-tensor hooks (unread)
         self.run_again = []  # the modules whose forward ran in backward (a checkpoint's
         # recomputation), by path, in order; those called by one of them left out
 
@@ -172,7 +186,7 @@ class SavedTensors:
 
         def before(module, args):
             boundaries.append({t.grad_fn for t in tensors_in(args) if t.grad_fn is not None})
-            if calls.backward_running and paths.get(module, "") not in self.run_again and \
+            if calls.backward_running() and paths.get(module, "") not in self.run_again and \
                     not any(paths.get(m, "") in self.run_again for m in running):
                 self.run_again.append(paths.get(module, ""))
             running.append(module)
@@ -197,8 +211,10 @@ class SavedTensors:
             pending = [t.grad_fn for t in tensors_in(output) if t.grad_fn is not None]
             walked = set()
             # Its nodes' saved tensors held by hooks are theirs to keep (a checkpoint keeps
-            # none): not read, which would run the hooks.
-            hooked = saving_through_hooks()
+            # none): not read, which would run the hooks. A node is known to be so by the
+            # hooks on as the module returns, or as the function that made it returned (one
+            # called inside a checkpoint that a module outside it returns).
+            hooked_now = saving_through_hooks()
             while pending:
                 node = pending.pop()
                 if node is None or node in walked or node in boundary:
@@ -206,12 +222,11 @@ class SavedTensors:
                 walked.add(node)
                 if node not in claimed:
                     claimed.add(node)
+                    hooked = hooked_now or node in calls.made_under_hooks
                     tensors = [] if hooked else _saved_tensors(node)
                     self.nodes.append(SavedNode(type(node).__name__, paths.get(module, ""),
                                                 [storage_of(t) for _, t in tensors]))
-                    if hooked:
-                        self.hooked_nodes += 1
-                    else:
+                    if not hooked:
                         following(lambda autocast: autocast.node_saved(node, tensors,
                                                                        paths.get(module, "")))
                 pending.extend(next_node for next_node, _ in node.next_functions)
@@ -237,7 +252,8 @@ class SavedTensors:
                     autocast.cross_entropy_returned(result, given)
                 for tensor in tensors_in(result):
                     if not running and tensor.grad_fn is not None:  # the output, the loss
-                        self._outside_the_model(tensor.grad_fn, claimed)
+                        self._outside_the_model(tensor.grad_fn, claimed,
+                                                calls.made_under_hooks)
                         autocast.may_be_held(tensor)
                     autocast.output_is(tensor)
             following(note)
@@ -259,10 +275,11 @@ class SavedTensors:
             for handle in handles:
                 handle.remove()
             claimed.clear()  # no node of the user's graph is held
+            calls.made_under_hooks.clear()
             if self.autocast is not None:
                 self.autocast.release()
 
-    def _outside_the_model(self, node, claimed):
+    def _outside_the_model(self, node, claimed, made_under_hooks):
         """The nodes a function called outside the model made (the loss), down to the model's:
         for autocast's what-if alone (the model's forward is what it runs under autocast)."""
         pending, made = [node], []
@@ -277,8 +294,9 @@ class SavedTensors:
         self.autocast.outside(made)
         hooked = saving_through_hooks()
         for node in made:
-            self.autocast.node_saved(node, [] if hooked else _saved_tensors(node),
-                                     autocasting=False)
+            self.autocast.node_saved(
+                node, [] if hooked or node in made_under_hooks else _saved_tensors(node),
+                autocasting=False)
 
     def within(self, modules):
         """The storages (address -> bytes) saved only by nodes of `modules` (paths; their
