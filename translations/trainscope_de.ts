@@ -458,8 +458,8 @@
         <translation>Den geöffneten Lauf mit dem Lauf von REPORT vergleichen (Datei › Vergleichen mit …)</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, compiled, timeline, summary, ranks)</source>
-        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, compiled, timeline, summary, ranks)</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, compiled, advice, timeline, summary, ranks)</source>
+        <translation>Den Reiter NAME zeigen (overview, memory, time, modules, lines, compiled, advice, timeline, summary, ranks)</translation>
     </message>
 </context>
 <context>

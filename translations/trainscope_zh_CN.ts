@@ -458,8 +458,8 @@
         <translation>将打开的运行与 REPORT 的运行比较（文件 › 与…比较）</translation>
     </message>
     <message>
-        <source>Show the tab NAME (overview, memory, time, modules, lines, compiled, timeline, summary, ranks)</source>
-        <translation>显示标签页 NAME（overview、memory、time、modules、lines、compiled、timeline、summary、ranks）</translation>
+        <source>Show the tab NAME (overview, memory, time, modules, lines, compiled, advice, timeline, summary, ranks)</source>
+        <translation>显示标签页 NAME（overview、memory、time、modules、lines、compiled、advice、timeline、summary、ranks）</translation>
     </message>
 </context>
 <context>
