@@ -14,7 +14,7 @@ import weakref
 
 import torch
 
-from .saved import tensors_in
+from .saved import pre_hook_with_kwargs, tensors_in
 
 OTHER_LEAF = -1
 
@@ -58,13 +58,8 @@ class KeptGradients:
 
         try:
             handles.append(self._model.register_forward_pre_hook(forward_begins))
-            for module in self._model.modules():
-                try:  # its keyword arguments too, where torch passes them to hooks (2.x)
-                    handles.append(module.register_forward_pre_hook(module_called,
-                                                                    with_kwargs=True))
-                except TypeError:
-                    handles.append(module.register_forward_pre_hook(
-                        lambda module, args: module_called(module, args, {})))
+            handles += [pre_hook_with_kwargs(module, module_called)
+                        for module in self._model.modules()]
             for index, parameter in enumerate(parameters):
                 handles.append(parameter.register_hook(accumulated(index)))
             run()

@@ -33,6 +33,16 @@ def tensors_in(value):
     return []
 
 
+def pre_hook_with_kwargs(module, hook):
+    """Registers `hook(module, args, kwargs)` to run before `module`'s forward, given its
+    keyword arguments where torch passes them to hooks (2.x; 1.13 gives it none). Returns the
+    handle."""
+    try:
+        return module.register_forward_pre_hook(hook, with_kwargs=True)
+    except TypeError:
+        return module.register_forward_pre_hook(lambda m, args: hook(m, args, {}))
+
+
 def _codes(code):
     """A function's code and that of the functions defined in it (its hooks)."""
     nested = [c for c in code.co_consts if hasattr(c, "co_consts")]
@@ -263,12 +273,7 @@ class SavedTensors:
             for module in paths:
                 handles.append(module.register_forward_pre_hook(before))
                 handles.append(module.register_forward_hook(after))
-            try:  # the model's keyword arguments too, where torch passes them to hooks (2.x)
-                handles.append(self._model.register_forward_pre_hook(model_called,
-                                                                     with_kwargs=True))
-            except TypeError:
-                handles.append(self._model.register_forward_pre_hook(
-                    lambda module, args: model_called(module, args, {})))
+            handles.append(pre_hook_with_kwargs(self._model, model_called))
             with calls:
                 run()
         finally:
