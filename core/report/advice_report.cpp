@@ -136,23 +136,25 @@ AdviceReport readAdviceReport(const std::string& path) {
                     "predicted_step_ms", "measured_peak_bytes", "measured_activation_bytes",
                     "measured_step_ms", "why_not"});
     AdviceReport report;
-    ReadQuery rows(db, std::string("SELECT substr(CAST(change AS TEXT), 1, 4097), "
-                                   "substr(CAST(target AS TEXT), 1, 4097), "
-                                   "predicted_peak_bytes, predicted_activation_bytes, "
-                                   "predicted_step_ms, measured_peak_bytes, "
-                                   "measured_activation_bytes, measured_step_ms, "
-                                   "substr(CAST(why_not AS TEXT), 1, 4097), ") +
-                           // Reports written before the what-ifs had their line lack them.
-                           (db.columns(rf::kWhatIfsTable).count("source_line")
-                                ? "substr(CAST(source_file AS TEXT), 1, 4097), source_line"
-                                : "NULL, NULL") +
-                           (db.columns(rf::kWhatIfsTable).count("step_pairs")
-                                ? ", step_ratio, step_ratio_low, step_ratio_high, step_pairs"
-                                : ", NULL, NULL, NULL, NULL") +
-                           (db.columns(rf::kWhatIfsTable).count("not_predicted")
-                                ? ", substr(CAST(not_predicted AS TEXT), 1, 4097)"
-                                : ", NULL") +
-                           " FROM " + rf::kWhatIfsTable + " ORDER BY id");
+    // Reports written before the what-ifs had their line, their step ratio or what they leave
+    // out lack those columns.
+    const auto columns = db.columns(rf::kWhatIfsTable);
+    ReadQuery rows(
+        db, std::string("SELECT substr(CAST(change AS TEXT), 1, 4097), "
+                        "substr(CAST(target AS TEXT), 1, 4097), "
+                        "predicted_peak_bytes, predicted_activation_bytes, "
+                        "predicted_step_ms, measured_peak_bytes, "
+                        "measured_activation_bytes, measured_step_ms, "
+                        "substr(CAST(why_not AS TEXT), 1, 4097), ") +
+                (columns.count("source_line")
+                     ? "substr(CAST(source_file AS TEXT), 1, 4097), source_line"
+                     : "NULL, NULL") +
+                (columns.count("step_pairs")
+                     ? ", step_ratio, step_ratio_low, step_ratio_high, step_pairs"
+                     : ", NULL, NULL, NULL, NULL") +
+                (columns.count("not_predicted") ? ", substr(CAST(not_predicted AS TEXT), 1, 4097)"
+                                                : ", NULL") +
+                " FROM " + rf::kWhatIfsTable + " ORDER BY id");
     while (rows.step()) {
         if (report.what_ifs.size() >= kMostWhatIfs) {
             throw Error(path + ": more than " + std::to_string(kMostWhatIfs) + " what-ifs");
