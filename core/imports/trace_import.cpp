@@ -24,6 +24,7 @@ namespace {
 constexpr std::string_view kBackwardNode = "autograd::engine::evaluate_function: ";
 constexpr std::string_view kProfilerStep = "ProfilerStep#";
 constexpr std::string_view kOptimizer = "Optimizer.";  // "Optimizer.step#AdamW.step"
+constexpr std::string_view kOptimizerStep = "Optimizer.step";
 constexpr std::string_view kAccumulateGrad = "torch::autograd::AccumulateGrad";
 
 bool startsWith(std::string_view text, std::string_view prefix) {
@@ -105,9 +106,9 @@ class TraceImporter {
                         "activity to see them");
         }
         arrangePythonCalls();
-        findSteps();
         chooseForwardThread();
         findBackwardRegions();
+        findSteps();
         linkBackward();
         chooseMemoryDevice();
         chooseMemoryStep();
@@ -294,13 +295,37 @@ class TraceImporter {
             steps_found_.push_back({id, step.start_ns, step.end_ns, false});
         }
         if (steps_found_.empty()) {
-            int64_t first = calls_.front().start_ns, last = calls_.front().end_ns;
-            for (const TraceSpan& call : calls_) {
-                first = std::min(first, call.start_ns);
-                last = std::max(last, call.end_ns);
-            }
-            steps_found_.push_back({1, first, last, false});
+            stepsByOptimizer();
         }
+    }
+
+    // A trace without ProfilerStep marks (torch.profiler records them only under a schedule)
+    // may still hold several iterations: each ends with the optimizer's step, so the trace is
+    // cut after each (what follows the last is in no step). With one optimizer step or none,
+    // the whole trace is the step.
+    void stepsByOptimizer() {
+        int64_t first = calls_.front().start_ns, last = calls_.front().end_ns;
+        for (const TraceSpan& call : calls_) {
+            first = std::min(first, call.start_ns);
+            last = std::max(last, call.end_ns);
+        }
+        std::vector<int64_t> ends;  // optimizer_ is in time order: all on the forward thread
+        for (const Interval& o : optimizer_)
+            if (startsWith(text(calls_[o.index].name), kOptimizerStep)) {
+                ends.push_back(o.end);
+            }
+        if (ends.size() < 2) {
+            steps_found_.push_back({1, first, last, false});
+            return;
+        }
+        int64_t from = first;
+        for (size_t k = 0; k < ends.size(); ++k) {
+            steps_found_.push_back({static_cast<int64_t>(k) + 1, from, ends[k], false});
+            from = ends[k] + 1;
+        }
+        steps_note_ = std::to_string(ends.size()) +
+                      " iterations told apart by the optimizer's steps (the trace has no "
+                      "ProfilerStep marks: torch.profiler records them under a schedule)";
     }
 
     // The thread that ran the forward pass: the one whose operations start the forward-to-
@@ -702,6 +727,9 @@ class TraceImporter {
         if (memory_elsewhere_ > 0) {
             metadata["memory_events_of_other_devices"] = std::to_string(memory_elsewhere_);
         }
+        if (!steps_note_.empty()) {
+            metadata["imported_steps"] = steps_note_;
+        }
         return metadata;
     }
 
@@ -774,7 +802,7 @@ class TraceImporter {
         }
         for (const Interval& o : optimizer_)
             if (o.start >= step.start_ns && o.start <= step.end_ns &&
-                startsWith(text(calls_[o.index].name), "Optimizer.step")) {
+                startsWith(text(calls_[o.index].name), kOptimizerStep)) {
                 out.phases.push_back({"optimizer", epoch(o.start), epoch(o.end)});
             }
         return out;
@@ -798,6 +826,7 @@ class TraceImporter {
     std::unordered_map<int, int> trace_of_python_;
     std::unordered_map<int, std::string> module_of_python_;
     std::vector<TimelineStep> steps_found_;  // in the trace's clock
+    std::string steps_note_;                 // how they were found, where not by marks
     Thread forward_thread_{0, 0};
     std::vector<Interval> backward_regions_, optimizer_;
     std::map<Thread, std::vector<Interval>> accumulate_, entries_of_thread_;
