@@ -4,6 +4,9 @@
 // than its own copy of the frames, which keeps a large step's record small.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -40,15 +43,24 @@ class StackTraces {
     size_t size() const { return traces_.size(); }
 
   private:
+    // Every operation of a step asks for its trace, so the hash reads little of each frame: its
+    // line, and its path's length and last bytes (where file names differ); equal hashes are
+    // told apart by comparing the traces whole.
     struct Hash {
         size_t operator()(const StackTrace& trace) const {
             size_t h = trace.size();
             for (const StackFrame& frame : trace) {
-                h = h * 31 + std::hash<std::string>()(frame.file_path);
                 h = h * 31 + static_cast<size_t>(frame.line_number);
-                h = h * 31 + std::hash<std::string>()(frame.library_root);
+                h = h * 31 + tail(frame.file_path);
+                h = h * 31 + tail(frame.library_root);
             }
             return h;
+        }
+        static size_t tail(const std::string& text) {
+            uint64_t last = 0;
+            const size_t n = std::min<size_t>(text.size(), sizeof last);
+            std::memcpy(&last, text.data() + text.size() - n, n);
+            return static_cast<size_t>(last ^ (static_cast<uint64_t>(text.size()) << 56));
         }
     };
     std::unordered_map<StackTrace, int, Hash> ids_;

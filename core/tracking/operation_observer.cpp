@@ -667,7 +667,10 @@ OperationObserver::InputTexts OperationObserver::inputTexts(c10::ArrayRef<const 
                                                             size_t first) {
     // The signature: per input a code (a tensor's dtype, or its kind below zero), and a
     // tensor's dimensions and sizes. An input of a kind without a code is not cached.
-    constexpr int64_t kUndefined = -1, kNone = -2, kScalar = -3, kTensorList = -4, kList = -5;
+    // (A factory's device, empty_strided's in every `x + 1.0` of a float scalar, and a string
+    // have codes too: their texts are their kinds' names, as tagKind() gives them below.)
+    constexpr int64_t kUndefined = -1, kNone = -2, kScalar = -3, kTensorList = -4, kList = -5,
+                      kDevice = -6, kString = -7;
     std::vector<int64_t>& signature = signature_;
     signature.clear();
     bool cached = true;
@@ -690,6 +693,10 @@ OperationObserver::InputTexts OperationObserver::inputTexts(c10::ArrayRef<const 
             signature.push_back(kTensorList);
         } else if (input.isList()) {
             signature.push_back(kList);
+        } else if (input.isDevice()) {
+            signature.push_back(kDevice);
+        } else if (input.isString()) {
+            signature.push_back(kString);
         } else {
             cached = false;
             break;
