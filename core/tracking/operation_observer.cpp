@@ -667,7 +667,7 @@ OperationObserver::InputTexts OperationObserver::inputTexts(c10::ArrayRef<const 
                                                             size_t first) {
     // The signature: per input a code (a tensor's dtype, or its kind below zero), and a
     // tensor's dimensions and sizes. An input of a kind without a code is not cached.
-    // (A factory's device, empty_strided's in every `x + 1.0` of a float scalar, and a string
+    // (A factory's device, as aten::empty_strided's in a step's every other call, and a string
     // have codes too: their texts are their kinds' names, as tagKind() gives them below.)
     constexpr int64_t kUndefined = -1, kNone = -2, kScalar = -3, kTensorList = -4, kList = -5,
                       kDevice = -6, kString = -7;

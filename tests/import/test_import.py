@@ -148,10 +148,14 @@ def record(case, steps=1):
                    timeout=300, capture_output=True)
 
 
-class ImportTest(unittest.TestCase):
+class ImportedTrace(unittest.TestCase):
+    """The recorder's trace of STEPS steps, imported (no test of its own)."""
+
+    STEPS = 1  # the steps that the recorder runs under the profiler
+
     @classmethod
     def setUpClass(cls):
-        record(cls)
+        record(cls, cls.STEPS)
         cls.trace = Trace(cls.prefix + ".json")
         cls.out = os.path.join(cls.dir.name, "imported")
         result = cli("import", cls.prefix + ".json", "-o", cls.out)
@@ -163,6 +167,10 @@ class ImportTest(unittest.TestCase):
 
     def timeline(self, sql):
         return rows(self.out + ".timeline.sqlite", sql)
+
+
+class ImportTest(ImportedTrace):
+    """One step's trace."""
 
     def test_every_call_with_its_times(self):
         expected = Counter((c["name"], self.trace.start(c), self.trace.end(c))
@@ -264,23 +272,11 @@ class ImportTest(unittest.TestCase):
                       "records them with with_stack=True", shown.stdout)
 
 
-class SeveralStepsTest(unittest.TestCase):
+class SeveralStepsTest(ImportedTrace):
     """A profile around three steps of a loop, without a schedule: torch.profiler marks no
     ProfilerStep, and the reports list one step's operations, not the three steps'."""
 
     STEPS = 3
-
-    @classmethod
-    def setUpClass(cls):
-        record(cls, cls.STEPS)
-        cls.trace = Trace(cls.prefix + ".json")
-        cls.out = os.path.join(cls.dir.name, "imported")
-        result = cli("import", cls.prefix + ".json", "-o", cls.out)
-        assert result.returncode == 0, result.stderr
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.dir.cleanup()
 
     def steps_of_the_trace(self):
         """The trace's entries' names, step by step: each step ends with the optimizer's."""
