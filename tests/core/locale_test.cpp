@@ -10,6 +10,7 @@
 #include "support/report_reader.h"
 #include "trainscope/builtin_models.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
 
 namespace fs = std::filesystem;
@@ -49,9 +50,29 @@ TEST_F(GermanNumbers, ARunTimeReportsIterationTimeIsWrittenWithADecimalPoint) {
         return reader.scalar(std::string("SELECT value FROM trainscope_metadata WHERE key = '") +
                              key + "'");
     };
-    EXPECT_EQ(value(report_format::kIterationMsKey), "12.500000");
-    EXPECT_EQ(value(report_format::kIterationMinMsKey), "12.250000");
-    EXPECT_EQ(value(report_format::kIterationMaxMsKey), "13.750000");
+    EXPECT_EQ(value(report_format::kIterationMsKey), "12.5");
+    EXPECT_EQ(value(report_format::kIterationMinMsKey), "12.25");
+    EXPECT_EQ(value(report_format::kIterationMaxMsKey), "13.75");
+}
+
+TEST_F(GermanNumbers, ARunTimeReportKeepsTheIterationTimeTheRunToldToTheBit) {
+    // Six fixed decimals kept a step of 0.4467215 ms as 0.446721: the figures a run told and
+    // those read back from its files differed.
+    TimeReport report;
+    report.entries = {{"aten::linear", 1.0, 1.0, {}, ""}};
+    report.iteration_ms = 0.4467215;
+    report.iteration_spread = {1e-9, 1.0 / 3.0};
+    const std::string path = (fs::path(dir_) / "run.time.sqlite").string();
+    writeTimeReport(report, path, Overwrite::Refuse);
+    EXPECT_EQ(summarizeReportFile(path).iteration_wall_ms, 0.4467215);
+    test::ReportReader reader(path);
+    auto value = [&](const char* key) {
+        return std::stod(reader.scalar(
+            std::string("SELECT value FROM trainscope_metadata WHERE key = '") + key + "'"));
+    };
+    std::setlocale(LC_ALL, "C");  // for std::stod
+    EXPECT_EQ(value(report_format::kIterationMinMsKey), 1e-9);
+    EXPECT_EQ(value(report_format::kIterationMaxMsKey), 1.0 / 3.0);
 }
 
 TEST_F(GermanNumbers, AProbabilityParameterIsReadWithADecimalPoint) {
