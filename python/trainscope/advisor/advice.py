@@ -528,6 +528,7 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None, 
                   in curve.blocks_made_in("backward") if size in halved and allocated < optimizer
                   and allocated not in weight_gradients]
     intervals += casts
+    intervals += _cached_casts(model, autocast, curve)
     if device == "cpu":  # CUDA's kernels take workspaces of cuBLAS's and cuDNN's: not probed
         intervals += _kernel_temporaries(autocast.operations(), curve)
     peak = curve.highest_with(intervals)
@@ -551,6 +552,28 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None, 
                                            dtype=torch.bfloat16)(candidate.forward)
     what_if.apply = apply
     return [what_if]
+
+
+def _cached_casts(model, autocast, curve):
+    """The parameters' casts that autocast's cache holds and no node saves, as intervals: in
+    each forward pass, from the first call of a module that casts it to the model's return,
+    where the cache is cleared (the end of its submodules' last call: what the model's own
+    forward does after them is not told apart from the loss)."""
+    cached = autocast.cached_casts()
+    if not cached:
+        return []
+    calls = [span for child, _ in model.named_children()
+             for span in curve._spans(child, within=True, backward=False)]
+    intervals = []
+    for start, end in curve.phase_spans("forward"):
+        returned = max((e for s, e in calls if start <= s and e <= end), default=end)
+        for modules, nbytes in cached:
+            firsts = [s for module in modules if module
+                      for s, _ in curve.module_spans(module, backward=False)
+                      if start <= s <= returned]
+            if firsts or not all(modules):  # the model's own call: from the pass's start
+                intervals.append((min(firsts, default=start), returned, nbytes))
+    return intervals
 
 
 def _kernel_temporaries(operations, curve):

@@ -96,7 +96,9 @@ class AutocastSaved:
         self._own_outputs = {}  # (forward, storage) -> dtype, of the nodes' own saved outputs
         # (name, id, own dtype, inputs' dtype where they agree, saved tensors, module, forward)
         self._nodes = []
-        self._cast_parameters = set()  # storages of parameters cast for LOWER operations
+        # storage of each parameter cast for LOWER operations -> [its cast's bytes, the
+        # modules whose nodes take it]
+        self._cast_parameters = {}
         self._operations = []  # (module, node name, operation_of) of each LOWER node
         self.already = False  # the step's forward runs under autocast already
 
@@ -212,7 +214,7 @@ class AutocastSaved:
         if not autocasting:
             self._outside.add(node)
         elif type(node).__name__ in LOWER and node not in self._upcast:
-            self._note_cast_parameters(node)
+            self._note_cast_parameters(node, module)
             operation = operation_of(node)
             entry = [module, type(node).__name__, operation]
             if operation is not None:
@@ -295,14 +297,26 @@ class AutocastSaved:
         bias, through the views autograd puts between: linear's transposed weight)."""
         return set(self._cast_parameters)
 
-    def _note_cast_parameters(self, node):
+    def cached_casts(self):
+        """The parameters' casts that autocast's cache holds through the forward and no node
+        saves (a bias; the weight of a first layer whose input takes no gradient: its node
+        keeps the input alone), which the cache frees as the forward returns: (the modules
+        whose calls cast it, its bytes) each. A saved cast lives on as changes() says."""
+        _, autocast, _ = self._costs()
+        return [(modules, nbytes) for address, (nbytes, modules)
+                in self._cast_parameters.items() if ("cast", address) not in autocast]
+
+    def _note_cast_parameters(self, node, module):
         pending = [n for n, _ in node.next_functions]
         while pending:
             current = pending.pop()
             name = type(current).__name__ if current is not None else ""
             if name == "AccumulateGrad":
-                if current.variable.dtype == torch.float32:
-                    self._cast_parameters.add(storage_of(current.variable)[0])
+                parameter = current.variable
+                if parameter.dtype == torch.float32:
+                    cast = self._cast_parameters.setdefault(
+                        storage_of(parameter)[0], (parameter.numel() * 2, set()))  # in bfloat16
+                    cast[1].add(module)
             elif name in _VIEWS:
                 pending.extend(n for n, _ in current.next_functions)
 
