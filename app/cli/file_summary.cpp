@@ -79,8 +79,12 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
         case ReportFileKind::Memory:
             out << path << ": memory report\n";
             out << "  peak: " << (s.peak_bytes ? bytes(*s.peak_bytes) : std::string("-")) << "\n";
-            out << "  weights: " << s.weights << ", " << bytes(s.weight_bytes) << "; gradients "
-                << bytes(s.gradient_bytes) << "\n";
+            if (s.names_weights) {
+                out << "  weights: " << s.weights << ", " << bytes(s.weight_bytes) << "; gradients "
+                    << bytes(s.gradient_bytes) << "\n";
+            } else {
+                out << "  weights and gradients: not named in the imported file\n";
+            }
             out << "  activations: " << s.activations << ", " << bytes(s.activation_bytes) << "\n";
             if (!s.sharding.empty()) {
                 out << "  sharded over the ranks: " << s.sharding << "\n";

@@ -69,6 +69,8 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
         }
     }
     s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
+    // As MemoryReport::namesWeights: an imported file does not say which tensors are weights.
+    s.names_weights = s.weights > 0 || !metadataValue(db, report_format::kImportedFromKey);
     s.sharding = metadataValue(db, report_format::kShardingKey).value_or("");
     if (db.hasTable(report_format::kShardedWeightsTable)) {
         requireColumns(db, report_format::kShardedWeightsTable,

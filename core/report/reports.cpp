@@ -3,6 +3,8 @@
 
 #include <numeric>
 
+#include "trainscope/report_format.h"
+
 namespace trainscope {
 namespace {
 
@@ -23,6 +25,9 @@ int64_t MemoryReport::gradientBytes() const {
 }
 int64_t MemoryReport::activationBytes() const {
     return sumOf(activations, [](const ActivationEntry& a) { return a.size_bytes; });
+}
+bool MemoryReport::namesWeights() const {
+    return !weights.empty() || !metadata.count(report_format::kImportedFromKey);
 }
 double TimeReport::forwardMs() const {
     return sumOf(entries, [](const RunTimeEntry& e) { return e.forward_ms; });

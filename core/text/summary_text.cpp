@@ -159,8 +159,14 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
                                                          {"Optimizer state", peak->optimizer_state},
                                                          {"Activations", peak->activations},
                                                          {"Other", peak->other}};
+        // An imported file's parameters and optimizer state lie in Other (alive before it).
+        const bool named = memory.namesWeights();
         for (const auto& [name, bytes] : parts) {
-            out << "    " << padded(name, 18) << formatBytes(bytes);
+            out << "    " << padded(name, 18);
+            const bool unnamed =
+                !named && bytes == 0 && (name == parts[0].first || name == parts[2].first);
+            out << (unnamed ? std::string("not named in the imported file (in Other)")
+                            : formatBytes(bytes));
             if (name == parts[0].first && peak->unsharded_parameters) {
                 out << " (" << formatBytes(peak->unsharded_parameters)
                     << " of them all-gathered by FSDP for a unit's compute)";
@@ -213,10 +219,7 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             }
         }
     }
-    // An imported file names no parameter (a trace or a snapshot does not say which tensors
-    // are weights): their bytes over the iteration are not known, rather than none.
-    const bool weights_known =
-        !memory.weights.empty() || !memory.metadata.count(report_format::kImportedFromKey);
+    const bool weights_known = memory.namesWeights();
     out << "  Over the iteration: "
         << (weights_known ? "weights " + formatBytes(memory.weightBytes()) + ", gradients " +
                                 formatBytes(memory.gradientBytes()) + ", "

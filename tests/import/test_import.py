@@ -257,6 +257,15 @@ class ImportTest(ImportedTrace):
             # A trace names no parameter: their bytes are not known, rather than none.
             self.assertIn("weights and gradients not named in the imported file", shown.stdout)
             self.assertNotIn("weights 0 B", shown.stdout)
+            # The peak's parts too: alive before the trace began, they are in Other.
+            for part in ("Weights", "Optimizer state"):
+                self.assertRegex(shown.stdout,
+                                 part + r" +not named in the imported file \(in Other\)\n")
+            memory = cli("show", self.out + ".memory.sqlite")
+            self.assertEqual(memory.returncode, 0, memory.stderr)
+            self.assertIn("weights and gradients: not named in the imported file",
+                          memory.stdout)
+            self.assertNotIn("weights: 0", memory.stdout)
 
     def test_a_trace_without_python_stacks_says_how_to_record_them(self):
         with open(self.prefix + ".json") as f:

@@ -64,6 +64,7 @@ struct ReportFileSummary {
     // (other tools' reports lack them).
     std::optional<PeakBreakdown> at_peak;
     int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
+    bool names_weights = true;  // false: an imported file, which names no parameter
     int64_t activations = 0, activation_bytes = 0;
     std::string memory_note;  // why the report lacks allocations; empty: it lacks none
     std::string sharding;     // the share of sharded parameters (FSDP2) this rank holds, or empty

@@ -167,6 +167,9 @@ struct MemoryReport {
     int64_t weightBytes() const;
     int64_t gradientBytes() const;
     int64_t activationBytes() const;
+    // Whether the report names the parameters: an imported trace or snapshot does not say
+    // which tensors are weights or optimizer state, whose bytes are then not known, not none.
+    bool namesWeights() const;
 };
 
 // The spread of one figure over the measured iterations: what a difference between two runs
