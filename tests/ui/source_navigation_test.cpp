@@ -220,7 +220,7 @@ TEST(BuiltinModelSource, AFrameOfTheBuiltinMlpOpensItsModelSource) {
 TEST_F(SourceNavigationTest, ALongFramesPathKeepsItsFileAndLine) {
     const QString path = QStringLiteral("torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py");
     const QString root = QStringLiteral("/work/main/.venv-torch2/lib/python3.11/site-packages");
-    panel()->showFrames({FrameRow{path, 1775, root}, FrameRow{QStringLiteral("train.py"), 12}});
+    panel()->showFrames({FrameRow{path, 1775, root}, FrameRow{QStringLiteral("train.py"), 12, {}}});
     QListWidget* frames = browser_->framesList();
     ASSERT_EQ(frames->count(), 2);
     const QString whole = path + QStringLiteral(":1775");
