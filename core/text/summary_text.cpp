@@ -150,6 +150,8 @@ namespace {
 
 // What was allocated at the instant of the peak, and which modules held most of it.
 void printPeak(std::ostream& out, const MemoryReport& memory) {
+    // An imported file's parameters and optimizer state lie in Other (alive before it began).
+    const bool weights_known = memory.namesWeights();
     out << "  Peak memory     " << padded(formatBytes(memory.peak_usage_bytes), 12) << "("
         << memory.peak_usage_bytes << " bytes)";
     if (const auto& peak = memory.peak_breakdown) {
@@ -159,12 +161,10 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
                                                          {"Optimizer state", peak->optimizer_state},
                                                          {"Activations", peak->activations},
                                                          {"Other", peak->other}};
-        // An imported file's parameters and optimizer state lie in Other (alive before it).
-        const bool named = memory.namesWeights();
         for (const auto& [name, bytes] : parts) {
             out << "    " << padded(name, 18);
             const bool unnamed =
-                !named && bytes == 0 && (name == parts[0].first || name == parts[2].first);
+                !weights_known && bytes == 0 && (name == parts[0].first || name == parts[2].first);
             out << (unnamed ? std::string("not named in the imported file (in Other)")
                             : formatBytes(bytes));
             if (name == parts[0].first && peak->unsharded_parameters) {
@@ -219,7 +219,6 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             }
         }
     }
-    const bool weights_known = memory.namesWeights();
     out << "  Over the iteration: "
         << (weights_known ? "weights " + formatBytes(memory.weightBytes()) + ", gradients " +
                                 formatBytes(memory.gradientBytes()) + ", "

@@ -564,12 +564,14 @@ def _cached_casts(model, autocast, curve):
         return []
     calls = [span for child, _ in model.named_children()
              for span in curve._spans(child, within=True, backward=False)]
+    # Each module's calls, asked once (each asking reads every call of the timeline).
+    starts = {module: [s for s, _ in curve.module_spans(module, backward=False)]
+              for modules, _ in cached for module in modules if module}
     intervals = []
     for start, end in curve.phase_spans("forward"):
         returned = max((e for s, e in calls if start <= s and e <= end), default=end)
         for modules, nbytes in cached:
-            firsts = [s for module in modules if module
-                      for s, _ in curve.module_spans(module, backward=False)
+            firsts = [s for module in modules if module for s in starts[module]
                       if start <= s <= returned]
             if firsts or not all(modules):  # the model's own call: from the pass's start
                 intervals.append((min(firsts, default=start), returned, nbytes))

@@ -96,8 +96,8 @@ class AutocastSaved:
         self._own_outputs = {}  # (forward, storage) -> dtype, of the nodes' own saved outputs
         # (name, id, own dtype, inputs' dtype where they agree, saved tensors, module, forward)
         self._nodes = []
-        # storage of each parameter cast for LOWER operations -> [its cast's bytes, the
-        # modules whose nodes take it]
+        # storage of each parameter cast for LOWER operations -> (its cast's bytes, the
+        # modules whose nodes take it)
         self._cast_parameters = {}
         self._operations = []  # (module, node name, operation_of) of each LOWER node
         self.already = False  # the step's forward runs under autocast already
