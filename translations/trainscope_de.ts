@@ -2098,6 +2098,14 @@ aktiv (gepunktet)</translation>
         <source>Sharded over the ranks: %1 of the %2 parameters (%3); this rank holds %4 of their %5.</source>
         <translation>Über die Ränge verteilt: %1 der %2 Parameter (%3); dieser Rang hält %4 von ihren %5.</translation>
     </message>
+    <message>
+        <source>not named in the imported file</source>
+        <translation>in der importierten Datei nicht benannt</translation>
+    </message>
+    <message>
+        <source>Over the iteration: activations %1; weights and gradients not named in the imported file</source>
+        <translation>Über die Iteration: Aktivierungen %1; Gewichte und Gradienten in der importierten Datei nicht benannt</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -2094,6 +2094,14 @@ active (dotted)</source>
         <source>Sharded over the ranks: %1 of the %2 parameters (%3); this rank holds %4 of their %5.</source>
         <translation>分片到各 rank：%2 个参数中的 %1 个（%3）；此 rank 持有其 %5 中的 %4。</translation>
     </message>
+    <message>
+        <source>not named in the imported file</source>
+        <translation>导入的文件中未标明</translation>
+    </message>
+    <message>
+        <source>Over the iteration: activations %1; weights and gradients not named in the imported file</source>
+        <translation>整个迭代：激活 %1；导入的文件中未标明权重和梯度</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

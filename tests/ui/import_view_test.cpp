@@ -89,6 +89,13 @@ TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
         (snapshot + QStringLiteral(".trainscope.memory.sqlite")).toStdString());
     EXPECT_EQ(report.scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"),
               "2048");
+    // A snapshot names no parameter: its weights are not known, rather than none.
+    const QString overview = window.browser()->overviewText();
+    EXPECT_TRUE(overview.contains(QStringLiteral(
+        "Over the iteration: activations 2.0 KiB; weights and gradients not named in the "
+        "imported file")))
+        << overview.toStdString();
+    EXPECT_FALSE(overview.contains(QStringLiteral("weights 0 B"))) << overview.toStdString();
 }
 
 TEST_F(ImportViewTest, APickleThatWouldRunCodeIsRefusedInOneLine) {

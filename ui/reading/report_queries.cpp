@@ -122,7 +122,8 @@ std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* er
                          totals->activation_bytes,
                          totals->at_peak,
                          totals->weights,
-                         totals->sharded};
+                         totals->sharded,
+                         totals->names_weights};
 }
 
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {

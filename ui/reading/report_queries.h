@@ -33,6 +33,7 @@ struct MemorySummary {
     std::optional<PeakBreakdown> at_peak;
     int64_t parameters = 0;              // weight entries
     std::vector<ShardedLayout> sharded;  // those sharded over the ranks (FSDP2), by layout
+    bool names_weights = true;           // false: an imported file, which names no parameter
 };
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the

@@ -38,11 +38,17 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
     if (const auto& memory_summary = contents.memory_summary) {
         const MemorySummary& m = *memory_summary;
         lines << tr("Peak memory: %1").arg(formatBytes(m.peak));
+        // An imported file does not say which tensors are weights or optimizer state: alive
+        // before it began, they lie in Other, not known rather than none.
+        const auto named = [&](qint64 bytes) {
+            return m.names_weights || bytes != 0 ? formatBytes(bytes)
+                                                 : tr("not named in the imported file");
+        };
         if (const auto& p = m.at_peak) {
             lines << tr("At the peak: weights %1   gradients %2   optimizer state %3   "
                         "activations %4   other %5")
-                         .arg(formatBytes(p->weights), formatBytes(p->gradients),
-                              formatBytes(p->optimizer_state), formatBytes(p->activations),
+                         .arg(named(p->weights), formatBytes(p->gradients),
+                              named(p->optimizer_state), formatBytes(p->activations),
                               formatBytes(p->other));
             if (p->unsharded_parameters > 0 || p->reduce_scatter > 0)
                 lines << tr("Of the weights at the peak, %1 are parameters that FSDP all-gathered "
@@ -61,9 +67,14 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                          .arg(QLocale().toString(qint64(m.parameters)))
                          .arg(QString::fromStdString(sharded.layout),
                               formatBytes(sharded.held_bytes), formatBytes(sharded.whole_bytes));
-        lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
-                     .arg(formatBytes(m.weights), formatBytes(m.gradients),
-                          formatBytes(m.activations));
+        if (m.names_weights)
+            lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
+                         .arg(formatBytes(m.weights), formatBytes(m.gradients),
+                              formatBytes(m.activations));
+        else
+            lines << tr("Over the iteration: activations %1; weights and gradients not named in "
+                        "the imported file")
+                         .arg(formatBytes(m.activations));
         // Two rows of three: the pies and the modules above, the top entries below.
         // A slice leads to the table of its entries (weights and their gradients, activations).
         charts->addWidget(memoryBreakdownChart(m,
