@@ -391,6 +391,10 @@
         <source>%1 calls: %2</source>
         <translation>%1-Aufrufe: %2</translation>
     </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1620,6 +1624,10 @@ aktiv (gepunktet)</translation>
         <source>%1 — “%2”</source>
         <translation>%1 — „%2“</translation>
     </message>
+    <message>
+        <source>Largest blocks alive at the peak</source>
+        <translation>Größte zur Spitze belegte Blöcke</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesModel</name>
@@ -2105,6 +2113,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Over the iteration: activations %1; weights and gradients not named in the imported file</source>
         <translation>Über die Iteration: Aktivierungen %1; Gewichte und Gradienten in der importierten Datei nicht benannt</translation>
+    </message>
+    <message>
+        <source>Largest blocks alive at the peak</source>
+        <translation>Größte zur Spitze belegte Blöcke</translation>
     </message>
 </context>
 <context>

@@ -391,6 +391,10 @@
         <source>%1 calls: %2</source>
         <translation>%1 调用：%2</translation>
     </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1616,6 +1620,10 @@ active (dotted)</source>
         <source>%1 — “%2”</source>
         <translation>%1 — “%2”</translation>
     </message>
+    <message>
+        <source>Largest blocks alive at the peak</source>
+        <translation>峰值时存活的最大内存块</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesModel</name>
@@ -2101,6 +2109,10 @@ active (dotted)</source>
     <message>
         <source>Over the iteration: activations %1; weights and gradients not named in the imported file</source>
         <translation>整个迭代：激活 %1；导入的文件中未标明权重和梯度</translation>
+    </message>
+    <message>
+        <source>Largest blocks alive at the peak</source>
+        <translation>峰值时存活的最大内存块</translation>
     </message>
 </context>
 <context>

@@ -85,7 +85,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             } else {
                 out << "  weights and gradients: not named in the imported file\n";
             }
-            out << "  activations: " << s.activations << ", " << bytes(s.activation_bytes) << "\n";
+            out << (s.lists_blocks_at_peak ? "  blocks alive at the peak, by category and line: "
+                                           : "  activations: ")
+                << s.activations << ", " << bytes(s.activation_bytes) << "\n";
             if (!s.sharding.empty()) {
                 out << "  sharded over the ranks: " << s.sharding << "\n";
             }

@@ -9,6 +9,7 @@
 #include "analysis/saturating.h"
 #include "imports/python_frames.h"
 #include "trainscope/error.h"
+#include "trainscope/imported_memory.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -343,7 +344,7 @@ class SnapshotImporter {
     RunMetadata metadata() const {
         RunMetadata metadata;
         metadata[report_format::kImportedFromKey] = source_;
-        metadata[report_format::kImportedFormatKey] = "memory snapshot";
+        metadata[report_format::kImportedFormatKey] = kMemorySnapshotFormat;
         metadata["snapshot_device"] = std::to_string(device_);
         metadata["snapshot_trace_entries"] = std::to_string(entries_.size());
         return metadata;

@@ -15,6 +15,7 @@
 #include "records/memory_record.h"
 #include "records/recorded_steps.h"
 #include "trainscope/error.h"
+#include "trainscope/imported_memory.h"
 #include "trainscope/memory_curve.h"
 #include "trainscope/report_format.h"
 
@@ -712,7 +713,7 @@ class TraceImporter {
     RunMetadata metadataOfTrace() const {
         RunMetadata metadata;
         metadata[report_format::kImportedFromKey] = source_;
-        metadata[report_format::kImportedFormatKey] = "torch.profiler trace";
+        metadata[report_format::kImportedFormatKey] = kProfilerTraceFormat;
         metadata["trace_events"] = std::to_string(events_.events);
         std::string skipped;
         for (const auto& [kind, count] : events_.skipped)

@@ -18,6 +18,7 @@
 #include "report/readonly_db.h"
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
+#include "trainscope/imported_memory.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 
@@ -69,8 +70,10 @@ void summarizeMemory(const ReadOnlyDb& db, ReportFileSummary& s) {
         }
     }
     s.memory_note = metadataValue(db, report_format::kMemoryNoteKey).value_or("");
-    // As MemoryReport::namesWeights: an imported file does not say which tensors are weights.
-    s.names_weights = s.weights > 0 || !metadataValue(db, report_format::kImportedFromKey);
+    s.names_weights =
+        namesWeights(s.weights > 0, metadataValue(db, report_format::kImportedFromKey).has_value());
+    s.lists_blocks_at_peak = listsBlocksAtPeak(
+        metadataValue(db, report_format::kImportedFormatKey).value_or(std::string()));
     s.sharding = metadataValue(db, report_format::kShardingKey).value_or("");
     if (db.hasTable(report_format::kShardedWeightsTable)) {
         requireColumns(db, report_format::kShardedWeightsTable,

@@ -3,6 +3,7 @@
 
 #include <numeric>
 
+#include "trainscope/imported_memory.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -27,7 +28,8 @@ int64_t MemoryReport::activationBytes() const {
     return sumOf(activations, [](const ActivationEntry& a) { return a.size_bytes; });
 }
 bool MemoryReport::namesWeights() const {
-    return !weights.empty() || !metadata.count(report_format::kImportedFromKey);
+    return trainscope::namesWeights(!weights.empty(),
+                                    metadata.count(report_format::kImportedFromKey) > 0);
 }
 double TimeReport::forwardMs() const {
     return sumOf(entries, [](const RunTimeEntry& e) { return e.forward_ms; });

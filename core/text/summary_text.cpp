@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "trainscope/imported_memory.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -148,6 +149,11 @@ std::string formatBytes(int64_t bytes) {
 
 namespace {
 
+bool blocksAtPeak(const MemoryReport& memory) {
+    const auto format = memory.metadata.find(report_format::kImportedFormatKey);
+    return format != memory.metadata.end() && listsBlocksAtPeak(format->second);
+}
+
 // What was allocated at the instant of the peak, and which modules held most of it.
 void printPeak(std::ostream& out, const MemoryReport& memory) {
     // An imported file's parameters and optimizer state lie in Other (alive before it began).
@@ -218,6 +224,9 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
                 }
             }
         }
+    }
+    if (blocksAtPeak(memory)) {
+        return;  // a snapshot has no iteration: its entries are the peak's blocks (below)
     }
     out << "  Over the iteration: "
         << (weights_known ? "weights " + formatBytes(memory.weightBytes()) + ", gradients " +
@@ -355,10 +364,13 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         }
         std::stable_sort(ranked.begin(), ranked.end(),
                          [](auto* a, auto* b) { return a->size_bytes > b->size_bytes; });
-        out << "  Largest activations:\n";
+        // A snapshot's entries are its blocks at the peak, named by category (no module).
+        const bool blocks = blocksAtPeak(*memory);
+        out << (blocks ? "  Largest blocks alive at the peak, by category and line:\n"
+                       : "  Largest activations:\n");
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
             out << "    " << padded(ranked[i]->operation_name, 24)
-                << padded(moduleOrDash(ranked[i]->module_path), 22)
+                << (blocks ? std::string() : padded(moduleOrDash(ranked[i]->module_path), 22))
                 << padded(formatBytes(ranked[i]->size_bytes), 14) << where(ranked[i]->frames)
                 << "\n";
         }

@@ -423,6 +423,30 @@ class SnapshotTest(unittest.TestCase):
         peak, _ = replay_snapshot(self.snapshot)
         self.assertIn(f"({peak} bytes)", shown.stdout)
 
+    def test_show_names_the_blocks_at_the_peak_by_category_not_activations(self):
+        """A snapshot's entries are every block alive at its peak: show lists them as such, and
+        neither calls them activations nor sums them as the iteration's activations (their
+        sum is the peak). Each line names one of the snapshot's categories."""
+        shown = cli("show", self.prefix + ".pickle").stdout
+        self.assertNotIn("Largest activations", shown)
+        self.assertNotIn("Over the iteration", shown)
+        listing = shown.split("Largest blocks alive at the peak, by category and line:\n")
+        self.assertEqual(len(listing), 2, shown)
+        peak, by_category = replay_snapshot(self.snapshot)
+        listed = [line.split() for line in listing[1].splitlines()
+                  if line.startswith("    ")]
+        self.assertTrue(listed, shown)
+        categories = set(by_category) | {BEFORE}
+        for words in listed:
+            category = next((c for c in categories if " ".join(words).startswith(c + " ")), None)
+            self.assertIsNotNone(category, words)
+        summary = cli("show", self.out + ".memory.sqlite").stdout
+        entries = rows(self.out + ".memory.sqlite",
+                       "SELECT COUNT(*), SUM(size_bytes) FROM activation_entries")[0]
+        self.assertIn(f"blocks alive at the peak, by category and line: {entries[0]}, "
+                      f"{entries[1]} B", summary)
+        self.assertEqual(entries[1], peak)
+
 
 class Evil:
     def __reduce__(self):

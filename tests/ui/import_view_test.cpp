@@ -6,6 +6,8 @@
 // one line with nothing written; a cancelled import leaves nothing.
 #include <gtest/gtest.h>
 
+#include <QChart>
+#include <QChartView>
 #include <QDir>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -89,13 +91,27 @@ TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
         (snapshot + QStringLiteral(".trainscope.memory.sqlite")).toStdString());
     EXPECT_EQ(report.scalar("SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'"),
               "2048");
-    // A snapshot names no parameter: its weights are not known, rather than none.
+    // A snapshot's entries are its blocks at the peak by category, not activations: the
+    // Overview neither sums them as the iteration's activations nor says weights 0 B, and its
+    // chart and the Memory tab's table and chart name them as blocks and categories.
     const QString overview = window.browser()->overviewText();
-    EXPECT_TRUE(overview.contains(QStringLiteral(
-        "Over the iteration: activations 2.0 KiB; weights and gradients not named in the "
-        "imported file")))
-        << overview.toStdString();
+    EXPECT_FALSE(overview.contains(QStringLiteral("Over the iteration"))) << overview.toStdString();
     EXPECT_FALSE(overview.contains(QStringLiteral("weights 0 B"))) << overview.toStdString();
+    QAbstractItemModel* table = window.browser()->activationsView()->model();
+    QStringList headers;
+    for (int column = 0; column < table->columnCount(); ++column)
+        if (!window.browser()->activationsView()->isColumnHidden(column))
+            headers << table->headerData(column, Qt::Horizontal).toString();
+    EXPECT_TRUE(headers.contains(QStringLiteral("Category"))) << headers.join(',').toStdString();
+    EXPECT_FALSE(headers.contains(QStringLiteral("Operation"))) << headers.join(',').toStdString();
+    test::waitForReads();
+    QStringList titles;
+    for (QChartView* view : window.browser()->findChildren<QChartView*>())
+        titles << view->chart()->title();
+    EXPECT_EQ(titles.count(QStringLiteral("Largest blocks alive at the peak")), 2)
+        << titles.join(',').toStdString();
+    EXPECT_FALSE(titles.contains(QStringLiteral("Largest activations")));
+    EXPECT_FALSE(titles.contains(QStringLiteral("Top operations by activation memory")));
 }
 
 TEST_F(ImportViewTest, APickleThatWouldRunCodeIsRefusedInOneLine) {

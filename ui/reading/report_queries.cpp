@@ -123,7 +123,8 @@ std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* er
                          totals->at_peak,
                          totals->weights,
                          totals->sharded,
-                         totals->names_weights};
+                         totals->names_weights,
+                         totals->lists_blocks_at_peak};
 }
 
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {
@@ -266,14 +267,14 @@ SqlTableSpec weightsTable(const QStringList& tables, qint64 peak) {
     return spec;
 }
 
-SqlTableSpec activationsTable(const QStringList& tables, qint64 peak) {
+SqlTableSpec activationsTable(const QStringList& tables, qint64 peak, bool blocks_at_peak) {
     // The operation's number (#, as on the Time tab), where the report records it.
     const bool numbered = tables.contains(QLatin1String(report_format::kActivationOperationsTable));
     const QString number = activationNumber(tables);
     return {{{QObject::tr("Id"), QStringLiteral("id"), CellFormat::Integer},
              {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
              {QObject::tr("#"), number, CellFormat::Integer},
-             {QObject::tr("Operation"),
+             {blocks_at_peak ? QObject::tr("Category") : QObject::tr("Operation"),
               operationLabel(tables, kActivations, report_format::kEntryTypeActivation),
               CellFormat::Text},
              {QObject::tr("Size"), QStringLiteral("size_bytes"), CellFormat::Bytes},

@@ -34,6 +34,9 @@ struct MemorySummary {
     int64_t parameters = 0;              // weight entries
     std::vector<ShardedLayout> sharded;  // those sharded over the ranks (FSDP2), by layout
     bool names_weights = true;           // false: an imported file, which names no parameter
+    // True: the activation entries are a memory snapshot's blocks alive at the peak, by
+    // category and line; their sum is the peak's, not the activations'.
+    bool lists_blocks_at_peak = false;
 };
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the
@@ -133,7 +136,8 @@ RowPage readReportRows(const ReportFile& report, const RowRequest& request);
 // The tables the views show, as SQL for SqlTableModel; `tables`: the report's tables
 // (ReportFile::tables()), for TrainScope's optional module column.
 SqlTableSpec weightsTable(const QStringList& tables, qint64 peak);
-SqlTableSpec activationsTable(const QStringList& tables, qint64 peak);
+// `blocks_at_peak`: the entries are a snapshot's blocks at the peak, named by category.
+SqlTableSpec activationsTable(const QStringList& tables, qint64 peak, bool blocks_at_peak = false);
 SqlTableSpec operationsTable(const QStringList& tables, double operations_ms);
 // One row per operation name: count, totals and mean.
 SqlTableSpec groupedOperationsTable(double operations_ms);

@@ -29,12 +29,17 @@ MemoryPage::MemoryPage(ReportRun& run, RunFilter* filter, QWidget* parent)
       largest_weights_(new ChartSlot),
       largest_activations_(new ChartSlot) {
     const RunContents& contents = run.contents();
+    // A memory snapshot's entries are its blocks at the peak by category, not activations.
+    activations_title_ = contents.memory_summary->lists_blocks_at_peak
+                             ? tr("Largest blocks alive at the peak")
+                             : tr("Largest activations");
     const QStringList& tables = contents.memory->tables;
     const qint64 peak = contents.memory_summary->peak;
     RowSource* rows = run.rows(ReportKind::Memory);
     weights_->setEntryModel(new SqlTableModel(rows, weightsTable(tables, peak), this));
-    auto* activations = new SqlTableModel(rows, activationsTable(tables, peak), this,
-                                          {filter->current().name, std::nullopt});
+    auto* activations = new SqlTableModel(
+        rows, activationsTable(tables, peak, contents.memory_summary->lists_blocks_at_peak), this,
+        {filter->current().name, std::nullopt});
     activations_->setEntryModel(activations);
     connect(filter, &RunFilter::changed, activations, [this, activations, filter, &run] {
         activations->setFilter(filter->current().name);
@@ -86,8 +91,8 @@ void MemoryPage::readActivationsChart(ReportRun& run, const QString& name) {
 }
 
 void MemoryPage::showActivationsChart(const TopEntries& top, const QString& name) {
-    const QString title = name.isEmpty() ? tr("Largest activations")
-                                         : tr("%1 — “%2”").arg(tr("Largest activations"), name);
+    const QString title =
+        name.isEmpty() ? activations_title_ : tr("%1 — “%2”").arg(activations_title_, name);
     // A bar's click selects its row, and the frames follow.
     largest_activations_->setChart(sizeChart(
         title, top.first(kMemoryBars), [this](qint64 id) { activations_->selectEntry(id, true); }));

@@ -30,6 +30,7 @@ class MemoryPage : public QWidget {
     EntryTableView* activations_;
     ChartSlot* largest_weights_;
     ChartSlot* largest_activations_;
+    QString activations_title_;    // what the lower chart's bars are
     int activations_request_ = 0;  // the chart's latest question (0: the run's first reading)
 };
 

@@ -67,11 +67,12 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                          .arg(QLocale().toString(qint64(m.parameters)))
                          .arg(QString::fromStdString(sharded.layout),
                               formatBytes(sharded.held_bytes), formatBytes(sharded.whole_bytes));
-        if (m.names_weights)
+        // A snapshot has no iteration: its entries are the peak's blocks (the chart below).
+        if (!m.lists_blocks_at_peak && m.names_weights)
             lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
                          .arg(formatBytes(m.weights), formatBytes(m.gradients),
                               formatBytes(m.activations));
-        else
+        else if (!m.lists_blocks_at_peak)
             lines << tr("Over the iteration: activations %1; weights and gradients not named in "
                         "the imported file")
                          .arg(formatBytes(m.activations));
@@ -93,9 +94,10 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                               }),
                               0, 2);
         }
-        charts->addWidget(topChart([this, bars](const RunCharts& top) {
-                              return sizeChart(tr("Top operations by activation memory"),
-                                               top.activations.first(bars),
+        const QString entries = m.lists_blocks_at_peak ? tr("Largest blocks alive at the peak")
+                                                       : tr("Top operations by activation memory");
+        charts->addWidget(topChart([this, bars, entries](const RunCharts& top) {
+                              return sizeChart(entries, top.activations.first(bars),
                                                [this](qint64 id) { emit activationClicked(id); });
                           }),
                           1, 0);

@@ -65,6 +65,9 @@ struct ReportFileSummary {
     std::optional<PeakBreakdown> at_peak;
     int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
     bool names_weights = true;  // false: an imported file, which names no parameter
+    // True: the activation entries are the blocks alive at the peak by category and line (a
+    // memory snapshot's), not activations (trainscope/imported_memory.h).
+    bool lists_blocks_at_peak = false;
     int64_t activations = 0, activation_bytes = 0;
     std::string memory_note;  // why the report lacks allocations; empty: it lacks none
     std::string sharding;     // the share of sharded parameters (FSDP2) this rank holds, or empty

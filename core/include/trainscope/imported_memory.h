@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a memory report imported from another tool's file says and does not say, from what its
+// metadata records (report_format::kImportedFromKey and kImportedFormatKey): one rule for a
+// report loaded whole (MemoryReport) and for a file's totals read by SQL (ReportFileSummary).
+// docs/importing.md says the same to users.
+#pragma once
+
+#include <string_view>
+
+namespace trainscope {
+
+// The formats an import records as kImportedFormatKey.
+inline constexpr char kProfilerTraceFormat[] = "torch.profiler trace";
+inline constexpr char kMemorySnapshotFormat[] = "memory snapshot";
+
+// Whether a memory report says which tensors are weights: TrainScope's own reports do (none
+// when the model has none); a torch.profiler trace or a memory snapshot does not, so its
+// weights and optimizer state are not known (they lie in Other), not none.
+inline bool namesWeights(bool lists_weights, bool imported) {
+    return lists_weights || !imported;
+}
+
+// Whether a memory report's activation entries are the blocks alive at the peak by category
+// and line (a memory snapshot holds no operations), rather than activations by operation: then
+// they are every category at the peak, and their sum is the peak's, not the activations'.
+inline bool listsBlocksAtPeak(std::string_view imported_format) {
+    return imported_format == kMemorySnapshotFormat;
+}
+
+}  // namespace trainscope
