@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -278,6 +279,14 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     }
     if (runs && options.output.empty()) {
         throw Error("-o/--output is required");
+    }
+    // "-o out/" would write out/.memory.sqlite and its like: hidden files named by suffix alone.
+    const std::string name = std::filesystem::path(options.output).filename().string();
+    if ((runs || options.command == Command::Import) &&
+        (name.empty() || name == "." || name == "..")) {
+        throw Error("-o '" + options.output +
+                    "' names a folder: give the reports' name too, as in " +
+                    (options.output.back() == '/' ? options.output : options.output + "/") + "run");
     }
     return options;
 }

@@ -4,6 +4,7 @@
 // commands that run a model go to the engine (cli/engine_handoff.h).
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -153,8 +154,15 @@ int compare(const cli::CliOptions& options) {
 int importReports(const cli::CliOptions& options) {
     const std::string& prefix = options.output;
     const Overwrite overwrite = options.force ? Overwrite::Allow : Overwrite::Refuse;
-    for (const std::string& suffix : runReportSuffixes())
+    for (const std::string& suffix : runReportSuffixes()) {
+        std::error_code ec;  // a report path that does not exist is not the file
+        if (std::filesystem::equivalent(options.files[0], prefix + suffix, ec)) {
+            throw Error("'" + prefix + suffix +
+                        "' is the file being imported: its reports would replace it; choose "
+                        "another -o PREFIX");
+        }
         checkOutputPath(prefix + suffix, overwrite);
+    }
     int shown = -1;
     const ImportProgress progress = [&](uint64_t done, uint64_t total) {
         const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 0;
@@ -165,7 +173,7 @@ int importReports(const cli::CliOptions& options) {
     };
     const ImportedRun run =
         importFile(options.files[0], options.quiet ? ImportProgress{} : progress);
-    writeImportedRun(run, prefix, overwrite);
+    const std::vector<std::string> removed = writeImportedRun(run, prefix, overwrite);
     printSummary(std::cout, run.memory ? &*run.memory : nullptr, run.time ? &*run.time : nullptr,
                  &run.timeline);
     const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
@@ -175,6 +183,9 @@ int importReports(const cli::CliOptions& options) {
         if (written) {
             std::cout << "Wrote " << prefix << suffix << "\n";
         }
+    for (const std::string& path : removed)
+        std::cout << "Removed " << path << ", the replaced set's: " << options.files[0]
+                  << " has no data for it\n";
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "trainscope/error.h"
+#include "trainscope/report_reading.h"
 
 namespace trainscope {
 
@@ -17,6 +18,10 @@ struct ByteSource::Gzip {
 };
 
 ByteSource ByteSource::openFile(const std::string& path) {
+    // Before opening: opening a FIFO waits for a writer, maybe for ever.
+    if (const std::string why = notAReportFile(path); !why.empty()) {
+        throw Error("cannot open " + path + ": " + why);
+    }
     ByteSource source;
     source.name_ = path;
     source.file_ = std::fopen(path.c_str(), "rb");

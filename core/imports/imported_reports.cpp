@@ -2,12 +2,19 @@
 // Writing an imported file's reports: apart from the import itself, which the fuzz target and
 // the report readers use without the engine's writers.
 #include "trainscope/imported_file.h"
+
+#include <filesystem>
+
+#include "trainscope/error.h"
 #include "trainscope/report_writer.h"
 #include "trainscope/run_files.h"
 
 namespace trainscope {
 
-void writeImportedRun(const ImportedRun& run, const std::string& prefix, Overwrite overwrite) {
+namespace fs = std::filesystem;
+
+std::vector<std::string> writeImportedRun(const ImportedRun& run, const std::string& prefix,
+                                          Overwrite overwrite) {
     const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
     ReportSet set;
     if (run.memory) {
@@ -21,6 +28,21 @@ void writeImportedRun(const ImportedRun& run, const std::string& prefix, Overwri
     set.timeline = &run.timeline;
     set.timeline_path = prefix + suffixes[2];
     writeReports(set, overwrite);
+    std::vector<std::string> removed;
+    if (overwrite == Overwrite::Allow) {
+        for (const auto& [written, suffix] : {std::pair{run.memory.has_value(), suffixes[0]},
+                                              std::pair{run.time.has_value(), suffixes[1]}}) {
+            std::error_code ec;
+            if (!written && fs::remove(prefix + suffix, ec)) {
+                removed.push_back(prefix + suffix);
+            } else if (ec) {
+                throw Error("cannot remove '" + prefix + suffix +
+                            "', the replaced reports' (" + ec.message() +
+                            "): it is not this import's");
+            }
+        }
+    }
+    return removed;
 }
 
 }  // namespace trainscope

@@ -426,16 +426,16 @@ std::string notAReportFile(const std::string& path) {
         return "";
     }
     if (S_ISDIR(info.st_mode)) {
-        return "a folder, not a report file";
+        return "a folder, not a file";
     }
     if (S_ISFIFO(info.st_mode)) {
-        return "a FIFO (named pipe), not a report file";
+        return "a FIFO (named pipe), not a file";
     }
     if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode)) {
-        return "a device, not a report file";
+        return "a device, not a file";
     }
     if (S_ISSOCK(info.st_mode)) {
-        return "a socket, not a report file";
+        return "a socket, not a file";
     }
     return "not a regular file";
 }

@@ -12,6 +12,7 @@ import gzip
 import json
 import os
 import pickle
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -507,6 +508,85 @@ class HostileFilesTest(unittest.TestCase):
         many = {"segments": [], "device_traces": [[
             {"action": "alloc", "addr": i, "size": 1 << 49, "frames": []} for i in range(4096)]]}
         self.refused("many.pickle", pickle.dumps(many), "more than any machine holds")
+
+
+# A trace of one operation and no memory events (a run time report and a timeline), and a
+# snapshot of one block (a memory report and a timeline): plain data, as each tool writes it.
+ONE_CALL_TRACE = {"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1.5, "dur": 2}]}
+ONE_BLOCK_SNAPSHOT = {
+    "segments": [{"device": 0, "address": 4096, "total_size": 4096, "stream": 0,
+                  "segment_type": "small", "allocated_size": 1024, "active_size": 1024,
+                  "blocks": [{"address": 4096, "size": 1024, "state": "active_allocated",
+                              "frames": []}]}],
+    "device_traces": [[{"action": "alloc", "addr": 4096, "size": 1024, "stream": 0,
+                        "time_us": 1, "frames": []}]]}
+
+
+class OutputsTest(unittest.TestCase):
+    """Where import writes: PREFIX's reports are one set, never the file being imported, and
+    never files named by a suffix alone."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.trace = self.path("trace.json")
+        with open(self.trace, "w") as f:
+            json.dump(ONE_CALL_TRACE, f)
+        self.snapshot = self.path("snapshot.pickle")
+        with open(self.snapshot, "wb") as f:
+            pickle.dump(ONE_BLOCK_SNAPSHOT, f)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def test_a_forced_import_replaces_the_whole_set(self):
+        run = self.path("run")
+        self.assertEqual(cli("import", self.trace, "-o", run).returncode, 0)
+        self.assertTrue(os.path.exists(run + ".time.sqlite"))
+        refused = cli("import", self.snapshot, "-o", run)
+        self.assertEqual(refused.returncode, 1, refused.stdout)
+        self.assertIn("--force", refused.stderr)
+        forced = cli("import", self.snapshot, "-o", run, "--force")
+        self.assertEqual(forced.returncode, 0, forced.stderr)
+        # The trace's run time report would sit beside the snapshot's as if of one run.
+        self.assertFalse(os.path.exists(run + ".time.sqlite"))
+        self.assertIn(f"Removed {run}.time.sqlite", forced.stdout)
+        made = sorted(f for f in os.listdir(self.dir.name) if f.startswith("run"))
+        self.assertEqual(made, ["run.memory.sqlite", "run.timeline.sqlite"])
+        imported = rows(run + ".memory.sqlite",
+                        "SELECT value FROM trainscope_metadata WHERE key = 'imported_from'")
+        self.assertEqual(imported, [(self.snapshot,)])
+
+    def test_never_over_the_file_being_imported(self):
+        held = self.path("x.time.sqlite")
+        shutil.copyfile(self.trace, held)
+        result = cli("import", held, "-o", self.path("x"), "--force")
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("is the file being imported", result.stderr)
+        with open(held) as f:
+            self.assertEqual(json.load(f), ONE_CALL_TRACE)
+        self.assertEqual(sorted(os.listdir(self.dir.name)),
+                         ["snapshot.pickle", "trace.json", "x.time.sqlite"])
+
+    def test_a_folder_is_no_prefix(self):
+        folder = self.path("out")
+        os.mkdir(folder)
+        for prefix in (folder + "/", folder + "/."):
+            result = cli("import", self.trace, "-o", prefix)
+            self.assertEqual(result.returncode, 2, result.stdout)
+            self.assertIn("names a folder", result.stderr)
+        self.assertEqual(os.listdir(folder), [])
+
+    def test_a_named_pipe_is_refused_not_waited_on(self):
+        pipe = self.path("pipe.json")
+        os.mkfifo(pipe)
+        for command in (["show", pipe], ["import", pipe, "-o", self.path("p")]):
+            result = cli(*command)  # cli()'s timeout fails the test where it would wait
+            self.assertEqual(result.returncode, 1, result.stdout)
+            self.assertIn("a FIFO (named pipe), not a file", result.stderr)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "trainscope/overwrite.h"
 #include "trainscope/reports.h"
@@ -44,8 +45,12 @@ ImportedRun importFile(const std::string& path, const ImportProgress& progress =
 ImportedRun importBytes(std::string_view bytes, const std::string& name);
 
 // Writes the run's reports as PREFIX.memory.sqlite, PREFIX.time.sqlite and
-// PREFIX.timeline.sqlite (those it has), as one set: all are written or none.
-void writeImportedRun(const ImportedRun& run, const std::string& prefix, Overwrite overwrite);
+// PREFIX.timeline.sqlite (those it has), as one set: all are written or none. Where it may
+// overwrite, a report at PREFIX that the run has no data for (a snapshot has no run time report)
+// is the replaced set's, another file's or this one's before it changed: it is removed, so
+// that PREFIX's reports are this run's; returns the paths removed.
+std::vector<std::string> writeImportedRun(const ImportedRun& run, const std::string& prefix,
+                                          Overwrite overwrite);
 
 // Where the app keeps the reports of an imported file: beside it, named after it
 // ("step.pt.trace.json.gz" → "step.pt.trace.json.gz.trainscope").

@@ -97,7 +97,7 @@ struct ReportFileSummary {
     std::vector<LargeAllocation> largest_allocations;
 };
 
-// Why `path` cannot be read as a report file, in a few words ("no such file", "a folder, not
+// Why `path` cannot be read as a report file (or a file to import), in a few words ("no such file", "a folder, not
 // a file", "a FIFO (named pipe), not a file", "a device, not a file", ...; through symbolic
 // links), or "" when it is a regular file.
 std::string notAReportFile(const std::string& path);
