@@ -127,10 +127,7 @@ class TraceImporter {
             sources.gradient_blocks = &gradients;
             sources.gradient_bytes = &no_sampled_gradients;
             sources.metadata = metadata;
-            sources.metadata[report_format::kMemoryNoteKey] =
-                "imported from a torch.profiler trace, which does not say which tensors are "
-                "parameters or optimizer state: what was alive before the trace began is "
-                "counted as other";
+            sources.metadata[report_format::kMemoryNoteKey] = memoryNote();
             MemoryStepReport memory = assembleMemoryReport(steps_, sources);
             activations = memory.report.activations;
             activation_kernels = memory.activation_kernels;
@@ -601,12 +598,35 @@ class TraceImporter {
         }
     }
 
+    // What was alive before the first memory event, by the trace's first total: CUDA's totals
+    // are the allocator's, which count what was there before; a CPU trace's begin at 0 when
+    // the profiler starts, and count nothing made before it.
+    int64_t aliveBeforeTrace() const {
+        return memory_.front().total_allocated - memory_.front().bytes;
+    }
+
+    // Where the weights and optimizer state are, which the trace does not name.
+    std::string memoryNote() const {
+        const std::string unnamed =
+            "imported from a torch.profiler trace, which does not say which tensors are "
+            "parameters or optimizer state";
+        const int64_t before = aliveBeforeTrace();
+        if (before > 0) {
+            return unnamed + ": what was alive before the trace began (" +
+                   std::to_string(before) + " bytes, by its first total) is counted as other";
+        }
+        return unnamed +
+               "; its totals count nothing alive before it began (a CPU trace's begin at 0 when "
+               "the profiler starts), so what was made before it, such as the weights, is not "
+               "in its peak";
+    }
+
     MemoryRecord memoryRecord() {
         checkAllocationsAddUp();
         MemoryRecord record;
         // What was alive before the first event: the blocks the trace frees without having
         // allocated them (CUDA's), and the rest of its first total as one block.
-        const int64_t before = memory_.front().total_allocated - memory_.front().bytes;
+        const int64_t before = aliveBeforeTrace();
         std::unordered_map<uint64_t, int64_t> allocated;
         std::unordered_map<uint64_t, int64_t> older;
         for (const TraceMemoryEvent& m : memory_) {

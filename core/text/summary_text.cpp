@@ -156,7 +156,7 @@ bool blocksAtPeak(const MemoryReport& memory) {
 
 // What was allocated at the instant of the peak, and which modules held most of it.
 void printPeak(std::ostream& out, const MemoryReport& memory) {
-    // An imported file's parameters and optimizer state lie in Other (alive before it began).
+    // An imported file does not say which blocks are parameters and optimizer state.
     const bool weights_known = memory.namesWeights();
     out << "  Peak memory     " << padded(formatBytes(memory.peak_usage_bytes), 12) << "("
         << memory.peak_usage_bytes << " bytes)";
@@ -171,7 +171,8 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             out << "    " << padded(name, 18);
             const bool unnamed =
                 !weights_known && bytes == 0 && (name == parts[0].first || name == parts[2].first);
-            out << (unnamed ? std::string("not named in the imported file (in Other)")
+            // Where they are instead (in Other, or not in the peak) is the memory note's.
+            out << (unnamed ? std::string("not named in the imported file")
                             : formatBytes(bytes));
             if (name == parts[0].first && peak->unsharded_parameters) {
                 out << " (" << formatBytes(peak->unsharded_parameters)

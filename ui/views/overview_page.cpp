@@ -38,8 +38,8 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
     if (const auto& memory_summary = contents.memory_summary) {
         const MemorySummary& m = *memory_summary;
         lines << tr("Peak memory: %1").arg(formatBytes(m.peak));
-        // An imported file does not say which tensors are weights or optimizer state: alive
-        // before it began, they lie in Other, not known rather than none.
+        // An imported file does not say which tensors are weights or optimizer state: not
+        // known rather than none.
         const auto named = [&](qint64 bytes) {
             return m.names_weights || bytes != 0 ? formatBytes(bytes)
                                                  : tr("not named in the imported file");

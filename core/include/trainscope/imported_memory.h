@@ -15,7 +15,7 @@ inline constexpr char kMemorySnapshotFormat[] = "memory snapshot";
 
 // Whether a memory report says which tensors are weights: TrainScope's own reports do (none
 // when the model has none); a torch.profiler trace or a memory snapshot does not, so its
-// weights and optimizer state are not known (they lie in Other), not none.
+// weights and optimizer state are not known (in Other, or not in the peak at all), not none.
 inline bool namesWeights(bool lists_weights, bool imported) {
     return lists_weights || !imported;
 }
