@@ -18,6 +18,8 @@ namespace {
 // The category of a block alive before the snapshot's trace began.
 constexpr int32_t kBeforeTrace = -2;
 constexpr char kAliveBeforeTrace[] = "alive before the trace";
+// ...and of a snapshot without a trace: what it holds is the state when it was dumped.
+constexpr char kAliveAtDump[] = "alive when dumped";
 
 // The latest time read, in µs (a time past it leaves the trace untimed): 127 years of µs, far
 // from int64's end in ns.
@@ -47,16 +49,21 @@ int64_t intOf(const PickleData& data, const PickleValue& v, int64_t otherwise = 
     return data.isInt(v) ? v.number : otherwise;
 }
 
-// A size as the snapshot gives it, 0 for a negative one; one past 1 PiB, which no device holds, is
-// refused.
-int64_t sizeOf(const PickleData& data, const PickleValue& v, const std::string& source) {
-    const int64_t size = intOf(data, v);
-    if (size > (int64_t{1} << 50)) {
+// A size as the snapshot gives it: a byte count, which PyTorch always writes; anything else (a
+// negative number, a text, a float, nothing) is a damaged file, and one past 1 PiB, which no
+// device holds, is refused too. `what` names where it is, for the message.
+int64_t sizeOf(const PickleData& data, const PickleValue& v, const std::string& source,
+               const std::string& what) {
+    if (!data.isInt(v) || v.number < 0) {
+        throw Error(source + " is not a memory snapshot TrainScope can read: " + what +
+                    " has no byte count as its size");
+    }
+    if (v.number > (int64_t{1} << 50)) {
         throw Error(source +
                     " is not a memory snapshot TrainScope can read: it names a block of "
                     "an impossible size");
     }
-    return std::max<int64_t>(size, 0);
+    return v.number;
 }
 
 // A frame of the snapshot ({filename, line, name}) as a report frame. A CUDA snapshot's names
@@ -113,6 +120,13 @@ class SnapshotImporter {
         chooseDevice(traces);
         readSegments(segments);
         readTrace(traces);
+        if (entries_.empty() && live_.empty()) {
+            throw Error(source_ +
+                        " holds no memory: no allocation or free in its trace, and no block "
+                        "alive in it "
+                        "(record one around the step with "
+                        "torch.cuda.memory._record_memory_history())");
+        }
         undoTrace();
         replay();
         ImportedRun result;
@@ -148,18 +162,25 @@ class SnapshotImporter {
             if (device != device_) {
                 continue;
             }
-            const int64_t segment_size = sizeOf(data_, data_.get(segment, "total_size"), source_);
+            const std::string where = "segment " + std::to_string(s);
+            const int64_t segment_size =
+                sizeOf(data_, data_.get(segment, "total_size"), source_, where);
             budget(segment_size);
             reserved_ += segment_size;
-            uint64_t address = static_cast<uint64_t>(intOf(data_, data_.get(segment, "address")));
+            const PickleValue segment_address = data_.get(segment, "address");
+            uint64_t address = static_cast<uint64_t>(intOf(data_, segment_address));
             const PickleContainer* blocks = data_.list(data_.get(segment, "blocks"));
             for (size_t b = 0; blocks && b < blocks->items.size(); ++b) {
                 const PickleValue& block = blocks->items[b];
-                const int64_t size = sizeOf(data_, data_.get(block, "size"), source_);
+                const std::string block_where = where + "'s block " + std::to_string(b);
+                const int64_t size = sizeOf(data_, data_.get(block, "size"), source_, block_where);
                 budget(size);
                 const PickleValue at = data_.get(block, "address");
                 if (data_.isInt(at)) {
                     address = static_cast<uint64_t>(at.number);
+                } else if (!data_.isInt(segment_address)) {
+                    throw Error(source_ + " is not a memory snapshot TrainScope can read: " +
+                                block_where + " has no address, nor has its segment");
                 }
                 const std::string* state = data_.text(data_.get(block, "state"));
                 if (state && (*state == "active_allocated" || *state == "active_awaiting_free") &&
@@ -180,9 +201,11 @@ class SnapshotImporter {
         for (size_t i = 0; trace && i < trace->items.size(); ++i) {
             const PickleValue& e = trace->items[i];
             const std::string* action = data_.text(data_.get(e, "action"));
+            const std::string where = "its trace's entry " + std::to_string(i);
             Entry entry;
             if (!action) {
-                continue;
+                throw Error(source_ + " is not a memory snapshot TrainScope can read: " + where +
+                            " is no event (it has no action)");
             }
             entry.action = *action == "alloc"            ? Action::Alloc
                            : *action == "free_completed" ? Action::Free
@@ -192,8 +215,13 @@ class SnapshotImporter {
             if (entry.action == Action::Other) {
                 continue;
             }
-            entry.address = static_cast<uint64_t>(intOf(data_, data_.get(e, "addr")));
-            entry.size = sizeOf(data_, data_.get(e, "size"), source_);
+            const PickleValue address = data_.get(e, "addr");
+            if (!data_.isInt(address)) {
+                throw Error(source_ + " is not a memory snapshot TrainScope can read: " + where +
+                            " (" + *action + ") has no address");
+            }
+            entry.address = static_cast<uint64_t>(address.number);
+            entry.size = sizeOf(data_, data_.get(e, "size"), source_, where + " (" + *action + ")");
             budget(entry.size);
             const PickleValue time = data_.get(e, "time_us");
             if (data_.isInt(time) && time.number >= 0 && time.number < kLatestMicroseconds) {
@@ -239,8 +267,11 @@ class SnapshotImporter {
 
     static void apply(LiveBlocks& live, const Entry& e, int64_t& total) {
         if (e.action == Action::Alloc) {
-            live[e.address] = {e.size, e.frames, e.category};
-            total += e.size;
+            // An address holds one block: one still alive there was freed unrecorded (a
+            // damaged trace), and the total must stay the sum of the blocks it holds.
+            Block& block = live[e.address];
+            total += e.size - block.size;
+            block = {e.size, e.frames, e.category};
         } else if (e.action == Action::Free) {
             const auto it = live.find(e.address);
             if (it != live.end()) {
@@ -276,7 +307,11 @@ class SnapshotImporter {
     const std::string& categoryName(int32_t category) const {
         static const std::string kUnknown = "unknown";
         static const std::string kBefore = kAliveBeforeTrace;
-        return category == kBeforeTrace ? kBefore : category < 0 ? kUnknown : data_.texts[category];
+        static const std::string kAtDump = kAliveAtDump;
+        if (category == kBeforeTrace) {
+            return entries_.empty() ? kAtDump : kBefore;
+        }
+        return category < 0 ? kUnknown : data_.texts[category];
     }
 
     MemoryReport memoryReport() const {
@@ -334,7 +369,11 @@ class SnapshotImporter {
                 "; the snapshot records no categories (a CUDA snapshot does not), so the "
                 "peak is not split into weights, gradients and activations";
         }
-        if (!timed_) {
+        if (entries_.empty()) {
+            note +=
+                "; it holds no trace (torch.cuda.memory._record_memory_history was not on), so "
+                "its peak is the memory alive when it was dumped, not the highest over a step";
+        } else if (!timed_) {
             note += "; its trace has no times, so the timeline places its events 1 us apart";
         }
         report.metadata[report_format::kMemoryNoteKey] = note;

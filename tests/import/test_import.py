@@ -7,6 +7,7 @@ and compared with what the reports hold; and hostile files refused in one line, 
 
     TRAINSCOPE_CLI=... python3 test_import.py
 """
+import copy
 import decimal
 import gzip
 import json
@@ -515,6 +516,57 @@ class HostileFilesTest(unittest.TestCase):
         many = {"segments": [], "device_traces": [[
             {"action": "alloc", "addr": i, "size": 1 << 49, "frames": []} for i in range(4096)]]}
         self.refused("many.pickle", pickle.dumps(many), "more than any machine holds")
+
+    def test_a_damaged_snapshot_is_refused_not_counted_as_zero(self):
+        """PyTorch writes every block's and event's size as a byte count and every event's
+        address: one without is a damaged file, refused in one line, where it was read as a
+        block of 0 bytes at address 0. A snapshot with nothing in it is refused as an empty
+        trace is."""
+        def damaged(change):
+            snapshot = copy.deepcopy(ONE_BLOCK_SNAPSHOT)
+            change(snapshot)
+            return pickle.dumps(snapshot)
+        event = lambda s: s["device_traces"][0][0]
+        for size in (-1, 1.5, "1024", None):
+            self.refused("size.pickle", damaged(lambda s: event(s).update(size=size)),
+                         "entry 0 (alloc) has no byte count as its size")
+        self.refused("addr.pickle", damaged(lambda s: event(s).pop("addr")),
+                     "entry 0 (alloc) has no address")
+        self.refused("block.pickle",
+                     damaged(lambda s: s["segments"][0]["blocks"][0].update(size=-5)),
+                     "segment 0's block 0 has no byte count as its size")
+        self.refused("noevent.pickle", damaged(lambda s: s["device_traces"][0].append(7)),
+                     "entry 1 is no event")
+        self.refused("empty.pickle", pickle.dumps({"segments": [], "device_traces": [[]]}),
+                     "holds no memory")
+
+    def test_a_snapshot_without_a_trace_is_the_memory_when_dumped(self):
+        path = os.path.join(self.dir.name, "dump.pickle")
+        with open(path, "wb") as f:
+            pickle.dump(dict(ONE_BLOCK_SNAPSHOT, device_traces=[]), f)
+        shown = cli("show", path)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("(1024 bytes)", shown.stdout)
+        self.assertIn("it holds no trace", shown.stdout)
+        self.assertIn("alive when dumped", shown.stdout)
+        self.assertNotIn("before the trace", shown.stdout)
+
+    def test_an_address_holds_one_block(self):
+        """Two allocations at one address without a free between (a damaged trace): the
+        second replaces the first, so the peak is what the blocks alive then add up to."""
+        snapshot = copy.deepcopy(ONE_BLOCK_SNAPSHOT)
+        alloc = snapshot["device_traces"][0][0]
+        snapshot["device_traces"][0].insert(0, dict(alloc, size=512, time_us=0))
+        path = os.path.join(self.dir.name, "twice.pickle")
+        with open(path, "wb") as f:
+            pickle.dump(snapshot, f)
+        out = os.path.join(self.dir.name, "twice")
+        self.assertEqual(cli("import", path, "-o", out).returncode, 0)
+        peak = rows(out + ".memory.sqlite",
+                    "SELECT size_bytes FROM misc_sizes WHERE key = 'peak_usage_bytes'")[0][0]
+        listed = rows(out + ".memory.sqlite", "SELECT SUM(size_bytes) FROM activation_entries")
+        self.assertEqual(peak, 1024)
+        self.assertEqual(listed[0][0], peak)
 
 
 # A trace of one operation and no memory events (a run time report and a timeline), and a
