@@ -400,6 +400,10 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             fail("is a memory event without its time, bytes or total");
             return;
         }
+        if (!event_.address) {  // each block is told by it: without, every block is one
+            fail("is a memory event without its address (Addr)");
+            return;
+        }
         for (const std::optional<int64_t>* size :
              {&event_.bytes, &event_.total_allocated, &event_.total_reserved}) {
             if (*size && (**size > kMaxBytes || **size < -kMaxBytes)) {
@@ -410,7 +414,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         out_.memory.push_back({*event_.ts, idOf(event_.pid, event_.pid_text),
                                idOf(event_.tid, event_.tid_text), *event_.bytes,
                                *event_.total_allocated, event_.total_reserved.value_or(0),
-                               static_cast<uint64_t>(event_.address.value_or(0)),
+                               static_cast<uint64_t>(*event_.address),
                                event_.device_type.value_or(0), event_.device_id.value_or(-1)});
     }
 

@@ -500,6 +500,10 @@ class HostileFilesTest(unittest.TestCase):
             {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {
                 "Bytes": 1 << 62, "Total Allocated": 1 << 62, "Addr": 8}}]}
         self.refused("huge.json", json.dumps(huge).encode(), "impossible size")
+        unplaced = {"schemaVersion": 1, "traceEvents": good["traceEvents"] + [
+            {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {
+                "Bytes": 64, "Total Allocated": 64}}]}
+        self.refused("noaddr.json", json.dumps(unplaced).encode(), "without its address")
         self.refused("nothing.json", b"{\"schemaVersion\": 1, \"traceEvents\": []}",
                      "holds no operations")
 
