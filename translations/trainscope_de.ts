@@ -395,6 +395,18 @@
         <source>Category</source>
         <translation>Kategorie</translation>
     </message>
+    <message>
+        <source>1 event</source>
+        <translation>1 Ereignis</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 Ereignisse</translation>
+    </message>
+    <message>
+        <source>The file holds no times: its events are placed in their order, so the spans below count events.</source>
+        <translation>Die Datei enthält keine Zeiten: Ihre Ereignisse stehen in ihrer Reihenfolge, daher zählen die Spannen unten Ereignisse.</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -2686,6 +2698,10 @@ Bibliotheks-Frame, relativ zu %2</translation>
             <numerusform>Keine Operation der gezeigten Ränge passt zu „%1“ (%n eingeklappter Rang nicht durchsucht: klicken Sie auf den Titel eines Rangs, um seine Aufrufe zu zeigen).</numerusform>
             <numerusform>Keine Operation der gezeigten Ränge passt zu „%1“ (%n eingeklappte Ränge nicht durchsucht: klicken Sie auf den Titel eines Rangs, um seine Aufrufe zu zeigen).</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No times in the file: its events are placed 1 µs apart in their order. %1</source>
+        <translation>Keine Zeiten in der Datei: Ihre Ereignisse stehen 1 µs voneinander entfernt in ihrer Reihenfolge. %1</translation>
     </message>
 </context>
 <context>

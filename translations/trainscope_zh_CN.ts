@@ -395,6 +395,18 @@
         <source>Category</source>
         <translation>类别</translation>
     </message>
+    <message>
+        <source>1 event</source>
+        <translation>1 个事件</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 个事件</translation>
+    </message>
+    <message>
+        <source>The file holds no times: its events are placed in their order, so the spans below count events.</source>
+        <translation>文件中没有时间：其事件按顺序排列，因此下面的跨度计的是事件数。</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -2677,6 +2689,10 @@ Library frame, relative to %2</source>
         <translation>
             <numerusform>所显示的 rank 中没有与“%1”匹配的操作（%n 个折叠的 rank 未搜索：点击 rank 的标题以显示其调用）。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No times in the file: its events are placed 1 µs apart in their order. %1</source>
+        <translation>文件中没有时间：其事件按顺序以 1 µs 的间隔排列。%1</translation>
     </message>
 </context>
 <context>

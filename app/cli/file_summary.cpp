@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "trainscope/imported_memory.h"
 #include "trainscope/summary_text.h"
 
 namespace trainscope::cli {
@@ -19,6 +20,12 @@ std::string milliseconds(int64_t ns) {
 }
 
 void printTimeline(std::ostream& out, const ReportFileSummary& s) {
+    // A file without times (an imported snapshot's): its spans are counts of events.
+    const auto milliseconds = [&s](int64_t ns) {
+        const int64_t events = ns / kUntimedEventNs;
+        return s.untimed ? std::to_string(events) + (events == 1 ? " event" : " events")
+                         : cli::milliseconds(ns);
+    };
     out << "  schema version: " << (s.schema_version.empty() ? "-" : s.schema_version) << "\n";
     if (s.rank >= 0) {
         out << "  rank: " << s.rank << "\n";
@@ -28,6 +35,10 @@ void printTimeline(std::ostream& out, const ReportFileSummary& s) {
         out << ", spanning " << milliseconds(s.last_ns - s.first_ns);
     }
     out << "\n";
+    if (s.untimed) {
+        out << "  times: none in the file; its events are placed in order, so the spans below "
+               "count events\n";
+    }
     for (const NamedCount& type : s.calls_by_type) {
         out << "    " << type.name << ": " << type.count << "\n";
     }

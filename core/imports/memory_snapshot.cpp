@@ -386,6 +386,9 @@ class SnapshotImporter {
         metadata[report_format::kImportedFormatKey] = kMemorySnapshotFormat;
         metadata["snapshot_device"] = std::to_string(device_);
         metadata["snapshot_trace_entries"] = std::to_string(entries_.size());
+        if (!timed_) {
+            metadata[kUntimedEventsKey] = kUntimedEventsValue;
+        }
         return metadata;
     }
 
@@ -400,7 +403,7 @@ class SnapshotImporter {
         for (size_t i = 0; i < entries_.size(); ++i) {
             const Entry& e = entries_[i];
             const int64_t time =
-                timed_ ? std::max<int64_t>(e.time_ns, 0) : static_cast<int64_t>(i + 1) * 1000;
+                timed_ ? std::max<int64_t>(e.time_ns, 0) : static_cast<int64_t>(i + 1) * kUntimedEventNs;
             first_ns = first_ns < 0 ? time : first_ns;
             last_ns = time;
             if (e.action == Action::SegmentAlloc) {

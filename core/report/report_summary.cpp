@@ -385,6 +385,7 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
         if (version.step()) {
             s.schema_version = version.text(0);
         }
+        s.untimed = holdsNoTimes(db);
     }
     if (!readKeptScans(db, s, top)) {
         scanTimelineTables(db, s, top, top);

@@ -558,6 +558,7 @@ class TimelineLoader {
                                                   rows.integer(2), rows.real(3), rows.real(4)});
             }
         }
+        data_.untimed = holdsNoTimes(db_);
         if (db_.hasTable("RANK_DEVICE_MAP") && db_.columns("RANK_DEVICE_MAP").count("rankId")) {
             ReadQuery rank(db_, "SELECT rankId FROM RANK_DEVICE_MAP LIMIT 1");
             if (rank.step() && !rank.isNull(0)) {

@@ -10,6 +10,7 @@
 
 #include "decimal_text.h"
 #include "trainscope/error.h"
+#include "trainscope/imported_memory.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -70,6 +71,15 @@ std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string
         return std::nullopt;
     }
     return query.text(0);
+}
+
+bool holdsNoTimes(const ReadOnlyDb& db) {
+    if (!db.hasTable("META_DATA")) {
+        return false;
+    }
+    ReadQuery untimed(db, "SELECT 1 FROM META_DATA WHERE name = ?");
+    untimed.bind(1, std::string(kUntimedEventsKey));
+    return untimed.step();
 }
 
 std::string shownText(std::string text) {

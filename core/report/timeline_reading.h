@@ -28,6 +28,10 @@ std::optional<double> nonNegativeNumber(const std::string& text);
 // trainscope_metadata's value for `key`; none in a report without it (other tools' reports).
 std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string& key);
 
+// Whether a timeline's META_DATA says its file held no times (trainscope/imported_memory.h's
+// kUntimedEventsKey: an imported snapshot's events, 1 µs apart in order).
+bool holdsNoTimes(const ReadOnlyDb& db);
+
 // The longest text that readers take from a file, in characters: no name, shape list or path
 // that a person reads is longer (PATH_MAX is 4096 bytes). A hostile file's megabyte names would
 // otherwise cost the app's layout gigabytes and an export megabytes per call.

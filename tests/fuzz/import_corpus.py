@@ -164,6 +164,10 @@ def pickle_variants(corpus, rng):
     original = pickle.dumps(snapshot, protocol=4)
     write(corpus, "snapshot-original.pickle", original)
     write(corpus, "snapshot-protocol-2.pickle", pickle.dumps(snapshot, protocol=2))
+    untimed = copy.deepcopy(snapshot)  # as a CPU profile's snapshot is: no time_us
+    for e in untimed["device_traces"][0]:
+        del e["time_us"]
+    write(corpus, "snapshot-untimed.pickle", pickle.dumps(untimed, protocol=4))
     write(corpus, "snapshot-global.pickle", pickle.dumps({"segments": [Evil()]}))
     write(corpus, "snapshot-reduce-only.pickle", b"\x80\x04R.")
     write(corpus, "snapshot-build.pickle", b"\x80\x04}b.")

@@ -555,6 +555,25 @@ class HostileFilesTest(unittest.TestCase):
         self.assertIn("alive when dumped", shown.stdout)
         self.assertNotIn("before the trace", shown.stdout)
 
+    def test_a_snapshot_without_times_shows_spans_as_counts_of_events(self):
+        """Its timeline places the events 1 us apart in order: the timeline's summary says so
+        and counts events where it would print milliseconds."""
+        snapshot = copy.deepcopy(ONE_BLOCK_SNAPSHOT)
+        alloc = snapshot["device_traces"][0][0]
+        del alloc["time_us"]
+        snapshot["device_traces"][0] += [
+            dict(alloc, addr=8192, size=256), dict(alloc, action="free_completed", addr=8192,
+                                                   size=256)]
+        path = os.path.join(self.dir.name, "untimed.pickle")
+        with open(path, "wb") as f:
+            pickle.dump(snapshot, f)
+        out = os.path.join(self.dir.name, "untimed")
+        self.assertEqual(cli("import", path, "-o", out).returncode, 0)
+        shown = cli("show", out + ".timeline.sqlite").stdout
+        self.assertIn("times: none in the file", shown)
+        self.assertIn("256 B (256 B)  unknown, freed after 1 event\n", shown)
+        self.assertNotIn(" ms", shown)
+
     def test_an_address_holds_one_block(self):
         """Two allocations at one address without a free between (a damaged trace): the
         second replaces the first, so the peak is what the blocks alive then add up to."""

@@ -10,8 +10,10 @@
 #include <QChartView>
 #include <QDir>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 #include <cstdlib>
 #include <filesystem>
@@ -21,8 +23,10 @@
 #include "support/bounded_command.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
+#include "timeline/timeline_page.h"
 #include "ui/sample_run.h"
 #include "views/report_browser.h"
+#include "views/timeline_summary_page.h"
 
 namespace fs = std::filesystem;
 using namespace trainscope;
@@ -112,6 +116,39 @@ TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
         << titles.join(',').toStdString();
     EXPECT_FALSE(titles.contains(QStringLiteral("Largest activations")));
     EXPECT_FALSE(titles.contains(QStringLiteral("Top operations by activation memory")));
+}
+
+TEST_F(ImportViewTest, ASnapshotWithoutTimesSaysItsSpansCountEvents) {
+    const QString snapshot = dir_ + QStringLiteral("/untimed.pickle");
+    ASSERT_TRUE(QFile::copy(QStringLiteral(HOSTILE_CORPUS "/snapshot-untimed.pickle"), snapshot));
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {snapshot})) << window.lastError().toStdString();
+    // Its events are 1 µs apart in order: the summary counts events where it said ms, and the
+    // timeline says that its axis is their order.
+    const auto summaries = window.findChildren<TimelineSummaryPage*>();
+    ASSERT_EQ(summaries.size(), 1);
+    TimelineSummaryPage* summary = summaries.front();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return summary->loaded(); }, 30000));
+    const QString totals = summary->totals()->text();
+    EXPECT_TRUE(totals.startsWith(QStringLiteral("The file holds no times")))
+        << totals.toStdString();
+    EXPECT_FALSE(totals.contains(QStringLiteral(" ms"))) << totals.toStdString();
+    QTableWidget* allocations = summary->allocationsTable();
+    ASSERT_GT(allocations->rowCount(), 0);
+    for (int row = 0; row < allocations->rowCount(); ++row) {
+        const QString freed = allocations->item(row, 1)->text();
+        EXPECT_TRUE(freed.endsWith(QStringLiteral(" event")) ||
+                    freed.endsWith(QStringLiteral(" events")) ||
+                    freed == QStringLiteral("never freed"))
+            << freed.toStdString();
+    }
+    const auto timelines = window.findChildren<TimelinePage*>();
+    ASSERT_EQ(timelines.size(), 1);
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return timelines.front()->status()->text().startsWith(QStringLiteral("No times")); },
+        30000))
+        << timelines.front()->status()->text().toStdString();
 }
 
 TEST_F(ImportViewTest, APickleThatWouldRunCodeIsRefusedInOneLine) {

@@ -14,6 +14,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
 #include <optional>
 
 #include "settings/app_settings.h"
@@ -297,9 +298,15 @@ void TimelinePage::display(const TimelineRanksLoad& load) {
     QStringList names;
     for (const QString& path : paths_)
         names << QFileInfo(path).fileName();
-    status_->setText(tr("%1. Wheel: zoom · drag: pan · Shift+drag: zoom to a range · click: "
+    QString status = tr("%1. Wheel: zoom · drag: pan · Shift+drag: zoom to a range · click: "
                         "select · click the memory curve: blocks alive then")
-                         .arg(names.join(QStringLiteral(", "))));
+                         .arg(names.join(QStringLiteral(", ")));
+    // An imported snapshot without times: its axis is the events' order, not time.
+    if (std::any_of(load.ranks.begin(), load.ranks.end(),
+                    [](const auto& rank) { return rank->untimed; }))
+        status = tr("No times in the file: its events are placed 1 µs apart in their order. %1")
+                     .arg(status);
+    status_->setText(status);
     if (pending_entry_ > 0)
         selectTimedOperation(pending_entry_);
     emit loadFinished({});

@@ -6,6 +6,7 @@
 #include <QtConcurrent>
 
 #include "reading/sql_table_model.h"
+#include "trainscope/imported_memory.h"
 #include "views/layout.h"
 
 namespace trainscope::ui {
@@ -13,6 +14,16 @@ namespace {
 
 QString milliseconds(int64_t ns) {
     return QObject::tr("%1 ms").arg(QLocale().toString(double(ns) / 1e6, 'f', 3));
+}
+
+// A span of the file's times: milliseconds, or, in a file without times (an imported
+// snapshot's, its events 1 µs apart in order), the events it spans.
+QString span(int64_t ns, bool untimed) {
+    if (!untimed)
+        return milliseconds(ns);
+    const qint64 events = ns / kUntimedEventNs;
+    return events == 1 ? QObject::tr("1 event")
+                       : QObject::tr("%1 events").arg(QLocale().toString(events));
 }
 
 QString exactBytes(int64_t bytes) {
@@ -66,6 +77,11 @@ QString componentName(const std::string& component) {
 // The summary in words: what a user looks at first.
 QString totalsText(const ReportFileSummary& s) {
     QStringList lines;
+    if (s.untimed)
+        lines << QObject::tr(
+            "The file holds no times: its events are placed in their order, so "
+            "the spans below count events.");
+    const auto milliseconds = [&s](int64_t ns) { return span(ns, s.untimed); };
     const StepsDigest steps = digestSteps(s.steps);
     for (const TimelineStep& step : steps.listed) {
         const QString duration = milliseconds(stepDuration(step));
@@ -158,13 +174,13 @@ void TimelineSummaryPage::display(const TimelineLoad& load) {
     const ReportFileSummary& s = *load.summary;
     totals_->setText(totalsText(s));
     for (const OperationTotal& op : s.top_operations)
-        addRow(operations_, {milliseconds(op.total_ns), QString::number(op.calls),
+        addRow(operations_, {span(op.total_ns, s.untimed), QString::number(op.calls),
                              QString::fromStdString(op.name)});
     for (const LargeAllocation& a : s.largest_allocations)
-        addRow(allocations_,
-               {exactBytes(a.size_bytes),
-                a.released_ns ? milliseconds(*a.released_ns - a.allocated_ns) : tr("never freed"),
-                QString::fromStdString(a.operation)});
+        addRow(allocations_, {exactBytes(a.size_bytes),
+                              a.released_ns ? span(*a.released_ns - a.allocated_ns, s.untimed)
+                                            : tr("never freed"),
+                              QString::fromStdString(a.operation)});
     operations_->resizeColumnsToContents();
     allocations_->resizeColumnsToContents();
     emit loadFinished({});

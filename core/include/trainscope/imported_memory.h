@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// What a memory report imported from another tool's file says and does not say, from what its
-// metadata records (report_format::kImportedFromKey and kImportedFormatKey): one rule for a
-// report loaded whole (MemoryReport) and for a file's totals read by SQL (ReportFileSummary).
+// What reports imported from another tool's file say and do not say, from what their metadata
+// records (report_format::kImportedFromKey and kImportedFormatKey): one rule for a report loaded
+// whole (MemoryReport) and for a file's totals read by SQL (ReportFileSummary).
 // docs/importing.md says the same to users.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 namespace trainscope {
@@ -12,6 +13,13 @@ namespace trainscope {
 // The formats an import records as kImportedFormatKey.
 inline constexpr char kProfilerTraceFormat[] = "torch.profiler trace";
 inline constexpr char kMemorySnapshotFormat[] = "memory snapshot";
+
+// A timeline metadata key, present when the imported file holds no times (a memory snapshot
+// recorded without them): its events are placed 1 µs apart in their order, so that a span of
+// its times counts events, not time.
+inline constexpr char kUntimedEventsKey[] = "untimed_events";
+inline constexpr char kUntimedEventsValue[] = "1 us apart in order";
+inline constexpr int64_t kUntimedEventNs = 1000;
 
 // Whether a memory report says which tensors are weights: TrainScope's own reports do (none
 // when the model has none); a torch.profiler trace or a memory snapshot does not, so its

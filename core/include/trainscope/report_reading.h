@@ -85,6 +85,9 @@ struct ReportFileSummary {
     // Timelines.
     std::string schema_version;  // META_DATA's SCHEMA_VERSION
     int rank = -1;               // RANK_DEVICE_MAP's: -1, not set
+    // The file held no times (an imported snapshot's): its times are its events' order, 1 µs
+    // apart (trainscope/imported_memory.h), so its spans count events.
+    bool untimed = false;
     int64_t api_calls = 0;
     std::vector<NamedCount> calls_by_type;  // ENUM_API_TYPE's names ("op", "queue", ...)
     int64_t threads = 0;

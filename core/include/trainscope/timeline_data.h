@@ -108,6 +108,8 @@ struct TimelineData {
     std::vector<std::pair<int64_t, int64_t>> links;
     int64_t first_ns = 0, last_ns = 0;  // of every span and memory sample
     int rank = -1;                      // RANK_DEVICE_MAP's, -1: not set
+    // The file held no times (an imported snapshot's): its events are 1 µs apart in order.
+    bool untimed = false;
 
     const std::string& text(int32_t index) const;
     const TimelineSpan& span(SpanRef ref) const { return lanes[ref.lane].spans[ref.index]; }
