@@ -14,6 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/file_summary.h"
 #include "cli/sweep_output.h"
+#include "cli/terminal_safe_output.h"
 #include "trainscope/advice_text.h"
 #include "trainscope/cluster.h"
 #include "trainscope/comparison.h"
@@ -210,6 +211,16 @@ int main(int argc, char** argv) {
     if (options.command == cli::Command::Help) {
         std::cout << cli::usage();
         return 0;
+    }
+    // What the commands run here print holds names and paths from files, which may be anyone's
+    // (the engine, exec'd below, prints what the user's own model names).
+    const bool in_process =
+        options.command == cli::Command::Show || options.command == cli::Command::Export ||
+        options.command == cli::Command::Import || options.command == cli::Command::Compare;
+    std::optional<cli::TerminalSafeOutput> safe_out, safe_err;
+    if (in_process) {
+        safe_out.emplace(std::cout);
+        safe_err.emplace(std::cerr);
     }
     try {
         if (options.command == cli::Command::Show)

@@ -521,6 +521,25 @@ class HostileFilesTest(unittest.TestCase):
             {"action": "alloc", "addr": i, "size": 1 << 49, "frames": []} for i in range(4096)]]}
         self.refused("many.pickle", pickle.dumps(many), "more than any machine holds")
 
+    def test_names_from_the_file_cannot_drive_the_terminal(self):
+        """An operation name may hold an escape sequence (recolouring, clearing), a carriage
+        return (overwriting the line) or a right-to-left override: show writes them as visible
+        escapes; other characters, and its own newlines, as they are."""
+        name = "aten::mm\x1b[2J\x1b[31mred\rover\u202eevil\x00\x85 é 中"
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        trace["traceEvents"][0]["name"] = name
+        path = os.path.join(self.dir.name, "names.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        shown = subprocess.run([CLI, "show", path], capture_output=True, timeout=120)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        out = shown.stdout.decode()
+        for control in ("\x1b", "\r", "\u202e", "\x00", "\x85"):
+            self.assertNotIn(control, out)
+        self.assertIn("aten::mm\\x1b[2J\\x1b[31mred\\x0dover\\u202eevil\\x00\\u0085 é 中",
+                      out)
+        self.assertIn("\n  Most expensive operations", out)
+
     def test_a_damaged_snapshot_is_refused_not_counted_as_zero(self):
         """PyTorch writes every block's and event's size as a byte count and every event's
         address: one without is a damaged file, refused in one line, where it was read as a
