@@ -145,7 +145,9 @@ class SnapshotImporter {
                 most = trace->items.size();
                 device_ = static_cast<int64_t>(d);
             }
+            other_traces_ += trace && !trace->items.empty() ? 1 : 0;
         }
+        other_traces_ = std::max<int64_t>(other_traces_ - 1, 0);
         if (most == 0) {
             device_ = -1;  // no trace: the device of the first segment
         }
@@ -361,9 +363,16 @@ class SnapshotImporter {
             report.peak_breakdown = breakdown;
         }
         report.metadata = metadata();
-        std::string note =
-            "imported from a memory snapshot: its entries are the blocks alive at the peak by "
-            "category and line";
+        std::string note = "imported from a memory snapshot: the memory of device " +
+                           std::to_string(std::max<int64_t>(device_, 0));
+        if (other_traces_ > 0) {
+            note += " (the one with the most trace events; " +
+                    (other_traces_ == 1 ? std::string("another device's trace is")
+                                        : std::to_string(other_traces_) +
+                                              " other devices' traces are") +
+                    " not read)";
+        }
+        note += "; its entries are the blocks alive at the peak by category and line";
         if (!categorized) {
             note +=
                 "; the snapshot records no categories (a CUDA snapshot does not), so the "
@@ -458,6 +467,7 @@ class SnapshotImporter {
     LiveBlocks live_, start_, at_peak_;
     std::vector<Entry> entries_;
     bool timed_ = false;
+    int64_t other_traces_ = 0;  // devices with a trace other than the one read
     int64_t reserved_ = 0, start_reserved_ = 0;
     int64_t start_bytes_ = 0, peak_bytes_ = 0;
     size_t peak_entries_ = 0;

@@ -605,11 +605,17 @@ class TraceImporter {
         return memory_.front().total_allocated - memory_.front().bytes;
     }
 
-    // Where the weights and optimizer state are, which the trace does not name.
+    // Whose memory the reports are, and where the weights and optimizer state are, which the
+    // trace does not name.
     std::string memoryNote() const {
-        const std::string unnamed =
-            "imported from a torch.profiler trace, which does not say which tensors are "
-            "parameters or optimizer state";
+        std::string unnamed = "imported from a torch.profiler trace: the memory of " +
+                              (device_type_ == 1 ? "CUDA device " + std::to_string(device_id_)
+                                                 : std::string("the CPU"));
+        if (memory_elsewhere_ > 0) {
+            unnamed += " (" + std::to_string(memory_elsewhere_) +
+                       " memory events of other devices are not read)";
+        }
+        unnamed += "; the trace does not say which tensors are parameters or optimizer state";
         const int64_t before = aliveBeforeTrace();
         if (before > 0) {
             return unnamed + ": what was alive before the trace began (" +

@@ -259,6 +259,7 @@ class ImportTest(ImportedTrace):
             # A trace names no parameter: their bytes are not known, rather than none.
             self.assertIn("weights and gradients not named in the imported file", shown.stdout)
             self.assertNotIn("weights 0 B", shown.stdout)
+            self.assertIn("the memory of the CPU;", shown.stdout)
             for part in ("Weights", "Optimizer state"):
                 self.assertRegex(shown.stdout, part + r" +not named in the imported file\n")
             # Where they are instead: a CPU trace's totals begin at 0 with the profiler, so
@@ -592,6 +593,36 @@ class HostileFilesTest(unittest.TestCase):
         self.assertIn("times: none in the file", shown)
         self.assertIn("256 B (256 B)  unknown, freed after 1 event\n", shown)
         self.assertNotIn(" ms", shown)
+
+    def test_the_device_read_is_named_and_the_others_counted(self):
+        snapshot = copy.deepcopy(ONE_BLOCK_SNAPSHOT)
+        other = dict(snapshot["device_traces"][0][0], addr=1 << 30)
+        snapshot["device_traces"] = [[other], snapshot["device_traces"][0] * 1 + [
+            dict(other, addr=8192, size=64)]]
+        snapshot["segments"][0]["device"] = 1
+        path = os.path.join(self.dir.name, "devices.pickle")
+        with open(path, "wb") as f:
+            pickle.dump(snapshot, f)
+        shown = cli("show", path)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("the memory of device 1 (the one with the most trace events; another "
+                      "device's trace is not read)", shown.stdout)
+        self.assertIn("(1088 bytes)", shown.stdout)
+
+    def test_a_trace_names_the_device_whose_memory_it_reads(self):
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        for device_type, address in ((0, 64), (1, 1 << 30), (0, 128)):
+            trace["traceEvents"].append(
+                {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {
+                    "Bytes": 32, "Total Allocated": 32, "Addr": address,
+                    "Device Type": device_type, "Device Id": device_type - 1}})
+        path = os.path.join(self.dir.name, "devices.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        shown = cli("show", path)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("the memory of CUDA device 0 (2 memory events of other devices are not "
+                      "read)", shown.stdout)
 
     def test_an_address_holds_one_block(self):
         """Two allocations at one address without a free between (a damaged trace): the
