@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <optional>
 
 #include "cli/cli_options.h"
@@ -66,6 +67,9 @@ ShownFile readShownFile(const std::string& path) {
             return file;
         }
         file.summary = summarizeReportFile(path);
+    } catch (const std::bad_alloc&) {
+        file.error = "out of memory: reading it needs more than this machine has";
+        return file;
     } catch (const std::exception& e) {
         file.error = e.what();
         return file;
@@ -128,9 +132,20 @@ int show(const cli::CliOptions& options) {
     return status;
 }
 
+// A trace or a snapshot where a report is read: the reports are its import's.
+// `give`: what of the import's to give instead.
+void refuseUnimported(const std::string& path, const std::string& give) {
+    if (importedFormatOf(path) != ImportedFormat::None) {
+        throw Error(path + " is a torch.profiler trace or a memory snapshot: import it first (" +
+                    "trainscope-cli import " + path + " -o PREFIX) and give " + give);
+    }
+}
+
 // `compare`: exit code 0 within the limits, 1 over a limit, 2 when the runs cannot be compared.
 int compare(const cli::CliOptions& options) {
     try {
+        for (const std::string& path : options.files)
+            refuseUnimported(path, "PREFIX");
         // The base first: a problem with both is told of the first named.
         const RunReports base = findRunReports(options.files[0]);
         const Comparison comparison = compareRuns(base, findRunReports(options.files[1]));
@@ -191,6 +206,7 @@ int importReports(const cli::CliOptions& options) {
 }
 
 int exportTrace(const cli::CliOptions& options) {
+    refuseUnimported(options.files[0], "PREFIX.timeline.sqlite");
     const ChromeTraceCounts counts =
         exportChromeTrace(options.files[0], options.chrome_trace,
                           options.force ? Overwrite::Allow : Overwrite::Refuse);
@@ -232,6 +248,10 @@ int main(int argc, char** argv) {
         if (options.command == cli::Command::Compare)
             return compare(options);
         return cli::handOverToEngine(argv);  // returns only when the engine cannot be started
+    } catch (const std::bad_alloc&) {
+        std::cerr << "trainscope-cli: error: out of memory: this needs more than the machine has"
+                  << std::endl;
+        return kRunFailed;
     } catch (const std::exception& e) {
         std::cerr << "trainscope-cli: error: " << e.what() << std::endl;
         return kRunFailed;

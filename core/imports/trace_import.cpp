@@ -103,8 +103,8 @@ class TraceImporter {
         arrangeCalls();
         if (calls_.empty()) {
             throw Error(source_ +
-                        " holds no operations: record it with torch.profiler's CPU "
-                        "activity to see them");
+                        " holds no operations: nothing ran while the profiler recorded (with a "
+                        "schedule, call prof.step() after each step; record the CPU activity)");
         }
         arrangePythonCalls();
         chooseForwardThread();

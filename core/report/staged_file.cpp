@@ -368,7 +368,9 @@ void checkOutputPath(const std::string& path, Overwrite overwrite) {
     std::error_code ec;
     const fs::path folder = folderOf(path);
     if (!fs::is_directory(folder, ec)) {
-        throw Error("cannot write '" + path + "': folder '" + folder.string() + "' does not exist");
+        throw Error("cannot write '" + path + "': " +
+                    (fs::exists(folder, ec) ? "'" + folder.string() + "' is not a folder"
+                                            : "folder '" + folder.string() + "' does not exist"));
     }
     if (::access(folder.c_str(), W_OK | X_OK) != 0) {
         throw Error("cannot write '" + path + "': folder '" + folder.string() +
