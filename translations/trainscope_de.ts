@@ -2130,6 +2130,10 @@ aktiv (gepunktet)</translation>
         <source>Largest blocks alive at the peak</source>
         <translation>Größte zur Spitze belegte Blöcke</translation>
     </message>
+    <message>
+        <source>Backward not attributed: %1</source>
+        <translation>Rückwärtszeit nicht zugeordnet: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -2126,6 +2126,10 @@ active (dotted)</source>
         <source>Largest blocks alive at the peak</source>
         <translation>峰值时存活的最大内存块</translation>
     </message>
+    <message>
+        <source>Backward not attributed: %1</source>
+        <translation>反向未归属：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/summary_text.h"
 
 namespace trainscope::cli {
@@ -115,6 +115,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             out << path << ": run time report\n"
                 << line << "  " << iterationText(s.iteration_wall_ms, s.forward_ms, s.backward_ms)
                 << "\n";
+            if (!s.backward_not_attributed.empty()) {
+                out << "  Backward not attributed: " << s.backward_not_attributed << "\n";
+            }
             if (const std::string text = communicationText(s.collectives); !text.empty()) {
                 out << "  " << text << "\n";
             }

@@ -9,7 +9,7 @@
 #include "analysis/saturating.h"
 #include "imports/python_frames.h"
 #include "trainscope/error.h"
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {

@@ -2,6 +2,7 @@
 #include "imports/trace_import.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string_view>
@@ -15,7 +16,7 @@
 #include "records/memory_record.h"
 #include "records/recorded_steps.h"
 #include "trainscope/error.h"
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/memory_curve.h"
 #include "trainscope/report_format.h"
 
@@ -431,6 +432,25 @@ class TraceImporter {
                 links_.push_back({start->second, node});
             }
         }
+        if (links_.empty()) {
+            // Nodes that ran, with nothing to say whose: the reports' backward is not zero.
+            int64_t nodes = 0;
+            double node_ms = 0;
+            for (size_t i = 0; i < calls_.size(); ++i)
+                if (backward_[i] && (parent_[i] < 0 || !backward_[parent_[i]])) {
+                    ++nodes;
+                    node_ms += ms(calls_[i]);
+                }
+            if (nodes > 0) {
+                char text[200];
+                std::snprintf(text, sizeof text,
+                              "the trace's %lld backward nodes (%.3f ms in all) are linked to no "
+                              "operation: it has no fwdbwd flows (PyTorch 1.13's traces have "
+                              "none)",
+                              static_cast<long long>(nodes), node_ms);
+                backward_note_ = text;
+            }
+        }
         // Each entry's backward time: its backward nodes', each counted once.
         std::set<std::pair<int, int>> counted;
         for (const auto& [forward, node] : links_) {
@@ -618,8 +638,8 @@ class TraceImporter {
         unnamed += "; the trace does not say which tensors are parameters or optimizer state";
         const int64_t before = aliveBeforeTrace();
         if (before > 0) {
-            return unnamed + ": what was alive before the trace began (" +
-                   std::to_string(before) + " bytes, by its first total) is counted as other";
+            return unnamed + ": what was alive before the trace began (" + std::to_string(before) +
+                   " bytes, by its first total) is counted as other";
         }
         return unnamed +
                "; its totals count nothing alive before it began (a CPU trace's begin at 0 when "
@@ -757,6 +777,9 @@ class TraceImporter {
         if (!steps_note_.empty()) {
             metadata["imported_steps"] = steps_note_;
         }
+        if (!backward_note_.empty()) {
+            metadata[kBackwardNotAttributedKey] = backward_note_;
+        }
         return metadata;
     }
 
@@ -859,6 +882,7 @@ class TraceImporter {
     std::map<Thread, std::vector<Interval>> accumulate_, entries_of_thread_;
     std::vector<std::pair<int, int>> links_;       // (forward call, backward node)
     std::unordered_map<int, double> backward_ms_;  // by entry
+    std::string backward_note_;  // why no entry has a backward time, where nodes ran
     int64_t memory_step_backward_end_ = INT64_MAX;
     std::vector<TraceMemoryEvent> memory_;
     int64_t device_type_ = 0, device_id_ = -1;

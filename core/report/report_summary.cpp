@@ -18,7 +18,7 @@
 #include "report/readonly_db.h"
 #include "report/timeline_reading.h"
 #include "trainscope/error.h"
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 
@@ -166,6 +166,7 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     if (const auto wall = metadataValue(db, report_format::kIterationMsKey)) {
         s.iteration_wall_ms = nonNegativeNumber(*wall);
     }
+    s.backward_not_attributed = metadataValue(db, kBackwardNotAttributedKey).value_or("");
     if (db.hasTable(report_format::kCollectivesTable)) {
         requireColumns(db, report_format::kCollectivesTable,
                        {"operation_name", "start_ms", "duration_ms", "bytes", "duration_min_ms",

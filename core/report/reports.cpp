@@ -3,7 +3,7 @@
 
 #include <numeric>
 
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {

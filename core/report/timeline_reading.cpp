@@ -10,7 +10,7 @@
 
 #include "decimal_text.h"
 #include "trainscope/error.h"
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {

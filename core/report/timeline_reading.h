@@ -28,7 +28,7 @@ std::optional<double> nonNegativeNumber(const std::string& text);
 // trainscope_metadata's value for `key`; none in a report without it (other tools' reports).
 std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string& key);
 
-// Whether a timeline's META_DATA says its file held no times (trainscope/imported_memory.h's
+// Whether a timeline's META_DATA says its file held no times (trainscope/import_notes.h's
 // kUntimedEventsKey: an imported snapshot's events, 1 µs apart in order).
 bool holdsNoTimes(const ReadOnlyDb& db);
 

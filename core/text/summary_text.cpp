@@ -6,7 +6,7 @@
 #include <map>
 #include <vector>
 
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 
 namespace trainscope {
@@ -172,8 +172,7 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
             const bool unnamed =
                 !weights_known && bytes == 0 && (name == parts[0].first || name == parts[2].first);
             // Where they are instead (in Other, or not in the peak) is the memory note's.
-            out << (unnamed ? std::string("not named in the imported file")
-                            : formatBytes(bytes));
+            out << (unnamed ? std::string("not named in the imported file") : formatBytes(bytes));
             if (name == parts[0].first && peak->unsharded_parameters) {
                 out << " (" << formatBytes(peak->unsharded_parameters)
                     << " of them all-gathered by FSDP for a unit's compute)";
@@ -324,6 +323,10 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     if (time) {
         out << "  " << iterationText(time->iteration_ms, time->forwardMs(), time->backwardMs())
             << "\n";
+        if (const auto note = time->metadata.find(kBackwardNotAttributedKey);
+            note != time->metadata.end()) {
+            out << "  Backward not attributed: " << note->second << "\n";
+        }
         if (const auto device = meta.find("device");
             device != meta.end() && device->second == "cuda") {
             out << "  Operation times are GPU times, between CUDA events around each operation\n";

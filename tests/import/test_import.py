@@ -255,6 +255,18 @@ class ImportTest(ImportedTrace):
         self.assertIn("torch.profiler trace", shown.stdout)
         entries = rows(self.out + ".time.sqlite", "SELECT COUNT(*) FROM run_time_entries")[0][0]
         self.assertGreater(entries, 0)
+        # Without flows (1.13's legacy trace) its backward nodes are nobody's: said, with how
+        # many ran (the outermost, per thread), not left as a backward time of 0.
+        nodes = [c for c in self.trace.calls if c["name"].startswith(BACKWARD_NODE)]
+        outermost = [n for n in nodes if not any(
+            o is not n and o["tid"] == n["tid"] and self.trace.start(o) <= self.trace.start(n)
+            and self.trace.end(n) <= self.trace.end(o) for o in nodes)]
+        said = f"Backward not attributed: the trace's {len(outermost)} backward nodes ("
+        if self.trace.flows:
+            self.assertNotIn("Backward not attributed", shown.stdout)
+        else:
+            self.assertGreater(len(outermost), 0)
+            self.assertIn(said, shown.stdout)
         if "Peak memory" in shown.stdout:  # 2.x: its memory events (1.13's trace has none)
             # A trace names no parameter: their bytes are not known, rather than none.
             self.assertIn("weights and gradients not named in the imported file", shown.stdout)

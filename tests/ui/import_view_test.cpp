@@ -68,6 +68,14 @@ TEST_F(ImportViewTest, ATraceOpensAsARunAndItsReportsAreKeptBesideIt) {
     ASSERT_TRUE(QFileInfo::exists(time));
     const test::ReportReader report(time.toStdString());
     EXPECT_GT(std::stoi(report.scalar("SELECT COUNT(*) FROM run_time_entries")), 10);
+    // A trace without links from backward nodes to operations (this Python's torch 1.13: no
+    // fwdbwd flows) says why no operation has a backward time; one with them does not.
+    QFile file(trace_);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const bool flows = file.readAll().contains("\"fwdbwd\"");
+    const QString overview = window.browser()->overviewText();
+    EXPECT_EQ(overview.contains(QStringLiteral("Backward not attributed: the trace's ")), !flows)
+        << overview.toStdString();
 
     // A second opening reads the reports made the first time.
     const QDateTime made = QFileInfo(time).lastModified();

@@ -131,10 +131,11 @@ std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error)
     const std::optional<ReportFileSummary> totals = totalsOf(report, error);
     if (!totals)
         return std::nullopt;
-    return TimeSummary{totals->forward_ms,   totals->backward_ms,
-                       totals->operations,   totals->iteration_wall_ms,
-                       totals->compilations, QString::fromStdString(totals->compiled_steps),
-                       totals->kernels};
+    return TimeSummary{
+        totals->forward_ms,   totals->backward_ms,
+        totals->operations,   totals->iteration_wall_ms,
+        totals->compilations, QString::fromStdString(totals->compiled_steps),
+        totals->kernels,      QString::fromStdString(totals->backward_not_attributed)};
 }
 
 QString metadataValue(const ReportFile& report, const QString& key, QString* error) {

@@ -52,6 +52,7 @@ struct TimeSummary {
     std::vector<Compilation> compilations;
     QString compiled_steps;  // the engine's note on observed steps that compiled
     KernelTotals kernels;
+    QString backward_not_attributed;  // an imported trace's: why no operation has backward time
     double operations_ms() const { return forward_ms + backward_ms; }
 };
 

@@ -118,6 +118,8 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                               formatNumber(100.0 * t.operations_ms() / *t.wall_ms, 1));
         else
             lines << sum;
+        if (!t.backward_not_attributed.isEmpty())
+            lines << tr("Backward not attributed: %1").arg(t.backward_not_attributed);
         charts->addWidget(iterationSplitChart(t, [this] { emit timePartClicked(); }), 0, 1);
         charts->addWidget(topChart([this](const RunCharts& top) {
                               QChartView* view = operationTimeChart(

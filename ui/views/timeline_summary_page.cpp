@@ -6,7 +6,7 @@
 #include <QtConcurrent>
 
 #include "reading/sql_table_model.h"
-#include "trainscope/imported_memory.h"
+#include "trainscope/import_notes.h"
 #include "views/layout.h"
 
 namespace trainscope::ui {

@@ -66,7 +66,7 @@ struct ReportFileSummary {
     int64_t weights = 0, weight_bytes = 0, gradient_bytes = 0;
     bool names_weights = true;  // false: an imported file, which names no parameter
     // True: the activation entries are the blocks alive at the peak by category and line (a
-    // memory snapshot's), not activations (trainscope/imported_memory.h).
+    // memory snapshot's), not activations (trainscope/import_notes.h).
     bool lists_blocks_at_peak = false;
     int64_t activations = 0, activation_bytes = 0;
     std::string memory_note;  // why the report lacks allocations; empty: it lacks none
@@ -80,13 +80,14 @@ struct ReportFileSummary {
     std::vector<CollectiveEntry> collectives;  // a rank's collectives (trainscope_collectives)
     std::vector<Compilation> compilations;     // torch.compile's (trainscope_compilations)
     std::string compiled_steps;                // the metadata's note on steps that compiled
+    std::string backward_not_attributed;  // an imported trace's: why no backward times
     KernelTotals kernels;                      // trainscope_compiled_kernels in figures
 
     // Timelines.
     std::string schema_version;  // META_DATA's SCHEMA_VERSION
     int rank = -1;               // RANK_DEVICE_MAP's: -1, not set
     // The file held no times (an imported snapshot's): its times are its events' order, 1 µs
-    // apart (trainscope/imported_memory.h), so its spans count events.
+    // apart (trainscope/import_notes.h), so its spans count events.
     bool untimed = false;
     int64_t api_calls = 0;
     std::vector<NamedCount> calls_by_type;  // ENUM_API_TYPE's names ("op", "queue", ...)

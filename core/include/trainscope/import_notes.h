@@ -21,6 +21,12 @@ inline constexpr char kUntimedEventsKey[] = "untimed_events";
 inline constexpr char kUntimedEventsValue[] = "1 us apart in order";
 inline constexpr int64_t kUntimedEventNs = 1000;
 
+// A run time report metadata key, present when the imported trace's backward nodes are linked
+// to no operation (no fwdbwd flows: PyTorch 1.13's legacy traces have none), so that no
+// operation has a backward time although the step ran its backward pass: the value says how
+// many nodes, and how long they took.
+inline constexpr char kBackwardNotAttributedKey[] = "backward_not_attributed";
+
 // Whether a memory report says which tensors are weights: TrainScope's own reports do (none
 // when the model has none); a torch.profiler trace or a memory snapshot does not, so its
 // weights and optimizer state are not known (in Other, or not in the peak at all), not none.
