@@ -49,19 +49,22 @@ int64_t intOf(const PickleData& data, const PickleValue& v, int64_t otherwise = 
     return data.isInt(v) ? v.number : otherwise;
 }
 
+// A damaged snapshot's error: `what` of it is not as PyTorch writes it.
+Error damaged(const std::string& source, const std::string& what) {
+    return Error(source + " is not a memory snapshot TrainScope can read: " + what);
+}
+
 // A size as the snapshot gives it: a byte count, which PyTorch always writes; anything else (a
-// negative number, a text, a float, nothing) is a damaged file, and one past 1 PiB, which no
-// device holds, is refused too. `what` names where it is, for the message.
+// negative number, a text, a float, nothing) is a damaged file (`where` says what has it, made
+// only then), and one past 1 PiB, which no device holds, is refused too.
+template <typename Where>
 int64_t sizeOf(const PickleData& data, const PickleValue& v, const std::string& source,
-               const std::string& what) {
+               const Where& where) {
     if (!data.isInt(v) || v.number < 0) {
-        throw Error(source + " is not a memory snapshot TrainScope can read: " + what +
-                    " has no byte count as its size");
+        throw damaged(source, where() + " has no byte count as its size");
     }
     if (v.number > (int64_t{1} << 50)) {
-        throw Error(source +
-                    " is not a memory snapshot TrainScope can read: it names a block of "
-                    "an impossible size");
+        throw damaged(source, "it names a block of an impossible size");
     }
     return v.number;
 }
@@ -164,7 +167,7 @@ class SnapshotImporter {
             if (device != device_) {
                 continue;
             }
-            const std::string where = "segment " + std::to_string(s);
+            const auto where = [s] { return "segment " + std::to_string(s); };
             const int64_t segment_size =
                 sizeOf(data_, data_.get(segment, "total_size"), source_, where);
             budget(segment_size);
@@ -174,15 +177,14 @@ class SnapshotImporter {
             const PickleContainer* blocks = data_.list(data_.get(segment, "blocks"));
             for (size_t b = 0; blocks && b < blocks->items.size(); ++b) {
                 const PickleValue& block = blocks->items[b];
-                const std::string block_where = where + "'s block " + std::to_string(b);
+                const auto block_where = [&] { return where() + "'s block " + std::to_string(b); };
                 const int64_t size = sizeOf(data_, data_.get(block, "size"), source_, block_where);
                 budget(size);
                 const PickleValue at = data_.get(block, "address");
                 if (data_.isInt(at)) {
                     address = static_cast<uint64_t>(at.number);
                 } else if (!data_.isInt(segment_address)) {
-                    throw Error(source_ + " is not a memory snapshot TrainScope can read: " +
-                                block_where + " has no address, nor has its segment");
+                    throw damaged(source_, block_where() + " has no address, nor has its segment");
                 }
                 const std::string* state = data_.text(data_.get(block, "state"));
                 if (state && (*state == "active_allocated" || *state == "active_awaiting_free") &&
@@ -203,11 +205,10 @@ class SnapshotImporter {
         for (size_t i = 0; trace && i < trace->items.size(); ++i) {
             const PickleValue& e = trace->items[i];
             const std::string* action = data_.text(data_.get(e, "action"));
-            const std::string where = "its trace's entry " + std::to_string(i);
+            const auto where = [i] { return "its trace's entry " + std::to_string(i); };
             Entry entry;
             if (!action) {
-                throw Error(source_ + " is not a memory snapshot TrainScope can read: " + where +
-                            " is no event (it has no action)");
+                throw damaged(source_, where() + " is no event (it has no action)");
             }
             entry.action = *action == "alloc"            ? Action::Alloc
                            : *action == "free_completed" ? Action::Free
@@ -218,12 +219,12 @@ class SnapshotImporter {
                 continue;
             }
             const PickleValue address = data_.get(e, "addr");
+            const auto event = [&] { return where() + " (" + *action + ")"; };
             if (!data_.isInt(address)) {
-                throw Error(source_ + " is not a memory snapshot TrainScope can read: " + where +
-                            " (" + *action + ") has no address");
+                throw damaged(source_, event() + " has no address");
             }
             entry.address = static_cast<uint64_t>(address.number);
-            entry.size = sizeOf(data_, data_.get(e, "size"), source_, where + " (" + *action + ")");
+            entry.size = sizeOf(data_, data_.get(e, "size"), source_, event);
             budget(entry.size);
             const PickleValue time = data_.get(e, "time_us");
             if (data_.isInt(time) && time.number >= 0 && time.number < kLatestMicroseconds) {
@@ -367,9 +368,9 @@ class SnapshotImporter {
                            std::to_string(std::max<int64_t>(device_, 0));
         if (other_traces_ > 0) {
             note += " (the one with the most trace events; " +
-                    (other_traces_ == 1 ? std::string("another device's trace is")
-                                        : std::to_string(other_traces_) +
-                                              " other devices' traces are") +
+                    (other_traces_ == 1
+                         ? std::string("another device's trace is")
+                         : std::to_string(other_traces_) + " other devices' traces are") +
                     " not read)";
         }
         note += "; its entries are the blocks alive at the peak by category and line";
@@ -411,8 +412,8 @@ class SnapshotImporter {
         int64_t first_ns = -1, last_ns = 0;
         for (size_t i = 0; i < entries_.size(); ++i) {
             const Entry& e = entries_[i];
-            const int64_t time =
-                timed_ ? std::max<int64_t>(e.time_ns, 0) : static_cast<int64_t>(i + 1) * kUntimedEventNs;
+            const int64_t time = timed_ ? std::max<int64_t>(e.time_ns, 0)
+                                        : static_cast<int64_t>(i + 1) * kUntimedEventNs;
             first_ns = first_ns < 0 ? time : first_ns;
             last_ns = time;
             if (e.action == Action::SegmentAlloc) {
@@ -454,9 +455,7 @@ class SnapshotImporter {
     void budget(int64_t size) {
         sizes_ = saturatedSum(sizes_, size);
         if (sizes_ > (int64_t{1} << 60)) {
-            throw Error(source_ +
-                        " is not a memory snapshot TrainScope can read: its blocks add "
-                        "up to more than any machine holds");
+            throw damaged(source_, "its blocks add up to more than any machine holds");
         }
     }
 
