@@ -407,6 +407,10 @@
         <source>The file holds no times: its events are placed in their order, so the spans below count events.</source>
         <translation>Die Datei enthält keine Zeiten: Ihre Ereignisse stehen in ihrer Reihenfolge, daher zählen die Spannen unten Ereignisse.</translation>
     </message>
+    <message>
+        <source>not recorded</source>
+        <translation>nicht aufgezeichnet</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -407,6 +407,10 @@
         <source>The file holds no times: its events are placed in their order, so the spans below count events.</source>
         <translation>文件中没有时间：其事件按顺序排列，因此下面的跨度计的是事件数。</translation>
     </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -2723,7 +2727,7 @@ Library frame, relative to %2</source>
     </message>
     <message>
         <source>Freed after</source>
-        <translation>释放于</translation>
+        <translation>存活时长</translation>
     </message>
     <message>
         <source>Operations by total time (nested calls count inside their parents too)</source>

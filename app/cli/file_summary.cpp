@@ -55,7 +55,8 @@ void printTimeline(std::ostream& out, const ReportFileSummary& s) {
     for (const ComponentPeak& m : s.memory) {
         out << "  memory " << (m.component.empty() ? "-" : m.component) << " (" << m.records
             << " records): peak allocated " << bytes(m.peak_allocated) << ", peak reserved "
-            << bytes(m.peak_reserved) << ", peak active " << bytes(m.peak_active) << "\n";
+            << (m.reservedRecorded() ? bytes(m.peak_reserved) : std::string("not recorded"))
+            << ", peak active " << bytes(m.peak_active) << "\n";
     }
     if (s.blocks > 0) {
         out << "  blocks: " << s.blocks << " (" << s.blocks_never_freed

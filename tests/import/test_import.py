@@ -635,6 +635,11 @@ class HostileFilesTest(unittest.TestCase):
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("the memory of CUDA device 0 (2 memory events of other devices are not "
                       "read)", shown.stdout)
+        # Its events hold no reserved totals: not recorded, not 0 B below 32 B allocated.
+        out = os.path.join(self.dir.name, "devices")
+        self.assertEqual(cli("import", path, "-o", out).returncode, 0)
+        timeline = cli("show", out + ".timeline.sqlite").stdout
+        self.assertIn("peak allocated 32 B (32 B), peak reserved not recorded,", timeline)
 
     def test_an_address_holds_one_block(self):
         """Two allocations at one address without a free between (a damaged trace): the

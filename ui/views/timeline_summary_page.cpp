@@ -106,25 +106,27 @@ QString totalsText(const ReportFileSummary& s) {
         const QString kinds = types.join(QStringLiteral(", "));
         lines << (s.threads == 1
                       ? QObject::tr("Framework calls: %1 on one thread, spanning %2 (%3)")
-                            .arg(s.api_calls)
+                            .arg(QLocale().toString(qint64(s.api_calls)))
                             .arg(spanning, kinds)
                       : QObject::tr("Framework calls: %1 on %2 threads, spanning %3 (%4)")
-                            .arg(s.api_calls)
-                            .arg(s.threads)
+                            .arg(QLocale().toString(qint64(s.api_calls)))
+                            .arg(QLocale().toString(qint64(s.threads)))
                             .arg(spanning, kinds));
     }
     for (const ComponentPeak& m : s.memory) {
         lines << QObject::tr("Memory of %1: peak allocated %2, peak reserved %3")
                      .arg(componentName(m.component), exactBytes(m.peak_allocated),
-                          exactBytes(m.peak_reserved));
+                          m.reservedRecorded() ? exactBytes(m.peak_reserved)
+                                               : QObject::tr("not recorded"));
     }
     if (s.blocks > 0)
         lines << QObject::tr("Blocks: %1, of which %2 never freed in the recording")
-                     .arg(s.blocks)
-                     .arg(s.blocks_never_freed);
+                     .arg(QLocale().toString(qint64(s.blocks)))
+                     .arg(QLocale().toString(qint64(s.blocks_never_freed)));
     if (s.device_tasks > 0 || s.cann_calls > 0)
-        lines
-            << QObject::tr("Device: %1 tasks, %2 CANN calls").arg(s.device_tasks).arg(s.cann_calls);
+        lines << QObject::tr("Device: %1 tasks, %2 CANN calls")
+                     .arg(QLocale().toString(qint64(s.device_tasks)),
+                          QLocale().toString(qint64(s.cann_calls)));
     if (!s.schema_version.empty())
         lines << QObject::tr("Schema version %1").arg(QString::fromStdString(s.schema_version));
     return lines.join(QLatin1Char('\n'));
@@ -174,7 +176,7 @@ void TimelineSummaryPage::display(const TimelineLoad& load) {
     const ReportFileSummary& s = *load.summary;
     totals_->setText(totalsText(s));
     for (const OperationTotal& op : s.top_operations)
-        addRow(operations_, {span(op.total_ns, s.untimed), QString::number(op.calls),
+        addRow(operations_, {span(op.total_ns, s.untimed), QLocale().toString(qint64(op.calls)),
                              QString::fromStdString(op.name)});
     for (const LargeAllocation& a : s.largest_allocations)
         addRow(allocations_, {exactBytes(a.size_bytes),

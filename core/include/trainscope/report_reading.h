@@ -45,6 +45,9 @@ struct ComponentPeak {
     std::string component;
     int64_t records = 0;
     int64_t peak_allocated = 0, peak_reserved = 0, peak_active = 0;
+    // Reserved memory holds what is allocated: none beside allocations says the recording
+    // kept no reserved totals (a CPU trace's are 0), not that none was reserved.
+    bool reservedRecorded() const { return peak_reserved > 0 || peak_allocated == 0; }
 };
 
 // The sharded parameters of one layout (trainscope_sharded_weights): how many, this rank's
