@@ -2138,6 +2138,10 @@ aktiv (gepunktet)</translation>
         <source>Backward not attributed: %1</source>
         <translation>Rückwärtszeit nicht zugeordnet: %1</translation>
     </message>
+    <message>
+        <source>Memory incomplete: %1</source>
+        <translation>Speicher unvollständig: %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

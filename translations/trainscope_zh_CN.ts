@@ -2134,6 +2134,10 @@ active (dotted)</source>
         <source>Backward not attributed: %1</source>
         <translation>反向未归属：%1</translation>
     </message>
+    <message>
+        <source>Memory incomplete: %1</source>
+        <translation>内存不完整：%1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -109,6 +109,11 @@ TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
     const QString overview = window.browser()->overviewText();
     EXPECT_FALSE(overview.contains(QStringLiteral("Over the iteration"))) << overview.toStdString();
     EXPECT_FALSE(overview.contains(QStringLiteral("weights 0 B"))) << overview.toStdString();
+    // What show says the snapshot cannot say, the Overview says too.
+    EXPECT_TRUE(overview.contains(
+        QStringLiteral("Memory incomplete: imported from a memory snapshot: the memory of "
+                       "device 0;")))
+        << overview.toStdString();
     QAbstractItemModel* table = window.browser()->activationsView()->model();
     QStringList headers;
     for (int column = 0; column < table->columnCount(); ++column)

@@ -124,7 +124,8 @@ std::optional<MemorySummary> memorySummary(const ReportFile& report, QString* er
                          totals->weights,
                          totals->sharded,
                          totals->names_weights,
-                         totals->lists_blocks_at_peak};
+                         totals->lists_blocks_at_peak,
+                         QString::fromStdString(totals->memory_note)};
 }
 
 std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error) {

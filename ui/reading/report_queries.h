@@ -37,6 +37,7 @@ struct MemorySummary {
     // True: the activation entries are a memory snapshot's blocks alive at the peak, by
     // category and line; their sum is the peak's, not the activations'.
     bool lists_blocks_at_peak = false;
+    QString note;  // why the report lacks allocations, or what it cannot say (the CLI's same)
 };
 
 // "Iteration time" means two things, each named: the measured iteration (wall time, the

@@ -76,6 +76,10 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
             lines << tr("Over the iteration: activations %1; weights and gradients not named in "
                         "the imported file")
                          .arg(formatBytes(m.activations));
+        // What the figures cannot say (an imported file's unnamed weights, its device), as
+        // `show` prints it.
+        if (!m.note.isEmpty())
+            lines << tr("Memory incomplete: %1").arg(m.note);
         // Two rows of three: the pies and the modules above, the top entries below.
         // A slice leads to the table of its entries (weights and their gradients, activations).
         charts->addWidget(memoryBreakdownChart(m,
