@@ -1351,6 +1351,10 @@ Gewichte: %10 %11 (%12 %)</translation>
         <source>Alive at %1: %2 allocated in all; %3 of it in %4 blocks allocated during the iteration, largest first</source>
         <translation>Belegt bei %1: insgesamt %2; davon %3 in %4 während der Iteration belegten Blöcken, größte zuerst</translation>
     </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MainWindow</name>
@@ -2757,6 +2761,10 @@ Bibliotheks-Frame, relativ zu %2</translation>
     <message>
         <source>never freed</source>
         <translation>nie freigegeben</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
     </message>
 </context>
 <context>

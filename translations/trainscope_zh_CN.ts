@@ -1347,6 +1347,10 @@ Weights: %10 %11 (%12 %)</source>
         <source>Alive at %1: %2 allocated in all; %3 of it in %4 blocks allocated during the iteration, largest first</source>
         <translation>%1 时存活：共分配 %2；其中 %3 位于本次迭代中分配的 %4 个块，按大小降序</translation>
     </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MainWindow</name>
@@ -2748,6 +2752,10 @@ Library frame, relative to %2</source>
     <message>
         <source>never freed</source>
         <translation>从未释放</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
     </message>
 </context>
 <context>

@@ -387,6 +387,7 @@ void summarizeTimeline(const ReadOnlyDb& db, ReportFileSummary& s, int top) {
             s.schema_version = version.text(0);
         }
         s.untimed = holdsNoTimes(db);
+        s.blocks_by_category = namesBlocksByCategory(db);
     }
     if (!readKeptScans(db, s, top)) {
         scanTimelineTables(db, s, top, top);

@@ -559,6 +559,7 @@ class TimelineLoader {
             }
         }
         data_.untimed = holdsNoTimes(db_);
+        data_.blocks_by_category = namesBlocksByCategory(db_);
         if (db_.hasTable("RANK_DEVICE_MAP") && db_.columns("RANK_DEVICE_MAP").count("rankId")) {
             ReadQuery rank(db_, "SELECT rankId FROM RANK_DEVICE_MAP LIMIT 1");
             if (rank.step() && !rank.isNull(0)) {

@@ -73,13 +73,26 @@ std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string
     return query.text(0);
 }
 
-bool holdsNoTimes(const ReadOnlyDb& db) {
+namespace {
+
+std::optional<std::string> timelineMetadata(const ReadOnlyDb& db, const std::string& name) {
     if (!db.hasTable("META_DATA")) {
-        return false;
+        return std::nullopt;
     }
-    ReadQuery untimed(db, "SELECT 1 FROM META_DATA WHERE name = ?");
-    untimed.bind(1, std::string(kUntimedEventsKey));
-    return untimed.step();
+    ReadQuery value(db, "SELECT value FROM META_DATA WHERE name = ?");
+    value.bind(1, name);
+    return value.step() ? std::optional(value.text(0)) : std::nullopt;
+}
+
+}  // namespace
+
+bool holdsNoTimes(const ReadOnlyDb& db) {
+    return timelineMetadata(db, kUntimedEventsKey).has_value();
+}
+
+bool namesBlocksByCategory(const ReadOnlyDb& db) {
+    return listsBlocksAtPeak(
+        timelineMetadata(db, report_format::kImportedFormatKey).value_or(std::string()));
 }
 
 std::string shownText(std::string text) {

@@ -31,6 +31,9 @@ std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string
 // Whether a timeline's META_DATA says its file held no times (trainscope/import_notes.h's
 // kUntimedEventsKey: an imported snapshot's events, 1 µs apart in order).
 bool holdsNoTimes(const ReadOnlyDb& db);
+// Whether its blocks are named by category rather than by operation (an imported memory
+// snapshot's: it holds no operations).
+bool namesBlocksByCategory(const ReadOnlyDb& db);
 
 // The longest text that readers take from a file, in characters: no name, shape list or path
 // that a person reads is longer (PATH_MAX is 4096 bytes). A hostile file's megabyte names would

@@ -54,6 +54,9 @@ void LiveBlocksView::showMoment() {
         return;
     int64_t bytes = 0, blocks = 0;
     const TimelineRanks& ranks = state_->ranks();
+    // A snapshot's blocks are named by category, not operation.
+    const bool categories = !ranks.isEmpty() && ranks.front()->blocks_by_category;
+    tree_->headerItem()->setText(Operation, categories ? tr("Category") : tr("Operation"));
     QList<QTreeWidgetItem*> items;
     for (int rank = 0; rank < ranks.size(); ++rank) {
         const TimelineData& data = *ranks[rank];

@@ -175,6 +175,8 @@ void TimelineSummaryPage::display(const TimelineLoad& load) {
     }
     const ReportFileSummary& s = *load.summary;
     totals_->setText(totalsText(s));
+    if (s.blocks_by_category)  // a snapshot's blocks: named by category, not operation
+        allocations_->setHorizontalHeaderLabels({tr("Size"), tr("Freed after"), tr("Category")});
     for (const OperationTotal& op : s.top_operations)
         addRow(operations_, {span(op.total_ns, s.untimed), QLocale().toString(qint64(op.calls)),
                              QString::fromStdString(op.name)});

@@ -92,6 +92,8 @@ struct ReportFileSummary {
     // The file held no times (an imported snapshot's): its times are its events' order, 1 µs
     // apart (trainscope/import_notes.h), so its spans count events.
     bool untimed = false;
+    // Its blocks' "operation" is their category (an imported snapshot's: no operations).
+    bool blocks_by_category = false;
     int64_t api_calls = 0;
     std::vector<NamedCount> calls_by_type;  // ENUM_API_TYPE's names ("op", "queue", ...)
     int64_t threads = 0;

@@ -110,6 +110,8 @@ struct TimelineData {
     int rank = -1;                      // RANK_DEVICE_MAP's, -1: not set
     // The file held no times (an imported snapshot's): its events are 1 µs apart in order.
     bool untimed = false;
+    // Its blocks' operation names are their categories (an imported snapshot's).
+    bool blocks_by_category = false;
 
     const std::string& text(int32_t index) const;
     const TimelineSpan& span(SpanRef ref) const { return lanes[ref.lane].spans[ref.index]; }
