@@ -2131,10 +2131,6 @@ aktiv (gepunktet)</translation>
         <translation>in der importierten Datei nicht benannt</translation>
     </message>
     <message>
-        <source>Over the iteration: activations %1; weights and gradients not named in the imported file</source>
-        <translation>Über die Iteration: Aktivierungen %1; Gewichte und Gradienten in der importierten Datei nicht benannt</translation>
-    </message>
-    <message>
         <source>Largest blocks alive at the peak</source>
         <translation>Größte zur Spitze belegte Blöcke</translation>
     </message>
@@ -2145,6 +2141,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Memory incomplete: %1</source>
         <translation>Speicher unvollständig: %1</translation>
+    </message>
+    <message>
+        <source>Over the iteration: activations %1; no weights listed, nor their gradients: the imported file names no parameters</source>
+        <translation>Über die Iteration: Aktivierungen %1; keine Gewichte aufgeführt, auch nicht ihre Gradienten: Die importierte Datei benennt keine Parameter</translation>
     </message>
 </context>
 <context>

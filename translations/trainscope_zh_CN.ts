@@ -2127,10 +2127,6 @@ active (dotted)</source>
         <translation>导入的文件中未标明</translation>
     </message>
     <message>
-        <source>Over the iteration: activations %1; weights and gradients not named in the imported file</source>
-        <translation>整个迭代：激活 %1；导入的文件中未标明权重和梯度</translation>
-    </message>
-    <message>
         <source>Largest blocks alive at the peak</source>
         <translation>峰值时存活的最大内存块</translation>
     </message>
@@ -2141,6 +2137,10 @@ active (dotted)</source>
     <message>
         <source>Memory incomplete: %1</source>
         <translation>内存不完整：%1</translation>
+    </message>
+    <message>
+        <source>Over the iteration: activations %1; no weights listed, nor their gradients: the imported file names no parameters</source>
+        <translation>整个迭代：激活 %1；未列出权重及其梯度：导入的文件未指明参数</translation>
     </message>
 </context>
 <context>

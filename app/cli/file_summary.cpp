@@ -95,7 +95,8 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
                 out << "  weights: " << s.weights << ", " << bytes(s.weight_bytes) << "; gradients "
                     << bytes(s.gradient_bytes) << "\n";
             } else {
-                out << "  weights and gradients: not named in the imported file\n";
+                out << "  weights: none listed, nor their gradients: the imported file names no "
+                       "parameters\n";
             }
             out << (s.lists_blocks_at_peak ? "  blocks alive at the peak, by category and line: "
                                            : "  activations: ")

@@ -234,7 +234,10 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
                           : std::string())
         << "activations " << formatBytes(memory.activationBytes()) << " ("
         << memory.activationBytes() << " bytes)"
-        << (weights_known ? "" : "; weights and gradients not named in the imported file") << "\n";
+        << (weights_known ? ""
+                          : "; no weights listed, nor their gradients: the imported file names no "
+                            "parameters")
+        << "\n";
 }
 
 std::string moduleOrDash(const std::string& module_path) {

@@ -269,7 +269,10 @@ class ImportTest(ImportedTrace):
             self.assertIn(said, shown.stdout)
         if "Peak memory" in shown.stdout:  # 2.x: its memory events (1.13's trace has none)
             # A trace names no parameter: their bytes are not known, rather than none.
-            self.assertIn("weights and gradients not named in the imported file", shown.stdout)
+            # Its gradients at the peak are told by what they do; no weight is listed with its
+            # gradient over the iteration, and the line does not say the gradients are unnamed.
+            self.assertIn("no weights listed, nor their gradients: the imported file names no "
+                          "parameters", shown.stdout)
             self.assertNotIn("weights 0 B", shown.stdout)
             self.assertIn("the memory of the CPU;", shown.stdout)
             for part in ("Weights", "Optimizer state"):
@@ -285,7 +288,8 @@ class ImportTest(ImportedTrace):
                           "counted as other", shown.stdout)
             memory = cli("show", self.out + ".memory.sqlite")
             self.assertEqual(memory.returncode, 0, memory.stderr)
-            self.assertIn("weights and gradients: not named in the imported file",
+            self.assertIn("weights: none listed, nor their gradients: the imported file names no "
+                          "parameters",
                           memory.stdout)
             self.assertNotIn("weights: 0", memory.stdout)
 

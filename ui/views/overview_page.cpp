@@ -73,8 +73,8 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                          .arg(formatBytes(m.weights), formatBytes(m.gradients),
                               formatBytes(m.activations));
         else if (!m.lists_blocks_at_peak)
-            lines << tr("Over the iteration: activations %1; weights and gradients not named in "
-                        "the imported file")
+            lines << tr("Over the iteration: activations %1; no weights listed, nor their "
+                        "gradients: the imported file names no parameters")
                          .arg(formatBytes(m.activations));
         // What the figures cannot say (an imported file's unnamed weights, its device), as
         // `show` prints it.
