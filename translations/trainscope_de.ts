@@ -411,6 +411,10 @@
         <source>not recorded</source>
         <translation>nicht aufgezeichnet</translation>
     </message>
+    <message>
+        <source>At the peak</source>
+        <translation>Zur Spitze</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -2494,6 +2498,10 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Memory by source line (weights and activations, per most specific frame)</source>
         <translation>Speicher nach Quellzeile (Gewichte und Aktivierungen, je innerstem Frame)</translation>
+    </message>
+    <message>
+        <source>Memory at the peak by source line (the blocks alive then, per most specific frame)</source>
+        <translation>Speicher zur Spitze nach Quellzeile (die dann belegten Blöcke, je innerstem Frame)</translation>
     </message>
 </context>
 <context>

@@ -411,6 +411,10 @@
         <source>not recorded</source>
         <translation>未记录</translation>
     </message>
+    <message>
+        <source>At the peak</source>
+        <translation>峰值时</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -2486,6 +2490,10 @@ active (dotted)</source>
     <message>
         <source>Memory by source line (weights and activations, per most specific frame)</source>
         <translation>按源代码行统计的内存（权重与激活，按最内层栈帧）</translation>
+    </message>
+    <message>
+        <source>Memory at the peak by source line (the blocks alive then, per most specific frame)</source>
+        <translation>按源代码行的峰值内存（当时存活的块，按最内层栈帧）</translation>
     </message>
 </context>
 <context>

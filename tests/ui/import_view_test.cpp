@@ -97,6 +97,9 @@ TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
     const QStringList tabs = tabTitles(window.browser()->tabs());
     EXPECT_TRUE(tabs.contains(QStringLiteral("Memory"))) << tabs.join(',').toStdString();
     EXPECT_TRUE(tabs.contains(QStringLiteral("Timeline"))) << tabs.join(',').toStdString();
+    // It holds no modules (nor times) to group its blocks by; its lines it does.
+    EXPECT_FALSE(tabs.contains(QStringLiteral("Modules"))) << tabs.join(',').toStdString();
+    EXPECT_TRUE(tabs.contains(QStringLiteral("By Source Line"))) << tabs.join(',').toStdString();
     // The corpus's snapshot: nothing alive before its trace (its one block at the end is its
     // trace's last allocation), and 2,048 bytes at its peak, freed before that allocation.
     const test::ReportReader report(

@@ -355,7 +355,7 @@ SqlTableSpec timeBySourceLineTable(double operations_ms) {
         QStringLiteral("e.id")};
 }
 
-SqlTableSpec memoryBySourceLineTable(qint64 peak) {
+SqlTableSpec memoryBySourceLineTable(qint64 peak, bool blocks_at_peak) {
     // Every weight and activation, with its most specific frame where it has one: those
     // without make a row of their own.
     const QString from =
@@ -387,7 +387,8 @@ SqlTableSpec memoryBySourceLineTable(qint64 peak) {
              {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
               QStringLiteral(" ")},
              {QObject::tr("Weights"), weights, CellFormat::Bytes},
-             {QObject::tr("Activations"), activations, CellFormat::Bytes},
+             {blocks_at_peak ? QObject::tr("At the peak") : QObject::tr("Activations"), activations,
+              CellFormat::Bytes},
              {QObject::tr("Share of peak"), shareOf(total, peak), CellFormat::Share}},
             from,
             QStringLiteral("f.file_path, f.line_number"),

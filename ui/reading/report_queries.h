@@ -146,6 +146,7 @@ SqlTableSpec groupedOperationsTable(double operations_ms);
 // "By source line": entries summed per file:line of their most specific frame. Columns 1 and
 // 2 are the file and the line.
 SqlTableSpec timeBySourceLineTable(double operations_ms);
-SqlTableSpec memoryBySourceLineTable(qint64 peak);
+// `blocks_at_peak`: the entries are a snapshot's blocks at the peak, not activations.
+SqlTableSpec memoryBySourceLineTable(qint64 peak, bool blocks_at_peak = false);
 
 }  // namespace trainscope::ui

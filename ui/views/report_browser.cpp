@@ -101,11 +101,16 @@ ReportBrowser::ReportBrowser(std::unique_ptr<ReportRun> run, QWidget* parent)
                         EntryTable::Operation);
         tabs_->addTab(time_page_, tr("Time"));
     }
+    // A memory snapshot holds no modules or times: its blocks go by line, not by module.
+    const bool snapshot_alone = !contents.time_summary && contents.memory_summary &&
+                                contents.memory_summary->lists_blocks_at_peak;
     if (contents.memory_summary || contents.time_summary) {
-        modules_tab_ = new QWidget;
-        new QVBoxLayout(modules_tab_);
-        modules_tab_->layout()->setContentsMargins(0, 0, 0, 0);
-        tabs_->addTab(modules_tab_, tr("Modules"));
+        if (!snapshot_alone) {
+            modules_tab_ = new QWidget;
+            new QVBoxLayout(modules_tab_);
+            modules_tab_->layout()->setContentsMargins(0, 0, 0, 0);
+            tabs_->addTab(modules_tab_, tr("Modules"));
+        }
         source_lines_tab_ = new QWidget;
         new QVBoxLayout(source_lines_tab_);
         source_lines_tab_->layout()->setContentsMargins(0, 0, 0, 0);
