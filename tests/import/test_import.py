@@ -486,10 +486,14 @@ class HostileFilesTest(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def refused(self, name, content, says):
+    def written(self, name, content):
         path = os.path.join(self.dir.name, name)
         with open(path, "wb") as f:
             f.write(content)
+        return path
+
+    def refused(self, name, content, says):
+        path = self.written(name, content)
         out = os.path.join(self.dir.name, "out")
         result = cli("import", path, "-o", out)
         self.assertEqual(result.returncode, 1, result.stdout)
@@ -545,9 +549,7 @@ class HostileFilesTest(unittest.TestCase):
         name = "aten::mm\x1b[2J\x1b[31mred\rover\u202eevil\x00\x85 é 中"
         trace = copy.deepcopy(ONE_CALL_TRACE)
         trace["traceEvents"][0]["name"] = name
-        path = os.path.join(self.dir.name, "names.json")
-        with open(path, "w") as f:
-            json.dump(trace, f)
+        path = self.written("names.json", json.dumps(trace).encode())
         shown = subprocess.run([CLI, "show", path], capture_output=True, timeout=120)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         out = shown.stdout.decode()
@@ -581,9 +583,8 @@ class HostileFilesTest(unittest.TestCase):
                      "holds no memory")
 
     def test_a_snapshot_without_a_trace_is_the_memory_when_dumped(self):
-        path = os.path.join(self.dir.name, "dump.pickle")
-        with open(path, "wb") as f:
-            pickle.dump(dict(ONE_BLOCK_SNAPSHOT, device_traces=[]), f)
+        path = self.written("dump.pickle",
+                            pickle.dumps(dict(ONE_BLOCK_SNAPSHOT, device_traces=[])))
         shown = cli("show", path)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("(1024 bytes)", shown.stdout)
@@ -600,9 +601,7 @@ class HostileFilesTest(unittest.TestCase):
         snapshot["device_traces"][0] += [
             dict(alloc, addr=8192, size=256), dict(alloc, action="free_completed", addr=8192,
                                                    size=256)]
-        path = os.path.join(self.dir.name, "untimed.pickle")
-        with open(path, "wb") as f:
-            pickle.dump(snapshot, f)
+        path = self.written("untimed.pickle", pickle.dumps(snapshot))
         out = os.path.join(self.dir.name, "untimed")
         self.assertEqual(cli("import", path, "-o", out).returncode, 0)
         shown = cli("show", out + ".timeline.sqlite").stdout
@@ -616,9 +615,7 @@ class HostileFilesTest(unittest.TestCase):
         snapshot["device_traces"] = [[other], snapshot["device_traces"][0] * 1 + [
             dict(other, addr=8192, size=64)]]
         snapshot["segments"][0]["device"] = 1
-        path = os.path.join(self.dir.name, "devices.pickle")
-        with open(path, "wb") as f:
-            pickle.dump(snapshot, f)
+        path = self.written("devices.pickle", pickle.dumps(snapshot))
         shown = cli("show", path)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("the memory of device 1 (the one with the most trace events; another "
@@ -632,9 +629,7 @@ class HostileFilesTest(unittest.TestCase):
                 {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {
                     "Bytes": 32, "Total Allocated": 32, "Addr": address,
                     "Device Type": device_type, "Device Id": device_type - 1}})
-        path = os.path.join(self.dir.name, "devices.json")
-        with open(path, "w") as f:
-            json.dump(trace, f)
+        path = self.written("devices.json", json.dumps(trace).encode())
         shown = cli("show", path)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("the memory of CUDA device 0 (2 memory events of other devices are not "
@@ -651,9 +646,7 @@ class HostileFilesTest(unittest.TestCase):
         snapshot = copy.deepcopy(ONE_BLOCK_SNAPSHOT)
         alloc = snapshot["device_traces"][0][0]
         snapshot["device_traces"][0].insert(0, dict(alloc, size=512, time_us=0))
-        path = os.path.join(self.dir.name, "twice.pickle")
-        with open(path, "wb") as f:
-            pickle.dump(snapshot, f)
+        path = self.written("twice.pickle", pickle.dumps(snapshot))
         out = os.path.join(self.dir.name, "twice")
         self.assertEqual(cli("import", path, "-o", out).returncode, 0)
         peak = rows(out + ".memory.sqlite",
