@@ -1727,6 +1727,14 @@ aktiv (gepunktet)</translation>
         <source>bytes not known</source>
         <translation>Bytes unbekannt</translation>
     </message>
+    <message>
+        <source>The imported file names no parameters: the module&apos;s weights and gradients are not known.</source>
+        <translation>Die importierte Datei benennt keine Parameter: Gewichte und Gradienten des Moduls sind nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>not named</source>
+        <translation>nicht benannt</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesPage</name>

@@ -1723,6 +1723,14 @@ active (dotted)</source>
         <source>bytes not known</source>
         <translation>字节数未知</translation>
     </message>
+    <message>
+        <source>The imported file names no parameters: the module&apos;s weights and gradients are not known.</source>
+        <translation>导入的文件未指明参数：该模块的权重和梯度未知。</translation>
+    </message>
+    <message>
+        <source>not named</source>
+        <translation>未指明</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesPage</name>

@@ -25,6 +25,8 @@
 #include "support/report_reader.h"
 #include "timeline/timeline_page.h"
 #include "ui/sample_run.h"
+#include "views/modules_model.h"
+#include "views/modules_page.h"
 #include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 
@@ -165,6 +167,28 @@ TEST_F(ImportViewTest, ASnapshotWithoutTimesSaysItsSpansCountEvents) {
         [&] { return timelines.front()->status()->text().startsWith(QStringLiteral("No times")); },
         30000))
         << timelines.front()->status()->text().toStdString();
+}
+
+TEST_F(ImportViewTest, AnImportedTracesModulesSayTheirWeightsAreNotNamed) {
+    // The corpus's trace: a module (Linear_0) and memory events, no parameter named.
+    const QString trace = dir_ + QStringLiteral("/plain.json");
+    ASSERT_TRUE(QFile::copy(QStringLiteral(HOSTILE_CORPUS "/trace-plain-original.json"), trace));
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {trace})) << window.lastError().toStdString();
+    ModulesPage* page = window.browser()->modulesPage();
+    ASSERT_NE(page, nullptr);
+    window.browser()->tabs()->setCurrentWidget(page->parentWidget());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return page->isRead(); }, 10000));
+    const ModulesModel* model = page->model();
+    const int linear = model->tree().find(QStringLiteral("Linear_0"));
+    ASSERT_GE(linear, 0);
+    const QModelIndex row = model->indexOfModule(linear);
+    for (int column : {ModulesModel::Weights, ModulesModel::Gradients})
+        EXPECT_EQ(model->index(row.row(), column, row.parent()).data().toString(),
+                  QStringLiteral("not named"));
+    EXPECT_NE(model->index(row.row(), ModulesModel::Activations, row.parent()).data().toString(),
+              QStringLiteral("not named"));
 }
 
 TEST_F(ImportViewTest, APickleThatWouldRunCodeIsRefusedInOneLine) {

@@ -11,6 +11,8 @@ namespace trainscope::ui {
 ModulesModel::ModulesModel(ReportRun& run, ModuleTree tree, QObject* parent)
     : TreeModel(Count, parent), run_(run), tree_(std::move(tree)) {
     total_ = tree_.node(ModuleTree::kRoot).inclusive;
+    if (const auto& memory = run.contents().memory_summary)
+        weights_named_ = memory->names_weights;
     fetched_.fill(Fetch::NotAsked, tree_.size());
     notes_.resize(tree_.size());
     module_children_.resize(tree_.size());
@@ -196,6 +198,9 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
                 tip += QLatin1Char('\n') + fsdpUnitText(*unit);
             if (!notes_[row.module].isEmpty())
                 tip += QLatin1Char('\n') + notes_[row.module];
+            if (!weights_named_)
+                tip += QLatin1Char('\n') + tr("The imported file names no parameters: the "
+                                              "module's weights and gradients are not known.");
             return tip;
         }
         return operations_[row.operation].name;
@@ -232,6 +237,8 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
                 return figure(figures, column);
             if (row.module < 0 && (column == Weights || column == Gradients))
                 return QString();
+            if (!weights_named_ && (column == Weights || column == Gradients))
+                return tr("not named");
             // Weights only tied to another module's: where their bytes are, not a bare 0.
             if (row.module >= 0 && (column == Weights || column == Gradients) &&
                 figure(figures, column) == 0 && !tree_.node(row.module).self.tied_to.isEmpty()) {

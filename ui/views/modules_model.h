@@ -69,6 +69,9 @@ class ModulesModel : public TreeModel {
     ReportRun& run_;
     ModuleTree tree_;
     bool inclusive_ = true;
+    // False for an imported file, which names no parameter: its weights and gradients per
+    // module are not known, rather than 0.
+    bool weights_named_ = true;
     QVector<Row> rows_;             // rows_[0]: the model itself
     QVector<int> row_of_module_;    // tree node -> row
     QVector<Fetch> fetched_;        // per tree node
