@@ -6,6 +6,7 @@
 // one line with nothing written; a cancelled import leaves nothing.
 #include <gtest/gtest.h>
 
+#include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QDir>
@@ -127,9 +128,17 @@ TEST_F(ImportViewTest, ASnapshotOpensWithItsPeakAndCurve) {
     EXPECT_TRUE(headers.contains(QStringLiteral("Category"))) << headers.join(',').toStdString();
     EXPECT_FALSE(headers.contains(QStringLiteral("Operation"))) << headers.join(',').toStdString();
     test::waitForReads();
-    QStringList titles;
-    for (QChartView* view : window.browser()->findChildren<QChartView*>())
+    QStringList titles, bars;
+    for (QChartView* view : window.browser()->findChildren<QChartView*>()) {
         titles << view->chart()->title();
+        if (view->chart()->title() == QLatin1String("Largest blocks alive at the peak"))
+            for (QAbstractAxis* axis : view->chart()->axes(Qt::Vertical))
+                if (auto* names = qobject_cast<QBarCategoryAxis*>(axis))
+                    bars << names->categories();
+    }
+    // A category at a line: its bar says the line (file name and line), as show does.
+    EXPECT_TRUE(bars.contains(QStringLiteral("train.py:12 · activation")))
+        << bars.join(',').toStdString();
     EXPECT_EQ(titles.count(QStringLiteral("Largest blocks alive at the peak")), 2)
         << titles.join(',').toStdString();
     EXPECT_FALSE(titles.contains(QStringLiteral("Largest activations")));

@@ -5,6 +5,7 @@
 #include <QSqlQuery>
 
 #include "reading/untrusted_sqlite.h"
+#include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 
@@ -192,7 +193,22 @@ TopEntries topOperationsByTime(const ReportFile& report, int count, const RowFil
                       values);
 }
 
+// A memory snapshot's entries are categories, each again at every line: its bars say the line
+// too (the file name and line of the entry's most specific frame), as `show` lists them.
+static QString lineOfBlocksColumn() {
+    return QStringLiteral(
+               "IFNULL((SELECT replace(f.file_path, rtrim(f.file_path, replace(f.file_path, '/', "
+               "'')), '') || ':' || f.line_number FROM %1 c JOIN %2 f ON f.correlation_id = "
+               "c.correlation_id WHERE c.entry_type = %3 AND c.entry_id = %4.id ORDER BY "
+               "f.ordering LIMIT 1), '')")
+        .arg(kStackCorrelation, kStackFrames)
+        .arg(report_format::kEntryTypeActivation)
+        .arg(kActivations);
+}
+
 TopEntries topActivations(const ReportFile& report, int count, const QString& name_filter) {
+    const bool blocks = listsBlocksAtPeak(
+        metadataValue(report, QLatin1String(report_format::kImportedFormatKey)).toStdString());
     // The activations table's own filter: the operation's name as typed.
     QString where;
     QVariantList values;
@@ -207,7 +223,8 @@ TopEntries topActivations(const ReportFile& report, int count, const QString& na
                        "LIMIT %1")
             .arg(count)
             .arg(kMaxShownText)
-            .arg(moduleColumn(report, kActivations, report_format::kEntryTypeActivation),
+            .arg(blocks ? lineOfBlocksColumn()
+                        : moduleColumn(report, kActivations, report_format::kEntryTypeActivation),
                  kActivations, activationNumber(report.tables()), where),
         values);
 }
