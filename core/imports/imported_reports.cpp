@@ -36,9 +36,8 @@ std::vector<std::string> writeImportedRun(const ImportedRun& run, const std::str
             if (!written && fs::remove(prefix + suffix, ec)) {
                 removed.push_back(prefix + suffix);
             } else if (ec) {
-                throw Error("cannot remove '" + prefix + suffix +
-                            "', the replaced reports' (" + ec.message() +
-                            "): it is not this import's");
+                throw Error("cannot remove '" + prefix + suffix + "', the replaced reports' (" +
+                            ec.message() + "): it is not this import's");
             }
         }
     }

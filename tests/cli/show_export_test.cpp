@@ -224,8 +224,7 @@ TEST_F(ShowExport, PathsThatAreNotFilesSayWhatTheyAre) {
     fs::create_directory(work("r.timeline.sqlite"));
     ASSERT_EQ(shell("mkfifo pipe.db && ln -s /dev/zero zero.db").exit_code, 0);
     const std::vector<std::string> files = {"pipe.db", "r.timeline.sqlite", "zero.db"};
-    expectCleanFailure("show r.timeline.sqlite", "r.timeline.sqlite: a folder, not a file",
-                       files);
+    expectCleanFailure("show r.timeline.sqlite", "r.timeline.sqlite: a folder, not a file", files);
     expectCleanFailure("show pipe.db", "pipe.db: a FIFO (named pipe), not a file", files);
     expectCleanFailure("show zero.db", "zero.db: a device, not a file", files);
     expectCleanFailure("export --chrome-trace t.json zero.db", "zero.db: a device", files);

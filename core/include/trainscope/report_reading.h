@@ -83,7 +83,7 @@ struct ReportFileSummary {
     std::vector<CollectiveEntry> collectives;  // a rank's collectives (trainscope_collectives)
     std::vector<Compilation> compilations;     // torch.compile's (trainscope_compilations)
     std::string compiled_steps;                // the metadata's note on steps that compiled
-    std::string backward_not_attributed;  // an imported trace's: why no backward times
+    std::string backward_not_attributed;       // an imported trace's: why no backward times
     KernelTotals kernels;                      // trainscope_compiled_kernels in figures
 
     // Timelines.
@@ -106,9 +106,9 @@ struct ReportFileSummary {
     std::vector<LargeAllocation> largest_allocations;
 };
 
-// Why `path` cannot be read as a report file (or a file to import), in a few words ("no such file", "a folder, not
-// a file", "a FIFO (named pipe), not a file", "a device, not a file", ...; through symbolic
-// links), or "" when it is a regular file.
+// Why `path` cannot be read as a report file (or a file to import), in a few words ("no such file",
+// "a folder, not a file", "a FIFO (named pipe), not a file", "a device, not a file", ...; through
+// symbolic links), or "" when it is a regular file.
 std::string notAReportFile(const std::string& path);
 
 // Throws trainscope::Error for a missing file, a path that is not a regular file, a file that
