@@ -73,12 +73,6 @@ void drain(std::string& pending, std::string& out, bool final) {
 
 }  // namespace
 
-std::string terminalSafe(const std::string& text) {
-    std::string pending = text, out;
-    drain(pending, out, true);
-    return out;
-}
-
 TerminalSafeOutput::TerminalSafeOutput(std::ostream& stream)
     : stream_(stream), filter_(stream.rdbuf()), original_(stream.rdbuf(&filter_)) {}
 

@@ -40,7 +40,4 @@ class TerminalSafeOutput {
     std::streambuf* original_;
 };
 
-// The same filtering of a whole text (for tests).
-std::string terminalSafe(const std::string& text);
-
 }  // namespace trainscope::cli

@@ -75,8 +75,14 @@ std::optional<std::string> metadataValue(const ReadOnlyDb& db, const std::string
 
 namespace {
 
+// A META_DATA value; none where the table, or its columns, are not there (the loader reads
+// timelines that lack them, as timelineSteps() does).
 std::optional<std::string> timelineMetadata(const ReadOnlyDb& db, const std::string& name) {
     if (!db.hasTable("META_DATA")) {
+        return std::nullopt;
+    }
+    const std::set<std::string> columns = db.columns("META_DATA");
+    if (!columns.count("name") || !columns.count("value")) {
         return std::nullopt;
     }
     ReadQuery value(db, "SELECT value FROM META_DATA WHERE name = ?");

@@ -384,3 +384,33 @@ TEST(AscendTimeline, AFileWithoutStepsIsBrokenDownOverItsCallsAndMemoryAlike) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendTimeline, AMetaDataTableWithoutNameAndValueIsReadAsNoMetadata) {
+    // The loader asks META_DATA whether the file holds times and names its blocks by category:
+    // a file whose META_DATA has other columns loads as one without those marks, as its steps
+    // are read (timelineSteps), rather than failing on the question.
+    const std::string dir = test::makeTempDir();
+    const std::string path = dir + "/other_meta.db";
+    const std::string script =
+        "import sqlite3, sys\n"
+        "d = sqlite3.connect(sys.argv[1])\n"
+        "d.execute('CREATE TABLE META_DATA (key TEXT, text TEXT)')\n"
+        "d.execute('CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, "
+        "name INTEGER, type INTEGER)')\n"
+        "d.executemany('INSERT INTO PYTORCH_API VALUES (?, ?, 1, 1, 50001)', [('100', '200')])\n"
+        "d.commit()\n";
+    std::ofstream(dir + "/make.py") << script;
+    ASSERT_EQ(std::system(trainscope::test::bounded(
+                              (std::string(TRAINSCOPE_PYTHON) + " " + dir + "/make.py " + path))
+                              .c_str()),
+              0);
+    const TimelineData data = loadTimelineData(path);
+    EXPECT_FALSE(data.untimed);
+    EXPECT_FALSE(data.blocks_by_category);
+    EXPECT_EQ(data.first_ns, 100);
+    fs::remove_all(dir);
+}
+
+}  // namespace

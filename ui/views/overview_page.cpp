@@ -68,14 +68,16 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                          .arg(QString::fromStdString(sharded.layout),
                               formatBytes(sharded.held_bytes), formatBytes(sharded.whole_bytes));
         // A snapshot has no iteration: its entries are the peak's blocks (the chart below).
-        if (!m.lists_blocks_at_peak && m.names_weights)
-            lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
-                         .arg(formatBytes(m.weights), formatBytes(m.gradients),
-                              formatBytes(m.activations));
-        else if (!m.lists_blocks_at_peak)
-            lines << tr("Over the iteration: activations %1; no weights listed, nor their "
-                        "gradients: the imported file names no parameters")
-                         .arg(formatBytes(m.activations));
+        if (!m.lists_blocks_at_peak) {
+            if (m.names_weights)
+                lines << tr("Over the iteration: weights %1   gradients %2   activations %3")
+                             .arg(formatBytes(m.weights), formatBytes(m.gradients),
+                                  formatBytes(m.activations));
+            else
+                lines << tr("Over the iteration: activations %1; no weights listed, nor their "
+                            "gradients: the imported file names no parameters")
+                             .arg(formatBytes(m.activations));
+        }
         // What the figures cannot say (an imported file's unnamed weights, its device), as
         // `show` prints it.
         if (!m.note.isEmpty())

@@ -53,13 +53,13 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* par
         time_ = add(tr("Time by source line (forward and backward, per most specific frame)"),
                     ReportKind::Time, timeBySourceLineTable(time->operations_ms()));
     if (const auto& memory = contents.memory_summary)
-        memory_ = memory->lists_blocks_at_peak
-                      ? add(tr("Memory at the peak by source line (the blocks alive then, per "
-                               "most specific frame)"),
-                            ReportKind::Memory, memoryBySourceLineTable(memory->peak, true))
-                      : add(tr("Memory by source line (weights and activations, per most "
+        memory_ = add(memory->lists_blocks_at_peak
+                          ? tr("Memory at the peak by source line (the blocks alive then, per "
+                               "most specific frame)")
+                          : tr("Memory by source line (weights and activations, per most "
                                "specific frame)"),
-                            ReportKind::Memory, memoryBySourceLineTable(memory->peak));
+                      ReportKind::Memory,
+                      memoryBySourceLineTable(memory->peak, memory->lists_blocks_at_peak));
     if (time_) {
         SqlTableModel* model = time_->entryModel();
         connect(filter, &RunFilter::changed, model, [model, filter] {
