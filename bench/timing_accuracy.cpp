@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     const double target = gpu ? 0.10 : 0.15;
 
     const TimeReport report = Profiler(config).measureTime();
-    const double observed = report.forwardMs() + report.backwardMs();
+    const double observed = report.partTimes().sum();
 
     torch::jit::setGraphExecutorOptimize(false);
     Workload workload(config);

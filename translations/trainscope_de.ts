@@ -415,6 +415,10 @@
         <source>At the peak</source>
         <translation>Zur Spitze</translation>
     </message>
+    <message>
+        <source>After backward</source>
+        <translation>Nach Rückwärts</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1126,6 +1130,22 @@ im Wechsel</translation>
     <message>
         <source>Within noise: the two runs&apos; timed iterations overlap (or the change is a few microseconds), so it counts as neither an increase nor a decrease</source>
         <translation>Im Rauschen: Die gemessenen Iterationen der beiden Läufe überschneiden sich (oder die Änderung beträgt wenige Mikrosekunden), daher zählt sie weder als Zunahme noch als Abnahme</translation>
+    </message>
+    <message>
+        <source>After the backward pass</source>
+        <translation>Nach dem Rückwärtsdurchlauf</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>Optimiererschritt</translation>
+    </message>
+    <message>
+        <source>Time after backward</source>
+        <translation>Zeit nach Rückwärts</translation>
+    </message>
+    <message>
+        <source>Optimizer time</source>
+        <translation>Optimiererzeit</translation>
     </message>
 </context>
 <context>
@@ -2121,10 +2141,6 @@ aktiv (gepunktet)</translation>
         <translation>Module zur Spitze</translation>
     </message>
     <message>
-        <source>Sum of operations: %1 ms (forward %2 ms, backward %3 ms), %4 operations</source>
-        <translation>Summe der Operationen: %1 ms (vorwärts %2 ms, rückwärts %3 ms), %4 Operationen</translation>
-    </message>
-    <message>
         <source>Iteration (wall, median of the timed iterations): %1 ms
 %2, %3% of the iteration</source>
         <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms
@@ -2157,6 +2173,22 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Over the iteration: activations %1; no weights listed, nor their gradients: the imported file names no parameters</source>
         <translation>Über die Iteration: Aktivierungen %1; keine Gewichte aufgeführt, auch nicht ihre Gradienten: Die importierte Datei benennt keine Parameter</translation>
+    </message>
+    <message>
+        <source>forward %1 ms, backward %2 ms</source>
+        <translation>vorwärts %1 ms, rückwärts %2 ms</translation>
+    </message>
+    <message>
+        <source>, after backward %1 ms</source>
+        <translation>, nach rückwärts %1 ms</translation>
+    </message>
+    <message>
+        <source>, optimizer %1 ms</source>
+        <translation>, Optimierer %1 ms</translation>
+    </message>
+    <message>
+        <source>Sum of operations: %1 ms (%2), %3 operations</source>
+        <translation>Summe der Operationen: %1 ms (%2), %3 Operationen</translation>
     </message>
 </context>
 <context>
@@ -2500,16 +2532,16 @@ aktiv (gepunktet)</translation>
 <context>
     <name>trainscope::ui::SourceLinesPage</name>
     <message>
-        <source>Time by source line (forward and backward, per most specific frame)</source>
-        <translation>Zeit nach Quellzeile (vorwärts und rückwärts, je innerstem Frame)</translation>
-    </message>
-    <message>
         <source>Memory by source line (weights and activations, per most specific frame)</source>
         <translation>Speicher nach Quellzeile (Gewichte und Aktivierungen, je innerstem Frame)</translation>
     </message>
     <message>
         <source>Memory at the peak by source line (the blocks alive then, per most specific frame)</source>
         <translation>Speicher zur Spitze nach Quellzeile (die dann belegten Blöcke, je innerstem Frame)</translation>
+    </message>
+    <message>
+        <source>Time by source line (each part of the step, per most specific frame)</source>
+        <translation>Zeit nach Quellzeile (je Teil des Schritts, je innerstem Frame)</translation>
     </message>
 </context>
 <context>

@@ -415,6 +415,10 @@
         <source>At the peak</source>
         <translation>峰值时</translation>
     </message>
+    <message>
+        <source>After backward</source>
+        <translation>反向之后</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1123,6 +1127,22 @@ timed in turns</source>
     <message>
         <source>Within noise: the two runs&apos; timed iterations overlap (or the change is a few microseconds), so it counts as neither an increase nor a decrease</source>
         <translation>在噪声范围内：两次运行的计时迭代相互重叠（或变化只有几微秒），因此既不算增加也不算减少</translation>
+    </message>
+    <message>
+        <source>After the backward pass</source>
+        <translation>反向传播之后</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <source>Time after backward</source>
+        <translation>反向之后的时间</translation>
+    </message>
+    <message>
+        <source>Optimizer time</source>
+        <translation>优化器时间</translation>
     </message>
 </context>
 <context>
@@ -2117,10 +2137,6 @@ active (dotted)</source>
         <translation>峰值时刻的模块</translation>
     </message>
     <message>
-        <source>Sum of operations: %1 ms (forward %2 ms, backward %3 ms), %4 operations</source>
-        <translation>操作合计：%1 毫秒（前向 %2 毫秒，反向 %3 毫秒），共 %4 个操作</translation>
-    </message>
-    <message>
         <source>Iteration (wall, median of the timed iterations): %1 ms
 %2, %3% of the iteration</source>
         <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒
@@ -2153,6 +2169,22 @@ active (dotted)</source>
     <message>
         <source>Over the iteration: activations %1; no weights listed, nor their gradients: the imported file names no parameters</source>
         <translation>整个迭代：激活 %1；未列出权重及其梯度：导入的文件未指明参数</translation>
+    </message>
+    <message>
+        <source>forward %1 ms, backward %2 ms</source>
+        <translation>前向 %1 毫秒，反向 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>, after backward %1 ms</source>
+        <translation>，反向之后 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>, optimizer %1 ms</source>
+        <translation>，优化器 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>Sum of operations: %1 ms (%2), %3 operations</source>
+        <translation>操作合计：%1 毫秒（%2），共 %3 个操作</translation>
     </message>
 </context>
 <context>
@@ -2492,16 +2524,16 @@ active (dotted)</source>
 <context>
     <name>trainscope::ui::SourceLinesPage</name>
     <message>
-        <source>Time by source line (forward and backward, per most specific frame)</source>
-        <translation>按源代码行统计的时间（前向与反向，按最内层栈帧）</translation>
-    </message>
-    <message>
         <source>Memory by source line (weights and activations, per most specific frame)</source>
         <translation>按源代码行统计的内存（权重与激活，按最内层栈帧）</translation>
     </message>
     <message>
         <source>Memory at the peak by source line (the blocks alive then, per most specific frame)</source>
         <translation>按源代码行的峰值内存（当时存活的块，按最内层栈帧）</translation>
+    </message>
+    <message>
+        <source>Time by source line (each part of the step, per most specific frame)</source>
+        <translation>按源代码行统计的时间（步骤的各部分，按最内层栈帧）</translation>
     </message>
 </context>
 <context>

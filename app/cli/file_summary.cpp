@@ -19,6 +19,20 @@ std::string milliseconds(int64_t ns) {
     return text;
 }
 
+// " (2 after backward, 12 of the optimizer)": the operations that are not the forward pass's,
+// or nothing.
+std::string operationsByPart(const PartTimes& times) {
+    std::string text;
+    if (times.after_backward_operations > 0) {
+        text += std::to_string(times.after_backward_operations) + " after backward";
+    }
+    if (times.optimizer_operations > 0) {
+        text += (text.empty() ? "" : ", ") + std::to_string(times.optimizer_operations) +
+                " of the optimizer";
+    }
+    return text.empty() ? text : " (" + text + ")";
+}
+
 void printTimeline(std::ostream& out, const ReportFileSummary& s) {
     // A file without times (an imported snapshot's): its spans are counts of events.
     const auto milliseconds = [&s](int64_t ns) {
@@ -109,14 +123,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             }
             break;
         case ReportFileKind::Time: {
-            char line[160];
-            std::snprintf(line, sizeof line,
-                          "  operations: %lld; forward %.3f ms, backward %.3f ms, total %.3f ms\n",
-                          static_cast<long long>(s.operations), s.forward_ms, s.backward_ms,
-                          s.forward_ms + s.backward_ms);
             out << path << ": run time report\n"
-                << line << "  " << iterationText(s.iteration_wall_ms, s.forward_ms, s.backward_ms)
-                << "\n";
+                << "  operations: " << s.operations << operationsByPart(s.times) << "\n"
+                << "  " << iterationText(s.iteration_wall_ms, s.times) << "\n";
             if (!s.backward_not_attributed.empty()) {
                 out << "  Backward not attributed: " << s.backward_not_attributed << "\n";
             }

@@ -104,6 +104,9 @@ CompiledRegionSplit splitCompiledRegions(TimeReport& time,
             target = it != region_entry.end() ? it->second : -1;
         }
         if (target >= 0) {
+            // A kernel of a region run by the optimizer's step (a compiled optimizer) is
+            // optimizer time, as its region is.
+            row->entry.part = time.entries[target].part;
             takeOut(time.entries[target],
                     row->kernel.backward ? *row->entry.backward_ms : row->entry.forward_ms,
                     row->kernel.backward);

@@ -47,11 +47,12 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations, const Sta
                 addDistinctNames(*not_timed, {op.name});
             }
         }
-        const bool recomputed = op.part == OperationRecord::Part::Recompute;
+        const bool recomputed = op.part == OperationRecord::Part::Recomputed;
         RunTimeEntry entry{
             recomputed ? op.name + std::string(report_format::kRecomputedSuffix) : op.name,
             median(forward), std::nullopt, traces[op.trace],
             i < modules.size() ? modules[i] : std::string()};
+        entry.part = op.part;
         entry.forward_spread = spreadOf(forward);
         if (has_backward) {
             entry.backward_ms = median(backward);

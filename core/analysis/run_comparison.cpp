@@ -103,19 +103,50 @@ ComparedItem itemOf(ItemKind kind, std::string name, const Figures* base, const 
 
 // ---- Totals -------------------------------------------------------------------------------
 
+// The figure that an operation's forward_ms is, by its part of the step (a recomputed
+// operation's time is backward time).
+Figure timeFigureOf(StepPart part) {
+    switch (part) {
+        case StepPart::AfterBackward:
+            return Figure::AfterBackwardTime;
+        case StepPart::Optimizer:
+            return Figure::OptimizerTime;
+        case StepPart::Recomputed:
+            return Figure::BackwardTime;
+        case StepPart::Forward:
+            break;
+    }
+    return Figure::ForwardTime;
+}
+
+// The total a part's time is listed under.
+std::string totalOfPart(Figure figure) {
+    switch (figure) {
+        case Figure::BackwardTime:
+            return "backward";
+        case Figure::AfterBackwardTime:
+            return "after_backward";
+        case Figure::OptimizerTime:
+            return "optimizer";
+        default:
+            return "forward";
+    }
+}
+
 // The totals' figures, by total's name ("iteration", "forward", ...).
 std::map<std::string, Figures> totalsOf(const RunFigures& run) {
     std::map<std::string, Figures> t;
     if (run.has_time) {
-        Value forward, backward;
+        std::map<Figure, Value> parts{{Figure::ForwardTime, {}}, {Figure::BackwardTime, {}}};
         for (const OperationFigures& op : run.operations) {
-            forward += Value{op.forward_ms, op.forward_spread};
+            parts[timeFigureOf(op.part)] += Value{op.forward_ms, op.forward_spread};
             if (op.backward_ms) {
-                backward += Value{*op.backward_ms, op.backward_spread};
+                parts[Figure::BackwardTime] += Value{*op.backward_ms, op.backward_spread};
             }
         }
-        t["forward"][Figure::ForwardTime] = forward;
-        t["backward"][Figure::BackwardTime] = backward;
+        // The parts after the backward pass are totals only where the run had such operations.
+        for (const auto& [figure, value] : parts)
+            t[totalOfPart(figure)][figure] = value;
         if (run.iteration_ms) {
             t["iteration"][Figure::IterationTime] = {*run.iteration_ms, run.iteration_spread};
         }
@@ -236,9 +267,9 @@ std::unordered_map<int64_t, int64_t> activationsByOperation(const RunFigures& ru
 Figures figuresOf(const OperationFigures& op,
                   const std::unordered_map<int64_t, int64_t>* activations) {
     Figures f;
-    f[Figure::ForwardTime] = {op.forward_ms, op.forward_spread};
+    f[timeFigureOf(op.part)] += {op.forward_ms, op.forward_spread};
     if (op.backward_ms) {
-        f[Figure::BackwardTime] = {*op.backward_ms, op.backward_spread};
+        f[Figure::BackwardTime] += {*op.backward_ms, op.backward_spread};
     }
     if (activations) {
         const auto found = activations->find(op.entry_id);
@@ -333,7 +364,7 @@ std::map<std::string, Figures> moduleFigures(const RunFigures& run) {
                 entry.second[figure] += Value{};
     };
     for (const OperationFigures& op : run.operations) {
-        add(op.module_path, Figure::ForwardTime, {op.forward_ms, op.forward_spread});
+        add(op.module_path, timeFigureOf(op.part), {op.forward_ms, op.forward_spread});
         if (op.backward_ms) {
             add(op.module_path, Figure::BackwardTime, {*op.backward_ms, op.backward_spread});
         }
@@ -520,7 +551,8 @@ bool sharesAnything(const Comparison& c) {
 
 bool isTime(Figure figure) {
     return figure == Figure::IterationTime || figure == Figure::ForwardTime ||
-           figure == Figure::BackwardTime;
+           figure == Figure::BackwardTime || figure == Figure::AfterBackwardTime ||
+           figure == Figure::OptimizerTime;
 }
 
 const char* figureKey(Figure figure) {
@@ -531,6 +563,10 @@ const char* figureKey(Figure figure) {
             return "forward_ms";
         case Figure::BackwardTime:
             return "backward_ms";
+        case Figure::AfterBackwardTime:
+            return "after_backward_ms";
+        case Figure::OptimizerTime:
+            return "optimizer_ms";
         case Figure::ActivationBytes:
             return "activation_bytes";
         case Figure::WeightBytes:

@@ -177,7 +177,7 @@ void buildTimelineCalls(TimelineSources& sources, TimelineReport& report,
         // Operations that a checkpoint's backward node ran again are nested in it, never
         // top-level: the next top-level call is the next record of another part.
         while (forward_thread && open.empty() && next_top_level < operations.size() &&
-               operations[next_top_level].part == OperationRecord::Part::Recompute) {
+               operations[next_top_level].part == OperationRecord::Part::Recomputed) {
             ++next_top_level;
         }
         // The observer's records are the forward thread's top-level calls of the recorded

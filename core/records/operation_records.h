@@ -27,7 +27,8 @@ struct OperationRecord {
     // Eager steps: where in the step the operation ran. Archive runs record the forward only.
     // Recompute: run again by an activation checkpoint's backward; its time is backward time,
     // and the checkpoint's operation (`recompute_of`) no longer holds it.
-    enum class Part : uint8_t { Forward, AfterBackward, Optimizer, Recompute } part = Part::Forward;
+    using Part = StepPart;
+    Part part = Part::Forward;
     int recompute_of = -1;
     std::vector<int> weights_read;  // indices into the observed weights, in first-read order
 };

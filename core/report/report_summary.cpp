@@ -153,13 +153,28 @@ void summarizeCompiled(const ReadOnlyDb& db, ReportFileSummary& s) {
 
 void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     requireColumns(db, report_format::kRunTimeEntriesTable, {"forward_ms", "backward_ms"});
-    ReadQuery totals(db, std::string("SELECT COUNT(*), IFNULL(SUM(forward_ms), 0), "
-                                     "IFNULL(SUM(backward_ms), 0) FROM ") +
-                             report_format::kRunTimeEntriesTable);
-    if (totals.step()) {
-        s.operations = totals.integer(0);
-        s.forward_ms = totals.real(1);
-        s.backward_ms = totals.real(2);
+    // By part of the step: an entry without a part's row (or any other tool's) is a forward
+    // operation.
+    const bool parts = db.hasTable(report_format::kEntryPartsTable);
+    if (parts) {
+        requireColumns(db, report_format::kEntryPartsTable, {"entry_id", "part"});
+    }
+    ReadQuery totals(
+        db, std::string("SELECT ") + (parts ? "IFNULL(p.part, 'forward')" : "'forward'") +
+                ", COUNT(*), IFNULL(SUM(e.forward_ms), 0), IFNULL(SUM(e.backward_ms), 0) FROM " +
+                report_format::kRunTimeEntriesTable + " e" +
+                (parts ? std::string(" LEFT JOIN ") + report_format::kEntryPartsTable +
+                             " p ON p.entry_id = e.id GROUP BY 1"
+                       : std::string()));
+    while (totals.step()) {
+        const std::optional<StepPart> part = stepPartNamed(totals.text(0));
+        if (!part) {
+            throw Error(db.path() + ": " + report_format::kEntryPartsTable +
+                        " names a part of the step that is none: '" + shownText(totals.text(0)) +
+                        "'");
+        }
+        s.operations += totals.integer(1);
+        s.times.add(*part, totals.real(2), totals.real(3), totals.integer(1));
     }
     // Other tools' reports have no metadata; a value that is no finite, non-negative number
     // is left out rather than shown.

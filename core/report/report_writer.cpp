@@ -260,6 +260,15 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         }
         ++id;
     }
+    db.exec(schema::kEntryPartsTable);
+    SqliteStatement part(db, "INSERT INTO trainscope_entry_parts (entry_id, part) VALUES (?, ?)");
+    id = 1;
+    for (const RunTimeEntry& e : report.entries) {
+        if (e.part != StepPart::Forward) {  // a forward operation has no row
+            part.bind(1, id).bind(2, std::string(stepPartName(e.part))).step();
+        }
+        ++id;
+    }
     RunMetadata metadata = report.metadata;
     metadata[report_format::kIterationMsKey] = decimalText(report.iteration_ms);
     metadata[report_format::kIterationMinMsKey] = decimalText(report.iteration_spread.min_ms);

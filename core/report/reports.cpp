@@ -31,11 +31,34 @@ bool MemoryReport::namesWeights() const {
     return trainscope::namesWeights(!weights.empty(),
                                     metadata.count(report_format::kImportedFromKey) > 0);
 }
-double TimeReport::forwardMs() const {
-    return sumOf(entries, [](const RunTimeEntry& e) { return e.forward_ms; });
+const char* stepPartName(StepPart part) {
+    switch (part) {
+        case StepPart::AfterBackward:
+            return report_format::kPartAfterBackward;
+        case StepPart::Optimizer:
+            return report_format::kPartOptimizer;
+        case StepPart::Recomputed:
+            return report_format::kPartRecomputed;
+        case StepPart::Forward:
+            break;
+    }
+    return "forward";
 }
-double TimeReport::backwardMs() const {
-    return sumOf(entries, [](const RunTimeEntry& e) { return e.backward_ms.value_or(0.0); });
+
+std::optional<StepPart> stepPartNamed(const std::string& name) {
+    for (StepPart part :
+         {StepPart::Forward, StepPart::AfterBackward, StepPart::Optimizer, StepPart::Recomputed})
+        if (name == stepPartName(part)) {
+            return part;
+        }
+    return std::nullopt;
+}
+
+PartTimes TimeReport::partTimes() const {
+    PartTimes times;
+    for (const RunTimeEntry& e : entries)
+        times.add(e.part, e.forward_ms, e.backward_ms.value_or(0.0));
+    return times;
 }
 
 }  // namespace trainscope

@@ -82,8 +82,12 @@ void readTimeReport(const std::string& path, RunFigures& run) {
     const bool modules = db.hasTable(rf::kEntryModulesTable);
     const bool spreads = db.hasTable(rf::kTimeSpreadTable);
     const bool frames = db.hasTable(rf::kStackFramesTable);
+    const bool parts = db.hasTable(rf::kEntryPartsTable);
     if (modules) {
         requireColumns(db, rf::kEntryModulesTable, {"entry_id", "module_path"});
+    }
+    if (parts) {
+        requireColumns(db, rf::kEntryPartsTable, {"entry_id", "part"});
     }
     if (spreads) {
         requireColumns(
@@ -101,12 +105,14 @@ void readTimeReport(const std::string& path, RunFigures& run) {
             (spreads ? "s.forward_min_ms, s.forward_max_ms, s.backward_min_ms, "
                        "s.backward_max_ms"
                      : "NULL, NULL, NULL, NULL") +
-            " FROM " + rf::kRunTimeEntriesTable + " e" +
+            (parts ? ", p.part" : ", NULL") + " FROM " + rf::kRunTimeEntriesTable + " e" +
             (modules
                  ? std::string(" LEFT JOIN ") + rf::kEntryModulesTable + " m ON m.entry_id = e.id"
                  : "") +
             (spreads ? std::string(" LEFT JOIN ") + rf::kTimeSpreadTable + " s ON s.entry_id = e.id"
                      : "") +
+            (parts ? std::string(" LEFT JOIN ") + rf::kEntryPartsTable + " p ON p.entry_id = e.id"
+                   : "") +
             " ORDER BY e.id");
     run.operations.reserve(static_cast<size_t>(std::max<int64_t>(
         0, integerOf(db, std::string("SELECT COUNT(*) FROM ") + rf::kRunTimeEntriesTable))));
@@ -122,6 +128,14 @@ void readTimeReport(const std::string& path, RunFigures& run) {
         op.forward_spread = spreadOf(db, entries, 5);
         if (op.backward_ms) {
             op.backward_spread = spreadOf(db, entries, 7);
+        }
+        if (!entries.isNull(9)) {
+            const std::optional<StepPart> part = stepPartNamed(entries.text(9));
+            if (!part) {
+                throw Error(path + ": " + rf::kEntryPartsTable +
+                            " names a part of the step that is none");
+            }
+            op.part = *part;
         }
         run.operations.push_back(std::move(op));
     }

@@ -18,9 +18,10 @@ struct OperationFigures {  // a run time entry
     int64_t entry_id = 0;
     std::string name, module_path;
     std::string location;  // "file:line" of its innermost project frame, read only without module
-    double forward_ms = 0.0;
+    double forward_ms = 0.0;  // the time of its part of the step (an optimizer's operation's...)
     std::optional<double> backward_ms;
     std::optional<Spread> forward_spread, backward_spread;  // none: the report has no spread
+    StepPart part = StepPart::Forward;
 };
 
 struct ActivationFigures {  // an activation entry

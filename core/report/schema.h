@@ -88,6 +88,10 @@ constexpr const char* kCompiledKernelsTable =
     "CREATE TABLE trainscope_compiled_kernels (entry_id INTEGER PRIMARY KEY, "
     "compile_id TEXT NOT NULL, graph TEXT NOT NULL, fused_operations TEXT NOT NULL, "
     "calls INTEGER NOT NULL, unattributed_because TEXT NOT NULL, input_shapes TEXT NOT NULL)";
+// The part of the step of each run time entry that is not a forward operation: 'after_backward',
+// 'optimizer' or 'recomputed' (report_format.h).
+constexpr const char* kEntryPartsTable =
+    "CREATE TABLE trainscope_entry_parts (entry_id INTEGER PRIMARY KEY, part TEXT NOT NULL)";
 // What each weight entry holds beyond Skyline's columns: its optimizer state (the optimizer's
 // tensors for it, such as Adam's two moments) and the other names of a tied weight (", ").
 constexpr const char* kWeightDetailsTable =

@@ -246,11 +246,19 @@ std::string moduleOrDash(const std::string& module_path) {
 
 }  // namespace
 
-std::string iterationText(std::optional<double> wall_ms, double forward_ms, double backward_ms) {
-    const double sum = forward_ms + backward_ms;
+std::string iterationText(std::optional<double> wall_ms, const PartTimes& times) {
+    const double sum = times.sum();
     std::string text = "sum of operations " + format("%.3f ms", sum) + " (forward " +
-                       format("%.3f ms", forward_ms) + ", backward " +
-                       format("%.3f ms", backward_ms) + ")";
+                       format("%.3f ms", times.forward_ms) + ", backward " +
+                       format("%.3f ms", times.backward_ms);
+    // Named where the step had such operations (an archive's step has no optimizer's).
+    if (times.after_backward_operations > 0) {
+        text += ", after backward " + format("%.3f ms", times.after_backward_ms);
+    }
+    if (times.optimizer_operations > 0) {
+        text += ", optimizer " + format("%.3f ms", times.optimizer_ms);
+    }
+    text += ")";
     if (!wall_ms) {
         return "Iteration: " + text;
     }
@@ -324,8 +332,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         }
     }
     if (time) {
-        out << "  " << iterationText(time->iteration_ms, time->forwardMs(), time->backwardMs())
-            << "\n";
+        out << "  " << iterationText(time->iteration_ms, time->partTimes()) << "\n";
         if (const auto note = time->metadata.find(kBackwardNotAttributedKey);
             note != time->metadata.end()) {
             out << "  Backward not attributed: " << note->second << "\n";

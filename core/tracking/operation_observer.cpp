@@ -207,6 +207,7 @@ void OperationObserver::forwardBegins() {
     backward_nodes_.clear();
     engine_grad_modes_.clear();
     part_ = OperationRecord::Part::Forward;
+    optimizer_steps_open_ = 0;
     forward_thread_ = at::RecordFunction::currentThreadId();
     g_forward_thread.store(forward_thread_, std::memory_order_relaxed);
     phase_.store(Phase::Forward);
@@ -243,7 +244,7 @@ void OperationObserver::iterationEnded() {
 // becomes the recomputed operation's backward time, so that the sums stay the step's.
 void OperationObserver::moveRecomputationToBackward() {
     for (OperationRecord& record : operations_) {
-        if (record.part != OperationRecord::Part::Recompute) {
+        if (record.part != OperationRecord::Part::Recomputed) {
             continue;
         }
         record.backward_ms = record.forward_ms;
@@ -355,6 +356,11 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
     if (eager_forward_thread && fn.scope() != at::RecordScope::BACKWARD_FUNCTION) {
         if (self->depth_ == 0 && self->engineDepth() > 0 && isEngineScope(fn)) {
             self->engine_grad_modes_.pop_back();
+        } else if (fn.scope() == at::RecordScope::USER_SCOPE && self->depth_ == 0 &&
+                   self->optimizer_steps_open_ > 0 && isOptimizerStep(fn) &&
+                   --self->optimizer_steps_open_ == 0) {
+            // What the step runs after the optimizer's (zero_grad, a scheduler's step).
+            self->part_ = OperationRecord::Part::AfterBackward;
         } else if (fn.scope() == at::RecordScope::FUNCTION && self->depth_ > 0) {
             self->forwardEnd();
         }
@@ -383,6 +389,10 @@ void OperationObserver::onEnd(const at::RecordFunction& fn, at::ObserverContext*
 // (use_reentrant=False) runs it again from a saved tensor's unpack hook inside the backward
 // node that needs it (startsRecomputationOnUnpack). Either way those top-level operations are
 // records of part Recompute.
+bool OperationObserver::isOptimizerStep(const at::RecordFunction& fn) {
+    return std::strncmp(fn.name(), "Optimizer.step#", 15) == 0;
+}
+
 bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
     using Part = OperationRecord::Part;
     if (engineDepth() > 0) {
@@ -401,12 +411,15 @@ bool OperationObserver::eagerPartChange(const at::RecordFunction& fn) {
         return false;
     }
     if (fn.scope() == at::RecordScope::USER_SCOPE) {
-        if (depth_ == 0 && std::strncmp(fn.name(), "Optimizer.step#", 15) == 0 &&
-            phase_.load() != Phase::Step) {
-            phase_.store(Phase::Step);
+        if (depth_ == 0 && isOptimizerStep(fn)) {
+            // After clipping too, which ended the backward pass already.
+            ++optimizer_steps_open_;
             part_ = Part::Optimizer;
-            if (options_.phases) {
-                options_.phases->backwardEnded();
+            if (phase_.load() != Phase::Step) {
+                phase_.store(Phase::Step);
+                if (options_.phases) {
+                    options_.phases->backwardEnded();
+                }
             }
         }
         return false;
@@ -486,7 +499,7 @@ void OperationObserver::forwardStart(const at::RecordFunction& fn) {
         if (engineDepth() > 0) {
             // A reentrant checkpoint's operation holds its recomputation's time; a
             // non-reentrant one's, the outermost node on this thread, the one timed.
-            record.part = OperationRecord::Part::Recompute;
+            record.part = OperationRecord::Part::Recomputed;
             record.recompute_of = recomputing()
                                       ? checkpoints_.back().operation
                                       : operationOfSequence(operations_, backward_nodes_.front());

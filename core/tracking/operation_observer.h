@@ -132,6 +132,8 @@ class OperationObserver : public IterationListener {
     // Eager steps: whether `fn`, starting on the forward thread, is a top-level operation to
     // record, after noting what it says of the step's part (see Options::eager).
     bool eagerPartChange(const at::RecordFunction& fn);
+    // The optimizer's step: torch.optim's `Optimizer.step#AdamW.step` scope.
+    static bool isOptimizerStep(const at::RecordFunction& fn);
     void noteInputs(const at::RecordFunction& fn);
     void noteBackwardRoots(const at::RecordFunction& fn);
     void collectiveStart(const at::RecordFunction& fn);
@@ -171,6 +173,7 @@ class OperationObserver : public IterationListener {
     void backwardBeginsOnAnotherThread();
     void moveRecomputationToBackward();
     OperationRecord::Part part_ = OperationRecord::Part::Forward;  // eager steps
+    int optimizer_steps_open_ = 0;  // Optimizer.step# scopes open on the forward thread
     Clock::time_point started_;
     std::atomic<int> current_{-1};
     std::vector<OperationRecord> operations_;

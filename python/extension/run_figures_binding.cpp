@@ -33,6 +33,8 @@ const std::vector<std::string>& figureNames() {
                                                 "step_ms",
                                                 "forward_ms",
                                                 "backward_ms",
+                                                "after_backward_ms",
+                                                "optimizer_ms",
                                                 "ranks_summary"};
     return names;
 }
@@ -63,8 +65,11 @@ RunFigures runFiguresOf(const SessionReports& reports, const std::string& summar
     figures.operations = static_cast<int64_t>(reports.time.entries.size());
     figures.collectives = static_cast<int64_t>(reports.time.collectives.size());
     figures.step_ms = reports.time.iteration_ms;
-    figures.forward_ms = reports.time.forwardMs();
-    figures.backward_ms = reports.time.backwardMs();
+    const PartTimes times = reports.time.partTimes();
+    figures.forward_ms = times.forward_ms;
+    figures.backward_ms = times.backward_ms;
+    figures.after_backward_ms = times.after_backward_ms;
+    figures.optimizer_ms = times.optimizer_ms;
     return figures;
 }
 
@@ -89,8 +94,10 @@ RunFigures runFiguresOfFiles(const std::string& prefix) {
     figures.operations = time.operations;
     figures.collectives = static_cast<int64_t>(time.collectives.size());
     figures.step_ms = time.iteration_wall_ms.value_or(0.0);
-    figures.forward_ms = time.forward_ms;
-    figures.backward_ms = time.backward_ms;
+    figures.forward_ms = time.times.forward_ms;
+    figures.backward_ms = time.times.backward_ms;
+    figures.after_backward_ms = time.times.after_backward_ms;
+    figures.optimizer_ms = time.times.optimizer_ms;
     return figures;
 }
 
@@ -115,6 +122,8 @@ void bindRunFigures(py::module_& m) {
         .def_readonly("step_ms", &RunFigures::step_ms)
         .def_readonly("forward_ms", &RunFigures::forward_ms)
         .def_readonly("backward_ms", &RunFigures::backward_ms)
+        .def_readonly("after_backward_ms", &RunFigures::after_backward_ms)
+        .def_readonly("optimizer_ms", &RunFigures::optimizer_ms)
         .def_readwrite("ranks_summary", &RunFigures::ranks_summary)
         // By name too, as the dict they were (figures["summary"], figures.get(...)): the
         // figures a user's script reads keep working.

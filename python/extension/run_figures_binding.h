@@ -30,8 +30,11 @@ struct RunFigures {
     int64_t operations = 0;
     int64_t collectives = 0;
     double step_ms = 0.0;
+    // The operations' times by part of the step (PartTimes).
     double forward_ms = 0.0;
     double backward_ms = 0.0;
+    double after_backward_ms = 0.0;
+    double optimizer_ms = 0.0;
     std::string ranks_summary;  // rank 0 of a job: the summary of every rank (the host's)
 };
 

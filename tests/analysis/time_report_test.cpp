@@ -147,3 +147,48 @@ TEST(TimeReport, EveryObservedStepsCollectivesAreListedByStep) {
     EXPECT_EQ(listed[1].step, 3);
     EXPECT_EQ(listed[1].bytes, 4096);
 }
+
+// An operation's part of the step is kept with its entry: the optimizer's and the clipping's
+// operations are not forward time, a recomputation's time is backward time.
+TEST(TimeReport, EachEntryKeepsThePartOfTheStepItRanIn) {
+    RecordedSteps steps = threeTimedSteps();
+    const auto record = [](const char* name, OperationRecord::Part part) {
+        OperationRecord r;
+        r.name = name;
+        r.part = part;
+        return r;
+    };
+    steps.operations.push_back(record("aten::linalg_vector_norm", StepPart::AfterBackward));
+    steps.operations.push_back(record("aten::addcdiv_", StepPart::Optimizer));
+    steps.operations.push_back(record("aten::linear", StepPart::Recomputed));
+    for (auto& step : steps.timed) {
+        step.push_back(timing(0.25));
+        step.push_back(timing(2.0));
+        step.push_back(OperationTiming{0.0, 0.75, true, true});
+    }
+    std::vector<ActivationEntry> activations;
+    const TimeReport time = assembleTimeReport(steps, {}, {}, activations);
+    ASSERT_EQ(time.entries.size(), 5u);
+    EXPECT_EQ(time.entries[0].part, StepPart::Forward);
+    EXPECT_EQ(time.entries[2].part, StepPart::AfterBackward);
+    EXPECT_EQ(time.entries[3].part, StepPart::Optimizer);
+    EXPECT_EQ(time.entries[4].part, StepPart::Recomputed);
+    const PartTimes times = time.partTimes();
+    EXPECT_DOUBLE_EQ(times.forward_ms, 3.0 + 0.4);  // the linear's and the relu's medians
+    EXPECT_DOUBLE_EQ(times.after_backward_ms, 0.25);
+    EXPECT_DOUBLE_EQ(times.optimizer_ms, 2.0);
+    EXPECT_DOUBLE_EQ(times.backward_ms, 0.75);
+    EXPECT_EQ(times.optimizer_operations, 1);
+    EXPECT_EQ(times.after_backward_operations, 1);
+    EXPECT_DOUBLE_EQ(times.sum(), 3.4 + 0.25 + 2.0 + 0.75);
+}
+
+// A step that ran no operation misses no frames: no note of an archive without debug information.
+TEST(TimeReport, AStepOfNoOperationsHasNoFramesNote) {
+    RecordedSteps steps;
+    steps.memory_step_ms = 1.0;
+    std::vector<ActivationEntry> activations;
+    const TimeReport time = assembleTimeReport(steps, {}, {}, activations);
+    EXPECT_TRUE(time.entries.empty());
+    EXPECT_EQ(time.metadata.count(report_format::kFramesNoteKey), 0u);
+}

@@ -5,11 +5,17 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 
+#include <sqlite3.h>
+
 #include "support/report_reader.h"
+#include "trainscope/comparison.h"
 #include "trainscope/error.h"
+#include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
+#include "trainscope/summary_text.h"
 
 namespace fs = std::filesystem;
 using namespace trainscope;
@@ -201,5 +207,63 @@ TEST_F(ReportFiles, MissingFolderIsAClearError) {
         FAIL() << "expected an error";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+    }
+}
+
+// Each entry's part of the step is written beside Skyline's columns and read back as that part's
+// time: by `show`'s summary and by a comparison, whose totals hold the optimizer apart.
+TEST_F(ReportFiles, AnEntrysPartOfTheStepIsReadBackAsThatPartsTime) {
+    TimeReport report = sampleTimeReport();
+    report.entries.push_back({"aten::clamp", 0.125, std::nullopt, {}, ""});
+    report.entries.back().part = StepPart::AfterBackward;
+    report.entries.push_back({"Optimizer.step#AdamW.step", 3.0, std::nullopt, {}, ""});
+    report.entries.back().part = StepPart::Optimizer;
+    writeTimeReport(report, path("t.time.sqlite"), Overwrite::Refuse);
+    ReportReader db(path("t.time.sqlite"));
+    EXPECT_EQ(db.rows("SELECT entry_id, part FROM trainscope_entry_parts ORDER BY entry_id"),
+              (std::vector<test::Row>{{"3", "after_backward"}, {"4", "optimizer"}}));
+
+    const ReportFileSummary summary = summarizeReportFile(path("t.time.sqlite"));
+    EXPECT_EQ(summary.operations, 4);
+    EXPECT_DOUBLE_EQ(summary.times.forward_ms, 1.75);
+    EXPECT_DOUBLE_EQ(summary.times.backward_ms, 2.5);
+    EXPECT_DOUBLE_EQ(summary.times.after_backward_ms, 0.125);
+    EXPECT_DOUBLE_EQ(summary.times.optimizer_ms, 3.0);
+    EXPECT_EQ(iterationText(5.0, summary.times),
+              "Iteration (wall) 5.000 ms, sum of operations 7.375 ms (forward 1.750 ms, backward "
+              "2.500 ms, after backward 0.125 ms, optimizer 3.000 ms), 147.5% of the iteration");
+
+    // The optimizer twice as slow in a second run: the optimizer's total says so, forward not.
+    report.entries.back().forward_ms = 6.0;
+    writeTimeReport(report, path("u.time.sqlite"), Overwrite::Refuse);
+    const Comparison c =
+        compareRuns({"t", "", path("t.time.sqlite"), ""}, {"u", "", path("u.time.sqlite"), ""});
+    std::map<std::string, std::pair<double, double>> totals;
+    for (const ComparedItem& item : c.items)
+        for (const FigureChange& f : item.figures)
+            if (item.kind == ItemKind::Total && isTime(f.figure) && f.compared())
+                totals[std::string(figureKey(f.figure))] = {*f.base, *f.changed};
+    EXPECT_EQ(totals.at("forward_ms"), std::make_pair(1.75, 1.75));
+    EXPECT_EQ(totals.at("after_backward_ms"), std::make_pair(0.125, 0.125));
+    EXPECT_EQ(totals.at("optimizer_ms"), std::make_pair(3.0, 6.0));
+}
+
+// A part that is none is a damaged file's, refused in one line rather than read as forward.
+TEST_F(ReportFiles, APartOfTheStepThatIsNoneIsRefused) {
+    writeTimeReport(sampleTimeReport(), path("t.time.sqlite"), Overwrite::Refuse);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path("t.time.sqlite").c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(
+        sqlite3_exec(db, "INSERT INTO trainscope_entry_parts (entry_id, part) VALUES (1, 'lunch')",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+    try {
+        summarizeReportFile(path("t.time.sqlite"));
+        FAIL() << "read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("names a part of the step that is none: 'lunch'"),
+                  std::string::npos)
+            << e.what();
     }
 }

@@ -217,6 +217,21 @@ class ImportTest(ImportedTrace):
         if self.trace.flows:
             self.assertTrue(any(b is not None for _, b in expected))
 
+    def test_the_optimizers_step_is_optimizer_time_not_forward(self):
+        parts = dict(rows(self.out + ".time.sqlite",
+                          "SELECT entry_id, part FROM trainscope_entry_parts ORDER BY entry_id"))
+        entries = [c for c, _ in self.trace.entries()]  # entry i + 1 is entries[i]
+        # The optimizer's methods' scopes (Optimizer.step#AdamW.step, Optimizer.zero_grad#...).
+        optimizer = [i + 1 for i, c in enumerate(entries) if c["name"].startswith("Optimizer.")]
+        self.assertIn("Optimizer.step#AdamW.step", [entries[i - 1]["name"] for i in optimizer])
+        self.assertEqual([i for i in parts if parts[i] == "optimizer"], optimizer, parts)
+        ms = [float(decimal.Decimal(c["dur"]) / 1000) for c in entries]
+        shown = cli("show", self.out + ".time.sqlite")
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("optimizer %.3f ms)" % sum(ms[i - 1] for i in optimizer), shown.stdout)
+        forward = sum(t for i, t in enumerate(ms) if i + 1 not in parts)
+        self.assertIn("(forward %.3f ms," % forward, shown.stdout)
+
     def test_each_entrys_user_line(self):
         if not self.trace.python:
             self.skipTest("this torch's trace has no Python calls (PyTorch 1.13's legacy "

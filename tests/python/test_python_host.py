@@ -142,6 +142,38 @@ class EntryPoint(unittest.TestCase):
                                           for s in optimizer.state.values() for t in s.values()
                                           if torch.is_tensor(t) and t.device.type == DEVICE))
 
+    def test_the_optimizers_operations_are_optimizer_time_and_clipping_after_backward(self):
+        result = profile_entry("tied_lm.py", self.prefix)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # Each entry's part against the user's line it ran from: the optimizer's operations
+        # are those of the optimizer.step() line, the clipping's those of its line.
+        source = os.path.join(PROJECT, "tied_lm.py")
+        expected = {tagged_line(source, "optimizer-step"): "optimizer",
+                    tagged_line(source, "clipping"): "after_backward"}
+        entries = rows(self.prefix + ".time.sqlite",
+                       "SELECT e.forward_ms, p.part, (SELECT line_number FROM stack_frames "
+                       "WHERE entry_id = e.id ORDER BY ordering LIMIT 1), e.operation_name "
+                       "FROM run_time_entries e LEFT JOIN trainscope_entry_parts p "
+                       "ON p.entry_id = e.id ORDER BY e.id")
+        # Every entry of those lines is of their part, but what runs on the optimizer.step()
+        # line before torch.optim opens its scope: 1.13's record_function makes its handle
+        # (aten::zeros) first, after the clipping.
+        before_scope = [(line, part, name) for _, part, line, name in entries
+                        if line in expected and part != expected[line]]
+        self.assertIn(before_scope, ([], [(expected_line, "after_backward", "aten::zeros")
+                                          for expected_line in [tagged_line(source,
+                                                                            "optimizer-step")]]))
+        self.assertEqual([line for _, part, line, _ in entries if part],
+                         [line for _, _, line, _ in entries if line in expected])
+        self.assertEqual(sorted({part for _, part, _, _ in entries if part}),
+                         ["after_backward", "optimizer"])
+        # The run's summary says the report's sums of each part.
+        sums = {part: sum(ms for ms, p, _, _ in entries if p == part)
+                for part in (None, "after_backward", "optimizer")}
+        self.assertIn("(forward %.3f ms, backward " % sums[None], result.stdout)
+        self.assertIn(", after backward %.3f ms, optimizer %.3f ms)"
+                      % (sums["after_backward"], sums["optimizer"]), result.stdout)
+
     def test_frames_are_the_users_lines_in_every_file_of_the_project(self):
         self.assertProfiled("tied_lm.py")
         # Each operation's innermost project frame (library frames are kept apart).

@@ -67,8 +67,8 @@ TEST_F(ModulesViewTest, TheTreesTotalsAreTheReportsTotals) {
     const ui::ModuleFigures& all = tree().node(ModuleTree::kRoot).inclusive;
     const auto& time = *browser_->timeSummary();
     const auto& memory = *browser_->memorySummary();
-    EXPECT_NEAR(all.forward_ms, time.forward_ms, 1e-9 * time.forward_ms);
-    EXPECT_NEAR(all.backward_ms, time.backward_ms, 1e-9 * time.backward_ms);
+    EXPECT_NEAR(all.forward_ms, time.times.forward_ms, 1e-9 * time.times.forward_ms);
+    EXPECT_NEAR(all.backward_ms, time.times.backward_ms, 1e-9 * time.times.backward_ms);
     EXPECT_EQ(all.operations, time.operations);
     EXPECT_EQ(all.activation_bytes, memory.activations);
     EXPECT_EQ(all.weight_bytes, memory.weights);

@@ -64,8 +64,8 @@ TEST_F(BrowserTest, OpeningOneReportOfARunOpensItsSibling) {
     EXPECT_EQ(browser->memorySummary()->weights, 4160);
     EXPECT_EQ(browser->memorySummary()->activations, 4000);
     EXPECT_FALSE(browser->memorySummary()->at_peak) << "the sample report has no breakdown";
-    EXPECT_DOUBLE_EQ(browser->timeSummary()->forward_ms, 3.0);
-    EXPECT_DOUBLE_EQ(browser->timeSummary()->backward_ms, 3.75);
+    EXPECT_DOUBLE_EQ(browser->timeSummary()->times.forward_ms, 3.0);
+    EXPECT_DOUBLE_EQ(browser->timeSummary()->times.backward_ms, 3.75);
     EXPECT_TRUE(browser->overviewText().contains(QStringLiteral("Peak memory: 19.5 KiB")))
         << browser->overviewText().toStdString();
     EXPECT_EQ(browser->tabs()->count(), 5);  // overview, memory, time, modules, by source line
@@ -414,4 +414,62 @@ TEST_F(BrowserTest, AGroupedRowListsAllItsCallSites) {
     trainscope::test::waitForReads();
     clickRow(browser->operationsView(), 1);
     EXPECT_EQ(items(browser->framesList()), QStringList{QStringLiteral("b.py:9")});
+}
+
+// The optimizer's operations are optimizer time, not forward time, in every view of the run time
+// report: the Overview's sum, the Time tab's columns (a column of their own; none in Forward)
+// and its bars.
+TEST_F(BrowserTest, TheOptimizersOperationsAreOptimizerTimeNotForward) {
+    TimeReport time;
+    time.entries = {{"aten::linear", 1.5, 2.5, {{"model.py", 12}}, ""},
+                    {"aten::clamp", 0.125, std::nullopt, {{"train.py", 20}}, ""},
+                    {"Optimizer.step#AdamW.step", 3.0, std::nullopt, {{"train.py", 21}}, ""}};
+    time.entries[1].part = StepPart::AfterBackward;
+    time.entries[2].part = StepPart::Optimizer;
+    time.iteration_ms = 10.0;
+    const QString report = path("parts.time.sqlite");
+    writeTimeReport(time, report.toStdString(), Overwrite::Refuse);
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(trainscope::test::openAndWait(window, {report}));
+    ReportBrowser* browser = window.browser();
+    EXPECT_TRUE(browser->overviewText().contains(
+        QStringLiteral("Sum of operations: 7.125 ms (forward 1.500 ms, backward 2.500 ms, after "
+                       "backward 0.125 ms, optimizer 3.000 ms), 3 operations")))
+        << browser->overviewText().toStdString();
+
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    trainscope::test::waitForReads();
+    QAbstractItemModel* ops = browser->operationsView()->model();
+    QHash<QString, int> column;
+    for (int c = 0; c < ops->columnCount(); ++c)
+        column[ops->headerData(c, Qt::Horizontal).toString().section(QLatin1Char(' '), 0, 0)] = c;
+    ASSERT_TRUE(column.contains(QStringLiteral("Optimizer")))
+        << column.keys().join(',').toStdString();
+    ASSERT_TRUE(column.contains(QStringLiteral("After")));
+    int step = -1;
+    for (int row = 0; row < ops->rowCount(); ++row)
+        if (ops->index(row, 1).data().toString().startsWith(QStringLiteral("Optimizer.step")))
+            step = row;
+    ASSERT_GE(step, 0);
+    EXPECT_EQ(ops->index(step, column[QStringLiteral("Forward")]).data().toString(),
+              QStringLiteral("–"));
+    EXPECT_EQ(ops->index(step, column[QStringLiteral("Optimizer")])
+                  .data(SqlTableModel::SortRole)
+                  .toDouble(),
+              3.0);
+    // The chart's bars: the optimizer's a set of its own.
+    QStringList sets;
+    const auto barSets = [&] {
+        sets.clear();
+        for (QChartView* view : browser->timePage()->findChildren<QChartView*>())
+            for (QAbstractSeries* series : view->chart()->series())
+                if (auto* bars = qobject_cast<QAbstractBarSeries*>(series))
+                    for (QBarSet* set : bars->barSets())
+                        sets << set->label();
+        return !sets.isEmpty();
+    };
+    ASSERT_TRUE(QTest::qWaitFor(barSets, 10000)) << "the Time tab's chart came";
+    EXPECT_EQ(sets, (QStringList{QStringLiteral("Forward"), QStringLiteral("Backward"),
+                                 QStringLiteral("After backward"), QStringLiteral("Optimizer")}));
 }

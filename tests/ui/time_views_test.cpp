@@ -316,7 +316,8 @@ TEST(PagedTable, EveryRowComesOnceInOrderAcrossPages) {
     ASSERT_TRUE(QTest::qWaitFor([&run] { return run.isOpened(); }, 60000));
     ASSERT_TRUE(run.contents().time_summary) << run.contents().errors.join('\n').toStdString();
     std::unique_ptr<SqlTableModel> model(new SqlTableModel(
-        run.rows(ReportKind::Time), operationsTable(run.contents().time->tables, 1.0)));
+        run.rows(ReportKind::Time),
+        operationsTable(run.contents().time->tables, run.contents().time_summary->times)));
     test::waitForRows(model.get());
     EXPECT_EQ(model->rowCount(), 256);
     EXPECT_TRUE(model->canFetchMore({}));

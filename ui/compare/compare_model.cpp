@@ -93,6 +93,8 @@ QString CompareModel::itemName(const ComparedItem& item) {
         {QStringLiteral("iteration"), QT_TR_NOOP("Iteration (wall time, peak memory)")},
         {QStringLiteral("forward"), QT_TR_NOOP("Forward pass (activations)")},
         {QStringLiteral("backward"), QT_TR_NOOP("Backward pass (gradients)")},
+        {QStringLiteral("after_backward"), QT_TR_NOOP("After the backward pass")},
+        {QStringLiteral("optimizer"), QT_TR_NOOP("Optimizer step")},
         {QStringLiteral("weights"), QT_TR_NOOP("Weights")},
         {QStringLiteral("peak_weights"), QT_TR_NOOP("At the peak: weights")},
         {QStringLiteral("peak_gradients"), QT_TR_NOOP("At the peak: gradients")},
@@ -113,6 +115,10 @@ QString CompareModel::figureName(Figure figure) {
             return tr("Forward time");
         case Figure::BackwardTime:
             return tr("Backward time");
+        case Figure::AfterBackwardTime:
+            return tr("Time after backward");
+        case Figure::OptimizerTime:
+            return tr("Optimizer time");
         case Figure::ActivationBytes:
             return tr("Activations");
         case Figure::WeightBytes:

@@ -32,7 +32,8 @@ TopEntries topEntries(QSqlDatabase db, const QString& sql, const QVariantList& v
         while (query.next()) {
             entries.rows.push_back({query.value(0).toLongLong(), query.value(1).toString(),
                                     query.value(2).toDouble(), query.value(3).toDouble(),
-                                    query.value(4).toString(), query.value(5).toLongLong()});
+                                    query.value(4).toString(), query.value(5).toLongLong(),
+                                    query.value(6).toDouble(), query.value(7).toDouble()});
         }
     }
     if (query.lastError().isValid())
@@ -94,6 +95,44 @@ QString activationNumber(const QStringList& tables) {
         .arg(QLatin1String(report_format::kActivationOperationsTable), kActivations);
 }
 
+// The part of the step of each entry of the run time report (trainscope_entry_parts' name; NULL:
+// a forward operation), as an SQL expression; "NULL" for a report without the table.
+QString partOfEntry(const QStringList& tables, const QString& entry_table) {
+    if (!tables.contains(QLatin1String(report_format::kEntryPartsTable)))
+        return QStringLiteral("NULL");
+    return QStringLiteral("(SELECT p.part FROM %1 p WHERE p.entry_id = %2.id)")
+        .arg(QLatin1String(report_format::kEntryPartsTable), entry_table);
+}
+
+// The time columns of each part of the step: forward and backward, and after backward and the
+// optimizer where the run had such operations. An entry's forward_ms is the time of its part
+// (an optimizer's operation's is optimizer time). `entry`: the run time entries' name in the
+// FROM clause; `summed`: the columns of a grouped table.
+QVector<SqlColumn> partTimeColumns(const QStringList& tables, const PartTimes& times,
+                                   const QString& entry, bool summed) {
+    const QString part = partOfEntry(tables, entry);
+    const QString forward = QStringLiteral("%1.forward_ms").arg(entry);
+    const auto column = [&](const QString& header, const QString& expression) {
+        return SqlColumn{header, summed ? QStringLiteral("SUM(%1)").arg(expression) : expression,
+                         CellFormat::Milliseconds};
+    };
+    const auto inPart = [&](const char* name) {
+        return QStringLiteral("CASE WHEN %1 = '%2' THEN %3 END")
+            .arg(part, QLatin1String(name), forward);
+    };
+    QVector<SqlColumn> columns{
+        column(QObject::tr("Forward"),
+               part == QLatin1String("NULL")
+                   ? forward
+                   : QStringLiteral("CASE WHEN %1 IS NULL THEN %2 END").arg(part, forward)),
+        column(QObject::tr("Backward"), QStringLiteral("%1.backward_ms").arg(entry))};
+    if (times.after_backward_operations > 0)
+        columns << column(QObject::tr("After backward"), inPart(report_format::kPartAfterBackward));
+    if (times.optimizer_operations > 0)
+        columns << column(QObject::tr("Optimizer"), inPart(report_format::kPartOptimizer));
+    return columns;
+}
+
 // moduleOfEntry() as a query's last column ('' where the report has no modules).
 QString moduleColumn(const ReportFile& report, const QString& entry_table, int entry_type) {
     const QString module = moduleOfEntry(report.tables(), entry_table, entry_type);
@@ -133,11 +172,13 @@ std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error)
     const std::optional<ReportFileSummary> totals = totalsOf(report, error);
     if (!totals)
         return std::nullopt;
-    return TimeSummary{
-        totals->forward_ms,   totals->backward_ms,
-        totals->operations,   totals->iteration_wall_ms,
-        totals->compilations, QString::fromStdString(totals->compiled_steps),
-        totals->kernels,      QString::fromStdString(totals->backward_not_attributed)};
+    return TimeSummary{totals->times,
+                       totals->operations,
+                       totals->iteration_wall_ms,
+                       totals->compilations,
+                       QString::fromStdString(totals->compiled_steps),
+                       totals->kernels,
+                       QString::fromStdString(totals->backward_not_attributed)};
 }
 
 QString metadataValue(const ReportFile& report, const QString& key, QString* error) {
@@ -171,25 +212,38 @@ TopEntries topOperationsByTime(const ReportFile& report, int count, const RowFil
     const QString where =
         conditions.isEmpty() ? QString()
                              : QStringLiteral(" WHERE ") + conditions.join(QStringLiteral(" AND "));
-    if (grouped)
-        return topEntries(
-            report.database(),
-            QStringLiteral("SELECT MIN(id), substr(operation_name, 1, %3), SUM(forward_ms), "
-                           "SUM(IFNULL(backward_ms, 0)), '', 0 FROM %4%5 GROUP BY operation_name "
-                           "ORDER BY SUM%1 DESC, 1 LIMIT %2")
-                .arg(kOperationTotal)
-                .arg(count)
-                .arg(kMaxShownText)
-                .arg(kOperations, where),
-            values);
+    // Forward, backward, after backward and optimizer time: forward_ms is the time of the
+    // entry's part of the step (no row: a forward operation).
+    const bool has_parts = report.tables().contains(QLatin1String(report_format::kEntryPartsTable));
+    const QString part = has_parts ? QStringLiteral("p.part") : QStringLiteral("NULL");
+    const QString from = has_parts
+                             ? QStringLiteral("%1 LEFT JOIN %2 p ON p.entry_id = %1.id")
+                                   .arg(kOperations, QLatin1String(report_format::kEntryPartsTable))
+                             : QString(kOperations);
+    const auto summed = [grouped](const QString& expression) {
+        return grouped ? QStringLiteral("SUM(%1)").arg(expression) : expression;
+    };
+    const auto inPart = [&part](const char* name) {
+        return QStringLiteral("CASE WHEN %1 = '%2' THEN forward_ms ELSE 0 END")
+            .arg(part, QLatin1String(name));
+    };
+    // id, name, forward, backward, module, number, after backward, optimizer (topEntries()).
+    const QString columns =
+        QStringLiteral("%1, %2, %3, %4, %5")
+            .arg(
+                summed(QStringLiteral("CASE WHEN %1 IS NULL THEN forward_ms ELSE 0 END").arg(part)),
+                summed(QStringLiteral("IFNULL(backward_ms, 0)")),
+                grouped ? QStringLiteral("'', 0") : moduleColumn(report, kOperations, 0) + ", id",
+                summed(inPart(report_format::kPartAfterBackward)),
+                summed(inPart(report_format::kPartOptimizer)));
+    const QString sql = grouped ? QStringLiteral(
+                                      "SELECT MIN(id), substr(operation_name, 1, %1), %2 FROM %3%4 "
+                                      "GROUP BY operation_name ORDER BY SUM%5 DESC, 1 LIMIT %6")
+                                : QStringLiteral(
+                                      "SELECT id, substr(operation_name, 1, %1), %2 FROM %3%4 "
+                                      "ORDER BY %5 DESC, id LIMIT %6");
     return topEntries(report.database(),
-                      QStringLiteral("SELECT id, substr(operation_name, 1, %3), forward_ms, "
-                                     "IFNULL(backward_ms, 0), %4, id FROM %5%6 "
-                                     "ORDER BY %1 DESC, id LIMIT %2")
-                          .arg(kOperationTotal)
-                          .arg(count)
-                          .arg(kMaxShownText)
-                          .arg(moduleColumn(report, kOperations, 0), kOperations, where),
+                      sql.arg(kMaxShownText).arg(columns, from, where, kOperationTotal).arg(count),
                       values);
 }
 
@@ -307,43 +361,40 @@ SqlTableSpec activationsTable(const QStringList& tables, qint64 peak, bool block
             numbered ? QVector<int>{0, 1} : QVector<int>{0, 1, 2}};
 }
 
-SqlTableSpec operationsTable(const QStringList& tables, double operations_ms) {
+SqlTableSpec operationsTable(const QStringList& tables, const PartTimes& times) {
     // The entry id is the operation's number in the iteration: shown, as #.
-    return {{{QObject::tr("#"), QStringLiteral("id"), CellFormat::Integer},
-             {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
-             {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text},
-             {QObject::tr("Forward"), QStringLiteral("forward_ms"), CellFormat::Milliseconds},
-             {QObject::tr("Backward"), QStringLiteral("backward_ms"), CellFormat::Milliseconds},
-             {QObject::tr("Total"), kOperationTotal, CellFormat::Milliseconds},
-             {QObject::tr("Share"), shareOf(kOperationTotal, operations_ms), CellFormat::Share}},
+    QVector<SqlColumn> columns{
+        {QObject::tr("#"), QStringLiteral("id"), CellFormat::Integer},
+        {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
+        {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text}};
+    columns << partTimeColumns(tables, times, kOperations, false);
+    columns << SqlColumn{QObject::tr("Total"), kOperationTotal, CellFormat::Milliseconds}
+            << SqlColumn{QObject::tr("Share"), shareOf(kOperationTotal, times.sum()),
+                         CellFormat::Share};
+    return {columns, kOperations,          {}, QStringLiteral("operation_name"),
+            {},      QStringLiteral("id"), {1}};
+}
+
+SqlTableSpec groupedOperationsTable(const QStringList& tables, const PartTimes& times) {
+    const QString total = QStringLiteral("SUM%1").arg(kOperationTotal);
+    QVector<SqlColumn> columns{
+        {QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
+        {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
+        {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer}};
+    columns << partTimeColumns(tables, times, kOperations, true);
+    columns << SqlColumn{QObject::tr("Total"), total, CellFormat::Milliseconds}
+            << SqlColumn{QObject::tr("Mean"), QStringLiteral("%1 / COUNT(*)").arg(total),
+                         CellFormat::Milliseconds}
+            << SqlColumn{QObject::tr("Share"), shareOf(total, times.sum()), CellFormat::Share};
+    return {columns,
             kOperations,
-            {},
+            QStringLiteral("operation_name"),
             QStringLiteral("operation_name"),
             {},
-            QStringLiteral("id"),
-            {1}};
+            QStringLiteral("id")};
 }
 
-SqlTableSpec groupedOperationsTable(double operations_ms) {
-    const QString total = QStringLiteral("SUM%1").arg(kOperationTotal);
-    return {
-        {{QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
-         {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
-         {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
-         {QObject::tr("Forward"), QStringLiteral("SUM(forward_ms)"), CellFormat::Milliseconds},
-         {QObject::tr("Backward"), QStringLiteral("SUM(backward_ms)"), CellFormat::Milliseconds},
-         {QObject::tr("Total"), total, CellFormat::Milliseconds},
-         {QObject::tr("Mean"), QStringLiteral("%1 / COUNT(*)").arg(total),
-          CellFormat::Milliseconds},
-         {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
-        kOperations,
-        QStringLiteral("operation_name"),
-        QStringLiteral("operation_name"),
-        {},
-        QStringLiteral("id")};
-}
-
-SqlTableSpec timeBySourceLineTable(double operations_ms) {
+SqlTableSpec timeBySourceLineTable(const QStringList& tables, const PartTimes& times) {
     // The most specific frame is the one with the lowest ordering (docs/report-formats.md); with
     // MIN(), SQLite takes the bare columns from that row, in one pass over the frames. Entries
     // without a frame make a row of their own, so that the lines add up to the Overview's sum:
@@ -354,22 +405,22 @@ SqlTableSpec timeBySourceLineTable(double operations_ms) {
                              "GROUP BY entry_id) f RIGHT JOIN %2 e ON e.id = f.entry_id")
                              .arg(kStackFrames, kOperations);
     const QString total = QStringLiteral("SUM(e.forward_ms + IFNULL(e.backward_ms, 0))");
-    return {
-        {{QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
-         {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text,
-          QObject::tr("(no frame)")},
-         {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
-          QStringLiteral(" ")},
-         {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer},
-         {QObject::tr("Forward"), QStringLiteral("SUM(e.forward_ms)"), CellFormat::Milliseconds},
-         {QObject::tr("Backward"), QStringLiteral("SUM(e.backward_ms)"), CellFormat::Milliseconds},
-         {QObject::tr("Total"), total, CellFormat::Milliseconds},
-         {QObject::tr("Share"), shareOf(total, operations_ms), CellFormat::Share}},
-        from,
-        QStringLiteral("f.file_path, f.line_number"),
-        QStringLiteral("f.file_path"),
-        largestShareFirst(8),
-        QStringLiteral("e.id")};
+    QVector<SqlColumn> columns{
+        {QObject::tr("Id"), QStringLiteral("MIN(e.id)"), CellFormat::Integer},
+        {QObject::tr("File"), QStringLiteral("f.file_path"), CellFormat::Text,
+         QObject::tr("(no frame)")},
+        {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
+         QStringLiteral(" ")},
+        {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer}};
+    columns << partTimeColumns(tables, times, QStringLiteral("e"), true);
+    columns << SqlColumn{QObject::tr("Total"), total, CellFormat::Milliseconds}
+            << SqlColumn{QObject::tr("Share"), shareOf(total, times.sum()), CellFormat::Share};
+    return {columns,
+            from,
+            QStringLiteral("f.file_path, f.line_number"),
+            QStringLiteral("f.file_path"),
+            largestShareFirst(columns.size()),
+            QStringLiteral("e.id")};
 }
 
 SqlTableSpec memoryBySourceLineTable(qint64 peak, bool blocks_at_peak) {

@@ -45,8 +45,7 @@ struct MemorySummary {
 // reports) and the sum of the operations' times, usually less (the work between them is
 // nobody's).
 struct TimeSummary {
-    double forward_ms = 0;
-    double backward_ms = 0;
+    PartTimes times;  // the operations' times by part of the step
     qint64 operations = 0;
     std::optional<double> wall_ms;
     // What torch.compile compiled, and the compiled regions' kernels in figures.
@@ -54,7 +53,7 @@ struct TimeSummary {
     QString compiled_steps;  // the engine's note on observed steps that compiled
     KernelTotals kernels;
     QString backward_not_attributed;  // an imported trace's: why no operation has backward time
-    double operations_ms() const { return forward_ms + backward_ms; }
+    double operations_ms() const { return times.sum(); }
 };
 
 struct FrameRow {
@@ -78,6 +77,10 @@ struct TopEntry {
     double second = 0;  // backward ms (time only)
     QString module;     // the module path of the entry's operation (TrainScope reports only)
     qint64 number = 0;  // the operation's number in the iteration (#); 0: none or not known
+    // Time only: the operations' time after the backward pass and in the optimizer's step (not
+    // in `first`).
+    double after_backward = 0;
+    double optimizer = 0;
 };
 
 // What the lines of one source file cost, for the source viewer's gutter: every entry whose
@@ -140,12 +143,13 @@ RowPage readReportRows(const ReportFile& report, const RowRequest& request);
 SqlTableSpec weightsTable(const QStringList& tables, qint64 peak);
 // `blocks_at_peak`: the entries are a snapshot's blocks at the peak, named by category.
 SqlTableSpec activationsTable(const QStringList& tables, qint64 peak, bool blocks_at_peak = false);
-SqlTableSpec operationsTable(const QStringList& tables, double operations_ms);
+// `times`: the report's (TimeSummary's), for each part of the step's column and the shares.
+SqlTableSpec operationsTable(const QStringList& tables, const PartTimes& times);
 // One row per operation name: count, totals and mean.
-SqlTableSpec groupedOperationsTable(double operations_ms);
+SqlTableSpec groupedOperationsTable(const QStringList& tables, const PartTimes& times);
 // "By source line": entries summed per file:line of their most specific frame. Columns 1 and
 // 2 are the file and the line.
-SqlTableSpec timeBySourceLineTable(double operations_ms);
+SqlTableSpec timeBySourceLineTable(const QStringList& tables, const PartTimes& times);
 // `blocks_at_peak`: the entries are a snapshot's blocks at the peak, not activations.
 SqlTableSpec memoryBySourceLineTable(qint64 peak, bool blocks_at_peak = false);
 

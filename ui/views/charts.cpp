@@ -553,16 +553,26 @@ QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()
     auto* chart = new QChart;
     chart->setTitle(
         QObject::tr("Sum of operations %1 ms").arg(formatNumber(summary.operations_ms(), 1)));
-    addPie(chart,
-           {{QObject::tr("Forward"), summary.forward_ms},
-            {QObject::tr("Backward"), summary.backward_ms}},
-           humanMs, exactMs,
+    const PartTimes& times = summary.times;
+    // Each part of the step a slice, coloured as the timeline colours its calls; the parts after
+    // the backward pass where the step ran such operations.
+    QVector<QPair<QString, double>> parts{{QObject::tr("Forward"), times.forward_ms},
+                                          {QObject::tr("Backward"), times.backward_ms}};
+    QVector<SpanCategory> categories{SpanCategory::Forward, SpanCategory::Backward};
+    if (times.after_backward_operations > 0) {
+        parts.append({QObject::tr("After backward"), times.after_backward_ms});
+        categories << SpanCategory::Other;
+    }
+    if (times.optimizer_operations > 0) {
+        parts.append({QObject::tr("Optimizer"), times.optimizer_ms});
+        categories << SpanCategory::Optimizer;
+    }
+    addPie(chart, parts, humanMs, exactMs,
            clicked ? std::function<void(int)>([clicked](int) { clicked(); })
                    : std::function<void(int)>());
     const QList<QPieSlice*> slices = qobject_cast<QPieSeries*>(chart->series().first())->slices();
-    for (int i = 0; i < slices.size() && i < 2; ++i)
-        slices[i]->setProperty(kCategoryProperty,
-                               int(i == 0 ? SpanCategory::Forward : SpanCategory::Backward));
+    for (int i = 0; i < slices.size() && i < categories.size(); ++i)
+        slices[i]->setProperty(kCategoryProperty, int(categories[i]));
     QChartView* view = chartView(chart);
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);
@@ -571,30 +581,43 @@ QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()
 
 QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarClicked clicked) {
     const QVector<TopEntry>& entries = top.rows;
-    auto* forward = new QBarSet(QObject::tr("Forward"));
-    auto* backward = new QBarSet(QObject::tr("Backward"));
-    forward->setProperty(kCategoryProperty, int(SpanCategory::Forward));
-    backward->setProperty(kCategoryProperty, int(SpanCategory::Backward));
-    QVector<double> forward_ms, backward_ms;
+    // Each part of the step a stacked set, coloured as the timeline colours its calls; the
+    // parts after the backward pass only where a bar has such time.
+    struct Part {
+        QString name;
+        SpanCategory category;
+        double TopEntry::*ms;
+    };
+    const Part parts[] = {
+        {QObject::tr("Forward"), SpanCategory::Forward, &TopEntry::first},
+        {QObject::tr("Backward"), SpanCategory::Backward, &TopEntry::second},
+        {QObject::tr("After backward"), SpanCategory::Other, &TopEntry::after_backward},
+        {QObject::tr("Optimizer"), SpanCategory::Optimizer, &TopEntry::optimizer}};
     double longest = 0;
-    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-        forward_ms << it->first;
-        backward_ms << it->second;
-        longest = std::max(longest, double(it->first + it->second));
-    }
+    for (const TopEntry& e : entries)
+        longest = std::max(longest, e.first + e.second + e.after_backward + e.optimizer);
     // The unit of the longest bar (operations of 40 µs would read 0.0 ms).
     const Unit unit = timeUnit(longest);
-    for (int i = 0; i < forward_ms.size(); ++i) {
-        forward->append(unit.of(forward_ms[i]));
-        backward->append(unit.of(backward_ms[i]));
-    }
     const BarNames names = namesOf(entries);
-    connectBarTooltip(forward, names.full, forward_ms, exactMs);
-    connectBarTooltip(backward, names.full, backward_ms, exactMs);
-    connectBarClick(forward, entries, clicked);
-    connectBarClick(backward, entries, clicked);
+    QList<QBarSet*> sets;
+    for (const Part& part : parts) {
+        QVector<double> ms;
+        for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+            ms << (*it).*part.ms;
+        const bool forward_or_backward = sets.size() < 2;
+        if (!forward_or_backward &&
+            std::all_of(ms.begin(), ms.end(), [](double v) { return v == 0; }))
+            continue;
+        auto* set = new QBarSet(part.name);
+        set->setProperty(kCategoryProperty, int(part.category));
+        for (double value : ms)
+            set->append(unit.of(value));
+        connectBarTooltip(set, names.full, ms, exactMs);
+        connectBarClick(set, entries, clicked);
+        sets << set;
+    }
     auto* series = new QHorizontalStackedBarSeries;
-    series->append(QList<QBarSet*>{forward, backward});
+    series->append(sets);
     return barChart(title, series, names.labels, unit.name, top.error, bool(clicked));
 }
 

@@ -111,11 +111,17 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
     if (const auto& time_summary = contents.time_summary) {
         const TimeSummary& t = *time_summary;
         // The measured iteration and the operations' share of it (CLI: iterationText()).
+        // The parts after the backward pass are named where the step ran such operations.
+        QString parts =
+            tr("forward %1 ms, backward %2 ms")
+                .arg(formatNumber(t.times.forward_ms, 3), formatNumber(t.times.backward_ms, 3));
+        if (t.times.after_backward_operations > 0)
+            parts += tr(", after backward %1 ms").arg(formatNumber(t.times.after_backward_ms, 3));
+        if (t.times.optimizer_operations > 0)
+            parts += tr(", optimizer %1 ms").arg(formatNumber(t.times.optimizer_ms, 3));
         const QString sum =
-            tr("Sum of operations: %1 ms (forward %2 ms, backward %3 ms), "
-               "%4 operations")
-                .arg(formatNumber(t.operations_ms(), 3), formatNumber(t.forward_ms, 3),
-                     formatNumber(t.backward_ms, 3), QLocale().toString(t.operations));
+            tr("Sum of operations: %1 ms (%2), %3 operations")
+                .arg(formatNumber(t.operations_ms(), 3), parts, QLocale().toString(t.operations));
         if (t.wall_ms && *t.wall_ms > 0)
             // Two lines: on one, German ran past the window's width.
             lines << tr("Iteration (wall, median of the timed iterations): %1 ms\n%2, %3% of "

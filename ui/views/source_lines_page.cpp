@@ -50,8 +50,8 @@ SourceLinesPage::SourceLinesPage(ReportRun& run, RunFilter* filter, QWidget* par
         return view;
     };
     if (const auto& time = contents.time_summary)
-        time_ = add(tr("Time by source line (forward and backward, per most specific frame)"),
-                    ReportKind::Time, timeBySourceLineTable(time->operations_ms()));
+        time_ = add(tr("Time by source line (each part of the step, per most specific frame)"),
+                    ReportKind::Time, timeBySourceLineTable(contents.time->tables, time->times));
     if (const auto& memory = contents.memory_summary)
         memory_ = add(memory->lists_blocks_at_peak
                           ? tr("Memory at the peak by source line (the blocks alive then, per "

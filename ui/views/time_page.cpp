@@ -23,7 +23,7 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     : QWidget(parent),
       run_(run),
       rows_(run.rows(ReportKind::Time)),
-      operations_ms_(run.contents().time_summary->operations_ms()),
+      times_(run.contents().time_summary->times),
       run_filter_(filter),
       view_(new EntryTableView),
       filter_(new RunFilterField(filter)),
@@ -34,8 +34,8 @@ TimePage::TimePage(ReportRun& run, RunFilter* filter, QWidget* parent)
     connect(run_filter_, &RunFilter::changed, this, &TimePage::followRunFilter);
     connect(grouping_, &QComboBox::currentIndexChanged, this, &TimePage::applyGrouping);
 
-    invocations_ = new SqlTableModel(
-        rows_, operationsTable(run.contents().time->tables, operations_ms_), this, rowFilter());
+    invocations_ = new SqlTableModel(rows_, operationsTable(run.contents().time->tables, times_),
+                                     this, rowFilter());
     view_->setEntryModel(invocations_);
 
     auto* bar = new QHBoxLayout;
@@ -109,8 +109,8 @@ void TimePage::followRunFilter() {
 
 void TimePage::applyGrouping() {
     if (grouped() && !groups_)
-        groups_ =
-            new SqlTableModel(rows_, groupedOperationsTable(operations_ms_), this, rowFilter());
+        groups_ = new SqlTableModel(
+            rows_, groupedOperationsTable(run_.contents().time->tables, times_), this, rowFilter());
     view_->setEntryModel(grouped() ? groups_ : invocations_);
     followRunFilter();
 }

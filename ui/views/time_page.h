@@ -44,7 +44,7 @@ class TimePage : public QWidget {
 
     ReportRun& run_;
     RowSource* rows_;
-    double operations_ms_;
+    PartTimes times_;  // the report's, by part of the step
     RunFilter* run_filter_;
     EntryTableView* view_;
     RunFilterField* filter_;

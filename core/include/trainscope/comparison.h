@@ -20,6 +20,8 @@ enum class Figure {
     IterationTime,  // the measured iteration's wall time
     ForwardTime,
     BackwardTime,
+    AfterBackwardTime,  // operations after the backward pass (gradient clipping...)
+    OptimizerTime,      // the optimizer's step
     ActivationBytes,
     WeightBytes,
     GradientBytes,

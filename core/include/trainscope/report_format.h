@@ -66,6 +66,13 @@ inline constexpr char kTimeSpreadTable[] = "trainscope_time_spread";
 inline constexpr char kCollectivesTable[] = "trainscope_collectives";
 inline constexpr char kCompilationsTable[] = "trainscope_compilations";
 inline constexpr char kCompiledKernelsTable[] = "trainscope_compiled_kernels";
+// The part of the step each run time entry ran in, where it is not the forward pass: forward_ms
+// of such an entry is that part's time (reports.h, StepPart). Reports without the table, or an
+// entry without a row, are forward operations.
+inline constexpr char kEntryPartsTable[] = "trainscope_entry_parts";
+inline constexpr char kPartAfterBackward[] = "after_backward";
+inline constexpr char kPartOptimizer[] = "optimizer";
+inline constexpr char kPartRecomputed[] = "recomputed";
 // Why some compiled regions were not split into their kernels (code generated before the
 // session, without Inductor's provenance), in the run time report's metadata.
 inline constexpr char kCompiledKernelsNoteKey[] = "compiled_kernels";

@@ -78,7 +78,7 @@ struct ReportFileSummary {
 
     // Time reports.
     int64_t operations = 0;
-    double forward_ms = 0, backward_ms = 0;    // sums over the operations
+    PartTimes times;                           // the operations' times by part of the step
     std::optional<double> iteration_wall_ms;   // TrainScope's measured iteration (metadata)
     std::vector<CollectiveEntry> collectives;  // a rank's collectives (trainscope_collectives)
     std::vector<Compilation> compilations;     // torch.compile's (trainscope_compilations)

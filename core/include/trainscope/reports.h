@@ -180,6 +180,47 @@ struct Spread {
     double width() const { return max_ms - min_ms; }
 };
 
+// Where in the step an operation ran: the forward pass (with the loss), after the backward pass
+// (gradient clipping, unscaling, the next micro-batch's zero_grad), the optimizer's step, or in
+// the backward pass again (an activation checkpoint's recomputation). forward_ms is the time of
+// that part: an optimizer operation's is optimizer time; a recomputed operation's time is in its
+// backward_ms (its forward_ms is 0, and counts as backward if not).
+enum class StepPart : uint8_t { Forward, AfterBackward, Optimizer, Recomputed };
+
+// The part's name in the run time report (trainscope_entry_parts.part; "forward" has no row),
+// and back: an unknown name is none.
+const char* stepPartName(StepPart part);
+std::optional<StepPart> stepPartNamed(const std::string& name);
+
+// The operations' times summed by part of the step: forward holds forward operations only;
+// backward holds every backward node's time and the recomputations.
+struct PartTimes {
+    double forward_ms = 0.0, backward_ms = 0.0, after_backward_ms = 0.0, optimizer_ms = 0.0;
+    int64_t after_backward_operations = 0, optimizer_operations = 0;
+
+    // `operations` of that part, whose times sum to `forward` and `backward`.
+    void add(StepPart part, double forward, double backward, int64_t operations = 1) {
+        backward_ms += backward;
+        switch (part) {
+            case StepPart::Forward:
+                forward_ms += forward;
+                break;
+            case StepPart::Recomputed:
+                backward_ms += forward;
+                break;
+            case StepPart::AfterBackward:
+                after_backward_ms += forward;
+                after_backward_operations += operations;
+                break;
+            case StepPart::Optimizer:
+                optimizer_ms += forward;
+                optimizer_operations += operations;
+                break;
+        }
+    }
+    double sum() const { return forward_ms + backward_ms + after_backward_ms + optimizer_ms; }
+};
+
 struct RunTimeEntry {
     std::string operation_name;
     double forward_ms = 0.0;
@@ -188,6 +229,7 @@ struct RunTimeEntry {
     std::string module_path;
     Spread forward_spread{};  // over the measured iterations (forward_ms is their median)
     std::optional<Spread> backward_spread{};
+    StepPart part = StepPart::Forward;  // what forward_ms is the time of
 };
 
 // A collective of the step (all_reduce, broadcast, DDP's gradient buckets...) as its
@@ -286,8 +328,7 @@ struct TimeReport {
     Spread iteration_spread{};
     RunMetadata metadata;
 
-    double forwardMs() const;
-    double backwardMs() const;
+    PartTimes partTimes() const;
 };
 
 // ENUM_API_TYPE ids of PYTORCH_API rows: a framework operation, and communication (torch_npu

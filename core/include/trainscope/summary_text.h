@@ -24,11 +24,12 @@ std::string padded(std::string text, size_t width);
 std::string format(const char* pattern, double value);
 
 // The two meanings of "iteration time", each named: "iteration (wall) 234.657 ms, sum of
-// operations 220.100 ms (forward 94.489 ms, backward 125.611 ms), 93.8% of the iteration".
-// The wall time is the measured median iteration; the operations' times usually add up to
-// less (the work between them is nobody's). Without a wall time (other tools' reports) the sum
-// alone.
-std::string iterationText(std::optional<double> wall_ms, double forward_ms, double backward_ms);
+// operations 220.100 ms (forward 90.489 ms, backward 125.611 ms, optimizer 4.000 ms), 93.8% of
+// the iteration": the forward, the backward, what ran after the backward pass and the optimizer's
+// step (those two named where the step ran such operations) each apart. The wall time is the
+// measured median iteration; the operations' times usually add up to less (the work between them is
+// nobody's). Without a wall time (other tools' reports) the sum alone.
+std::string iterationText(std::optional<double> wall_ms, const PartTimes& times);
 
 // A rank's collectives in one line, or "" for none: "Communication   4 collectives
 // (gloo:all_reduce x4), 1.0 MiB, 52.310 ms; the longest gloo:all_reduce 41.492 ms at 20.1 ms

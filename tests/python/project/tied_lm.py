@@ -39,7 +39,7 @@ def skyline_iteration_provider(model):
             logits = model(tokens)
         loss = nn.functional.cross_entropy(logits.float().flatten(0, 1), tokens.flatten())
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # trainscope-test: clipping
         optimizer.step()  # trainscope-test: optimizer-step
 
     return iteration
