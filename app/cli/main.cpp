@@ -177,6 +177,7 @@ int importReports(const cli::CliOptions& options) {
                         "' is the file being imported: its reports would replace it; choose "
                         "another -o PREFIX");
         }
+        checkOnlyReportsReplaced(prefix + suffix);  // with --force too: the set's members alone
         checkOutputPath(prefix + suffix, overwrite);
     }
     int shown = -1;

@@ -27,6 +27,14 @@ std::vector<std::string> writeImportedRun(const ImportedRun& run, const std::str
     }
     set.timeline = &run.timeline;
     set.timeline_path = prefix + suffixes[2];
+    if (overwrite == Overwrite::Allow) {  // the members this import removes, before any is written
+        if (!run.memory) {
+            checkOnlyReportsReplaced(prefix + suffixes[0]);
+        }
+        if (!run.time) {
+            checkOnlyReportsReplaced(prefix + suffixes[1]);
+        }
+    }
     writeReports(set, overwrite);
     std::vector<std::string> removed;
     if (overwrite == Overwrite::Allow) {

@@ -2,6 +2,7 @@
 #include "trainscope/report_writer.h"
 
 #include <charconv>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,8 +17,12 @@
 #include "report/staged_timeline.h"
 #include "trainscope/error.h"
 #include "trainscope/report_format.h"
+#include "trainscope/report_reading.h"
 
 namespace trainscope {
+
+namespace fs = std::filesystem;
+
 namespace {
 
 // Which of an entry's frames a FrameWriter writes: each table is written in a pass of its own.
@@ -691,19 +696,38 @@ void StagedReports::commit(Overwrite overwrite) {
     commitTogether(staged, overwrite);
 }
 
+void checkOnlyReportsReplaced(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        return;  // nothing there, or what checkOutputPath() refuses in any case
+    }
+    try {
+        reportFileKind(path);
+    } catch (const Error&) {
+        throw Error("'" + path +
+                    "' exists and is not a report; --force replaces reports, never another file");
+    }
+}
+
 std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite overwrite) {
     // Every output is checked before any report is written.
+    const auto check = [overwrite](const std::string& path) {
+        checkOutputPath(path, overwrite);
+        if (overwrite == Overwrite::Allow) {
+            checkOnlyReportsReplaced(path);
+        }
+    };
     if (set.memory) {
-        checkOutputPath(set.memory_path, overwrite);
+        check(set.memory_path);
     }
     if (set.time) {
-        checkOutputPath(set.time_path, overwrite);
+        check(set.time_path);
     }
     if (set.timeline) {
-        checkOutputPath(set.timeline_path, overwrite);
+        check(set.timeline_path);
     }
     if (set.timeline_file) {
-        checkOutputPath(set.timeline_file->finalPath(), overwrite);
+        check(set.timeline_file->finalPath());
     }
     std::vector<std::shared_ptr<StagedFile>> files;
     if (set.memory) {

@@ -3,6 +3,7 @@
 
 #include "report/staged_file.h"
 #include "trainscope/error.h"
+#include "trainscope/report_writer.h"
 #include "trainscope/run_files.h"
 
 namespace trainscope {
@@ -15,8 +16,10 @@ std::vector<std::string> sessionFiles(const std::string& prefix) {
 }
 
 void checkSessionFiles(const std::string& prefix, Overwrite overwrite) {
-    for (const std::string& file : sessionFiles(prefix))
+    for (const std::string& file : sessionFiles(prefix)) {
+        checkOnlyReportsReplaced(file);  // with --force too: a set of reports, never other files
         checkOutputPath(file, overwrite);
+    }
 }
 
 std::unique_ptr<StagedReports> stageSessionFiles(const SessionReports& reports,

@@ -98,8 +98,13 @@ TEST_F(Cli, ExistingOutputWithoutForce) {
     std::ofstream(work("a.sqlite")) << "precious";
     expectCleanFailure("memory " + kSmallMlp + " -o a.sqlite", "already exists", {"a.sqlite"});
     EXPECT_EQ(slurp(work("a.sqlite")), "precious");
-    ASSERT_EQ(run("memory " + kSmallMlp + " -o a.sqlite --force").exit_code, 0);
-    EXPECT_EQ(ReportReader(work("a.sqlite")).scalar("SELECT COUNT(*) FROM weight_entries"), "4");
+    // --force replaces a report, never another file.
+    expectCleanFailure("memory " + kSmallMlp + " -o a.sqlite --force", "is not a report",
+                       {"a.sqlite"});
+    EXPECT_EQ(slurp(work("a.sqlite")), "precious");
+    ASSERT_EQ(run("memory " + kSmallMlp + " -o b.sqlite").exit_code, 0);
+    ASSERT_EQ(run("memory " + kSmallMlp + " -o b.sqlite --force").exit_code, 0);
+    EXPECT_EQ(ReportReader(work("b.sqlite")).scalar("SELECT COUNT(*) FROM weight_entries"), "4");
 }
 
 TEST_F(Cli, UnwritableOutputFolder) {

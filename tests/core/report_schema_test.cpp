@@ -188,8 +188,15 @@ TEST_F(ReportFiles, ExistingFileIsNeverReplacedWithoutForce) {
     EXPECT_EQ(content, "the user's data");
     EXPECT_EQ(fileCount(), 1u) << "a temporary file was left behind";
 
-    writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Allow);
-    EXPECT_EQ(ReportReader(path("t.sqlite")).scalar("SELECT COUNT(*) FROM run_time_entries"), "2");
+    // Forced, a report is replaced; the user's other files never are.
+    EXPECT_THROW(writeTimeReport(sampleTimeReport(), path("t.sqlite"), Overwrite::Allow), Error);
+    std::ifstream again(path("t.sqlite"));
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), "the user's data");
+    TimeReport shorter = sampleTimeReport();
+    shorter.entries.pop_back();
+    writeTimeReport(shorter, path("r.sqlite"), Overwrite::Refuse);
+    writeTimeReport(sampleTimeReport(), path("r.sqlite"), Overwrite::Allow);
+    EXPECT_EQ(ReportReader(path("r.sqlite")).scalar("SELECT COUNT(*) FROM run_time_entries"), "2");
 }
 
 TEST_F(ReportFiles, BothReportsOfARunOrNeither) {

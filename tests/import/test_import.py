@@ -721,6 +721,45 @@ class OutputsTest(unittest.TestCase):
                         "SELECT value FROM trainscope_metadata WHERE key = 'imported_from'")
         self.assertEqual(imported, [(self.snapshot,)])
 
+    def test_show_knows_a_file_by_its_content_not_its_name(self):
+        """A gzipped snapshot, a trace named as PyTorch's checkpoints are, and a trace behind a
+        byte order mark are shown as `import` reads them."""
+        packed = self.path("snap.pickle.gz")
+        with gzip.open(packed, "wb") as f:
+            pickle.dump(ONE_BLOCK_SNAPSHOT, f)
+        named = self.path("trace.pt")
+        with gzip.open(named, "wt") as f:
+            json.dump(ONE_CALL_TRACE, f)
+        marked = self.path("marked.json")
+        with open(marked, "w", encoding="utf-8-sig") as f:
+            json.dump(ONE_CALL_TRACE, f)
+        for path, what in ((packed, "memory snapshot"), (named, "torch.profiler trace"),
+                           (marked, "torch.profiler trace")):
+            shown = cli("show", path)
+            self.assertEqual(shown.returncode, 0, path + ": " + shown.stderr)
+            self.assertIn(f"imported {what} {path}", shown.stdout)
+            self.assertEqual(cli("import", path, "-o", path + ".out").returncode, 0, path)
+        # A report named as a trace is still a report.
+        report = self.path("report.json")
+        shutil.copyfile(self.path("marked.json.out.timeline.sqlite"), report)
+        shown = cli("show", report)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("timeline", shown.stdout)
+
+    def test_force_replaces_reports_never_another_file(self):
+        notes = self.path("r2.time.sqlite")
+        with open(notes, "w") as f:
+            f.write("notes\n")
+        for extra in ((), ("--force",)):
+            result = cli("import", self.snapshot, "-o", self.path("r2"), *extra)
+            self.assertEqual(result.returncode, 1, result.stdout)
+            self.assertIn(f"'{notes}' exists and is not a report; --force replaces reports, "
+                          "never another file", result.stderr)
+        with open(notes) as f:
+            self.assertEqual(f.read(), "notes\n")
+        self.assertEqual(sorted(os.listdir(self.dir.name)),
+                         ["r2.time.sqlite", "snapshot.pickle", "trace.json"])
+
     def test_never_over_the_file_being_imported(self):
         held = self.path("x.time.sqlite")
         shutil.copyfile(self.trace, held)

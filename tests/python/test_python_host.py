@@ -355,9 +355,17 @@ class EntryPoint(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         with open(self.prefix + ".time.sqlite") as f:
             self.assertEqual(f.read(), "the user's file")
+        # --force replaces a set of reports, never the user's other files.
+        refused = profile_entry("tied_lm.py", self.prefix, "--force")
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn("is not a report; --force replaces reports", refused.stderr)
+        with open(self.prefix + ".time.sqlite") as f:
+            self.assertEqual(f.read(), "the user's file")
+        os.remove(self.prefix + ".time.sqlite")
+        self.assertEqual(profile_entry("tied_lm.py", self.prefix).returncode, 0)
         forced = profile_entry("tied_lm.py", self.prefix, "--force")
         self.assertEqual(forced.returncode, 0, forced.stderr)
-        # Replaced by the new set: a report of this run, not the user's file.
+        # Replaced by the new set: a report of this run.
         self.assertEqual(rows(self.prefix + ".time.sqlite",
                               "SELECT value FROM trainscope_metadata WHERE key = 'model'"),
                          [("tied_lm.py:TiedLM",)])

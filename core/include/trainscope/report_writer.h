@@ -37,6 +37,10 @@ class TempFileCleanupWhileDefault {
 // Refuse, it exists and is not a regular file (never replaced), its name is too long, or its
 // folder is missing or not writable. Call before a long run to fail early.
 void checkOutputPath(const std::string& path, Overwrite overwrite);
+// Throws trainscope::Error where a regular file exists at `path` that is not a report (a memory,
+// run time or timeline report: ours or the other tools'): --force replaces a set of reports,
+// never the user's other files.
+void checkOnlyReportsReplaced(const std::string& path);
 
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite);
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite);
