@@ -7,6 +7,9 @@ namespace trainscope {
 
 void noteMissingProjectFrames(RunMetadata& metadata, const std::vector<const StackTrace*>& traces,
                               const std::string& project_root_option) {
+    if (traces.empty()) {
+        return;  // no operation ran: no frame is missing
+    }
     const StackFrame* library = nullptr;
     for (const StackTrace* trace : traces) {
         for (const StackFrame& frame : *trace) {

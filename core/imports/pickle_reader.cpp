@@ -2,6 +2,7 @@
 #include "imports/pickle_reader.h"
 
 #include <cstring>
+#include <unordered_map>
 
 #include "trainscope/error.h"
 
@@ -182,20 +183,31 @@ class PickleMachine {
         }
         stack_.push_back(PickleValue::of(Kind::Text, data_.texts.add(value)));
     }
+    // Python's pickler numbers its memo from 0 without gaps; an index beyond the next one (a
+    // hostile file's, 13 bytes asking for 4 GiB) is kept apart, so that the memo never holds
+    // more entries than the file stored.
     void memoPut(size_t index) {
         if (index >= kMaxMemo) {
             damaged("a memo index out of range");
         }
-        if (index >= memo_.size()) {
-            memo_.resize(index + 1);
+        if (index < memo_.size()) {
+            memo_[index] = top();
+        } else if (index == memo_.size()) {
+            memo_.push_back(top());
+        } else {
+            sparse_memo_[index] = top();
         }
-        memo_[index] = top();
     }
     void memoGet(size_t index) {
-        if (index >= memo_.size()) {
+        if (index < memo_.size()) {
+            stack_.push_back(memo_[index]);
+            return;
+        }
+        const auto found = sparse_memo_.find(index);
+        if (found == sparse_memo_.end()) {
             damaged("it refers to a value it never stored");
         }
-        stack_.push_back(memo_[index]);
+        stack_.push_back(found->second);
     }
     void integer(int64_t v) { stack_.push_back(PickleValue::of(Kind::Int, v)); }
     void longInteger(uint64_t size) {
@@ -394,6 +406,7 @@ class PickleMachine {
     std::vector<PickleValue> stack_;
     std::vector<size_t> marks_;
     std::vector<PickleValue> memo_;
+    std::unordered_map<size_t, PickleValue> sparse_memo_;
 };
 
 }  // namespace

@@ -411,6 +411,11 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                 return;
             }
         }
+        // A block's bytes are negative when it is freed, a total never is.
+        if (*event_.total_allocated < 0 || event_.total_reserved.value_or(0) < 0) {
+            fail("is a memory event whose total allocated or reserved is negative");
+            return;
+        }
         out_.memory.push_back({*event_.ts, idOf(event_.pid, event_.pid_text),
                                idOf(event_.tid, event_.tid_text), *event_.bytes,
                                *event_.total_allocated, event_.total_reserved.value_or(0),

@@ -542,6 +542,11 @@ class HostileFilesTest(unittest.TestCase):
         self.refused("noaddr.json", json.dumps(unplaced).encode(), "without its address")
         self.refused("nothing.json", b"{\"schemaVersion\": 1, \"traceEvents\": []}",
                      "holds no operations")
+        negative = {"schemaVersion": 1, "traceEvents": good["traceEvents"] + [
+            {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2, "args": {
+                "Bytes": -64, "Total Allocated": -1, "Addr": 8}}]}
+        self.refused("negative.json", json.dumps(negative).encode(),
+                     "total allocated or reserved is negative")
 
     def test_a_pickle_that_would_run_code_is_not_run(self):
         marker = os.path.join(tempfile.gettempdir(), "trainscope-pwned")
@@ -556,6 +561,17 @@ class HostileFilesTest(unittest.TestCase):
         many = {"segments": [], "device_traces": [[
             {"action": "alloc", "addr": i, "size": 1 << 49, "frames": []} for i in range(4096)]]}
         self.refused("many.pickle", pickle.dumps(many), "more than any machine holds")
+        # A memo entry put at a huge index asks for nothing: the memo holds what the file
+        # stored. Under a limit of 1 GiB, one slot per index (4 GiB) ran out of memory.
+        sparse = b"\x80\x02]r\xff\xff\xff\x0f."
+        path = self.written("sparse.pickle", sparse)
+        limited = subprocess.run(
+            ["bash", "-c", 'ulimit -v 1048576 && exec "$0" import "$1" -o "$2"',
+             CLI, path, os.path.join(self.dir.name, "out")],
+            capture_output=True, text=True, timeout=300)
+        self.assertEqual(limited.returncode, 1, limited.stdout)
+        self.assertIn("not a memory snapshot", limited.stderr)
+        self.assertNotIn("memory", limited.stderr.replace("memory snapshot", ""))
 
     def test_names_from_the_file_cannot_drive_the_terminal(self):
         """An operation name may hold an escape sequence (recolouring, clearing), a carriage

@@ -29,8 +29,9 @@ struct ImportedRun {
 
 enum class ImportedFormat { None, ProfilerTrace, MemorySnapshot };
 
-// What a file is by its name: a trace (.json, .json.gz), a snapshot (.pickle, .pkl), or
-// neither. Its content decides when it is imported.
+// What a file is by its first bytes (gzip inflated): a trace (JSON), a snapshot (a pickle), or
+// neither (an SQLite report); by its name (.json, .json.gz, .pickle, .pkl) where its bytes do not
+// say, or it cannot be read. The import decides for good.
 ImportedFormat importedFormatOf(const std::string& path);
 
 // Reports how far the reading is: the file's bytes read, of its size.
