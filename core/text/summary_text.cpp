@@ -240,6 +240,20 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
         << "\n";
 }
 
+// What an entry's forward_ms is the time of, as the list of operations labels it.
+std::string ownPartLabel(StepPart part) {
+    switch (part) {
+        case StepPart::AfterBackward:
+            return "after bwd ";
+        case StepPart::Optimizer:
+            return "optimizer ";
+        case StepPart::Forward:
+        case StepPart::Recomputed:
+            break;
+    }
+    return "fwd ";
+}
+
 std::string moduleOrDash(const std::string& module_path) {
     return module_path.empty() ? "-" : module_path;
 }
@@ -354,12 +368,12 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         };
         std::stable_sort(ranked.begin(), ranked.end(),
                          [&](auto* a, auto* b) { return total(a) > total(b); });
-        out << "  Most expensive operations (forward + backward):\n";
+        out << "  Most expensive operations:\n";
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
             const RunTimeEntry& e = *ranked[i];
             out << "    " << padded(e.operation_name, 24) << padded(moduleOrDash(e.module_path), 22)
                 << padded(format("%9.3f ms", total(&e)), 14)
-                << padded("fwd " + format("%.3f", e.forward_ms) + " / bwd " +
+                << padded(ownPartLabel(e.part) + format("%.3f", e.forward_ms) + " / bwd " +
                               (e.backward_ms ? format("%.3f", *e.backward_ms) : std::string("-")),
                           28)
                 << where(e.frames) << "\n";

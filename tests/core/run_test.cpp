@@ -117,8 +117,13 @@ TEST_F(RunTest, AnExistingOutputIsRefusedBeforeTheRunUnlessOverwriteIsAllowed) {
             << error.what();
     }
     EXPECT_EQ(files(), std::vector<std::string>{"run.time.sqlite"});
+    // Allowed to overwrite, a run replaces reports, never the user's other files.
     plan = smallMlp(Measure::All, "run");
     plan.overwrite = Overwrite::Allow;
+    EXPECT_THROW(runAndWrite(plan), Error);
+    EXPECT_EQ(files(), std::vector<std::string>{"run.time.sqlite"});
+    std::filesystem::remove(dir_ + "/run.time.sqlite");
+    runAndWrite(smallMlp(Measure::All, "run"));
     runAndWrite(plan);
     EXPECT_EQ(files(), kAllThree);
 }
