@@ -2228,11 +2228,12 @@ class DocumentedClaims(unittest.TestCase):
         model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU()).to(DEVICE)
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "run")
-            with open(prefix + ".memory.sqlite", "w") as f:
-                f.write("an earlier file")
+            with trainscope.profile(prefix, model=model, warmup=0, active=1) as prof:
+                model(torch.randn(4, 8, device=DEVICE)).sum().backward()
+                prof.step()
             root = os.path.dirname(os.path.abspath(__file__))
             # Three observed steps asked for, two run: the reports of those two are written
-            # when the `with` ends; force= replaces the earlier file.
+            # when the `with` ends; force= replaces the earlier reports (never another file).
             with trainscope.profile(prefix, model=model, warmup=0, active=3, force=True,
                                     project_root=root) as prof:
                 for step in range(2):
