@@ -177,8 +177,7 @@ int importReports(const cli::CliOptions& options) {
                         "' is the file being imported: its reports would replace it; choose "
                         "another -o PREFIX");
         }
-        checkOnlyReportsReplaced(prefix + suffix);  // with --force too: the set's members alone
-        checkOutputPath(prefix + suffix, overwrite);
+        checkReportOutput(prefix + suffix, overwrite);  // with --force, reports alone replaced
     }
     int shown = -1;
     const ImportProgress progress = [&](uint64_t done, uint64_t total) {

@@ -185,9 +185,10 @@ void addNotes(const RecordedSteps& steps, const MemoryRecord& memory, MemoryRepo
     std::vector<std::string> incomplete;
     if (steps.operations.empty()) {
         incomplete.push_back(
-            "no step ran: the memory step ran no operation on the thread that observes the "
-            "steps (the one that started the session and marks each step); either the step does "
-            "nothing, or it runs on another thread, which is not observed and this report lacks");
+            "no step ran on the observing thread: the memory step ran no operation on the thread "
+            "that observes the steps (the one that started the session and marks each step); "
+            "either the step does nothing, or it runs on another thread, which is not observed "
+            "and this report lacks");
     }
     if (memory.displaced) {
         incomplete.push_back(

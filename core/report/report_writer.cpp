@@ -698,8 +698,9 @@ void StagedReports::commit(Overwrite overwrite) {
 
 void checkOnlyReportsReplaced(const std::string& path) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-        return;  // nothing there, or what checkOutputPath() refuses in any case
+    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) == 0) {
+        return;  // nothing there (an empty file holds nothing to lose), or what checkOutputPath()
+                 // refuses in any case
     }
     try {
         reportFileKind(path);
@@ -709,14 +710,15 @@ void checkOnlyReportsReplaced(const std::string& path) {
     }
 }
 
+void checkReportOutput(const std::string& path, Overwrite overwrite) {
+    checkOutputPath(path, Overwrite::Allow);  // the folder, a killed run's leftovers swept
+    checkOnlyReportsReplaced(path);
+    checkOutputPath(path, overwrite);
+}
+
 std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite overwrite) {
     // Every output is checked before any report is written.
-    const auto check = [overwrite](const std::string& path) {
-        checkOutputPath(path, overwrite);
-        if (overwrite == Overwrite::Allow) {
-            checkOnlyReportsReplaced(path);
-        }
-    };
+    const auto check = [overwrite](const std::string& path) { checkReportOutput(path, overwrite); };
     if (set.memory) {
         check(set.memory_path);
     }

@@ -16,10 +16,8 @@ std::vector<std::string> sessionFiles(const std::string& prefix) {
 }
 
 void checkSessionFiles(const std::string& prefix, Overwrite overwrite) {
-    for (const std::string& file : sessionFiles(prefix)) {
-        checkOnlyReportsReplaced(file);  // with --force too: a set of reports, never other files
-        checkOutputPath(file, overwrite);
-    }
+    for (const std::string& file : sessionFiles(prefix))
+        checkReportOutput(file, overwrite);
 }
 
 std::unique_ptr<StagedReports> stageSessionFiles(const SessionReports& reports,

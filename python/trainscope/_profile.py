@@ -16,7 +16,8 @@ from ._text import one_line
 
 def _in_the_apis_words(error):
     """The engine's refusal names the command line's option; here it is an argument."""
-    return one_line(error).replace("use --force to replace it", "force=True replaces it")
+    return (one_line(error).replace("use --force to replace it", "force=True replaces it")
+            .replace("--force replaces reports", "force=True replaces reports"))
 
 
 def _script_folder():

@@ -186,8 +186,8 @@ TEST(MemoryAnalysis, AReportSaysWhatItLacks) {
     RecordedSteps steps;  // no operation on the observing thread
     const MemoryReport report = assembleMemoryReport(steps, sourcesOf(record)).report;
     const std::string& note = report.metadata.at(report_format::kMemoryNoteKey);
-    EXPECT_EQ(note.rfind("no step ran: the memory step ran no operation on the thread that "
-                         "observes the steps",
+    EXPECT_EQ(note.rfind("no step ran on the observing thread: the memory step ran no operation "
+                         "on the thread that observes the steps",
                          0),
               0u)
         << note;

@@ -651,7 +651,8 @@ class SeveralRanks(unittest.TestCase):
         results = self.profile()
         self.assertEqual([code for code, _, _ in results], [2, 2], results)
         for _, _, errors in results:
-            self.assertIn("job.rank1.time.sqlite' already exists", errors)
+            # Not a report: refused whatever --force says.
+            self.assertIn("job.rank1.time.sqlite' exists and is not a report", errors)
         with open(self.prefix + ".rank1.time.sqlite") as f:
             self.assertEqual(f.read(), "the user's file")
         self.assertEqual(self.files(), ["job.rank1.time.sqlite"])
@@ -1884,6 +1885,16 @@ print("handlers", handler_of(signal.SIGTERM), handler_of(signal.SIGHUP))
             self.assertIn("force=True replaces it", str(refused.exception))
             self.assertNotIn("--force", str(refused.exception))
             self.assertEqual(os.listdir(folder), ["run.memory.sqlite"])
+            # A file that is not a report is never replaced, and said so in the API's words.
+            with open(prefix + ".memory.sqlite", "w") as f:
+                f.write("notes")
+            with self.assertRaises(trainscope.Error) as refused:
+                with trainscope.profile(prefix, model=model, warmup=0, active=1, force=True):
+                    pass
+            self.assertIn("is not a report; force=True replaces reports, never another file",
+                          str(refused.exception))
+            with open(prefix + ".memory.sqlite") as f:
+                self.assertEqual(f.read(), "notes")
 
     def test_a_step_run_on_another_thread_is_said_to_be_unobserved(self):
         # The meter and the operations' observer follow the thread that marks the steps; a loop
@@ -1910,7 +1921,8 @@ print("handlers", handler_of(signal.SIGTERM), handler_of(signal.SIGHUP))
                     self.assertEqual((note, stderr.getvalue()), ([], ""))
                     continue
                 self.assertEqual(len(note), 1)
-                self.assertTrue(note[0][0].startswith("the memory step ran no operation on the "
+                self.assertTrue(note[0][0].startswith("no step ran on the observing thread: the "
+                                                      "memory step ran no operation on the "
                                                       "thread that observes the steps"), note)
                 self.assertEqual(stderr.getvalue(), f"trainscope: warning: {prefix}.memory.sqlite "
                                                     f"is incomplete: {note[0][0]}\n")

@@ -38,9 +38,12 @@ class TempFileCleanupWhileDefault {
 // folder is missing or not writable. Call before a long run to fail early.
 void checkOutputPath(const std::string& path, Overwrite overwrite);
 // Throws trainscope::Error where a regular file exists at `path` that is not a report (a memory,
-// run time or timeline report: ours or the other tools'): --force replaces a set of reports,
-// never the user's other files.
+// run time or timeline report: ours or the other tools') and is not empty: --force replaces a
+// set of reports, never the user's other files.
 void checkOnlyReportsReplaced(const std::string& path);
+// Both checks for a report's output: a file that is not a report is refused with or without
+// `overwrite`, an existing report without it.
+void checkReportOutput(const std::string& path, Overwrite overwrite);
 
 void writeMemoryReport(const MemoryReport& report, const std::string& path, Overwrite overwrite);
 void writeTimeReport(const TimeReport& report, const std::string& path, Overwrite overwrite);
