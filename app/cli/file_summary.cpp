@@ -126,6 +126,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             out << path << ": run time report\n"
                 << "  operations: " << s.operations << operationsByPart(s.times) << "\n"
                 << "  " << iterationText(s.iteration_wall_ms, s.times) << "\n";
+            if (!s.imported_steps.empty()) {
+                out << "  Steps: " << s.imported_steps << "\n";
+            }
             if (!s.backward_not_attributed.empty()) {
                 out << "  Backward not attributed: " << s.backward_not_attributed << "\n";
             }

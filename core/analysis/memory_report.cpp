@@ -162,11 +162,16 @@ void addPeak(const RecordedSteps& steps, const MemoryStepSources& sources,
     report.peak_breakdown = peak.breakdown;
     report.peak_by_module = std::move(peak.by_module);
     if (peak.freed_unseen > 0) {
+        // A file's events are the file's: their fault is never the meter's.
         std::string& note = report.metadata[report_format::kMemoryNoteKey];
         note += std::string(note.empty() ? "" : "; ") + std::to_string(peak.freed_unseen) +
-                " bytes of blocks were freed before the peak where c10 did not report it to the "
-                "meter (on a thread it does not reach): the peak counts them, as other, until "
-                "their addresses were used again";
+                (sources.memory->allocator_totals
+                     ? " bytes of blocks were allocated again at addresses the file holds "
+                       "allocated, with no free between: the file lost the free of the blocks "
+                       "there before, which its totals, and so the peak, do not count"
+                     : " bytes of blocks were freed before the peak where c10 did not report "
+                       "it to the meter (on a thread it does not reach): the peak counts "
+                       "them, as other, until their addresses were used again");
     }
     if (peak.fsdp_buffers_unseen > 0) {
         std::string& note = report.metadata[report_format::kMemoryNoteKey];

@@ -139,7 +139,9 @@ PeakAnalysis analyzePeak(const MemoryRecord& memory, const ParameterBlocks& para
             add(peak.other, "other", module, block.bytes);
         }
     }
-    add(peak.other, "other", "", analysis.freed_unseen);
+    if (!memory.allocator_totals) {  // the peak counts them: the meter never saw their free
+        add(peak.other, "other", "", analysis.freed_unseen);
+    }
     for (const auto& [key, bytes] : by_module) {
         if (bytes > 0) {
             analysis.by_module.push_back({key.first, key.second, bytes});

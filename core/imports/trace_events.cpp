@@ -373,7 +373,9 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             return;
         }
         TraceSpan span;
-        if (cat == "cpu_op" || cat.empty()) {
+        if (cat.empty() && event_.name.rfind("ProfilerStep#", 0) == 0) {
+            span.kind = TraceSpan::Kind::Annotation;  // PyTorch 1.13 marks a step with no category
+        } else if (cat == "cpu_op" || cat.empty()) {
             span.kind = TraceSpan::Kind::Operation;
         } else if (cat == "user_annotation") {
             span.kind = TraceSpan::Kind::Annotation;

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "analysis/memory_report.h"
@@ -199,8 +200,12 @@ class TraceImporter {
         }
     }
 
+    // Not an entry of its own: a record_function scope of the user's, which holds operations, and
+    // a launch (cuda_runtime, cuda_driver) made outside any operation, which is no operation.
     bool transparent(const TraceSpan& call) const {
-        return call.kind == TraceSpan::Kind::Annotation && !startsWith(text(call.name), kOptimizer);
+        return (call.kind == TraceSpan::Kind::Annotation &&
+                !startsWith(text(call.name), kOptimizer)) ||
+               call.kind == TraceSpan::Kind::Runtime;
     }
     bool isEntry(size_t i) const { return entry_[i] == static_cast<int>(i); }
 
@@ -293,9 +298,23 @@ class TraceImporter {
             }
             steps_found_.push_back({id, step.start_ns, step.end_ns, false});
         }
+        // PyTorch 1.13 numbers its first two marks alike (ProfilerStep#0 twice): steps whose
+        // numbers do not rise are numbered in order from the first.
+        for (size_t k = 1; k < steps_found_.size(); ++k)
+            if (steps_found_[k].id <= steps_found_[k - 1].id) {
+                for (size_t j = 1; j < steps_found_.size(); ++j)
+                    steps_found_[j].id = steps_found_[0].id + static_cast<int64_t>(j);
+                break;
+            }
         if (steps_found_.empty()) {
             stepsByOptimizer();
         }
+    }
+
+    static std::string millisecondsText(int64_t ns) {
+        char text[48];
+        std::snprintf(text, sizeof text, "%.3f ms", static_cast<double>(ns) / 1e6);
+        return text;
     }
 
     // A trace without ProfilerStep marks (torch.profiler records them only under a schedule)
@@ -313,8 +332,14 @@ class TraceImporter {
             if (startsWith(text(calls_[o.index].name), kOptimizerStep)) {
                 ends.push_back(o.end);
             }
-        if (ends.size() < 2) {
+        if (ends.empty()) {
             steps_found_.push_back({1, first, last, false});
+            steps_note_ =
+                "the trace has no ProfilerStep marks and no optimizer step: its whole "
+                "recording, " +
+                millisecondsText(last - first) +
+                ", is taken as one iteration (torch.profiler marks steps under a "
+                "schedule)";
             return;
         }
         int64_t from = first;
@@ -323,8 +348,10 @@ class TraceImporter {
             from = ends[k] + 1;
         }
         steps_note_ = std::to_string(ends.size()) +
-                      " iterations told apart by the optimizer's steps (the trace has no "
-                      "ProfilerStep marks: torch.profiler records them under a schedule)";
+                      (ends.size() == 1 ? " iteration, up to the end of the optimizer's step"
+                                        : " iterations told apart by the optimizer's steps") +
+                      " (the trace has no ProfilerStep marks: torch.profiler records them under a "
+                      "schedule)";
     }
 
     // The thread that ran the forward pass: the one whose operations start the forward-to-
@@ -483,6 +510,30 @@ class TraceImporter {
                          [](const TraceMemoryEvent& a, const TraceMemoryEvent& b) {
                              return a.time_ns < b.time_ns;
                          });
+        refuseRepeatedMemoryEvents();
+    }
+
+    // One address is not allocated (or freed) twice at one instant with the same total: such a
+    // pair is one event written twice, whose replay would count its block twice and make the
+    // peak's parts exceed the peak.
+    void refuseRepeatedMemoryEvents() const {
+        using Key = std::tuple<uint64_t, int64_t, int64_t, int64_t, int64_t>;
+        std::vector<Key> at_once;
+        for (size_t i = 0; i < memory_.size();) {
+            size_t end = i;
+            at_once.clear();
+            for (; end < memory_.size() && memory_[end].time_ns == memory_[i].time_ns; ++end)
+                at_once.emplace_back(memory_[end].address, memory_[end].bytes,
+                                     memory_[end].total_allocated, memory_[end].pid,
+                                     memory_[end].tid);
+            std::sort(at_once.begin(), at_once.end());
+            if (std::adjacent_find(at_once.begin(), at_once.end()) != at_once.end()) {
+                throw Error(source_ +
+                            " is a damaged trace: a memory event is written twice (one time, "
+                            "address, size and total), and its block would count twice");
+            }
+            i = end;
+        }
     }
 
     // The step of the peak (of the first, without memory events): the one whose operations
@@ -700,6 +751,7 @@ class TraceImporter {
             }
             record.events.push_back(event);
         }
+        record.allocator_totals = true;
         record.peak_bytes = std::max(before, memory_[peak_event_].total_allocated);
         record.events_at_peak = memory_[peak_event_].total_allocated > before
                                     ? static_cast<size_t>(peak_event_) + 1
@@ -775,7 +827,7 @@ class TraceImporter {
             metadata["memory_events_of_other_devices"] = std::to_string(memory_elsewhere_);
         }
         if (!steps_note_.empty()) {
-            metadata["imported_steps"] = steps_note_;
+            metadata[report_format::kImportedStepsKey] = steps_note_;
         }
         if (!backward_note_.empty()) {
             metadata[kBackwardNotAttributedKey] = backward_note_;

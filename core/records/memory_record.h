@@ -86,6 +86,10 @@ struct MemoryRecord {
     // Another reporter (torch's own profiler) took c10's allocation reports while the meter
     // ran: the allocations it took are missing.
     bool displaced = false;
+    // The totals are the allocator's own (an imported trace's): a block allocated where another
+    // is alive means that one's free is missing from the events, and the totals never counted
+    // it after it; the meter's totals do count such a block.
+    bool allocator_totals = false;
 };
 
 // A gradient block of the step: its address and the event that allocated it (-1: before the

@@ -182,6 +182,7 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
         s.iteration_wall_ms = nonNegativeNumber(*wall);
     }
     s.backward_not_attributed = metadataValue(db, kBackwardNotAttributedKey).value_or("");
+    s.imported_steps = metadataValue(db, report_format::kImportedStepsKey).value_or("");
     if (db.hasTable(report_format::kCollectivesTable)) {
         requireColumns(db, report_format::kCollectivesTable,
                        {"operation_name", "start_ms", "duration_ms", "bytes", "duration_min_ms",

@@ -347,6 +347,10 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     }
     if (time) {
         out << "  " << iterationText(time->iteration_ms, time->partTimes()) << "\n";
+        if (const auto steps = time->metadata.find(report_format::kImportedStepsKey);
+            steps != time->metadata.end()) {
+            out << "  Steps: " << steps->second << "\n";
+        }
         if (const auto note = time->metadata.find(kBackwardNotAttributedKey);
             note != time->metadata.end()) {
             out << "  Backward not attributed: " << note->second << "\n";

@@ -85,8 +85,9 @@ class Trace:
         calls = sorted((c for c in self.calls if c["tid"] == tid),
                        key=lambda c: (ns(c["ts"]), -ns(c["dur"])))
 
-        def transparent(c):
-            return c.get("cat") == "user_annotation" and not c["name"].startswith("Optimizer.")
+        def transparent(c):  # no entry of its own: a record_function scope, a launch
+            return (c.get("cat") == "user_annotation" and not c["name"].startswith("Optimizer.")
+                    or c.get("cat") in ("cuda_runtime", "cuda_driver"))
 
         open_, top_of, backward = [], {}, set()
         for c in calls:
@@ -141,23 +142,25 @@ class Trace:
         return None
 
 
-def record(case, steps=1):
+def record(case, steps=1, schedule=False):
     """A trace (and on 2.x a snapshot) of the recorder's steps, in a folder of the test
     case's."""
     case.dir = tempfile.TemporaryDirectory()
     case.prefix = os.path.join(case.dir.name, "step")
-    subprocess.run([sys.executable, RECORDER, case.prefix, "--steps", str(steps)], check=True,
-                   timeout=300, capture_output=True)
+    subprocess.run([sys.executable, RECORDER, case.prefix, "--steps", str(steps)]
+                   + (["--schedule"] if schedule else []), check=True, timeout=300,
+                   capture_output=True)
 
 
 class ImportedTrace(unittest.TestCase):
     """The recorder's trace of STEPS steps, imported (no test of its own)."""
 
     STEPS = 1  # the steps that the recorder runs under the profiler
+    SCHEDULE = False  # under a schedule, which marks each step
 
     @classmethod
     def setUpClass(cls):
-        record(cls, cls.STEPS)
+        record(cls, cls.STEPS, cls.SCHEDULE)
         cls.trace = Trace(cls.prefix + ".json")
         cls.out = os.path.join(cls.dir.name, "imported")
         result = cli("import", cls.prefix + ".json", "-o", cls.out)
@@ -402,6 +405,32 @@ def replay_snapshot(snapshot, leave_out=lambda frames: False):
         if not leave_out(frames):
             by_category[category or "unknown"] += size
     return peak, by_category
+
+
+class ScheduledStepsTest(ImportedTrace):
+    """Three steps under a schedule: each marked by torch.profiler (PyTorch 1.13's marks have no
+    category), each a step of the timeline, and no mark an operation."""
+
+    STEPS = 3
+    SCHEDULE = True
+
+    def test_each_marked_step_is_a_step_and_no_operation(self):
+        marks = sorted((e for e in self.trace.events if e.get("ph") == "X"
+                        and e["name"].startswith("ProfilerStep#")), key=lambda e: ns(e["ts"]))
+        self.assertEqual(len(marks), self.STEPS)
+        got = rows(self.out + ".timeline.sqlite",
+                   "SELECT id, startNs, endNs FROM STEP_TIME ORDER BY startNs")
+        # Numbered as marked; PyTorch 1.13 marks its first two steps #0 alike, and its steps
+        # are numbered in order from the first.
+        numbers = [int(m["name"].split("#")[1]) for m in marks]
+        if any(b <= a for a, b in zip(numbers, numbers[1:])):
+            numbers = [numbers[0] + k for k in range(len(numbers))]
+        self.assertEqual(got, [(n, self.trace.start(m), self.trace.end(m))
+                               for n, m in zip(numbers, marks)])
+        names = [n for (n,) in rows(self.out + ".time.sqlite",
+                                    "SELECT operation_name FROM run_time_entries")]
+        self.assertFalse([n for n in names if n.startswith("ProfilerStep#")], names)
+        self.assertEqual(names.count("Optimizer.step#AdamW.step"), 1)
 
 
 class SnapshotTest(unittest.TestCase):
@@ -761,6 +790,83 @@ class OutputsTest(unittest.TestCase):
         shown = cli("show", report)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("timeline", shown.stdout)
+
+    def test_a_trace_without_steps_says_its_whole_recording_is_the_iteration(self):
+        shown = cli("show", self.trace)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("Steps: the trace has no ProfilerStep marks and no optimizer step: its "
+                      "whole recording, ", shown.stdout)
+
+    def test_a_launch_outside_operations_is_no_operation(self):
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        trace["traceEvents"].append({"ph": "X", "cat": "cuda_runtime",
+                                     "name": "cudaDeviceSynchronize", "pid": 1, "tid": 1,
+                                     "ts": 4, "dur": 3})
+        path = self.path("launch.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        out = self.path("launch")
+        self.assertEqual(cli("import", path, "-o", out).returncode, 0)
+        self.assertEqual(rows(out + ".time.sqlite", "SELECT operation_name FROM run_time_entries"),
+                         [("aten::mm",)])
+
+    def test_an_invalid_utf8_name_is_exported_as_valid_json(self):
+        path = self.path("bytes.json")
+        with open(path, "wb") as f:
+            f.write(json.dumps(ONE_CALL_TRACE).replace("aten::mm", "aten::mm\\u0000").encode()
+                    .replace(b"\\u0000", b"\xff\xc0\x80\xed\xa0\x80\xe2\x82\xac"))
+        out = self.path("bytes")
+        imported = subprocess.run([CLI, "import", path, "-o", out], capture_output=True,
+                                  timeout=120)  # its summary prints the name's bytes as they are
+        self.assertEqual(imported.returncode, 0, imported.stderr)
+        exported = cli("export", "--chrome-trace", self.path("t.json"), out + ".timeline.sqlite")
+        self.assertEqual(exported.returncode, 0, exported.stderr)
+        with open(self.path("t.json"), encoding="utf-8") as f:  # strict: raises on bad bytes
+            names = [e.get("name") for e in json.load(f)["traceEvents"]]
+        # Each byte that begins no valid sequence (0xff, an overlong NUL, a surrogate) is
+        # U+FFFD; the euro sign is kept.
+        self.assertIn("aten::mm" + "\ufffd" * 6 + "\u20ac", names)
+
+    def test_a_lost_free_is_the_files_and_the_peaks_parts_add_up(self):
+        """A block allocated where another is alive: the file lost that one's free, which its
+        totals never counted after it (the peak's parts added it: Other 160 B of a 96 B peak)."""
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        trace["traceEvents"][0]["dur"] = 5
+        trace["traceEvents"] += [
+            {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": ts,
+             "args": {"Bytes": size, "Total Allocated": total, "Addr": address}}
+            for ts, size, total, address in ((2, 64, 64, 8), (3, 64, 64, 8), (4, 32, 96, 16))]
+        path = self.path("lost.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        out = self.path("lost")
+        result = cli("import", path, "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        sizes = dict(rows(out + ".memory.sqlite", "SELECT key, size_bytes FROM misc_sizes"))
+        self.assertEqual(sizes["peak_usage_bytes"], 96)
+        self.assertEqual(sum(v for k, v in sizes.items()
+                             if k.startswith("peak_") and k != "peak_usage_bytes"
+                             and k not in ("peak_unsharded_parameter_bytes",
+                                           "peak_reduce_scatter_bytes")), 96)
+        self.assertIn("the file lost the free of the blocks there before", result.stdout)
+        self.assertNotIn("c10", result.stdout)
+
+    def test_a_memory_event_written_twice_is_refused(self):
+        """Every memory event of a recorded trace twice: each block would count twice, and the
+        peak's parts exceeded the peak (Other 3.7 MiB of a 962.8 KiB peak)."""
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        event = {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2,
+                 "args": {"Bytes": 64, "Total Allocated": 64, "Addr": 8}}
+        trace["traceEvents"] += [event, {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1,
+                                         "ts": 2, "args": {"Bytes": 32, "Total Allocated": 96,
+                                                           "Addr": 80}}, dict(event)]
+        path = self.path("twice.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        shown = cli("show", path)
+        self.assertEqual(shown.returncode, 1, shown.stdout)
+        self.assertIn("is a damaged trace: a memory event is written twice", shown.stderr)
+        self.assertNotIn("c10", shown.stderr)
 
     def test_force_replaces_reports_never_another_file(self):
         notes = self.path("r2.time.sqlite")

@@ -116,6 +116,8 @@ inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";
 inline constexpr char kImportedFromKey[] = "imported_from";
 inline constexpr char kImportedFormatKey[] = "imported_format";
 inline constexpr char kIterationMsKey[] = "iteration_ms";
+// An imported trace without ProfilerStep marks: how its iterations were found.
+inline constexpr char kImportedStepsKey[] = "imported_steps";
 // ...and the fastest and slowest of the measured iterations, in ms.
 inline constexpr char kIterationMinMsKey[] = "iteration_min_ms";
 inline constexpr char kIterationMaxMsKey[] = "iteration_max_ms";

@@ -84,6 +84,7 @@ struct ReportFileSummary {
     std::vector<Compilation> compilations;     // torch.compile's (trainscope_compilations)
     std::string compiled_steps;                // the metadata's note on steps that compiled
     std::string backward_not_attributed;       // an imported trace's: why no backward times
+    std::string imported_steps;                // an imported trace's: how its steps were found
     KernelTotals kernels;                      // trainscope_compiled_kernels in figures
 
     // Timelines.
