@@ -419,6 +419,18 @@
         <source>After backward</source>
         <translation>Nach Rückwärts</translation>
     </message>
+    <message>
+        <source>Recomputed</source>
+        <translation>Neu berechnet</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Teil</translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation>Aufruf</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

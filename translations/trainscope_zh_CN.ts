@@ -419,6 +419,18 @@
         <source>After backward</source>
         <translation>反向之后</translation>
     </message>
+    <message>
+        <source>Recomputed</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation>调用</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -104,32 +104,48 @@ QString partOfEntry(const QStringList& tables, const QString& entry_table) {
         .arg(QLatin1String(report_format::kEntryPartsTable), entry_table);
 }
 
-// The time columns of each part of the step: forward and backward, and after backward and the
-// optimizer where the run had such operations. An entry's forward_ms is the time of its part
-// (an optimizer's operation's is optimizer time). `entry`: the run time entries' name in the
-// FROM clause; `summed`: the columns of a grouped table.
+// Whether the run time report has operations outside the forward and backward passes (the
+// optimizer's step, clipping after the backward pass): their time is not forward time.
+bool hasOtherParts(const PartTimes& times) {
+    return times.after_backward_operations > 0 || times.optimizer_operations > 0;
+}
+
+// An SQL text literal of `text` (a translation).
+QString sqlText(const QString& text) {
+    return QLatin1Char('\'') + QString(text).replace(QLatin1Char('\''), QStringLiteral("''")) +
+           QLatin1Char('\'');
+}
+
+// The entry's part of the step, named in the interface's language.
+QString partName(const QString& part) {
+    return QStringLiteral(
+               "CASE %1 WHEN '%2' THEN %3 WHEN '%4' THEN %5 WHEN '%6' THEN %7 ELSE %8 END")
+        .arg(part, QLatin1String(report_format::kPartAfterBackward),
+             sqlText(QObject::tr("After backward")), QLatin1String(report_format::kPartOptimizer),
+             sqlText(QObject::tr("Optimizer")), QLatin1String(report_format::kPartRecomputed),
+             sqlText(QObject::tr("Recomputed")), sqlText(QObject::tr("Forward")));
+}
+
+// The time columns: Forward and Backward; where the step ran operations after its backward
+// pass, an entry's own time (forward_ms, the time of its part: an optimizer operation's is
+// optimizer time) is its Call, beside its Part where `with_part` (one column for each part
+// would not fit beside the names). `entry`: the run time entries' name in the FROM clause;
+// `summed`: the columns of a grouped table.
 QVector<SqlColumn> partTimeColumns(const QStringList& tables, const PartTimes& times,
-                                   const QString& entry, bool summed) {
-    const QString part = partOfEntry(tables, entry);
-    const QString forward = QStringLiteral("%1.forward_ms").arg(entry);
+                                   const QString& entry, bool summed, bool with_part) {
     const auto column = [&](const QString& header, const QString& expression) {
         return SqlColumn{header, summed ? QStringLiteral("SUM(%1)").arg(expression) : expression,
                          CellFormat::Milliseconds};
     };
-    const auto inPart = [&](const char* name) {
-        return QStringLiteral("CASE WHEN %1 = '%2' THEN %3 END")
-            .arg(part, QLatin1String(name), forward);
-    };
-    QVector<SqlColumn> columns{
-        column(QObject::tr("Forward"),
-               part == QLatin1String("NULL")
-                   ? forward
-                   : QStringLiteral("CASE WHEN %1 IS NULL THEN %2 END").arg(part, forward)),
-        column(QObject::tr("Backward"), QStringLiteral("%1.backward_ms").arg(entry))};
-    if (times.after_backward_operations > 0)
-        columns << column(QObject::tr("After backward"), inPart(report_format::kPartAfterBackward));
-    if (times.optimizer_operations > 0)
-        columns << column(QObject::tr("Optimizer"), inPart(report_format::kPartOptimizer));
+    const QString backward = QStringLiteral("%1.backward_ms").arg(entry);
+    const QString own = QStringLiteral("%1.forward_ms").arg(entry);
+    if (!hasOtherParts(times))
+        return {column(QObject::tr("Forward"), own), column(QObject::tr("Backward"), backward)};
+    QVector<SqlColumn> columns;
+    if (with_part)
+        columns << SqlColumn{QObject::tr("Part"), partName(partOfEntry(tables, entry)),
+                             CellFormat::Text};
+    columns << column(QObject::tr("Call"), own) << column(QObject::tr("Backward"), backward);
     return columns;
 }
 
@@ -367,7 +383,7 @@ SqlTableSpec operationsTable(const QStringList& tables, const PartTimes& times) 
         {QObject::tr("#"), QStringLiteral("id"), CellFormat::Integer},
         {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
         {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text}};
-    columns << partTimeColumns(tables, times, kOperations, false);
+    columns << partTimeColumns(tables, times, kOperations, false, true);
     columns << SqlColumn{QObject::tr("Total"), kOperationTotal, CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Share"), shareOf(kOperationTotal, times.sum()),
                          CellFormat::Share};
@@ -381,17 +397,19 @@ SqlTableSpec groupedOperationsTable(const QStringList& tables, const PartTimes& 
         {QObject::tr("Id"), QStringLiteral("MIN(id)"), CellFormat::Integer},
         {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
         {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer}};
-    columns << partTimeColumns(tables, times, kOperations, true);
+    columns << partTimeColumns(tables, times, kOperations, true, true);
     columns << SqlColumn{QObject::tr("Total"), total, CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Mean"), QStringLiteral("%1 / COUNT(*)").arg(total),
                          CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Share"), shareOf(total, times.sum()), CellFormat::Share};
-    return {columns,
-            kOperations,
-            QStringLiteral("operation_name"),
-            QStringLiteral("operation_name"),
-            {},
-            QStringLiteral("id")};
+    // The same operation in another part of the step (aten::mul_ in the forward pass and in the
+    // optimizer's) is a group of its own.
+    const QString group =
+        hasOtherParts(times)
+            ? QStringLiteral("operation_name, %1").arg(partOfEntry(tables, kOperations))
+            : QStringLiteral("operation_name");
+    return {columns, kOperations,         group, QStringLiteral("operation_name"),
+            {},      QStringLiteral("id")};
 }
 
 SqlTableSpec timeBySourceLineTable(const QStringList& tables, const PartTimes& times) {
@@ -412,7 +430,7 @@ SqlTableSpec timeBySourceLineTable(const QStringList& tables, const PartTimes& t
         {QObject::tr("Line"), QStringLiteral("f.line_number"), CellFormat::Integer,
          QStringLiteral(" ")},
         {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer}};
-    columns << partTimeColumns(tables, times, QStringLiteral("e"), true);
+    columns << partTimeColumns(tables, times, QStringLiteral("e"), true, false);
     columns << SqlColumn{QObject::tr("Total"), total, CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Share"), shareOf(total, times.sum()), CellFormat::Share};
     return {columns,

@@ -312,6 +312,26 @@ void EntryTableView::fitColumns() {
     if (widest < 0)
         return;
     const int narrowest = narrowestTextColumn();
+    // A short text column (an operation's part of the step: "Nach Rückwärts") is as wide as its
+    // texts and keeps that width: cut, it would say nothing, where a long name cut in its
+    // middle still reads.
+    const int short_text = 20 * fontMetrics().averageCharWidth();
+    const auto floorOf = [&](int wanted) {
+        return wanted <= short_text ? wanted : std::min(narrowest, wanted);
+    };
+    for (int column = 0; column < header->count(); ++column) {
+        if (column == widest || isColumnHidden(column) || !text(column))
+            continue;
+        int texts = 0;  // of the rows read so far, a few hundred at most
+        for (int row = 0; row < std::min(model()->rowCount(), 500); ++row)
+            texts = std::max(texts, fontMetrics().horizontalAdvance(
+                                        model()->index(row, column).data().toString()));
+        const int wanted = texts + 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8;
+        if (wanted <= short_text && wanted > header->sectionSize(column)) {
+            total += wanted - header->sectionSize(column);
+            header->resizeSection(column, wanted);
+        }
+    }
     // The other text columns: their widths as their contents want them, and at the narrowest.
     std::vector<std::pair<int, int>> others;  // column, wanted width
     int others_wanted = 0, others_narrowest = 0;
@@ -320,7 +340,7 @@ void EntryTableView::fitColumns() {
             continue;
         others.emplace_back(column, header->sectionSize(column));
         others_wanted += header->sectionSize(column);
-        others_narrowest += std::min(narrowest, header->sectionSize(column));
+        others_narrowest += floorOf(header->sectionSize(column));
     }
     const int wanted = header->sectionSize(widest);
     const int room = viewport()->width() - (total - wanted - others_wanted);  // for the text
@@ -336,7 +356,7 @@ void EntryTableView::fitColumns() {
     int extra = std::max(room - name - others_narrowest, 0);
     int more_wanted = others_wanted - others_narrowest;
     for (const auto& [column, column_wanted] : others) {
-        const int floor = std::min(narrowest, column_wanted);
+        const int floor = floorOf(column_wanted);
         const int more = column_wanted - floor;
         const int share =
             more_wanted > 0 ? static_cast<int>(static_cast<qint64>(extra) * more / more_wanted) : 0;
