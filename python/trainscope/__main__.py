@@ -364,6 +364,10 @@ def advise_entry_point(args):
                                   inputs_at if takes_batch_size(input_provider) else None)
         what_ifs = _advice.advise(users, baseline, output, saved, verify=args.verify, say=say,
                                   budget=budget, batch=batch, ranks=args.ranks)
+        if _advice.step_was_compiled():
+            for w in what_ifs:
+                w.not_predicted = "; ".join(
+                    filter(None, [w.not_predicted, _advice.COMPILED_NOT_PREDICTED]))
     except ContractError as e:
         return _fail(str(e), USAGE_ERROR)
     except KeyboardInterrupt:

@@ -456,6 +456,38 @@ def iteration_provider(model):
         self.assertTrue(all(k[1:4] == ("fc", "entry.py", 7) for k in kernels
                             if k[0].startswith("extern_kernels")), kernels)
 
+    def test_advise_on_a_compiled_model_records_its_eager_run_and_says_so(self):
+        # Dynamo traced the advisor's hooks into the compiled graph, where they cannot run:
+        # advise failed on every compiled entry point and blamed the user's step.
+        entry = """import torch
+def model_provider():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 32))
+def input_provider(batch_size=8):
+    return (torch.randn(batch_size, 32),)
+def iteration_provider(model):
+    optimizer = torch.optim.AdamW(model.parameters())
+    model.compile()
+    def step(x):
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+    return step
+"""
+        with tempfile.TemporaryDirectory() as folder:
+            path, prefix = os.path.join(folder, "entry.py"), os.path.join(folder, "run")
+            with open(path, "w") as f:
+                f.write(entry)
+            result = bounded.run([sys.executable, "-m", "trainscope", "advise", "-q", path,
+                                  "-o", prefix], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            said = rows(prefix + ".advice.sqlite",
+                        "SELECT change, not_predicted FROM trainscope_what_ifs")
+        self.assertIn("GELU -> ReLU", [change for change, _ in said])
+        for change, not_predicted in said:
+            self.assertIn("the step is compiled (torch.compile): what it saves for backward was "
+                          "recorded from its eager run", not_predicted, change)
+
     def test_the_kernels_of_a_broken_graph_follow_the_call_they_ran_in(self):
         model, optimizer = compiled_broken()
         with tempfile.TemporaryDirectory() as folder:

@@ -14,6 +14,7 @@ the memory step's curve in the timeline report (MemoryCurve), changed as the wha
 the step's blocks."""
 
 import bisect
+import contextlib
 import copy
 import dataclasses
 import gc
@@ -1047,6 +1048,32 @@ def _device_of(model):
     return next((p.device.type for p in model.parameters()), "cpu")
 
 
+# What a compiled step's what-ifs leave out: the advisor reads autograd's graph as eager code
+# makes it, so a step that torch.compile compiled is recorded running its eager Python.
+COMPILED_NOT_PREDICTED = ("the step is compiled (torch.compile): what it saves for backward was "
+                          "recorded from its eager run, and Inductor's fused code may save less")
+
+
+@contextlib.contextmanager
+def eagerly_if_compiled():
+    """Runs torch.compile'd code as its eager Python while the block runs (torch.compiler's
+    force_eager stance, restored after): Dynamo would otherwise trace the advisor's hooks into
+    the compiled graph, where they cannot run."""
+    compiler = getattr(torch, "compiler", None)
+    if "torch._dynamo" not in sys.modules or not hasattr(compiler, "set_stance"):
+        yield
+        return
+    with compiler.set_stance("force_eager"):
+        yield
+
+
+def step_was_compiled():
+    """Whether torch.compile compiled a frame in this process (the step's, in advise)."""
+    utils = sys.modules.get("torch._dynamo.utils")
+    counters = getattr(utils, "counters", None)
+    return bool(counters and counters["frames"]["ok"])
+
+
 def record_saved(model, step, inputs):
     """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
     saved = SavedTensors(model, activation_kind)
@@ -1056,7 +1083,7 @@ def record_saved(model, step, inputs):
     # The line that calls each container's first block: where checkpointing them is written.
     containers = [(path, model.get_submodule(blocks[0])) for path, blocks
                   in block_containers(model)]
-    with BlockCallers(containers) as callers:
+    with BlockCallers(containers) as callers, eagerly_if_compiled():
         saved.record(lambda: step(*inputs))
     saved.block_callers = callers.lines
     return saved
@@ -1066,7 +1093,8 @@ def record_gradients(model, step, inputs):
     """One step of the user's run with the gradient hooks on (KeptGradients): after steps
     that made them."""
     gradients = KeptGradients(model)
-    gradients.record(lambda: step(*inputs))
+    with eagerly_if_compiled():
+        gradients.record(lambda: step(*inputs))
     return gradients
 
 
