@@ -175,8 +175,14 @@ class HostedSession:
             return
         self.session.end_step()
         if self.session.observed_steps == 1:
-            self.drop_hooks()  # module paths come from the memory step alone: the timed steps
-                               # run without the hooks' cost
+            # Module paths come from the memory step alone: the timed steps run without the
+            # hooks' cost, but where torch.compile compiled code that its guards tie to the
+            # hooks, which stay, silent, until the session ends (no step compiles again for us).
+            if _compiled_code_ran() and hasattr(self.hooks, "silence"):
+                self.hooks.silence()
+                self.stop_watching_existing()
+            else:
+                self.drop_hooks()
 
     def own_prefix(self, prefix):
         """This process's files: PREFIX, or PREFIX.rankR in a job of several ranks."""
@@ -263,6 +269,9 @@ class HostedSession:
         if self.hooks is not None:
             self.hooks.remove()
         self.hooks = None
+        self.stop_watching_existing()
+
+    def stop_watching_existing(self):
         for watch in self.existing_watched:  # the meter counts no more once the memory
             watch.detach()                     # step ended
         self.existing_watched = []
@@ -278,3 +287,10 @@ class HostedSession:
         if self.session is not None:
             self.session.close()
         self.session = None
+
+
+def _compiled_code_ran():
+    """Whether TorchDynamo compiled a frame in this process (never imported for it)."""
+    utils = sys.modules.get("torch._dynamo.utils")
+    counters = getattr(utils, "counters", None)
+    return bool(counters and counters["frames"]["ok"])

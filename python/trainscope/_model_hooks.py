@@ -104,10 +104,12 @@ class ModuleHooks:
         paths = {id(module): path for path, module in model.named_modules()}
         root = id(model)
 
+        listening = self._listening = [True]
+
         # The hooks run inside the user's forward: whatever happens to the session, they never
         # raise there (a session that failed has told the user already).
         def enter(module, inputs):
-            if _compiling():
+            if _compiling() or not listening[0]:  # Dynamo reads no flag of ours: no guard on it
                 return
             path = paths.get(id(module))
             if path is None:
@@ -120,7 +122,7 @@ class ModuleHooks:
                 pass
 
         def exit_(module, inputs, output):
-            if _compiling():
+            if _compiling() or not listening[0]:  # Dynamo reads no flag of ours: no guard on it
                 return
             path = paths.get(id(module))
             if path is None:
@@ -140,6 +142,12 @@ class ModuleHooks:
         warnings.filterwarnings("ignore", message=_OUR_HOOKS_WARNING, category=UserWarning)
         # Ours to remove only if it was added (not one of the user's that was there already).
         self._filter = warnings.filters[0] if len(warnings.filters) > before else None
+
+    def silence(self):
+        """The hooks stay, telling the session nothing: TorchDynamo guards compiled code on how
+        many global module hooks there are, and taking ours away would make the next step
+        compile again."""
+        self._listening[0] = False
 
     def remove(self):
         for handle in self._handles:
