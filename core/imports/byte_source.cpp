@@ -127,6 +127,9 @@ size_t ByteSource::inflateInto(char* out, size_t size) {
             z.avail_in = static_cast<uInt>(got);
         }
         if (gzip_->member_ended) {
+            if (*z.next_in != 0x1f) {
+                return (size - z.avail_out) + endAfterLastMember();
+            }
             // Another member follows (gzip files may be concatenated).
             inflateReset(&z);
             gzip_->member_ended = false;
@@ -139,6 +142,27 @@ size_t ByteSource::inflateInto(char* out, size_t size) {
         }
     }
     return size - z.avail_out;
+}
+
+// What follows the last gzip member: zeros (a block device's or an archiver's padding, which
+// gunzip skips too) end the file; other bytes are none of the data, and refused as such rather
+// than as a damaged gzip header. Returns 0: nothing more to read.
+size_t ByteSource::endAfterLastMember() {
+    z_stream& z = gzip_->stream;
+    for (;;) {
+        for (; z.avail_in > 0; ++z.next_in, --z.avail_in)
+            if (*z.next_in != 0) {
+                throw Error(name_ +
+                            " holds other bytes after its gzip data (not a gzip member, nor "
+                            "zeros): they are not read, and the file is refused");
+            }
+        const size_t got = readRaw(gzip_->input.data(), gzip_->input.size());
+        if (got == 0) {
+            return 0;
+        }
+        z.next_in = reinterpret_cast<Bytef*>(gzip_->input.data());
+        z.avail_in = static_cast<uInt>(got);
+    }
 }
 
 size_t ByteSource::read(char* out, size_t size) {

@@ -38,6 +38,7 @@ class ByteSource {
   private:
     ByteSource() = default;
     size_t readRaw(char* out, size_t size);
+    size_t endAfterLastMember();
     void startInflating();
     size_t inflateInto(char* out, size_t size);
 

@@ -553,6 +553,15 @@ class HostileFilesTest(unittest.TestCase):
         text = json.dumps(good).encode()
         self.refused("cut.json", text[: len(text) // 2], "ends early")
         self.refused("cut.json.gz", gzip.compress(text)[:-12], "ends early")
+        # After the last member: zeros are padding (as gunzip reads them), other bytes refused
+        # for what they are, not as a damaged gzip header.
+        padded = self.written("padded.json.gz", gzip.compress(text) + bytes(600))
+        self.assertEqual(cli("import", padded, "-o", padded + ".out").returncode, 0)
+        for name in os.listdir(self.dir.name):
+            if ".out." in name:
+                os.remove(os.path.join(self.dir.name, name))
+        self.refused("appended.json.gz", gzip.compress(text) + b"notes",
+                     "holds other bytes after its gzip data")
         self.refused("not.json", b"{\"traceEvents\": [}", "is not JSON")
         nan = json.dumps({"traceEvents": [dict(good["traceEvents"][0], dur=float("nan"))],
                           "schemaVersion": 1}).encode()
