@@ -118,17 +118,21 @@ void noteDifferingSteps(const RecordedSteps& steps, const std::vector<std::strin
     if (d.steps == 0) {
         return;
     }
+    // An imported trace's steps are the file's: the one its reports list is the peak's, the
+    // others time it; a file has no memory step.
+    const bool imported = metadata.count(report_format::kImportedFromKey) > 0;
+    const std::string listed = imported ? "the peak's step" : "the memory step";
     metadata[report_format::kDifferingStepsKey] =
         std::to_string(d.steps) + " of " + std::to_string(steps.timed.size()) +
-        " timed steps ran other operations than the memory step: " +
-        std::to_string(d.unmatched_calls) + " of their calls matched none of its operations" +
-        namesInParentheses(d.unmatched_names) + ", " + std::to_string(d.missing_operations) +
-        " of its operations did not run in them" + namesInParentheses(d.missing_names) +
+        (imported ? " other steps" : " timed steps") + " ran other operations than " + listed +
+        ": " + std::to_string(d.unmatched_calls) +
+        " of their calls matched none of its operations" + namesInParentheses(d.unmatched_names) +
+        ", " + std::to_string(d.missing_operations) + " of its operations did not run in them" +
+        namesInParentheses(d.missing_names) +
         "; each operation is timed over the steps that ran it" +
         (not_timed.empty() ? std::string()
-                           : ", and " + std::to_string(not_timed.size()) +
-                                 " that ran only in the memory step are not timed" +
-                                 namesInParentheses(not_timed));
+                           : ", and " + std::to_string(not_timed.size()) + " that ran only in " +
+                                 listed + " are not timed" + namesInParentheses(not_timed));
 }
 
 }  // namespace

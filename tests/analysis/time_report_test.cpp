@@ -114,6 +114,19 @@ TEST(TimeReport, StepsThatRanOtherOperationsAreNamed) {
               "them (aten::relu); each operation is timed over the steps that ran it");
 }
 
+// A file has no memory step: an imported trace's steps are said to differ from the peak's.
+TEST(TimeReport, AnImportedTracesStepsThatDifferAreSaidInTheFilesWords) {
+    RecordedSteps steps = threeTimedSteps();
+    steps.differences = {1, 2, 1, {"aten::set_"}, {"aten::relu"}};
+    std::vector<ActivationEntry> activations;
+    const TimeReport time = assembleTimeReport(
+        steps, {{report_format::kImportedFromKey, "step.json"}}, {}, activations);
+    const std::string& note = time.metadata.at(report_format::kDifferingStepsKey);
+    EXPECT_EQ(note.rfind("1 of 3 other steps ran other operations than the peak's step: ", 0), 0u)
+        << note;
+    EXPECT_EQ(note.find("memory step"), std::string::npos) << note;
+}
+
 TEST(TimeReport, AKernelsRowMovesTheEntriesAfterItAndItsActivationsAreItsRows) {
     RecordedSteps steps = threeTimedSteps();
     steps.operations[0].name = "Torch-Compiled Region: 0/0";
