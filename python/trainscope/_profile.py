@@ -3,6 +3,7 @@
 
 import os
 import sys
+import weakref
 
 import torch
 
@@ -24,6 +25,20 @@ def _script_folder():
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     return os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+
+
+def _end_let_go(hosted):
+    """A profile collected while it observed (entered by hand, never exited): its session ends,
+    with one line, and no report. Runs inside the garbage collector: never raises."""
+    try:
+        if hosted.session is None or hosted.forked():
+            return  # ended already, or the parent's
+        hosted.close()
+        print("trainscope: a profile was let go of while it observed, before its with-statement "
+              "ended (entered by hand, never exited): it ended, and no report was written",
+              file=sys.stderr, flush=True)
+    except Exception:
+        pass
 
 
 class profile:
@@ -63,6 +78,7 @@ class profile:
         self._warmup, self._active, self._force = warmup, active, force
         self._project_root = project_root or _script_folder()
         self._hosted = None  # the hosted session while the profile observes
+        self._let_go = None  # ends it if the profile is garbage-collected while it observes
         self._all_ranks = all_ranks
         self._steps = 0
         self.figures = None
@@ -88,6 +104,11 @@ class profile:
                                 ranks.prefix(self._written_prefix) if ranks
                                 else self._written_prefix)
         self._hosted = HostedSession(session, self._project_root, ranks, agreement)
+        # Entered by hand and let go of without its exit: the session ends with the object, so
+        # that it holds no hook and no later profile is refused as nested in it.
+        if self._let_go is not None:
+            self._let_go.detach()
+        self._let_go = weakref.finalize(self, _end_let_go, self._hosted)
         self._hosted.count_existing(observed, device)
         self._hosted.hooks = hooks_for(self._called, session)
         self._hosted.watch_compiled_code()

@@ -40,6 +40,13 @@ CHECKPOINTS_ON_CUDA = unittest.skipIf(DEVICE == "cuda",
 sys.path.insert(0, PROJECT)
 
 
+def global_module_hooks():
+    """The global module hooks registered in this process (the user's and any left behind)."""
+    from torch.nn.modules import module
+    return (list(module._global_forward_hooks.values())
+            + list(module._global_forward_pre_hooks.values()))
+
+
 def tagged_line(path, tag):
     with open(path) as f:
         for number, line in enumerate(f, 1):
@@ -1721,6 +1728,26 @@ class UserLoopFaults(unittest.TestCase):
                 model(torch.randn(2, 4, device=DEVICE)).sum().backward()
                 prof.step()
             self.assertIn("another TrainScope session", str(refused.exception))
+
+    def test_a_profile_let_go_of_without_its_exit_ends_and_blocks_no_later_one(self):
+        model = torch.nn.Linear(4, 4).to(DEVICE)
+        with tempfile.TemporaryDirectory() as folder:
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr):
+                forgotten = trainscope.profile(os.path.join(folder, "forgotten"), model=model,
+                                               warmup=0, active=1)
+                forgotten.__enter__()
+                del forgotten
+                gc.collect()
+            self.assertIn("a profile was let go of while it observed", stderr.getvalue())
+            self.assertFalse(global_module_hooks())  # nothing of it is left
+            with trainscope.profile(os.path.join(folder, "later"), model=model, warmup=0,
+                                    active=1) as prof:
+                model(torch.randn(2, 4, device=DEVICE)).sum().backward()
+                prof.step()
+            self.assertIsNotNone(prof.figures)
+            self.assertEqual(sorted(f for f in os.listdir(folder) if f.startswith("forgotten")),
+                             [])
 
     def test_a_child_that_the_loop_forks_leaves_the_profile_and_its_reports_alone(self):
         # The child exits (sys.exit, running its interpreter's end), raises, or goes on with
