@@ -240,6 +240,19 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
         << "\n";
 }
 
+// A name as a listing shows it: a name of a damaged or hostile file may be megabytes long;
+// cut after kShownNameChars UTF-8 characters, and said so.
+std::string shownName(const std::string& name) {
+    constexpr size_t kShownNameChars = 200;
+    size_t characters = 0;
+    for (size_t i = 0; i < name.size(); ++i)
+        if ((static_cast<unsigned char>(name[i]) & 0xc0) != 0x80 &&
+            ++characters > kShownNameChars) {
+            return name.substr(0, i) + "\u2026 (" + std::to_string(name.size()) + " bytes)";
+        }
+    return name;
+}
+
 // What an entry's forward_ms is the time of, as the list of operations labels it.
 std::string ownPartLabel(StepPart part) {
     switch (part) {
@@ -375,7 +388,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         out << "  Most expensive operations:\n";
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
             const RunTimeEntry& e = *ranked[i];
-            out << "    " << padded(e.operation_name, 24) << padded(moduleOrDash(e.module_path), 22)
+            out << "    " << padded(shownName(e.operation_name), 24)
+                << padded(moduleOrDash(e.module_path), 22)
                 << padded(format("%9.3f ms", total(&e)), 14)
                 << padded(ownPartLabel(e.part) + format("%.3f", e.forward_ms) + " / bwd " +
                               (e.backward_ms ? format("%.3f", *e.backward_ms) : std::string("-")),
@@ -401,7 +415,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         out << (blocks ? "  Largest blocks alive at the peak, by category and line:\n"
                        : "  Largest activations:\n");
         for (size_t i = 0; i < std::min<size_t>(5, ranked.size()); ++i) {
-            out << "    " << padded(ranked[i]->operation_name, 24)
+            out << "    " << padded(shownName(ranked[i]->operation_name), 24)
                 << (blocks ? std::string() : padded(moduleOrDash(ranked[i]->module_path), 22))
                 << padded(formatBytes(ranked[i]->size_bytes), 14) << where(ranked[i]->frames)
                 << "\n";

@@ -806,6 +806,17 @@ class OutputsTest(unittest.TestCase):
         self.assertIn("Steps: the trace has no ProfilerStep marks and no optimizer step: its "
                       "whole recording, ", shown.stdout)
 
+    def test_a_name_of_a_megabyte_is_shown_cut(self):
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        trace["traceEvents"][0]["name"] = "aten::" + "x" * 1_000_000
+        path = self.path("long.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        shown = cli("show", path)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertLess(len(shown.stdout), 10_000)
+        self.assertIn("aten::" + "x" * 194 + "\u2026 (1000006 bytes)", shown.stdout)
+
     def test_a_launch_outside_operations_is_no_operation(self):
         trace = copy.deepcopy(ONE_CALL_TRACE)
         trace["traceEvents"].append({"ph": "X", "cat": "cuda_runtime",
