@@ -56,13 +56,20 @@ std::optional<KernelRow> rowOf(const CompiledKernelSite& site, size_t s, const K
     return row;
 }
 
-// Takes `ms` out of the entry's forward or backward time, not below zero.
+// Takes `ms` out of the entry's forward or backward time, not below zero. A backward kernel
+// of an entry without backward time ran inside the entry's own call (a compiled step function
+// that calls backward() itself): its own time holds it.
 void takeOut(RunTimeEntry& entry, double ms, bool backward) {
-    if (backward && !entry.backward_ms) {
-        return;
-    }
-    double& held = backward ? *entry.backward_ms : entry.forward_ms;
+    double& held = backward && entry.backward_ms ? *entry.backward_ms : entry.forward_ms;
     held -= std::min(held, ms);
+}
+
+// Whether Inductor placed a kernel in torch.optim's code: a compiled optimizer step's kernel
+// (AdamW's fused update), whose time is the optimizer's whatever region ran it.
+bool inTheOptimizer(const CompiledKernelSite& site) {
+    return std::any_of(site.frames.begin(), site.frames.end(), [](const StackFrame& frame) {
+        return frame.file_path.str().rfind("torch/optim/", 0) == 0;
+    });
 }
 
 }  // namespace
@@ -103,10 +110,15 @@ CompiledRegionSplit splitCompiledRegions(TimeReport& time,
             const auto it = region_entry.find(sites[s].compile_id);
             target = it != region_entry.end() ? it->second : -1;
         }
+        if (inTheOptimizer(sites[s]) && !sites[s].backward) {
+            row->entry.part = StepPart::Optimizer;
+        }
         if (target >= 0) {
             // A kernel of a region run by the optimizer's step (a compiled optimizer) is
             // optimizer time, as its region is.
-            row->entry.part = time.entries[target].part;
+            if (row->entry.part != StepPart::Optimizer) {
+                row->entry.part = time.entries[target].part;
+            }
             takeOut(time.entries[target],
                     row->kernel.backward ? *row->entry.backward_ms : row->entry.forward_ms,
                     row->kernel.backward);

@@ -203,3 +203,28 @@ TEST(CompiledReportFile, ShowReadsTheCompilationsAndKernelsBackAndBoundsForeignD
     EXPECT_GE(read.compilations[0].ms(), 0.0);
     EXPECT_LE(read.compilations[0].ms(), 8.64e7);
 }
+
+// A step function compiled whole (zero_grad, forward, backward() and the optimizer's step in one
+// region): the region's call holds its backward kernels too, and the optimizer's fused update,
+// placed by Inductor in torch.optim's code, is optimizer time. The sum is the region's time once
+// (it read 141 % of the iteration, each kernel counted in its row and again in the region's).
+TEST(CompiledKernels, AWholeCompiledStepCountsEachKernelOnceAndItsOptimizerApart) {
+    TimeReport time;
+    time.entries = {entry("Torch-Compiled Region: 0/0", 10.0, {})};
+    CompiledKernelSite update = site("0/0", false, "cpp_fused_add_addcdiv_lerp_0", "", 0);
+    update.frames = {{"torch/optim/adam.py", 527, "/usr/lib/python3/dist-packages"}};
+    const std::vector<CompiledKernelSite> sites = {
+        site("0/0", false, "extern_kernels.addmm", "fc", 12),
+        site("0/0", true, "extern_kernels.mm", "fc", 12), update};
+    KernelSteps steps;
+    steps.ms = {{2.0, 3.0, 4.0}};
+    steps.calls = {{1, 1, 1}};
+    splitCompiledRegions(time, sites, {0, 0, 0}, steps);
+    ASSERT_EQ(time.entries.size(), 4u);
+    EXPECT_DOUBLE_EQ(time.entries[0].forward_ms, 10.0 - 2.0 - 3.0 - 4.0);
+    const PartTimes parts = time.partTimes();
+    EXPECT_DOUBLE_EQ(parts.sum(), 10.0);
+    EXPECT_DOUBLE_EQ(parts.backward_ms, 3.0);
+    EXPECT_DOUBLE_EQ(parts.optimizer_ms, 4.0);
+    EXPECT_DOUBLE_EQ(parts.forward_ms, 1.0 + 2.0);
+}
