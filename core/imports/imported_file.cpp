@@ -20,22 +20,19 @@ bool endsWith(const std::string& text, const std::string& end) {
            text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
-ImportedRun importFrom(ByteSource& source, const ImportProgress& progress,
-                       const std::atomic<bool>* cancel) {
-    const auto neither = [&source] {
-        return Error(source.name() +
-                     " is neither a torch.profiler trace (JSON) nor a memory snapshot (pickle)");
-    };
-    BufferedBytes bytes(source);
-    int first = bytes.peek();
+// What a file's first bytes say it is: a pickle's protocol mark (a snapshot), or JSON's first
+// character after a UTF-8 byte order mark (some editors write one) and white space (a trace);
+// the mark and the space are taken. None: neither; `first` is then the byte that said so (-1:
+// the end).
+ImportedFormat formatByFirstBytes(BufferedBytes& bytes, int& first) {
+    first = bytes.peek();
     if (first == 0x80) {
-        const PickleData snapshot = readPickle(bytes, progress, cancel);
-        return importMemorySnapshot(snapshot, source.name());
+        return ImportedFormat::MemorySnapshot;
     }
-    if (first == 0xEF) {  // UTF-8's byte order mark, which some editors write before JSON
+    if (first == 0xEF) {
         bytes.take();
         if (bytes.take() != 0xBB || bytes.take() != 0xBF) {
-            throw neither();
+            return ImportedFormat::None;
         }
         first = bytes.peek();
     }
@@ -43,10 +40,24 @@ ImportedRun importFrom(ByteSource& source, const ImportProgress& progress,
         bytes.take();
         first = bytes.peek();
     }
-    if (first == '{' || first == '[') {
-        return importTrace(readTraceEvents(bytes, progress, cancel), source.name());
+    return first == '{' || first == '[' ? ImportedFormat::ProfilerTrace : ImportedFormat::None;
+}
+
+ImportedRun importFrom(ByteSource& source, const ImportProgress& progress,
+                       const std::atomic<bool>* cancel) {
+    BufferedBytes bytes(source);
+    int first = -1;
+    switch (formatByFirstBytes(bytes, first)) {
+        case ImportedFormat::MemorySnapshot:
+            return importMemorySnapshot(readPickle(bytes, progress, cancel), source.name());
+        case ImportedFormat::ProfilerTrace:
+            return importTrace(readTraceEvents(bytes, progress, cancel), source.name());
+        case ImportedFormat::None:
+            break;
     }
-    throw first < 0 ? Error(source.name() + " is empty") : neither();
+    throw Error(source.name() + (first < 0 ? " is empty"
+                                           : " is neither a torch.profiler trace (JSON) nor a "
+                                             "memory snapshot (pickle)"));
 }
 
 }  // namespace
@@ -72,37 +83,26 @@ ImportedFormat importedFormatOf(const std::string& path) {
     } catch (const Error&) {
         return byName();
     }
-    // By its first bytes, inflated where gzipped (x.pickle.gz, a trace named x.pt): a pickle's
-    // protocol mark, JSON's first character after white space or a byte order mark, or SQLite's
-    // header (a report). Other content goes by its name, and gzip's is never a report: the
-    // import names what is wrong with it.
+    // By its first bytes, inflated where gzipped (x.pickle.gz, a trace named x.pt), as the
+    // import reads them, or SQLite's header (a report). Other content goes by its name, and
+    // gzip's is never a report: the import names what is wrong with it.
     const ImportedFormat otherwise = source->gzipped() && byName() == ImportedFormat::None
                                          ? ImportedFormat::ProfilerTrace
                                          : byName();
-    char head[64] = {};
-    size_t got = 0;
     try {
-        for (size_t n = 1; n > 0 && got < sizeof head;) {  // a read may give fewer bytes
-            n = source->read(head + got, sizeof head - got);
-            got += n;
+        BufferedBytes bytes(*source);
+        int first = -1;
+        if (const ImportedFormat format = formatByFirstBytes(bytes, first);
+            format != ImportedFormat::None) {
+            return format;
         }
-    } catch (const Error&) {
-        return otherwise;
-    }
-    const auto* c = reinterpret_cast<const unsigned char*>(head);
-    if (got > 0 && c[0] == 0x80) {
-        return ImportedFormat::MemorySnapshot;
-    }
-    size_t i = got >= 3 && c[0] == 0xEF && c[1] == 0xBB && c[2] == 0xBF ? 3 : 0;
-    while (i < got && (c[i] == ' ' || c[i] == '\n' || c[i] == '\r' || c[i] == '\t'))
-        ++i;
-    if (i < got && (c[i] == '{' || c[i] == '[')) {
-        return ImportedFormat::ProfilerTrace;
-    }
-    static constexpr char kSqliteHeader[] = "SQLite format 3";  // and its NUL: 16 bytes
-    if (got >= sizeof kSqliteHeader &&
-        std::memcmp(head, kSqliteHeader, sizeof kSqliteHeader) == 0) {
-        return ImportedFormat::None;
+        static constexpr char kSqliteHeader[] = "SQLite format 3";  // and its NUL: 16 bytes
+        char head[sizeof kSqliteHeader] = {};
+        if (first == 'S' && bytes.take(head, sizeof head) &&
+            std::memcmp(head, kSqliteHeader, sizeof head) == 0) {
+            return ImportedFormat::None;
+        }
+    } catch (const Error&) {  // a damaged gzip stream
     }
     return otherwise;
 }

@@ -713,23 +713,24 @@ void checkOnlyReportsReplaced(const std::string& path) {
 void checkReportOutput(const std::string& path, Overwrite overwrite) {
     checkOutputPath(path, Overwrite::Allow);  // the folder, a killed run's leftovers swept
     checkOnlyReportsReplaced(path);
-    checkOutputPath(path, overwrite);
+    if (overwrite == Overwrite::Refuse) {  // an existing report too
+        checkOutputPath(path, overwrite);
+    }
 }
 
 std::unique_ptr<StagedReports> stageReports(const ReportSet& set, Overwrite overwrite) {
     // Every output is checked before any report is written.
-    const auto check = [overwrite](const std::string& path) { checkReportOutput(path, overwrite); };
     if (set.memory) {
-        check(set.memory_path);
+        checkReportOutput(set.memory_path, overwrite);
     }
     if (set.time) {
-        check(set.time_path);
+        checkReportOutput(set.time_path, overwrite);
     }
     if (set.timeline) {
-        check(set.timeline_path);
+        checkReportOutput(set.timeline_path, overwrite);
     }
     if (set.timeline_file) {
-        check(set.timeline_file->finalPath());
+        checkReportOutput(set.timeline_file->finalPath(), overwrite);
     }
     std::vector<std::shared_ptr<StagedFile>> files;
     if (set.memory) {

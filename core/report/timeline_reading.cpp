@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "cut_text.h"
 #include "decimal_text.h"
 #include "trainscope/error.h"
 #include "trainscope/import_notes.h"
@@ -102,14 +103,10 @@ bool namesBlocksByCategory(const ReadOnlyDb& db) {
 }
 
 std::string shownText(std::string text) {
-    size_t characters = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
-        // A UTF-8 character starts at every byte that is not a continuation byte (10xxxxxx).
-        if ((static_cast<unsigned char>(text[i]) & 0xc0) != 0x80 &&
-            ++characters > size_t(kShownTextChars)) {
-            text.resize(i);
-            return text + "\u2026";
-        }
+    const size_t cut = cutAfterCharacters(text, kShownTextChars);
+    if (cut < text.size()) {
+        text.resize(cut);
+        text += "\u2026";
     }
     return text;
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "cut_text.h"
 #include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 
@@ -244,13 +245,10 @@ void printPeak(std::ostream& out, const MemoryReport& memory) {
 // cut after kShownNameChars UTF-8 characters, and said so.
 std::string shownName(const std::string& name) {
     constexpr size_t kShownNameChars = 200;
-    size_t characters = 0;
-    for (size_t i = 0; i < name.size(); ++i)
-        if ((static_cast<unsigned char>(name[i]) & 0xc0) != 0x80 &&
-            ++characters > kShownNameChars) {
-            return name.substr(0, i) + "\u2026 (" + std::to_string(name.size()) + " bytes)";
-        }
-    return name;
+    const size_t cut = cutAfterCharacters(name, kShownNameChars);
+    return cut < name.size()
+               ? name.substr(0, cut) + "\u2026 (" + std::to_string(name.size()) + " bytes)"
+               : name;
 }
 
 // What an entry's forward_ms is the time of, as the list of operations labels it.

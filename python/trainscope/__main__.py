@@ -274,6 +274,7 @@ def advise_entry_point(args):
     import torch
     from . import _trainscope
     from .advisor import advice as _advice
+    from ._compiles import compiled_a_frame
     from ._entry import (ContractError, default_step, inputs_from, load_entry, model_from,
                          optimizer_of, provider, step_from, takes_batch_size)
     from ._profile import profile
@@ -364,7 +365,7 @@ def advise_entry_point(args):
                                   inputs_at if takes_batch_size(input_provider) else None)
         what_ifs = _advice.advise(users, baseline, output, saved, verify=args.verify, say=say,
                                   budget=budget, batch=batch, ranks=args.ranks)
-        if _advice.step_was_compiled():
+        if compiled_a_frame():
             for w in what_ifs:
                 w.not_predicted = "; ".join(
                     filter(None, [w.not_predicted, _advice.COMPILED_NOT_PREDICTED]))

@@ -105,3 +105,11 @@ class CompilingUnobserved:
             except Exception:
                 pass  # torch._dynamo.reset() or the user cleared the callbacks
         self._undo = []
+
+
+def compiled_a_frame():
+    """Whether TorchDynamo compiled a frame in this process (read from its counters; Dynamo is
+    never imported for it)."""
+    utils = sys.modules.get("torch._dynamo.utils")
+    counters = getattr(utils, "counters", None)
+    return bool(counters and counters["frames"]["ok"])

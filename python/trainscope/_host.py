@@ -12,7 +12,7 @@ import weakref
 import torch
 
 from . import _signals, _trainscope
-from ._compiles import CompileWatch, CompilingUnobserved
+from ._compiles import CompileWatch, CompilingUnobserved, compiled_a_frame
 from ._kernels import KernelWatch
 from ._model_hooks import parameter_lister, state_of
 from ._tensors import local_of, storage_of
@@ -178,7 +178,7 @@ class HostedSession:
             # Module paths come from the memory step alone: the timed steps run without the
             # hooks' cost, but where torch.compile compiled code that its guards tie to the
             # hooks, which stay, silent, until the session ends (no step compiles again for us).
-            if _compiled_code_ran() and hasattr(self.hooks, "silence"):
+            if compiled_a_frame() and hasattr(self.hooks, "silence"):
                 self.hooks.silence()
                 self.stop_watching_existing()
             else:
@@ -288,9 +288,3 @@ class HostedSession:
             self.session.close()
         self.session = None
 
-
-def _compiled_code_ran():
-    """Whether TorchDynamo compiled a frame in this process (never imported for it)."""
-    utils = sys.modules.get("torch._dynamo.utils")
-    counters = getattr(utils, "counters", None)
-    return bool(counters and counters["frames"]["ok"])

@@ -1067,13 +1067,6 @@ def eagerly_if_compiled():
         yield
 
 
-def step_was_compiled():
-    """Whether torch.compile compiled a frame in this process (the step's, in advise)."""
-    utils = sys.modules.get("torch._dynamo.utils")
-    counters = getattr(utils, "counters", None)
-    return bool(counters and counters["frames"]["ok"])
-
-
 def record_saved(model, step, inputs):
     """One step of the user's run with the saved-tensor hooks on (an unobserved warm-up)."""
     saved = SavedTensors(model, activation_kind)
