@@ -819,6 +819,7 @@ class TraceImporter {
         if (kernels_ > 0) {
             skipped += std::string(skipped.empty() ? "" : ", ") + "device kernels " +
                        std::to_string(kernels_);
+            metadata[report_format::kDeviceKernelsNotReadKey] = std::to_string(kernels_);
         }
         if (!skipped.empty()) {
             metadata["trace_events_not_read"] = skipped;

@@ -369,6 +369,17 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         if (const auto device = meta.find("device");
             device != meta.end() && device->second == "cuda") {
             out << "  Operation times are GPU times, between CUDA events around each operation\n";
+        } else if (const auto format = meta.find(report_format::kImportedFormatKey);
+                   format != meta.end() && format->second == kProfilerTraceFormat) {
+            // A trace recorded on a GPU: its calls' spans are the CPU's, not what the device ran.
+            const auto kernels = meta.find(report_format::kDeviceKernelsNotReadKey);
+            out << "  Operation times are CPU times, each call's span on its thread"
+                << (kernels == meta.end() ? std::string()
+                                          : "; the trace's " + kernels->second +
+                                                (kernels->second == "1" ? " device kernel is"
+                                                                        : " device kernels are") +
+                                                " not read")
+                << "\n";
         }
         if (const auto differing = time->metadata.find(report_format::kDifferingStepsKey);
             differing != time->metadata.end()) {

@@ -813,6 +813,18 @@ class OutputsTest(unittest.TestCase):
         self.assertIn("Steps: the trace has no ProfilerStep marks and no optimizer step: its "
                       "whole recording, ", shown.stdout)
 
+    def test_a_gpu_traces_operation_times_are_said_to_be_cpu_times(self):
+        trace = copy.deepcopy(ONE_CALL_TRACE)
+        trace["traceEvents"].append({"ph": "X", "cat": "kernel", "name": "volta_sgemm",
+                                     "pid": 0, "tid": 7, "ts": 2, "dur": 1})
+        path = self.path("gpu.json")
+        with open(path, "w") as f:
+            json.dump(trace, f)
+        shown = cli("show", path)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("Operation times are CPU times, each call's span on its thread; the "
+                      "trace's 1 device kernel is not read", shown.stdout)
+
     def test_a_name_of_a_megabyte_is_shown_cut(self):
         trace = copy.deepcopy(ONE_CALL_TRACE)
         trace["traceEvents"][0]["name"] = "aten::" + "x" * 1_000_000

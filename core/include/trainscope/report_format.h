@@ -116,6 +116,9 @@ inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";
 inline constexpr char kImportedFromKey[] = "imported_from";
 inline constexpr char kImportedFormatKey[] = "imported_format";
 inline constexpr char kIterationMsKey[] = "iteration_ms";
+// An imported trace recorded on a GPU: how many device kernels it holds that are not read (its
+// operation times are then the CPU's).
+inline constexpr char kDeviceKernelsNotReadKey[] = "device_kernels_not_read";
 // An imported trace without ProfilerStep marks: how its iterations were found.
 inline constexpr char kImportedStepsKey[] = "imported_steps";
 // ...and the fastest and slowest of the measured iterations, in ms.
