@@ -110,10 +110,10 @@ void exerciseReport(const ReportFile& report) {
         if (!summary)
             return;
         (void)topOperationsByTime(report, 10);
-        const double iteration_ms = summary->operations_ms();
-        SqlTableModel operations(&rows, operationsTable(tables, iteration_ms));
-        SqlTableModel groups(&rows, groupedOperationsTable(iteration_ms));
-        SqlTableModel lines(&rows, timeBySourceLineTable(iteration_ms));
+        const trainscope::PartTimes& times = summary->times;
+        SqlTableModel operations(&rows, operationsTable(tables, times));
+        SqlTableModel groups(&rows, groupedOperationsTable(tables, times));
+        SqlTableModel lines(&rows, timeBySourceLineTable(tables, times));
         for (SqlTableModel* model : {&operations, &groups, &lines})
             exerciseModel(model);
         exerciseFrames(report, EntryTable::Operation, &operations);
