@@ -1767,6 +1767,22 @@ aktiv (gepunktet)</translation>
         <source>not named</source>
         <translation>nicht benannt</translation>
     </message>
+    <message>
+        <source>The time of its operations between the backward pass and the optimizer&apos;s step (gradient clipping)</source>
+        <translation>Die Zeit seiner Operationen zwischen dem Rückwärtsdurchlauf und dem Schritt des Optimierers (Gradient-Clipping)</translation>
+    </message>
+    <message>
+        <source>The time of its operations in the optimizer&apos;s step</source>
+        <translation>Die Zeit seiner Operationen im Schritt des Optimierers</translation>
+    </message>
+    <message>
+        <source>After backward (%1)</source>
+        <translation>Nach Rückwärts (%1)</translation>
+    </message>
+    <message>
+        <source>Optimizer (%1)</source>
+        <translation>Optimierer (%1)</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesPage</name>

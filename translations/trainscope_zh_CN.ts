@@ -1763,6 +1763,22 @@ active (dotted)</source>
         <source>not named</source>
         <translation>未指明</translation>
     </message>
+    <message>
+        <source>The time of its operations between the backward pass and the optimizer&apos;s step (gradient clipping)</source>
+        <translation>其在反向传播之后、优化器步骤之前的操作时间（梯度裁剪）</translation>
+    </message>
+    <message>
+        <source>The time of its operations in the optimizer&apos;s step</source>
+        <translation>其在优化器步骤中的操作时间</translation>
+    </message>
+    <message>
+        <source>After backward (%1)</source>
+        <translation>反向之后（%1）</translation>
+    </message>
+    <message>
+        <source>Optimizer (%1)</source>
+        <translation>优化器（%1）</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ModulesPage</name>

@@ -69,6 +69,12 @@ TEST_F(ModulesViewTest, TheTreesTotalsAreTheReportsTotals) {
     const auto& memory = *browser_->memorySummary();
     EXPECT_NEAR(all.forward_ms, time.times.forward_ms, 1e-9 * time.times.forward_ms);
     EXPECT_NEAR(all.backward_ms, time.times.backward_ms, 1e-9 * time.times.backward_ms);
+    EXPECT_NEAR(all.optimizer_ms, time.times.optimizer_ms, 1e-9 * time.times.optimizer_ms);
+    EXPECT_NEAR(all.after_backward_ms, time.times.after_backward_ms, 1e-9);
+    // A column for each part the run has, none of zeros.
+    EXPECT_EQ(page_->treeView()->isColumnHidden(ModulesModel::Optimizer),
+              time.times.optimizer_ms == 0);
+    EXPECT_TRUE(page_->treeView()->isColumnHidden(ModulesModel::AfterBackward));
     EXPECT_EQ(all.operations, time.operations);
     EXPECT_EQ(all.activation_bytes, memory.activations);
     EXPECT_EQ(all.weight_bytes, memory.weights);

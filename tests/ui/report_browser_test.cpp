@@ -35,6 +35,8 @@
 #include "ui/sample_run.h"
 #include "views/entry_table_view.h"
 #include "views/memory_page.h"
+#include "views/modules_model.h"
+#include "views/modules_page.h"
 #include "views/report_browser.h"
 #include "views/time_page.h"
 
@@ -473,4 +475,25 @@ TEST_F(BrowserTest, TheOptimizersOperationsAreOptimizerTimeNotForward) {
     ASSERT_TRUE(QTest::qWaitFor(barSets, 10000)) << "the Time tab's chart came";
     EXPECT_EQ(sets, (QStringList{QStringLiteral("Forward"), QStringLiteral("Backward"),
                                  QStringLiteral("After backward"), QStringLiteral("Optimizer")}));
+
+    // The Modules tab: the model's row (where the optimizer's and the clipping's operations
+    // are) says their time in columns of their own, not as Forward.
+    ModulesPage* modules = browser->modulesPage();
+    browser->tabs()->setCurrentWidget(modules->parentWidget());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return modules->isRead(); }, 10000));
+    QAbstractItemModel* tree = modules->treeView()->model();
+    const QModelIndex model_row = tree->index(0, 0);
+    const auto figure = [&](int column) {
+        return tree->index(0, column).data(ModulesModel::SortRole).toDouble();
+    };
+    EXPECT_EQ(model_row.data().toString(), QStringLiteral("(model)"));
+    EXPECT_DOUBLE_EQ(figure(ModulesModel::Forward), 1.5);
+    EXPECT_DOUBLE_EQ(figure(ModulesModel::Backward), 2.5);
+    EXPECT_DOUBLE_EQ(figure(ModulesModel::AfterBackward), 0.125);
+    EXPECT_DOUBLE_EQ(figure(ModulesModel::Optimizer), 3.0);
+    EXPECT_DOUBLE_EQ(figure(ModulesModel::Total), 7.125);
+    EXPECT_FALSE(modules->treeView()->isColumnHidden(ModulesModel::AfterBackward));
+    EXPECT_FALSE(modules->treeView()->isColumnHidden(ModulesModel::Optimizer));
+    EXPECT_EQ(tree->headerData(ModulesModel::Optimizer, Qt::Horizontal).toString(),
+              QStringLiteral("Optimizer (ms)"));
 }

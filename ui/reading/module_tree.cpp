@@ -66,11 +66,46 @@ QString ofModule(const ReportFile& report) {
     return QStringLiteral("IFNULL(substr(m.module_path, 1, %1), '') = ?").arg(kMaxShownText);
 }
 
+// A run time entry's forward, backward, after backward and optimizer time by its part of the
+// step (no row in trainscope_entry_parts: forward), as SQL expressions over `e` and `join`.
+struct PartColumns {
+    QString forward, backward, after_backward, optimizer, join;
+    QString all() const {
+        return QStringLiteral("%1, %2, %3, %4").arg(forward, backward, after_backward, optimizer);
+    }
+    QString sums() const {
+        return QStringLiteral("SUM(%1), SUM(%2), SUM(%3), SUM(%4)")
+            .arg(forward, backward, after_backward, optimizer);
+    }
+};
+
+PartColumns partColumns(const ReportFile& report) {
+    if (!report.hasTable(report_format::kEntryPartsTable))
+        return {QStringLiteral("e.forward_ms"),
+                QStringLiteral("IFNULL(e.backward_ms, 0)"),
+                QStringLiteral("0"),
+                QStringLiteral("0"),
+                {}};
+    const QString part = QStringLiteral("p.part");
+    return {QStringLiteral("CASE WHEN %1 IS NULL THEN e.forward_ms ELSE 0 END").arg(part),
+            QStringLiteral("IFNULL(e.backward_ms, 0) + "
+                           "CASE WHEN %1 = '%2' THEN e.forward_ms ELSE 0 END")
+                .arg(part, QLatin1String(report_format::kPartRecomputed)),
+            QStringLiteral("CASE WHEN %1 = '%2' THEN e.forward_ms ELSE 0 END")
+                .arg(part, QLatin1String(report_format::kPartAfterBackward)),
+            QStringLiteral("CASE WHEN %1 = '%2' THEN e.forward_ms ELSE 0 END")
+                .arg(part, QLatin1String(report_format::kPartOptimizer)),
+            QStringLiteral(" LEFT JOIN %1 p ON p.entry_id = e.id")
+                .arg(QLatin1String(report_format::kEntryPartsTable))};
+}
+
 }  // namespace
 
 void ModuleFigures::add(const ModuleFigures& other) {
     forward_ms += other.forward_ms;
     backward_ms += other.backward_ms;
+    after_backward_ms += other.after_backward_ms;
+    optimizer_ms += other.optimizer_ms;
     operations += other.operations;
     activation_bytes += other.activation_bytes;
     weight_bytes += other.weight_bytes;
@@ -131,20 +166,23 @@ QHash<QString, ModuleFigures> readModuleFigures(const ReportFile* memory, const 
     const QString limit = QStringLiteral(" GROUP BY 1 LIMIT %1").arg(kMaxModules);
     if (time) {
         const ModuleJoin module = moduleJoin(*time, QStringLiteral("e"), 0);
+        const PartColumns parts = partColumns(*time);
         forEachRow(
             *time,
-            QStringLiteral("SELECT %1, COUNT(*), SUM(e.forward_ms), "
-                           "SUM(IFNULL(e.backward_ms, 0)), MIN(e.id), MAX(e.id) FROM %2 e")
-                    .arg(module.path, QLatin1String(report_format::kRunTimeEntriesTable)) +
-                module.join + limit,
+            QStringLiteral("SELECT %1, COUNT(*), %2, MIN(e.id), MAX(e.id) FROM %3 e")
+                    .arg(module.path, parts.sums(),
+                         QLatin1String(report_format::kRunTimeEntriesTable)) +
+                module.join + parts.join + limit,
             {},
             [&](const QSqlQuery& row) {
                 ModuleFigures& f = figures[row.value(0).toString()];
                 f.operations = row.value(1).toLongLong();
                 f.forward_ms = row.value(2).toDouble();
                 f.backward_ms = row.value(3).toDouble();
-                f.first_operation = row.value(4).toLongLong();
-                f.last_operation = row.value(5).toLongLong();
+                f.after_backward_ms = row.value(4).toDouble();
+                f.optimizer_ms = row.value(5).toDouble();
+                f.first_operation = row.value(6).toLongLong();
+                f.last_operation = row.value(7).toLongLong();
             },
             error);
     }
@@ -242,19 +280,20 @@ ModuleOperations readModuleOperations(const ReportFile* memory, const ReportFile
     QHash<qint64, int> by_number;  // index in result.operations
     if (time) {
         const ModuleJoin module = moduleJoin(*time, QStringLiteral("e"), 0);
+        const PartColumns parts = partColumns(*time);
         forEachRow(
             *time,
-            QStringLiteral("SELECT e.id, substr(e.operation_name, 1, %1), e.forward_ms, "
-                           "IFNULL(e.backward_ms, 0) FROM %2 e")
+            QStringLiteral("SELECT e.id, substr(e.operation_name, 1, %1), %2 FROM %3 e")
                     .arg(kMaxShownText)
-                    .arg(QLatin1String(report_format::kRunTimeEntriesTable)) +
-                module.join + QStringLiteral(" WHERE ") + ofModule(*time) +
+                    .arg(parts.all(), QLatin1String(report_format::kRunTimeEntriesTable)) +
+                module.join + parts.join + QStringLiteral(" WHERE ") + ofModule(*time) +
                 QStringLiteral(" ORDER BY e.id LIMIT %1").arg(limit),
             {path},
             [&](const QSqlQuery& row) {
                 by_number.insert(row.value(0).toLongLong(), result.operations.size());
                 result.operations.push_back({row.value(0).toLongLong(), row.value(1).toString(),
-                                             row.value(2).toDouble(), row.value(3).toDouble(), 0});
+                                             row.value(2).toDouble(), row.value(3).toDouble(),
+                                             row.value(4).toDouble(), row.value(5).toDouble(), 0});
             },
             error);
     }
@@ -283,7 +322,7 @@ ModuleOperations readModuleOperations(const ReportFile* memory, const ReportFile
                 result.operations[at].activation_bytes = row.value(2).toLongLong();
             } else if (!time) {  // a memory report alone: its activations are the list
                 result.operations.push_back(
-                    {key, row.value(1).toString(), 0, 0, row.value(2).toLongLong()});
+                    {key, row.value(1).toString(), 0, 0, 0, 0, row.value(2).toLongLong()});
             }
         },
         error);

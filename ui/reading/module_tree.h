@@ -18,8 +18,12 @@ namespace trainscope::ui {
 class ReportFile;
 
 struct ModuleFigures {
-    double forward_ms = 0;
-    double backward_ms = 0;
+    double forward_ms = 0;   // its forward operations'
+    double backward_ms = 0;  // its backward nodes' and recomputed operations'
+    // Its operations after the backward pass and before the optimizer's step (gradient
+    // clipping), and in the optimizer's step: not forward time.
+    double after_backward_ms = 0;
+    double optimizer_ms = 0;
     qint64 operations = 0;
     qint64 activation_bytes = 0;
     qint64 weight_bytes = 0;
@@ -32,7 +36,7 @@ struct ModuleFigures {
     QStringList tied_to;
     // An FSDP2 unit (a module that fully_shard sharded) as this rank held it. Its own.
     std::optional<FsdpUnitEntry> fsdp_unit;
-    double totalMs() const { return forward_ms + backward_ms; }
+    double totalMs() const { return forward_ms + backward_ms + after_backward_ms + optimizer_ms; }
     void add(const ModuleFigures& other);
 };
 
@@ -68,6 +72,8 @@ struct ModuleOperation {
     QString name;
     double forward_ms = 0;
     double backward_ms = 0;
+    double after_backward_ms = 0;  // as ModuleFigures'
+    double optimizer_ms = 0;
     qint64 activation_bytes = 0;
 };
 

@@ -32,8 +32,9 @@ ModulesModel::ModulesModel(ReportRun& run, ModuleTree tree, QObject* parent)
         module_children_[module] = int(tree_.node(module).children.size());
     }
     units_.resize(Count);
-    // One unit for the three times, that of the largest (the total).
-    units_[Forward] = units_[Backward] = units_[Total] = timeUnit(total_.totalMs());
+    // One unit for the times, that of the largest (the total).
+    units_[Forward] = units_[Backward] = units_[AfterBackward] = units_[Optimizer] = units_[Total] =
+        timeUnit(total_.totalMs());
     units_[Activations] = byteUnit(double(total_.activation_bytes));
     units_[Weights] = byteUnit(double(total_.weight_bytes));
     units_[Gradients] = byteUnit(double(total_.gradient_bytes));
@@ -144,6 +145,10 @@ double ModulesModel::figure(const ModuleFigures& f, int column) const {
             return f.forward_ms;
         case Backward:
             return f.backward_ms;
+        case AfterBackward:
+            return f.after_backward_ms;
+        case Optimizer:
+            return f.optimizer_ms;
         case Total:
             return f.totalMs();
         case Activations:
@@ -176,6 +181,8 @@ QVariant ModulesModel::data(const QModelIndex& index, int role) const {
         const ModuleOperation& op = operations_[row.operation];
         figures.forward_ms = op.forward_ms;
         figures.backward_ms = op.backward_ms;
+        figures.after_backward_ms = op.after_backward_ms;
+        figures.optimizer_ms = op.optimizer_ms;
         figures.activation_bytes = op.activation_bytes;
     }
     if (role == ModuleRole)
@@ -289,6 +296,12 @@ QVariant ModulesModel::headerData(int section, Qt::Orientation orientation, int 
         return {};
     if (role == Qt::InitialSortOrderRole)
         return section <= Number ? Qt::AscendingOrder : Qt::DescendingOrder;
+    if (role == Qt::ToolTipRole && section == AfterBackward)
+        return tr(
+            "The time of its operations between the backward pass and the optimizer's "
+            "step (gradient clipping)");
+    if (role == Qt::ToolTipRole && section == Optimizer)
+        return tr("The time of its operations in the optimizer's step");
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -300,6 +313,10 @@ QVariant ModulesModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Forward (%1)").arg(units_[section].name);
         case Backward:
             return tr("Backward (%1)").arg(units_[section].name);
+        case AfterBackward:
+            return tr("After backward (%1)").arg(units_[section].name);
+        case Optimizer:
+            return tr("Optimizer (%1)").arg(units_[section].name);
         case Total:
             return tr("Total (%1)").arg(units_[section].name);
         case Activations:

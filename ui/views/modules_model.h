@@ -17,7 +17,19 @@ class ReportRun;
 class ModulesModel : public TreeModel {
     Q_OBJECT
   public:
-    enum Column { Name, Number, Forward, Backward, Total, Activations, Weights, Gradients, Count };
+    enum Column {
+        Name,
+        Number,
+        Forward,
+        Backward,
+        AfterBackward,  // clipping: hidden where the run has none
+        Optimizer,      // the optimizer's step: hidden where the run's report has none
+        Total,
+        Activations,
+        Weights,
+        Gradients,
+        Count
+    };
     static constexpr int SortRole = Qt::UserRole + 1;  // the raw figure behind a cell
     // An operation row's # (0 for a module's row): its run time entry id.
     static constexpr int NumberRole = Qt::UserRole + 2;

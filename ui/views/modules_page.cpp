@@ -126,6 +126,11 @@ void ModulesPage::show(const ModuleTreeRead& result) {
     tree_->expand(sorted_->index(0, 0));
     for (int column = 0; column < ModulesModel::Count; ++column)
         tree_->resizeColumnToContents(column);
+    // A step without clipping or an optimizer in it (or a report that does not tell): no column
+    // of zeros.
+    const ModuleFigures& all = model_->tree().node(ModuleTree::kRoot).inclusive;
+    tree_->setColumnHidden(ModulesModel::AfterBackward, all.after_backward_ms == 0);
+    tree_->setColumnHidden(ModulesModel::Optimizer, all.optimizer_ms == 0);
     // A module deeper down runs a range with as many digits at both ends as the last operation
     // ("#109–111"), wider than the ranges in view now: room for it before it is expanded.
     const qint64 last = model_->tree().node(ModuleTree::kRoot).inclusive.last_operation;
