@@ -3,7 +3,9 @@
 """How close advise's predictions come to what running each what-if measures (issues 56, 73), on
 seed 004's MLP block with GELU (bfloat16, batch 2, sequence 4096, d 1024), a GPT-style model of
 four blocks (tests/python/project/gpt_blocks.py, AdamW, a budget of 100 MiB), a stack of four
-64-wide linear layers (linear_stack.py), an MLP calling F.gelu (functional_gelu.py), two
+64-wide linear layers (linear_stack.py), an MLP calling F.gelu (functional_gelu.py), an MLP
+regressing onto a float32 target with MSE and AdamW, its output scaled or not by a float32
+buffer (regression_mlp.py), two
 blocks the second of which is checkpointed (checkpointed.py) and the same checkpointed whole
 in the step (checkpointed_model.py), where
 torchvision is torchvision's ResNet-18 (resnet18.py: batch 8, 64x64 images, SGD with momentum,
@@ -69,6 +71,11 @@ def main():
              [], None),
             ("The same, checkpointed whole", os.path.join(PROJECT, "checkpointed_model.py"),
              [], None),
+            ("Regression MLP onto a float32 target (MSE, AdamW)",
+             os.path.join(PROJECT, "regression_mlp.py"), [], None),
+            ("The same, its output scaled by a float32 buffer",
+             os.path.join(PROJECT, "regression_mlp.py"), [],
+             dict(os.environ, TRAINSCOPE_TEST_SCALE="1")),
         ]
         if importlib.util.find_spec("torchvision"):
             models.append(("ResNet-18", os.path.join(PROJECT, "resnet18.py"),

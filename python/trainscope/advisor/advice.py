@@ -31,7 +31,7 @@ from torch import nn
 from .. import _trainscope
 from .autocast import AutocastSaved
 from .gradients import OTHER_LEAF, KeptGradients
-from .saved import SavedTensors
+from .saved import SavedTensors, tensors_in
 from .kernel_probe import temporaries
 from .source_lines import BlockCallers, built_at, calls_in, shown_path
 from .._tensors import storage_of
@@ -520,14 +520,15 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None, 
                     backward else passes
         return (min(lifetimes[m][0] for m in modules), max(lifetimes[m][1] for m in modules))
     changes = autocast.changes()
-    change = sum(c for _, c in changes)
-    intervals = [(*lifetime(modules), c) for modules, c in changes]
-    halved = autocast.halved_sizes()
+    change = sum(c for _, c, _ in changes)
+    intervals = [(*(block and _saved_block(curve, *block) or lifetime(modules)), c)
+                 for modules, c, block in changes]
+    halved, met_constants = autocast.halved_sizes()
     casts, weight_gradients = _weight_gradient_casts(model, autocast, curve, gradients)
     intervals += [(allocated, min(released if released is not None else optimizer, optimizer),
                    -(size // 2)) for size, allocated, released
-                  in curve.blocks_made_in("backward") if size in halved and allocated < optimizer
-                  and allocated not in weight_gradients]
+                  in curve.blocks_made_in("backward") if (size in halved or size in met_constants)
+                  and allocated < optimizer and allocated not in weight_gradients]
     intervals += casts
     intervals += _cached_casts(model, autocast, curve)
     if device == "cpu":  # CUDA's kernels take workspaces of cuBLAS's and cuDNN's: not probed
@@ -553,6 +554,17 @@ def autocast_what_ifs(model, autocast, baseline, curve, device, gradients=None, 
                                            dtype=torch.bfloat16)(candidate.forward)
     what_if.apply = apply
     return [what_if]
+
+
+def _saved_block(curve, nbytes, nodes):
+    """The block of a tensor that only the step's own nodes saved (the loss's input), as
+    (allocated, released): the latest block of its size made in the forward and freed as one
+    of those nodes (by name, outside every submodule) returned in backward; None where there
+    is none."""
+    found = [(allocated, released) for name in nodes
+             for start, end in curve._spans("", False, True, name)
+             for _, allocated, released in curve._blocks("releaseTime", nbytes, start, end)]
+    return max(found) if found else None
 
 
 def _cached_casts(model, autocast, curve):
@@ -1073,6 +1085,7 @@ def record_saved(model, step, inputs):
     saved.autocast = AutocastSaved(_device_of(model), saved.lasting,
                                    {storage_of(p)[0] for p in model.parameters()
                                     if p.requires_grad})
+    saved.autocast.step_called(tensors_in(inputs))
     # The line that calls each container's first block: where checkpointing them is written.
     containers = [(path, model.get_submodule(blocks[0])) for path, blocks
                   in block_containers(model)]

@@ -88,7 +88,13 @@ class AutocastSaved:
         self._outside = set()  # nodes made outside the model's forward (the loss): no autocast
         self._upcast = set()  # nodes of functions autocast runs in float32 as one (cross-entropy)
         self._device = device
-        self._given = set()  # storages of the model's inputs: made before the step
+        self._given = set()  # storages of the step's and the model's inputs: made before it
+        # node -> the dtypes of the floating tensors without a gradient that its function took
+        # and that were made before the step (a loss's target, a buffer): their dtype stays
+        # under autocast and joins the type promotion of its output
+        self._constants = {}
+        self._step_saved = {}  # storage -> names of the nodes outside the model that saved it
+        self._halved_inputs = set()  # bytes of the bfloat16 inputs that met float32 constants
         self._held = []  # [storage, bytes, dtype under autocast, held into backward]
         self._hooks = []
         self._of_storage = {}  # storage address -> dtype under autocast of the latest output
@@ -137,6 +143,7 @@ class AutocastSaved:
             return None  # its inputs are no tensors that autograd follows: their own dtype
         if name in NORMS:
             return inputs[0] or None  # its output is its input's type, its weights float32
+        floating += self._constants.get(node, [])
         return torch.float32 if torch.float32 in floating or torch.float64 in floating else _HALF
 
     def attention_returned(self, result, inputs):
@@ -170,6 +177,45 @@ class AutocastSaved:
                 continue
             self._upcast.add(node)
             pending.extend(n for n, _ in node.next_functions)
+
+    def step_called(self, inputs):
+        """The step was given `inputs`: made before it, they are no activations, and keep their
+        dtype under autocast."""
+        self._given.update(storage_of(t)[0] for t in inputs)
+
+    def function_returned(self, outputs, inputs, autocasting=True):
+        """A function returned `outputs` (its tensors) from `inputs`, in the model's forward
+        (`autocasting`) or outside it (the loss): a floating input with dimensions that autograd
+        does not follow and that was made before the step (a loss's float32 target, a buffer)
+        keeps its dtype under autocast, so that it joins the type promotion of the nodes the
+        function made (a bfloat16 output and a float32 target give a float32 loss), unless
+        autocast runs the function as one of its own (a matrix product casts every input).
+        Noted before anything asks the new nodes' dtypes (a 0-d tensor promotes nothing: left
+        out)."""
+        before = self._given | self._lasting
+        constants = [t.dtype for t in inputs if t.grad_fn is None and not t.requires_grad and
+                     t.dim() > 0 and t.is_floating_point() and storage_of(t)[0] in before]
+        if not constants:
+            return
+        boundary = {t.grad_fn for t in inputs}
+        pending, made = [t.grad_fn for t in outputs], []
+        while pending:
+            node = pending.pop()
+            if node is None or node in boundary or node in made or node in self._of_node or \
+                    type(node).__name__ == "AccumulateGrad":
+                continue
+            made.append(node)
+            pending.extend(n for n, _ in node.next_functions)
+        if autocasting and any(type(n).__name__ in LOWER or type(n).__name__ in self._float32
+                               or n in self._upcast for n in made):
+            return
+        for node in made:
+            self._constants[node] = constants
+        # A bfloat16 input meeting them: its gradient, computed in float32, is cast to
+        # bfloat16 (by the engine) and passed on so, whether or not a node saves it.
+        self._halved_inputs.update(t.numel() * t.element_size() for t in inputs
+                                   if t.grad_fn is not None and t.dtype == torch.float32 and
+                                   self.output(t.grad_fn) == _HALF)
 
     def output_is(self, tensor):
         """A tensor that a module or function returned: its storage's dtype is its grad_fn's."""
@@ -213,6 +259,9 @@ class AutocastSaved:
         storages' dtype, also to the nodes noted before it that saved them."""
         if not autocasting:
             self._outside.add(node)
+            for _, tensor in tensors:
+                self._step_saved.setdefault(storage_of(tensor)[0], set()).add(
+                    type(node).__name__)
         elif type(node).__name__ in LOWER and node not in self._upcast:
             self._note_cast_parameters(node, module)
             operation = operation_of(node)
@@ -263,7 +312,7 @@ class AutocastSaved:
                     dtype = self._own_outputs[(forward, address)]
                 elif known is not None:
                     dtype = known
-                elif not lasting and agreed is not None:
+                elif made and agreed is not None:
                     dtype = agreed  # its producer is not known: its node's inputs agree
                 if name in LOWER and own == _HALF and dtype != _HALF:
                     key = ("cast", address) if address in self._cached else \
@@ -279,12 +328,14 @@ class AutocastSaved:
 
     def halved_sizes(self):
         """The sizes of the float32 tensors (saved, or held by the step into backward) that
-        would be bfloat16 under autocast: their gradients in backward would be too."""
+        would be bfloat16 under autocast: their gradients in backward would be too; and apart,
+        those of the other tensors that would be and met a float32 constant (a layer's output
+        that a float32 buffer scales: the engine casts its float32 gradient)."""
         recorded, autocast, _ = self._costs()
         sizes = {nbytes for address, nbytes in recorded.items()
                  if autocast.get(address) == nbytes // 2 and nbytes > 1}
         sizes.update(nbytes for _, nbytes, dtype, _ in self._alive().values() if dtype == _HALF)
-        return sizes
+        return sizes, self._halved_inputs - sizes
 
     def _alive(self):
         """The held tensors that backward found alive, by storage (an address that a freed
@@ -334,24 +385,32 @@ class AutocastSaved:
         """What each saved tensor, and each of the model's outputs the step held into
         backward, would cost under autocast less what it costs as recorded, with the modules
         whose nodes saved it (None for the step's own: its loss, what it held): a list of
-        (modules, bytes)."""
+        (modules, bytes, block), where block, for a tensor that only nodes outside the model
+        saved and the step did not hold (the loss's input), is (its bytes as recorded, the names
+        of those nodes): its block is freed as they return, early in backward."""
         recorded, autocast, savers = self._costs()
+        alive = self._alive()
         changes = []
         for key, nbytes in autocast.items():
             address = key[-1] if isinstance(key, tuple) else key
+            block = None
+            if not isinstance(key, tuple) and savers.get(address) == {None} and \
+                    address not in alive and address in self._step_saved:
+                block = (recorded.get(key, nbytes), self._step_saved[address])
             changes.append((savers.get(address, {None}),
-                            nbytes - (0 if isinstance(key, tuple) else recorded.get(key, 0))))
-        changes += [(savers.get(address, {None}), -recorded[address])
+                            nbytes - (0 if isinstance(key, tuple) else recorded.get(key, 0)),
+                            block))
+        changes += [(savers.get(address, {None}), -recorded[address], None)
                     for address in recorded if address not in autocast]
-        changes += [({None}, (nbytes // 2 if dtype == _HALF else nbytes) - nbytes)
-                    for address, nbytes, dtype, alive in self._alive().values()
-                    if address not in recorded]
-        return [(modules, change) for modules, change in changes if change]
+        changes += [({None}, (nbytes // 2 if dtype == _HALF else nbytes) - nbytes, None)
+                    for address, nbytes, dtype, _ in alive.values() if address not in recorded]
+        return [change for change in changes if change[1]]
 
     def release(self):
         self._of_node.clear()
         self._outside.clear()
         self._upcast.clear()
+        self._constants.clear()
         self._of_storage.clear()
         for hook in self._hooks:
             hook.remove()

@@ -255,6 +255,7 @@ class SavedTensors:
         def returned(result, func=None, args=(), kwargs=None):
             def note(autocast):
                 given = tensors_in(args) + tensors_in(kwargs or {})
+                autocast.function_returned(tensors_in(result), given, autocasting=bool(running))
                 if func is _ATTENTION and isinstance(result, torch.Tensor):
                     autocast.attention_returned(result, given)
                 if func is torch.nn.functional.cross_entropy and \
