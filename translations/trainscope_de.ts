@@ -2218,6 +2218,30 @@ aktiv (gepunktet)</translation>
         <source>Sum of operations: %1 ms (%2), %3 operations</source>
         <translation>Summe der Operationen: %1 ms (%2), %3 Operationen</translation>
     </message>
+    <message>
+        <source>Operation times are GPU times, between CUDA events around each operation</source>
+        <translation>Operationszeiten sind GPU-Zeiten, zwischen CUDA-Ereignissen um jede Operation</translation>
+    </message>
+    <message>
+        <source>Operation times are device times: the kernels, copies and sets each operation launched</source>
+        <translation>Operationszeiten sind Gerätezeiten: die Kernels, Kopien und Füllungen, die jede Operation gestartet hat</translation>
+    </message>
+    <message>
+        <source>Operation times are CPU times, each call&apos;s span on its thread</source>
+        <translation>Operationszeiten sind CPU-Zeiten, die Spanne jedes Aufrufs auf seinem Thread</translation>
+    </message>
+    <message>
+        <source>Device work: kernels %1, copies %2, sets %3 on streams %4; joined to their operation %5</source>
+        <translation>Gerätearbeit: Kernels %1, Kopien %2, Füllungen %3 auf Streams %4; ihrer Operation zugeordnet %5</translation>
+    </message>
+    <message>
+        <source>, without their launch in the trace %1</source>
+        <translation>, ohne ihren Start in der Aufzeichnung %1</translation>
+    </message>
+    <message>
+        <source>, launched outside any operation %1</source>
+        <translation>, außerhalb jeder Operation gestartet %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -2214,6 +2214,30 @@ active (dotted)</source>
         <source>Sum of operations: %1 ms (%2), %3 operations</source>
         <translation>操作合计：%1 毫秒（%2），共 %3 个操作</translation>
     </message>
+    <message>
+        <source>Operation times are GPU times, between CUDA events around each operation</source>
+        <translation>操作时间为 GPU 时间，由每个操作前后的 CUDA 事件测得</translation>
+    </message>
+    <message>
+        <source>Operation times are device times: the kernels, copies and sets each operation launched</source>
+        <translation>操作时间为设备时间：每个操作启动的内核、复制和填充</translation>
+    </message>
+    <message>
+        <source>Operation times are CPU times, each call&apos;s span on its thread</source>
+        <translation>操作时间为 CPU 时间，即每次调用在其线程上的时长</translation>
+    </message>
+    <message>
+        <source>Device work: kernels %1, copies %2, sets %3 on streams %4; joined to their operation %5</source>
+        <translation>设备工作：内核 %1，复制 %2，填充 %3，流 %4；已关联到其操作 %5</translation>
+    </message>
+    <message>
+        <source>, without their launch in the trace %1</source>
+        <translation>，追踪中没有其启动 %1</translation>
+    </message>
+    <message>
+        <source>, launched outside any operation %1</source>
+        <translation>，在任何操作之外启动 %1</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -132,6 +132,9 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             if (!s.backward_not_attributed.empty()) {
                 out << "  Backward not attributed: " << s.backward_not_attributed << "\n";
             }
+            for (const std::string& line : operationTimesText(s.time_metadata)) {
+                out << "  " << line << "\n";
+            }
             if (const std::string text = communicationText(s.collectives); !text.empty()) {
                 out << "  " << text << "\n";
             }

@@ -22,12 +22,12 @@ Spread spreadOf(const std::vector<double>& values) {
 TimeReport medianTimes(const std::vector<OperationRecord>& operations, const StackTraces& traces,
                        const std::vector<std::string>& modules,
                        const std::vector<std::vector<OperationTiming>>& runs,
-                       const std::vector<double>& iteration_ms,
-                       std::vector<std::string>* not_timed) {
+                       const std::vector<double>& iteration_ms, std::vector<std::string>* not_timed,
+                       bool device_times) {
     TimeReport report;
     for (size_t i = 0; i < operations.size(); ++i) {
         const OperationRecord& op = operations[i];
-        std::vector<double> forward, backward;
+        std::vector<double> forward, backward, cpu_forward, cpu_backward;
         bool has_backward = false;
         for (const std::vector<OperationTiming>& run : runs) {
             if (i >= run.size() || !run[i].ran) {
@@ -35,6 +35,8 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations, const Sta
             }
             forward.push_back(run[i].forward_ms);
             backward.push_back(run[i].backward_ms);
+            cpu_forward.push_back(run[i].cpu_forward_ms);
+            cpu_backward.push_back(run[i].cpu_backward_ms);
             has_backward = has_backward || run[i].has_backward;
         }
         if (forward.empty()) {
@@ -42,6 +44,8 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations, const Sta
             // operation's time. Its entry stays (the memory report numbers it), untimed.
             forward.push_back(0.0);
             backward.push_back(0.0);
+            cpu_forward.push_back(0.0);
+            cpu_backward.push_back(0.0);
             has_backward = op.has_backward;
             if (not_timed) {
                 addDistinctNames(*not_timed, {op.name});
@@ -57,6 +61,9 @@ TimeReport medianTimes(const std::vector<OperationRecord>& operations, const Sta
         if (has_backward) {
             entry.backward_ms = median(backward);
             entry.backward_spread = spreadOf(backward);
+        }
+        if (device_times) {
+            entry.cpu = RunTimeEntry::CpuTimes{median(cpu_forward), median(cpu_backward)};
         }
         report.entries.push_back(std::move(entry));
     }

@@ -16,13 +16,14 @@ namespace trainscope {
 // module path; `runs[k][i]` is operation i in timed iteration k (analysis/step_matching.h),
 // `iteration_ms[k]` that iteration's wall time. An operation that no timed iteration ran is
 // not timed (0 ms; its name added to `not_timed` once): the memory step's own time would hold
-// the meter's cost and anything torch.compile compiled in it. The report's metadata is left to
-// the caller.
+// the meter's cost and anything torch.compile compiled in it. With `device_times` the timings'
+// times are the device's, and each entry keeps the CPU's beside them. The report's metadata is
+// left to the caller.
 TimeReport medianTimes(const std::vector<OperationRecord>& operations, const StackTraces& traces,
                        const std::vector<std::string>& modules,
                        const std::vector<std::vector<OperationTiming>>& runs,
                        const std::vector<double>& iteration_ms,
-                       std::vector<std::string>* not_timed = nullptr);
+                       std::vector<std::string>* not_timed = nullptr, bool device_times = false);
 
 // The collectives of the memory step (names and bytes) with their median times over the timed
 // steps whose collectives are the same ones in the same order; the memory step's own times

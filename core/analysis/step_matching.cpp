@@ -34,7 +34,8 @@ std::vector<OperationTiming> timingsOf(const std::vector<OperationRecord>& recor
     std::vector<OperationTiming> timings;
     timings.reserve(records.size());
     for (const OperationRecord& op : records)
-        timings.push_back({op.forward_ms, op.backward_ms, op.has_backward, true});
+        timings.push_back({op.forward_ms, op.backward_ms, op.has_backward, true, op.cpu_forward_ms,
+                           op.cpu_backward_ms});
     return timings;
 }
 
@@ -61,7 +62,8 @@ StepMatch matchStep(const std::vector<OperationRecord>& memory_step,
             addDistinctNames(match.unmatched_names, {step[k].name});
         } else {
             const OperationRecord& op = step[k];
-            match.aligned[found->second] = {op.forward_ms, op.backward_ms, op.has_backward, true};
+            match.aligned[found->second] = {op.forward_ms, op.backward_ms,    op.has_backward,
+                                            true,          op.cpu_forward_ms, op.cpu_backward_ms};
         }
     }
     for (size_t i = 0; i < match.aligned.size(); ++i)

@@ -150,8 +150,9 @@ TimeReport assembleTimeReport(const RecordedSteps& steps, RunMetadata metadata,
     const std::vector<double> step_ms =
         runs.empty() ? std::vector<double>{steps.memory_step_ms} : timed.ms(steps);
     std::vector<std::string> not_timed;  // operations that ran only in the memory step
-    TimeReport time = medianTimes(steps.operations, steps.traces, steps.operation_modules,
-                                  runs.empty() ? memory_step : runs, step_ms, &not_timed);
+    TimeReport time =
+        medianTimes(steps.operations, steps.traces, steps.operation_modules,
+                    runs.empty() ? memory_step : runs, step_ms, &not_timed, steps.device_times);
     time.collectives = medianCollectives(steps.collectives, timed.collectives(steps));
     time.compilations = std::move(compilations);
     const CompiledRegionSplit split =

@@ -85,9 +85,10 @@ std::optional<int64_t> nanosecondsOf(const char* text, size_t size) {
     size_t i = 0;
     const bool negative = size > 0 && text[0] == '-';
     i += negative ? 1 : 0;
+    // Up to 16 digits: epoch µs ("1695835573014682.963") exactly; kMaxMicroseconds bounds them.
     int64_t whole = 0;
     size_t digits = 0;
-    for (; i < size && text[i] >= '0' && text[i] <= '9' && digits < 15; ++i, ++digits)
+    for (; i < size && text[i] >= '0' && text[i] <= '9' && digits < 16; ++i, ++digits)
         whole = whole * 10 + (text[i] - '0');
     int64_t fraction = 0;
     int fraction_digits = 0;
@@ -99,7 +100,7 @@ std::optional<int64_t> nanosecondsOf(const char* text, size_t size) {
             }
         }
     }
-    if (i == size && digits > 0) {
+    if (i == size && digits > 0 && whole <= static_cast<int64_t>(kMaxMicroseconds)) {
         for (; fraction_digits < 3; ++fraction_digits)
             fraction *= 10;
         const int64_t ns = whole * 1000 + fraction;
@@ -126,7 +127,7 @@ struct PendingEvent {
     std::optional<int64_t> id;
     std::string id_text;
     // args
-    std::optional<int64_t> sequence;
+    std::optional<int64_t> sequence, correlation;
     std::optional<int64_t> bytes, total_allocated, total_reserved, address, device_type, device_id;
     std::string call_from, arg_name;
     std::string shapes, dtypes;
@@ -253,6 +254,8 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             const std::optional<int64_t> value = integerOf(text, size);
             if (key_ == "Sequence number")
                 event_.sequence = value;
+            else if (key_ == "correlation")
+                event_.correlation = value;
             else if (key_ == "Bytes")
                 event_.bytes = value;
             else if (key_ == "Total Allocated")
@@ -381,6 +384,9 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             span.kind = TraceSpan::Kind::Annotation;
         } else if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") {
             span.kind = TraceSpan::Kind::Kernel;
+            span.work = cat == "kernel"       ? TraceSpan::Work::Kernel
+                        : cat == "gpu_memcpy" ? TraceSpan::Work::Memcpy
+                                              : TraceSpan::Work::Memset;
         } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
             span.kind = TraceSpan::Kind::Runtime;
         } else {
@@ -392,6 +398,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         span.pid = pid;
         span.tid = tid;
         span.sequence = event_.sequence.value_or(-1);
+        span.correlation = event_.correlation.value_or(-1);
         span.name = out_.texts.add(event_.name);
         span.shapes = event_.has_shapes ? out_.texts.add(event_.shapes) : -1;
         span.dtypes = event_.has_dtypes ? out_.texts.add(event_.dtypes) : -1;

@@ -42,9 +42,14 @@ struct TraceSpan {
     int64_t start_ns = 0, end_ns = 0;
     int64_t pid = 0, tid = 0;
     int64_t sequence = -1;  // autograd's sequence number
+    // A launch's and its device work's `correlation`: equal for the two (-1: none).
+    int64_t correlation = -1;
     int32_t name = -1;
     int32_t shapes = -1, dtypes = -1;  // "8,16;\r\n128,64" (the timeline's form)
     Kind kind = Kind::Operation;
+    // Device work's kind, as its category says.
+    enum class Work : uint8_t { Kernel, Memcpy, Memset };
+    Work work = Work::Kernel;
 };
 
 // A Python call recorded by `with_stack` (`python_function`): "file.py(12): forward", or a

@@ -109,6 +109,7 @@ class TraceImporter {
                         "schedule, call prof.step() after each step; record the CPU activity)");
         }
         arrangePythonCalls();
+        linkDeviceWork();
         chooseForwardThread();
         findBackwardRegions();
         findSteps();
@@ -166,7 +167,7 @@ class TraceImporter {
         calls_.reserve(events_.spans.size());
         for (TraceSpan& span : events_.spans) {
             if (span.kind == TraceSpan::Kind::Kernel) {
-                ++kernels_;
+                device_work_.push_back(span);
             } else if (span.kind == TraceSpan::Kind::Annotation &&
                        startsWith(text(span.name), kProfilerStep)) {
                 profiler_steps_.push_back(span);
@@ -199,6 +200,59 @@ class TraceImporter {
             }
         }
     }
+
+    // Each device task (kernel, copy, set) to its launch, by correlation (a kernel's `External
+    // id` meant another thing before 2024), and to the operation that launched it: the innermost
+    // cpu_op around the launch on the launch's thread, or the optimizer's scope. A call's device
+    // time is that of the tasks it launched, at any depth.
+    void linkDeviceWork() {
+        std::sort(device_work_.begin(), device_work_.end(),
+                  [](const TraceSpan& a, const TraceSpan& b) { return a.start_ns < b.start_ns; });
+        std::unordered_map<int64_t, int> launch_of;
+        for (size_t i = 0; i < calls_.size(); ++i)
+            if (calls_[i].kind == TraceSpan::Kind::Runtime && calls_[i].correlation >= 0) {
+                launch_of.emplace(calls_[i].correlation, static_cast<int>(i));
+            }
+        launch_of_task_.assign(device_work_.size(), -1);
+        device_ns_.assign(calls_.size(), 0);
+        for (size_t k = 0; k < device_work_.size(); ++k) {
+            const TraceSpan& task = device_work_[k];
+            const auto launch =
+                task.correlation < 0 ? launch_of.end() : launch_of.find(task.correlation);
+            if (launch == launch_of.end()) {
+                ++tasks_without_launch_;
+                continue;
+            }
+            launch_of_task_[k] = launch->second;
+            const int op = launcherOf(launch->second);
+            if (op < 0) {
+                ++tasks_outside_operations_;
+                continue;
+            }
+            device_ns_[op] += task.end_ns - task.start_ns;
+        }
+        // Inclusive: a call's children come after it (calls_ is in nesting order).
+        for (size_t i = calls_.size(); i-- > 0;)
+            if (parent_[i] >= 0) {
+                device_ns_[parent_[i]] += device_ns_[i];
+            }
+        device_times_ = device_work_.size() > tasks_without_launch_ + tasks_outside_operations_;
+    }
+
+    // The operation that made launch `call`: its innermost enclosing cpu_op, or the optimizer's
+    // scope; -1 for none (a launch of the user's record_function scope alone, or of no call).
+    int launcherOf(int call) const {
+        for (int p = parent_[call]; p >= 0; p = parent_[p]) {
+            const TraceSpan& around = calls_[p];
+            if (around.kind == TraceSpan::Kind::Operation ||
+                (around.kind == TraceSpan::Kind::Annotation &&
+                 startsWith(text(around.name), kOptimizer))) {
+                return p;
+            }
+        }
+        return -1;
+    }
+    double deviceMs(int call) const { return static_cast<double>(device_ns_[call]) / 1e6; }
 
     // Not an entry of its own: a record_function scope of the user's, which holds operations, and
     // a launch (cuda_runtime, cuda_driver) made outside any operation, which is no operation.
@@ -484,6 +538,7 @@ class TraceImporter {
             const int entry = entry_[forward];
             if (entry >= 0 && counted.insert({entry, node}).second) {
                 backward_ms_[entry] += ms(calls_[node]);
+                backward_device_ms_[entry] += deviceMs(node);
             }
         }
     }
@@ -577,6 +632,12 @@ class TraceImporter {
             const auto b = backward_ms_.find(entry->index);
             record.has_backward = b != backward_ms_.end();
             record.backward_ms = record.has_backward ? b->second : 0.0;
+            if (device_times_) {  // the device's times, the CPU's beside them
+                record.cpu_forward_ms = record.forward_ms;
+                record.cpu_backward_ms = record.backward_ms;
+                record.forward_ms = deviceMs(entry->index);
+                record.backward_ms = record.has_backward ? backward_device_ms_[entry->index] : 0.0;
+            }
             record.trace = traceOf(python_of_[entry->index]);
             record.module_path = moduleOf(python_of_[entry->index]);
             record.part =
@@ -604,6 +665,7 @@ class TraceImporter {
     }
 
     void collectOperations() {
+        steps_.device_times = device_times_;
         memory_step_backward_end_ = lastBackwardEnd(steps_found_[memory_step_]);
         steps_.operations = operationsOf(memory_step_, &memory_step_calls_);
         const TimelineStep& memory_step = steps_found_[memory_step_];
@@ -808,6 +870,29 @@ class TraceImporter {
         return gradients;
     }
 
+    // What device work the trace holds, and how much of it is joined to an operation
+    // (report_format.h: DeviceWork's keys).
+    void noteDeviceWork(RunMetadata& metadata) const {
+        int64_t kinds[3] = {0, 0, 0};
+        std::set<std::pair<int64_t, int64_t>> streams;
+        for (const TraceSpan& task : device_work_) {
+            ++kinds[static_cast<int>(task.work)];
+            streams.insert({task.pid, task.tid});
+        }
+        const auto joined = static_cast<int64_t>(device_work_.size() - tasks_without_launch_ -
+                                                 tasks_outside_operations_);
+        namespace key = report_format::device_work;
+        for (const auto& [name, count] :
+             {std::pair{key::kKernels, kinds[0]},
+              {key::kCopies, kinds[1]},
+              {key::kSets, kinds[2]},
+              {key::kStreams, static_cast<int64_t>(streams.size())},
+              {key::kJoined, joined},
+              {key::kWithoutLaunch, static_cast<int64_t>(tasks_without_launch_)},
+              {key::kOutsideOperations, static_cast<int64_t>(tasks_outside_operations_)}})
+            metadata[name] = std::to_string(count);
+    }
+
     RunMetadata metadataOfTrace() const {
         RunMetadata metadata;
         metadata[report_format::kImportedFromKey] = source_;
@@ -816,10 +901,11 @@ class TraceImporter {
         std::string skipped;
         for (const auto& [kind, count] : events_.skipped)
             skipped += (skipped.empty() ? "" : ", ") + kind + " " + std::to_string(count);
-        if (kernels_ > 0) {
-            skipped += std::string(skipped.empty() ? "" : ", ") + "device kernels " +
-                       std::to_string(kernels_);
-            metadata[report_format::kDeviceKernelsNotReadKey] = std::to_string(kernels_);
+        if (!device_work_.empty()) {
+            noteDeviceWork(metadata);
+        }
+        if (device_times_) {
+            metadata[report_format::kOperationTimesKey] = report_format::kDeviceTimes;
         }
         if (!skipped.empty()) {
             metadata["trace_events_not_read"] = skipped;
@@ -851,6 +937,16 @@ class TraceImporter {
             connection[order[n]] = static_cast<int64_t>(n) + 1;
         for (size_t i : order) {
             const TraceSpan& call = calls_[i];
+            if (call.kind == TraceSpan::Kind::Runtime) {  // the runtime's layer, not PyTorch's
+                out.launches.push_back({epoch(call.start_ns), epoch(call.end_ns),
+                                        globalTid(threadOf(call)), connection[i],
+                                        out.texts.add(text(call.name))});
+                const int op = launcherOf(static_cast<int>(i));
+                if (op >= 0) {
+                    out.launch_links.push_back({connection[op], connection[i]});
+                }
+                continue;
+            }
             ApiCall api;
             api.start_ns = epoch(call.start_ns);
             api.end_ns = epoch(call.end_ns);
@@ -868,6 +964,16 @@ class TraceImporter {
         }
         for (const auto& [forward, node] : links_)
             out.connections.push_back({connection[forward], connection[node]});
+        const TextId kinds[] = {out.texts.add("kernel"), out.texts.add("memcpy"),
+                                out.texts.add("memset")};
+        for (size_t k = 0; k < device_work_.size(); ++k) {
+            const TraceSpan& task = device_work_[k];
+            const int launch = launch_of_task_[k];
+            out.device_tasks.push_back({epoch(task.start_ns), epoch(task.end_ns), task.pid,
+                                        task.tid, launch >= 0 ? connection[launch] : -1,
+                                        out.texts.add(text(task.name)),
+                                        kinds[static_cast<int>(task.work)]});
+        }
         for (size_t t = 0; t < steps_.traces.size(); ++t)
             out.callchains.push_back(steps_.traces[static_cast<int>(t)]);
         std::unordered_map<uint64_t, size_t> open;
@@ -943,7 +1049,12 @@ class TraceImporter {
     int64_t peak_event_ = -1;
     size_t memory_step_ = 0;
     std::vector<int> memory_step_calls_;
-    int64_t kernels_ = 0;
+    std::vector<TraceSpan> device_work_;  // kernels, copies and sets, by start
+    std::vector<int> launch_of_task_;     // the call that launched each (-1: none in the trace)
+    std::vector<int64_t> device_ns_;      // by call: the device time of what it launched
+    std::unordered_map<int, double> backward_device_ms_;  // by entry
+    size_t tasks_without_launch_ = 0, tasks_outside_operations_ = 0;
+    bool device_times_ = false;  // the operations' times are the device's
     RecordedSteps steps_;
 };
 

@@ -19,6 +19,9 @@ struct OperationRecord {
     uint64_t seq_end = 0;
     double forward_ms = 0.0;
     double backward_ms = 0.0;
+    // Where forward_ms and backward_ms are device times (an imported GPU trace): the CPU's.
+    double cpu_forward_ms = 0.0;
+    double cpu_backward_ms = 0.0;
     bool has_backward = false;
     int trace = -1;  // its frames: a number into the step's StackTraces (-1: none captured)
     // The interpreter's module hierarchy ("TOP(Net)::forward", "fc1(Linear)::forward", ...).

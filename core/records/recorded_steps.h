@@ -22,6 +22,7 @@ struct OperationTiming {
     double backward_ms = 0.0;
     bool has_backward = false;
     bool ran = false;  // false: the step did not run the operation
+    double cpu_forward_ms = 0.0, cpu_backward_ms = 0.0;  // as OperationRecord's
 };
 
 // What the timed steps' kernels took: `ms[k][s]` and `calls[k][s]` for site s in timed step k
@@ -42,6 +43,8 @@ struct StepDifferences {
 struct RecordedSteps {
     // The memory step: its top-level operations, their frames, modules and collectives.
     std::vector<OperationRecord> operations;
+    // The operations' times are the device's (an imported GPU trace), the CPU's beside them.
+    bool device_times = false;
     StackTraces traces;
     std::vector<std::string> operation_modules;  // operation_modules[i]: operations[i]'s
     std::vector<CollectiveRecord> collectives;

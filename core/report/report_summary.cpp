@@ -183,6 +183,14 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     }
     s.backward_not_attributed = metadataValue(db, kBackwardNotAttributedKey).value_or("");
     s.imported_steps = metadataValue(db, report_format::kImportedStepsKey).value_or("");
+    namespace work = report_format::device_work;
+    for (const char* key :
+         {"device", report_format::kImportedFormatKey, report_format::kOperationTimesKey,
+          work::kKernels, work::kCopies, work::kSets, work::kStreams, work::kJoined,
+          work::kWithoutLaunch, work::kOutsideOperations})
+        if (const auto value = metadataValue(db, key)) {
+            s.time_metadata[key] = *value;
+        }
     if (db.hasTable(report_format::kCollectivesTable)) {
         requireColumns(db, report_format::kCollectivesTable,
                        {"operation_name", "start_ms", "duration_ms", "bytes", "duration_min_ms",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trainscope/report_writer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <map>
@@ -274,6 +275,27 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         }
         ++id;
     }
+    const bool device_times = std::any_of(report.entries.begin(), report.entries.end(),
+                                          [](const RunTimeEntry& e) { return e.cpu.has_value(); });
+    if (device_times) {
+        db.exec(schema::kEntryCpuTimesTable);
+        SqliteStatement cpu(db,
+                            "INSERT INTO trainscope_entry_cpu_times (entry_id, forward_ms, "
+                            "backward_ms) VALUES (?, ?, ?)");
+        id = 1;
+        for (const RunTimeEntry& e : report.entries) {
+            if (e.cpu) {
+                cpu.bind(1, id).bind(2, e.cpu->forward_ms);
+                if (e.backward_ms) {
+                    cpu.bind(3, e.cpu->backward_ms);
+                } else {
+                    cpu.bindNull(3);
+                }
+                cpu.step();
+            }
+            ++id;
+        }
+    }
     RunMetadata metadata = report.metadata;
     metadata[report_format::kIterationMsKey] = decimalText(report.iteration_ms);
     metadata[report_format::kIterationMinMsKey] = decimalText(report.iteration_spread.min_ms);
@@ -409,6 +431,9 @@ class TimelineTables {
     void writeBlocks(const TimelineReport& report);
     // STEP_TIME, the phases, RANK_DEVICE_MAP, ENUM_API_TYPE and META_DATA.
     void writeRest(const TimelineReport& report);
+    // CANN_API, TASK and COMPUTE_TASK_INFO, and the launches' CONNECTION_IDS (none for a run
+    // without device work).
+    void writeDeviceWork(const TimelineReport& report);
 
   private:
     static SqliteDb& withTables(SqliteDb& db) {
@@ -501,6 +526,50 @@ void TimelineTables::writeCalls(const TimelineReport& report) {
     }
 }
 
+void TimelineTables::writeDeviceWork(const TimelineReport& report) {
+    if (report.device_tasks.empty() && report.launches.empty()) {
+        return;
+    }
+    SqliteDb& db = db_;
+    for (const char* table : schema::kTimelineDeviceTables) {
+        db.exec(table);
+    }
+    StringIds device_strings(db, 0);
+    std::vector<int64_t> string_id(report.texts.size(), -1);
+    auto deviceText = [&](TextId id) {
+        int64_t& known = string_id.at(id);
+        if (known < 0) {
+            known = device_strings(report.texts[id]);
+        }
+        return known;
+    };
+    SqliteStatement launch(db,
+                           "INSERT INTO CANN_API (startNs, endNs, type, globalTid, connectionId, "
+                           "name) VALUES (?, ?, ?, ?, ?, ?)");
+    for (const LaunchCall& l : report.launches) {
+        launch.bind(1, l.start_ns).bind(2, l.end_ns).bind(3, int64_t{schema::kRuntimeApiType});
+        launch.bind(4, static_cast<int64_t>(l.global_tid)).bind(5, l.connection_id);
+        launch.bind(6, deviceText(l.name)).step();
+    }
+    SqliteStatement task(db,
+                         "INSERT INTO TASK (startNs, endNs, deviceId, connectionId, globalTaskId, "
+                         "globalPid, taskType, contextId, streamId, taskId, modelId) "
+                         "VALUES (?, ?, ?, ?, ?, NULL, ?, NULL, ?, ?, NULL)");
+    SqliteStatement info(db, "INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId) VALUES (?, ?)");
+    int64_t id = 0;
+    for (const DeviceTask& t : report.device_tasks) {
+        task.bind(1, t.start_ns).bind(2, t.end_ns).bind(3, t.device_id);
+        bindOptional(task, 4, t.connection_id >= 0 ? std::optional(t.connection_id) : std::nullopt);
+        task.bind(5, id).bind(6, deviceText(t.type)).bind(7, t.stream_id).bind(8, id).step();
+        info.bind(1, deviceText(t.name)).bind(2, id).step();
+        ++id;
+    }
+    SqliteStatement connection(db, "INSERT INTO CONNECTION_IDS (id, connectionId) VALUES (?, ?)");
+    for (const auto& [operation, launched] : report.launch_links) {
+        connection.bind(1, operation).bind(2, launched).step();
+    }
+}
+
 void TimelineTables::writeSamples(const TimelineReport& report) {
     SqliteDb& db = db_;
     StringIds& memory_strings = memory_strings_;
@@ -584,6 +653,7 @@ void fillTimelineReport(SqliteDb& db, const TimelineReport& report) {
     tables.writeCalls(report);
     tables.writeSamples(report);
     tables.writeBlocks(report);
+    tables.writeDeviceWork(report);
     tables.writeRest(report);
 }
 
@@ -664,6 +734,7 @@ void StagedTimelineWriter::writeCallLinks(const TimelineReport& part) {
 
 std::shared_ptr<StagedFile> StagedTimelineWriter::finish(const TimelineReport& rest) {
     writing(impl_->file->finalPath(), [&] {
+        impl_->tables->writeDeviceWork(rest);
         impl_->tables->writeRest(rest);
         impl_->tables.reset();
         impl_->db.exec("COMMIT");

@@ -92,6 +92,11 @@ constexpr const char* kCompiledKernelsTable =
 // 'optimizer' or 'recomputed' (report_format.h).
 constexpr const char* kEntryPartsTable =
     "CREATE TABLE trainscope_entry_parts (entry_id INTEGER PRIMARY KEY, part TEXT NOT NULL)";
+// Where the run time entries' times are the device's (operation_times = 'device'): each entry's
+// CPU times, its forward calls' and its backward nodes' spans (NULL: no backward).
+constexpr const char* kEntryCpuTimesTable =
+    "CREATE TABLE trainscope_entry_cpu_times (entry_id INTEGER PRIMARY KEY, "
+    "forward_ms REAL NOT NULL, backward_ms REAL)";
 // What each weight entry holds beyond Skyline's columns: its optimizer state (the optimizer's
 // tensors for it, such as Adam's two moments) and the other names of a tied weight (", ").
 constexpr const char* kWeightDetailsTable =
@@ -140,6 +145,23 @@ constexpr const char* kTimelineTables[] = {
     "CREATE TABLE META_DATA (name TEXT,value TEXT)",
 };
 
+// The device's side, as torch_npu writes it: the runtime's calls that launch device work, the
+// work on each stream, and each task's name.
+constexpr const char* kTimelineDeviceTables[] = {
+    "CREATE TABLE CANN_API (startNs INTEGER,endNs INTEGER,type INTEGER,globalTid INTEGER,"
+    "connectionId INTEGER PRIMARY KEY,name INTEGER)",
+    "CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,deviceId INTEGER,connectionId INTEGER,"
+    "globalTaskId INTEGER,globalPid INTEGER,taskType INTEGER,contextId INTEGER,streamId INTEGER,"
+    "taskId INTEGER,modelId INTEGER)",
+    "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER PRIMARY KEY,blockDim "
+    "INTEGER,mixBlockDim INTEGER,taskType INTEGER,opType INTEGER,inputFormats INTEGER,"
+    "inputDataTypes INTEGER,inputShapes INTEGER,outputFormats INTEGER,outputDataTypes INTEGER,"
+    "outputShapes INTEGER,attrInfo INTEGER)",
+    "CREATE INDEX TaskIndex ON TASK (startNs,globalTaskId)",
+};
+// ENUM_API_TYPE's runtime: a CANN_API row's type.
+constexpr int kRuntimeApiType = 5000;
+
 // The timeline's own tables: each call's module path (by PYTORCH_API.connectionId, unique per
 // call in TrainScope's files), the library frames of a callchain (stackDepth shares one
 // sequence with PYTORCH_CALLCHAINS), and the iteration's phases.
@@ -161,7 +183,8 @@ constexpr std::pair<int, const char*> kApiTypes[] = {
     {50001, "op"},     {50002, "queue"}, {50003, "trace"}, {50004, "mstx"},
 };
 
-// STRING_IDS ranges: framework (PyTorch) strings, and memory strings.
+// STRING_IDS ranges: device (CANN, tasks) strings from 0, framework (PyTorch) strings, and memory
+// strings.
 constexpr int64_t kFrameworkStringIds = int64_t{1} << 28;
 constexpr int64_t kMemoryStringIds = int64_t{1} << 29;
 constexpr const char* kTimelineSchemaVersion = "1.0.0";

@@ -271,6 +271,46 @@ std::string moduleOrDash(const std::string& module_path) {
 
 }  // namespace
 
+std::vector<std::string> operationTimesText(const RunMetadata& meta) {
+    std::vector<std::string> lines;
+    const auto value = [&](const char* key) {
+        const auto found = meta.find(key);
+        return found == meta.end() ? std::string() : found->second;
+    };
+    if (value("device") == "cuda") {
+        lines.push_back("Operation times are GPU times, between CUDA events around each operation");
+    } else if (value(report_format::kImportedFormatKey) == kProfilerTraceFormat) {
+        // A trace recorded on a GPU: the work each operation launched on the device, where the
+        // trace joins it to its launches; else its calls' spans, the CPU's.
+        lines.push_back(value(report_format::kOperationTimesKey) == report_format::kDeviceTimes
+                            ? "Operation times are device times: the kernels, copies and sets "
+                              "each operation launched (its CPU times are kept beside them)"
+                            : "Operation times are CPU times, each call's span on its thread");
+        namespace key = report_format::device_work;
+        if (!value(key::kKernels).empty()) {
+            const auto counted = [&](const char* k, const char* one, const char* many) {
+                const std::string n = value(k);
+                return n + " " + (n == "1" ? one : many);
+            };
+            std::string line = "Device work: " + counted(key::kKernels, "kernel", "kernels") +
+                               ", " + counted(key::kCopies, "copy", "copies") + ", " +
+                               counted(key::kSets, "set", "sets") + " on " +
+                               counted(key::kStreams, "stream", "streams") + "; " +
+                               value(key::kJoined) + " joined to the operation that launched them";
+            if (const std::string n = value(key::kWithoutLaunch); !n.empty() && n != "0") {
+                line += ", " + n +
+                        " without their launch in the trace (launched before it began, or a "
+                        "CUDA graph's replay)";
+            }
+            if (const std::string n = value(key::kOutsideOperations); !n.empty() && n != "0") {
+                line += ", " + n + " launched outside any operation";
+            }
+            lines.push_back(line);
+        }
+    }
+    return lines;
+}
+
 std::string iterationText(std::optional<double> wall_ms, const PartTimes& times) {
     const double sum = times.sum();
     std::string text = "sum of operations " + format("%.3f ms", sum) + " (forward " +
@@ -366,20 +406,8 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
             note != time->metadata.end()) {
             out << "  Backward not attributed: " << note->second << "\n";
         }
-        if (const auto device = meta.find("device");
-            device != meta.end() && device->second == "cuda") {
-            out << "  Operation times are GPU times, between CUDA events around each operation\n";
-        } else if (const auto format = meta.find(report_format::kImportedFormatKey);
-                   format != meta.end() && format->second == kProfilerTraceFormat) {
-            // A trace recorded on a GPU: its calls' spans are the CPU's, not what the device ran.
-            const auto kernels = meta.find(report_format::kDeviceKernelsNotReadKey);
-            out << "  Operation times are CPU times, each call's span on its thread"
-                << (kernels == meta.end() ? std::string()
-                                          : "; the trace's " + kernels->second +
-                                                (kernels->second == "1" ? " device kernel is"
-                                                                        : " device kernels are") +
-                                                " not read")
-                << "\n";
+        for (const std::string& line : operationTimesText(meta)) {
+            out << "  " << line << "\n";
         }
         if (const auto differing = time->metadata.find(report_format::kDifferingStepsKey);
             differing != time->metadata.end()) {

@@ -813,17 +813,23 @@ class OutputsTest(unittest.TestCase):
         self.assertIn("Steps: the trace has no ProfilerStep marks and no optimizer step: its "
                       "whole recording, ", shown.stdout)
 
-    def test_a_gpu_traces_operation_times_are_said_to_be_cpu_times(self):
+    def test_a_gpu_trace_without_launches_says_its_times_are_cpu_times_and_why(self):
+        # A kernel whose launch the trace lacks joins no operation: the times stay the CPU's,
+        # and the kernel is counted and said.
         trace = copy.deepcopy(ONE_CALL_TRACE)
         trace["traceEvents"].append({"ph": "X", "cat": "kernel", "name": "volta_sgemm",
-                                     "pid": 0, "tid": 7, "ts": 2, "dur": 1})
+                                     "pid": 0, "tid": 7, "ts": 2, "dur": 1,
+                                     "args": {"correlation": 5}})
         path = self.path("gpu.json")
         with open(path, "w") as f:
             json.dump(trace, f)
         shown = cli("show", path)
         self.assertEqual(shown.returncode, 0, shown.stderr)
-        self.assertIn("Operation times are CPU times, each call's span on its thread; the "
-                      "trace's 1 device kernel is not read", shown.stdout)
+        self.assertIn("Operation times are CPU times, each call's span on its thread\n",
+                      shown.stdout)
+        self.assertIn("Device work: 1 kernel, 0 copies, 0 sets on 1 stream; 0 joined to the "
+                      "operation that launched them, 1 without their launch in the trace",
+                      shown.stdout)
 
     def test_a_name_of_a_megabyte_is_shown_cut(self):
         trace = copy.deepcopy(ONE_CALL_TRACE)

@@ -194,7 +194,8 @@ std::optional<TimeSummary> timeSummary(const ReportFile& report, QString* error)
                        totals->compilations,
                        QString::fromStdString(totals->compiled_steps),
                        totals->kernels,
-                       QString::fromStdString(totals->backward_not_attributed)};
+                       QString::fromStdString(totals->backward_not_attributed),
+                       totals->time_metadata};
 }
 
 QString metadataValue(const ReportFile& report, const QString& key, QString* error) {

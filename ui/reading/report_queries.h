@@ -53,6 +53,7 @@ struct TimeSummary {
     QString compiled_steps;  // the engine's note on observed steps that compiled
     KernelTotals kernels;
     QString backward_not_attributed;  // an imported trace's: why no operation has backward time
+    RunMetadata time_metadata;        // what its times are the time of (ReportFileSummary's)
     double operations_ms() const { return times.sum(); }
 };
 

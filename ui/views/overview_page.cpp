@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 
 #include "reading/report_run.h"
+#include "trainscope/import_notes.h"
+#include "trainscope/report_format.h"
 #include "views/charts.h"
 
 namespace trainscope::ui {
@@ -21,6 +23,43 @@ namespace {
 constexpr int kTopCount = 8;
 constexpr int kTimeTopCount = 4;
 constexpr int kMemoryTopCount = 4;
+
+// What the operations' times are the time of, by the run time report's metadata (the CLI's
+// operationTimesText() in the user's language): the GPU's, the device's or the CPU's.
+QStringList operationTimesLines(const RunMetadata& metadata) {
+    const auto value = [&](const char* key) {
+        const auto found = metadata.find(key);
+        return found == metadata.end() ? QString() : QString::fromStdString(found->second);
+    };
+    QStringList lines;
+    if (value("device") == QLatin1String("cuda")) {
+        lines << OverviewPage::tr(
+            "Operation times are GPU times, between CUDA events around each operation");
+    } else if (value(report_format::kImportedFormatKey) == QLatin1String(kProfilerTraceFormat)) {
+        lines << (value(report_format::kOperationTimesKey) ==
+                          QLatin1String(report_format::kDeviceTimes)
+                      ? OverviewPage::tr("Operation times are device times: the kernels, copies "
+                                         "and sets each operation launched")
+                      : OverviewPage::tr("Operation times are CPU times, each call's span on its "
+                                         "thread"));
+        namespace key = report_format::device_work;
+        if (!value(key::kKernels).isEmpty()) {
+            QString line = OverviewPage::tr(
+                               "Device work: kernels %1, copies %2, sets %3 on "
+                               "streams %4; joined to their operation %5")
+                               .arg(value(key::kKernels), value(key::kCopies), value(key::kSets),
+                                    value(key::kStreams), value(key::kJoined));
+            const QString without = value(key::kWithoutLaunch);
+            if (!without.isEmpty() && without != QLatin1String("0"))
+                line += OverviewPage::tr(", without their launch in the trace %1").arg(without);
+            const QString outside = value(key::kOutsideOperations);
+            if (!outside.isEmpty() && outside != QLatin1String("0"))
+                line += OverviewPage::tr(", launched outside any operation %1").arg(outside);
+            lines << line;
+        }
+    }
+    return lines;
+}
 
 }  // namespace
 
@@ -132,6 +171,7 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
             lines << sum;
         if (!t.backward_not_attributed.isEmpty())
             lines << tr("Backward not attributed: %1").arg(t.backward_not_attributed);
+        lines << operationTimesLines(t.time_metadata);
         charts->addWidget(iterationSplitChart(t, [this] { emit timePartClicked(); }), 0, 1);
         charts->addWidget(topChart([this](const RunCharts& top) {
                               QChartView* view = operationTimeChart(

@@ -116,9 +116,24 @@ inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";
 inline constexpr char kImportedFromKey[] = "imported_from";
 inline constexpr char kImportedFormatKey[] = "imported_format";
 inline constexpr char kIterationMsKey[] = "iteration_ms";
-// An imported trace recorded on a GPU: how many device kernels it holds that are not read (its
-// operation times are then the CPU's).
-inline constexpr char kDeviceKernelsNotReadKey[] = "device_kernels_not_read";
+// An imported trace recorded on a GPU: the device work it holds, and how much of it is joined to
+// the operation that launched it (a count each; no keys: the trace holds none).
+namespace device_work {
+inline constexpr char kKernels[] = "device_kernels";
+inline constexpr char kCopies[] = "device_copies";
+inline constexpr char kSets[] = "device_sets";
+inline constexpr char kStreams[] = "device_streams";
+inline constexpr char kJoined[] = "device_tasks_joined";
+// Without their launch in the trace: launched before it began, or a CUDA graph's replay.
+inline constexpr char kWithoutLaunch[] = "device_tasks_without_launch";
+inline constexpr char kOutsideOperations[] = "device_tasks_outside_operations";
+}  // namespace device_work
+// What the run time entries' forward_ms and backward_ms are the time of: "device" where they are
+// the device's (the work each operation launched; the CPU's in trainscope_entry_cpu_times). No
+// key: the CPU's, or as the report's device says (TrainScope's own CUDA runs time on the GPU).
+inline constexpr char kOperationTimesKey[] = "operation_times";
+inline constexpr char kDeviceTimes[] = "device";
+inline constexpr char kEntryCpuTimesTable[] = "trainscope_entry_cpu_times";
 // An imported trace without ProfilerStep marks: how its iterations were found.
 inline constexpr char kImportedStepsKey[] = "imported_steps";
 // ...and the fastest and slowest of the measured iterations, in ms.

@@ -85,7 +85,9 @@ struct ReportFileSummary {
     std::string compiled_steps;                // the metadata's note on steps that compiled
     std::string backward_not_attributed;       // an imported trace's: why no backward times
     std::string imported_steps;                // an imported trace's: how its steps were found
-    KernelTotals kernels;                      // trainscope_compiled_kernels in figures
+    // Its metadata that says what its times are the time of (summary_text.h: operationTimesText).
+    RunMetadata time_metadata;
+    KernelTotals kernels;  // trainscope_compiled_kernels in figures
 
     // Timelines.
     std::string schema_version;  // META_DATA's SCHEMA_VERSION

@@ -230,6 +230,12 @@ struct RunTimeEntry {
     Spread forward_spread{};  // over the measured iterations (forward_ms is their median)
     std::optional<Spread> backward_spread{};
     StepPart part = StepPart::Forward;  // what forward_ms is the time of
+    // Where forward_ms and backward_ms are the device's time (the kernels, copies and sets the
+    // operation launched: an imported GPU trace), the CPU's time of the same, beside them.
+    struct CpuTimes {
+        double forward_ms = 0.0, backward_ms = 0.0;
+    };
+    std::optional<CpuTimes> cpu{};
 };
 
 // A collective of the step (all_reduce, broadcast, DDP's gradient buckets...) as its
@@ -359,6 +365,28 @@ struct ApiCall {
     int api_type = kOperationApiType;
 };
 
+// A launch of device work on the CPU (cudaLaunchKernel, cuLaunchKernel, hipMemcpyAsync), as the
+// runtime's layer of the timeline (seed 003's CANN_API): its connection_id is the work's.
+struct LaunchCall {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    uint64_t global_tid = 0;
+    int64_t connection_id = 0;
+    TextId name = 0;
+};
+
+// Work on a device stream (a kernel, a copy, a set), as the timeline's TASK rows: joined to its
+// launch by connection_id.
+struct DeviceTask {
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
+    int64_t device_id = 0;
+    int64_t stream_id = 0;
+    int64_t connection_id = -1;  // -1: its launch is not in the recording
+    TextId name = 0;
+    TextId type = 0;  // "kernel", "memcpy", "memset"
+};
+
 struct MemorySample {
     int64_t timestamp_ns = 0;
     int64_t total_allocated = 0;
@@ -438,6 +466,11 @@ struct TimelineReport {
     ChunkedLog<ApiCall> calls;                             // in start order
     std::vector<StackTrace> callchains;                    // each distinct one once
     std::vector<std::pair<int64_t, int64_t>> connections;  // forward call -> backward call
+    // Device work (an imported GPU trace), its launches, and each launch's operation:
+    // launch_links are (the operation's connection_id, the launch's), in CONNECTION_IDS too.
+    std::vector<DeviceTask> device_tasks;  // by start
+    std::vector<LaunchCall> launches;
+    std::vector<std::pair<int64_t, int64_t>> launch_links;
     ChunkedLog<MemorySample> memory;  // one per allocation and free, in time order
     ChunkedLog<BlockLifetime> blocks;
     std::vector<TimelineStep> steps;

@@ -31,6 +31,12 @@ std::string format(const char* pattern, double value);
 // nobody's). Without a wall time (other tools' reports) the sum alone.
 std::string iterationText(std::optional<double> wall_ms, const PartTimes& times);
 
+// What a run time report's operation times are the time of, by its metadata, in lines without
+// indent: the GPU's between CUDA events (TrainScope's CUDA runs), the device's work that each
+// operation launched or the CPU's spans (an imported trace), with the trace's device work; none
+// for TrainScope's CPU runs and other tools' reports.
+std::vector<std::string> operationTimesText(const RunMetadata& metadata);
+
 // A rank's collectives in one line, or "" for none: "Communication   4 collectives
 // (gloo:all_reduce x4), 1.0 MiB, 52.310 ms; the longest gloo:all_reduce 41.492 ms at 20.1 ms
 // into the step".

@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`trainscope-cli import` of real GPU traces (tests/data/gpu-traces: A100, V100, MI250, recorded by
+others) held against the JSON, read here with Python's own `json`: every kernel, copy and set a
+row of the timeline's TASK with its time to the nanosecond, joined to its launch (CANN_API) and
+to the operation that launched it; the device time of each launching operation; the run time
+report's times the device's, with the CPU's beside them.
+
+    TRAINSCOPE_CLI=... python3 test_gpu_traces.py
+"""
+import decimal
+import gzip
+import json
+import os
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+from collections import Counter, defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRACES = os.path.join(HERE, "..", "data", "gpu-traces")
+CLI = os.environ["TRAINSCOPE_CLI"]
+DEVICE_WORK = ("kernel", "gpu_memcpy", "gpu_memset")
+LAUNCHES = ("cuda_runtime", "cuda_driver")
+
+
+def ns(value):
+    return int(decimal.Decimal(value) * 1000)
+
+
+def rows(path, sql):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
+class Trace:
+    """What this test reads of a trace on its own: its device work, each one's launch (by
+    correlation) and the operation around the launch (the innermost cpu_op on its thread)."""
+
+    def __init__(self, name):
+        with gzip.open(os.path.join(TRACES, name)) as f:
+            data = json.loads(f.read(), parse_float=decimal.Decimal)
+        self.base = int(data.get("baseTimeNanoseconds", 0))
+        complete = [e for e in data["traceEvents"] if e.get("ph") == "X"]
+        self.work = [e for e in complete if e.get("cat") in DEVICE_WORK]
+        self.launch = {e["args"]["correlation"]: e for e in complete
+                       if e.get("cat") in LAUNCHES}
+        self.operations = defaultdict(list)  # thread -> (start, end, name)
+        for e in complete:
+            if e.get("cat") == "cpu_op":
+                start = ns(e["ts"])
+                self.operations[(e["pid"], e["tid"])].append((start, start + ns(e["dur"]),
+                                                              e["name"]))
+
+    def launcher(self, task):
+        """(epoch start ns, name) of the operation that launched `task`; None for none."""
+        launch = self.launch[task["args"]["correlation"]]
+        start = ns(launch["ts"])
+        end = start + ns(launch["dur"])
+        around = [o for o in self.operations[(launch["pid"], launch["tid"])]
+                  if o[0] <= start and end <= o[1]]
+        if not around:
+            return None
+        inner = max(around, key=lambda o: (o[0], -o[1]))
+        return inner[0] + self.base, inner[2]
+
+    def device_time_by_launcher(self):
+        times = Counter()
+        for task in self.work:
+            launcher = self.launcher(task)
+            if launcher:
+                times[launcher] += ns(task["dur"])
+        return dict(times)
+
+
+class GpuTraces(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.imported = {}
+        for name in ("a100_alexnet", "v100_rank0.pt.trace", "a100_triton", "mi250_train"):
+            prefix = os.path.join(cls.folder.name, name)
+            result = subprocess.run([CLI, "import", "-q", os.path.join(TRACES, name + ".json.gz"),
+                                     "-o", prefix], capture_output=True, text=True, timeout=300)
+            assert result.returncode == 0, result.stderr
+            cls.imported[name] = (prefix, Trace(name + ".json.gz"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_every_kernel_copy_and_set_is_a_task_at_its_time_on_its_stream(self):
+        for name, (prefix, trace) in self.imported.items():
+            with self.subTest(trace=name):
+                timeline = prefix + ".timeline.sqlite"
+                tasks = rows(timeline, "SELECT t.startNs, t.endNs, t.deviceId, t.streamId, "
+                             "s.value FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType")
+                expected = Counter((ns(e["ts"]) + trace.base, ns(e["ts"]) + ns(e["dur"]) +
+                                    trace.base, e["pid"], e["tid"],
+                                    {"kernel": "kernel", "gpu_memcpy": "memcpy",
+                                     "gpu_memset": "memset"}[e["cat"]]) for e in trace.work)
+                self.assertEqual(Counter(tasks), expected)
+                self.assertTrue(tasks)
+                names = rows(timeline, "SELECT s.value FROM TASK t JOIN COMPUTE_TASK_INFO c ON "
+                             "c.globalTaskId = t.globalTaskId JOIN STRING_IDS s ON s.id = c.name")
+                self.assertEqual(Counter(n for (n,) in names),
+                                 Counter(e["name"] for e in trace.work))
+
+    def test_each_task_is_joined_to_its_launch(self):
+        for name, (prefix, trace) in self.imported.items():
+            with self.subTest(trace=name):
+                joined = rows(prefix + ".timeline.sqlite",
+                              "SELECT t.startNs, l.startNs, s.value FROM TASK t JOIN CANN_API l "
+                              "ON l.connectionId = t.connectionId JOIN STRING_IDS s "
+                              "ON s.id = l.name")
+                expected = Counter()
+                for task in trace.work:
+                    launch = trace.launch[task["args"]["correlation"]]
+                    expected[(ns(task["ts"]) + trace.base, ns(launch["ts"]) + trace.base,
+                              launch["name"])] += 1
+                self.assertEqual(Counter(joined), expected)
+
+    def test_each_operations_device_time_is_that_of_the_work_it_launched(self):
+        # The innermost cpu_op around each launch on the launch's thread: through
+        # CONNECTION_IDS from its PYTORCH_API row to the launches and their tasks.
+        for name, (prefix, trace) in self.imported.items():
+            with self.subTest(trace=name):
+                found = rows(prefix + ".timeline.sqlite",
+                             "SELECT CAST(a.startNs AS INTEGER), s.value, "
+                             "SUM(t.endNs - t.startNs) FROM TASK t JOIN CONNECTION_IDS c "
+                             "ON c.connectionId = t.connectionId JOIN PYTORCH_API a "
+                             "ON a.connectionId = c.id JOIN STRING_IDS s ON s.id = a.name "
+                             "GROUP BY a.connectionId")
+                self.assertEqual({(start, op): t for start, op, t in found},
+                                 trace.device_time_by_launcher())
+
+    def test_the_run_time_reports_times_are_the_devices_with_the_cpus_beside(self):
+        # AlexNet's forward, one thread, no steps: the whole trace is its step, and every task
+        # was launched in one of its operations.
+        prefix, trace = self.imported["a100_alexnet"]
+        time = prefix + ".time.sqlite"
+        ((device_ms,),) = rows(time, "SELECT SUM(forward_ms) FROM run_time_entries")
+        self.assertAlmostEqual(device_ms, sum(ns(e["dur"]) for e in trace.work) / 1e6, places=9)
+        ((cpu_ms, entries),) = rows(time, "SELECT SUM(c.forward_ms), COUNT(*) FROM "
+                                    "trainscope_entry_cpu_times c JOIN run_time_entries e "
+                                    "ON e.id = c.entry_id")
+        ((all_entries,),) = rows(time, "SELECT COUNT(*) FROM run_time_entries")
+        self.assertEqual(entries, all_entries)
+        # The CPU's: the top-level operations' spans on the thread (an operation that starts
+        # before the last one's end is inside it).
+        ((thread, operations),) = trace.operations.items()
+        top, end = [], None
+        for start, stop, _ in sorted(operations, key=lambda o: (o[0], -o[1])):
+            if end is None or start >= end:
+                top.append(stop - start)
+                end = stop
+        self.assertAlmostEqual(cpu_ms, sum(top) / 1e6, places=6)
+        self.assertEqual(dict(rows(time, "SELECT key, value FROM trainscope_metadata WHERE key "
+                                   "= 'operation_times' OR key LIKE 'device_%'")),
+                         {"operation_times": "device", "device_kernels": "79",
+                          "device_copies": "16", "device_sets": "3", "device_streams": "2",
+                          "device_tasks_joined": "98", "device_tasks_without_launch": "0",
+                          "device_tasks_outside_operations": "0"})
+
+    def test_show_says_the_times_are_the_devices(self):
+        prefix, _ = self.imported["v100_rank0.pt.trace"]
+        shown = subprocess.run([CLI, "show", prefix + ".time.sqlite"], capture_output=True,
+                               text=True, timeout=120)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("Operation times are device times: the kernels, copies and sets each "
+                      "operation launched (its CPU times are kept beside them)\n  Device work: "
+                      "4350 kernels, 1600 copies, 145 sets on 1 stream; 6095 joined to the "
+                      "operation that launched them\n", shown.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
