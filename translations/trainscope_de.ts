@@ -2242,6 +2242,10 @@ aktiv (gepunktet)</translation>
         <source>, launched outside any operation %1</source>
         <translation>, außerhalb jeder Operation gestartet %1</translation>
     </message>
+    <message>
+        <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms, copies and sets %4 ms, idle %5 ms</source>
+        <translation>Gerätezeit des gezeigten Schritts: %1 ms von seiner ersten bis zu seiner letzten Aufgabe; Rechnen %2 ms, Kommunikation %3 ms, Kopien und Füllungen %4 ms, untätig %5 ms</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

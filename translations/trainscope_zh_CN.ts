@@ -2238,6 +2238,10 @@ active (dotted)</source>
         <source>, launched outside any operation %1</source>
         <translation>，在任何操作之外启动 %1</translation>
     </message>
+    <message>
+        <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms, copies and sets %4 ms, idle %5 ms</source>
+        <translation>所列步骤的设备时间：从其第一个任务到最后一个任务 %1 ms；计算 %2 ms，通信 %3 ms，复制和填充 %4 ms，空闲 %5 ms</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analysis/device_breakdown.h"
 #include "analysis/memory_report.h"
 #include "analysis/saturating.h"
 #include "analysis/step_matching.h"
@@ -891,6 +892,34 @@ class TraceImporter {
               {key::kWithoutLaunch, static_cast<int64_t>(tasks_without_launch_)},
               {key::kOutsideOperations, static_cast<int64_t>(tasks_outside_operations_)}})
             metadata[name] = std::to_string(count);
+        // The listed step's device time: the tasks launched in it, from the first's start to
+        // the last's end.
+        const TimelineStep& step = steps_found_[memory_step_];
+        std::vector<DeviceTaskSpan> spans;
+        int64_t first = INT64_MAX, last = INT64_MIN;
+        for (size_t k = 0; k < device_work_.size(); ++k) {
+            const int launch = launch_of_task_[k];
+            if (launch < 0 || calls_[launch].start_ns < step.start_ns ||
+                calls_[launch].start_ns > step.end_ns) {
+                continue;
+            }
+            const TraceSpan& task = device_work_[k];
+            spans.push_back({task.start_ns, task.end_ns,
+                             task.work != TraceSpan::Work::Kernel ? DeviceTaskSpan::Kind::Memory
+                                                                  : kernelKind(text(task.name))});
+            first = std::min(first, task.start_ns);
+            last = std::max(last, task.end_ns);
+        }
+        if (spans.empty()) {
+            return;
+        }
+        const DeviceBreakdown b = deviceBreakdown(spans, first, last);
+        for (const auto& [name, ns] : {std::pair{key::kStepNs, b.span_ns},
+                                       {key::kComputationNs, b.computation_ns},
+                                       {key::kCommunicationNs, b.communication_ns},
+                                       {key::kMemoryNs, b.memory_ns},
+                                       {key::kIdleNs, b.idle_ns}})
+            metadata[name] = std::to_string(ns);
     }
 
     RunMetadata metadataOfTrace() const {

@@ -187,7 +187,8 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     for (const char* key :
          {"device", report_format::kImportedFormatKey, report_format::kOperationTimesKey,
           work::kKernels, work::kCopies, work::kSets, work::kStreams, work::kJoined,
-          work::kWithoutLaunch, work::kOutsideOperations})
+          work::kWithoutLaunch, work::kOutsideOperations, work::kStepNs, work::kComputationNs,
+          work::kCommunicationNs, work::kMemoryNs, work::kIdleNs})
         if (const auto value = metadataValue(db, key)) {
             s.time_metadata[key] = *value;
         }

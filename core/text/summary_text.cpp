@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cut_text.h"
+#include "decimal_text.h"
 #include "trainscope/import_notes.h"
 #include "trainscope/report_format.h"
 
@@ -306,6 +307,17 @@ std::vector<std::string> operationTimesText(const RunMetadata& meta) {
                 line += ", " + n + " launched outside any operation";
             }
             lines.push_back(line);
+            const auto ms = [&](const char* k) {
+                return format("%.3f ms", parseDecimal(value(k)).value_or(0) / 1e6);
+            };
+            if (!value(key::kStepNs).empty()) {
+                lines.push_back("Device time of the listed step: " + ms(key::kStepNs) +
+                                " from its first task to its last: computation " +
+                                ms(key::kComputationNs) + ", communication " +
+                                ms(key::kCommunicationNs) + ", copies and sets " +
+                                ms(key::kMemoryNs) + ", idle " + ms(key::kIdleNs) +
+                                " (each instant once, whatever other streams ran)");
+            }
         }
     }
     return lines;

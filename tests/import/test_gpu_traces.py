@@ -156,11 +156,45 @@ class GpuTraces(unittest.TestCase):
                 end = stop
         self.assertAlmostEqual(cpu_ms, sum(top) / 1e6, places=6)
         self.assertEqual(dict(rows(time, "SELECT key, value FROM trainscope_metadata WHERE key "
-                                   "= 'operation_times' OR key LIKE 'device_%'")),
+                                   "= 'operation_times' OR (key LIKE 'device_%' AND key NOT "
+                                   "LIKE '%!_ns' ESCAPE '!')")),
                          {"operation_times": "device", "device_kernels": "79",
                           "device_copies": "16", "device_sets": "3", "device_streams": "2",
                           "device_tasks_joined": "98", "device_tasks_without_launch": "0",
                           "device_tasks_outside_operations": "0"})
+
+    def test_the_listed_steps_device_time_is_split_each_instant_once(self):
+        # V100's first step (no memory events: the first is listed): the tasks launched in it,
+        # from the first's start to the last's end, each instant computation where a kernel
+        # runs, else communication (NCCL), else copies and sets, else idle.
+        prefix, trace = self.imported["v100_rank0.pt.trace"]
+        with gzip.open(os.path.join(TRACES, "v100_rank0.pt.trace.json.gz")) as f:
+            events = json.loads(f.read(), parse_float=decimal.Decimal)["traceEvents"]
+        first = min((e for e in events if e.get("name", "").startswith("ProfilerStep#")),
+                    key=lambda e: ns(e["ts"]))
+        start, end = ns(first["ts"]), ns(first["ts"]) + ns(first["dur"])
+        tasks = []
+        for task in trace.work:
+            launched = ns(trace.launch[task["args"]["correlation"]]["ts"])
+            if start <= launched <= end:
+                kind = ("memory" if task["cat"] != "kernel" else
+                        "communication" if "nccl" in task["name"].lower() else "computation")
+                tasks.append((ns(task["ts"]), ns(task["ts"]) + ns(task["dur"]), kind))
+        begin, finish = min(t[0] for t in tasks), max(t[1] for t in tasks)
+        points = sorted({begin, finish} | {t[0] for t in tasks} | {t[1] for t in tasks})
+        split = Counter()
+        for a, b in zip(points, points[1:]):
+            running = {kind for s, e, kind in tasks if s <= a and b <= e}
+            split[next((k for k in ("computation", "communication", "memory") if k in running),
+                       "idle")] += b - a
+        expected = {"device_step_ns": finish - begin,
+                    "device_computation_ns": split["computation"],
+                    "device_communication_ns": split["communication"],
+                    "device_memory_ns": split["memory"], "device_idle_ns": split["idle"]}
+        found = dict(rows(prefix + ".time.sqlite", "SELECT key, value FROM trainscope_metadata "
+                          "WHERE key IN (%s)" % ", ".join(f"'{k}'" for k in expected)))
+        self.assertEqual({key: int(value) for key, value in found.items()}, expected)
+        self.assertGreater(split["idle"], 0)
 
     def test_show_says_the_times_are_the_devices(self):
         prefix, _ = self.imported["v100_rank0.pt.trace"]

@@ -56,6 +56,16 @@ QStringList operationTimesLines(const RunMetadata& metadata) {
             if (!outside.isEmpty() && outside != QLatin1String("0"))
                 line += OverviewPage::tr(", launched outside any operation %1").arg(outside);
             lines << line;
+            const auto ms = [&](const char* k) {
+                return formatNumber(value(k).toDouble() / 1e6, 3);
+            };
+            if (!value(key::kStepNs).isEmpty())
+                lines << OverviewPage::tr(
+                             "Device time of the listed step: %1 ms from its first "
+                             "task to its last; computation %2 ms, communication "
+                             "%3 ms, copies and sets %4 ms, idle %5 ms")
+                             .arg(ms(key::kStepNs), ms(key::kComputationNs),
+                                  ms(key::kCommunicationNs), ms(key::kMemoryNs), ms(key::kIdleNs));
         }
     }
     return lines;

@@ -127,6 +127,14 @@ inline constexpr char kJoined[] = "device_tasks_joined";
 // Without their launch in the trace: launched before it began, or a CUDA graph's replay.
 inline constexpr char kWithoutLaunch[] = "device_tasks_without_launch";
 inline constexpr char kOutsideOperations[] = "device_tasks_outside_operations";
+// The listed step's device time (integer ns), from the first task it launched to the last one's
+// end, as computation, communication (NCCL's kernels), copies and sets, and idle (each
+// instant once, whatever runs on other streams: analysis/device_breakdown.h).
+inline constexpr char kStepNs[] = "device_step_ns";
+inline constexpr char kComputationNs[] = "device_computation_ns";
+inline constexpr char kCommunicationNs[] = "device_communication_ns";
+inline constexpr char kMemoryNs[] = "device_memory_ns";
+inline constexpr char kIdleNs[] = "device_idle_ns";
 }  // namespace device_work
 // What the run time entries' forward_ms and backward_ms are the time of: "device" where they are
 // the device's (the work each operation launched; the CPU's in trainscope_entry_cpu_times). No
