@@ -431,6 +431,34 @@
         <source>Call</source>
         <translation>Aufruf</translation>
     </message>
+    <message>
+        <source>Call on device</source>
+        <translation>Aufruf auf Gerät</translation>
+    </message>
+    <message>
+        <source>Forward on device</source>
+        <translation>Vorwärts auf Gerät</translation>
+    </message>
+    <message>
+        <source>Backward on device</source>
+        <translation>Rückwärts auf Gerät</translation>
+    </message>
+    <message>
+        <source>Call on CPU</source>
+        <translation>Aufruf auf CPU</translation>
+    </message>
+    <message>
+        <source>Forward on CPU</source>
+        <translation>Vorwärts auf CPU</translation>
+    </message>
+    <message>
+        <source>Backward on CPU</source>
+        <translation>Rückwärts auf CPU</translation>
+    </message>
+    <message>
+        <source>Total on device</source>
+        <translation>Gesamt auf Gerät</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -431,6 +431,34 @@
         <source>Call</source>
         <translation>调用</translation>
     </message>
+    <message>
+        <source>Call on device</source>
+        <translation>调用（设备）</translation>
+    </message>
+    <message>
+        <source>Forward on device</source>
+        <translation>前向（设备）</translation>
+    </message>
+    <message>
+        <source>Backward on device</source>
+        <translation>反向（设备）</translation>
+    </message>
+    <message>
+        <source>Call on CPU</source>
+        <translation>调用（CPU）</translation>
+    </message>
+    <message>
+        <source>Forward on CPU</source>
+        <translation>前向（CPU）</translation>
+    </message>
+    <message>
+        <source>Backward on CPU</source>
+        <translation>反向（CPU）</translation>
+    </message>
+    <message>
+        <source>Total on device</source>
+        <translation>总计（设备）</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>

@@ -20,15 +20,18 @@
 #include <filesystem>
 
 #include "main_window.h"
+#include "reading/sql_table_model.h"
 #include "run/file_import.h"
 #include "support/bounded_command.h"
 #include "support/folder_snapshot.h"
 #include "support/report_reader.h"
 #include "timeline/timeline_page.h"
 #include "ui/sample_run.h"
+#include "views/entry_table_view.h"
 #include "views/modules_model.h"
 #include "views/modules_page.h"
 #include "views/report_browser.h"
+#include "views/time_page.h"
 #include "views/timeline_summary_page.h"
 
 namespace fs = std::filesystem;
@@ -58,6 +61,51 @@ class ImportViewTest : public ::testing::Test {
 
     QString dir_, trace_;
 };
+
+// A GPU trace recorded by others (tests/data/gpu-traces): the Time tab's times are the device's,
+// each header says so, and the CPU's follow; the Overview says which they are.
+TEST_F(ImportViewTest, AGpuTracesTimesAreTheDevicesWithTheCpusBeside) {
+    const QString trace = dir_ + QStringLiteral("/alexnet.json.gz");
+    ASSERT_TRUE(QFile::copy(QStringLiteral(GPU_TRACES "/a100_alexnet.json.gz"), trace));
+    MainWindow window;
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {trace})) << window.lastError().toStdString();
+    ReportBrowser* browser = window.browser();
+    ASSERT_NE(browser, nullptr);
+    EXPECT_TRUE(browser->overviewText().contains(QStringLiteral(
+        "Operation times are device times: the kernels, copies and sets each operation "
+        "launched\nDevice work: kernels 79, copies 16, sets 3 on streams 2; joined to their "
+        "operation 98\n")))
+        << browser->overviewText().toStdString();
+    browser->tabs()->setCurrentWidget(browser->timePage());
+    test::waitForReads();
+    QAbstractItemModel* ops = browser->operationsView()->model();
+    // The headers without their unit (one for all the table's times: here seconds, as the
+    // CPU's 43 s recording is the largest).
+    QStringList headers;
+    for (int c = 0; c < ops->columnCount(); ++c)
+        headers
+            << ops->headerData(c, Qt::Horizontal).toString().section(QStringLiteral(" ("), 0, 0);
+    for (const char* header : {"Forward on device", "Backward on device", "Forward on CPU",
+                               "Backward on CPU", "Total on device"})
+        EXPECT_TRUE(headers.contains(QLatin1String(header))) << headers.join(',').toStdString();
+    // Every row's device time and CPU time are the report's.
+    const test::ReportReader report(
+        (trace + QStringLiteral(".trainscope.time.sqlite")).toStdString());
+    const int device = int(headers.indexOf(QStringLiteral("Forward on device")));
+    const int cpu = int(headers.indexOf(QStringLiteral("Forward on CPU")));
+    double device_sum = 0, cpu_sum = 0;
+    for (int row = 0; row < ops->rowCount(); ++row) {
+        device_sum += ops->index(row, device).data(SqlTableModel::SortRole).toDouble();
+        cpu_sum += ops->index(row, cpu).data(SqlTableModel::SortRole).toDouble();
+    }
+    EXPECT_NEAR(device_sum,
+                std::stod(report.scalar("SELECT SUM(forward_ms) FROM run_time_entries")), 1e-9);
+    EXPECT_NEAR(cpu_sum,
+                std::stod(report.scalar("SELECT SUM(forward_ms) FROM trainscope_entry_cpu_times")),
+                1e-6);
+    EXPECT_GT(cpu_sum, device_sum);
+}
 
 TEST_F(ImportViewTest, ATraceOpensAsARunAndItsReportsAreKeptBesideIt) {
     MainWindow window;

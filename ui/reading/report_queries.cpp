@@ -129,24 +129,45 @@ QString partName(const QString& part) {
 // The time columns: Forward and Backward; where the step ran operations after its backward
 // pass, an entry's own time (forward_ms, the time of its part: an optimizer operation's is
 // optimizer time) is its Call, beside its Part where `with_part` (one column for each part
-// would not fit beside the names). `entry`: the run time entries' name in the FROM clause;
-// `summed`: the columns of a grouped table.
+// would not fit beside the names). Where the times are the device's (an imported GPU trace:
+// trainscope_entry_cpu_times), each header says so, and the CPU's times follow. `entry`: the
+// run time entries' name in the FROM clause; `summed`: the columns of a grouped table.
 QVector<SqlColumn> partTimeColumns(const QStringList& tables, const PartTimes& times,
                                    const QString& entry, bool summed, bool with_part) {
     const auto column = [&](const QString& header, const QString& expression) {
         return SqlColumn{header, summed ? QStringLiteral("SUM(%1)").arg(expression) : expression,
                          CellFormat::Milliseconds};
     };
+    const bool device = tables.contains(QLatin1String(report_format::kEntryCpuTimesTable));
     const QString backward = QStringLiteral("%1.backward_ms").arg(entry);
     const QString own = QStringLiteral("%1.forward_ms").arg(entry);
-    if (!hasOtherParts(times))
-        return {column(QObject::tr("Forward"), own), column(QObject::tr("Backward"), backward)};
     QVector<SqlColumn> columns;
-    if (with_part)
+    const bool parts = hasOtherParts(times);
+    if (parts && with_part)
         columns << SqlColumn{QObject::tr("Part"), partName(partOfEntry(tables, entry)),
                              CellFormat::Text};
-    columns << column(QObject::tr("Call"), own) << column(QObject::tr("Backward"), backward);
+    if (!device) {
+        columns << column(parts ? QObject::tr("Call") : QObject::tr("Forward"), own)
+                << column(QObject::tr("Backward"), backward);
+        return columns;
+    }
+    const auto cpu = [&](const char* figure) {
+        return QStringLiteral("(SELECT c.%1 FROM %2 c WHERE c.entry_id = %3.id)")
+            .arg(QLatin1String(figure), QLatin1String(report_format::kEntryCpuTimesTable), entry);
+    };
+    columns << column(parts ? QObject::tr("Call on device") : QObject::tr("Forward on device"), own)
+            << column(QObject::tr("Backward on device"), backward)
+            << column(parts ? QObject::tr("Call on CPU") : QObject::tr("Forward on CPU"),
+                      cpu("forward_ms"))
+            << column(QObject::tr("Backward on CPU"), cpu("backward_ms"));
     return columns;
+}
+
+// The Total column's header: the device's where the times are (partTimeColumns()).
+QString totalHeader(const QStringList& tables) {
+    return tables.contains(QLatin1String(report_format::kEntryCpuTimesTable))
+               ? QObject::tr("Total on device")
+               : QObject::tr("Total");
 }
 
 // moduleOfEntry() as a query's last column ('' where the report has no modules).
@@ -385,7 +406,7 @@ SqlTableSpec operationsTable(const QStringList& tables, const PartTimes& times) 
         {QObject::tr("Name"), QStringLiteral("operation_name"), CellFormat::Text},
         {QObject::tr("Operation"), operationLabel(tables, kOperations, 0), CellFormat::Text}};
     columns << partTimeColumns(tables, times, kOperations, false, true);
-    columns << SqlColumn{QObject::tr("Total"), kOperationTotal, CellFormat::Milliseconds}
+    columns << SqlColumn{totalHeader(tables), kOperationTotal, CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Share"), shareOf(kOperationTotal, times.sum()),
                          CellFormat::Share};
     return {columns, kOperations,          {}, QStringLiteral("operation_name"),
@@ -399,7 +420,7 @@ SqlTableSpec groupedOperationsTable(const QStringList& tables, const PartTimes& 
         {QObject::tr("Operation"), QStringLiteral("operation_name"), CellFormat::Text},
         {QObject::tr("Count"), QStringLiteral("COUNT(*)"), CellFormat::Integer}};
     columns << partTimeColumns(tables, times, kOperations, true, true);
-    columns << SqlColumn{QObject::tr("Total"), total, CellFormat::Milliseconds}
+    columns << SqlColumn{totalHeader(tables), total, CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Mean"), QStringLiteral("%1 / COUNT(*)").arg(total),
                          CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Share"), shareOf(total, times.sum()), CellFormat::Share};
@@ -432,7 +453,7 @@ SqlTableSpec timeBySourceLineTable(const QStringList& tables, const PartTimes& t
          QStringLiteral(" ")},
         {QObject::tr("Operations"), QStringLiteral("COUNT(*)"), CellFormat::Integer}};
     columns << partTimeColumns(tables, times, QStringLiteral("e"), true, false);
-    columns << SqlColumn{QObject::tr("Total"), total, CellFormat::Milliseconds}
+    columns << SqlColumn{totalHeader(tables), total, CellFormat::Milliseconds}
             << SqlColumn{QObject::tr("Share"), shareOf(total, times.sum()), CellFormat::Share};
     return {columns,
             from,
