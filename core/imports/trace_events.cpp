@@ -147,7 +147,9 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
 
     bool StartObject() {
         ++depth_;
-        if (events_depth_ > 0 && depth_ == events_depth_) {
+        if (outsideEvents() && depth_ == 3 && top_key_ == "deviceProperties") {
+            out_.devices.emplace_back();
+        } else if (in_events_ && depth_ == events_depth_) {
             event_.clear();
         } else if (events_depth_ > 0 && !in_args_ && depth_ == events_depth_ + 1 &&
                    key_ == "args") {
@@ -158,7 +160,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         return true;
     }
     bool EndObject(rapidjson::SizeType) {
-        if (events_depth_ > 0 && depth_ == events_depth_) {
+        if (in_events_ && depth_ == events_depth_) {
             finishEvent();
         } else if (in_args_ && depth_ == events_depth_ + 1) {
             in_args_ = false;
@@ -172,6 +174,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             ((depth_ == 1) || (depth_ == 2 && root_object_ && key_ == "traceEvents"))) {
             events_depth_ = depth_ + 1;
             saw_events_ = true;
+            in_events_ = true;
         } else if (in_args_ && depth_ == events_depth_ + 2 &&
                    (key_ == "Input Dims" || key_ == "Input type")) {
             list_ = key_ == "Input Dims" ? &event_.shapes : &event_.dtypes;
@@ -188,18 +191,28 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
     bool EndArray(rapidjson::SizeType) {
         if (list_ && depth_ == events_depth_ + 2) {
             list_ = nullptr;
+        } else if (in_events_ && depth_ == events_depth_ - 1) {
+            in_events_ = false;  // the trace's other keys follow
         }
         --depth_;
         return true;
     }
     bool Key(const char* text, rapidjson::SizeType size, bool) {
         key_.assign(text, size);
+        if (depth_ == 1 && root_object_) {
+            top_key_ = key_;
+        }
         return true;
     }
     bool String(const char* text, rapidjson::SizeType size, bool) {
         const std::string value(text, size);
         if (depth_ == 1 && root_object_) {
             noteTopKey();
+        } else if (outsideEvents()) {
+            if (depth_ == 3 && top_key_ == "deviceProperties" && key_ == "name" &&
+                !out_.devices.empty()) {
+                out_.devices.back().name = value;
+            }
         } else if (inEvent(1)) {
             if (key_ == "ph")
                 event_.ph = value;
@@ -237,6 +250,23 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                 // The epoch time of ts 0; one before 1970 or past 2096 is no clock's: left out.
                 const int64_t base = integerOf(text, size).value_or(0);
                 out_.base_ns = base >= 0 && base <= int64_t{4000000000000000000} ? base : 0;
+            }
+        } else if (outsideEvents()) {
+            const std::optional<int64_t> value = integerOf(text, size);
+            if (depth_ == 2 && top_key_ == "distributedInfo" && value && *value >= 0) {
+                if (key_ == "rank")
+                    out_.rank = *value;
+                else if (key_ == "world_size")
+                    out_.world_size = *value;
+            } else if (depth_ == 3 && top_key_ == "deviceProperties" && value &&
+                       !out_.devices.empty()) {
+                TraceDevice& device = out_.devices.back();
+                if (key_ == "id")
+                    device.id = *value;
+                else if (key_ == "totalGlobalMem")
+                    device.memory_bytes = *value;
+                else if (key_ == "numSms")
+                    device.multiprocessors = *value;
             }
         } else if (inEvent(1)) {
             if (key_ == "ts" || key_ == "dur") {
@@ -284,8 +314,10 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
 
   private:
     bool inEvent(int below) const {
-        return events_depth_ > 0 && !in_args_ && depth_ == events_depth_ + below - 1;
+        return in_events_ && !in_args_ && depth_ == events_depth_ + below - 1;
     }
+    // In the root object's other keys (distributedInfo, deviceProperties), not its events.
+    bool outsideEvents() const { return root_object_ && !in_events_ && depth_ >= 2; }
     bool inArgs(int below) const { return in_args_ && depth_ == events_depth_ + below; }
     bool scalar() {
         if (depth_ == 1 && root_object_) {
@@ -440,8 +472,10 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
     int events_depth_ = 0;  // the depth of an event object; 0: not in the events' array yet
     bool root_object_ = false;
     bool saw_events_ = false;
+    bool in_events_ = false;  // within the list of events
     bool in_args_ = false;
     std::string key_;
+    std::string top_key_;  // the root object's key being read
     PendingEvent event_;
     std::string* list_ = nullptr;  // the args list being read (Input Dims, Input type)
     int list_items_ = 0, dims_ = 0;

@@ -83,6 +83,14 @@ struct TraceFlow {
     bool start = false;
 };
 
+// A GPU the trace names (`deviceProperties`).
+struct TraceDevice {
+    int64_t id = -1;
+    std::string name;
+    int64_t memory_bytes = 0;     // totalGlobalMem
+    int64_t multiprocessors = 0;  // numSms
+};
+
 struct TraceEvents {
     TraceTexts texts;
     std::vector<TraceSpan> spans;
@@ -91,6 +99,9 @@ struct TraceEvents {
     std::vector<TraceFlow> flows;
     std::map<std::pair<int64_t, int64_t>, std::string> thread_names;  // (pid, tid)
     int64_t base_ns = 0;  // baseTimeNanoseconds: the epoch time of ts 0 (0: not said)
+    // `distributedInfo`: the rank that recorded it, of how many (-1, 0: not said).
+    int64_t rank = -1, world_size = 0;
+    std::vector<TraceDevice> devices;
     // What else the trace held, by category: read past, counted for the report's note.
     std::map<std::string, int64_t> skipped;
     bool torch_profiler = false;  // it has the marks of torch.profiler (not another tool's)

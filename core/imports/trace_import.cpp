@@ -922,11 +922,43 @@ class TraceImporter {
             metadata[name] = std::to_string(ns);
     }
 
+    // The GPU the device work ran on, as deviceProperties names it: that of most tasks (the
+    // first named where the trace has no tasks on a named one); none where it names none.
+    const TraceDevice* deviceOfWork() const {
+        std::map<int64_t, size_t> tasks;
+        for (const TraceSpan& task : device_work_)
+            ++tasks[task.pid];
+        const TraceDevice* chosen = nullptr;
+        size_t most = 0;
+        for (const TraceDevice& device : events_.devices) {
+            if (device.name.empty()) {
+                continue;
+            }
+            const auto count = tasks.find(device.id);
+            const size_t n = count == tasks.end() ? 0 : count->second;
+            if (!chosen || n > most) {
+                chosen = &device;
+                most = n;
+            }
+        }
+        return device_work_.empty() && !events_.devices.empty() ? nullptr : chosen;
+    }
+
     RunMetadata metadataOfTrace() const {
         RunMetadata metadata;
         metadata[report_format::kImportedFromKey] = source_;
         metadata[report_format::kImportedFormatKey] = kProfilerTraceFormat;
         metadata["trace_events"] = std::to_string(events_.events);
+        if (events_.rank >= 0) {  // distributedInfo's
+            metadata[report_format::kRankKey] = std::to_string(events_.rank);
+            if (events_.world_size > 0) {
+                metadata[report_format::kWorldSizeKey] = std::to_string(events_.world_size);
+            }
+        }
+        if (const TraceDevice* device = deviceOfWork()) {
+            metadata[report_format::kDeviceNameKey] = device->name;
+            metadata[report_format::kDeviceMemoryKey] = std::to_string(device->memory_bytes);
+        }
         std::string skipped;
         for (const auto& [kind, count] : events_.skipped)
             skipped += (skipped.empty() ? "" : ", ") + kind + " " + std::to_string(count);
@@ -955,6 +987,9 @@ class TraceImporter {
         TimelineReport out;
         out.metadata = metadata;
         out.device_id = device_id_ < 0 ? 0 : static_cast<int>(device_id_);
+        if (events_.rank >= 0 && events_.rank <= INT32_MAX) {  // RANK_DEVICE_MAP's
+            out.rank = static_cast<int>(events_.rank);
+        }
         std::vector<size_t> order(calls_.size());
         for (size_t i = 0; i < order.size(); ++i)
             order[i] = i;

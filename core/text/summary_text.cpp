@@ -392,9 +392,20 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     const auto imported = meta.find(report_format::kImportedFromKey);
     if (imported != meta.end()) {
         const auto format = meta.find(report_format::kImportedFormatKey);
+        // The GPU and the rank the trace names (deviceProperties, distributedInfo).
+        std::string recorded;
+        if (gpu != meta.end()) {
+            recorded = gpu->second;
+        }
+        if (const auto rank = meta.find(report_format::kRankKey); rank != meta.end()) {
+            const auto ranks = meta.find(report_format::kWorldSizeKey);
+            recorded += (recorded.empty() ? "" : ", ") + std::string("rank ") + rank->second +
+                        (ranks != meta.end() ? " of " + ranks->second : std::string());
+        }
         out << "TrainScope: imported "
             << (format != meta.end() ? format->second : std::string("file")) << " "
-            << imported->second << "\n";
+            << imported->second << (recorded.empty() ? std::string() : " (" + recorded + ")")
+            << "\n";
     } else {
         out << "TrainScope " << meta.at("trainscope_version") << ": " << meta.at("model") << " on "
             << meta.at("device") << (gpu != meta.end() ? " (" + gpu->second + ")" : std::string())

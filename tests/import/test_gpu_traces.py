@@ -155,13 +155,13 @@ class GpuTraces(unittest.TestCase):
                 top.append(stop - start)
                 end = stop
         self.assertAlmostEqual(cpu_ms, sum(top) / 1e6, places=6)
+        expected = {"operation_times": "device", "device_kernels": "79",
+                    "device_copies": "16", "device_sets": "3", "device_streams": "2",
+                    "device_tasks_joined": "98", "device_tasks_without_launch": "0",
+                    "device_tasks_outside_operations": "0"}
         self.assertEqual(dict(rows(time, "SELECT key, value FROM trainscope_metadata WHERE key "
-                                   "= 'operation_times' OR (key LIKE 'device_%' AND key NOT "
-                                   "LIKE '%!_ns' ESCAPE '!')")),
-                         {"operation_times": "device", "device_kernels": "79",
-                          "device_copies": "16", "device_sets": "3", "device_streams": "2",
-                          "device_tasks_joined": "98", "device_tasks_without_launch": "0",
-                          "device_tasks_outside_operations": "0"})
+                                   "IN (%s)" % ", ".join(f"'{k}'" for k in expected))),
+                         expected)
 
     def test_the_listed_steps_device_time_is_split_each_instant_once(self):
         # V100's first step (no memory events: the first is listed): the tasks launched in it,
@@ -195,6 +195,28 @@ class GpuTraces(unittest.TestCase):
                           "WHERE key IN (%s)" % ", ".join(f"'{k}'" for k in expected)))
         self.assertEqual({key: int(value) for key, value in found.items()}, expected)
         self.assertGreater(split["idle"], 0)
+
+    def test_the_gpu_and_the_rank_are_named_as_the_trace_names_them(self):
+        # deviceProperties (after the events, as in the AlexNet trace, or before) names the GPU
+        # the work ran on; distributedInfo the rank, in the metadata and RANK_DEVICE_MAP.
+        for name, gpu, memory in (("a100_alexnet", "NVIDIA A100-PG509-200", 42297524224),
+                                  ("v100_rank0.pt.trace", "Tesla V100-SXM2-32GB", 34079637504)):
+            with self.subTest(trace=name):
+                prefix, _ = self.imported[name]
+                metadata = dict(rows(prefix + ".time.sqlite", "SELECT key, value FROM "
+                                     "trainscope_metadata"))
+                self.assertEqual(metadata["device_name"], gpu)
+                self.assertEqual(int(metadata["device_memory_bytes"]), memory)
+                self.assertEqual(metadata["rank"], "0")
+                self.assertEqual(rows(prefix + ".timeline.sqlite",
+                                      "SELECT rankId FROM RANK_DEVICE_MAP"), [(0,)])
+        # The trace's other keys are not events.
+        prefix, _ = self.imported["a100_alexnet"]
+        with gzip.open(os.path.join(TRACES, "a100_alexnet.json.gz")) as f:
+            events = len(json.loads(f.read())["traceEvents"])
+        ((counted,),) = rows(prefix + ".time.sqlite", "SELECT value FROM trainscope_metadata "
+                             "WHERE key = 'trace_events'")
+        self.assertEqual(int(counted), events)
 
     def test_show_says_the_times_are_the_devices(self):
         prefix, _ = self.imported["v100_rank0.pt.trace"]
