@@ -432,32 +432,32 @@
         <translation>Aufruf</translation>
     </message>
     <message>
-        <source>Call on device</source>
-        <translation>Aufruf auf Gerät</translation>
+        <source>Device call</source>
+        <translation>Gerät Aufruf</translation>
     </message>
     <message>
-        <source>Forward on device</source>
-        <translation>Vorwärts auf Gerät</translation>
+        <source>Device fwd</source>
+        <translation>Gerät vorw.</translation>
     </message>
     <message>
-        <source>Backward on device</source>
-        <translation>Rückwärts auf Gerät</translation>
+        <source>Device bwd</source>
+        <translation>Gerät rückw.</translation>
     </message>
     <message>
-        <source>Call on CPU</source>
-        <translation>Aufruf auf CPU</translation>
+        <source>CPU call</source>
+        <translation>CPU Aufruf</translation>
     </message>
     <message>
-        <source>Forward on CPU</source>
-        <translation>Vorwärts auf CPU</translation>
+        <source>CPU fwd</source>
+        <translation>CPU vorw.</translation>
     </message>
     <message>
-        <source>Backward on CPU</source>
-        <translation>Rückwärts auf CPU</translation>
+        <source>CPU bwd</source>
+        <translation>CPU rückw.</translation>
     </message>
     <message>
-        <source>Total on device</source>
-        <translation>Gesamt auf Gerät</translation>
+        <source>Device total</source>
+        <translation>Gerät gesamt</translation>
     </message>
 </context>
 <context>

@@ -432,32 +432,32 @@
         <translation>调用</translation>
     </message>
     <message>
-        <source>Call on device</source>
-        <translation>调用（设备）</translation>
+        <source>Device call</source>
+        <translation>设备调用</translation>
     </message>
     <message>
-        <source>Forward on device</source>
-        <translation>前向（设备）</translation>
+        <source>Device fwd</source>
+        <translation>设备前向</translation>
     </message>
     <message>
-        <source>Backward on device</source>
-        <translation>反向（设备）</translation>
+        <source>Device bwd</source>
+        <translation>设备反向</translation>
     </message>
     <message>
-        <source>Call on CPU</source>
-        <translation>调用（CPU）</translation>
+        <source>CPU call</source>
+        <translation>CPU 调用</translation>
     </message>
     <message>
-        <source>Forward on CPU</source>
-        <translation>前向（CPU）</translation>
+        <source>CPU fwd</source>
+        <translation>CPU 前向</translation>
     </message>
     <message>
-        <source>Backward on CPU</source>
-        <translation>反向（CPU）</translation>
+        <source>CPU bwd</source>
+        <translation>CPU 反向</translation>
     </message>
     <message>
-        <source>Total on device</source>
-        <translation>总计（设备）</translation>
+        <source>Device total</source>
+        <translation>设备总计</translation>
     </message>
 </context>
 <context>

@@ -86,14 +86,13 @@ TEST_F(ImportViewTest, AGpuTracesTimesAreTheDevicesWithTheCpusBeside) {
     for (int c = 0; c < ops->columnCount(); ++c)
         headers
             << ops->headerData(c, Qt::Horizontal).toString().section(QStringLiteral(" ("), 0, 0);
-    for (const char* header : {"Forward on device", "Backward on device", "Forward on CPU",
-                               "Backward on CPU", "Total on device"})
+    for (const char* header : {"Device fwd", "Device bwd", "CPU fwd", "CPU bwd", "Device total"})
         EXPECT_TRUE(headers.contains(QLatin1String(header))) << headers.join(',').toStdString();
     // Every row's device time and CPU time are the report's.
     const test::ReportReader report(
         (trace + QStringLiteral(".trainscope.time.sqlite")).toStdString());
-    const int device = int(headers.indexOf(QStringLiteral("Forward on device")));
-    const int cpu = int(headers.indexOf(QStringLiteral("Forward on CPU")));
+    const int device = int(headers.indexOf(QStringLiteral("Device fwd")));
+    const int cpu = int(headers.indexOf(QStringLiteral("CPU fwd")));
     double device_sum = 0, cpu_sum = 0;
     for (int row = 0; row < ops->rowCount(); ++row) {
         device_sum += ops->index(row, device).data(SqlTableModel::SortRole).toDouble();

@@ -130,7 +130,8 @@ QString partName(const QString& part) {
 // pass, an entry's own time (forward_ms, the time of its part: an optimizer operation's is
 // optimizer time) is its Call, beside its Part where `with_part` (one column for each part
 // would not fit beside the names). Where the times are the device's (an imported GPU trace:
-// trainscope_entry_cpu_times), each header says so, and the CPU's times follow. `entry`: the
+// trainscope_entry_cpu_times), each header says so, and the CPU's times follow: short headers
+// ("Device fwd"), as four time columns beside the names leave them little room. `entry`: the
 // run time entries' name in the FROM clause; `summed`: the columns of a grouped table.
 QVector<SqlColumn> partTimeColumns(const QStringList& tables, const PartTimes& times,
                                    const QString& entry, bool summed, bool with_part) {
@@ -155,18 +156,18 @@ QVector<SqlColumn> partTimeColumns(const QStringList& tables, const PartTimes& t
         return QStringLiteral("(SELECT c.%1 FROM %2 c WHERE c.entry_id = %3.id)")
             .arg(QLatin1String(figure), QLatin1String(report_format::kEntryCpuTimesTable), entry);
     };
-    columns << column(parts ? QObject::tr("Call on device") : QObject::tr("Forward on device"), own)
-            << column(QObject::tr("Backward on device"), backward)
-            << column(parts ? QObject::tr("Call on CPU") : QObject::tr("Forward on CPU"),
+    columns << column(parts ? QObject::tr("Device call") : QObject::tr("Device fwd"), own)
+            << column(QObject::tr("Device bwd"), backward)
+            << column(parts ? QObject::tr("CPU call") : QObject::tr("CPU fwd"),
                       cpu("forward_ms"))
-            << column(QObject::tr("Backward on CPU"), cpu("backward_ms"));
+            << column(QObject::tr("CPU bwd"), cpu("backward_ms"));
     return columns;
 }
 
 // The Total column's header: the device's where the times are (partTimeColumns()).
 QString totalHeader(const QStringList& tables) {
     return tables.contains(QLatin1String(report_format::kEntryCpuTimesTable))
-               ? QObject::tr("Total on device")
+               ? QObject::tr("Device total")
                : QObject::tr("Total");
 }
 
