@@ -2274,6 +2274,12 @@ aktiv (gepunktet)</translation>
         <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms, copies and sets %4 ms, idle %5 ms</source>
         <translation>Gerätezeit des gezeigten Schritts: %1 ms von seiner ersten bis zu seiner letzten Aufgabe; Rechnen %2 ms, Kommunikation %3 ms, Kopien und Füllungen %4 ms, untätig %5 ms</translation>
     </message>
+    <message>
+        <source>Iteration (wall, one iteration timed): %1 ms
+%2, %3% of the iteration</source>
+        <translation>Iteration (Echtzeit, eine Iteration gemessen): %1 ms
+%2, %3 % der Iteration</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -2270,6 +2270,12 @@ active (dotted)</source>
         <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms, copies and sets %4 ms, idle %5 ms</source>
         <translation>所列步骤的设备时间：从其第一个任务到最后一个任务 %1 ms；计算 %2 ms，通信 %3 ms，复制和填充 %4 ms，空闲 %5 ms</translation>
     </message>
+    <message>
+        <source>Iteration (wall, one iteration timed): %1 ms
+%2, %3% of the iteration</source>
+        <translation>迭代（实际耗时，仅计时一次迭代）：%1 毫秒
+%2，占迭代的 %3%</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -77,6 +77,10 @@ TEST_F(ImportViewTest, AGpuTracesTimesAreTheDevicesWithTheCpusBeside) {
         "launched\nDevice work: kernels 79, copies 16, sets 3 on streams 2; joined to their "
         "operation 98\n")))
         << browser->overviewText().toStdString();
+    // Its whole recording is its one iteration: no median.
+    EXPECT_TRUE(browser->overviewText().startsWith(
+        QStringLiteral("Iteration (wall, one iteration timed): 43,425.365 ms\n")))
+        << browser->overviewText().toStdString();
     browser->tabs()->setCurrentWidget(browser->timePage());
     test::waitForReads();
     QAbstractItemModel* ops = browser->operationsView()->model();

@@ -171,10 +171,15 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
         const QString sum =
             tr("Sum of operations: %1 ms (%2), %3 operations")
                 .arg(formatNumber(t.operations_ms(), 3), parts, QLocale().toString(t.operations));
+        // One iteration timed (an imported trace without steps: its whole recording) is no median.
+        const auto timed = t.time_metadata.find("timed_steps");
+        const bool one = timed != t.time_metadata.end() && timed->second == "1";
         if (t.wall_ms && *t.wall_ms > 0)
             // Two lines: on one, German ran past the window's width.
-            lines << tr("Iteration (wall, median of the timed iterations): %1 ms\n%2, %3% of "
-                        "the iteration")
+            lines << (one ? tr("Iteration (wall, one iteration timed): %1 ms\n%2, %3% of the "
+                               "iteration")
+                          : tr("Iteration (wall, median of the timed iterations): %1 ms\n%2, %3% "
+                               "of the iteration"))
                          .arg(formatNumber(*t.wall_ms, 3), sum,
                               formatNumber(100.0 * t.operations_ms() / *t.wall_ms, 1));
         else
