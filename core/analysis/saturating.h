@@ -23,4 +23,10 @@ inline int64_t saturatedDifference(int64_t a, int64_t b) {
                : difference;
 }
 
+// a * b for b > 0 (a count of elements times their size): a hostile count stops at int64's end.
+inline int64_t saturatedProduct(int64_t a, int64_t b) {
+    int64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? std::numeric_limits<int64_t>::max() : product;
+}
+
 }  // namespace trainscope

@@ -4,6 +4,7 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -130,6 +131,8 @@ struct PendingEvent {
     std::optional<int64_t> sequence, correlation;
     std::optional<int64_t> bytes, total_allocated, total_reserved, address, device_type, device_id;
     std::string call_from, arg_name;
+    std::string collective, collective_dtype;  // a collective kernel's
+    std::optional<int64_t> collective_elements, group_size;
     std::string shapes, dtypes;
     bool has_shapes = false, has_dtypes = false;
     void clear() { *this = PendingEvent(); }
@@ -235,6 +238,10 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                 event_.call_from = value;
             else if (key_ == "name")
                 event_.arg_name = value;
+            else if (key_ == "Collective name")
+                event_.collective = value;
+            else if (key_ == "dtype")
+                event_.collective_dtype = value;
         } else if (list_ == &event_.dtypes && depth_ == events_depth_ + 2) {
             if (list_items_++ > 0) {
                 list_->append(";\r\n");
@@ -286,6 +293,10 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                 event_.sequence = value;
             else if (key_ == "correlation")
                 event_.correlation = value;
+            else if (key_ == "In msg nelems")
+                event_.collective_elements = value;
+            else if (key_ == "Group size")
+                event_.group_size = value;
             else if (key_ == "Bytes")
                 event_.bytes = value;
             else if (key_ == "Total Allocated")
@@ -419,6 +430,14 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             span.work = cat == "kernel"       ? TraceSpan::Work::Kernel
                         : cat == "gpu_memcpy" ? TraceSpan::Work::Memcpy
                                               : TraceSpan::Work::Memset;
+            if (!event_.collective.empty()) {
+                span.collective = static_cast<int32_t>(out_.collectives.size());
+                out_.collectives.push_back(
+                    {out_.texts.add(event_.collective),
+                     std::max<int64_t>(0, event_.collective_elements.value_or(0)),
+                     event_.collective_dtype.empty() ? -1 : out_.texts.add(event_.collective_dtype),
+                     std::max<int64_t>(0, event_.group_size.value_or(0))});
+            }
         } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
             span.kind = TraceSpan::Kind::Runtime;
         } else {

@@ -50,6 +50,16 @@ struct TraceSpan {
     // Device work's kind, as its category says.
     enum class Work : uint8_t { Kernel, Memcpy, Memset };
     Work work = Work::Kernel;
+    int32_t collective = -1;  // a collective's kernel (NCCL's): its TraceCollective's index
+};
+
+// What a collective's kernel says of it (NCCL's args, 2023 on): "allreduce", its input's
+// elements and their type, and the group's size.
+struct TraceCollective {
+    int32_t name = -1;
+    int64_t elements = 0;  // In msg nelems
+    int32_t dtype = -1;    // "Float", "BFloat16"
+    int64_t group_size = 0;
 };
 
 // A Python call recorded by `with_stack` (`python_function`): "file.py(12): forward", or a
@@ -102,6 +112,7 @@ struct TraceEvents {
     // `distributedInfo`: the rank that recorded it, of how many (-1, 0: not said).
     int64_t rank = -1, world_size = 0;
     std::vector<TraceDevice> devices;
+    std::vector<TraceCollective> collectives;
     // What else the trace held, by category: read past, counted for the report's note.
     std::map<std::string, int64_t> skipped;
     bool torch_profiler = false;  // it has the marks of torch.profiler (not another tool's)

@@ -693,10 +693,39 @@ class TraceImporter {
                 steps_.timed.push_back(std::move(match.aligned));
             }
             steps_.timed_ms.push_back(static_cast<double>(s.end_ns - s.start_ns) / 1e6);
-            steps_.timed_collectives.emplace_back();
+            steps_.timed_collectives.push_back(collectivesOf(s));
+            if (k == memory_step_) {
+                steps_.collectives = steps_.timed_collectives.back();
+            }
             steps_.timed_kernels.ms.emplace_back();
             steps_.timed_kernels.calls.emplace_back();
         }
+    }
+
+    // The collectives whose kernels the step launched (NCCL's, with their args), in the order
+    // they ran on the device: "nccl:allreduce", from the step's start, their bytes the input's
+    // elements times their type's size (0 where the type is not known).
+    std::vector<CollectiveRecord> collectivesOf(const TimelineStep& step) const {
+        static const std::map<std::string, int64_t> kSizes = {
+            {"Float", 4}, {"Double", 8}, {"Half", 2},          {"BFloat16", 2},
+            {"Int", 4},   {"Long", 8},   {"Short", 2},         {"Char", 1},
+            {"Byte", 1},  {"Bool", 1},   {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}};
+        std::vector<CollectiveRecord> found;
+        for (size_t k = 0; k < device_work_.size(); ++k) {
+            const TraceSpan& task = device_work_[k];
+            const int launch = launch_of_task_[k];
+            if (task.collective < 0 || launch < 0 || calls_[launch].start_ns < step.start_ns ||
+                calls_[launch].start_ns > step.end_ns) {
+                continue;
+            }
+            const TraceCollective& c = events_.collectives[task.collective];
+            const auto size = kSizes.find(text(c.dtype));
+            found.push_back(
+                {"nccl:" + text(c.name), static_cast<double>(task.start_ns - step.start_ns) / 1e6,
+                 static_cast<double>(task.end_ns - task.start_ns) / 1e6,
+                 size == kSizes.end() ? 0 : saturatedProduct(c.elements, size->second)});
+        }
+        return found;
     }
 
     TimelineStep epochStep(const TimelineStep& s) const {

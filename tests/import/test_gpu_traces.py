@@ -78,7 +78,8 @@ class GpuTraces(unittest.TestCase):
     def setUpClass(cls):
         cls.folder = tempfile.TemporaryDirectory()
         cls.imported = {}
-        for name in ("a100_alexnet", "v100_rank0.pt.trace", "a100_triton", "mi250_train"):
+        for name in ("a100_alexnet", "v100_rank0.pt.trace", "a100_triton", "mi250_train",
+                     "a100_nccl_rank0"):
             prefix = os.path.join(cls.folder.name, name)
             result = subprocess.run([CLI, "import", "-q", os.path.join(TRACES, name + ".json.gz"),
                                      "-o", prefix], capture_output=True, text=True, timeout=300)
@@ -217,6 +218,23 @@ class GpuTraces(unittest.TestCase):
         ((counted,),) = rows(prefix + ".time.sqlite", "SELECT value FROM trainscope_metadata "
                              "WHERE key = 'trace_events'")
         self.assertEqual(int(counted), events)
+
+    def test_the_listed_steps_collectives_are_its_nccl_kernels(self):
+        # Each NCCL kernel the listed step (STEP_TIME's first row) launched: its collective and
+        # bytes (the input's elements times its type's size), in the order they ran.
+        prefix, trace = self.imported["a100_nccl_rank0"]
+        ((start, end),) = rows(prefix + ".timeline.sqlite",
+                               "SELECT startNs, endNs FROM STEP_TIME LIMIT 1")
+        sizes = {"Float": 4, "Half": 2, "BFloat16": 2, "Double": 8, "Long": 8, "Int": 4}
+        expected = [("nccl:" + task["args"]["Collective name"],
+                     task["args"]["In msg nelems"] * sizes[task["args"]["dtype"]])
+                    for task in sorted(trace.work, key=lambda t: ns(t["ts"]))
+                    if "Collective name" in task.get("args", {}) and
+                    start <= ns(trace.launch[task["args"]["correlation"]]["ts"]) + trace.base
+                    <= end]
+        self.assertTrue(expected)
+        self.assertEqual(rows(prefix + ".time.sqlite", "SELECT operation_name, bytes FROM "
+                              "trainscope_collectives ORDER BY id"), expected)
 
     def test_show_says_the_times_are_the_devices(self):
         prefix, _ = self.imported["v100_rank0.pt.trace"]
