@@ -388,6 +388,25 @@ class StringIds {
     std::unordered_map<std::string, int64_t> ids_;
 };
 
+// A report's texts as STRING_IDS numbers of one range, each looked up once.
+class ReportTextIds {
+  public:
+    ReportTextIds(StringIds& ids, const TimelineTexts& texts)
+        : ids_(ids), texts_(texts), known_(texts.size(), -1) {}
+    int64_t operator()(TextId id) {
+        int64_t& known = known_.at(id);
+        if (known < 0) {
+            known = ids_(texts_[id]);
+        }
+        return known;
+    }
+
+  private:
+    StringIds& ids_;
+    const TimelineTexts& texts_;
+    std::vector<int64_t> known_;
+};
+
 void bindOptional(SqliteStatement& statement, int index, const std::optional<int64_t>& value) {
     if (value) {
         statement.bind(index, *value);
@@ -498,15 +517,7 @@ void TimelineTables::writeCalls(const TimelineReport& report) {
     auto text = [](char(&buffer)[24], int64_t value) {
         return std::string_view(buffer, std::to_chars(buffer, buffer + 24, value).ptr - buffer);
     };
-    // The report's texts as STRING_IDS numbers, each looked up once.
-    std::vector<int64_t> string_id(report.texts.size(), -1);
-    auto frameworkText = [&](TextId id) {
-        int64_t& known = string_id.at(id);
-        if (known < 0) {
-            known = framework(report.texts[id]);
-        }
-        return known;
-    };
+    ReportTextIds frameworkText(framework, report.texts);
     auto optional = [](int64_t value) {
         return value >= 0 ? std::optional<int64_t>(value) : std::nullopt;
     };
@@ -535,14 +546,7 @@ void TimelineTables::writeDeviceWork(const TimelineReport& report) {
         db.exec(table);
     }
     StringIds device_strings(db, 0);
-    std::vector<int64_t> string_id(report.texts.size(), -1);
-    auto deviceText = [&](TextId id) {
-        int64_t& known = string_id.at(id);
-        if (known < 0) {
-            known = device_strings(report.texts[id]);
-        }
-        return known;
-    };
+    ReportTextIds deviceText(device_strings, report.texts);
     SqliteStatement launch(db,
                            "INSERT INTO CANN_API (startNs, endNs, type, globalTid, connectionId, "
                            "name) VALUES (?, ?, ?, ?, ?, ?)");
