@@ -702,6 +702,13 @@ class TraceImporter {
         }
     }
 
+    // Whether device task k was launched within `step` (a task without its launch: in none).
+    bool launchedIn(size_t k, const TimelineStep& step) const {
+        const int launch = launch_of_task_[k];
+        return launch >= 0 && calls_[launch].start_ns >= step.start_ns &&
+               calls_[launch].start_ns <= step.end_ns;
+    }
+
     // The collectives whose kernels the step launched (NCCL's, with their args), in the order
     // they ran on the device: "nccl:allreduce", from the step's start, their bytes the input's
     // elements times their type's size (0 where the type is not known).
@@ -713,9 +720,7 @@ class TraceImporter {
         std::vector<CollectiveRecord> found;
         for (size_t k = 0; k < device_work_.size(); ++k) {
             const TraceSpan& task = device_work_[k];
-            const int launch = launch_of_task_[k];
-            if (task.collective < 0 || launch < 0 || calls_[launch].start_ns < step.start_ns ||
-                calls_[launch].start_ns > step.end_ns) {
+            if (task.collective < 0 || !launchedIn(k, step)) {
                 continue;
             }
             const TraceCollective& c = events_.collectives[task.collective];
@@ -927,9 +932,7 @@ class TraceImporter {
         std::vector<DeviceTaskSpan> spans;
         int64_t first = INT64_MAX, last = INT64_MIN;
         for (size_t k = 0; k < device_work_.size(); ++k) {
-            const int launch = launch_of_task_[k];
-            if (launch < 0 || calls_[launch].start_ns < step.start_ns ||
-                calls_[launch].start_ns > step.end_ns) {
+            if (!launchedIn(k, step)) {
                 continue;
             }
             const TraceSpan& task = device_work_[k];

@@ -158,8 +158,7 @@ QVector<SqlColumn> partTimeColumns(const QStringList& tables, const PartTimes& t
     };
     columns << column(parts ? QObject::tr("Device call") : QObject::tr("Device fwd"), own)
             << column(QObject::tr("Device bwd"), backward)
-            << column(parts ? QObject::tr("CPU call") : QObject::tr("CPU fwd"),
-                      cpu("forward_ms"))
+            << column(parts ? QObject::tr("CPU call") : QObject::tr("CPU fwd"), cpu("forward_ms"))
             << column(QObject::tr("CPU bwd"), cpu("backward_ms"));
     return columns;
 }
