@@ -1670,6 +1670,21 @@ Gewichte: %10 %11 (%12 %)</translation>
         <source>%1 has no memory events (recorded without profile_memory=True), so there is no Memory tab.</source>
         <translation>%1 enthält keine Speicherereignisse (ohne profile_memory=True aufgezeichnet), daher gibt es keinen Tab „Speicher“.</translation>
     </message>
+    <message>
+        <source>Open &amp;Folder of Traces…</source>
+        <translation>&amp;Ordner mit Traces öffnen…</translation>
+    </message>
+    <message>
+        <source>Open Folder of Traces</source>
+        <translation>Ordner mit Traces öffnen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n traces</source>
+        <translation>
+            <numerusform>%n Trace</numerusform>
+            <numerusform>%n Traces</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -2271,14 +2286,14 @@ aktiv (gepunktet)</translation>
         <translation>, außerhalb jeder Operation gestartet %1</translation>
     </message>
     <message>
-        <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms, copies and sets %4 ms, idle %5 ms</source>
-        <translation>Gerätezeit des gezeigten Schritts: %1 ms von seiner ersten bis zu seiner letzten Aufgabe; Rechnen %2 ms, Kommunikation %3 ms, Kopien und Füllungen %4 ms, untätig %5 ms</translation>
-    </message>
-    <message>
         <source>Iteration (wall, one iteration timed): %1 ms
 %2, %3% of the iteration</source>
         <translation>Iteration (Echtzeit, eine Iteration gemessen): %1 ms
 %2, %3 % der Iteration</translation>
+    </message>
+    <message>
+        <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms exposed (%6 ms more hidden behind computation), copies and sets %4 ms, idle %5 ms</source>
+        <translation>Gerätezeit des gezeigten Schritts: %1 ms von seiner ersten bis zu seiner letzten Aufgabe; Rechnen %2 ms, Kommunikation %3 ms offen (weitere %6 ms hinter Rechnen verborgen), Kopien und Füllungen %4 ms, untätig %5 ms</translation>
     </message>
 </context>
 <context>
@@ -2422,10 +2437,6 @@ aktiv (gepunktet)</translation>
         </translation>
     </message>
     <message>
-        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
-        <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer zugeordnet, Kollektive danach, was sie sind (Operation, Eingaben), und nach ihrer Reihenfolge unter diesen. Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
-    </message>
-    <message>
         <source>Held up by rank</source>
         <translation>Aufgehalten von Rang</translation>
     </message>
@@ -2443,6 +2454,22 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Others waited for it</source>
         <translation>Wartezeit der anderen</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those.</source>
+        <translation>Jeder Rang hat seine eigene Uhr: Schritte werden nach Nummer zugeordnet, Kollektive danach, was sie sind (Operation, Eingaben), und nach ihrer Reihenfolge unter diesen.</translation>
+    </message>
+    <message>
+        <source>The breakdown is of each rank&apos;s first step as its GPU ran it: computation its kernels, copies and sets, communication its NCCL kernels, each instant once.</source>
+        <translation>Die Aufschlüsselung gilt dem ersten Schritt jedes Rangs, wie seine GPU ihn ausführte: Rechnen seine Kernel, Kopien und Füllungen, Kommunikation seine NCCL-Kernel, jeder Augenblick einmal.</translation>
+    </message>
+    <message>
+        <source>The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
+        <translation>Die Aufschlüsselung gilt dem Speicherschritt (dem Schritt, dessen Aufrufe die Zeitleisten enthalten), mit den Kosten des Speichermessers.</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>Erster Schritt</translation>
     </message>
 </context>
 <context>

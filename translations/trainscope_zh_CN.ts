@@ -1666,6 +1666,20 @@ Weights: %10 %11 (%12 %)</source>
         <source>%1 has no memory events (recorded without profile_memory=True), so there is no Memory tab.</source>
         <translation>%1 没有内存事件（录制时未设置 profile_memory=True），因此没有“内存”选项卡。</translation>
     </message>
+    <message>
+        <source>Open &amp;Folder of Traces…</source>
+        <translation>打开跟踪文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open Folder of Traces</source>
+        <translation>打开跟踪文件夹</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n traces</source>
+        <translation>
+            <numerusform>%n 个跟踪</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::MemoryCurveWidget</name>
@@ -2267,14 +2281,14 @@ active (dotted)</source>
         <translation>，在任何操作之外启动 %1</translation>
     </message>
     <message>
-        <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms, copies and sets %4 ms, idle %5 ms</source>
-        <translation>所列步骤的设备时间：从其第一个任务到最后一个任务 %1 ms；计算 %2 ms，通信 %3 ms，复制和填充 %4 ms，空闲 %5 ms</translation>
-    </message>
-    <message>
         <source>Iteration (wall, one iteration timed): %1 ms
 %2, %3% of the iteration</source>
         <translation>迭代（实际耗时，仅计时一次迭代）：%1 毫秒
 %2，占迭代的 %3%</translation>
+    </message>
+    <message>
+        <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms exposed (%6 ms more hidden behind computation), copies and sets %4 ms, idle %5 ms</source>
+        <translation>所列步骤的设备时间：从其第一个任务到最后一个任务 %1 ms；计算 %2 ms，暴露的通信 %3 ms（另有 %6 ms 隐藏在计算之后），复制和填充 %4 ms，空闲 %5 ms</translation>
     </message>
 </context>
 <context>
@@ -2415,10 +2429,6 @@ active (dotted)</source>
         </translation>
     </message>
     <message>
-        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those. The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
-        <translation>每个 rank 有自己的时钟：步骤按编号对应，集合通信按其本身（操作、输入）及其在同类中的顺序对应。分解针对内存步骤（时间线记录其调用的步骤），包含内存计量的开销。</translation>
-    </message>
-    <message>
         <source>Held up by rank</source>
         <translation>拖慢的 rank</translation>
     </message>
@@ -2435,6 +2445,22 @@ active (dotted)</source>
     <message>
         <source>Others waited for it</source>
         <translation>其他 rank 的等待</translation>
+    </message>
+    <message>
+        <source>Each rank&apos;s clock is its own: steps are matched by number and collectives by what they are (operation, inputs) and their order among those.</source>
+        <translation>每个 rank 有自己的时钟：步骤按编号对应，集合通信按其本身（操作、输入）及其在同类中的顺序对应。</translation>
+    </message>
+    <message>
+        <source>The breakdown is of each rank&apos;s first step as its GPU ran it: computation its kernels, copies and sets, communication its NCCL kernels, each instant once.</source>
+        <translation>分解针对每个 rank 的第一个步骤在其 GPU 上的执行：计算为其内核、复制和填充，通信为其 NCCL 内核，每个时刻只计一次。</translation>
+    </message>
+    <message>
+        <source>The breakdown is of the memory step (the step whose calls the timelines hold), with the memory meter&apos;s cost.</source>
+        <translation>分解针对内存步骤（时间线记录其调用的步骤），包含内存计量的开销。</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>第一个步骤</translation>
     </message>
 </context>
 <context>

@@ -40,6 +40,7 @@
 #include "sweep/batch_size_page.h"
 #include "timeline/timeline_page.h"
 #include "trainscope/imported_file.h"
+#include "trainscope/imported_job.h"
 #include "trainscope/profiler.h"
 #include "trainscope/report_format.h"
 #include "views/advice_page.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     QAction* open =
         file->addAction(standardIcon("document-open", QStyle::SP_DialogOpenButton), tr("&Open…"),
                         QKeySequence::Open, this, &MainWindow::chooseAndOpen);
+    file->addAction(tr("Open &Folder of Traces…"), this, &MainWindow::chooseFolderAndOpen);
     recent_menu_ = file->addMenu(tr("Open &Recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     fillRecentMenu();
@@ -391,32 +393,52 @@ void MainWindow::openAdvice(const QString& path) {
 void MainWindow::openReports(const QStringList& paths) {
     // A sweep's report and an advice report opened alone are no run's: each has a window of
     // its own (a run's advice is a tab of the run).
-    QStringList runs;
+    QStringList runs, imported;
     for (const QString& path : paths) {
-        if (path.endsWith(QLatin1String(report_format::kSweepSuffix)))
+        if (QFileInfo(path).isDir()) {
+            try {
+                for (const std::string& trace : tracesInFolder(path.toStdString()))
+                    imported << QString::fromStdString(trace);
+            } catch (const std::exception& e) {
+                showError(QString::fromStdString(e.what()));
+                return;
+            }
+        } else if (path.endsWith(QLatin1String(report_format::kSweepSuffix))) {
             openSweep(path);
-        else if (path.endsWith(QLatin1String(report_format::kAdviceSuffix)))
+        } else if (path.endsWith(QLatin1String(report_format::kAdviceSuffix))) {
             openAdvice(path);
-        else if (importedFormatOf(path.toStdString()) != ImportedFormat::None)
-            openImported(path);
-        else
+        } else if (importedFormatOf(path.toStdString()) != ImportedFormat::None) {
+            imported << path;
+        } else {
             runs << path;
+        }
     }
-    if (runs.isEmpty())
-        return;
-    openRunReports(runs);
+    if (!imported.isEmpty())
+        openImported(imported, runs);
+    else if (!runs.isEmpty())
+        openRunReports(runs);
 }
 
-void MainWindow::openImported(const QString& path) {
-    const QStringList made = FileImport::importedReports(path);
-    if (!made.isEmpty()) {
-        openImportedReports(path, made);
+void MainWindow::chooseFolderAndOpen() {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Folder of Traces"));
+    if (!folder.isEmpty())
+        openReports({folder});
+}
+
+void MainWindow::openImported(const QStringList& paths, const QStringList& others) {
+    QList<QStringList> made;
+    for (const QString& path : paths)
+        made << FileImport::importedReports(path);
+    if (!made.contains(QStringList())) {
+        openImportedReports(paths, made, others);
         return;
     }
     delete import_;  // cancels an import under way
     delete import_progress_;
-    import_ = new FileImport(path, this);
-    const QString name = QFileInfo(path).fileName();
+    import_ = new FileImport(paths, this);
+    import_others_ = others;
+    const QString name = paths.size() == 1 ? QFileInfo(paths.first()).fileName()
+                                           : tr("%n traces", nullptr, int(paths.size()));
     import_progress_ =
         new QProgressDialog(tr("Importing %1…").arg(name), tr("Cancel"), 0, 100, this);
     import_progress_->setWindowTitle(tr("Import"));
@@ -439,18 +461,29 @@ void MainWindow::importEnded() {
     import->deleteLater();  // it is still emitting finished()
     if (import->cancelled()) {
         status_message_->setFullText(
-            tr("Import of %1 cancelled.").arg(QFileInfo(import->path()).fileName()));
+            tr("Import of %1 cancelled.").arg(QFileInfo(import->paths().first()).fileName()));
         emit reportsOpened(false);
     } else if (!import->error().isEmpty()) {
         showError(import->error());
         emit reportsOpened(false);
     } else {
-        openImportedReports(import->path(), import->reports());
+        openImportedReports(import->paths(), import->reports(), import_others_);
     }
 }
 
-void MainWindow::openImportedReports(const QString& path, const QStringList& reports) {
-    AppSettings::addRecentFile(path);
+void MainWindow::openImportedReports(const QStringList& paths, const QList<QStringList>& made,
+                                     const QStringList& others) {
+    for (auto path = paths.crbegin(); path != paths.crend(); ++path)
+        AppSettings::addRecentFile(*path);
+    const QString& path = paths.first();
+    const QStringList& reports = made.first();
+    // The other files' timelines beside the first's reports: a job's ranks, in one Timeline
+    // tab and the Ranks tab.
+    QStringList opened = reports;
+    for (qsizetype i = 1; i < made.size(); ++i)
+        for (const QString& report : made[i])
+            if (report.endsWith(QLatin1String(report_format::kTimelineSuffix)))
+                opened << report;
     auto has = [&reports](const char* suffix) {
         return std::any_of(reports.begin(), reports.end(), [suffix](const QString& report) {
             return report.endsWith(QLatin1String(suffix));
@@ -466,7 +499,7 @@ void MainWindow::openImportedReports(const QString& path, const QStringList& rep
         lacks = tr("%1 has no memory events (recorded without profile_memory=True), so there is "
                    "no Memory tab.")
                     .arg(name);
-    openRunReports(reports);
+    openRunReports(opened + others);
     if (!lacks.isEmpty()) {
         connect(
             this, &MainWindow::reportsOpened, this,

@@ -40,6 +40,7 @@ class MainWindow : public QMainWindow {
     // showing what it showed; then they are shown (reportsOpened(true)), or the window says
     // why nothing could be opened (reportsOpened(false)). A run still opening is given up.
     // A torch.profiler trace or a memory snapshot is imported first (run/file_import.h).
+    // Several traces (or a folder of them: its traces) open as the ranks of one job.
     void openReports(const QStringList& paths);
     bool opening() const { return opening_ != nullptr || import_ != nullptr; }
     // No run in flight or opening, and every page that reads or computes on a worker done
@@ -105,15 +106,18 @@ class MainWindow : public QMainWindow {
     // size and place within the screen; Esc and Ctrl+W close it.
     QWidget* showOwnWindow(const QString& title, QWidget* content);
     void openRunReports(const QStringList& paths);
-    // Another tool's file: its reports made before, else made now on a worker, with a progress
-    // dialog that can cancel it.
-    void openImported(const QString& path);
+    // Other tools' files (several: a job's ranks): their reports made before, else made now on a
+    // worker, with a progress dialog that can cancel it; opened with `others` (reports of ours).
+    void openImported(const QStringList& paths, const QStringList& others);
     void importEnded();
-    // An imported file's reports opened, the status line saying what the file does not hold.
-    void openImportedReports(const QString& path, const QStringList& reports);
+    // Imported files' reports opened (the first file's, and the others' timelines beside it:
+    // the ranks of a job), the status line saying what the first file does not hold.
+    void openImportedReports(const QStringList& paths, const QList<QStringList>& reports,
+                             const QStringList& others);
     void showRun();
     void showError(const QString& message);
     void chooseAndOpen();
+    void chooseFolderAndOpen();
     void chooseAndCompare();
     void chooseProjectRoot();
     void showSettings();
@@ -122,7 +126,8 @@ class MainWindow : public QMainWindow {
     void runEnded(const QString& message);
 
     ReportRun* opening_ = nullptr;  // a run being opened, shown once it is
-    FileImport* import_ = nullptr;  // a file being imported, opened once it is
+    FileImport* import_ = nullptr;  // files being imported, opened once they are
+    QStringList import_others_;     // reports of ours opened with them
     QProgressDialog* import_progress_ = nullptr;
     ReportBrowser* browser_ = nullptr;
     QTabWidget* timelines_ = nullptr;

@@ -65,6 +65,9 @@ std::string usage() {
                                torch.profiler trace (.json, .json.gz) or a CUDA memory
                                snapshot (.pickle): PREFIX.memory.sqlite, PREFIX.time.sqlite,
                                PREFIX.timeline.sqlite (those the file has data for)
+  trainscope-cli import TRACE... -o PREFIX                   a job's ranks: each rank's trace
+                               (or a FOLDER of them, as tensorboard_trace_handler writes them)
+                               as PREFIX.rankR.*, R its rank; then the ranks side by side
   trainscope-cli export --chrome-trace OUT.json FILE         write a timeline as Chrome Trace
                                Event JSON (Perfetto, chrome://tracing)
   trainscope-cli sweep    --model MODEL [options] -o PREFIX  profile several batch sizes, fit
@@ -263,9 +266,6 @@ CliOptions parseCommandLine(int argc, const char* const* argv) {
     }
 
     if (options.command == Command::Import) {
-        if (options.files.size() != 1) {
-            throw Error("import takes one file (a torch.profiler trace or a memory snapshot)");
-        }
         if (options.output.empty()) {
             throw Error("import needs -o PREFIX: where to write the reports");
         }

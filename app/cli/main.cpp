@@ -21,6 +21,7 @@
 #include "trainscope/comparison.h"
 #include "trainscope/error.h"
 #include "trainscope/imported_file.h"
+#include "trainscope/imported_job.h"
 #include "trainscope/ranks_text.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
@@ -205,6 +206,37 @@ int importReports(const cli::CliOptions& options) {
     return 0;
 }
 
+// `import` of a job's ranks (several traces, or a folder of them): each rank's set, one line
+// each, then the ranks side by side; progress on stderr, trace by trace.
+int importJob(const cli::CliOptions& options) {
+    std::vector<std::string> traces = options.files;
+    if (traces.size() == 1) {
+        traces = tracesInFolder(traces.front());
+    }
+    int shown = -1;
+    const JobImportProgress progress = [&](size_t trace, uint64_t done, uint64_t total) {
+        const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 0;
+        const int step = static_cast<int>(trace) * 100 + percent / 25;
+        if (step != shown) {
+            shown = step;
+            std::cerr << "[import] " << trace + 1 << " of " << traces.size() << ": " << percent
+                      << " %" << std::endl;
+        }
+    };
+    std::vector<std::string> timelines;
+    importRanks(traces, options.output, options.force ? Overwrite::Allow : Overwrite::Refuse,
+                options.quiet ? JobImportProgress{} : progress,
+                [&](const ImportedRun&, const ImportedRank& rank) {
+                    std::cout << "Rank " << rank.rank << ": " << rank.source << "\n";
+                    for (const std::string& report : rank.written)
+                        std::cout << "  Wrote " << report << "\n";
+                    timelines.push_back(rank.written.back());
+                });
+    std::cout << "Ranks of the job: ";
+    printRanksOfFiles(std::cout, timelines);
+    return 0;
+}
+
 int exportTrace(const cli::CliOptions& options) {
     refuseUnimported(options.files[0], "PREFIX.timeline.sqlite");
     const ChromeTraceCounts counts =
@@ -244,7 +276,9 @@ int main(int argc, char** argv) {
         if (options.command == cli::Command::Export)
             return exportTrace(options);
         if (options.command == cli::Command::Import)
-            return importReports(options);
+            return options.files.size() > 1 || std::filesystem::is_directory(options.files[0])
+                       ? importJob(options)
+                       : importReports(options);
         if (options.command == cli::Command::Compare)
             return compare(options);
         return cli::handOverToEngine(argv);  // returns only when the engine cannot be started

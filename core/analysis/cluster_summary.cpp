@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/device_breakdown.h"
 #include "analysis/median.h"
 #include "analysis/saturating.h"
 #include "trainscope/cluster.h"
@@ -65,6 +66,52 @@ Interval brokenDownStep(const TimelineData& data) {
     return {data.first_ns, data.last_ns};
 }
 
+void sortCollectives(RankFacts& facts) {
+    std::sort(
+        facts.collectives.begin(), facts.collectives.end(),
+        [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
+    facts.figures.collectives = facts.collectives.size();
+}
+
+// A GPU trace's rank (its timeline has device streams): the broken-down step as its device ran
+// it, each instant once (analysis/device_breakdown.h): computation its kernels, copies and sets,
+// communication its collectives' kernels (NCCL's, which run until every rank has arrived: their
+// durations are what the waits compare). False where no device task ran within the step.
+bool breakDownOnDevice(const TimelineData& data, Interval step, RankFacts& result) {
+    std::vector<DeviceTaskSpan> tasks;
+    for (const TimelineLane& lane : data.lanes) {
+        if (lane.kind != LaneKind::Device) {
+            continue;
+        }
+        for (const TimelineSpan& span : lane.spans) {
+            if (span.end_ns <= step.first || span.start_ns >= step.second) {
+                continue;
+            }
+            const std::string& name = data.text(span.name);
+            const DeviceTaskSpan::Kind kind = deviceTaskKind(name);
+            tasks.push_back({span.start_ns, span.end_ns,
+                             kind == DeviceTaskSpan::Kind::Communication
+                                 ? kind
+                                 : DeviceTaskSpan::Kind::Computation});
+            if (kind == DeviceTaskSpan::Kind::Communication) {
+                result.collectives.push_back(
+                    {span.start_ns, saturatedDifference(span.end_ns, span.start_ns), name, name});
+            }
+        }
+    }
+    if (tasks.empty()) {
+        return false;
+    }
+    const DeviceBreakdown b = deviceBreakdown(tasks, step.first, step.second);
+    RankBreakdown& r = result.figures;
+    r.on_device = true;
+    r.computation_ms = msOf(b.computation_ns);
+    r.communication_ms = msOf(saturatedSum(b.communication_ns, b.overlapped_ns));
+    r.overlap_ms = msOf(b.overlapped_ns);
+    r.idle_ms = msOf(b.idle_ns);
+    return true;
+}
+
 }  // namespace
 
 RankFacts rankFactsOf(const TimelineData& data) {
@@ -82,6 +129,10 @@ RankFacts rankFactsOf(const TimelineData& data) {
 
     const auto [step_start, step_end] = brokenDownStep(data);
     r.step_ms = msOf(saturatedDifference(step_end, step_start));
+    if (breakDownOnDevice(data, {step_start, step_end}, result)) {
+        sortCollectives(result);
+        return result;
+    }
     std::vector<Interval> computation, communication;
     for (const TimelineLane& lane : data.lanes) {
         if (lane.kind != LaneKind::Thread || lane.python_stack) {
@@ -112,10 +163,7 @@ RankFacts rankFactsOf(const TimelineData& data) {
     r.communication_ms = msOf(length(communicating));
     r.overlap_ms = msOf(overlap(computing, communicating));
     r.idle_ms = std::max(0.0, r.step_ms - r.computation_ms - r.communication_ms + r.overlap_ms);
-    std::sort(
-        result.collectives.begin(), result.collectives.end(),
-        [](const RankCollective& a, const RankCollective& b) { return a.start_ns < b.start_ns; });
-    r.collectives = result.collectives.size();
+    sortCollectives(result);
     return result;
 }
 
@@ -292,6 +340,11 @@ size_t StepsHeldUp::forNone() const {
     for (const auto& entry : waited_for)
         some += entry.second;
     return compared - some;
+}
+
+bool ClusterSummary::onDevice() const {
+    return std::any_of(ranks.begin(), ranks.end(),
+                       [](const RankBreakdown& r) { return r.on_device; });
 }
 
 StepsHeldUp ClusterSummary::heldUp() const {

@@ -16,6 +16,13 @@ DeviceTaskSpan::Kind kernelKind(std::string_view name) {
                : DeviceTaskSpan::Kind::Computation;
 }
 
+DeviceTaskSpan::Kind deviceTaskKind(std::string_view name) {
+    if (name.rfind("Memcpy ", 0) == 0 || name.rfind("Memset ", 0) == 0) {
+        return DeviceTaskSpan::Kind::Memory;
+    }
+    return kernelKind(name);
+}
+
 DeviceBreakdown deviceBreakdown(const std::vector<DeviceTaskSpan>& tasks, int64_t start_ns,
                                 int64_t end_ns) {
     DeviceBreakdown out;
@@ -40,6 +47,9 @@ DeviceBreakdown deviceBreakdown(const std::vector<DeviceTaskSpan>& tasks, int64_
     for (const auto& [time, edge] : edges) {
         const int busy = running[0] > 0 ? 0 : running[1] > 0 ? 1 : running[2] > 0 ? 2 : -1;
         (busy >= 0 ? *figure[busy] : out.idle_ns) += time - at;
+        if (running[0] > 0 && running[1] > 0) {
+            out.overlapped_ns += time - at;
+        }
         at = time;
         running[edge / 2] += edge % 2 == 0 ? 1 : -1;
     }

@@ -709,9 +709,11 @@ class TraceImporter {
                calls_[launch].start_ns <= step.end_ns;
     }
 
-    // The collectives whose kernels the step launched (NCCL's, with their args), in the order
-    // they ran on the device: "nccl:allreduce", from the step's start, their bytes the input's
-    // elements times their type's size (0 where the type is not known).
+    // The collectives whose kernels the step launched (NCCL's), in the order they ran on the
+    // device, from the step's start: "nccl:allreduce" and their bytes (the input's elements
+    // times their type's size) from their args; a kernel without them (before PyTorch 2.1) is
+    // named by its kernel, "nccl:ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", its bytes 0:
+    // not known.
     std::vector<CollectiveRecord> collectivesOf(const TimelineStep& step) const {
         static const std::map<std::string, int64_t> kSizes = {
             {"Float", 4}, {"Double", 8}, {"Half", 2},          {"BFloat16", 2},
@@ -720,15 +722,25 @@ class TraceImporter {
         std::vector<CollectiveRecord> found;
         for (size_t k = 0; k < device_work_.size(); ++k) {
             const TraceSpan& task = device_work_[k];
-            if (task.collective < 0 || !launchedIn(k, step)) {
+            const bool named = task.collective >= 0;
+            if (!launchedIn(k, step) ||
+                !(named || (task.work == TraceSpan::Work::Kernel &&
+                            kernelKind(text(task.name)) == DeviceTaskSpan::Kind::Communication))) {
                 continue;
             }
-            const TraceCollective& c = events_.collectives[task.collective];
-            const auto size = kSizes.find(text(c.dtype));
-            found.push_back(
-                {"nccl:" + text(c.name), static_cast<double>(task.start_ns - step.start_ns) / 1e6,
-                 static_cast<double>(task.end_ns - task.start_ns) / 1e6,
-                 size == kSizes.end() ? 0 : saturatedProduct(c.elements, size->second)});
+            std::string name = text(task.name);
+            int64_t bytes = 0;
+            if (named) {
+                const TraceCollective& c = events_.collectives[task.collective];
+                const auto size = kSizes.find(text(c.dtype));
+                name = text(c.name);
+                bytes = size == kSizes.end() ? 0 : saturatedProduct(c.elements, size->second);
+            } else {
+                name = name.substr(0, name.find('('));
+            }
+            found.push_back({"nccl:" + name,
+                             static_cast<double>(task.start_ns - step.start_ns) / 1e6,
+                             static_cast<double>(task.end_ns - task.start_ns) / 1e6, bytes});
         }
         return found;
     }
@@ -950,7 +962,8 @@ class TraceImporter {
                                        {key::kComputationNs, b.computation_ns},
                                        {key::kCommunicationNs, b.communication_ns},
                                        {key::kMemoryNs, b.memory_ns},
-                                       {key::kIdleNs, b.idle_ns}})
+                                       {key::kIdleNs, b.idle_ns},
+                                       {key::kOverlappedNs, b.overlapped_ns}})
             metadata[name] = std::to_string(ns);
     }
 
@@ -1093,8 +1106,14 @@ class TraceImporter {
                 open.erase(a);
             }
         }
-        for (const TimelineStep& s : steps_found_)
+        // Each step's collectives (its NCCL kernels), for the ranks' summary: the same kernels
+        // on every rank, and the durations the ranks waited for each other in.
+        for (const TimelineStep& s : steps_found_) {
             out.steps.push_back(epochStep(s));
+            for (CollectiveRecord& c : collectivesOf(s))
+                out.step_collectives.push_back(
+                    {s.id, std::move(c.name), c.bytes, c.start_ms, c.ms});
+        }
         const TimelineStep& step = steps_found_[memory_step_];
         int64_t forward_from = step.start_ns;
         for (const Interval& region : backward_regions_) {

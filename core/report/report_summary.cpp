@@ -184,11 +184,12 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     s.backward_not_attributed = metadataValue(db, kBackwardNotAttributedKey).value_or("");
     s.imported_steps = metadataValue(db, report_format::kImportedStepsKey).value_or("");
     namespace work = report_format::device_work;
-    for (const char* key : {"device", "timed_steps", report_format::kImportedFormatKey,
-                            report_format::kOperationTimesKey, work::kKernels, work::kCopies,
-                            work::kSets, work::kStreams, work::kJoined, work::kWithoutLaunch,
-                            work::kOutsideOperations, work::kStepNs, work::kComputationNs,
-                            work::kCommunicationNs, work::kMemoryNs, work::kIdleNs})
+    for (const char* key :
+         {"device", "timed_steps", report_format::kImportedFormatKey,
+          report_format::kOperationTimesKey, work::kKernels, work::kCopies, work::kSets,
+          work::kStreams, work::kJoined, work::kWithoutLaunch, work::kOutsideOperations,
+          work::kStepNs, work::kComputationNs, work::kCommunicationNs, work::kMemoryNs,
+          work::kIdleNs, work::kOverlappedNs})
         if (const auto value = metadataValue(db, key)) {
             s.time_metadata[key] = *value;
         }

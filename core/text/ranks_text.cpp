@@ -30,8 +30,13 @@ void printRanks(std::ostream& out, const ClusterSummary& summary) {
             << padded(ms(r.computation_ms), 14) << padded(ms(r.communication_ms), 15)
             << padded(ms(r.overlap_ms), 13) << ms(r.idle_ms) << "\n";
     }
-    out << "  (the broken-down step is the one each timeline holds the calls of: TrainScope's "
-           "memory step)\n";
+    if (summary.onDevice()) {
+        out << "  (the broken-down step is each rank's first, as its GPU ran it: computation its "
+               "kernels, copies and sets, communication its NCCL kernels, each instant once)\n";
+    } else {
+        out << "  (the broken-down step is the one each timeline holds the calls of: "
+               "TrainScope's memory step)\n";
+    }
     if (summary.slowestStandsOut()) {
         out << "  Slowest rank: " << summary.slowest_rank << ", " << ms(summary.slowest_by_ms)
             << " more time outside communication than the other ranks (their median)\n";

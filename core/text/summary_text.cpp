@@ -314,7 +314,8 @@ std::vector<std::string> operationTimesText(const RunMetadata& meta) {
                 lines.push_back("Device time of the listed step: " + ms(key::kStepNs) +
                                 " from its first task to its last: computation " +
                                 ms(key::kComputationNs) + ", communication " +
-                                ms(key::kCommunicationNs) + ", copies and sets " +
+                                ms(key::kCommunicationNs) + " exposed (" + ms(key::kOverlappedNs) +
+                                " more hidden behind computation), copies and sets " +
                                 ms(key::kMemoryNs) + ", idle " + ms(key::kIdleNs) +
                                 " (each instant once, whatever other streams ran)");
             }
@@ -373,9 +374,10 @@ std::string communicationText(const std::vector<CollectiveEntry>& collectives) {
         kinds += (kinds.empty() ? "" : ", ") + name + " x" + std::to_string(count);
     return "Communication   " + std::to_string(collectives.size()) +
            (collectives.size() == 1 ? " collective (" : " collectives (") + kinds + "), " +
-           formatBytes(bytes) + ", " + format("%.3f ms", ms) + "; the longest " +
-           longest->operation_name + " " + format("%.3f ms", longest->duration_ms) + " at " +
-           format("%.1f ms", longest->start_ms) + " into the step";
+           (bytes > 0 ? formatBytes(bytes) : std::string("bytes not recorded")) + ", " +
+           format("%.3f ms", ms) + "; the longest " + longest->operation_name + " " +
+           format("%.3f ms", longest->duration_ms) + " at " + format("%.1f ms", longest->start_ms) +
+           " into the step";
 }
 
 std::string padded(std::string text, size_t width) {

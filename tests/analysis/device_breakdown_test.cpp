@@ -23,6 +23,7 @@ TEST(DeviceBreakdown, EachInstantCountsOnceByWhatRunsThen) {
     EXPECT_EQ(b.communication_ns, 20);
     EXPECT_EQ(b.memory_ns, 20);
     EXPECT_EQ(b.idle_ns, 10);
+    EXPECT_EQ(b.overlapped_ns, 5);  // the NCCL kernel beside the computation, 45-50
 }
 
 TEST(DeviceBreakdown, TasksAreCutToTheSpanAndGapsAreIdle) {
@@ -42,6 +43,10 @@ TEST(DeviceBreakdown, CollectivesKernelsAreCommunication) {
     EXPECT_EQ(kernelKind("ncclKernel_AllGather_RING_LL_Sum_int8_t"), Kind::Communication);
     EXPECT_EQ(kernelKind("void at::native::vectorized_elementwise_kernel<4, ...>"),
               Kind::Computation);
+    EXPECT_EQ(deviceTaskKind("Memcpy DtoD (Device -> Device)"), Kind::Memory);
+    EXPECT_EQ(deviceTaskKind("Memset (Device)"), Kind::Memory);
+    EXPECT_EQ(deviceTaskKind("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t"), Kind::Communication);
+    EXPECT_EQ(deviceTaskKind("MemcpyKernel"), Kind::Computation);
 }
 
 }  // namespace

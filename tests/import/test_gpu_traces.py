@@ -11,6 +11,7 @@ import decimal
 import gzip
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import tempfile
@@ -165,11 +166,17 @@ class GpuTraces(unittest.TestCase):
                          expected)
 
     def test_the_listed_steps_device_time_is_split_each_instant_once(self):
-        # V100's first step (no memory events: the first is listed): the tasks launched in it,
+        for name in ("v100_rank0.pt.trace", "a100_nccl_rank0"):
+            with self.subTest(trace=name):
+                self.check_device_time_split(name)
+
+    def check_device_time_split(self, name):
+        # The first step (no memory events: the first is listed): the tasks launched in it,
         # from the first's start to the last's end, each instant computation where a kernel
-        # runs, else communication (NCCL), else copies and sets, else idle.
-        prefix, trace = self.imported["v100_rank0.pt.trace"]
-        with gzip.open(os.path.join(TRACES, "v100_rank0.pt.trace.json.gz")) as f:
+        # runs, else communication (NCCL), else copies and sets, else idle; communication while
+        # a kernel computes is hidden behind it.
+        prefix, trace = self.imported[name]
+        with gzip.open(os.path.join(TRACES, name + ".json.gz")) as f:
             events = json.loads(f.read(), parse_float=decimal.Decimal)["traceEvents"]
         first = min((e for e in events if e.get("name", "").startswith("ProfilerStep#")),
                     key=lambda e: ns(e["ts"]))
@@ -188,10 +195,13 @@ class GpuTraces(unittest.TestCase):
             running = {kind for s, e, kind in tasks if s <= a and b <= e}
             split[next((k for k in ("computation", "communication", "memory") if k in running),
                        "idle")] += b - a
+            if {"computation", "communication"} <= running:  # communication hidden
+                split["overlapped"] += b - a
         expected = {"device_step_ns": finish - begin,
                     "device_computation_ns": split["computation"],
                     "device_communication_ns": split["communication"],
-                    "device_memory_ns": split["memory"], "device_idle_ns": split["idle"]}
+                    "device_memory_ns": split["memory"], "device_idle_ns": split["idle"],
+                    "device_communication_overlapped_ns": split["overlapped"]}
         found = dict(rows(prefix + ".time.sqlite", "SELECT key, value FROM trainscope_metadata "
                           "WHERE key IN (%s)" % ", ".join(f"'{k}'" for k in expected)))
         self.assertEqual({key: int(value) for key, value in found.items()}, expected)
@@ -245,6 +255,110 @@ class GpuTraces(unittest.TestCase):
                       "operation launched (its CPU times are kept beside them)\n  Device work: "
                       "4350 kernels, 1600 copies, 145 sets on 1 stream; 6095 joined to the "
                       "operation that launched them\n", shown.stdout)
+
+
+class JobRanks(unittest.TestCase):
+    """A job's ranks imported together (two ranks of a 128-rank A100 job): from a folder, as
+    tensorboard_trace_handler leaves them, each rank's set written as PREFIX.rankR.*, and the
+    ranks' device time side by side, held against the JSON."""
+
+    RANKS = ("job128_rank0", "job128_rank1")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.traces = os.path.join(cls.folder.name, "traces")
+        os.mkdir(cls.traces)
+        for name in cls.RANKS:
+            shutil.copy(os.path.join(TRACES, name + ".json.gz"), cls.traces)
+        with open(os.path.join(cls.traces, "notes.txt"), "w") as f:  # not a trace: passed over
+            f.write("not a trace\n")
+        cls.prefix = os.path.join(cls.folder.name, "job")
+        cls.result = subprocess.run([CLI, "import", "-q", cls.traces, "-o", cls.prefix],
+                                    capture_output=True, text=True, timeout=300)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def test_each_ranks_set_is_written_under_its_rank(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        self.assertEqual(sorted(f for f in os.listdir(self.folder.name) if f != "traces"),
+                         ["job.rank0.time.sqlite", "job.rank0.timeline.sqlite",
+                          "job.rank1.time.sqlite", "job.rank1.timeline.sqlite"])
+        for rank in (0, 1):
+            self.assertEqual(rows(f"{self.prefix}.rank{rank}.timeline.sqlite",
+                                  "SELECT rankId FROM RANK_DEVICE_MAP"), [(rank,)])
+
+    def test_the_ranks_device_time_is_split_as_the_json_says(self):
+        # Each rank's first step, as its GPU ran it: the tasks cut to the step's interval, each
+        # instant computation (kernels, copies, sets) over communication (NCCL's kernels) over
+        # idle; communication while a kernel computes is overlapped.
+        table = self.result.stdout.split("idle\n", 1)[1].splitlines()
+        for rank, name in enumerate(self.RANKS):
+            with self.subTest(rank=rank):
+                trace = Trace(name + ".json.gz")
+                with gzip.open(os.path.join(TRACES, name + ".json.gz")) as f:
+                    events = json.loads(f.read(), parse_float=decimal.Decimal)["traceEvents"]
+                first = min((e for e in events if e.get("name", "").startswith("ProfilerStep#")),
+                            key=lambda e: ns(e["ts"]))
+                start, end = ns(first["ts"]), ns(first["ts"]) + ns(first["dur"])
+                tasks = [(max(ns(t["ts"]), start), min(ns(t["ts"]) + ns(t["dur"]), end),
+                          "communication" if "nccl" in t["name"].lower() else "computation")
+                         for t in trace.work
+                         if ns(t["ts"]) < end and ns(t["ts"]) + ns(t["dur"]) > start]
+                points = sorted({start, end} | {t[0] for t in tasks} | {t[1] for t in tasks})
+                split = Counter()
+                for a, b in zip(points, points[1:]):
+                    running = {kind for s, e, kind in tasks if s <= a and b <= e}
+                    split["computation" if "computation" in running else
+                          "communication" if running else "idle"] += b - a
+                    if len(running) == 2:
+                        split["overlapped"] += b - a
+                self.assertGreater(split["overlapped"], 0)
+                expected = [str(rank), "2", None, "%.3f" % ((end - start) / 1e6),
+                            "%.3f" % (split["computation"] / 1e6),
+                            "%.3f" % ((split["communication"] + split["overlapped"]) / 1e6),
+                            "%.3f" % (split["overlapped"] / 1e6), "%.3f" % (split["idle"] / 1e6)]
+                shown = [v for v in table[rank].split() if v != "ms"]
+                shown[2] = None  # the median step
+                self.assertEqual(shown, expected)
+        self.assertIn("(the broken-down step is each rank's first, as its GPU ran it",
+                      self.result.stdout)
+
+    def test_each_steps_collectives_are_the_nccl_kernels_it_launched(self):
+        # Without their args (this job's NCCL predates them), named by their kernels; the ranks'
+        # summary matches them across the ranks by name and order.
+        for rank, name in enumerate(self.RANKS):
+            with self.subTest(rank=rank):
+                trace = Trace(name + ".json.gz")
+                timeline = f"{self.prefix}.rank{rank}.timeline.sqlite"
+                expected = Counter()
+                for step, start, end in rows(timeline, "SELECT id, startNs, endNs FROM STEP_TIME"):
+                    for task in trace.work:
+                        launched = ns(trace.launch[task["args"]["correlation"]]["ts"]) + trace.base
+                        if "nccl" in task["name"].lower() and start <= launched <= end:
+                            expected[(step, "nccl:" + task["name"].split("(")[0],
+                                      round(int(task["dur"]) / 1e3, 6))] += 1
+                self.assertTrue(expected)
+                found = rows(timeline, "SELECT step_id, name, duration_ms FROM "
+                             "trainscope_step_collectives")
+                self.assertEqual(Counter((s, n, round(d, 6)) for s, n, d in found), expected)
+
+    def test_a_rank_given_twice_or_a_trace_without_one_writes_nothing(self):
+        rank0 = os.path.join(TRACES, "job128_rank0.json.gz")
+        for traces, said in (([rank0, os.path.join(self.traces, "job128_rank0.json.gz")],
+                              "are both rank 0: they are not the traces of one job's ranks"),
+                             ([rank0, os.path.join(TRACES, "a100_triton.json.gz")],
+                              "names no rank (the trace has no distributedInfo)")):
+            with self.subTest(said=said), tempfile.TemporaryDirectory() as out:
+                result = subprocess.run([CLI, "import", "-q"] + traces +
+                                        ["-o", os.path.join(out, "job")],
+                                        capture_output=True, text=True, timeout=300)
+                self.assertEqual(result.returncode, 1)
+                self.assertIn(said, result.stderr)
+                self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+                self.assertEqual(os.listdir(out), [])  # rank 0's set, written first, removed
 
 
 if __name__ == "__main__":

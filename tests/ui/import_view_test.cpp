@@ -266,7 +266,7 @@ TEST_F(ImportViewTest, APickleThatWouldRunCodeIsRefusedInOneLine) {
 
 TEST_F(ImportViewTest, ACancelledImportLeavesNothing) {
     const QStringList before = test::folderSnapshot(dir_);
-    FileImport import(trace_);
+    FileImport import({trace_});
     QSignalSpy finished(&import, &FileImport::finished);
     import.cancel();
     import.start();

@@ -5,20 +5,24 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
+#include <cstdlib>
 #include <filesystem>
 
 #include "main_window.h"
+#include "support/bounded_command.h"
 #include "support/report_reader.h"
 #include "trainscope/report_writer.h"
 #include "ui/sample_run.h"
 #include "views/rank_summary_page.h"
 #include "views/ranks_page.h"
+#include "views/report_browser.h"
 #include "views/timeline_summary_page.h"
 
 namespace fs = std::filesystem;
@@ -225,3 +229,57 @@ TEST_F(RanksPageTest, TimelinesOfOneRankTwiceAreRefusedInTheTabNotInADialog) {
 }
 
 }  // namespace
+
+// A job's GPU traces in a folder, as tensorboard_trace_handler leaves them (two ranks of a
+// 128-rank A100 job, tests/data/gpu-traces), opened as a folder: each imported beside itself,
+// the first rank's reports with both ranks' timelines, and the Ranks tab breaks each rank's
+// first step down as its GPU ran it, the figures `import` of the same traces prints.
+TEST(RanksOfGpuTraces, AFolderOfTracesOpensAsAJob) {
+    const std::string dir = test::makeTempDir();
+    QStringList traces;
+    for (const char* name : {"job128_rank0.json.gz", "job128_rank1.json.gz"}) {
+        fs::copy_file(fs::path(GPU_TRACES) / name, fs::path(dir) / name);
+        traces << QString::fromStdString(dir + "/" + name);
+    }
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {QString::fromStdString(dir)}))
+        << window.lastError().toStdString();
+    ReportBrowser* browser = window.browser();
+    ASSERT_NE(browser, nullptr);
+    QTabWidget* tabs = browser->tabs();
+    RanksPage* ranks = nullptr;
+    for (int i = 0; i < tabs->count() && !ranks; ++i)
+        ranks = qobject_cast<RanksPage*>(tabs->widget(i));
+    ASSERT_NE(ranks, nullptr);
+    tabs->setCurrentWidget(ranks);
+    ASSERT_TRUE(QTest::qWaitFor([ranks] { return ranks->loaded(); }, 20000));
+    QTableWidget* table = ranks->ranksTable();
+    ASSERT_EQ(table->rowCount(), 2) << ranks->heading()->text().toStdString();
+    EXPECT_EQ(table->horizontalHeaderItem(3)->text(), QStringLiteral("First step"));
+    EXPECT_TRUE(ranks->heading()->text().contains(
+        QStringLiteral("each rank's first step as its GPU ran it")))
+        << ranks->heading()->text().toStdString();
+    // The same figures as the CLI's import of the same traces.
+    const std::string out = dir + "/cli";
+    fs::create_directory(out);
+    const std::string command =
+        test::bounded(std::string(TRAINSCOPE_CLI) + " import -q " + traces.join(' ').toStdString() +
+                      " -o " + out + "/job > " + out + "/printed.txt");
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    QFile printed(QString::fromStdString(out + "/printed.txt"));
+    ASSERT_TRUE(printed.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(printed.readAll());
+    for (int r = 0; r < 2; ++r) {
+        const QStringList cells = text.section(QStringLiteral("idle\n"), 1)
+                                      .split(QLatin1Char('\n'))[r]
+                                      .simplified()
+                                      .split(QLatin1Char(' '));
+        // rank, steps, median step, first step, computation, communication, overlapped, idle
+        for (int c : {4, 5, 6, 7})
+            EXPECT_EQ(table->item(r, c)->text(), cells[2 * c - 2] + QStringLiteral(" ms"))
+                << "rank " << r << " column " << c;
+    }
+    fs::remove_all(dir);
+}

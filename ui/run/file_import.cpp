@@ -14,14 +14,15 @@
 
 namespace trainscope::ui {
 
-FileImport::FileImport(const QString& path, QObject* parent) : QObject(parent), path_(path) {
+FileImport::FileImport(const QStringList& paths, QObject* parent) : QObject(parent), paths_(paths) {
     poll_.setInterval(100);
     connect(&poll_, &QTimer::timeout, this, [this] { emit progressed(percent_->load()); });
     connect(&watcher_, &QFutureWatcher<QString>::finished, this, [this] {
         poll_.stop();
         error_ = watcher_.result();
         if (error_.isEmpty() && !cancel_->load())
-            reports_ = importedReports(path_);
+            for (const QString& path : paths_)
+                reports_ << importedReports(path);
         if (cancel_->load())
             error_.clear();
         emit finished();
@@ -70,25 +71,32 @@ QStringList FileImport::importedReports(const QString& path) {
 
 void FileImport::start() {
     poll_.start();
-    const std::string path = path_.toStdString();
-    const std::string prefix = reportsPrefix(path_).toStdString();
-    watcher_.setFuture(QtConcurrent::run([path, prefix, cancel = cancel_, percent = percent_] {
-        try {
-            const ImportedRun run = importFile(
-                path,
-                [percent](uint64_t done, uint64_t total) {
-                    percent->store(total > 0 ? static_cast<int>(done * 100 / total) : 0);
-                },
-                cancel.get());
-            if (cancel->load())
+    // Those not imported before, with where their reports go (the cache folder is found here).
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const QString& path : paths_)
+        if (importedReports(path).isEmpty())
+            files.emplace_back(path.toStdString(), reportsPrefix(path).toStdString());
+    watcher_.setFuture(QtConcurrent::run([files, cancel = cancel_, percent = percent_] {
+        const uint64_t count = files.size();
+        for (uint64_t i = 0; i < count && !cancel->load(); ++i) {
+            try {
+                const ImportedRun run = importFile(
+                    files[i].first,
+                    [percent, i, count](uint64_t done, uint64_t total) {
+                        const uint64_t part = total > 0 ? done * 100 / total : 0;
+                        percent->store(static_cast<int>((i * 100 + part) / count));
+                    },
+                    cancel.get());
+                if (cancel->load())
+                    return QString();
+                writeImportedRun(run, files[i].second, Overwrite::Allow);
+            } catch (const Cancelled&) {
                 return QString();
-            writeImportedRun(run, prefix, Overwrite::Allow);
-            return QString();
-        } catch (const Cancelled&) {
-            return QString();
-        } catch (const std::exception& e) {
-            return QString::fromStdString(e.what());
+            } catch (const std::exception& e) {
+                return QString::fromStdString(e.what());
+            }
         }
+        return QString();
     }));
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Opening a file that another tool wrote (a torch.profiler trace, a memory snapshot): its
-// reports are made once, on a worker thread, and kept beside it (PATH.trainscope.*.sqlite; in
-// the user's cache folder when the file's folder cannot be written), so that opening it again is
-// opening those reports. A large file reports its progress and can be cancelled; a cancelled or
-// failed import leaves no report behind (the reports are written as one set).
+// Opening files that another tool wrote (torch.profiler traces, memory snapshots; several: a
+// job's ranks): each file's reports are made once, on a worker thread, and kept beside it
+// (PATH.trainscope.*.sqlite; in the user's cache folder when the file's folder cannot be
+// written), so that opening it again is opening those reports. The files are imported one after
+// the other, with their progress as one, and can be cancelled; a cancelled or failed import
+// leaves no report of its file behind (the reports are written as one set).
 #pragma once
 
 #include <QFutureWatcher>
@@ -19,7 +20,7 @@ namespace trainscope::ui {
 class FileImport : public QObject {
     Q_OBJECT
   public:
-    explicit FileImport(const QString& path, QObject* parent = nullptr);
+    explicit FileImport(const QStringList& paths, QObject* parent = nullptr);
     ~FileImport() override;  // cancels the import and waits for its worker
 
     // The reports of `path` made before, if they are newer than the file; empty otherwise.
@@ -29,9 +30,10 @@ class FileImport : public QObject {
 
     void start();
     void cancel();
-    const QString& path() const { return path_; }
-    // When finished: the reports, or why there are none (empty reports, and "" when cancelled).
-    const QStringList& reports() const { return reports_; }
+    const QStringList& paths() const { return paths_; }
+    // When finished: each file's reports (in the files' order), or why there are none (empty
+    // reports, and "" when cancelled).
+    const QList<QStringList>& reports() const { return reports_; }
     const QString& error() const { return error_; }
     bool cancelled() const { return cancel_->load(); }
 
@@ -40,12 +42,12 @@ class FileImport : public QObject {
     void finished();
 
   private:
-    QString path_;
+    QStringList paths_;
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
     std::shared_ptr<std::atomic<int>> percent_ = std::make_shared<std::atomic<int>>(0);
     QFutureWatcher<QString> watcher_;  // the worker's error, or ""
     QTimer poll_;                      // hands the worker's progress to the GUI thread
-    QStringList reports_;
+    QList<QStringList> reports_;
     QString error_;
 };
 

@@ -63,9 +63,11 @@ QStringList operationTimesLines(const RunMetadata& metadata) {
                 lines << OverviewPage::tr(
                              "Device time of the listed step: %1 ms from its first "
                              "task to its last; computation %2 ms, communication "
-                             "%3 ms, copies and sets %4 ms, idle %5 ms")
+                             "%3 ms exposed (%6 ms more hidden behind computation), "
+                             "copies and sets %4 ms, idle %5 ms")
                              .arg(ms(key::kStepNs), ms(key::kComputationNs),
-                                  ms(key::kCommunicationNs), ms(key::kMemoryNs), ms(key::kIdleNs));
+                                  ms(key::kCommunicationNs), ms(key::kMemoryNs), ms(key::kIdleNs),
+                                  ms(key::kOverlappedNs));
         }
     }
     return lines;

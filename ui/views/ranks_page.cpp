@@ -92,9 +92,13 @@ void RanksPage::display(const RanksLoad& load) {
                      .arg(ms(s.slowest_by_ms), ms(s.step_spread_ms));
     lines << tr(
         "Each rank's clock is its own: steps are matched by number and collectives by what "
-        "they are (operation, inputs) and their order among those. The breakdown is of the memory "
-        "step (the step whose calls the timelines "
-        "hold), with the memory meter's cost.");
+        "they are (operation, inputs) and their order among those.");
+    lines << (s.onDevice()
+                  ? tr("The breakdown is of each rank's first step as its GPU ran it: computation "
+                       "its kernels, copies and sets, communication its NCCL kernels, each "
+                       "instant once.")
+                  : tr("The breakdown is of the memory step (the step whose calls the timelines "
+                       "hold), with the memory meter's cost."));
     const StepsHeldUp held = s.heldUp();
     for (const auto& [rank, steps] : held.by_rank)
         lines << tr("Rank %1 held up %2 of %n steps: the others waited for it in the step's "
@@ -109,6 +113,7 @@ void RanksPage::display(const RanksLoad& load) {
     for (const std::string& note : s.notes)
         lines << QString::fromStdString(note);
     heading_->setText(lines.join(QLatin1Char('\n')));
+    ranks_->horizontalHeaderItem(3)->setText(s.onDevice() ? tr("First step") : tr("Memory step"));
     for (const RankBreakdown& r : s.ranks)
         addFiguresRow(ranks_,
                       {QString::number(r.rank), QLocale().toString(qint64(r.steps)),

@@ -21,9 +21,13 @@
 namespace trainscope {
 
 // One rank. The breakdown is of the step whose calls the timeline holds (TrainScope's memory
-// step; a torch_npu file's first step), so it includes that step's recording cost.
+// step; a torch_npu file's first step), so it includes that step's recording cost. A GPU
+// trace's (a timeline with device streams) is its device's over that step: computation its
+// kernels, copies and sets, communication its collectives' kernels, each instant once.
 struct RankBreakdown {
     int rank = -1;
+    bool on_device = false;  // the device's breakdown, not the CPU calls'
+
     std::string path;
     size_t steps = 0;
     double median_step_ms = 0.0;  // over every step of the file
@@ -85,6 +89,8 @@ struct ClusterSummary {
     // one's slowest step less its fastest): a slowest rank only stands out beyond it.
     double step_spread_ms = 0.0;
     bool slowestStandsOut() const { return slowest_by_ms > step_spread_ms; }
+    // Whether the breakdowns are the devices' (the ranks' GPU traces), not their CPU calls'.
+    bool onDevice() const;
     std::vector<CollectiveWait> waits;  // the longest wait first
     // Step by step (the timed steps too, from each rank's step collectives), by step number.
     std::vector<StepStraggler> stragglers;
@@ -97,7 +103,7 @@ struct RankCollective {
     int64_t start_ns = 0;
     int64_t duration_ns = 0;
     std::string name;
-    std::string kind;  // what it is: its name and its inputs' shapes and types
+    std::string kind;  // what it is: its name and its inputs' shapes and types (a kernel: its name)
 };
 
 // What the summary needs of one rank's timeline: a job's timelines are read one at a time, so

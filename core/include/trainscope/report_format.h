@@ -135,6 +135,8 @@ inline constexpr char kComputationNs[] = "device_computation_ns";
 inline constexpr char kCommunicationNs[] = "device_communication_ns";
 inline constexpr char kMemoryNs[] = "device_memory_ns";
 inline constexpr char kIdleNs[] = "device_idle_ns";
+// Communication while computation ran (counted in computation above): hidden behind it.
+inline constexpr char kOverlappedNs[] = "device_communication_overlapped_ns";
 }  // namespace device_work
 // What the run time entries' forward_ms and backward_ms are the time of: "device" where they are
 // the device's (the work each operation launched; the CPU's in trainscope_entry_cpu_times). No
