@@ -89,13 +89,20 @@ std::vector<CollectiveEntry> medianCollectives(
     }
     std::vector<CollectiveEntry> entries;
     for (size_t i = 0; i < memory_step.size(); ++i) {
-        std::vector<double> start, duration;
+        std::vector<double> start, duration, overlapped;
         for (const std::vector<CollectiveRecord>* run : runs) {
             start.push_back((*run)[i].start_ms);
             duration.push_back((*run)[i].ms);
+            if ((*run)[i].overlapped_ms) {
+                overlapped.push_back(*(*run)[i].overlapped_ms);
+            }
         }
-        entries.push_back({memory_step[i].name, median(start), median(duration),
-                           memory_step[i].bytes, spreadOf(duration)});
+        const CollectiveRecord& c = memory_step[i];
+        entries.push_back({c.name, median(start), median(duration), c.bytes, spreadOf(duration),
+                           c.process_group, c.group_size,
+                           overlapped.size() == runs.size()
+                               ? std::optional<double>(median(overlapped))
+                               : std::nullopt});
     }
     return entries;
 }

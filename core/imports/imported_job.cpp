@@ -56,8 +56,7 @@ std::vector<std::string> writtenReports(const ImportedRun& run, const std::strin
 std::vector<ImportedRank> importEach(const std::vector<std::string>& traces,
                                      const std::string& prefix, Overwrite overwrite,
                                      const JobImportProgress& progress,
-                                     const RankImported& imported,
-                                     const std::atomic<bool>* cancel,
+                                     const RankImported& imported, const std::atomic<bool>* cancel,
                                      std::vector<ImportedRank>& ranks) {
     std::map<int, std::string> source_of_rank;
     for (size_t i = 0; i < traces.size(); ++i) {
@@ -75,8 +74,8 @@ std::vector<ImportedRank> importEach(const std::vector<std::string>& traces,
         }
         const auto [seen, first] = source_of_rank.emplace(rank, trace);
         if (!first) {
-            throw Error(seen->second + " and " + trace + " are both rank " +
-                        std::to_string(rank) + ": they are not the traces of one job's ranks");
+            throw Error(seen->second + " and " + trace + " are both rank " + std::to_string(rank) +
+                        ": they are not the traces of one job's ranks");
         }
         ImportedRank done{trace, rank, rankReportsPrefix(prefix, rank), {}};
         writeImportedRun(run, done.prefix, overwrite);

@@ -132,11 +132,25 @@ struct PendingEvent {
     std::optional<int64_t> bytes, total_allocated, total_reserved, address, device_type, device_id;
     std::string call_from, arg_name;
     std::string collective, collective_dtype;  // a collective kernel's
+    std::string group_name, group_description, group_ranks;
     std::optional<int64_t> collective_elements, group_size;
     std::string shapes, dtypes;
     bool has_shapes = false, has_dtypes = false;
     void clear() { *this = PendingEvent(); }
 };
+
+// A collective's process group as its kernel's args name it: "default_pg (0): ranks [0, 1]";
+// "" where they do not (before PyTorch 2.2).
+std::string processGroupOf(const PendingEvent& e) {
+    std::string group = e.group_description.empty() ? e.group_name : e.group_description;
+    if (!e.group_description.empty() && !e.group_name.empty()) {
+        group += " (" + e.group_name + ")";
+    }
+    if (!e.group_ranks.empty()) {
+        group += (group.empty() ? "ranks " : ": ranks ") + e.group_ranks;
+    }
+    return group;
+}
 
 constexpr int kEventsPerProgress = 4096;
 // The largest allocation or total a memory event may name (1 PiB): what no machine holds.
@@ -242,6 +256,12 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                 event_.collective = value;
             else if (key_ == "dtype")
                 event_.collective_dtype = value;
+            else if (key_ == "Process Group Name")
+                event_.group_name = value;
+            else if (key_ == "Process Group Description")
+                event_.group_description = value;
+            else if (key_ == "Process Group Ranks")
+                event_.group_ranks = value;
         } else if (list_ == &event_.dtypes && depth_ == events_depth_ + 2) {
             if (list_items_++ > 0) {
                 list_->append(";\r\n");
@@ -436,7 +456,8 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                     {out_.texts.add(event_.collective),
                      std::max<int64_t>(0, event_.collective_elements.value_or(0)),
                      event_.collective_dtype.empty() ? -1 : out_.texts.add(event_.collective_dtype),
-                     std::max<int64_t>(0, event_.group_size.value_or(0))});
+                     std::max<int64_t>(0, event_.group_size.value_or(0)),
+                     out_.texts.add(processGroupOf(event_))});
             }
         } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
             span.kind = TraceSpan::Kind::Runtime;

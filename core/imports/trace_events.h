@@ -60,6 +60,7 @@ struct TraceCollective {
     int64_t elements = 0;  // In msg nelems
     int32_t dtype = -1;    // "Float", "BFloat16"
     int64_t group_size = 0;
+    int32_t process_group = -1;  // "default_pg (0): ranks [0, 1]", or ""
 };
 
 // A Python call recorded by `with_stack` (`python_function`): "file.py(12): forward", or a

@@ -728,21 +728,47 @@ class TraceImporter {
                             kernelKind(text(task.name)) == DeviceTaskSpan::Kind::Communication))) {
                 continue;
             }
-            std::string name = text(task.name);
-            int64_t bytes = 0;
+            CollectiveRecord record;
+            record.name = text(task.name);
             if (named) {
                 const TraceCollective& c = events_.collectives[task.collective];
                 const auto size = kSizes.find(text(c.dtype));
-                name = text(c.name);
-                bytes = size == kSizes.end() ? 0 : saturatedProduct(c.elements, size->second);
+                record.name = text(c.name);
+                record.bytes =
+                    size == kSizes.end() ? 0 : saturatedProduct(c.elements, size->second);
+                record.process_group = text(c.process_group);
+                record.group_size = c.group_size;
             } else {
-                name = name.substr(0, name.find('('));
+                record.name = record.name.substr(0, record.name.find('('));
             }
-            found.push_back({"nccl:" + name,
-                             static_cast<double>(task.start_ns - step.start_ns) / 1e6,
-                             static_cast<double>(task.end_ns - task.start_ns) / 1e6, bytes});
+            record.name = "nccl:" + record.name;
+            record.start_ms = static_cast<double>(task.start_ns - step.start_ns) / 1e6;
+            record.ms = static_cast<double>(task.end_ns - task.start_ns) / 1e6;
+            record.overlapped_ms = static_cast<double>(computingWithin(task)) / 1e6;
+            found.push_back(std::move(record));
         }
         return found;
+    }
+
+    // How long a computation (a kernel other than a collective's, on any stream) ran during
+    // `task`: the communication hidden behind it.
+    int64_t computingWithin(const TraceSpan& task) const {
+        if (!computing_) {
+            std::vector<TimeSpan> kernels;
+            for (const TraceSpan& k : device_work_)
+                if (k.work == TraceSpan::Work::Kernel && k.collective < 0 &&
+                    kernelKind(text(k.name)) == DeviceTaskSpan::Kind::Computation) {
+                    kernels.push_back({k.start_ns, k.end_ns});
+                }
+            computing_ = mergedSpans(std::move(kernels));
+        }
+        auto span =
+            std::lower_bound(computing_->begin(), computing_->end(), task.start_ns,
+                             [](const TimeSpan& s, int64_t start) { return s.end_ns <= start; });
+        int64_t total = 0;
+        for (; span != computing_->end() && span->start_ns < task.end_ns; ++span)
+            total += std::min(span->end_ns, task.end_ns) - std::max(span->start_ns, task.start_ns);
+        return total;
     }
 
     TimelineStep epochStep(const TimelineStep& s) const {
@@ -1142,6 +1168,7 @@ class TraceImporter {
 
     TraceEvents events_;
     std::string source_;
+    mutable std::optional<std::vector<TimeSpan>> computing_;  // merged, by start
     std::vector<TraceSpan> calls_;  // by thread, then start, the enclosing first
     std::vector<TraceSpan> profiler_steps_;
     std::vector<int> parent_, entry_;

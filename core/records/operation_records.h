@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,11 @@ struct CollectiveRecord {
     double start_ms = 0.0;
     double ms = 0.0;
     int64_t bytes = 0;  // of its tensors, when the observer had the inputs (memory step)
+    // A GPU trace's NCCL kernel: its process group as the trace names it ("" where it does not)
+    // and its size (0: not known), and how long computation ran on the device beside it.
+    std::string process_group;
+    int64_t group_size = 0;
+    std::optional<double> overlapped_ms;
 };
 
 // Whether `name` is a communication backend's span ("gloo:", "nccl:", "mpi:", "ucc:").

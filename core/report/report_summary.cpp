@@ -197,12 +197,26 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
         requireColumns(db, report_format::kCollectivesTable,
                        {"operation_name", "start_ms", "duration_ms", "bytes", "duration_min_ms",
                         "duration_max_ms"});
-        ReadQuery rows(db, std::string("SELECT operation_name, start_ms, duration_ms, bytes, "
-                                       "duration_min_ms, duration_max_ms FROM ") +
-                               report_format::kCollectivesTable + " ORDER BY id LIMIT 100000");
+        // A GPU trace's process groups and overlaps (reports before them have NULLs there).
+        const bool grouped = db.columns(report_format::kCollectivesTable).count("overlapped_ms");
+        ReadQuery rows(
+            db, std::string("SELECT operation_name, start_ms, duration_ms, bytes, "
+                            "duration_min_ms, duration_max_ms, ") +
+                    (grouped ? "process_group, group_size, overlapped_ms" : "NULL, NULL, NULL") +
+                    " FROM " + report_format::kCollectivesTable + " ORDER BY id LIMIT 100000");
         while (rows.step()) {
-            s.collectives.push_back({shownText(rows.text(0)), rows.real(1), rows.real(2),
-                                     rows.integer(3), Spread{rows.real(4), rows.real(5)}});
+            CollectiveEntry c;
+            c.operation_name = shownText(rows.text(0));
+            c.start_ms = rows.real(1);
+            c.duration_ms = rows.real(2);
+            c.bytes = rows.integer(3);
+            c.spread = Spread{rows.real(4), rows.real(5)};
+            c.process_group = rows.isNull(6) ? "" : shownText(rows.text(6));
+            c.group_size = rows.isNull(7) ? 0 : rows.integer(7);
+            if (!rows.isNull(8)) {
+                c.overlapped_ms = rows.real(8);
+            }
+            s.collectives.push_back(std::move(c));
         }
     }
     summarizeCompiled(db, s);

@@ -327,12 +327,29 @@ void fillTimeReport(SqliteDb& db, const TimeReport& report) {
         SqliteStatement collective(
             db,
             "INSERT INTO trainscope_collectives (id, operation_name, start_ms, duration_ms, "
-            "bytes, duration_min_ms, duration_max_ms) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            "bytes, duration_min_ms, duration_max_ms, process_group, group_size, overlapped_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         id = 1;
         for (const CollectiveEntry& c : report.collectives) {
             collective.bind(1, id++).bind(2, c.operation_name).bind(3, c.start_ms);
             collective.bind(4, c.duration_ms).bind(5, c.bytes).bind(6, c.spread.min_ms);
-            collective.bind(7, c.spread.max_ms).step();
+            collective.bind(7, c.spread.max_ms);
+            if (c.process_group.empty()) {
+                collective.bindNull(8);
+            } else {
+                collective.bind(8, c.process_group);
+            }
+            if (c.group_size > 0) {
+                collective.bind(9, c.group_size);
+            } else {
+                collective.bindNull(9);
+            }
+            if (c.overlapped_ms) {
+                collective.bind(10, *c.overlapped_ms);
+            } else {
+                collective.bindNull(10);
+            }
+            collective.step();
         }
     }
     if (!report.compilations.empty()) {

@@ -68,11 +68,13 @@ constexpr const char* kTimeSpreadTable =
     "forward_min_ms REAL NOT NULL, forward_max_ms REAL NOT NULL, backward_min_ms REAL, "
     "backward_max_ms REAL)";
 // The step's collectives, as their communication backend ran them (CollectiveEntry): medians
-// over the timed steps, and their spread.
+// over the timed steps, and their spread; a GPU trace's NCCL kernels with their process group,
+// its size and the time computation ran beside each (NULL: not known).
 constexpr const char* kCollectivesTable =
     "CREATE TABLE trainscope_collectives (id INTEGER PRIMARY KEY, operation_name TEXT NOT NULL, "
     "start_ms REAL NOT NULL, duration_ms REAL NOT NULL, bytes INTEGER NOT NULL, "
-    "duration_min_ms REAL NOT NULL, duration_max_ms REAL NOT NULL)";
+    "duration_min_ms REAL NOT NULL, duration_max_ms REAL NOT NULL, process_group TEXT, "
+    "group_size INTEGER, overlapped_ms REAL)";
 // What torch.compile compiled from the session's start (Compilation): when (the step, by
 // STEP_TIME's numbering; 0 before the first observed step), how long, what, and why.
 constexpr const char* kCompilationsTable =

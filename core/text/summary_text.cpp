@@ -354,8 +354,17 @@ std::string communicationText(const std::vector<CollectiveEntry>& collectives) {
     std::vector<std::pair<std::string, int>> counts;  // by first appearance
     int64_t bytes = 0;
     double ms = 0;
+    std::optional<double> hidden;  // known where every collective's overlap is
+    std::vector<std::string> groups;
     const CollectiveEntry* longest = &collectives.front();
     for (const CollectiveEntry& c : collectives) {
+        hidden = c.overlapped_ms && (hidden || &c == &collectives.front())
+                     ? std::optional<double>(hidden.value_or(0) + *c.overlapped_ms)
+                     : std::nullopt;
+        if (!c.process_group.empty() &&
+            std::find(groups.begin(), groups.end(), c.process_group) == groups.end()) {
+            groups.push_back(c.process_group);
+        }
         auto it = std::find_if(counts.begin(), counts.end(),
                                [&](const auto& count) { return count.first == c.operation_name; });
         if (it == counts.end()) {
@@ -369,15 +378,21 @@ std::string communicationText(const std::vector<CollectiveEntry>& collectives) {
             longest = &c;
         }
     }
+    std::string groupsText;
+    for (const std::string& group : groups)
+        groupsText += (groupsText.empty() ? "; process group " : ", ") + group;
     std::string kinds;
     for (const auto& [name, count] : counts)
         kinds += (kinds.empty() ? "" : ", ") + name + " x" + std::to_string(count);
     return "Communication   " + std::to_string(collectives.size()) +
            (collectives.size() == 1 ? " collective (" : " collectives (") + kinds + "), " +
            (bytes > 0 ? formatBytes(bytes) : std::string("bytes not recorded")) + ", " +
-           format("%.3f ms", ms) + "; the longest " + longest->operation_name + " " +
+           format("%.3f ms", ms) +
+           (hidden ? " (" + format("%.3f ms", *hidden) + " of it beside computation on the device)"
+                   : std::string()) +
+           "; the longest " + longest->operation_name + " " +
            format("%.3f ms", longest->duration_ms) + " at " + format("%.1f ms", longest->start_ms) +
-           " into the step";
+           " into the step" + groupsText;
 }
 
 std::string padded(std::string text, size_t width) {

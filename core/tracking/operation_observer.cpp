@@ -574,7 +574,9 @@ void OperationObserver::backwardEnd(const at::RecordFunction& fn) {
 }
 
 void OperationObserver::collectiveStart(const at::RecordFunction& fn) {
-    OpenCollective open{fn.handle(), {}, {fn.name(), 0.0, 0.0, 0}};
+    CollectiveRecord record;
+    record.name = fn.name();
+    OpenCollective open{fn.handle(), {}, std::move(record)};
     for (const c10::IValue& input : fn.inputs())
         open.record.bytes += tensorBytes(input);
     open.record.start_ms = millisecondsSince(step_started_);

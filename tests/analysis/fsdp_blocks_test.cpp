@@ -155,10 +155,11 @@ TEST(FsdpBlocks, EachUnitsCollectivesWithTheirBytesAndTimes) {
     timeline.threads.push_back(std::move(worker));
     // As the observer keeps them: in the order they ended (the same, here), times since the
     // step began.
-    const std::vector<CollectiveRecord> records = {{"gloo:all_gather", 0.012, 0.006, 256},
-                                                   {"gloo:all_gather", 0.061, 0.008, 32},
-                                                   {"gloo:all_reduce", 0.091, 0.006, 800},
-                                                   {"gloo:all_reduce", 0.110, 0.010, 4}};
+    const std::vector<CollectiveRecord> records = {
+        {"gloo:all_gather", 0.012, 0.006, 256, {}, 0, {}},
+        {"gloo:all_gather", 0.061, 0.008, 32, {}, 0, {}},
+        {"gloo:all_reduce", 0.091, 0.006, 800, {}, 0, {}},
+        {"gloo:all_reduce", 0.110, 0.010, 4, {}, 0, {}}};
     const FsdpStep step = fsdpStep(memory, &timeline, &records);
     ASSERT_EQ(step.units.size(), 2u);
     const FsdpUnitEntry &block = step.units[0], &root = step.units[1];

@@ -152,8 +152,8 @@ TEST(TimeReport, AKernelsRowMovesTheEntriesAfterItAndItsActivationsAreItsRows) {
 
 TEST(TimeReport, EveryObservedStepsCollectivesAreListedByStep) {
     RecordedSteps steps = threeTimedSteps();
-    steps.collectives = {{"gloo:all_reduce", 1.0, 2.0, 4096}};
-    steps.timed_collectives[1] = {{"gloo:all_reduce", 1.5, 2.5, 4096}};
+    steps.collectives = {{"gloo:all_reduce", 1.0, 2.0, 4096, {}, 0, {}}};
+    steps.timed_collectives[1] = {{"gloo:all_reduce", 1.5, 2.5, 4096, {}, 0, {}}};
     const std::vector<StepCollective> listed = stepCollectives(steps);
     ASSERT_EQ(listed.size(), 2u);
     EXPECT_EQ(listed[0].step, 1);

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import tempfile
 import unittest
@@ -245,6 +246,39 @@ class GpuTraces(unittest.TestCase):
         self.assertTrue(expected)
         self.assertEqual(rows(prefix + ".time.sqlite", "SELECT operation_name, bytes FROM "
                               "trainscope_collectives ORDER BY id"), expected)
+
+    def test_each_collective_names_its_group_and_the_computation_beside_it(self):
+        # Its process group as the kernel's args name it, and how long a computing kernel (any
+        # other than NCCL's, on any stream) ran during it: the median over the steps whose
+        # collectives are the listed step's, as its duration is.
+        prefix, trace = self.imported["a100_nccl_rank0"]
+        computing, end = [], None  # merged
+        for start, stop in sorted((ns(k["ts"]), ns(k["ts"]) + ns(k["dur"])) for k in trace.work
+                                  if k["cat"] == "kernel" and "nccl" not in k["name"].lower()):
+            if computing and start <= computing[-1][1]:
+                computing[-1][1] = max(computing[-1][1], stop)
+            else:
+                computing.append([start, stop])
+
+        def beside(task):
+            start, stop = ns(task["ts"]), ns(task["ts"]) + ns(task["dur"])
+            return sum(max(0, min(stop, b) - max(start, a)) for a, b in computing)
+
+        steps = rows(prefix + ".timeline.sqlite", "SELECT startNs, endNs FROM STEP_TIME ORDER BY id")
+        by_step = []
+        for start, end in steps:
+            by_step.append([(t["args"]["Collective name"], beside(t))
+                            for t in sorted(trace.work, key=lambda t: ns(t["ts"]))
+                            if "Collective name" in t.get("args", {}) and start <=
+                            ns(trace.launch[t["args"]["correlation"]]["ts"]) + trace.base <= end])
+        same = [s for s in by_step if [n for n, _ in s] == [n for n, _ in by_step[0]]]
+        expected = [("default_pg (0): ranks [0, 1]", 2,
+                     round(statistics.median(s[i][1] for s in same) / 1e6, 9))
+                    for i in range(len(by_step[0]))]
+        found = rows(prefix + ".time.sqlite", "SELECT process_group, group_size, overlapped_ms "
+                     "FROM trainscope_collectives ORDER BY id")
+        self.assertEqual([(g, n, round(ms, 9)) for g, n, ms in found], expected)
+        self.assertGreater(sum(ms for _, _, ms in found), 0)
 
     def test_show_says_the_times_are_the_devices(self):
         prefix, _ = self.imported["v100_rank0.pt.trace"]

@@ -247,6 +247,12 @@ struct CollectiveEntry {
     double duration_ms = 0.0;
     int64_t bytes = 0;  // of the tensors it carries
     Spread spread{};
+    // A GPU trace's NCCL kernel: its process group ("default_pg (0): ranks [0, 1]"; "": not
+    // named) and size (0: not known), and how long a computation ran on the device beside it
+    // (none: not known: a collective of the CPU's).
+    std::string process_group;
+    int64_t group_size = 0;
+    std::optional<double> overlapped_ms;
 };
 
 // A compilation of a part of the user's step by torch.compile (TorchDynamo and its backend):
