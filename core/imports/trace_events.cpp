@@ -5,11 +5,10 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
-#include <cerrno>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <optional>
+#include <string_view>
 
 #include "trainscope/error.h"
 
@@ -54,23 +53,19 @@ class JsonStream {
     BufferedBytes& bytes_;
 };
 
-// An integer as JSON writes it; nothing for another number.
+// An integer as JSON writes it (an address past int64's end as its bits); nothing for another
+// number.
 std::optional<int64_t> integerOf(const char* text, size_t size) {
-    if (size == 0 || size > 20) {
-        return std::nullopt;
-    }
-    char buffer[24];
-    std::memcpy(buffer, text, size);
-    buffer[size] = '\0';
-    char* end = nullptr;
-    errno = 0;
-    const long long value = std::strtoll(buffer, &end, 10);
-    if (errno == 0 && end == buffer + size) {
+    const char* const last = text + size;
+    int64_t value = 0;
+    if (const auto [end, error] = std::from_chars(text, last, value);
+        error == std::errc() && end == last && size > 0) {
         return value;
     }
-    const unsigned long long unsigned_value = std::strtoull(buffer, &end, 10);  // an address
-    if (errno == 0 && end == buffer + size && buffer[0] != '-') {
-        return static_cast<int64_t>(unsigned_value);
+    uint64_t address = 0;
+    if (const auto [end, error] = std::from_chars(text, last, address);
+        error == std::errc() && end == last && size > 0) {
+        return static_cast<int64_t>(address);
     }
     return std::nullopt;
 }
@@ -107,15 +102,16 @@ std::optional<int64_t> nanosecondsOf(const char* text, size_t size) {
         const int64_t ns = whole * 1000 + fraction;
         return negative ? -ns : ns;
     }
-    // Another form (an exponent): through a double.
-    const std::string copy(text, size);
-    char* end = nullptr;
-    const double us = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(us) ||
+    // Another form (an exponent): through a double, read as JSON writes it whatever the
+    // locale (strtod would take the app's German decimal comma).
+    double us = 0;
+    const auto [end, error] = std::from_chars(text, text + size, us);
+    if (error != std::errc() || end != text + size || !std::isfinite(us) ||
         std::fabs(us) > kMaxMicroseconds) {
         return std::nullopt;
     }
-    return static_cast<int64_t>(std::llround(us * 1000.0));
+    // In long double: a double loses nanoseconds past 2^53 ns (epoch times are 1.7e18 ns).
+    return static_cast<int64_t>(std::llroundl(static_cast<long double>(us) * 1000.0L));
 }
 
 // One event as read, before it is kept in its compact form.
@@ -136,7 +132,18 @@ struct PendingEvent {
     std::optional<int64_t> collective_elements, group_size;
     std::string shapes, dtypes;
     bool has_shapes = false, has_dtypes = false;
-    void clear() { *this = PendingEvent(); }
+    // For the next event: every field unset, the strings' room kept (not freed and taken
+    // again for each of millions of events).
+    void clear() {
+        for (std::string* text :
+             {&ph, &cat, &name, &pid_text, &tid_text, &id_text, &call_from, &arg_name, &collective,
+              &collective_dtype, &group_name, &group_description, &group_ranks, &shapes, &dtypes})
+            text->clear();
+        pid = tid = ts = dur = id = std::nullopt;
+        ts_bad = dur_bad = has_shapes = has_dtypes = false;
+        sequence = correlation = bytes = total_allocated = total_reserved = address = device_type =
+            device_id = collective_elements = group_size = std::nullopt;
+    }
 };
 
 // A collective's process group as its kernel's args name it: "default_pg (0): ranks [0, 1]";
@@ -150,6 +157,129 @@ std::string processGroupOf(const PendingEvent& e) {
         group += (group.empty() ? "ranks " : ": ranks ") + e.group_ranks;
     }
     return group;
+}
+
+// The keys an event's fields and args are read by, told apart once per key (each of millions of
+// events has a dozen): by length, then by content.
+enum class Field : uint8_t {
+    Other,
+    Ph,
+    Cat,
+    Name,
+    Pid,
+    Tid,
+    Id,
+    Ts,
+    Dur,
+    Args,
+    CallFrom,
+    CollectiveName,
+    Dtype,
+    GroupName,
+    GroupDescription,
+    GroupRanks,
+    SequenceNumber,
+    Correlation,
+    InMsgNelems,
+    GroupSize,
+    Bytes,
+    TotalAllocated,
+    TotalReserved,
+    Addr,
+    DeviceType,
+    DeviceId,
+    InputDims,
+    InputType,
+};
+
+Field fieldOf(std::string_view key) {
+    switch (key.size()) {
+        case 2:
+            if (key == "ph")
+                return Field::Ph;
+            if (key == "id")
+                return Field::Id;
+            if (key == "ts")
+                return Field::Ts;
+            break;
+        case 3:
+            if (key == "cat")
+                return Field::Cat;
+            if (key == "pid")
+                return Field::Pid;
+            if (key == "tid")
+                return Field::Tid;
+            if (key == "dur")
+                return Field::Dur;
+            break;
+        case 4:
+            if (key == "name")
+                return Field::Name;
+            if (key == "args")
+                return Field::Args;
+            if (key == "Addr")
+                return Field::Addr;
+            break;
+        case 5:
+            if (key == "dtype")
+                return Field::Dtype;
+            if (key == "Bytes")
+                return Field::Bytes;
+            break;
+        case 8:
+            if (key == "CallFrom")
+                return Field::CallFrom;
+            break;
+        case 9:
+            if (key == "Device Id")
+                return Field::DeviceId;
+            break;
+        case 10:
+            if (key == "Group size")
+                return Field::GroupSize;
+            if (key == "Input Dims")
+                return Field::InputDims;
+            if (key == "Input type")
+                return Field::InputType;
+            break;
+        case 11:
+            if (key == "correlation")
+                return Field::Correlation;
+            if (key == "Device Type")
+                return Field::DeviceType;
+            break;
+        case 13:
+            if (key == "In msg nelems")
+                return Field::InMsgNelems;
+            break;
+        case 14:
+            if (key == "Total Reserved")
+                return Field::TotalReserved;
+            break;
+        case 15:
+            if (key == "Collective name")
+                return Field::CollectiveName;
+            if (key == "Sequence number")
+                return Field::SequenceNumber;
+            if (key == "Total Allocated")
+                return Field::TotalAllocated;
+            break;
+        case 18:
+            if (key == "Process Group Name")
+                return Field::GroupName;
+            break;
+        case 19:
+            if (key == "Process Group Ranks")
+                return Field::GroupRanks;
+            break;
+        case 25:
+            if (key == "Process Group Description")
+                return Field::GroupDescription;
+            break;
+        default:
+            break;
+    }
+    return Field::Other;
 }
 
 constexpr int kEventsPerProgress = 4096;
@@ -169,7 +299,7 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         } else if (in_events_ && depth_ == events_depth_) {
             event_.clear();
         } else if (events_depth_ > 0 && !in_args_ && depth_ == events_depth_ + 1 &&
-                   key_ == "args") {
+                   field_ == Field::Args) {
             in_args_ = true;
         } else if (depth_ == 1) {
             root_object_ = true;
@@ -193,9 +323,9 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
             saw_events_ = true;
             in_events_ = true;
         } else if (in_args_ && depth_ == events_depth_ + 2 &&
-                   (key_ == "Input Dims" || key_ == "Input type")) {
-            list_ = key_ == "Input Dims" ? &event_.shapes : &event_.dtypes;
-            (key_ == "Input Dims" ? event_.has_shapes : event_.has_dtypes) = true;
+                   (field_ == Field::InputDims || field_ == Field::InputType)) {
+            list_ = field_ == Field::InputDims ? &event_.shapes : &event_.dtypes;
+            (field_ == Field::InputDims ? event_.has_shapes : event_.has_dtypes) = true;
             list_items_ = 0;
         } else if (list_ && depth_ == events_depth_ + 3) {
             if (list_items_++ > 0) {
@@ -215,6 +345,10 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         return true;
     }
     bool Key(const char* text, rapidjson::SizeType size, bool) {
+        if (in_events_) {  // the events' keys by their field alone
+            field_ = fieldOf(std::string_view(text, size));
+            return true;
+        }
         key_.assign(text, size);
         if (depth_ == 1 && root_object_) {
             top_key_ = key_;
@@ -222,46 +356,46 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
         return true;
     }
     bool String(const char* text, rapidjson::SizeType size, bool) {
-        const std::string value(text, size);
+        const std::string_view value(text, size);  // assigned in place: no copy of its own
         if (depth_ == 1 && root_object_) {
             noteTopKey();
         } else if (outsideEvents()) {
             if (depth_ == 3 && top_key_ == "deviceProperties" && key_ == "name" &&
                 !out_.devices.empty()) {
-                out_.devices.back().name = value;
+                out_.devices.back().name.assign(value);
             }
         } else if (inEvent(1)) {
-            if (key_ == "ph")
-                event_.ph = value;
-            else if (key_ == "cat")
-                event_.cat = value;
-            else if (key_ == "name")
-                event_.name = value;
-            else if (key_ == "pid")
-                event_.pid_text = value;
-            else if (key_ == "tid")
-                event_.tid_text = value;
-            else if (key_ == "id")
-                event_.id_text = value;
-            else if (key_ == "ts")
+            if (field_ == Field::Ph)
+                event_.ph.assign(value);
+            else if (field_ == Field::Cat)
+                event_.cat.assign(value);
+            else if (field_ == Field::Name)
+                event_.name.assign(value);
+            else if (field_ == Field::Pid)
+                event_.pid_text.assign(value);
+            else if (field_ == Field::Tid)
+                event_.tid_text.assign(value);
+            else if (field_ == Field::Id)
+                event_.id_text.assign(value);
+            else if (field_ == Field::Ts)
                 event_.ts_bad = true;
-            else if (key_ == "dur")
+            else if (field_ == Field::Dur)
                 event_.dur_bad = true;
         } else if (inArgs(1)) {
-            if (key_ == "CallFrom")
-                event_.call_from = value;
-            else if (key_ == "name")
-                event_.arg_name = value;
-            else if (key_ == "Collective name")
-                event_.collective = value;
-            else if (key_ == "dtype")
-                event_.collective_dtype = value;
-            else if (key_ == "Process Group Name")
-                event_.group_name = value;
-            else if (key_ == "Process Group Description")
-                event_.group_description = value;
-            else if (key_ == "Process Group Ranks")
-                event_.group_ranks = value;
+            if (field_ == Field::CallFrom)
+                event_.call_from.assign(value);
+            else if (field_ == Field::Name)
+                event_.arg_name.assign(value);
+            else if (field_ == Field::CollectiveName)
+                event_.collective.assign(value);
+            else if (field_ == Field::Dtype)
+                event_.collective_dtype.assign(value);
+            else if (field_ == Field::GroupName)
+                event_.group_name.assign(value);
+            else if (field_ == Field::GroupDescription)
+                event_.group_description.assign(value);
+            else if (field_ == Field::GroupRanks)
+                event_.group_ranks.assign(value);
         } else if (list_ == &event_.dtypes && depth_ == events_depth_ + 2) {
             if (list_items_++ > 0) {
                 list_->append(";\r\n");
@@ -296,38 +430,38 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
                     device.multiprocessors = *value;
             }
         } else if (inEvent(1)) {
-            if (key_ == "ts" || key_ == "dur") {
+            if (field_ == Field::Ts || field_ == Field::Dur) {
                 const std::optional<int64_t> ns = nanosecondsOf(text, size);
-                (key_ == "ts" ? event_.ts : event_.dur) = ns;
-                (key_ == "ts" ? event_.ts_bad : event_.dur_bad) = !ns;
-            } else if (key_ == "pid") {
+                (field_ == Field::Ts ? event_.ts : event_.dur) = ns;
+                (field_ == Field::Ts ? event_.ts_bad : event_.dur_bad) = !ns;
+            } else if (field_ == Field::Pid) {
                 event_.pid = integerOf(text, size);
-            } else if (key_ == "tid") {
+            } else if (field_ == Field::Tid) {
                 event_.tid = integerOf(text, size);
-            } else if (key_ == "id") {
+            } else if (field_ == Field::Id) {
                 event_.id = integerOf(text, size);
             }
         } else if (inArgs(1)) {
             const std::optional<int64_t> value = integerOf(text, size);
-            if (key_ == "Sequence number")
+            if (field_ == Field::SequenceNumber)
                 event_.sequence = value;
-            else if (key_ == "correlation")
+            else if (field_ == Field::Correlation)
                 event_.correlation = value;
-            else if (key_ == "In msg nelems")
+            else if (field_ == Field::InMsgNelems)
                 event_.collective_elements = value;
-            else if (key_ == "Group size")
+            else if (field_ == Field::GroupSize)
                 event_.group_size = value;
-            else if (key_ == "Bytes")
+            else if (field_ == Field::Bytes)
                 event_.bytes = value;
-            else if (key_ == "Total Allocated")
+            else if (field_ == Field::TotalAllocated)
                 event_.total_allocated = value;
-            else if (key_ == "Total Reserved")
+            else if (field_ == Field::TotalReserved)
                 event_.total_reserved = value;
-            else if (key_ == "Addr")
+            else if (field_ == Field::Addr)
                 event_.address = value;
-            else if (key_ == "Device Type")
+            else if (field_ == Field::DeviceType)
                 event_.device_type = value;
-            else if (key_ == "Device Id")
+            else if (field_ == Field::DeviceId)
                 event_.device_id = value;
         } else if (list_ == &event_.shapes && depth_ == events_depth_ + 3) {
             if (dims_++ > 0) {
@@ -514,8 +648,9 @@ class TraceHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trac
     bool saw_events_ = false;
     bool in_events_ = false;  // within the list of events
     bool in_args_ = false;
-    std::string key_;
-    std::string top_key_;  // the root object's key being read
+    std::string key_;             // outside the events: the trace's other keys
+    Field field_ = Field::Other;  // within them
+    std::string top_key_;         // the root object's key being read
     PendingEvent event_;
     std::string* list_ = nullptr;  // the args list being read (Input Dims, Input type)
     int list_items_ = 0, dims_ = 0;

@@ -9,6 +9,7 @@
 
 #include "support/report_reader.h"
 #include "trainscope/builtin_models.h"
+#include "trainscope/imported_file.h"
 #include "trainscope/report_format.h"
 #include "trainscope/report_reading.h"
 #include "trainscope/report_writer.h"
@@ -80,4 +81,20 @@ TEST_F(GermanNumbers, AProbabilityParameterIsReadWithADecimalPoint) {
     dropout.kind = ParamKind::Probability;
     EXPECT_EQ(checkParameterValue(dropout, "0.1"), "");
     EXPECT_NE(checkParameterValue(dropout, "0,1"), "");
+}
+
+// A trace's times are read as JSON writes them under the app's German locale: an intact V100
+// trace was refused in German ("a time that is not a number") where its times went to strtod.
+TEST_F(GermanNumbers, ATracesTimesAreReadWithADecimalPoint) {
+    const ImportedRun run = importBytes(
+        R"({"schemaVersion": 1, "traceEvents": [
+            {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1,
+             "ts": 1712195495519689.047, "dur": 2.5},
+            {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1,
+             "ts": 1.7121954955197e15, "dur": 2.5e-1}]})",
+        "v100.json");
+    ASSERT_EQ(run.timeline.calls.size(), 2u);
+    EXPECT_EQ(run.timeline.calls[0].end_ns - run.timeline.calls[0].start_ns, 2500);
+    EXPECT_EQ(run.timeline.calls[1].start_ns - run.timeline.calls[0].start_ns, 10'953);
+    EXPECT_EQ(run.timeline.calls[1].end_ns - run.timeline.calls[1].start_ns, 250);
 }
