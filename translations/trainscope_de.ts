@@ -459,6 +459,26 @@
         <source>Device total</source>
         <translation>Gerät gesamt</translation>
     </message>
+    <message>
+        <source>Device time of the listed step %1 ms</source>
+        <translation>Gerätezeit des gezeigten Schritts %1 ms</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>Berechnung</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>Kommunikation</translation>
+    </message>
+    <message>
+        <source>Copies and sets</source>
+        <translation>Kopien und Füllungen</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Leerlauf</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -1672,17 +1692,17 @@ Gewichte: %10 %11 (%12 %)</translation>
     </message>
     <message>
         <source>Open &amp;Folder of Traces…</source>
-        <translation>&amp;Ordner mit Traces öffnen…</translation>
+        <translation>Ordner mit &amp;Profiler-Traces öffnen …</translation>
     </message>
     <message>
         <source>Open Folder of Traces</source>
-        <translation>Ordner mit Traces öffnen</translation>
+        <translation>Ordner mit Profiler-Traces öffnen</translation>
     </message>
     <message numerus="yes">
         <source>%n traces</source>
         <translation>
-            <numerusform>%n Trace</numerusform>
-            <numerusform>%n Traces</numerusform>
+            <numerusform>%n Profiler-Trace</numerusform>
+            <numerusform>%n Profiler-Traces</numerusform>
         </translation>
     </message>
 </context>
@@ -2294,6 +2314,18 @@ aktiv (gepunktet)</translation>
     <message>
         <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms exposed (%6 ms more hidden behind computation), copies and sets %4 ms, idle %5 ms</source>
         <translation>Gerätezeit des gezeigten Schritts: %1 ms von seiner ersten bis zu seiner letzten Aufgabe; Rechnen %2 ms, Kommunikation %3 ms offen (weitere %6 ms hinter Rechnen verborgen), Kopien und Füllungen %4 ms, untätig %5 ms</translation>
+    </message>
+    <message>
+        <source>Sum of operations&apos; device time: %1 ms (%2), %3 operations</source>
+        <translation>Summe der Gerätezeit der Operationen: %1 ms (%2), %3 Operationen</translation>
+    </message>
+    <message>
+        <source>Iteration (wall, one iteration timed): %1 ms</source>
+        <translation>Iteration (Echtzeit, eine Iteration gemessen): %1 ms</translation>
+    </message>
+    <message>
+        <source>Iteration (wall, median of the timed iterations): %1 ms</source>
+        <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms</translation>
     </message>
 </context>
 <context>

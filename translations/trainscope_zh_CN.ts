@@ -459,6 +459,26 @@
         <source>Device total</source>
         <translation>设备总计</translation>
     </message>
+    <message>
+        <source>Device time of the listed step %1 ms</source>
+        <translation>所列步骤的设备时间 %1 ms</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Copies and sets</source>
+        <translation>复制和填充</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
 </context>
 <context>
     <name>RunProgress</name>
@@ -2289,6 +2309,18 @@ active (dotted)</source>
     <message>
         <source>Device time of the listed step: %1 ms from its first task to its last; computation %2 ms, communication %3 ms exposed (%6 ms more hidden behind computation), copies and sets %4 ms, idle %5 ms</source>
         <translation>所列步骤的设备时间：从其第一个任务到最后一个任务 %1 ms；计算 %2 ms，暴露的通信 %3 ms（另有 %6 ms 隐藏在计算之后），复制和填充 %4 ms，空闲 %5 ms</translation>
+    </message>
+    <message>
+        <source>Sum of operations&apos; device time: %1 ms (%2), %3 operations</source>
+        <translation>操作的设备时间合计：%1 毫秒（%2），共 %3 个操作</translation>
+    </message>
+    <message>
+        <source>Iteration (wall, one iteration timed): %1 ms</source>
+        <translation>迭代（实际耗时，仅计时一次迭代）：%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Iteration (wall, median of the timed iterations): %1 ms</source>
+        <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒</translation>
     </message>
 </context>
 <context>

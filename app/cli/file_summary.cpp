@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "trainscope/import_notes.h"
+#include "trainscope/report_format.h"
 #include "trainscope/summary_text.h"
 
 namespace trainscope::cli {
@@ -125,7 +126,12 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
         case ReportFileKind::Time: {
             out << path << ": run time report\n"
                 << "  operations: " << s.operations << operationsByPart(s.times) << "\n"
-                << "  " << iterationText(s.iteration_wall_ms, s.times) << "\n";
+                << "  "
+                << iterationText(s.iteration_wall_ms, s.times,
+                                 s.time_metadata.count(report_format::kOperationTimesKey) &&
+                                     s.time_metadata.at(report_format::kOperationTimesKey) ==
+                                         report_format::kDeviceTimes)
+                << "\n";
             if (!s.imported_steps.empty()) {
                 out << "  Steps: " << s.imported_steps << "\n";
             }

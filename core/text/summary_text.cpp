@@ -324,11 +324,13 @@ std::vector<std::string> operationTimesText(const RunMetadata& meta) {
     return lines;
 }
 
-std::string iterationText(std::optional<double> wall_ms, const PartTimes& times) {
+std::string iterationText(std::optional<double> wall_ms, const PartTimes& times,
+                          bool device_times) {
     const double sum = times.sum();
-    std::string text = "sum of operations " + format("%.3f ms", sum) + " (forward " +
-                       format("%.3f ms", times.forward_ms) + ", backward " +
-                       format("%.3f ms", times.backward_ms);
+    std::string text =
+        std::string(device_times ? "sum of operations' device time " : "sum of operations ") +
+        format("%.3f ms", sum) + " (forward " + format("%.3f ms", times.forward_ms) +
+        ", backward " + format("%.3f ms", times.backward_ms);
     // Named where the step had such operations (an archive's step has no optimizer's).
     if (times.after_backward_operations > 0) {
         text += ", after backward " + format("%.3f ms", times.after_backward_ms);
@@ -341,7 +343,7 @@ std::string iterationText(std::optional<double> wall_ms, const PartTimes& times)
         return "Iteration: " + text;
     }
     text = "Iteration (wall) " + format("%.3f ms", *wall_ms) + ", " + text;
-    if (*wall_ms > 0) {
+    if (*wall_ms > 0 && !device_times) {
         text += ", " + format("%.1f%%", 100.0 * sum / *wall_ms) + " of the iteration";
     }
     return text;
@@ -437,7 +439,12 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
         }
     }
     if (time) {
-        out << "  " << iterationText(time->iteration_ms, time->partTimes()) << "\n";
+        const auto times = time->metadata.find(report_format::kOperationTimesKey);
+        out << "  "
+            << iterationText(
+                   time->iteration_ms, time->partTimes(),
+                   times != time->metadata.end() && times->second == report_format::kDeviceTimes)
+            << "\n";
         if (const auto steps = time->metadata.find(report_format::kImportedStepsKey);
             steps != time->metadata.end()) {
             out << "  Steps: " << steps->second << "\n";

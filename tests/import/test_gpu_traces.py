@@ -285,6 +285,9 @@ class GpuTraces(unittest.TestCase):
         shown = subprocess.run([CLI, "show", prefix + ".time.sqlite"], capture_output=True,
                                text=True, timeout=120)
         self.assertEqual(shown.returncode, 0, shown.stderr)
+        # The device's sum is named so, and is no share of the CPU's wall clock.
+        self.assertIn("sum of operations' device time ", shown.stdout)
+        self.assertNotIn("of the iteration", shown.stdout)
         self.assertIn("Operation times are device times: the kernels, copies and sets each "
                       "operation launched (its CPU times are kept beside them)\n  Device work: "
                       "4350 kernels, 1600 copies, 145 sets on 1 stream; 6095 joined to the "

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QPieSeries>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -79,8 +80,11 @@ TEST_F(ImportViewTest, AGpuTracesTimesAreTheDevicesWithTheCpusBeside) {
         << browser->overviewText().toStdString();
     // Its whole recording is its one iteration: no median.
     EXPECT_TRUE(browser->overviewText().startsWith(
-        QStringLiteral("Iteration (wall, one iteration timed): 43,425.365 ms\n")))
+        QStringLiteral("Iteration (wall, one iteration timed): 43,425.365 ms\nSum of "
+                       "operations' device time: ")))
         << browser->overviewText().toStdString();
+    // The device's sum is no share of the CPU's wall clock.
+    EXPECT_FALSE(browser->overviewText().contains(QStringLiteral("of the iteration")));
     browser->tabs()->setCurrentWidget(browser->timePage());
     test::waitForReads();
     QAbstractItemModel* ops = browser->operationsView()->model();
@@ -108,6 +112,26 @@ TEST_F(ImportViewTest, AGpuTracesTimesAreTheDevicesWithTheCpusBeside) {
                 std::stod(report.scalar("SELECT SUM(forward_ms) FROM trainscope_entry_cpu_times")),
                 1e-6);
     EXPECT_GT(cpu_sum, device_sum);
+    // The Overview charts the step as the device spent it: each slice the report's figure.
+    QChart* device_chart = nullptr;
+    for (QChartView* view : browser->findChildren<QChartView*>())
+        if (view->chart()->title().startsWith(QStringLiteral("Device time of the listed step")))
+            device_chart = view->chart();
+    ASSERT_NE(device_chart, nullptr);
+    const auto* pie = qobject_cast<QPieSeries*>(device_chart->series().value(0));
+    ASSERT_NE(pie, nullptr);
+    ASSERT_EQ(pie->count(), 4);
+    const char* keys[] = {"device_computation_ns", "device_communication_ns", "device_memory_ns",
+                          "device_idle_ns"};
+    double sum = 0;
+    for (int i = 0; i < 4; ++i) {
+        const double ns = std::stod(report.scalar(
+            std::string("SELECT value FROM trainscope_metadata WHERE key = '") + keys[i] + "'"));
+        EXPECT_NEAR(pie->slices()[i]->value(), ns / 1e6, 1e-9) << keys[i];
+        sum += ns;
+    }
+    EXPECT_EQ(sum, std::stod(report.scalar(
+                       "SELECT value FROM trainscope_metadata WHERE key = 'device_step_ns'")));
 }
 
 TEST_F(ImportViewTest, ATraceOpensAsARunAndItsReportsAreKeptBesideIt) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -601,3 +602,54 @@ TEST(TimelineTimes, ThreeDecimalsAsInTheOtherTabs) {
 }
 
 }  // namespace
+
+// A GPU trace recorded by others (AlexNet's forward on an A100, tests/data/gpu-traces): a click
+// on a kernel in its stream's lane selects it and links the operation that launched it (the
+// call around its launch on the launching thread), and a click on that operation links its
+// kernels back: the two ends of a launch, either way.
+TEST(GpuTraceTimeline, AKernelAndTheOperationThatLaunchedItSelectEachOther) {
+    const std::string dir = test::makeTempDir();
+    const QString trace = QString::fromStdString(dir + "/alexnet.json.gz");
+    ASSERT_TRUE(QFile::copy(QStringLiteral(GPU_TRACES "/a100_alexnet.json.gz"), trace));
+    MainWindow window;
+    window.resize(1100, 760);
+    window.show();
+    ASSERT_TRUE(test::openAndWait(window, {trace})) << window.lastError().toStdString();
+    TimelinePage* page = loadedTimeline(window.browser()->tabs());
+    ASSERT_NE(page, nullptr);
+    window.browser()->tabs()->setCurrentWidget(page);
+    ASSERT_NE(page->timeline(), nullptr) << page->status()->text().toStdString();
+    const TimelineData& data = *page->state()->ranks()[0];
+    // The first kernel with a launch, and that launch (the runtime call of its connection).
+    RankedSpan kernel;
+    const TimelineSpan* launch = nullptr;
+    for (size_t l = 0; l < data.lanes.size() && !kernel.valid(); ++l)
+        if (data.lanes[l].kind == LaneKind::Device)
+            for (size_t i = 0; i < data.lanes[l].spans.size() && !kernel.valid(); ++i)
+                for (const TimelineLane& cann : data.lanes)
+                    for (const TimelineSpan& call : cann.spans)
+                        if (cann.kind == LaneKind::Cann && !kernel.valid() &&
+                            call.connection == data.lanes[l].spans[i].connection &&
+                            data.text(data.lanes[l].spans[i].name).find("Memcpy") ==
+                                std::string::npos) {
+                            kernel = {0, {int32_t(l), int32_t(i)}};
+                            launch = &call;
+                        }
+    ASSERT_TRUE(kernel.valid());
+    page->state()->zoomTo(kernel);  // wide enough that the click lands on it alone
+    QTest::mouseClick(page->timeline(), Qt::LeftButton, {}, page->timeline()->pointOf(kernel));
+    ASSERT_EQ(page->state()->selection(), kernel);
+    RankedSpan operation;
+    for (const RankedSpan& partner : page->state()->partners())
+        if (data.lanes[size_t(partner.span.lane)].kind == LaneKind::Thread)
+            operation = partner;
+    ASSERT_TRUE(operation.valid()) << "no operation among the kernel's partners";
+    const TimelineSpan& op = data.span(operation.span);
+    EXPECT_EQ(data.text(op.name).rfind("aten::", 0), 0u) << data.text(op.name);
+    EXPECT_LE(op.start_ns, launch->start_ns);
+    EXPECT_GE(op.end_ns, launch->end_ns);
+    // The launching operation's partners hold the kernel.
+    page->state()->select(operation);
+    EXPECT_TRUE(page->state()->partners().contains(kernel));
+    fs::remove_all(dir);
+}

@@ -183,7 +183,8 @@ const LanguageCase kGerman{
     "de",
     {QStringLiteral("Gradient"), QStringLiteral("Operation"), QStringLiteral("Editor"),
      QStringLiteral("Iteration"), QStringLiteral("Stack"), QStringLiteral("in"),
-     QStringLiteral("ms"), QStringLiteral("trace"), QStringLiteral("Interpreter")}};
+     QStringLiteral("ms"), QStringLiteral("trace"), QStringLiteral("Traces"),
+     QStringLiteral("Interpreter")}};
 const LanguageCase kChinese{"zh_CN",
                             {QStringLiteral("trace"), QStringLiteral("seed"), QStringLiteral("pre"),
                              QStringLiteral("norm")}};

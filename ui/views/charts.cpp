@@ -27,6 +27,7 @@
 #include "reading/sql_table_model.h"
 #include "reading/units.h"
 #include "settings/theme.h"
+#include "trainscope/report_format.h"
 #include "views/export.h"
 
 namespace trainscope::ui {
@@ -577,6 +578,31 @@ QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()
     if (clicked)
         view->setCursor(Qt::PointingHandCursor);
     return view;
+}
+
+QChartView* deviceTimeChart(const TimeSummary& summary) {
+    namespace key = report_format::device_work;
+    const auto ns = [&](const char* name) -> std::optional<double> {
+        const auto found = summary.time_metadata.find(name);
+        if (found == summary.time_metadata.end())
+            return std::nullopt;
+        bool ok = false;
+        const double value = QString::fromStdString(found->second).toDouble(&ok);
+        return ok ? std::optional<double>(value / 1e6) : std::nullopt;
+    };
+    const auto step = ns(key::kStepNs);
+    if (!step)
+        return nullptr;
+    auto* chart = new QChart;
+    chart->setTitle(
+        QObject::tr("Device time of the listed step %1 ms").arg(formatNumber(*step, 1)));
+    addPie(chart,
+           {{QObject::tr("Computation"), ns(key::kComputationNs).value_or(0)},
+            {QObject::tr("Communication"), ns(key::kCommunicationNs).value_or(0)},
+            {QObject::tr("Copies and sets"), ns(key::kMemoryNs).value_or(0)},
+            {QObject::tr("Idle"), ns(key::kIdleNs).value_or(0)}},
+           humanMs, exactMs, {});
+    return chartView(chart);
 }
 
 QChartView* operationTimeChart(const QString& title, const TopEntries& top, BarClicked clicked) {

@@ -23,6 +23,10 @@ using MemoryPartClicked = std::function<void(MemoryPart)>;
 QChartView* memoryBreakdownChart(const MemorySummary& summary, MemoryPartClicked clicked = {});
 // The iteration split into forward and backward time (`clicked`: either slice's click).
 QChartView* iterationSplitChart(const TimeSummary& summary, std::function<void()> clicked = {});
+// A GPU trace's listed step as its device spent it (the run time report's device_* metadata,
+// each instant once): computation, exposed communication, copies and sets, idle. Null where the
+// report has no such figures.
+QChartView* deviceTimeChart(const TimeSummary& summary);
 // The data key of a bar's name (a QGraphicsSimpleTextItem above the bar, in the chart) that
 // holds the name in full; the item's text is the name as shown, elided when the plot is narrow.
 constexpr int kBarLabelFullText = 0;

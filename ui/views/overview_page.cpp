@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QStringList>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "reading/report_run.h"
 #include "trainscope/import_notes.h"
@@ -170,13 +171,23 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
             parts += tr(", after backward %1 ms").arg(formatNumber(t.times.after_backward_ms, 3));
         if (t.times.optimizer_operations > 0)
             parts += tr(", optimizer %1 ms").arg(formatNumber(t.times.optimizer_ms, 3));
+        // A GPU trace's operation times are its device's: no share of the CPU's wall clock.
+        const auto times = t.time_metadata.find(report_format::kOperationTimesKey);
+        const bool device =
+            times != t.time_metadata.end() && times->second == report_format::kDeviceTimes;
         const QString sum =
-            tr("Sum of operations: %1 ms (%2), %3 operations")
+            (device ? tr("Sum of operations' device time: %1 ms (%2), %3 operations")
+                    : tr("Sum of operations: %1 ms (%2), %3 operations"))
                 .arg(formatNumber(t.operations_ms(), 3), parts, QLocale().toString(t.operations));
         // One iteration timed (an imported trace without steps: its whole recording) is no median.
         const auto timed = t.time_metadata.find("timed_steps");
         const bool one = timed != t.time_metadata.end() && timed->second == "1";
-        if (t.wall_ms && *t.wall_ms > 0)
+        if (t.wall_ms && *t.wall_ms > 0 && device)
+            lines << (one ? tr("Iteration (wall, one iteration timed): %1 ms")
+                          : tr("Iteration (wall, median of the timed iterations): %1 ms"))
+                         .arg(formatNumber(*t.wall_ms, 3))
+                  << sum;
+        else if (t.wall_ms && *t.wall_ms > 0)
             // Two lines: on one, German ran past the window's width.
             lines << (one ? tr("Iteration (wall, one iteration timed): %1 ms\n%2, %3% of the "
                                "iteration")
@@ -190,6 +201,11 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
             lines << tr("Backward not attributed: %1").arg(t.backward_not_attributed);
         lines << operationTimesLines(t.time_metadata);
         charts->addWidget(iterationSplitChart(t, [this] { emit timePartClicked(); }), 0, 1);
+        // A GPU trace's step on its device: where the memory pie would be, else beside the
+        // others (the top operations below then reach under it).
+        const int device_column = contents.memory_summary ? 3 : 0;
+        if (QChartView* device = deviceTimeChart(t))
+            charts->addWidget(device, 0, device_column);
         charts->addWidget(topChart([this](const RunCharts& top) {
                               QChartView* view = operationTimeChart(
                                   tr("Top operations by time"), top.operations.first(kTimeTopCount),
@@ -198,7 +214,9 @@ OverviewPage::OverviewPage(ReportRun& run, QWidget* parent) : QWidget(parent) {
                               view->chart()->legend()->setAlignment(Qt::AlignRight);
                               return view;
                           }),
-                          1, 1, 1, 2);
+                          1, contents.memory_summary ? 1 : 0, 1,
+                          contents.memory_summary ? charts->columnCount() - 1
+                                                  : std::max(2, charts->columnCount()));
     }
     if (!contents.summary_error.isEmpty())
         lines << tr("Could not read the report's totals: %1").arg(contents.summary_error);

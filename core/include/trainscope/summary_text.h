@@ -28,8 +28,11 @@ std::string format(const char* pattern, double value);
 // the iteration": the forward, the backward, what ran after the backward pass and the optimizer's
 // step (those two named where the step ran such operations) each apart. The wall time is the
 // measured median iteration; the operations' times usually add up to less (the work between them is
-// nobody's). Without a wall time (other tools' reports) the sum alone.
-std::string iterationText(std::optional<double> wall_ms, const PartTimes& times);
+// nobody's). Without a wall time (other tools' reports) the sum alone. Where the operations' times
+// are a device's (a GPU trace's), the sum is named so and is no share of the CPU's wall time:
+// the two clocks' figures are not divided.
+std::string iterationText(std::optional<double> wall_ms, const PartTimes& times,
+                          bool device_times = false);
 
 // What a run time report's operation times are the time of, by its metadata, in lines without
 // indent: the GPU's between CUDA events (TrainScope's CUDA runs), the device's work that each
