@@ -461,7 +461,7 @@
     </message>
     <message>
         <source>Device time of the listed step %1 ms</source>
-        <translation>所列步骤的设备时间 %1 ms</translation>
+        <translation>所列步骤的设备时间 %1 毫秒</translation>
     </message>
     <message>
         <source>Computation</source>
