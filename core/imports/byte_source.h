@@ -73,6 +73,19 @@ class BufferedBytes {
     }
     // Exactly `size` bytes into `out`; false when the content ends first.
     bool take(char* out, size_t size);
+    // The bytes read ahead and not taken yet (read more where none are), to be scanned in place
+    // (a parser's hot loop, without a call per byte); empty at the end. skip(n) takes n of
+    // them.
+    std::string_view available() {
+        if (at_ == end_) {
+            fill();
+        }
+        return {buffer_.data() + at_, end_ - at_};
+    }
+    void skip(size_t n) {
+        at_ += n;
+        offset_ += n;
+    }
     uint64_t offset() const { return offset_; }  // of the (inflated) content
     ByteSource& source() { return source_; }
 
