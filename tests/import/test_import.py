@@ -13,6 +13,7 @@ import gzip
 import json
 import os
 import pickle
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -249,6 +250,59 @@ class ImportTest(ImportedTrace):
             self.assertEqual(lines.get(number), line, call["name"])
             checked += line is not None
         self.assertGreater(checked, 10)
+
+    def test_device_time_by_line_and_module_is_the_kernels_each_line_launched(self):
+        # This trace was recorded on the CPU. As CUDA's runtime and GPU add them to a trace
+        # recorded on a GPU, each entry's forward call is given a launch (inside it, on its
+        # thread) and a kernel of a duration of its own, joined by their correlation: each
+        # entry's time is then its kernel's, and so is each of the user's lines and modules.
+        if not self.trace.python:
+            self.skipTest("no Python calls in this torch's trace (no lines to hold)")
+        events = copy.deepcopy(self.trace.events)
+        kernel_ns = {}
+        for number, (call, _) in enumerate(self.trace.entries(), start=1):
+            kernel_ns[number] = 1000 + 7 * number
+            start = decimal.Decimal(call["ts"]) + decimal.Decimal("0.001")
+            events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+                           "pid": call["pid"], "tid": call["tid"], "ts": start,
+                           "dur": decimal.Decimal("0.001"), "args": {"correlation": number}})
+            events.append({"ph": "X", "cat": "kernel", "name": f"kernel_{number}", "pid": 0,
+                           "tid": 7, "ts": start + 1,
+                           "dur": decimal.Decimal(kernel_ns[number]) / 1000,
+                           "args": {"correlation": number}})
+        path = os.path.join(self.dir.name, "on_gpu.json")
+        text = json.dumps({"schemaVersion": 1, "traceEvents": events}, default=str)
+        with open(path, "w") as f:  # the exact decimals as JSON numbers, not strings
+            f.write(re.sub(r'"(ts|dur)": "([0-9.]+)"', r'"\1": \2', text))
+        out = os.path.join(self.dir.name, "on_gpu")
+        result = cli("import", path, "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        time = out + ".time.sqlite"
+        forward = dict(rows(time, "SELECT id, forward_ms FROM run_time_entries"))
+        self.assertEqual({n: round(ms * 1e6) for n, ms in forward.items()}, kernel_ns)
+        # By the user's line, as the trace's Python calls say it (walking out from the call).
+        expected = Counter()
+        for number, (call, _) in enumerate(self.trace.entries(), start=1):
+            line = self.trace.user_line(call)
+            if line is not None:
+                expected[line] += kernel_ns[number]
+        lines = rows(time, "SELECT f.line_number, e.forward_ms FROM run_time_entries e JOIN "
+                     "stack_frames f ON f.entry_id = e.id WHERE f.file_path = "
+                     f"'{USER_FILE}' AND f.ordering = (SELECT MIN(ordering) FROM stack_frames g "
+                     f"WHERE g.entry_id = e.id AND g.file_path = '{USER_FILE}')")
+        found = Counter()
+        for line, ms in lines:
+            found[line] += round(ms * 1e6)
+        self.assertEqual(found, expected)
+        self.assertGreater(len(expected), 3)
+        # By module: each module's device time is its entries' kernels'.
+        by_module = Counter()
+        for module, number in rows(time, "SELECT module_path, entry_id FROM "
+                                   "trainscope_entry_modules"):
+            by_module[module] += kernel_ns[number]
+        self.assertIn("SmallLM_0.Sequential_0.Block_0.Linear_0", by_module)
+        shown = cli("show", time)
+        self.assertIn("Operation times are device times", shown.stdout)
 
     def test_modules_by_the_traces_nesting(self):
         if not self.trace.python:
