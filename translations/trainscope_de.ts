@@ -2327,6 +2327,22 @@ aktiv (gepunktet)</translation>
         <source>Iteration (wall, median of the timed iterations): %1 ms</source>
         <translation>Iteration (Echtzeit, Median der gemessenen Iterationen): %1 ms</translation>
     </message>
+    <message>
+        <source>, %1 SMs</source>
+        <translation>, %1 SMs</translation>
+    </message>
+    <message>
+        <source>Recorded on %1</source>
+        <translation>Aufgezeichnet auf %1</translation>
+    </message>
+    <message>
+        <source>Recorded on %1, rank %2</source>
+        <translation>Aufgezeichnet auf %1, Rang %2</translation>
+    </message>
+    <message>
+        <source>Recorded on %1, rank %2 of %3</source>
+        <translation>Aufgezeichnet auf %1, Rang %2 von %3</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -2322,6 +2322,22 @@ active (dotted)</source>
         <source>Iteration (wall, median of the timed iterations): %1 ms</source>
         <translation>迭代（实际耗时，计时迭代的中位数）：%1 毫秒</translation>
     </message>
+    <message>
+        <source>, %1 SMs</source>
+        <translation>，%1 个 SM</translation>
+    </message>
+    <message>
+        <source>Recorded on %1</source>
+        <translation>记录于 %1</translation>
+    </message>
+    <message>
+        <source>Recorded on %1, rank %2</source>
+        <translation>记录于 %1，rank %2</translation>
+    </message>
+    <message>
+        <source>Recorded on %1, rank %2 of %3</source>
+        <translation>记录于 %1，rank %2（共 %3 个）</translation>
+    </message>
 </context>
 <context>
     <name>trainscope::ui::ProfileWorker</name>

@@ -124,8 +124,11 @@ void printFileSummary(std::ostream& out, const std::string& path, const ReportFi
             }
             break;
         case ReportFileKind::Time: {
-            out << path << ": run time report\n"
-                << "  operations: " << s.operations << operationsByPart(s.times) << "\n"
+            out << path << ": run time report\n";
+            if (const std::string recorded = recordedOnText(s.time_metadata); !recorded.empty()) {
+                out << "  recorded on: " << recorded << "\n";
+            }
+            out << "  operations: " << s.operations << operationsByPart(s.times) << "\n"
                 << "  "
                 << iterationText(s.iteration_wall_ms, s.times,
                                  s.time_metadata.count(report_format::kOperationTimesKey) &&

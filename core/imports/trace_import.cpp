@@ -1029,6 +1029,10 @@ class TraceImporter {
         if (const TraceDevice* device = deviceOfWork()) {
             metadata[report_format::kDeviceNameKey] = device->name;
             metadata[report_format::kDeviceMemoryKey] = std::to_string(device->memory_bytes);
+            if (device->multiprocessors > 0) {
+                metadata[report_format::kDeviceMultiprocessorsKey] =
+                    std::to_string(device->multiprocessors);
+            }
         }
         std::string skipped;
         for (const auto& [kind, count] : events_.skipped)

@@ -184,12 +184,28 @@ void summarizeTime(const ReadOnlyDb& db, ReportFileSummary& s) {
     s.backward_not_attributed = metadataValue(db, kBackwardNotAttributedKey).value_or("");
     s.imported_steps = metadataValue(db, report_format::kImportedStepsKey).value_or("");
     namespace work = report_format::device_work;
-    for (const char* key :
-         {"device", "timed_steps", report_format::kImportedFormatKey,
-          report_format::kOperationTimesKey, work::kKernels, work::kCopies, work::kSets,
-          work::kStreams, work::kJoined, work::kWithoutLaunch, work::kOutsideOperations,
-          work::kStepNs, work::kComputationNs, work::kCommunicationNs, work::kMemoryNs,
-          work::kIdleNs, work::kOverlappedNs})
+    for (const char* key : {"device",
+                            "timed_steps",
+                            report_format::kImportedFormatKey,
+                            report_format::kOperationTimesKey,
+                            work::kKernels,
+                            work::kCopies,
+                            work::kSets,
+                            work::kStreams,
+                            work::kJoined,
+                            work::kWithoutLaunch,
+                            work::kOutsideOperations,
+                            work::kStepNs,
+                            work::kComputationNs,
+                            work::kCommunicationNs,
+                            work::kMemoryNs,
+                            work::kIdleNs,
+                            work::kOverlappedNs,
+                            report_format::kDeviceNameKey,
+                            report_format::kDeviceMemoryKey,
+                            report_format::kDeviceMultiprocessorsKey,
+                            report_format::kRankKey,
+                            report_format::kWorldSizeKey})
         if (const auto value = metadataValue(db, key)) {
             s.time_metadata[key] = *value;
         }

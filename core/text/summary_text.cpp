@@ -402,6 +402,27 @@ std::string padded(std::string text, size_t width) {
     return text;
 }
 
+std::string recordedOnText(const RunMetadata& meta) {
+    std::string recorded;
+    if (const auto gpu = meta.find(report_format::kDeviceNameKey); gpu != meta.end()) {
+        recorded = gpu->second;
+        const auto memory = meta.find(report_format::kDeviceMemoryKey);
+        if (memory != meta.end() && parseDecimal(memory->second).value_or(0) > 0) {
+            recorded += ", " + formatBytes(static_cast<int64_t>(*parseDecimal(memory->second)));
+        }
+        const auto sms = meta.find(report_format::kDeviceMultiprocessorsKey);
+        if (sms != meta.end()) {
+            recorded += ", " + sms->second + " SMs";
+        }
+    }
+    if (const auto rank = meta.find(report_format::kRankKey); rank != meta.end()) {
+        const auto ranks = meta.find(report_format::kWorldSizeKey);
+        recorded += (recorded.empty() ? "" : ", ") + std::string("rank ") + rank->second +
+                    (ranks != meta.end() ? " of " + ranks->second : std::string());
+    }
+    return recorded;
+}
+
 void printSummary(std::ostream& out, const MemoryReport* memory, const TimeReport* time,
                   const TimelineReport* timeline) {
     const RunMetadata& meta = memory ? memory->metadata
@@ -411,16 +432,7 @@ void printSummary(std::ostream& out, const MemoryReport* memory, const TimeRepor
     const auto imported = meta.find(report_format::kImportedFromKey);
     if (imported != meta.end()) {
         const auto format = meta.find(report_format::kImportedFormatKey);
-        // The GPU and the rank the trace names (deviceProperties, distributedInfo).
-        std::string recorded;
-        if (gpu != meta.end()) {
-            recorded = gpu->second;
-        }
-        if (const auto rank = meta.find(report_format::kRankKey); rank != meta.end()) {
-            const auto ranks = meta.find(report_format::kWorldSizeKey);
-            recorded += (recorded.empty() ? "" : ", ") + std::string("rank ") + rank->second +
-                        (ranks != meta.end() ? " of " + ranks->second : std::string());
-        }
+        const std::string recorded = recordedOnText(meta);
         out << "TrainScope: imported "
             << (format != meta.end() ? format->second : std::string("file")) << " "
             << imported->second << (recorded.empty() ? std::string() : " (" + recorded + ")")

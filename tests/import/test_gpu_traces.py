@@ -219,6 +219,14 @@ class GpuTraces(unittest.TestCase):
                                      "trainscope_metadata"))
                 self.assertEqual(metadata["device_name"], gpu)
                 self.assertEqual(int(metadata["device_memory_bytes"]), memory)
+                with gzip.open(os.path.join(TRACES, name + ".json.gz")) as f:
+                    named = next(d for d in json.loads(f.read())["deviceProperties"]
+                                 if d["name"] == gpu)
+                self.assertEqual(int(metadata["device_multiprocessors"]), named["numSms"])
+                shown = subprocess.run([CLI, "show", prefix + ".time.sqlite"],
+                                       capture_output=True, text=True, timeout=120)
+                self.assertIn(f"{gpu}, {memory / 2**30:.2f} GiB, {named['numSms']} SMs, rank 0",
+                              shown.stdout)
                 self.assertEqual(metadata["rank"], "0")
                 self.assertEqual(rows(prefix + ".timeline.sqlite",
                                       "SELECT rankId FROM RANK_DEVICE_MAP"), [(0,)])

@@ -83,6 +83,10 @@ TEST_F(ImportViewTest, AGpuTracesTimesAreTheDevicesWithTheCpusBeside) {
         QStringLiteral("Iteration (wall, one iteration timed): 43,425.365 ms\nSum of "
                        "operations' device time: ")))
         << browser->overviewText().toStdString();
+    // The GPU it ran on, as the trace names it.
+    EXPECT_TRUE(browser->overviewText().contains(
+        QStringLiteral("Recorded on NVIDIA A100-PG509-200, 39.39 GiB, 108 SMs, rank 0\n")))
+        << browser->overviewText().toStdString();
     // The device's sum is no share of the CPU's wall clock.
     EXPECT_FALSE(browser->overviewText().contains(QStringLiteral("of the iteration")));
     browser->tabs()->setCurrentWidget(browser->timePage());

@@ -33,6 +33,25 @@ QStringList operationTimesLines(const RunMetadata& metadata) {
         return found == metadata.end() ? QString() : QString::fromStdString(found->second);
     };
     QStringList lines;
+    // The GPU and the rank an imported trace names (deviceProperties, distributedInfo).
+    if (!value(report_format::kDeviceNameKey).isEmpty() &&
+        value(report_format::kImportedFormatKey) == QLatin1String(kProfilerTraceFormat)) {
+        QString device = value(report_format::kDeviceNameKey);
+        if (value(report_format::kDeviceMemoryKey).toLongLong() > 0)
+            device += QStringLiteral(", ") +
+                      formatBytes(value(report_format::kDeviceMemoryKey).toLongLong());
+        if (!value(report_format::kDeviceMultiprocessorsKey).isEmpty())
+            device +=
+                OverviewPage::tr(", %1 SMs").arg(value(report_format::kDeviceMultiprocessorsKey));
+        lines << (value(report_format::kRankKey).isEmpty()
+                      ? OverviewPage::tr("Recorded on %1").arg(device)
+                  : value(report_format::kWorldSizeKey).isEmpty()
+                      ? OverviewPage::tr("Recorded on %1, rank %2")
+                            .arg(device, value(report_format::kRankKey))
+                      : OverviewPage::tr("Recorded on %1, rank %2 of %3")
+                            .arg(device, value(report_format::kRankKey),
+                                 value(report_format::kWorldSizeKey)));
+    }
     if (value("device") == QLatin1String("cuda")) {
         lines << OverviewPage::tr(
             "Operation times are GPU times, between CUDA events around each operation");

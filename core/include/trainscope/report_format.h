@@ -106,9 +106,11 @@ inline constexpr char kWeightAliasesKey[] = "weight_aliases";
 // A memory report of one rank of a job that shards its parameters (FSDP2): what share of the
 // weights this rank holds, in one line.
 inline constexpr char kShardingKey[] = "sharding";
-// A CUDA run's device: its name and its memory in bytes.
+// A CUDA run's device: its name and its memory in bytes; an imported GPU trace's also its
+// streaming multiprocessors (deviceProperties' numSms).
 inline constexpr char kDeviceNameKey[] = "device_name";
 inline constexpr char kDeviceMemoryKey[] = "device_memory_bytes";
+inline constexpr char kDeviceMultiprocessorsKey[] = "device_multiprocessors";
 // The run time report's measured iteration (forward + backward, wall time, median), in ms:
 // the operations' times usually add up to less (the work between them is nobody's).
 // Reports imported from another tool's file: the file, and what it was ("torch.profiler trace",

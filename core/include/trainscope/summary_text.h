@@ -31,6 +31,10 @@ std::string format(const char* pattern, double value);
 // nobody's). Without a wall time (other tools' reports) the sum alone. Where the operations' times
 // are a device's (a GPU trace's), the sum is named so and is no share of the CPU's wall time:
 // the two clocks' figures are not divided.
+// The GPU and the rank an imported trace names (deviceProperties, distributedInfo): "NVIDIA
+// A100-PG509-200, 39.39 GiB, 108 SMs, rank 0 of 2"; "" where it names neither.
+std::string recordedOnText(const RunMetadata& metadata);
+
 std::string iterationText(std::optional<double> wall_ms, const PartTimes& times,
                           bool device_times = false);
 
