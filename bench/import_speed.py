@@ -40,42 +40,57 @@ GPU_SEED = os.path.join(HERE, "..", "tests", "data", "gpu-traces", "v100_rank0.p
 GPU_TARGETS = (60, 0.50)  # issue 91: a GPU trace's raw JSON at >= 60 MB/s, in <= 0.5x its size
 
 
-def build_trace(seed_path, out_path, megabytes):
-    with open(seed_path, "rb") as f:
-        seed = json.loads(f.read(), parse_float=decimal.Decimal)
+def load_seed(seed):
+    """A trace's events, read exactly (ts as decimals), with its first time and span."""
     events = seed["traceEvents"]
-    step = [e for e in events if e.get("ph") != "M"]
-    first = min(decimal.Decimal(e["ts"]) for e in step if "ts" in e)
-    last = max(decimal.Decimal(e["ts"]) + decimal.Decimal(e.get("dur", 0)) for e in step
+    timed = [e for e in events if e.get("ph") != "M"]
+    first = min(decimal.Decimal(e["ts"]) for e in timed if "ts" in e)
+    last = max(decimal.Decimal(e["ts"]) + decimal.Decimal(e.get("dur", 0)) for e in timed
                if "ts" in e)
-    span = last - first + 100
-    ids = max(e.get("id", 0) for e in step if e.get("cat") == "fwdbwd") + 1
+    return events, timed, first, last - first + 100
+
+
+def write_repeated(seed, out_path, megabytes, copy_of):
+    """The seed's header and metadata events, then copy_of(n) (the JSON texts of the n-th copy
+    of its events) for n = 0, 1, ... until the file is MEGABYTES large. Returns the copies."""
     header = {k: v for k, v in seed.items() if k != "traceEvents"}
-    target = megabytes << 20
-    steps = 0
+    copies = 0
     with open(out_path, "w") as out:
         text = json.dumps(header, default=float)
         out.write(text[:-1] + ', "traceEvents": [')
-        out.write(",\n".join(json.dumps(e, default=float) for e in events if e.get("ph") == "M"))
-        while out.tell() < target:
-            shift = span * steps
-            steps += 1
-            pieces = [json.dumps({"ph": "X", "cat": "user_annotation",
-                                  "name": f"ProfilerStep#{steps}", "pid": step[0]["pid"],
-                                  "tid": step[0]["tid"], "ts": float(first + shift - 1),
-                                  "dur": float(span - 50), "args": {}})]
-            for e in step:
-                moved = dict(e)
-                if "ts" in moved:
-                    moved["ts"] = float(decimal.Decimal(moved["ts"]) + shift)
-                if moved.get("cat") == "fwdbwd":
-                    moved["id"] = moved["id"] + ids * steps
-                if "dur" in moved:
-                    moved["dur"] = float(moved["dur"])
-                pieces.append(json.dumps(moved, default=float))
-            out.write(",\n" + ",\n".join(pieces))
+        out.write(",\n".join(json.dumps(e, default=float) for e in seed["traceEvents"]
+                             if e.get("ph") == "M"))
+        while out.tell() < megabytes << 20:
+            out.write(",\n" + ",\n".join(copy_of(copies)))
+            copies += 1
         out.write("]}")
-    return steps
+    return copies
+
+
+def build_trace(seed_path, out_path, megabytes):
+    with open(seed_path, "rb") as f:
+        seed = json.loads(f.read(), parse_float=decimal.Decimal)
+    _, step, first, span = load_seed(seed)
+    ids = max(e.get("id", 0) for e in step if e.get("cat") == "fwdbwd") + 1
+
+    def copy_of(n):  # ProfilerStep#n+1
+        shift = span * n
+        pieces = [json.dumps({"ph": "X", "cat": "user_annotation",
+                              "name": f"ProfilerStep#{n + 1}", "pid": step[0]["pid"],
+                              "tid": step[0]["tid"], "ts": float(first + shift - 1),
+                              "dur": float(span - 50), "args": {}})]
+        for e in step:
+            moved = dict(e)
+            if "ts" in moved:
+                moved["ts"] = float(decimal.Decimal(moved["ts"]) + shift)
+            if moved.get("cat") == "fwdbwd":
+                moved["id"] = moved["id"] + ids * (n + 1)
+            if "dur" in moved:
+                moved["dur"] = float(moved["dur"])
+            pieces.append(json.dumps(moved, default=float))
+        return pieces
+
+    return write_repeated(seed, out_path, megabytes, copy_of)
 
 
 def build_gpu_trace(seed_path, out_path, megabytes):
@@ -84,47 +99,35 @@ def build_gpu_trace(seed_path, out_path, megabytes):
     and its ProfilerStep#N numbered on, until the file is MEGABYTES large. Returns the steps."""
     with gzip.open(seed_path) as f:
         seed = json.loads(f.read(), parse_float=decimal.Decimal)
-    events = seed["traceEvents"]
-    timed = [e for e in events if e.get("ph") != "M"]
-    first = min(decimal.Decimal(e["ts"]) for e in timed if "ts" in e)
-    last = max(decimal.Decimal(e["ts"]) + decimal.Decimal(e.get("dur", 0)) for e in timed
-               if "ts" in e)
-    span = last - first + 100
+    _, timed, first, span = load_seed(seed)
     ids = 1 + max(max(e.get("id", 0) for e in timed if e.get("ph") in ("s", "f")),
                   max(e.get("args", {}).get("correlation", 0) for e in timed),
                   max(e.get("args", {}).get("External id", 0) for e in timed))
     seed_steps = [int(e["name"].split("#")[1]) for e in timed
                   if e.get("name", "").startswith("ProfilerStep#")]
-    step_base, step_count = min(seed_steps), max(seed_steps) - min(seed_steps) + 1
-    header = {k: v for k, v in seed.items() if k != "traceEvents"}
-    target = megabytes << 20
-    copies = 0
-    with open(out_path, "w") as out:
-        text = json.dumps(header, default=float)
-        out.write(text[:-1] + ', "traceEvents": [')
-        out.write(",\n".join(json.dumps(e, default=float) for e in events if e.get("ph") == "M"))
-        while out.tell() < target:
-            shift, offset = span * copies, ids * copies
-            pieces = []
-            for e in timed:
-                moved = dict(e)
-                if "ts" in moved:  # from the seed's first: small enough for a double's ns
-                    moved["ts"] = float(decimal.Decimal(moved["ts"]) - first + shift)
-                if moved.get("ph") in ("s", "f"):
-                    moved["id"] = moved["id"] + offset
-                if "args" in moved:
-                    moved["args"] = dict(moved["args"])
-                    for key in ("correlation", "External id"):
-                        if key in moved["args"]:
-                            moved["args"][key] += offset
-                if moved.get("name", "").startswith("ProfilerStep#"):
-                    number = int(moved["name"].split("#")[1]) + step_count * copies
-                    moved["name"] = f"ProfilerStep#{number}"
-                pieces.append(json.dumps(moved, default=float))
-            out.write(",\n" + ",\n".join(pieces))
-            copies += 1
-        out.write("]}")
-    return copies * step_count
+    step_count = max(seed_steps) - min(seed_steps) + 1
+
+    def copy_of(n):
+        shift, offset = span * n, ids * n
+        pieces = []
+        for e in timed:
+            moved = dict(e)
+            if "ts" in moved:  # from the seed's first: small enough for a double's ns
+                moved["ts"] = float(decimal.Decimal(moved["ts"]) - first + shift)
+            if moved.get("ph") in ("s", "f"):
+                moved["id"] = moved["id"] + offset
+            if "args" in moved:
+                moved["args"] = dict(moved["args"])
+                for key in ("correlation", "External id"):
+                    if key in moved["args"]:
+                        moved["args"][key] += offset
+            if moved.get("name", "").startswith("ProfilerStep#"):
+                number = int(moved["name"].split("#")[1]) + step_count * n
+                moved["name"] = f"ProfilerStep#{number}"
+            pieces.append(json.dumps(moved, default=float))
+        return pieces
+
+    return write_repeated(seed, out_path, megabytes, copy_of) * step_count
 
 
 def run_import(cli, path, out_prefix):
