@@ -12,14 +12,15 @@ process's peak resident set from wait4's rusage).
 
     python3 bench/import_speed.py CLI RECORDER_PYTHON [MEGABYTES]
     python3 bench/import_speed.py CLI --snapshot [ENTRIES]
-    python3 bench/import_speed.py CLI --gpu [SEED.json.gz [MEGABYTES]]
+    python3 bench/import_speed.py CLI --gpu [SEED.json.gz [MEGABYTES [PYTHON_WITH_HTA]]]
 
 Prints the median run's MB/s against 30 and its peak resident memory against the file's size.
 With --snapshot, the same for a CUDA memory snapshot of ENTRIES trace entries (default 60,000:
 allocations of 512 B to 1 MiB and their frees, each with 12 frames of 60 files, and the
 blocks alive at the end in one segment), pickled by Python as `_dump_snapshot` does. With --gpu,
 a real GPU trace (default: tests/data/gpu-traces' V100 training steps) repeated until MEGABYTES
-(default 200), against issue 91's targets (>= 60 MB/s, <= 0.5x the file).
+(default 200), against issue 91's targets (>= 60 MB/s, <= 0.5x the file); given a Python with
+HolisticTraceAnalysis, its load of the same file beside (bench/hta_load.py).
 """
 import decimal
 import gzip
@@ -194,6 +195,9 @@ def main():
             print(f"GPU trace: {os.path.getsize(trace) / 1e6:.1f} MB ({steps} steps of "
                   f"{os.path.basename(seed)}, its kernels, copies, sets and launches)")
             report(sys.argv[1], trace, work, GPU_TARGETS)
+            if len(sys.argv) > 5:  # a Python with HolisticTraceAnalysis: its load beside
+                subprocess.run([sys.argv[5], os.path.join(HERE, "hta_load.py"), trace],
+                               check=True, stderr=subprocess.DEVNULL)
         return
     if sys.argv[2] == "--snapshot":
         entries = int(sys.argv[3]) if len(sys.argv) > 3 else 60000
