@@ -212,6 +212,11 @@ int importJob(const cli::CliOptions& options) {
     std::vector<std::string> traces = options.files;
     if (traces.size() == 1) {
         traces = tracesInFolder(traces.front());
+        if (traces.size() == 1) {  // a folder of one trace: that trace's reports, as PREFIX.*
+            cli::CliOptions one = options;
+            one.files = traces;
+            return importReports(one);
+        }
     }
     int shown = -1;
     const JobImportProgress progress = [&](size_t trace, uint64_t done, uint64_t total) {

@@ -390,6 +390,23 @@ class JobRanks(unittest.TestCase):
                              "trainscope_step_collectives")
                 self.assertEqual(Counter((s, n, round(d, 6)) for s, n, d in found), expected)
 
+    def test_a_folder_of_one_trace_is_that_traces_import_and_of_none_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(folder, "notes.txt"), "w") as f:
+                f.write("no trace here\n")
+            result = subprocess.run([CLI, "import", "-q", folder, "-o", os.path.join(out, "job")],
+                                    capture_output=True, text=True, timeout=120)
+            self.assertEqual(result.returncode, 1)
+            self.assertEqual(result.stderr.splitlines(),
+                             [f"trainscope-cli: error: the folder '{folder}' holds no "
+                              "torch.profiler trace (.json, .json.gz)"])
+            self.assertEqual(os.listdir(out), [])
+            shutil.copy(os.path.join(TRACES, "a100_triton.json.gz"), folder)
+            result = subprocess.run([CLI, "import", "-q", folder, "-o", os.path.join(out, "one")],
+                                    capture_output=True, text=True, timeout=120)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(sorted(os.listdir(out)), ["one.time.sqlite", "one.timeline.sqlite"])
+
     def test_a_rank_given_twice_or_a_trace_without_one_writes_nothing(self):
         rank0 = os.path.join(TRACES, "job128_rank0.json.gz")
         for traces, said in (([rank0, os.path.join(self.traces, "job128_rank0.json.gz")],
