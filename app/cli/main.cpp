@@ -229,14 +229,14 @@ int importJob(const cli::CliOptions& options) {
         }
     };
     std::vector<std::string> timelines;
-    importRanks(traces, options.output, options.force ? Overwrite::Allow : Overwrite::Refuse,
-                options.quiet ? JobImportProgress{} : progress,
-                [&](const ImportedRun&, const ImportedRank& rank) {
-                    std::cout << "Rank " << rank.rank << ": " << rank.source << "\n";
-                    for (const std::string& report : rank.written)
-                        std::cout << "  Wrote " << report << "\n";
-                    timelines.push_back(rank.written.back());
-                });
+    for (const ImportedRank& rank :
+         importRanks(traces, options.output, options.force ? Overwrite::Allow : Overwrite::Refuse,
+                     options.quiet ? JobImportProgress{} : progress)) {
+        std::cout << "Rank " << rank.rank << ": " << rank.source << "\n";
+        for (const std::string& report : rank.written)
+            std::cout << "  Wrote " << report << "\n";
+        timelines.push_back(rank.written.back());
+    }
     std::cout << "Ranks of the job: ";
     printRanksOfFiles(std::cout, timelines);
     return 0;

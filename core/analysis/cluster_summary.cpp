@@ -73,10 +73,11 @@ void sortCollectives(RankFacts& facts) {
     facts.figures.collectives = facts.collectives.size();
 }
 
-// A GPU trace's rank (its timeline has device streams): the broken-down step as its device ran
-// it, each instant once (analysis/device_breakdown.h): computation its kernels, copies and sets,
-// communication its collectives' kernels (NCCL's, which run until every rank has arrived: their
-// durations are what the waits compare). False where no device task ran within the step.
+// A GPU trace's rank (its timeline has device streams and no collectives among its calls): the
+// broken-down step as its device ran it, each instant once (analysis/device_breakdown.h):
+// computation its kernels, copies and sets, communication its collectives' kernels (NCCL's, which
+// run until every rank has arrived: their durations are what the waits compare). False where no
+// collective's kernel ran within the step (a device of another runtime: CANN's).
 bool breakDownOnDevice(const TimelineData& data, Interval step, RankFacts& result) {
     std::vector<DeviceTaskSpan> tasks;
     for (const TimelineLane& lane : data.lanes) {
@@ -99,7 +100,7 @@ bool breakDownOnDevice(const TimelineData& data, Interval step, RankFacts& resul
             }
         }
     }
-    if (tasks.empty()) {
+    if (result.collectives.empty()) {  // no NCCL kernel: the device's other runtimes (CANN's)
         return false;
     }
     const DeviceBreakdown b = deviceBreakdown(tasks, step.first, step.second);
@@ -129,7 +130,16 @@ RankFacts rankFactsOf(const TimelineData& data) {
 
     const auto [step_start, step_end] = brokenDownStep(data);
     r.step_ms = msOf(saturatedDifference(step_end, step_start));
-    if (breakDownOnDevice(data, {step_start, step_end}, result)) {
+    // The collectives as their backend ran them, where the calls hold them (TrainScope's Gloo
+    // spans, torch_npu's HCCL calls): those; else (a GPU trace's) the device's NCCL kernels.
+    const bool calls_communicate =
+        std::any_of(data.lanes.begin(), data.lanes.end(), [](const TimelineLane& lane) {
+            return lane.kind == LaneKind::Thread &&
+                   std::any_of(lane.spans.begin(), lane.spans.end(), [](const TimelineSpan& s) {
+                       return s.category == SpanCategory::Communication;
+                   });
+        });
+    if (!calls_communicate && breakDownOnDevice(data, {step_start, step_end}, result)) {
         sortCollectives(result);
         return result;
     }

@@ -5,7 +5,10 @@
 #include <filesystem>
 #include <map>
 
+#include <unistd.h>
+
 #include "trainscope/error.h"
+#include "trainscope/report_writer.h"
 #include "trainscope/run_files.h"
 
 namespace trainscope {
@@ -53,11 +56,21 @@ std::vector<std::string> writtenReports(const ImportedRun& run, const std::strin
     return written;
 }
 
-std::vector<ImportedRank> importEach(const std::vector<std::string>& traces,
-                                     const std::string& prefix, Overwrite overwrite,
-                                     const JobImportProgress& progress,
-                                     const RankImported& imported, const std::atomic<bool>* cancel,
-                                     std::vector<ImportedRank>& ranks) {
+// Where the ranks' sets are written first, beside PREFIX: moved into place once every rank is,
+// so that a failure leaves PREFIX's reports as they were (with --force too).
+std::string stagingPrefix(const std::string& prefix) {
+    const fs::path path(prefix);
+    return (path.parent_path() /
+            ("." + path.filename().string() + ".importing-" + std::to_string(::getpid())))
+        .string();
+}
+
+// Each trace imported and its rank's set written at the staging prefix; `ranks` says what is
+// written so far.
+void importEach(const std::vector<std::string>& traces, const std::string& prefix,
+                const std::string& staging, const JobImportProgress& progress,
+                const std::atomic<bool>* cancel, std::vector<ImportedRank>& ranks,
+                std::vector<std::string>& staged) {
     std::map<int, std::string> source_of_rank;
     for (size_t i = 0; i < traces.size(); ++i) {
         const std::string& trace = traces[i];
@@ -77,15 +90,47 @@ std::vector<ImportedRank> importEach(const std::vector<std::string>& traces,
             throw Error(seen->second + " and " + trace + " are both rank " + std::to_string(rank) +
                         ": they are not the traces of one job's ranks");
         }
-        ImportedRank done{trace, rank, rankReportsPrefix(prefix, rank), {}};
-        writeImportedRun(run, done.prefix, overwrite);
-        done.written = writtenReports(run, done.prefix);
-        ranks.push_back(done);
-        if (imported) {
-            imported(run, ranks.back());
+        const std::string at = rankReportsPrefix(staging, rank);
+        const std::vector<std::string> files = writtenReports(run, at);
+        staged.insert(staged.end(), files.begin(), files.end());  // removed if anything fails
+        writeImportedRun(run, at, Overwrite::Refuse);
+        ranks.push_back({trace, rank, rankReportsPrefix(prefix, rank),
+                         writtenReports(run, rankReportsPrefix(prefix, rank))});
+    }
+}
+
+// Moves the staged sets into place: every path checked first (an existing report only with
+// `overwrite`, never another file), then each moved, a rank's reports that its new set lacks
+// removed (PREFIX.rankR's reports are this import's).
+void moveIntoPlace(const std::vector<ImportedRank>& ranks, const std::string& staging,
+                   Overwrite overwrite) {
+    for (const ImportedRank& rank : ranks)
+        for (const std::string& suffix : runReportSuffixes()) {
+            const std::string path = rank.prefix + suffix;
+            const bool written =
+                std::find(rank.written.begin(), rank.written.end(), path) != rank.written.end();
+            if (written) {
+                checkReportOutput(path, overwrite);
+            } else if (fs::exists(path)) {
+                checkReportOutput(path, overwrite);  // to be removed: only a replaced report
+            }
+        }
+    for (const ImportedRank& rank : ranks) {
+        const std::string from = rankReportsPrefix(staging, rank.rank);
+        for (const std::string& suffix : runReportSuffixes()) {
+            const std::string path = rank.prefix + suffix;
+            std::error_code ec;
+            if (std::find(rank.written.begin(), rank.written.end(), path) != rank.written.end()) {
+                fs::rename(from + suffix, path, ec);
+                if (ec) {
+                    throw Error("cannot move '" + from + suffix + "' to '" + path +
+                                "': " + ec.message());
+                }
+            } else {
+                fs::remove(path, ec);
+            }
         }
     }
-    return ranks;
 }
 
 }  // namespace
@@ -93,7 +138,6 @@ std::vector<ImportedRank> importEach(const std::vector<std::string>& traces,
 std::vector<ImportedRank> importRanks(const std::vector<std::string>& traces,
                                       const std::string& prefix, Overwrite overwrite,
                                       const JobImportProgress& progress,
-                                      const RankImported& imported,
                                       const std::atomic<bool>* cancel) {
     if (traces.size() < 2) {
         throw Error("a job's ranks are imported from two traces or more");
@@ -104,17 +148,20 @@ std::vector<ImportedRank> importRanks(const std::vector<std::string>& traces,
                         " is not a torch.profiler trace: a job's ranks are imported from their "
                         "traces (a memory snapshot names no rank; import it alone)");
         }
+    const std::string staging = stagingPrefix(prefix);
     std::vector<ImportedRank> ranks;
+    std::vector<std::string> staged;
     try {
-        return importEach(traces, prefix, overwrite, progress, imported, cancel, ranks);
+        importEach(traces, prefix, staging, progress, cancel, ranks, staged);
+        moveIntoPlace(ranks, staging, overwrite);
     } catch (...) {
-        for (const ImportedRank& rank : ranks)
-            for (const std::string& report : rank.written) {
-                std::error_code ignored;  // a report that cannot be removed stays: no worse
-                fs::remove(report, ignored);
-            }
+        for (const std::string& file : staged) {
+            std::error_code ignored;  // one never written, or already moved: nothing to do
+            fs::remove(file, ignored);
+        }
         throw;
     }
+    return ranks;
 }
 
 }  // namespace trainscope

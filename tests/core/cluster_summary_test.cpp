@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <sstream>
+#include <tuple>
 
 #include "trainscope/cluster.h"
 #include "trainscope/error.h"
@@ -93,6 +94,52 @@ TEST(ClusterSummary, TheBreakdownOfEachRankFollowsFromItsCalls) {
     EXPECT_DOUBLE_EQ(r1.communication_ms, 10.0);
     EXPECT_DOUBLE_EQ(r1.overlap_ms, 0.0);
     EXPECT_DOUBLE_EQ(r1.idle_ms, 10.0);
+}
+
+// A device stream with the given tasks (name, from, to in ms) added to a rank's timeline.
+void addDeviceStream(RankTimeline& rank, int64_t origin,
+                     std::vector<std::tuple<std::string, int64_t, int64_t>> tasks) {
+    TimelineLane stream;
+    stream.kind = LaneKind::Device;
+    stream.tid = 7;
+    for (const auto& [name, from, to] : tasks) {
+        stream.spans.push_back(RankTimeline::span(
+            origin, from, to, int32_t(rank.data.strings.size()), SpanCategory::Device));
+        rank.data.strings.push_back(name);
+    }
+    stream.depth_begin = {0, stream.spans.size()};
+    rank.data.lanes.push_back(stream);
+}
+
+TEST(ClusterSummary, AGpuTracesRankIsBrokenDownAsItsDeviceRanTheStep) {
+    // No collectives among the calls (a GPU trace's): the device's kernels 0-30 ms and an NCCL
+    // kernel 20-60 ms: computation 30 ms, communication 40 ms of which 10 beside computation,
+    // idle 100 - 60 = 40 ms, whatever the CPU's calls did.
+    RankTimeline rank0(0, 0, {{0, 90}}, {});
+    addDeviceStream(rank0, 0, {{"volta_sgemm", 0, 30}, {"ncclKernel_AllReduce_RING_LL", 20, 60}});
+    const RankFacts facts = rankFactsOf(rank0.data);
+    EXPECT_TRUE(facts.figures.on_device);
+    EXPECT_DOUBLE_EQ(facts.figures.computation_ms, 30.0);
+    EXPECT_DOUBLE_EQ(facts.figures.communication_ms, 40.0);
+    EXPECT_DOUBLE_EQ(facts.figures.overlap_ms, 10.0);
+    EXPECT_DOUBLE_EQ(facts.figures.idle_ms, 40.0);
+    ASSERT_EQ(facts.collectives.size(), 1u);
+    EXPECT_EQ(facts.collectives[0].name, "ncclKernel_AllReduce_RING_LL");
+}
+
+TEST(ClusterSummary, CollectivesAmongTheCallsStayTheBreakdownsWhateverTheDeviceRan) {
+    // torch_npu's files: HCCL's calls (ENUM_API_TYPE 5500) and the device's tasks (TASK), none
+    // of them NCCL's. The breakdown is the calls' (communication 30-90 ms), not the device's.
+    RankTimeline rank0(0, 0, {{0, 40}, {50, 60}}, {{30, 90}});
+    addDeviceStream(rank0, 0, {{"hcom_allReduce_", 30, 90}, {"MatMul", 0, 40}});
+    const RankFacts facts = rankFactsOf(rank0.data);
+    EXPECT_FALSE(facts.figures.on_device);
+    EXPECT_DOUBLE_EQ(facts.figures.communication_ms, 60.0);
+    EXPECT_DOUBLE_EQ(facts.figures.overlap_ms, 20.0);
+    EXPECT_EQ(facts.collectives.size(), 1u);
+    // A GPU's NCCL kernel beside HCCL's calls changes nothing: the calls hold the collectives.
+    addDeviceStream(rank0, 0, {{"ncclKernel_AllReduce_RING_LL", 30, 90}});
+    EXPECT_FALSE(rankFactsOf(rank0.data).figures.on_device);
 }
 
 TEST(ClusterSummary, TheRankTheOthersWaitForIsTheSlowestAndNamedInTheCollectives) {

@@ -407,6 +407,35 @@ class JobRanks(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertEqual(sorted(os.listdir(out)), ["one.time.sqlite", "one.timeline.sqlite"])
 
+    def test_a_forced_import_that_fails_leaves_the_job_as_it_was(self):
+        # A job imported, then imported again over it with --force from a damaged rank 1: the
+        # first import's reports unchanged, byte for byte, and nothing else left beside them.
+        with tempfile.TemporaryDirectory() as out:
+            prefix = os.path.join(out, "job")
+            ranks = [os.path.join(TRACES, name + ".json.gz") for name in self.RANKS]
+            first = subprocess.run([CLI, "import", "-q"] + ranks + ["-o", prefix],
+                                   capture_output=True, text=True, timeout=300)
+            self.assertEqual(first.returncode, 0, first.stderr)
+            before = {}
+            for name in sorted(os.listdir(out)):
+                with open(os.path.join(out, name), "rb") as f:
+                    before[name] = f.read()
+            damaged = os.path.join(out, "damaged.json")
+            with gzip.open(ranks[1]) as f:
+                text = f.read()
+            with open(damaged, "wb") as f:
+                f.write(text[:len(text) // 2])  # cut off
+            again = subprocess.run([CLI, "import", "-q", "--force", ranks[0], damaged, "-o",
+                                    prefix], capture_output=True, text=True, timeout=300)
+            self.assertEqual(again.returncode, 1)
+            self.assertIn("ends early", again.stderr)
+            os.remove(damaged)
+            after = {}
+            for name in sorted(os.listdir(out)):
+                with open(os.path.join(out, name), "rb") as f:
+                    after[name] = f.read()
+            self.assertEqual(after, before)
+
     def test_a_rank_given_twice_or_a_trace_without_one_writes_nothing(self):
         rank0 = os.path.join(TRACES, "job128_rank0.json.gz")
         for traces, said in (([rank0, os.path.join(self.traces, "job128_rank0.json.gz")],

@@ -30,18 +30,16 @@ struct ImportedRank {
 
 // Reports how far the import is: the trace being read (its index) and its bytes read, of its size.
 using JobImportProgress = std::function<void(size_t trace, uint64_t done, uint64_t total)>;
-// Told of each rank as soon as its reports are written.
-using RankImported = std::function<void(const ImportedRun& run, const ImportedRank& rank)>;
-
-// Imports each trace and writes its rank's reports as PREFIX.rankR.*. Throws trainscope::Error
-// for fewer than two traces, a file that is not a trace (a memory snapshot has no rank), a trace
-// without a rank, two traces of one rank, or a trace that cannot be imported; Cancelled when
-// `cancel` becomes true. Whatever the failure, the reports it wrote before are removed: a job is
-// imported whole or not at all.
+// Imports each trace and writes its rank's reports as PREFIX.rankR.*: each set first beside
+// PREFIX under a name of its own, then all moved into place once every rank is written (an
+// existing report replaced only with Overwrite::Allow, never another file; a rank's reports that
+// its new set lacks removed). Throws trainscope::Error for fewer than two traces, a file that is
+// not a trace (a memory snapshot has no rank), a trace without a rank, two traces of one rank, or
+// a trace that cannot be imported; Cancelled when `cancel` becomes true. Whatever the failure,
+// nothing at PREFIX changes: a job is imported whole or not at all.
 std::vector<ImportedRank> importRanks(const std::vector<std::string>& traces,
                                       const std::string& prefix, Overwrite overwrite,
                                       const JobImportProgress& progress = {},
-                                      const RankImported& imported = {},
                                       const std::atomic<bool>* cancel = nullptr);
 
 // PREFIX.rankR: where rank R of a job's reports are.
