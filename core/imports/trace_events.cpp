@@ -36,6 +36,8 @@ class JsonStream {
     explicit JsonStream(BufferedBytes& bytes) : bytes_(bytes) {}
     // What was scanned is taken from the bytes: they stand after the JSON read.
     ~JsonStream() { bytes_.skip(static_cast<size_t>(at_ - begin_)); }
+    JsonStream(const JsonStream&) = delete;  // a copy would take the same bytes twice
+    JsonStream& operator=(const JsonStream&) = delete;
     // Inlined into the parser's loops (a call per byte cost a quarter of the import); more()
     // runs once per 64 KiB.
     [[gnu::always_inline]] Ch Peek() const { return at_ != end_ || more() ? *at_ : '\0'; }
@@ -51,6 +53,7 @@ class JsonStream {
     // The next bytes read ahead, scanned in place; false at the end.
     [[gnu::noinline]] bool more() const {
         bytes_.skip(static_cast<size_t>(at_ - begin_));
+        begin_ = at_;  // taken: not again by the destructor, should reading more throw
         const std::string_view next = bytes_.available();
         begin_ = at_ = next.data();
         end_ = next.data() + next.size();
