@@ -193,13 +193,8 @@ int importReports(const cli::CliOptions& options) {
     const std::vector<std::string> removed = writeImportedRun(run, prefix, overwrite);
     printSummary(std::cout, run.memory ? &*run.memory : nullptr, run.time ? &*run.time : nullptr,
                  &run.timeline);
-    const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
-    for (const auto& [written, suffix] :
-         {std::pair{run.memory.has_value(), suffixes[0]},
-          std::pair{run.time.has_value(), suffixes[1]}, std::pair{true, suffixes[2]}})
-        if (written) {
-            std::cout << "Wrote " << prefix << suffix << "\n";
-        }
+    for (const std::string& report : importedRunReports(run, prefix))
+        std::cout << "Wrote " << report << "\n";
     for (const std::string& path : removed)
         std::cout << "Removed " << path << ", the replaced set's: " << options.files[0]
                   << " has no data for it\n";

@@ -42,20 +42,6 @@ std::string rankReportsPrefix(const std::string& prefix, int rank) {
 
 namespace {
 
-// The reports a written run has at its prefix, in runReportSuffixes() order.
-std::vector<std::string> writtenReports(const ImportedRun& run, const std::string& prefix) {
-    const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
-    std::vector<std::string> written;
-    if (run.memory) {
-        written.push_back(prefix + suffixes[0]);
-    }
-    if (run.time) {
-        written.push_back(prefix + suffixes[1]);
-    }
-    written.push_back(prefix + suffixes[2]);
-    return written;
-}
-
 // Where the ranks' sets are written first, beside PREFIX: moved into place once every rank is,
 // so that a failure leaves PREFIX's reports as they were (with --force too).
 std::string stagingPrefix(const std::string& prefix) {
@@ -91,11 +77,11 @@ void importEach(const std::vector<std::string>& traces, const std::string& prefi
                         ": they are not the traces of one job's ranks");
         }
         const std::string at = rankReportsPrefix(staging, rank);
-        const std::vector<std::string> files = writtenReports(run, at);
+        const std::vector<std::string> files = importedRunReports(run, at);
         staged.insert(staged.end(), files.begin(), files.end());  // removed if anything fails
         writeImportedRun(run, at, Overwrite::Refuse);
         ranks.push_back({trace, rank, rankReportsPrefix(prefix, rank),
-                         writtenReports(run, rankReportsPrefix(prefix, rank))});
+                         importedRunReports(run, rankReportsPrefix(prefix, rank))});
     }
 }
 
@@ -106,14 +92,7 @@ void moveIntoPlace(const std::vector<ImportedRank>& ranks, const std::string& st
                    Overwrite overwrite) {
     for (const ImportedRank& rank : ranks)
         for (const std::string& suffix : runReportSuffixes()) {
-            const std::string path = rank.prefix + suffix;
-            const bool written =
-                std::find(rank.written.begin(), rank.written.end(), path) != rank.written.end();
-            if (written) {
-                checkReportOutput(path, overwrite);
-            } else if (fs::exists(path)) {
-                checkReportOutput(path, overwrite);  // to be removed: only a replaced report
-            }
+            checkReportOutput(rank.prefix + suffix, overwrite);  // those to remove, too
         }
     for (const ImportedRank& rank : ranks) {
         const std::string from = rankReportsPrefix(staging, rank.rank);

@@ -13,6 +13,19 @@ namespace trainscope {
 
 namespace fs = std::filesystem;
 
+std::vector<std::string> importedRunReports(const ImportedRun& run, const std::string& prefix) {
+    const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline
+    std::vector<std::string> reports;
+    if (run.memory) {
+        reports.push_back(prefix + suffixes[0]);
+    }
+    if (run.time) {
+        reports.push_back(prefix + suffixes[1]);
+    }
+    reports.push_back(prefix + suffixes[2]);
+    return reports;
+}
+
 std::vector<std::string> writeImportedRun(const ImportedRun& run, const std::string& prefix,
                                           Overwrite overwrite) {
     const std::vector<std::string>& suffixes = runReportSuffixes();  // memory, time, timeline

@@ -53,6 +53,9 @@ ImportedRun importBytes(std::string_view bytes, const std::string& name);
 std::vector<std::string> writeImportedRun(const ImportedRun& run, const std::string& prefix,
                                           Overwrite overwrite);
 
+// The reports writeImportedRun() writes for `run` at PREFIX, in runReportSuffixes() order.
+std::vector<std::string> importedRunReports(const ImportedRun& run, const std::string& prefix);
+
 // Where the app keeps the reports of an imported file: beside it, named after it
 // ("step.pt.trace.json.gz" → "step.pt.trace.json.gz.trainscope").
 std::string importedReportsPrefix(const std::string& path);
